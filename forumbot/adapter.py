@@ -1,0 +1,60 @@
+"""The one interface every forum engine implements (DESIGN.md, "The adapter interface")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class ForumPost:
+    """A post as read from a topic page (or API)."""
+
+    id: str
+    topic: str
+    author: str
+    author_id: str | None
+    posted_at: datetime  # aware
+    edited_at: datetime | None  # aware, if the forum shows it
+    edit_count: int
+    text: str  # quotes, spoilers, code and signature removed; formatting may remain
+    html: str  # the post body as served
+
+
+@dataclass(frozen=True)
+class ForumPM:
+    """A private message in the bot's inbox."""
+
+    id: str
+    author: str
+    author_id: str | None
+    sent_at: datetime  # aware
+    subject: str
+    text: str  # quotes removed
+    html: str
+
+
+@runtime_checkable
+class ForumAdapter(Protocol):
+    """A forum engine. Cursors are opaque strings the adapter alone understands (None: from the start)."""
+
+    def login(self) -> None: ...
+
+    def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
+        """Posts newer than `after`, reading only pages that can hold them; and the new cursor."""
+        ...
+
+    def reply(self, topic: str, text: str) -> str:
+        """Post `text` in `topic`; return the forum's post id."""
+        ...
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]: ...
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        """Send a PM; return the forum's id for it (or '' where the forum shows none)."""
+        ...
+
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        """The id of the bot's post in `topic` that contains `marker`, if any (outbox crash recovery)."""
+        ...

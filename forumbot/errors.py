@@ -1,0 +1,54 @@
+"""Expected failures, each with a message fit for a user. The CLI prints them in one line, no traceback."""
+
+from __future__ import annotations
+
+
+class ForumbotError(Exception):
+    """Base of every expected failure."""
+
+
+class SetupError(ForumbotError):
+    """A game that breaks a setup rule: wrong player count, unknown role, duplicate nickname, bad cast."""
+
+
+class TranscriptError(ForumbotError):
+    """A replay transcript that is not valid JSON or lacks / mistypes a field."""
+
+
+class ConfigError(ForumbotError):
+    """A configuration file with a missing or wrong field."""
+
+
+# --- forum errors, raised by adapters so the daemon can react instead of crashing --------------------
+
+
+class ForumError(ForumbotError):
+    """Anything that went wrong talking to a forum."""
+
+
+class ForumUnavailable(ForumError):
+    """Network error, timeout, HTTP 5xx, or retries exhausted."""
+
+
+class LoginRequired(ForumError):
+    """The forum served a login page (session expired, or bad credentials on login)."""
+
+
+class CaptchaRequired(ForumError):
+    """A captcha or an anti-bot challenge stands in the way; a human must act."""
+
+
+class FloodLimited(ForumError):
+    """The forum refused an action as too soon after the previous one."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class FormRejected(ForumError):
+    """The forum re-showed a form with an error (too short, stale topic, quota full, ...)."""
+
+
+class PageFormatChanged(ForumError):
+    """A page no longer has the markup the engine profile expects."""

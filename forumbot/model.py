@@ -1,0 +1,264 @@
+"""Value types shared by every layer: what players send, what parsers understand, what the bot says.
+
+`parse` and `rules` import nothing of the project's but this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    CIVILIAN = "civilian"
+    SHERIFF = "sheriff"
+    MAFIA = "mafia"
+    DON = "don"
+    DOCTOR = "doctor"
+    MANIAC = "maniac"
+
+
+class Team(StrEnum):
+    TOWN = "town"
+    MAFIA = "mafia"
+    MANIAC = "maniac"
+
+
+ROLE_TEAM: dict[Role, Team] = {
+    Role.CIVILIAN: Team.TOWN,
+    Role.SHERIFF: Team.TOWN,
+    Role.DOCTOR: Team.TOWN,
+    Role.MAFIA: Team.MAFIA,
+    Role.DON: Team.MAFIA,
+    Role.MANIAC: Team.MANIAC,
+}
+
+
+class Where(StrEnum):
+    """Where an input was written or a message goes."""
+
+    GAME = "game"  # the game thread
+    VOTE = "vote"  # the vote thread
+    PM = "pm"  # a private message to (or from) the bot
+
+
+@dataclass(frozen=True)
+class Input:
+    """One thing a forum account sent: a post in a watched thread or a PM to the bot.
+
+    `text` is the post with quotes, spoilers, code boxes and signature already removed by the adapter;
+    it may still hold BBCode/HTML formatting (parsers strip it, C-4).
+    """
+
+    at: datetime  # aware
+    where: Where
+    author: str  # forum nickname as the forum shows it
+    text: str
+    edited_at: datetime | None = None
+    id: str = ""  # the forum's id for the post or PM; unique per (forum, where)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What the parsers understand
+
+
+class Special(StrEnum):
+    """Vote words that are not nicknames (M-7, M-10)."""
+
+    NO_LYNCH = "no_lynch"  # ннв
+    PARDON_ALL = "pardon_all"  # помиловать всех
+    HANG_ALL = "hang_all"  # повесить всех
+
+
+Target = str | Special  # a str is a canonical player nickname
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an input was not accepted. `code` is one of REJECTION_CODES; texts render it per language.
+
+    `detail` carries the offending fragment or the names involved, shown to the player as is (escaped).
+    """
+
+    code: str
+    detail: str = ""
+
+
+REJECTION_CODES: frozenset[str] = frozenset(
+    {
+        "empty",  # nothing left after removing formatting
+        "unknown_name",  # matches no player who may be named there
+        "ambiguous_name",  # matches more than one player; detail lists them
+        "not_alive",  # names a player who is dead (or otherwise not allowed there); detail: the nick
+        "not_a_vote",  # text that is not a vote in this variant's grammar (M-7, H-3)
+        "bad_runoff_part",  # the part after "/" is not a player, pardon-all or hang-all (M-7)
+        "unknown_command",  # a PM line the move grammar does not know (C-12)
+        "bad_executor",  # Free Hunt executor is not an alive mafia member (H-7)
+        "bad_hunt_status",  # hunt status word is not mafia/maniac (C-12)
+        "modkill_other",  # "модкилл NICK" naming someone else (C-12)
+        "bad_duration",  # GM extend with an unreadable duration
+        "missing_argument",  # GM command without its argument(s)
+        "quote_unclosed",  # GM command with an unclosed double quote
+    }
+)
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A vote post understood (M-7, H-3). `runoff` is Moscow's optional part after "/"."""
+
+    target: Target
+    runoff: Target | None = None
+
+
+@dataclass(frozen=True)
+class Agitation:
+    """A vote-thread post urging others to vote (H-4); `marker` is the marker found."""
+
+    marker: str
+
+
+class MoveKind(StrEnum):
+    CHECK = "check"
+    SHOT = "shot"
+    HEAL = "heal"
+    HUNT = "hunt"
+    CONFIRM = "confirm"
+    DON = "don"  # Moscow Don nomination (M-1)
+    MODKILL = "modkill"  # tactical modkill (M-12)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One PM line understood as a move (C-12). Nicknames are canonical."""
+
+    kind: MoveKind
+    target: str | None = None
+    executor: str | None = None  # Free Hunt shot: who fires (H-7); None means the sender
+    guess: Role | None = None  # hunt: Role.MAFIA or Role.MANIAC; None means mafia (H-10)
+
+
+@dataclass(frozen=True)
+class RejectedLine:
+    """A PM line (or vote post) that was not understood, and why."""
+
+    text: str
+    reason: Rejection
+
+
+# --- GM commands (DESIGN.md) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Status:
+    pass
+
+
+@dataclass(frozen=True)
+class Modkill:
+    nick: str  # canonical
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Replace:
+    old: str  # canonical nick of the seat
+    new: str  # the new account's nickname as written
+
+
+@dataclass(frozen=True)
+class Extend:
+    by: timedelta
+
+
+@dataclass(frozen=True)
+class Pause:
+    pass
+
+
+@dataclass(frozen=True)
+class Resume:
+    pass
+
+
+@dataclass(frozen=True)
+class EndPhase:
+    pass
+
+
+@dataclass(frozen=True)
+class SetVote:
+    voter: str  # canonical
+    vote: Vote
+
+
+@dataclass(frozen=True)
+class Alias:
+    alias: str  # as written
+    nick: str  # canonical
+
+
+@dataclass(frozen=True)
+class Say:
+    text: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+Command = Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo
+
+
+# ---------------------------------------------------------------------------------------------------
+# What the bot says
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message the bot sends. `key` is stable across re-derivations: the outbox's identity for it."""
+
+    at: datetime
+    where: Where
+    to: str | None  # recipient nick for a PM, None for a post
+    text: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Death:
+    phase: str  # "setup", "day 1", "night 1", ...
+    cause: str  # vote | runoff | mafia | maniac | hunt | failed_hunt | modkill | autokill
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When the game runs (C-1). Lengths are elapsed time."""
+
+    start: datetime  # Day 1 opens; aware
+    day: timedelta = timedelta(hours=24)
+    night: timedelta = timedelta(hours=12)
+    runoff: timedelta = timedelta(hours=12)
+    timezone: str = "Europe/Moscow"
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    nick: str
+    role: Role | None = None  # None: drawn with the seed
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything fixed before the game starts; with the inputs it determines the whole game."""
+
+    variant: str  # "moscow" | "free_hunt"
+    seed: int
+    schedule: Schedule
+    players: tuple[PlayerSpec, ...]
+    bot: str
+    gms: tuple[str, ...] = ()
+    options: dict = field(default_factory=dict)  # variant options: mafia, maniac, edited_votes, ...
+    language: str = "ru"
