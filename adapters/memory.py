@@ -1,0 +1,124 @@
+"""An in-process forum: the adapter replay and tests run against, so they exercise the real pipeline.
+
+It keeps topics and PM boxes in memory, stamps what the bot writes with an injectable clock, and can be told
+to fail the next calls (to test how the daemon survives a forum outage).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Callable
+
+from forumbot.adapter import ForumPM, ForumPost
+from forumbot.errors import ForumError
+from forumbot.markup import escape_bbcode
+
+
+@dataclass
+class _PM:
+    pm: ForumPM
+    to: str
+
+
+@dataclass
+class MemoryForum:
+    """A forum held in memory. `bot` is the bot's account; `clock` stamps the bot's own posts and PMs."""
+
+    bot: str = "bot"
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
+    topics: dict[str, list[ForumPost]] = field(default_factory=dict)
+    pms: list[_PM] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)  # every adapter call, for request-count assertions
+    _failures: list[ForumError] = field(default_factory=list)
+    _next_id: int = 1
+
+    # --- what tests and replay use to play the other side ----------------------------------------------
+
+    def add_post(
+        self, topic: str, author: str, text: str, at: datetime, edited_at: datetime | None = None
+    ) -> ForumPost:
+        post = ForumPost(
+            id=self._new_id(), topic=topic, author=author, author_id=None, posted_at=at,
+            edited_at=edited_at, edit_count=1 if edited_at else 0, text=text, html=text,
+        )
+        self.topics.setdefault(topic, []).append(post)
+        return post
+
+    def edit_post(self, post_id: str, text: str, at: datetime) -> None:
+        for posts in self.topics.values():
+            for i, post in enumerate(posts):
+                if post.id == post_id:
+                    posts[i] = replace(post, text=text, html=text, edited_at=at, edit_count=post.edit_count + 1)
+                    return
+        raise KeyError(post_id)
+
+    def add_pm(self, author: str, text: str, at: datetime, to: str | None = None, subject: str = "") -> ForumPM:
+        pm = ForumPM(id=self._new_id(), author=author, author_id=None, sent_at=at, subject=subject, text=text, html=text)
+        self.pms.append(_PM(pm, to or self.bot))
+        return pm
+
+    def fail_next(self, *errors: ForumError) -> None:
+        """The next len(errors) adapter calls raise these, in order."""
+        self._failures.extend(errors)
+
+    def posts_by(self, author: str, topic: str | None = None) -> list[ForumPost]:
+        return [p for t, posts in self.topics.items() if topic in (None, t) for p in posts if p.author == author]
+
+    def pms_to(self, nick: str) -> list[ForumPM]:
+        return [p.pm for p in self.pms if p.to == nick]
+
+    # --- the adapter interface ---------------------------------------------------------------------------
+
+    def escape(self, text: str) -> str:
+        return escape_bbcode(text)
+
+    def login(self) -> None:
+        self._call("login")
+
+    def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
+        self._call(f"fetch_posts {topic}")
+        posts = self.topics.get(topic, [])
+        start = int(after or 0)
+        return list(posts[start:]), str(len(posts))
+
+    def reply(self, topic: str, text: str) -> str:
+        self._call(f"reply {topic}")
+        return self.add_post(topic, self.bot, text, self.clock()).id
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
+        self._call("fetch_pms")
+        mine = [p.pm for p in self.pms if p.to == self.bot]
+        start = int(after or 0)
+        return mine[start:], str(len(mine))
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        self._call(f"send_pm {to}")
+        pm = ForumPM(id=self._new_id(), author=self.bot, author_id=None, sent_at=self.clock(),
+                     subject=subject, text=text, html=text)
+        self.pms.append(_PM(pm, to))
+        return pm.id
+
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        self._call(f"find_own_post {topic}")
+        for post in reversed(self.topics.get(topic, [])):
+            if post.author == self.bot and marker in post.text:
+                return post.id
+        return None
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        for p in reversed(self.pms):
+            if p.to == to and p.pm.author == self.bot and marker in p.pm.text:
+                return p.pm.id
+        return None
+
+    # ------------------------------------------------------------------------------------------------------
+
+    def _call(self, what: str) -> None:
+        self.calls.append(what)
+        if self._failures:
+            raise self._failures.pop(0)
+
+    def _new_id(self) -> str:
+        self._next_id += 1
+        return str(self._next_id - 1)
