@@ -57,6 +57,7 @@ class Input:
     text: str
     edited_at: datetime | None = None
     id: str = ""  # the forum's id for the post or PM; unique per (forum, where)
+    first_text: str | None = None  # the text the bot first stored, when an edit changed it since (C-11)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -262,3 +263,4 @@ class GameSetup:
     gms: tuple[str, ...] = ()
     options: dict = field(default_factory=dict)  # variant options: mafia, maniac, edited_votes, ...
     language: str = "ru"
+    markup: str = "bbcode"  # how the forum renders posts: "bbcode" or "markdown" (escaping)

@@ -1,0 +1,110 @@
+"""What every variant shares: seats, the variant interface, night and day outcomes as values."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol, Sequence
+
+from forumbot.model import ROLE_TEAM, Death, Move, MoveKind, Role, Special, Target, Team
+
+
+@dataclass
+class Seat:
+    """A place in the game. It keeps its role when a replacement account takes it over (GM `replace`)."""
+
+    nick: str
+    role: Role
+    alive: bool = True
+    died: Death | None = None
+    confirmed: bool = False
+
+    @property
+    def team(self) -> Team:
+        return ROLE_TEAM[self.role]
+
+    @property
+    def is_mafia(self) -> bool:
+        return self.team is Team.MAFIA
+
+
+@dataclass(frozen=True)
+class Kill:
+    """A death decided by a rule: who, and the cause label of DESIGN.md's JSON output."""
+
+    nick: str
+    cause: str
+
+
+@dataclass(frozen=True)
+class DayOutcome:
+    """What a day's (or runoff's) vote decided."""
+
+    deaths: tuple[Kill, ...] = ()
+    runoff: tuple[str, ...] = ()  # leaders of a tie that reopens the day (Moscow)
+    pardoned: tuple[str, ...] = ()  # named but spared (M-9 day-1 exception, M-10 pardon)
+    reason: str = ""  # a code the texts explain: "vote", "all_no_lynch", "no_votes", "day1_single", "tie", ...
+
+
+@dataclass(frozen=True)
+class NightReport:
+    """A night resolved: deaths in order, private results, and the public facts the texts announce."""
+
+    deaths: tuple[Kill, ...] = ()
+    checks: tuple[tuple[str, str, str], ...] = ()  # (checker, target, result word: town|mafia|<role>)
+    misfire: bool = False
+    healed_saved: bool = False  # never announced by name; kept for the log
+    log: tuple[str, ...] = ()
+
+
+@dataclass
+class NightMoves:
+    """The moves in force when a night resolves: the latest valid one of each kind per player (C-5)."""
+
+    by_player: dict[tuple[str, MoveKind], Move] = field(default_factory=dict)
+    hunts: dict[str, Move] = field(default_factory=dict)  # hunter -> latest hunt request (H-10)
+
+    def get(self, nick: str, kind: MoveKind) -> Move | None:
+        return self.by_player.get((nick, kind))
+
+
+class Variant(Protocol):
+    """A rule variant: data (casts, abilities, vote grammar) plus the few functions that differ."""
+
+    name: str
+    roles: frozenset[Role]
+    vote_changes: int | None  # how many times a valid vote may be replaced (M-8: 1); None: unlimited (H-3)
+    has_runoff: bool
+    open_roles: bool  # H-2: deaths reveal the role
+    tactical_modkill: bool  # M-12
+
+    def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
+        """The roles to draw for n players; raises SetupError naming the problem."""
+        ...
+
+    def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
+        """Raises SetupError when roles given in full do not form an allowed cast."""
+        ...
+
+    def abilities(self, role: Role) -> frozenset[MoveKind]: ...
+
+    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome: ...
+
+    def night(self, seats: Mapping[str, Seat], moves: NightMoves, rng: random.Random, night: int) -> NightReport: ...
+
+    def winner(self, seats: Sequence[Seat]) -> str | None: ...
+
+
+def team_counts(seats: Sequence[Seat]) -> Counter[Team]:
+    return Counter(s.team for s in seats if s.alive)
+
+
+def plurality(votes: Mapping[str, Target]) -> tuple[list[str], int]:
+    """Leaders among named players (specials are never candidates) and their vote count."""
+    tally = Counter(t for t in votes.values() if not isinstance(t, Special))
+    if not tally:
+        return [], 0
+    top = max(tally.values())
+    return sorted(n for n, c in tally.items() if c == top), top
+

@@ -1,0 +1,179 @@
+"""The Free Hunt variant (RULES.md H-1..H-15): open roles, strict vote thread, Doctor, Maniac, the free hunt."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Mapping, Sequence
+
+from forumbot.errors import SetupError
+from forumbot.model import Move, MoveKind, Role, Target, Team
+from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, team_counts
+
+# H-1, as data: for each player count, the allowed (mafia, maniac) casts, the default first.
+CASTS: dict[int, tuple[tuple[int, bool], ...]] = {
+    12: ((3, True), (3, False)),
+    13: ((3, True), (3, False)),
+    14: ((3, True), (4, False)),
+    15: ((3, True), (4, False)),
+    16: ((4, True), (5, False)),
+    17: ((4, True), (5, False)),
+}
+ABILITIES: dict[Role, frozenset[MoveKind]] = {
+    Role.CIVILIAN: frozenset({MoveKind.HUNT}),
+    Role.DOCTOR: frozenset({MoveKind.HEAL, MoveKind.HUNT}),
+    Role.MAFIA: frozenset({MoveKind.SHOT}),
+    Role.MANIAC: frozenset({MoveKind.SHOT}),
+}
+HUNTING_CLOSED_AT_TOWN = 2  # H-12
+DEFAULT_AGITATION_LIMIT = 1  # H-4: the second agitation autokills
+
+
+def _cast_roles(mafia: int, maniac: bool, n: int) -> list[Role]:
+    roles = [Role.MAFIA] * mafia + [Role.DOCTOR] + ([Role.MANIAC] if maniac else [])
+    return roles + [Role.CIVILIAN] * (n - len(roles))
+
+
+def _describe(mafia: int, maniac: bool) -> str:
+    return f"{mafia} mafia + doctor" + (" + maniac" if maniac else "")
+
+
+class FreeHunt:
+    name = "free_hunt"
+    roles = frozenset(ABILITIES)
+    vote_changes: int | None = None  # H-3: the latest accepted vote counts
+    has_runoff = False
+    open_roles = True  # H-2
+    tactical_modkill = False  # M-12 is Moscow only
+
+    def allowed(self, n_players: int) -> tuple[tuple[int, bool], ...]:
+        if n_players not in CASTS:
+            raise SetupError(
+                f"Free Hunt is played by {min(CASTS)} to {max(CASTS)} players, got {n_players} (H-1)"
+            )
+        return CASTS[n_players]
+
+    def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
+        allowed = self.allowed(n_players)
+        mafia, maniac = allowed[0]
+        if "mafia" in options or "maniac" in options:
+            mafia = int(options.get("mafia", mafia))  # type: ignore[arg-type]
+            maniac = bool(options.get("maniac", maniac))
+            if (mafia, maniac) not in allowed:
+                raise SetupError(
+                    f"Free Hunt with {n_players} players allows "
+                    + " or ".join(_describe(*c) for c in allowed)
+                    + f", not {_describe(mafia, maniac)} (H-1)"
+                )
+        return _cast_roles(mafia, maniac, n_players)
+
+    def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
+        allowed = self.allowed(len(roles))
+        counts = Counter(roles)
+        stray = set(counts) - set(ABILITIES)
+        if stray:
+            raise SetupError(f"Free Hunt has no role {', '.join(sorted(stray))} (H-1)")
+        given = (counts[Role.MAFIA], counts[Role.MANIAC] == 1)
+        if counts[Role.DOCTOR] != 1 or counts[Role.MANIAC] > 1 or given not in allowed:
+            raise SetupError(
+                f"Free Hunt with {len(roles)} players allows "
+                + " or ".join(_describe(*c) for c in allowed)
+                + f"; given {counts[Role.MAFIA]} mafia, {counts[Role.DOCTOR]} doctor, {counts[Role.MANIAC]} maniac (H-1)"
+            )
+
+    def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
+        target = Counter(self.cast(n_players, options))
+        counts = Counter(roles)
+        for role, n in counts.items():
+            if n > target[role]:
+                raise SetupError(f"this Free Hunt cast has {target[role]} {role}, {n} given (H-1)")
+
+    def abilities(self, role: Role) -> frozenset[MoveKind]:
+        return ABILITIES.get(role, frozenset())
+
+    def hunting_open(self, seats: Sequence[Seat]) -> bool:
+        """H-12: hunting closes once two or fewer town players are alive."""
+        return team_counts(seats)[Team.TOWN] > HUNTING_CLOSED_AT_TOWN
+
+    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
+        """H-6, after autokills were applied by the engine (which then calls this only without autokills)."""
+        leaders, _ = plurality(votes)
+        if not leaders:
+            return DayOutcome(reason="no_votes")
+        if len(leaders) > 1:
+            return DayOutcome(pardoned=tuple(leaders), reason="tie")
+        return DayOutcome(deaths=(Kill(leaders[0], "vote"),), reason="vote")
+
+    def night(self, seats: Mapping[str, Seat], moves: NightMoves, rng: random.Random, night: int) -> NightReport:
+        """H-7..H-13, one step at a time: Hunt, then Doctor, then Mafia, then Maniac."""
+        alive = {n for n, s in seats.items() if s.alive}
+        deaths: list[Kill] = []
+        log: list[str] = []
+
+        def die(nick: str, cause: str) -> None:
+            alive.discard(nick)
+            deaths.append(Kill(nick, cause))
+
+        # Hunt (H-10, H-11): one request drawn by lot among those whose hunter and target still stand.
+        requests = sorted(
+            (h, m) for h, m in moves.hunts.items() if h in alive and m.target in alive
+        )
+        hunters_with_request = {h for h, _ in requests}
+        if requests:
+            hunter, move = requests[rng.randrange(len(requests))]
+            target = seats[move.target]  # type: ignore[index]
+            guess = move.guess or Role.MAFIA
+            right = (guess is Role.MAFIA and target.is_mafia) or (guess is Role.MANIAC and target.role is Role.MANIAC)
+            log.append(f"hunt drawn among {len(requests)}: {hunter} -> {target.nick} ({guess}): {'right' if right else 'wrong'}")
+            if right:
+                die(target.nick, "hunt")
+            else:
+                die(hunter, "failed_hunt")
+
+        # Doctor (H-9): a doctor whose hunt request was accepted cannot heal that night (H-10).
+        healed: str | None = None
+        for nick in sorted(alive):
+            if seats[nick].role is Role.DOCTOR and nick not in hunters_with_request:
+                heal = moves.get(nick, MoveKind.HEAL)
+                if heal is not None and heal.target in alive:
+                    healed = heal.target
+        saved = False
+
+        # Mafia (H-7): the latest shot from any mafia member; fired only while its executor lives.
+        shot = moves.get("", MoveKind.SHOT)  # the engine files the team's shot under ""
+        if shot is not None and shot.executor in alive and shot.target in alive:
+            if shot.target == healed:
+                saved = True
+                log.append("mafia shot healed")
+            else:
+                die(shot.target, "mafia")  # type: ignore[arg-type]
+
+        # Maniac (H-8): shoots only if still alive at his step (H-13).
+        for nick in sorted(alive):
+            if seats[nick].role is Role.MANIAC:
+                kill = moves.get(nick, MoveKind.SHOT)
+                if kill is not None and kill.target in alive:
+                    if kill.target == healed:
+                        saved = True
+                        log.append("maniac shot healed")
+                    else:
+                        die(kill.target, "maniac")  # type: ignore[arg-type]
+        return NightReport(deaths=tuple(deaths), healed_saved=saved, log=tuple(log))
+
+    def winner(self, seats: Sequence[Seat]) -> str | None:
+        """H-14, in its order (the mafia/maniac stalemate draw is counted by the engine)."""
+        teams = team_counts(seats)
+        total = sum(teams.values())
+        if total == 0:
+            return "draw"
+        if teams[Team.MAFIA] == 0 and teams[Team.MANIAC] == 0:
+            return "town"
+        if teams[Team.MANIAC] and teams[Team.MAFIA] == 0 and total - teams[Team.MANIAC] <= 1:
+            return "maniac"
+        if teams[Team.MANIAC] == 0 and teams[Team.MAFIA] >= teams[Team.TOWN]:
+            return "mafia"
+        return None
+
+    def only_bad_left(self, seats: Sequence[Seat]) -> bool:
+        teams = team_counts(seats)
+        return teams[Team.TOWN] == 0 and teams[Team.MAFIA] > 0 and teams[Team.MANIAC] > 0

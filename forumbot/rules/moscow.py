@@ -1,0 +1,129 @@
+"""The Moscow variant (RULES.md M-1..M-14): closed roles, Sheriff and Don checks, unanimous mafia shot, runoffs."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Mapping, Sequence
+
+from forumbot.errors import SetupError
+from forumbot.model import Move, MoveKind, Role, Special, Target, Team
+from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, team_counts
+
+PLAYERS = 10
+# M-1: 6 Civilians, 1 Sheriff; 2 Mafiosi and 1 Don. When roles are drawn the mafia choose their Don, so the
+# draw deals three plain mafia and the Don is settled when Day 1 opens.
+CAST_GIVEN = Counter({Role.CIVILIAN: 6, Role.SHERIFF: 1, Role.MAFIA: 2, Role.DON: 1})
+ABILITIES: dict[Role, frozenset[MoveKind]] = {
+    Role.CIVILIAN: frozenset(),
+    Role.SHERIFF: frozenset({MoveKind.CHECK}),
+    Role.MAFIA: frozenset({MoveKind.SHOT}),
+    Role.DON: frozenset({MoveKind.SHOT, MoveKind.CHECK}),
+}
+MISFIRES_TO_LOSE = 3  # M-6
+DRAW_AT_OR_BELOW = 4  # M-13
+
+
+class Moscow:
+    name = "moscow"
+    roles = frozenset(ABILITIES)
+    vote_changes: int | None = 1  # M-8
+    has_runoff = True
+    open_roles = False  # M-2
+    tactical_modkill = True  # M-12
+
+    def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
+        if n_players != PLAYERS:
+            raise SetupError(f"the Moscow variant needs exactly {PLAYERS} players, got {n_players} (M-1)")
+        return [Role.CIVILIAN] * 6 + [Role.SHERIFF] + [Role.MAFIA] * 3
+
+    def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
+        counts = Counter(roles)
+        if counts != CAST_GIVEN:
+            raise SetupError(
+                "the Moscow cast is 6 civilian, 1 sheriff, 2 mafia and 1 don (M-1); got "
+                + ", ".join(f"{counts[r]} {r}" for r in sorted(counts))
+            )
+
+    def check_partial(self, roles: Sequence[Role]) -> None:
+        """Roles given for only some players must fit in the cast (the Don counts as one of the three mafia)."""
+        counts = Counter(roles)
+        limits = {Role.CIVILIAN: 6, Role.SHERIFF: 1, Role.DON: 1}
+        for role, limit in limits.items():
+            if counts[role] > limit:
+                raise SetupError(f"the Moscow cast has {limit} {role}, {counts[role]} given (M-1)")
+        if counts[Role.MAFIA] + counts[Role.DON] > 3:
+            raise SetupError("the Moscow cast has 3 mafia members (2 mafia and the don), more given (M-1)")
+
+    def abilities(self, role: Role) -> frozenset[MoveKind]:
+        return ABILITIES.get(role, frozenset())
+
+    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
+        """M-9 and M-10's first step. `votes` maps each voter to his final target."""
+        cast = list(votes.values())
+        if not cast:
+            return DayOutcome(reason="no_votes")
+        if all(t is Special.NO_LYNCH for t in cast):
+            return DayOutcome(reason="all_no_lynch")
+        leaders, top = plurality(votes)
+        named = [t for t in cast if t is not Special.NO_LYNCH]
+        if day == 1 and len(named) == 1:
+            # M-9 day-1 exception: a lone vote against a field of "ннв" pardons.
+            return DayOutcome(pardoned=(named[0],), reason="day1_single")
+        if len(leaders) > 1:
+            return DayOutcome(runoff=tuple(leaders), reason="tie")
+        return DayOutcome(deaths=(Kill(leaders[0], "vote"),), reason="vote")
+
+    def runoff_is_hang_all(self, alive_count: int) -> bool:
+        """M-10: with an even number alive the runoff is hang-all vs pardon-all; odd, among the leaders."""
+        return alive_count % 2 == 0
+
+    def runoff_outcome(self, votes: Mapping[str, Target], leaders: Sequence[str], hang_all: bool) -> DayOutcome:
+        if hang_all:
+            cast = list(votes.values())
+            hang = sum(1 for t in cast if t is Special.HANG_ALL)
+            if cast and hang * 2 > len(cast):
+                return DayOutcome(deaths=tuple(Kill(n, "runoff") for n in leaders), reason="hang_all")
+            return DayOutcome(pardoned=tuple(leaders), reason="pardon_all")
+        among = {v: t for v, t in votes.items() if t in leaders}
+        top, _ = plurality(among)
+        if len(top) == 1:
+            return DayOutcome(deaths=(Kill(top[0], "runoff"),), reason="runoff")
+        return DayOutcome(pardoned=tuple(leaders), reason="second_tie")
+
+    def night(self, seats: Mapping[str, Seat], moves: NightMoves, rng: random.Random, night: int) -> NightReport:
+        """M-3..M-5. Every move here is in force: its sender was alive when the night resolved."""
+        alive_mafia = [s.nick for s in seats.values() if s.alive and s.is_mafia]
+        shots = [moves.get(n, MoveKind.SHOT) for n in alive_mafia]
+        targets = {m.target for m in shots if m is not None}
+        deaths: list[Kill] = []
+        misfire = True
+        if alive_mafia and None not in shots and len(targets) == 1:
+            (target,) = targets
+            if target is not None and seats[target].alive:
+                deaths.append(Kill(target, "mafia"))
+                misfire = False
+        dead_now = {k.nick for k in deaths}
+        checks = []
+        for checker in sorted(seats):
+            seat = seats[checker]
+            move = moves.get(checker, MoveKind.CHECK)
+            if move is None or not seat.alive or checker in dead_now or move.target is None:
+                continue  # M-4: a checker killed that night gets no result
+            target = seats[move.target]
+            if seat.role is Role.SHERIFF:
+                checks.append((checker, target.nick, "mafia" if target.is_mafia else "town"))
+            elif seat.role is Role.DON:
+                checks.append((checker, target.nick, str(target.role)))
+        return NightReport(deaths=tuple(deaths), checks=tuple(checks), misfire=misfire)
+
+    def winner(self, seats: Sequence[Seat]) -> str | None:
+        """M-13 (M-6 is checked by the engine, which keeps the misfire streak)."""
+        teams = team_counts(seats)
+        if teams[Team.MAFIA] == 0:
+            return "town"
+        if sum(teams.values()) <= DRAW_AT_OR_BELOW:
+            return "draw"
+        if teams[Team.MAFIA] >= teams[Team.TOWN]:
+            return "mafia"
+        return None
