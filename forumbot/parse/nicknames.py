@@ -1,0 +1,103 @@
+"""Naming players: exact after normalisation, then after look-alike folding, never fuzzy (C-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from types import MappingProxyType
+
+from forumbot.model import Rejection
+from forumbot.parse.normalize import fold_lookalikes, normalize, strip_markup
+
+
+def _keys(name: str) -> set[str]:
+    # Parsers strip markup from whole posts, so a nick like "[b]Вася" is named as "Вася"; the raw form
+    # is kept too for callers that hand over text with its brackets intact.
+    return {key for key in (normalize(strip_markup(name)), normalize(name)) if key}
+
+
+class NickMatcher:
+    """Turns a name as written into a canonical nickname. Immutable: derive a new one to change it."""
+
+    def __init__(self, nicks: Iterable[str], aliases: Mapping[str, str] | None = None) -> None:
+        self._nicks: tuple[str, ...] = tuple(dict.fromkeys(nicks))
+        exact: dict[str, set[str]] = {}
+        for nick in self._nicks:
+            for key in _keys(nick):
+                exact.setdefault(key, set()).add(nick)
+        resolved: dict[str, str] = {}
+        for alias, target in (aliases or {}).items():
+            resolved[alias] = self._canonical(target, exact)
+        for alias, nick in resolved.items():
+            for key in _keys(alias):
+                exact.setdefault(key, set()).add(nick)
+        folded: dict[str, set[str]] = {}
+        for key, names in exact.items():
+            folded.setdefault(fold_lookalikes(key), set()).update(names)
+        self._aliases = MappingProxyType(resolved)
+        self._exact = {key: frozenset(names) for key, names in exact.items()}
+        self._folded = {key: frozenset(names) for key, names in folded.items()}
+        self._order = {nick: i for i, nick in enumerate(self._nicks)}
+        self._max_words = max((key.count(" ") + 1 for key in exact), default=1)
+
+    def _canonical(self, target: str, exact: Mapping[str, set[str]]) -> str:
+        if target in self._nicks:
+            return target
+        found = exact.get(normalize(target), set())
+        if len(found) != 1:
+            raise ValueError(f"alias target {target!r} is not one player")
+        return next(iter(found))
+
+    @property
+    def nicks(self) -> tuple[str, ...]:
+        return self._nicks
+
+    @property
+    def aliases(self) -> Mapping[str, str]:
+        return self._aliases
+
+    @property
+    def max_words(self) -> int:
+        """Most words in any nickname or alias: longer text cannot be a name."""
+        return self._max_words
+
+    def with_aliases(self, aliases: Mapping[str, str]) -> NickMatcher:
+        """A matcher with these aliases added to (or replacing) the current ones."""
+        return NickMatcher(self._nicks, {**self._aliases, **aliases})
+
+    def with_nicks(self, nicks: Iterable[str]) -> NickMatcher:
+        """A matcher over other nicks (a seat replaced), keeping the aliases whose player remains."""
+        nicks = tuple(nicks)
+        return NickMatcher(nicks, {a: n for a, n in self._aliases.items() if n in nicks})
+
+    def _joined(self, names: Iterable[str]) -> str:
+        return ", ".join(sorted(names, key=self._order.__getitem__))
+
+    def _pick(self, found: frozenset[str], pool: Collection[str]) -> str | Rejection | None:
+        hits = [nick for nick in found if nick in pool]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return Rejection("ambiguous_name", self._joined(hits))
+        return None
+
+    def match(self, text: str, allowed: Collection[str] | None = None) -> str | Rejection:
+        """The canonical nick `text` names among `allowed` (None: everyone), or why not."""
+        key = normalize(text)
+        if not key:
+            return Rejection("empty")
+        folded = fold_lookalikes(key)
+        pool = set(self._nicks) if allowed is None else set(allowed) & set(self._nicks)
+        others = set(self._nicks) - pool
+        for candidates in (pool, others):
+            for found in (self._exact.get(key, frozenset()), self._folded.get(folded, frozenset())):
+                picked = self._pick(found, candidates)
+                if isinstance(picked, str) and candidates is others:
+                    return Rejection("not_alive", picked)
+                if picked is not None:
+                    return picked
+        return Rejection("unknown_name", text.strip())
+
+    def names_any(self, text: str) -> bool:
+        """Whether `text` names some player (alive or not), exactly or after folding."""
+        key = normalize(text)
+        return bool(key) and (key in self._exact or fold_lookalikes(key) in self._folded)
