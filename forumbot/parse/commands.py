@@ -1,0 +1,250 @@
+"""GM commands sent by PM (C-9, DESIGN.md "GM commands")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from datetime import timedelta
+
+from forumbot.model import (
+    Agitation,
+    Alias,
+    Command,
+    EndPhase,
+    Extend,
+    Modkill,
+    Pause,
+    Rejection,
+    Replace,
+    Resume,
+    Say,
+    SetVote,
+    Status,
+    Undo,
+    Vote,
+)
+from forumbot.parse.nicknames import NickMatcher
+from forumbot.parse.normalize import keyword_form, normalize, strip_markup
+
+COMMAND_WORDS: Mapping[str, tuple[str, ...]] = {
+    "status": ("status", "статус"),
+    "modkill": ("modkill", "модкилл"),
+    "replace": ("replace", "замена"),
+    "extend": ("extend", "продлить"),
+    "pause": ("pause", "пауза"),
+    "resume": ("resume", "продолжить"),
+    "end-phase": ("end-phase", "конец-фазы", "endphase", "end_phase"),
+    "setvote": ("setvote", "голос"),
+    "alias": ("alias", "алиас"),
+    "say": ("say", "сказать"),
+    "undo": ("undo", "отмена"),
+}
+_COMMANDS = {keyword_form(word): name for name, words in COMMAND_WORDS.items() for word in words}
+_NO_ARGUMENT: Mapping[str, Command] = {
+    "status": Status(),
+    "pause": Pause(),
+    "resume": Resume(),
+    "end-phase": EndPhase(),
+    "undo": Undo(),
+}
+
+DURATION_UNITS: Mapping[timedelta, tuple[str, ...]] = {
+    timedelta(days=1): ("d", "day", "days", "д", "дн", "день", "дня", "дней", "сут", "сутки", "суток"),
+    timedelta(hours=1): ("h", "hr", "hrs", "hour", "hours", "ч", "час", "часа", "часов"),
+    timedelta(minutes=1): ("m", "min", "mins", "minute", "minutes", "м", "мин", "минута", "минуту", "минуты", "минут"),
+}
+_UNITS = {word: unit for unit, words in DURATION_UNITS.items() for word in words}
+_DURATION_PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)\.?\s*")
+
+_QUOTES = {'"': '"', "«": "»", "“": "”", "„": "“"}
+_WORD = re.compile(r"\S+")
+
+
+def parse_duration(text: str) -> timedelta | None:
+    """`30m`, `12ч`, `2h30m`, `90 мин`, `1д 12ч` as a positive timedelta; None when unreadable."""
+    text = normalize(text)
+    total, pos = timedelta(), 0
+    for m in _DURATION_PART.finditer(text):
+        unit = _UNITS.get(m.group(2))
+        if m.start() != pos or unit is None:
+            return None
+        total += unit * float(m.group(1).replace(",", "."))
+        pos = m.end()
+    if pos != len(text) or total <= timedelta():
+        return None
+    return total
+
+
+def _quoted(text: str) -> tuple[str, str] | Rejection | None:
+    """(inside, after) when `text` starts with a quoted part; None when it does not start with a quote."""
+    text = text.lstrip()
+    if not text or text[0] not in _QUOTES:
+        return None
+    close = text.find(_QUOTES[text[0]], 1)
+    if close < 0 and text[0] == "„":
+        close = text.find("”", 1)
+    if close < 0:
+        return Rejection("quote_unclosed", text)
+    return text[1:close], text[close + 1 :].strip()
+
+
+def _prefixes(text: str, keep: int) -> list[tuple[str, str]]:
+    """(first words, the rest) splits of `text`, longest first, leaving at least `keep` words over."""
+    spans = [m.span() for m in _WORD.finditer(text)]
+    return [
+        (text[: spans[k - 1][1]], text[spans[k - 1][1] :].strip())
+        for k in range(len(spans) - keep, 0, -1)
+    ]
+
+
+class _Reader:
+    def __init__(self, matcher: NickMatcher, everyone: Collection[str]) -> None:
+        self.matcher = matcher
+        self.everyone = everyone
+
+    def nick(self, text: str) -> str | Rejection:
+        return self.matcher.match(text, allowed=self.everyone)
+
+    def leading_nick(self, text: str, keep: int, word: str) -> list[tuple[str, str]] | Rejection:
+        """Ways to read a nickname at the start of `text` with the rest after it, best first.
+
+        A quoted nickname is the only reading; otherwise the longest run of words naming a player wins,
+        so "modkill Кот Баюн спам" names Кот Баюн when he plays.
+        """
+        quoted = _quoted(text)
+        if isinstance(quoted, Rejection):
+            return quoted
+        if quoted is not None:
+            found = self.nick(quoted[0])
+            return found if isinstance(found, Rejection) else [(found, quoted[1])]
+        splits = _prefixes(text, keep)
+        if not splits:
+            return Rejection("missing_argument", word)
+        readings: list[tuple[str, str]] = []
+        ambiguous: Rejection | None = None
+        for head, rest in splits:
+            found = self.nick(head)
+            if isinstance(found, str):
+                readings.append((found, rest))
+            elif found.code == "ambiguous_name":
+                ambiguous = ambiguous or found
+        if readings:
+            return readings
+        if ambiguous is not None:
+            return ambiguous
+        return self.nick(splits[-1][0])
+
+
+def _first_line(text: str) -> tuple[int, list[str]] | None:
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if normalize(strip_markup(line)):
+            return i, lines
+    return None
+
+
+def _say_text(raw_line: str, stripped_line: str, following: list[str]) -> str:
+    """Everything after the command word, as written (markup kept: the bot posts it)."""
+    raw = raw_line.split(maxsplit=1)
+    if raw and keyword_form(raw[0]) in _COMMANDS:
+        first = raw[1] if len(raw) > 1 else ""
+    else:  # the command word itself was formatted: keep the rest of the line without its markup
+        first = stripped_line.split(" ", 1)[1] if " " in stripped_line else ""
+    return "\n".join([first, *following]).strip()
+
+
+def parse_command(
+    text: str,
+    matcher: NickMatcher,
+    *,
+    everyone: Collection[str],
+    parse_vote: Callable[[str], Vote | Agitation | Rejection],
+) -> Command | Rejection:
+    """A GM's PM as a command; the first non-empty line holds it."""
+    found = _first_line(text)
+    if found is None:
+        return Rejection("empty")
+    index, lines = found
+    line = " ".join(strip_markup(lines[index]).split())
+    words = line.split(" ")
+    word, rest = words[0], " ".join(words[1:])
+    name = _COMMANDS.get(keyword_form(word))
+    if name is None and len(words) > 1 and _COMMANDS.get(keyword_form(f"{word}-{words[1]}")) == "end-phase":
+        name, word, rest = "end-phase", f"{word} {words[1]}", " ".join(words[2:])
+    if name is None:
+        return Rejection("unknown_command", line)
+    if name in _NO_ARGUMENT:
+        return _NO_ARGUMENT[name]
+    if name == "say":
+        said = _say_text(lines[index], line, lines[index + 1 :])
+        return Say(said) if said else Rejection("missing_argument", word)
+    if not normalize(rest):
+        return Rejection("missing_argument", word)
+    reader = _Reader(matcher, everyone)
+    if name == "extend":
+        duration = parse_duration(rest)
+        return Rejection("bad_duration", rest) if duration is None else Extend(duration)
+    if name == "modkill":
+        readings = reader.leading_nick(rest, 0, word)
+        if isinstance(readings, Rejection):
+            return readings
+        nick, reason = readings[0]
+        reason = "\n".join([reason, *(ln.strip() for ln in lines[index + 1 :])]).strip()
+        return Modkill(nick, reason)
+    if name == "replace":
+        return _replace(reader, rest, word)
+    if name == "setvote":
+        return _setvote(reader, rest, word, parse_vote)
+    return _alias(reader, rest, word)
+
+
+def _replace(reader: _Reader, rest: str, word: str) -> Replace | Rejection:
+    readings = reader.leading_nick(rest, 1, word)
+    if isinstance(readings, Rejection):
+        return readings
+    old, new_text = readings[0]
+    quoted = _quoted(new_text)
+    if isinstance(quoted, Rejection):
+        return quoted
+    new = quoted[0].strip() if quoted is not None else new_text
+    return Replace(old, new) if new else Rejection("missing_argument", word)
+
+
+def _setvote(
+    reader: _Reader, rest: str, word: str, parse_vote: Callable[[str], Vote | Agitation | Rejection]
+) -> SetVote | Rejection:
+    readings = reader.leading_nick(rest, 1, word)
+    if isinstance(readings, Rejection):
+        return readings
+    first: Rejection | None = None
+    for voter, target in readings:
+        if not target:
+            first = first or Rejection("missing_argument", word)
+            continue
+        vote = parse_vote(target)
+        if isinstance(vote, Vote):
+            return SetVote(voter, vote)
+        first = first or (vote if isinstance(vote, Rejection) else Rejection("not_a_vote", target))
+    assert first is not None
+    return first
+
+
+def _alias(reader: _Reader, rest: str, word: str) -> Alias | Rejection:
+    quoted = _quoted(rest)
+    if isinstance(quoted, Rejection):
+        return quoted
+    if quoted is not None:
+        alias, nick_text = quoted[0].strip(), quoted[1]
+        if not alias or not normalize(nick_text):
+            return Rejection("missing_argument", word)
+        nick = reader.nick(nick_text)
+        return nick if isinstance(nick, Rejection) else Alias(alias, nick)
+    # The shortest alias that leaves a player's name after it: the longest name wins.
+    splits = _prefixes(rest, 1)[::-1]
+    if not splits:
+        return Rejection("missing_argument", word)
+    for alias, nick_text in splits:
+        nick = reader.nick(nick_text)
+        if isinstance(nick, str):
+            return Alias(alias, nick)
+    return reader.nick(splits[0][1])

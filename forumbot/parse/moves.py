@@ -1,0 +1,204 @@
+"""Night moves sent by PM: one move per line (C-12)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+
+from forumbot.model import Move, MoveKind, RejectedLine, Rejection, Role
+from forumbot.parse.nicknames import NickMatcher
+from forumbot.parse.normalize import keyword_form, keyword_words, normalize, strip_markup
+
+MOVE_WORDS: Mapping[MoveKind, tuple[str, ...]] = {
+    MoveKind.CHECK: ("проверка", "проверяю", "check"),
+    MoveKind.SHOT: ("убить", "убиваю", "выстрел", "стреляю", "kill", "shoot"),
+    MoveKind.HEAL: ("лечу", "лечить", "лечение", "heal"),
+    MoveKind.HUNT: ("охота", "охочусь", "hunt"),
+    MoveKind.CONFIRM: ("подтверждаю", "принял", "confirm"),
+    MoveKind.DON: ("дон", "don"),
+    MoveKind.MODKILL: ("модкилл", "modkill"),
+}
+# C-2 counts any reply containing a confirm word; the feminine and past forms are the same reply.
+CONFIRM_WORDS: tuple[str, ...] = ("подтверждаю", "принял", "приняла", "confirm", "confirmed")
+EXECUTOR_WORDS: tuple[str, ...] = ("исполнитель", "by")
+HUNT_STATUS_WORDS: Mapping[str, Role] = {
+    "маф": Role.MAFIA,
+    "мафия": Role.MAFIA,
+    "мафию": Role.MAFIA,
+    "мафиози": Role.MAFIA,
+    "mafia": Role.MAFIA,
+    "маньяк": Role.MANIAC,
+    "маньяка": Role.MANIAC,
+    "maniac": Role.MANIAC,
+}
+
+_KINDS = {keyword_form(word): kind for kind, words in MOVE_WORDS.items() for word in words}
+_CONFIRM = frozenset(keyword_form(word) for word in CONFIRM_WORDS)
+_EXECUTOR = frozenset(keyword_form(word) for word in EXECUTOR_WORDS)
+_STATUS = {keyword_form(word): role for word, role in HUNT_STATUS_WORDS.items()}
+_HEAD = re.compile(r"([^\s:,]+)[\s:,]*(.*)", re.DOTALL)
+_BARE_KINDS = (MoveKind.CHECK, MoveKind.SHOT, MoveKind.HEAL, MoveKind.DON)
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(r"\S+", text)]
+
+
+class _Line:
+    """One PM line being read, with what the sender may name."""
+
+    def __init__(
+        self,
+        line: str,
+        matcher: NickMatcher,
+        *,
+        variant: str,
+        alive: Collection[str],
+        everyone: Collection[str],
+        bare_kind: MoveKind | None,
+        sender: str | None,
+    ) -> None:
+        self.line = line
+        self.matcher = matcher
+        self.variant = variant
+        self.alive = alive
+        self.everyone = everyone
+        self.bare_kind = bare_kind
+        self.sender = sender
+
+    def parse(self) -> Move | Rejection:
+        m = _HEAD.match(self.line)
+        assert m is not None
+        head, rest = m.group(1), m.group(2)
+        kind = _KINDS.get(keyword_form(head))
+        if kind is None:
+            if _CONFIRM.intersection(keyword_words(self.line)):
+                return Move(MoveKind.CONFIRM)
+            return self.bare()
+        if kind is MoveKind.CONFIRM:
+            return Move(MoveKind.CONFIRM)
+        move = self.keyword_move(kind, head, rest)
+        if isinstance(move, Move):
+            return move
+        # A nickname may begin with a move word ("Дон Корлеоне"); then the line may be a bare nickname.
+        bare = self.bare()
+        return bare if isinstance(bare, Move) else move
+
+    def bare(self) -> Move | Rejection:
+        """C-12: a bare nickname is the sender's only possible move; a hunt always needs its keyword."""
+        if self.bare_kind in _BARE_KINDS:
+            allowed = self.everyone if self.bare_kind is MoveKind.CHECK else self.alive
+            found = self.matcher.match(self.line, allowed=allowed)
+            if isinstance(found, str):
+                return Move(self.bare_kind, found)
+            if found.code in ("not_alive", "ambiguous_name"):
+                return found
+        return Rejection("unknown_command", self.line)
+
+    def keyword_move(self, kind: MoveKind, head: str, rest: str) -> Move | Rejection:
+        if kind is MoveKind.MODKILL:
+            return self.modkill(rest)
+        if not normalize(rest):
+            return Rejection("missing_argument", head)
+        if kind is MoveKind.CHECK:
+            return self.named(kind, self.matcher.match(rest, allowed=self.everyone))
+        if kind is MoveKind.SHOT:
+            return self.shot(rest)
+        if kind is MoveKind.HUNT:
+            return self.hunt(rest)
+        return self.named(kind, self.matcher.match(rest, allowed=self.alive))
+
+    @staticmethod
+    def named(kind: MoveKind, found: str | Rejection) -> Move | Rejection:
+        return found if isinstance(found, Rejection) else Move(kind, found)
+
+    def modkill(self, rest: str) -> Move | Rejection:
+        """M-12: `модкилл` alone or with the sender's own nick; the target None means the sender."""
+        if not normalize(rest):
+            return Move(MoveKind.MODKILL)
+        found = self.matcher.match(rest)
+        if isinstance(found, Rejection):
+            return found
+        if self.sender is None:
+            return Move(MoveKind.MODKILL, found)  # the caller compares it with the sender
+        if found == self.sender or found == self.matcher.match(self.sender):
+            return Move(MoveKind.MODKILL)
+        return Rejection("modkill_other", found)
+
+    def splits(self, rest: str, words: frozenset[str]) -> list[tuple[str, str]]:
+        """Every (before, after) split of `rest` around one of `words` standing as a word."""
+        spans = _word_spans(rest)
+        return [
+            (rest[: spans[i][0]], rest[spans[i][1] :])
+            for i in range(1, len(spans) - 1)
+            if keyword_form(rest[spans[i][0] : spans[i][1]]) in words
+        ]
+
+    def shot(self, rest: str) -> Move | Rejection:
+        whole = self.matcher.match(rest, allowed=self.alive)
+        if isinstance(whole, str):
+            return Move(MoveKind.SHOT, whole)
+        splits = self.splits(rest, _EXECUTOR)
+        first: Rejection | None = None
+        for target_text, executor_text in splits:
+            target = self.matcher.match(target_text, allowed=self.alive)
+            if isinstance(target, Rejection):
+                first = first or target
+                continue
+            if self.variant != "free_hunt":
+                # Only Free Hunt names an executor (H-7); Moscow's grammar has no such part.
+                return Rejection("unknown_command", self.line)
+            executor = self.matcher.match(executor_text, allowed=self.alive)
+            if isinstance(executor, str):
+                return Move(MoveKind.SHOT, target, executor=executor)
+            if executor.code == "not_alive":
+                executor = Rejection("bad_executor", executor.detail)
+            first = first or executor
+        if first is not None and whole.code == "unknown_name":
+            return first
+        return whole
+
+    def hunt(self, rest: str) -> Move | Rejection:
+        whole = self.matcher.match(rest, allowed=self.alive)
+        if isinstance(whole, str):
+            return Move(MoveKind.HUNT, whole)
+        spans = _word_spans(rest)
+        if len(spans) < 2 or whole.code != "unknown_name":
+            return whole
+        name_text, last = rest[: spans[-1][0]], rest[spans[-1][0] :]
+        role = _STATUS.get(keyword_form(last))
+        found = self.matcher.match(name_text, allowed=self.alive)
+        if role is not None:
+            return found if isinstance(found, Rejection) else Move(MoveKind.HUNT, found, guess=role)
+        if isinstance(found, str):
+            return Rejection("bad_hunt_status", last.strip())
+        return whole
+
+
+def parse_pm(
+    text: str,
+    matcher: NickMatcher,
+    *,
+    variant: str,
+    alive: Collection[str],
+    everyone: Collection[str],
+    bare_kind: MoveKind | None = None,
+    sender: str | None = None,
+) -> list[Move | RejectedLine]:
+    """Each non-empty line of a player's PM as a move or a rejected line, in order (C-12)."""
+    out: list[Move | RejectedLine] = []
+    for raw in strip_markup(text).splitlines():
+        line = raw.strip()
+        if not normalize(line):
+            continue
+        parsed = _Line(
+            line,
+            matcher,
+            variant=variant,
+            alive=alive,
+            everyone=everyone,
+            bare_kind=bare_kind,
+            sender=sender,
+        ).parse()
+        out.append(RejectedLine(line, parsed) if isinstance(parsed, Rejection) else parsed)
+    return out

@@ -1,0 +1,209 @@
+"""Vote posts: Moscow day and runoff votes (M-7, M-10), Free Hunt votes and agitation (H-3, H-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from functools import lru_cache
+
+from forumbot.model import Agitation, Rejection, Special, Target, Vote
+from forumbot.parse.nicknames import NickMatcher
+from forumbot.parse.normalize import keyword_form, keyword_words, normalize, strip_markup
+
+NO_LYNCH_WORDS: tuple[str, ...] = ("ннв",)
+PARDON_ALL_WORDS: tuple[str, ...] = ("помиловать всех",)
+HANG_ALL_WORDS: tuple[str, ...] = ("повесить всех",)
+
+# H-4. A trailing "*" makes the last word a prefix, so one entry covers a word's inflections.
+DEFAULT_AGITATION_MARKERS: tuple[str, ...] = (
+    "голосуй*",  # голосуй, голосуйте
+    "проголосуй*",
+    "голосуем",
+    "проголосуем",
+    "давай*",  # давай, давайте
+    "все на",
+    "все за",
+    "предлагаю",
+    "предлагаем",
+    "vote",
+    "let's",
+    "lets",
+    "let us",
+)
+
+_EXCERPT = 60
+
+
+def _forms(words: Sequence[str]) -> frozenset[str]:
+    return frozenset(keyword_form(w) for w in words)
+
+
+_NO_LYNCH = _forms(NO_LYNCH_WORDS)
+_PARDON_ALL = _forms(PARDON_ALL_WORDS)
+_HANG_ALL = _forms(HANG_ALL_WORDS)
+_ALL_WORDS = _NO_LYNCH | _PARDON_ALL | _HANG_ALL
+
+
+def excerpt(text: str) -> str:
+    """A short one-line piece of `text` to show back to its author."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _EXCERPT else flat[: _EXCERPT - 1] + "…"
+
+
+def _not_a_vote(text: str) -> Rejection:
+    return Rejection("not_a_vote", excerpt(text))
+
+
+def _one_line(stripped: str) -> str | Rejection:
+    lines = [line.strip() for line in stripped.splitlines() if normalize(line)]
+    if not lines:
+        return Rejection("empty")
+    if len(lines) > 1:
+        return _not_a_vote(stripped)
+    return lines[0]
+
+
+def _more_than_a_name(matcher: NickMatcher, text: str) -> bool:
+    """Text that is longer than any name, or holds a name with more around it (M-7, H-3)."""
+    words = normalize(text).split(" ")
+    if len(words) > matcher.max_words:
+        return True
+    return any(
+        matcher.names_any(" ".join(words[i:j]))
+        for i in range(len(words))
+        for j in range(i + 1, len(words) + 1)
+        if (i, j) != (0, len(words))
+    )
+
+
+def _name_rejection(
+    matcher: NickMatcher, text: str, rejection: Rejection, shown: str | None = None
+) -> Rejection:
+    """An unknown name stays one only if the text could be a name; otherwise the post is no vote.
+
+    `shown` is what a not-a-vote answer quotes (the whole post rather than the part that failed).
+    """
+    if rejection.code == "empty" or keyword_form(text) in _ALL_WORDS:
+        return _not_a_vote(text if shown is None else shown)
+    if rejection.code == "unknown_name" and ("/" in text or _more_than_a_name(matcher, text)):
+        return _not_a_vote(text if shown is None else shown)
+    return rejection
+
+
+def _target(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target | Rejection:
+    if keyword_form(part) in _NO_LYNCH:
+        return Special.NO_LYNCH
+    return matcher.match(part, allowed=alive)
+
+
+def _runoff(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target | Rejection:
+    form = keyword_form(part)
+    if form in _PARDON_ALL:
+        return Special.PARDON_ALL
+    if form in _HANG_ALL:
+        return Special.HANG_ALL
+    return matcher.match(part, allowed=alive)
+
+
+def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -> Vote | Rejection:
+    """M-7: `TARGET` or `TARGET / RUNOFF`, nothing else."""
+    line = _one_line(strip_markup(text))
+    if isinstance(line, Rejection):
+        return line
+    whole = _target(line, matcher, alive)
+    if not isinstance(whole, Rejection):
+        return Vote(whole)
+    if whole.code in ("not_alive", "ambiguous_name"):
+        return whole
+    # A nickname may hold a slash itself ("AC/DC"), so every slash is tried as the separator.
+    slashes = [i for i, ch in enumerate(line) if ch == "/"]
+    for i in slashes:
+        target = _target(line[:i], matcher, alive)
+        runoff = _runoff(line[i + 1 :], matcher, alive)
+        if not isinstance(target, Rejection) and not isinstance(runoff, Rejection):
+            return Vote(target, runoff)
+    if not slashes:
+        return _name_rejection(matcher, line, whole)
+    if len(slashes) > 1:
+        return _not_a_vote(line)
+    left, right = line[: slashes[0]], line[slashes[0] + 1 :]
+    target = _target(left, matcher, alive)
+    if isinstance(target, Rejection):
+        return _name_rejection(matcher, left, target, shown=line)
+    runoff = _runoff(right, matcher, alive)
+    assert isinstance(runoff, Rejection)
+    if runoff.code in ("not_alive", "ambiguous_name"):
+        return runoff
+    return Rejection("bad_runoff_part", excerpt(right))
+
+
+def parse_runoff_vote(
+    text: str, matcher: NickMatcher, alive: Collection[str], leaders: Collection[str] | None
+) -> Vote | Rejection:
+    """M-10: a post during a runoff. `leaders` None: the hang-all / pardon-all runoff."""
+    line = _one_line(strip_markup(text))
+    if isinstance(line, Rejection):
+        return line
+    form = keyword_form(line)
+    if leaders is None:
+        if form in _HANG_ALL:
+            return Vote(Special.HANG_ALL)
+        if form in _PARDON_ALL:
+            return Vote(Special.PARDON_ALL)
+        return _not_a_vote(line)
+    if form in _ALL_WORDS:
+        return _not_a_vote(line)
+    # A dead leader or a non-leader both come back as "not_alive": not someone this runoff can name.
+    found = matcher.match(line, allowed=[nick for nick in leaders if nick in alive])
+    if isinstance(found, Rejection):
+        return _name_rejection(matcher, line, found)
+    return Vote(found)
+
+
+@lru_cache(maxsize=32)
+def _compiled(markers: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...], bool], ...]:
+    out = []
+    for marker in markers:
+        words = tuple(keyword_words(marker.rstrip("*")))
+        if words:
+            out.append((marker, words, marker.endswith("*")))
+    return tuple(out)
+
+
+def find_agitation(text: str, markers: Sequence[str] = DEFAULT_AGITATION_MARKERS) -> str | None:
+    """The first marker (as listed) that occurs in `text` as whole words, or None (H-4)."""
+    words = keyword_words(text)
+    for marker, needle, prefix in _compiled(tuple(markers)):
+        n = len(needle)
+        for i in range(len(words) - n + 1):
+            window = words[i : i + n]
+            if window[:-1] == list(needle[:-1]) and (
+                window[-1].startswith(needle[-1]) if prefix else window[-1] == needle[-1]
+            ):
+                return marker
+    return None
+
+
+def parse_hunt_vote(
+    text: str,
+    matcher: NickMatcher,
+    alive: Collection[str],
+    markers: Sequence[str] = DEFAULT_AGITATION_MARKERS,
+) -> Vote | Agitation | Rejection:
+    """H-3/H-4: agitation anywhere in the post first; otherwise the post is exactly one alive player."""
+    stripped = strip_markup(text)
+    if not normalize(stripped):
+        return Rejection("empty")
+    # A post that is just a player's name is a vote even when the name holds a marker ("Let's Go").
+    if not matcher.names_any(stripped):
+        marker = find_agitation(stripped, markers)
+        if marker is not None:
+            return Agitation(marker)
+    line = _one_line(stripped)
+    if isinstance(line, Rejection):
+        return line
+    if keyword_form(line) in _ALL_WORDS:
+        return _not_a_vote(line)
+    found = matcher.match(line, allowed=alive)
+    if isinstance(found, Rejection):
+        return _name_rejection(matcher, line, found)
+    return Vote(found)
