@@ -1,0 +1,75 @@
+"""The `forumbot` command. Expected failures print one line on stderr and exit non-zero, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import resources
+from typing import Sequence
+
+from forumbot.errors import ConfigError, ForumbotError
+
+EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="forumbot", description="A game master for forum Mafia games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="play a whole game from a transcript, offline")
+    p.add_argument("transcript", help="a transcript JSON file (see DESIGN.md)")
+    p.add_argument("--json", action="store_true", help="print messages, result and log as one JSON object")
+    p.set_defaults(func=_replay)
+
+    p = sub.add_parser("demo", help="replay the bundled example games and print their logs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_demo)
+
+    try:
+        from forumbot.cli_daemon import add_daemon_commands
+    except ImportError:
+        pass
+    else:
+        add_daemon_commands(sub)
+
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ConfigError as e:
+        print(f"forumbot: {e}", file=sys.stderr)
+        return EXIT_CONFIG
+    except ForumbotError as e:
+        print(f"forumbot: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+def _print_run(path_or_text, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from forumbot import replay
+
+    transcript = replay.load(path_or_text)
+    result, _ = replay.replay(transcript)
+    if as_json:
+        print(json.dumps(replay.to_json(result), ensure_ascii=False, indent=1))
+    else:
+        print(replay.to_text(result, transcript.setup.schedule.timezone))
+
+
+def _replay(args: argparse.Namespace) -> int:
+    _print_run(args.transcript, args.json)
+    return EXIT_OK
+
+
+def _demo(args: argparse.Namespace) -> int:
+    examples = resources.files("forumbot") / "examples"
+    for name in sorted(p.name for p in examples.iterdir() if p.name.endswith(".json")):
+        with resources.as_file(examples / name) as path:
+            print(f"=================== {name} ===================")
+            _print_run(path, args.json)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,203 @@
+"""`forumbot replay`: a whole game from a transcript (DESIGN.md, "Replay"), through the memory forum adapter.
+
+The transcript's posts and PMs are written into a MemoryForum, read back through the adapter interface as a
+daemon would read them, folded by `game.run`, and the messages are delivered to the same forum.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from adapters.memory import MemoryForum
+from forumbot.errors import SetupError, TranscriptError
+from forumbot.game import GameRun, run
+from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
+
+TOPICS = {Where.GAME: "game", Where.VOTE: "vote"}
+
+
+@dataclass(frozen=True)
+class Transcript:
+    setup: GameSetup
+    events: tuple[Input, ...]
+    until: datetime | None
+
+
+def load(path: str | Path) -> Transcript:
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise TranscriptError(f"cannot read {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise TranscriptError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    return parse_transcript(raw)
+
+
+def parse_transcript(raw: Any) -> Transcript:
+    if not isinstance(raw, dict):
+        raise TranscriptError("a transcript is a JSON object")
+    f = _Fields(raw, "transcript")
+    timezone = f.str("timezone", "Europe/Moscow")
+    try:
+        ZoneInfo(timezone)
+    except (KeyError, ValueError):
+        raise TranscriptError(f"transcript: unknown time zone {timezone!r}") from None
+    schedule = Schedule(
+        start=f.time("start"),
+        day=timedelta(hours=f.hours("day_hours", 24)),
+        night=timedelta(hours=f.hours("night_hours", 12)),
+        runoff=timedelta(hours=f.hours("runoff_hours", 12)),
+        timezone=timezone,
+    )
+    players = []
+    for n, p in enumerate(f.list("players"), 1):
+        pf = _Fields(p, f"players[{n}]")
+        role = pf.str("role", None)
+        if role is not None and role not in Role.__members__.values():
+            raise SetupError(f"unknown role {role!r} for player {pf.str('nick')!r}; roles: {', '.join(Role)}")
+        players.append(PlayerSpec(pf.str("nick"), Role(role) if role else None))
+    options = f.get("options", {}, dict)
+    setup = GameSetup(
+        variant=f.str("variant"),
+        seed=f.get("seed", 0, int),
+        schedule=schedule,
+        players=tuple(players),
+        bot=f.str("bot", "forumbot"),
+        gms=tuple(f.get("gms", [], list)),
+        options=options,
+        language=f.str("language", str(options.get("language", "ru"))),
+        markup=f.str("markup", "bbcode"),
+    )
+    events = []
+    for n, e in enumerate(f.list("events"), 1):
+        ef = _Fields(e, f"events[{n}]")
+        where = ef.str("where")
+        if where not in ("game", "vote", "pm"):
+            raise TranscriptError(f"events[{n}]: where must be game, vote or pm, not {where!r}")
+        events.append(Input(
+            at=ef.time("at"), where=Where(where), author=ef.str("from"), text=ef.str("text"),
+            edited_at=ef.time("edited_at", optional=True), id=f"e{n}",
+        ))
+    return Transcript(setup, tuple(events), f.time("until", optional=True))
+
+
+class _Fields:
+    """Reads one JSON object's fields, failing with the field's path and what was wrong."""
+
+    def __init__(self, obj: Any, where: str) -> None:
+        if not isinstance(obj, dict):
+            raise TranscriptError(f"{where}: expected an object")
+        self.obj, self.where = obj, where
+
+    def get(self, name: str, default: Any, kind: type) -> Any:
+        if name not in self.obj or self.obj[name] is None:
+            if default is _REQUIRED:
+                raise TranscriptError(f"{self.where}: missing field {name!r}")
+            return default
+        value = self.obj[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise TranscriptError(f"{self.where}: field {name!r} must be {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    def str(self, name: str, default: Any = None) -> Any:
+        return self.get(name, _REQUIRED if default is None and name not in _OPTIONAL_STR else default, str)
+
+    def list(self, name: str) -> list:
+        return self.get(name, _REQUIRED, list)
+
+    def hours(self, name: str, default: float) -> float:
+        value = self.get(name, default, (int, float))  # type: ignore[arg-type]
+        if value <= 0:
+            raise TranscriptError(f"{self.where}: {name} must be positive")
+        return float(value)
+
+    def time(self, name: str, optional: bool = False) -> Any:
+        text = self.get(name, None if optional else _REQUIRED, str)
+        if text is None:
+            return None
+        try:
+            at = datetime.fromisoformat(text)
+        except ValueError:
+            raise TranscriptError(f"{self.where}: {name} {text!r} is not an ISO 8601 time") from None
+        if at.tzinfo is None:
+            raise TranscriptError(f"{self.where}: {name} {text!r} has no UTC offset")
+        return at
+
+
+_REQUIRED = object()
+_OPTIONAL_STR = {"role"}
+
+
+def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
+    """Run the transcript through the memory forum; returns the fold's result and the forum as it ends."""
+    setup = transcript.setup
+    forum = MemoryForum(bot=setup.bot)
+    for e in transcript.events:
+        if e.where is Where.PM:
+            forum.add_pm(e.author, e.text, e.at)
+        else:
+            forum.add_post(TOPICS[e.where], e.author, e.text, e.at, e.edited_at)
+    inputs = _read_back(forum)
+    result = run(setup, inputs, transcript.until)
+    clock_at = [setup.schedule.start]
+    forum.clock = lambda: clock_at[0]
+    for msg in result.messages:
+        clock_at[0] = msg.at
+        text = msg.text
+        if msg.where is Where.PM:
+            forum.send_pm(msg.to or "", "forumbot", text)
+        else:
+            forum.reply(TOPICS[msg.where], text)
+    return result, forum
+
+
+def _read_back(forum: MemoryForum) -> list[Input]:
+    """Read the inputs through the adapter interface, as the daemon reads a forum.
+
+    The memory forum numbers items in the order they were written, which is the transcript's order, so forum
+    id N is event eN: message keys stay those of the transcript.
+    """
+    inputs: list[Input] = []
+    for where, topic in TOPICS.items():
+        posts, _ = forum.fetch_posts(topic)
+        inputs += [Input(p.posted_at, where, p.author, p.text, p.edited_at, f"e{p.id}") for p in posts]
+    pms, _ = forum.fetch_pms()
+    inputs += [Input(p.sent_at, Where.PM, p.author, p.text, None, f"e{p.id}") for p in pms]
+    inputs.sort(key=lambda i: int(i.id[1:]))
+    return inputs
+
+
+def to_json(result: GameRun) -> dict:
+    return {
+        "messages": [
+            {"at": m.at.isoformat(), "where": str(m.where), "to": m.to, "text": m.text} for m in result.messages
+        ],
+        "result": {
+            "winner": result.result.winner,
+            "ended_at": result.result.ended_at.isoformat() if result.result.ended_at else None,
+            "players": [
+                {
+                    "nick": p.nick, "role": str(p.role), "alive": p.alive,
+                    "died": {"phase": p.died.phase, "cause": p.died.cause} if p.died else None,
+                }
+                for p in result.result.players
+            ],
+        },
+        "log": list(result.log),
+    }
+
+
+def to_text(result: GameRun, timezone: str) -> str:
+    zone = ZoneInfo(timezone)
+    out = []
+    for m in result.messages:
+        where = f"PM → {m.to}" if m.where is Where.PM else {"game": "game thread", "vote": "vote thread"}[m.where]
+        out.append(f"── {m.at.astimezone(zone):%d.%m %H:%M} · {where}\n{m.text}\n")
+    r = result.result
+    out.append(f"== winner: {r.winner or 'none yet (game still running)'}")
+    return "\n".join(out)
