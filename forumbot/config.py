@@ -1,0 +1,339 @@
+"""The daemon's configuration: one TOML file (forumbot.toml) read into dataclasses.
+
+Loading never stops at the first problem: every problem found is named, with its place in the file, so a GM
+fixes them all in one go. Passwords are not in the file, only the name of the environment variable that
+holds each one.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from forumbot.errors import ConfigError
+from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
+
+VARIANTS = ("moscow", "free_hunt")
+MODES = ("live", "shadow")
+LANGUAGES = ("ru", "en")
+
+
+@dataclass(frozen=True)
+class ForumConfig:
+    name: str
+    engine: str  # an entry-point name of group "forumbot.adapters", or "module:attr"
+    login: str  # the bot's account
+    base_url: str = ""
+    password_env: str = ""  # the environment variable holding the password ("" = no password)
+    markup: str = "bbcode"  # how the forum renders posts: bbcode, or markdown (Discourse)
+    extra: dict[str, Any] = field(default_factory=dict)  # any other keys, passed to the adapter
+
+    def password(self, environ: dict[str, str]) -> str | None:
+        return environ.get(self.password_env) if self.password_env else None
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    name: str
+    forum: str
+    variant: str
+    game_thread: str
+    vote_thread: str
+    players: tuple[PlayerSpec, ...]
+    gms: tuple[str, ...]
+    schedule: Schedule
+    mode: str = "live"
+    language: str = "ru"
+    options: dict[str, Any] = field(default_factory=dict)
+    shadow_to: str = ""  # who gets the shadow-mode PMs; default: the first GM
+    pm_subject: str = ""  # subject of the bot's PMs; default: the game's name
+
+    @property
+    def subject(self) -> str:
+        return self.pm_subject or self.name
+
+    @property
+    def shadow_recipient(self) -> str:
+        return self.shadow_to or (self.gms[0] if self.gms else "")
+
+    def setup(self, seed: int, bot: str, markup: str = "bbcode") -> GameSetup:
+        return GameSetup(
+            variant=self.variant, seed=seed, schedule=self.schedule, players=self.players, bot=bot,
+            gms=self.gms, options=dict(self.options), language=self.language, markup=markup,
+        )
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    database_url: str
+    forums: dict[str, ForumConfig]
+    games: dict[str, GameConfig]
+    poll_seconds: int = 300
+    # Posts are resolved up to (cycle start - grace): a forum clock a little ahead of ours, or a post still
+    # being written when the page was read, cannot slip past a deadline unseen.
+    grace_seconds: int = 60
+    retries: int = 3
+    backoff_seconds: float = 5.0
+    log_level: str = "INFO"
+
+    @property
+    def state_dir(self) -> Path:
+        """Where lock files live: beside the config."""
+        return self.path.parent
+
+
+def default_database_url(config_path: Path) -> str:
+    return f"sqlite:///{(config_path.parent / 'forumbot.db').resolve()}"
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate `path`; raise ConfigError naming every problem found."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file (write an example with `forumbot init`)") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e}") from None
+    problems: list[str] = []
+    config = _parse(path, raw, problems)
+    if problems:
+        raise ConfigProblems(path, problems)
+    assert config is not None
+    return config
+
+
+class ConfigProblems(ConfigError):
+    """A ConfigError listing several problems; str() is one line, `problems` has them one by one."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.problems = list(problems)
+        head = f"{path}: {len(problems)} problem{'s' if len(problems) > 1 else ''}: "
+        super().__init__(head + "; ".join(problems))
+
+
+# --- parsing ---------------------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to one TOML table, recording a problem (with the table's path) instead of raising."""
+
+    def __init__(self, table: dict, where: str, problems: list[str]) -> None:
+        self.table, self.where, self.problems = table, where, problems
+        self.used: set[str] = set()
+
+    def problem(self, key: str, what: str) -> None:
+        self.problems.append(f"{self.where}.{key}: {what}" if key else f"{self.where}: {what}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
+        self.used.add(key)
+        if key not in self.table:
+            if required:
+                self.problem(key, "missing")
+            return default
+        value = self.table[key]
+        # bool is an int in Python; a `true` where a number belongs is still a mistake
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+            self.problem(key, f"expected {_kind_name(kind)}, got {type(value).__name__} {value!r}")
+            return default
+        return value
+
+    def rest(self) -> dict[str, Any]:
+        return {k: v for k, v in self.table.items() if k not in self.used}
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", list: "a list",
+             dict: "a table", datetime: "a date-time", date: "a date"}
+    return " or ".join(names.get(k, k.__name__) for k in _as_tuple(kind))
+
+
+_TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",
+             "games"}
+
+
+def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
+    top = _Reader(raw, path.name, problems)
+    database = top.get("database", str, "") or default_database_url(path)
+    if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
+        # a relative SQLite path is relative to the config file, not to wherever cron happens to run us
+        database = f"sqlite:///{(path.parent / database[len('sqlite:///'):]).resolve()}"
+    poll = top.get("poll_seconds", int, 300)
+    grace = top.get("grace_seconds", int, 60)
+    retries = top.get("retries", int, 3)
+    backoff = top.get("backoff_seconds", (int, float), 5.0)
+    log_level = top.get("log_level", str, "INFO").upper()
+    if poll is not None and poll < 10:
+        top.problem("poll_seconds", "must be at least 10")
+    if grace is not None and grace < 0:
+        top.problem("grace_seconds", "must not be negative")
+    if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        top.problem("log_level", f"unknown level {log_level!r} (DEBUG, INFO, WARNING, ERROR)")
+    for key in sorted(set(raw) - _TOP_KEYS):
+        top.problem(key, "unknown setting")
+
+    forums_raw = top.get("forums", dict, {}, required=True) or {}
+    games_raw = top.get("games", dict, {}, required=True) or {}
+    forums = {}
+    for name, table in forums_raw.items():
+        if not isinstance(table, dict):
+            problems.append(f"forums.{name}: expected a table")
+            continue
+        forums[name] = _parse_forum(name, table, problems)
+    if not forums and "forums" in raw:
+        problems.append("forums: no forum configured")
+    games = {}
+    for name, table in games_raw.items():
+        if not isinstance(table, dict):
+            problems.append(f"games.{name}: expected a table")
+            continue
+        game = _parse_game(name, table, forums, problems)
+        if game is not None:
+            games[name] = game
+    _check_threads_unique(games, problems)
+    return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll or 300,
+                  grace_seconds=grace if grace is not None else 60, retries=max(0, retries or 0),
+                  backoff_seconds=float(backoff if backoff is not None else 5.0), log_level=log_level)
+
+
+def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
+    r = _Reader(table, f"forums.{name}", problems)
+    engine = r.get("engine", str, "", required=True)
+    login = r.get("login", str, "", required=True)
+    base_url = r.get("base_url", str, "")
+    password_env = r.get("password_env", str, "")
+    markup = r.get("markup", str, "markdown" if engine == "discourse" else "bbcode")
+    if markup not in ("bbcode", "markdown"):
+        r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
+    if engine and engine != "memory" and not base_url:
+        r.problem("base_url", "missing")
+    return ForumConfig(name=name, engine=engine, login=login, base_url=base_url, password_env=password_env,
+                       markup=markup, extra=r.rest())
+
+
+_GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_thread", "players", "gms", "start",
+              "timezone", "day_hours", "night_hours", "runoff_hours", "options", "shadow_to", "pm_subject",
+              "vote_count_minutes", "remind_hours"}
+
+
+def _parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
+    r = _Reader(table, f"games.{name}", problems)
+    before = len(problems)
+    forum = r.get("forum", str, "", required=True)
+    if forum and forum not in forums:
+        r.problem("forum", f"no forum named {forum!r} (known: {', '.join(sorted(forums)) or 'none'})")
+    variant = r.get("variant", str, "", required=True)
+    if variant and variant not in VARIANTS:
+        r.problem("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    mode = r.get("mode", str, "live")
+    if mode not in MODES:
+        r.problem("mode", f"unknown mode {mode!r} (live or shadow)")
+    language = r.get("language", str, "ru")
+    if language not in LANGUAGES:
+        r.problem("language", f"unknown language {language!r} (ru or en)")
+    game_thread = r.get("game_thread", str, "", required=True)
+    vote_thread = r.get("vote_thread", str, "", required=True)
+    if game_thread and game_thread == vote_thread:
+        r.problem("vote_thread", "must differ from game_thread (votes live in their own thread, C-3)")
+    players = _parse_players(r, r.get("players", list, [], required=True))
+    gms = r.get("gms", list, [], required=True) or []
+    if "gms" in table and not gms:
+        r.problem("gms", "name at least one GM account (GM commands and shadow mode need one)")
+    if any(not isinstance(g, str) or not g.strip() for g in gms):
+        r.problem("gms", "each GM is a non-empty nickname")
+    schedule = _parse_schedule(r)
+    options = dict(r.get("options", dict, {}) or {})
+    # these two steer the core's announcements; they travel to it with the variant options
+    for key, kind in (("vote_count_minutes", int), ("remind_hours", (int, float))):
+        value = r.get(key, kind)
+        if value is not None:
+            options[key] = value
+    shadow_to = r.get("shadow_to", str, "")
+    pm_subject = r.get("pm_subject", str, "")
+    for key in sorted(set(table) - _GAME_KEYS):
+        r.problem(key, "unknown setting")
+    if len(problems) > before or schedule is None:
+        return None
+    return GameConfig(name=name, forum=forum, variant=variant, game_thread=game_thread, vote_thread=vote_thread,
+                      players=players, gms=tuple(gms), schedule=schedule, mode=mode, language=language,
+                      options=options, shadow_to=shadow_to, pm_subject=pm_subject)
+
+
+def _parse_players(r: _Reader, items: list) -> tuple[PlayerSpec, ...]:
+    players: list[PlayerSpec] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items or []):
+        if isinstance(item, str):
+            nick, role = item, None
+        elif isinstance(item, dict) and isinstance(item.get("nick"), str):
+            nick, role = item["nick"], item.get("role")
+            unknown = set(item) - {"nick", "role"}
+            if unknown:
+                r.problem(f"players[{i}]", f"unknown key(s) {', '.join(sorted(unknown))}")
+        else:
+            r.problem(f"players[{i}]", 'expected a nickname or {nick = "...", role = "..."}')
+            continue
+        if not nick.strip():
+            r.problem(f"players[{i}]", "empty nickname")
+            continue
+        if nick.casefold() in seen:
+            r.problem(f"players[{i}]", f"duplicate nickname {nick!r}")
+        seen.add(nick.casefold())
+        parsed_role = None
+        if role is not None:
+            try:
+                parsed_role = Role(role)
+            except ValueError:
+                r.problem(f"players[{i}].role", f"unknown role {role!r} (known: {', '.join(x.value for x in Role)})")
+        players.append(PlayerSpec(nick=nick, role=parsed_role))
+    return tuple(players)
+
+
+def _parse_schedule(r: _Reader) -> Schedule | None:
+    start = r.get("start", (datetime, str), None, required=True)
+    tz_name = r.get("timezone", str, "Europe/Moscow")
+    try:
+        tz = ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        r.problem("timezone", f"unknown time zone {tz_name!r}")
+        tz = None
+    if isinstance(start, str):
+        try:
+            start = datetime.fromisoformat(start)
+        except ValueError:
+            r.problem("start", f"not a date-time: {start!r} (write e.g. 2026-12-01T10:00:00+03:00)")
+            start = None
+    if isinstance(start, datetime) and start.tzinfo is None and tz is not None:
+        start = start.replace(tzinfo=tz)  # a local time is read in the game's time zone
+    lengths = {}
+    for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12)):
+        value = r.get(key, (int, float), default)
+        if value is not None and value <= 0:
+            r.problem(key, "must be positive")
+        lengths[key] = value if value and value > 0 else default
+    if not isinstance(start, datetime) or tz is None:
+        return None
+    return Schedule(start=start, day=timedelta(hours=lengths["day_hours"]),
+                    night=timedelta(hours=lengths["night_hours"]), runoff=timedelta(hours=lengths["runoff_hours"]),
+                    timezone=tz_name)
+
+
+def _check_threads_unique(games: dict[str, GameConfig], problems: list[str]) -> None:
+    owner: dict[tuple[str, str], str] = {}
+    for game in games.values():
+        for key in ("game_thread", "vote_thread"):
+            thread = (game.forum, getattr(game, key))
+            if thread in owner and owner[thread] != game.name:
+                problems.append(f"games.{game.name}.{key}: thread already used by game {owner[thread]!r}")
+            owner.setdefault(thread, game.name)

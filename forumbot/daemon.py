@@ -1,0 +1,227 @@
+"""The shell around the cycle: open the database and the forums, run `tick` once (cron) or forever (`run`).
+
+Adapters are found by engine name in the "forumbot.adapters" entry-point group (a "module:attr" engine names
+one directly, for an adapter not installed as a package). An adapter class is built with `from_config(forum,
+password)` when it has that classmethod, else called with the keyword arguments its signature accepts among
+base_url, login, username, password, bot and the forum table's other keys. Its cookie jar, when it offers
+`export_cookies() -> str` and `import_cookies(str)`, is kept in the database so a tick need not log in anew.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import os
+import signal
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import entry_points
+from typing import Callable, Mapping
+
+from sqlalchemy import select
+
+from forumbot.adapter import ForumAdapter
+from forumbot.config import Config, ForumConfig
+from forumbot.errors import ConfigError, ForumError
+from forumbot.store import open_engine, require_current, session_factory
+from forumbot.store.locks import locks_for
+from forumbot.store.models import Forum, Game
+from forumbot.store.records import forum_id
+from forumbot.tick import Context, Fold, Retry, TickReport, default_fold, tick
+
+log = logging.getLogger("forumbot.daemon")
+
+EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def adapter_factory(engine: str) -> Callable[..., ForumAdapter]:
+    if ":" in engine:
+        module, _, attr = engine.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as e:
+            raise ConfigError(f"forum engine {engine!r} cannot be loaded: {e}") from None
+    found = entry_points(group="forumbot.adapters", name=engine)
+    if not found:
+        known = ", ".join(sorted(ep.name for ep in entry_points(group="forumbot.adapters"))) or "none"
+        raise ConfigError(f"unknown forum engine {engine!r} (installed: {known})")
+    return next(iter(found)).load()
+
+
+def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapter:
+    factory = adapter_factory(forum.engine)
+    if forum.password_env and forum.password_env not in environ:
+        raise ConfigError(f"forums.{forum.name}.password_env: environment variable {forum.password_env} is not set")
+    password = forum.password(dict(environ))
+    if hasattr(factory, "from_config"):
+        return factory.from_config(forum, password)
+    offered = {"base_url": forum.base_url, "login": forum.login, "username": forum.login, "bot": forum.login,
+               "password": password, **forum.extra}
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    kwargs = {k: v for k, v in offered.items() if takes_all or k in parameters}
+    return factory(**kwargs)
+
+
+@dataclass
+class Forums:
+    """The adapters of one tick, opened only for forums with running games; cookies restored and saved."""
+
+    config: Config
+    sessions: object
+    environ: Mapping[str, str]
+    factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter] = build_adapter
+
+    def open(self, names: set[str], retry: Retry) -> dict[str, ForumAdapter | ForumError]:
+        self.opened: dict[str, ForumAdapter | ForumError] = {}
+        self._cookies: dict[str, str | None] = {}
+        for name in sorted(names):
+            forum = self.config.forums[name]
+            adapter = self.factory(forum, self.environ)
+            with self.sessions.begin() as session:
+                jar = session.scalar(select(Forum.cookies).where(Forum.name == name))
+            self._cookies[name] = jar
+            try:
+                if jar and hasattr(adapter, "import_cookies"):
+                    adapter.import_cookies(jar)
+                else:
+                    retry(adapter, adapter.login)
+            except ForumError as e:
+                log.error("%s: cannot log in: %s", name, e)
+                self.opened[name] = e
+                continue
+            self.opened[name] = adapter
+        return self.opened
+
+    def save(self) -> None:
+        for name, adapter in self.opened.items():
+            export = getattr(adapter, "export_cookies", None)
+            if export is None or isinstance(adapter, ForumError):
+                continue
+            jar = export()
+            if jar != self._cookies.get(name):
+                with self.sessions.begin() as session:
+                    row = session.scalar(select(Forum).where(Forum.name == name))
+                    if row is not None:
+                        row.cookies = jar
+
+
+def _register_forums(sessions, config: Config) -> None:
+    with sessions.begin() as session:
+        known = set(session.scalars(select(Forum.name)))
+        for forum in config.forums.values():
+            if forum.name not in known:
+                forum_id(session, forum.name, forum.engine)
+
+
+@dataclass
+class Daemon:
+    """Everything one process needs to run cycles; built once, used by `tick` once and by `run` repeatedly."""
+
+    config: Config
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    fold: Fold = default_fold
+    clock: Callable[[], datetime] = utcnow
+    sleep: Callable[[float], None] | None = None
+    factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter] = build_adapter
+
+    def __post_init__(self) -> None:
+        self.engine = open_engine(self.config.database_url)
+        require_current(self.engine)
+        self.sessions = session_factory(self.engine)
+        self.locks = locks_for(self.engine, self.config.state_dir)
+        _register_forums(self.sessions, self.config)
+
+    def cycle(self, hook=None) -> TickReport:
+        with self.sessions.begin() as session:
+            names = {name for name, in session.execute(select(Game.name).where(Game.status == "running"))}
+        retry = Retry(self.config.retries, self.config.backoff_seconds)
+        if self.sleep is not None:
+            retry.sleep = self.sleep
+        forums = Forums(self.config, self.sessions, self.environ, self.factory)
+        adapters = forums.open({self.config.games[n].forum for n in names if n in self.config.games}, retry)
+        ctx = Context(config=self.config, sessions=self.sessions, locks=self.locks, adapters=adapters,
+                      clock=self.clock, fold=self.fold, retry=retry)
+        if hook is not None:
+            ctx.hook = hook
+        try:
+            return tick(ctx)
+        finally:
+            forums.save()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def exit_code(report: TickReport) -> int:
+    return EXIT_UNREACHABLE if report.unreachable else EXIT_OK
+
+
+def describe(report: TickReport) -> str:
+    parts = [f"{forum}: {error}" for forum, error in report.unreachable.items()]
+    return "forum unreachable: " + "; ".join(parts) if parts else "ok"
+
+
+def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
+    """Run a cycle every poll_seconds until SIGTERM or SIGINT; the cycle in progress finishes first."""
+    import schedule
+
+    stop = stop or threading.Event()
+
+    def on_signal(signum, _frame) -> None:
+        log.info("signal %d: stopping after the current cycle", signum)
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    scheduler = schedule.Scheduler()
+
+    def one() -> None:
+        try:
+            report = daemon.cycle()
+        except ForumError as e:  # a forum error escaping the per-game handling must not end the service
+            log.error("cycle failed: %s", e)
+            return
+        if report.unreachable:
+            log.error("%s", describe(report))
+
+    scheduler.every(daemon.config.poll_seconds).seconds.do(one)
+    try:
+        one()
+        while not stop.is_set():
+            scheduler.run_pending()
+            stop.wait(min(1.0, max(0.0, scheduler.idle_seconds or 1.0)))
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    return EXIT_OK
+
+
+def check_online(config: Config, environ: Mapping[str, str],
+                 factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter] = build_adapter) -> list[str]:
+    """`check-config --online`: log in to each forum and read each game's threads; name what fails."""
+    problems = []
+    for forum in config.forums.values():
+        try:
+            adapter = factory(forum, environ)
+            adapter.login()
+        except ForumError as e:
+            problems.append(f"forums.{forum.name}: cannot log in: {e}")
+            continue
+        for game in config.games.values():
+            if game.forum != forum.name:
+                continue
+            for key in ("game_thread", "vote_thread"):
+                try:
+                    adapter.fetch_posts(getattr(game, key))
+                except ForumError as e:
+                    problems.append(f"games.{game.name}.{key}: cannot read {getattr(game, key)}: {e}")
+    return problems

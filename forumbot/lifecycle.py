@@ -1,0 +1,182 @@
+"""Game lifecycle: `init`, `check-config`, `game list|status|start`, and the draw commitment.
+
+The commitment lets every player check, after the game, that the roles were fixed before it began:
+sha256(SEED + ":" + "nick1=role1,nick2=role2,...") over the seats in config order, with the nicknames as at the
+start and the role words of forumbot.model.Role. The core posts it with the player list and reveals the seed
+with the roles at the end; `game start` records it so `game status` can show it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.config import Config, GameConfig
+from forumbot.errors import ConfigError, ForumbotError, SetupError
+from forumbot.model import GameSetup, Role
+from forumbot.store.models import Game, OutboxRow, Seat
+from forumbot.store.records import forum_id
+from forumbot.store.setup_codec import setup_to_json
+
+Draw = Callable[[GameSetup], dict[str, Role]]
+
+
+# --- the commitment ---------------------------------------------------------------------------------------------
+
+
+def role_list(nicks: Sequence[str], roles: dict[str, Role | str]) -> str:
+    return ",".join(f"{nick}={Role(roles[nick]).value}" for nick in nicks)
+
+
+def commitment(seed: int, nicks: Sequence[str], roles: dict[str, Role | str]) -> str:
+    return hashlib.sha256(f"{seed}:{role_list(nicks, roles)}".encode("utf-8")).hexdigest()
+
+
+# --- the draw ------------------------------------------------------------------------------------------------------
+
+
+def core_draw(setup: GameSetup) -> dict[str, Role]:
+    """The roles the core deals from `setup.seed` (it raises SetupError for a setup the rules refuse)."""
+    try:
+        from forumbot import engine
+    except ImportError:
+        raise ForumbotError("the rules engine (forumbot.engine) is not installed; cannot draw roles") from None
+    if hasattr(engine, "draw_roles"):
+        return {nick: Role(role) for nick, role in engine.draw_roles(setup).items()}
+    if hasattr(engine, "draw_seats"):
+        return {nick: Role(seat.role) for nick, seat in engine.draw_seats(setup).items()}
+    from forumbot.game import run
+
+    result = run(setup, [], until=setup.schedule.start - timedelta(microseconds=1)).result
+    return {p.nick: Role(p.role) for p in result.players}
+
+
+# --- game start -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Started:
+    name: str
+    seed: int
+    commitment: str
+    roles: dict[str, Role]
+
+
+def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime,
+               draw: Draw = core_draw, seed: int | None = None) -> Started:
+    """Freeze the game's setup with a fresh seed and seat the players.
+
+    The role PMs, the player list and the commitment post come out of the fold on the next tick, like every
+    other message: Setup opens at `now` (see tick.START_INPUT).
+    """
+    game = _game_config(config, name)
+    forum = config.forums[game.forum]
+    seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
+    setup = game.setup(seed, bot=forum.login, markup=forum.markup)
+    roles = draw(setup)
+    nicks = [p.nick for p in setup.players]
+    missing = [n for n in nicks if n not in roles]
+    if missing:
+        raise SetupError(f"the draw gave no role to {', '.join(missing)}")
+    digest = commitment(seed, nicks, roles)
+    with sessions.begin() as session:
+        if session.scalar(select(Game.id).where(Game.name == name)) is not None:
+            raise ForumbotError(f"game {name!r} was already started (see `forumbot game status {name}`)")
+        row = Game(name=name, forum_id=forum_id(session, forum.name, forum.engine), status="running",
+                   mode=game.mode, seed=seed, setup_json=setup_to_json(setup), commitment=digest, started_at=now)
+        session.add(row)
+        session.flush()
+        for i, nick in enumerate(nicks):
+            session.add(Seat(game_id=row.id, seat_no=i, nick=nick, current_nick=nick, role=Role(roles[nick]).value))
+    return Started(name=name, seed=seed, commitment=digest, roles=dict(roles))
+
+
+def _game_config(config: Config, name: str) -> GameConfig:
+    if name not in config.games:
+        known = ", ".join(sorted(config.games)) or "none"
+        raise ConfigError(f"no game named {name!r} in {config.path} (configured: {known})")
+    return config.games[name]
+
+
+# --- game list / status ------------------------------------------------------------------------------------
+
+
+def list_games(sessions: sessionmaker[Session], config: Config) -> list[tuple[str, str, str]]:
+    """(name, status, mode) for every game in the config or the database."""
+    with sessions.begin() as session:
+        stored = {g.name: g for g in session.scalars(select(Game))}
+    rows = []
+    for name in sorted(set(config.games) | set(stored)):
+        game = stored.get(name)
+        status = game.status if game else "not started"
+        if game and name not in config.games:
+            status += " (no longer in the config)"
+        mode = config.games[name].mode if name in config.games else (game.mode if game else "")
+        rows.append((name, status, mode))
+    return rows
+
+
+def game_status(sessions: sessionmaker[Session], config: Config, name: str) -> str:
+    with sessions.begin() as session:
+        game = session.scalar(select(Game).where(Game.name == name))
+        if game is None:
+            _game_config(config, name)
+            return f"{name}: not started (start it with `forumbot game start {name}`)"
+        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
+        counts = dict(session.execute(select(OutboxRow.status, func.count()).where(
+            OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
+        uncertain = list(session.scalars(select(OutboxRow.key).where(
+            OutboxRow.game_id == game.id, OutboxRow.status == "uncertain")))
+    lines = [
+        f"{name}: {game.status}, mode {game.mode}, started {game.started_at.isoformat()}"
+        + (f", ended {game.ended_at.isoformat()}" if game.ended_at else ""),
+        f"commitment: {game.commitment}",
+        "seats: " + ", ".join(s.current_nick + (f" (for {s.nick})" if s.current_nick != s.nick else "")
+                              for s in seats),
+        "outbox: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "empty"),
+    ]
+    if uncertain:
+        lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
+    return "\n".join(lines)
+
+
+# --- init / check-config ------------------------------------------------------------------------------------
+
+
+def example_config() -> str:
+    return resources.files("forumbot").joinpath("examples/forumbot.toml").read_text(encoding="utf-8")
+
+
+def write_example(path: Path, force: bool = False) -> None:
+    if path.exists() and not force:
+        raise ConfigError(f"{path} already exists (use --force to overwrite)")
+    path.write_text(example_config(), encoding="utf-8")
+
+
+def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = None) -> list[str]:
+    """Problems the rules see in each configured game: player count, roles, cast."""
+    problems = []
+    for game in config.games.values():
+        forum = config.forums[game.forum]
+        setup = game.setup(seed=0, bot=forum.login, markup=forum.markup)
+        try:
+            (validate or core_validate)(setup)
+        except SetupError as e:
+            problems.append(f"games.{game.name}: {e}")
+    return problems
+
+
+def core_validate(setup: GameSetup) -> None:
+    """Let the rules engine judge the setup: player count, cast, roles, names (it raises SetupError)."""
+    from forumbot.game import run
+
+    run(setup, [], until=setup.schedule.start - timedelta(microseconds=1))
+

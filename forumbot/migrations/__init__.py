@@ -1,0 +1,1 @@
+"""Alembic migrations for the store, shipped inside the package (`forumbot db upgrade`)."""

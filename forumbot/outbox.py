@@ -1,0 +1,273 @@
+"""The outbox: what the bot owes the forum, delivered exactly once across crashes and concurrent ticks.
+
+Each message is stored under its stable key (insert-if-absent), then delivered in three steps, each its own
+transaction: record the attempt; send; record the forum's id. A crash between the last two leaves an
+"attempted" row. For a post the next cycle asks the adapter's `find_own_post` for the row's marker (a short
+tag derived from the key, ending the post) and sends only if it is not there. For a PM it asks `find_own_pm`
+if the adapter has it; an adapter that cannot search sent PMs leaves the row "uncertain" and it is not sent
+again: a duplicated role PM or check result is worse than a missing one the GM sees in `game status`.
+An adapter that *raises* is telling us the message did not go out, so such a row goes back to pending, except
+a post after a timeout-like ForumUnavailable, which stays "attempted" so the marker is looked for first.
+
+The caller holds the game's lock, so no other process delivers the same rows meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Callable, Iterable, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.adapter import ForumAdapter
+from forumbot.errors import ForumError, ForumUnavailable
+from forumbot.model import Message, Where
+from forumbot.store.models import OutboxRow
+from forumbot.store.records import insert_ignore
+
+log = logging.getLogger("forumbot.outbox")
+
+# shadow mode: how much one PM to the GM may carry; forums cap PM length (phpBB's default is 60,000 bytes, some
+# hosted boards much lower), so stay far below
+SHADOW_PM_LIMIT = 4000
+
+
+def marker(game: str, key: str) -> str:
+    return "#fb:" + hashlib.sha256(f"{game}\n{key}".encode()).hexdigest()[:8]
+
+
+def with_marker(text: str, tag: str) -> str:
+    return f"{text}\n\n{tag}"
+
+
+def enqueue(session: Session, game_id: int, game: str, messages: Iterable[Message], origin: str) -> int:
+    """Store the messages whose keys are new; return how many were. Known keys cost no write."""
+    messages = list(messages)
+    if not messages:
+        return 0
+    known = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id)))
+    added = 0
+    for m in messages:
+        if m.key in known:
+            continue
+        known.add(m.key)
+        added += insert_ignore(session, OutboxRow, dict(
+            game_id=game_id, key=m.key, marker=marker(game, m.key), due_at=m.at, where=str(m.where), to=m.to,
+            text=m.text, origin=origin, status="pending", attempts=0,
+        ), ["game_id", "key"])
+    return added
+
+
+@dataclass
+class Target:
+    """Where one game's messages go."""
+
+    game_id: int
+    game: str
+    game_thread: str
+    vote_thread: str
+    subject: str
+    shadow_to: str | None = None  # set in shadow mode: everything not for a GM goes to this GM instead
+    gms: tuple[str, ...] = ()
+    language: str = "ru"
+    escape: Callable[[str], str] = lambda s: s
+
+    def topic(self, where: str) -> str:
+        return self.game_thread if where == Where.GAME else self.vote_thread
+
+    def shadowed(self, row: OutboxRow) -> bool:
+        return self.shadow_to is not None and not (row.where == Where.PM and row.to in self.gms)
+
+
+@dataclass
+class Delivery:
+    sent: int = 0
+    recovered: int = 0  # found on the forum after a crash, recorded without sending
+    uncertain: int = 0
+    error: ForumError | None = None
+    ids: list[str] = field(default_factory=list)
+
+
+Hook = Callable[[str], None]
+
+
+def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Target, now: datetime,
+            hook: Hook = lambda point: None) -> Delivery:
+    """Deliver every due row of the game, in order; stop at the first forum error (the next cycle goes on)."""
+    report = Delivery()
+    try:
+        attempted = _due(sessions, target, now, "attempted")
+        if attempted:
+            _recover(sessions, adapter, target, attempted, now, report)
+        batch: list[OutboxRow] = []
+        for row in _due(sessions, target, now, "pending"):
+            if target.shadowed(row):
+                batch.append(row)
+                continue
+            _send_batch(sessions, adapter, target, batch, now, report, hook)
+            batch = []
+            _send_one(sessions, adapter, target, row, now, report, hook)
+        _send_batch(sessions, adapter, target, batch, now, report, hook)
+    except ForumError as e:
+        report.error = e
+    return report
+
+
+def _due(sessions, target: Target, now: datetime, status: str) -> list[OutboxRow]:
+    with sessions.begin() as session:
+        return list(session.scalars(select(OutboxRow).where(
+            OutboxRow.game_id == target.game_id, OutboxRow.status == status, OutboxRow.due_at <= now,
+        ).order_by(OutboxRow.due_at, OutboxRow.id)))
+
+
+# --- recovery after a crash between sending and recording -------------------------------------------------
+
+
+def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, report: Delivery) -> None:
+    batches: dict[str, list[OutboxRow]] = {}
+    for row in rows:
+        if row.batch:
+            batches.setdefault(row.batch, []).append(row)
+            continue
+        if row.where == Where.PM:
+            found = _find_pm(adapter, row.to or "", row.marker)
+        else:
+            found = adapter.find_own_post(target.topic(row.where), row.marker)
+        if found is not None:
+            _mark_sent(sessions, [row], found, now)
+            report.recovered += 1
+        elif row.where == Where.PM and not hasattr(adapter, "find_own_pm"):
+            _mark_uncertain(sessions, [row])
+            report.uncertain += 1
+        else:
+            _reset(sessions, [row], "not found on the forum after an interrupted send")
+    for tag, group in batches.items():
+        found = _find_pm(adapter, target.shadow_to or "", tag)
+        if found is not None:
+            _mark_sent(sessions, group, found, now)
+            report.recovered += len(group)
+        elif not hasattr(adapter, "find_own_pm"):
+            _mark_uncertain(sessions, group)
+            report.uncertain += len(group)
+        else:
+            _reset(sessions, group, "not found on the forum after an interrupted send")
+
+
+def _find_pm(adapter, to: str, tag: str) -> str | None:
+    find = getattr(adapter, "find_own_pm", None)
+    return None if find is None else find(to, tag)
+
+
+# --- sending -----------------------------------------------------------------------------------------------
+
+
+def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
+    _mark_attempt(sessions, [row], now, batch=None)
+    hook("after_attempt")
+    try:
+        if row.where == Where.PM:
+            remote = adapter.send_pm(row.to, target.subject, with_marker(row.text, row.marker))
+        else:
+            remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
+    except ForumError as e:
+        _after_failure(sessions, adapter, [row], e)
+        raise
+    hook("after_send")
+    _mark_sent(sessions, [row], remote, now)
+    report.sent += 1
+    report.ids.append(remote)
+
+
+def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, report: Delivery,
+                hook: Hook) -> None:
+    for chunk in _chunks(rows, target):
+        tag = marker(target.game, "shadow:" + chunk[0].key)
+        _mark_attempt(sessions, chunk, now, batch=tag)
+        hook("after_attempt")
+        text = with_marker(shadow_text(chunk, target), tag)
+        try:
+            remote = adapter.send_pm(target.shadow_to, f"[shadow] {target.subject}", text)
+        except ForumError as e:
+            _after_failure(sessions, adapter, chunk, e)
+            raise
+        hook("after_send")
+        _mark_sent(sessions, chunk, remote, now)
+        report.sent += len(chunk)
+        report.ids.append(remote)
+
+
+def _after_failure(sessions, adapter, rows: list[OutboxRow], error: ForumError) -> None:
+    maybe_sent = isinstance(error, ForumUnavailable)  # a timeout may come after the forum accepted it
+    is_pm = rows[0].where == Where.PM or rows[0].batch is not None
+    searchable = hasattr(adapter, "find_own_pm") if is_pm else True
+    if maybe_sent and searchable:
+        _note_error(sessions, rows, error)  # stays "attempted": the marker is looked for before re-sending
+    else:
+        _reset(sessions, rows, f"{type(error).__name__}: {error}")
+
+
+_HEADINGS = {
+    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}"},
+    "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}"},
+}
+
+
+def shadow_text(rows: Sequence[OutboxRow], target: Target) -> str:
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    parts = []
+    for row in rows:
+        heading = words[row.where].format(to=target.escape(row.to or ""))
+        parts.append(f"=== {heading} ===\n{row.text}")
+    return "\n\n".join(parts)
+
+
+def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
+    chunks: list[list[OutboxRow]] = []
+    size = 0
+    for row in rows:
+        length = len(row.text) + 60
+        if not chunks or size + length > SHADOW_PM_LIMIT:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(row)
+        size += length
+    return chunks
+
+
+# --- state changes, one transaction each ---------------------------------------------------------------------
+
+
+def _update(sessions, rows: list[OutboxRow], **values) -> None:
+    with sessions.begin() as session:
+        for row in rows:
+            fresh = session.get(OutboxRow, row.id)
+            for name, value in values.items():
+                setattr(fresh, name, value(fresh) if callable(value) else value)
+            for name in values:
+                setattr(row, name, getattr(fresh, name))
+
+
+def _mark_attempt(sessions, rows, now, batch) -> None:
+    _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=lambda r: r.attempts + 1)
+
+
+def _mark_sent(sessions, rows, remote: str | None, now) -> None:
+    _update(sessions, rows, status="sent", remote_id=remote or "", sent_at=now, last_error=None)
+
+
+def _mark_uncertain(sessions, rows) -> None:
+    log.warning("%d message(s) may or may not have been sent before a crash; not re-sent: %s",
+                len(rows), ", ".join(r.key for r in rows))
+    _update(sessions, rows, status="uncertain", last_error="interrupted; this adapter cannot search sent PMs")
+
+
+def _reset(sessions, rows, why: str) -> None:
+    _update(sessions, rows, status="pending", batch=None, last_error=why)
+
+
+def _note_error(sessions, rows, error: ForumError) -> None:
+    _update(sessions, rows, last_error=f"{type(error).__name__}: {error}")

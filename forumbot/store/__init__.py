@@ -1,0 +1,10 @@
+"""Persistence: the schema, the connection, schema versioning, per-game locks, and raw-input bookkeeping."""
+
+from forumbot.store.db import open_engine, session_factory
+from forumbot.store.models import Base, Cursor, Forum, Game, OutboxRow, Override, RawInput, Seat
+from forumbot.store.schema import SchemaOutdated, require_current, upgrade
+
+__all__ = [
+    "Base", "Cursor", "Forum", "Game", "OutboxRow", "Override", "RawInput", "Seat",
+    "SchemaOutdated", "open_engine", "require_current", "session_factory", "upgrade",
+]

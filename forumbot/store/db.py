@@ -1,0 +1,39 @@
+"""Opening the database: one SQLAlchemy engine per process, tuned so several `tick`s can share a SQLite file."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def open_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        # 30 s of patience with a concurrent writer; transactions here last milliseconds
+        engine = create_engine(url, connect_args={"timeout": 30})
+        _sqlite_immediate_transactions(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_immediate_transactions(engine: Engine) -> None:
+    """Take SQLite's write lock at BEGIN, not at the first write.
+
+    With the driver's default deferred transactions, a transaction that reads and then writes while another
+    process committed in between fails at once with "database is locked" instead of waiting (the busy timeout
+    does not apply to a lock upgrade). BEGIN IMMEDIATE waits its turn instead. It writes nothing by itself.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # the driver must not issue its own BEGIN
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,148 @@
+"""The database schema (SQLAlchemy 2). Alembic migrations in forumbot/migrations must match it.
+
+Raw inputs are the source of truth (DESIGN.md): every other table is either configuration frozen at game
+start (games, seats, seed), bookkeeping for reading (cursors) and writing (outbox), or an audit log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator):
+    """Aware datetimes in, aware UTC datetimes out; stored as naive UTC (SQLite keeps no time zone)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; every time must be aware")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Forum(Base):
+    __tablename__ = "forums"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    engine: Mapped[str] = mapped_column(String(200))
+    cookies: Mapped[str | None] = mapped_column(Text)  # the adapter's cookie jar, JSON, so a tick need not log in
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    forum_id: Mapped[int] = mapped_column(ForeignKey("forums.id"))
+    status: Mapped[str] = mapped_column(String(20))  # running | ended (ended: result out and outbox drained)
+    mode: Mapped[str] = mapped_column(String(20))  # live | shadow
+    seed: Mapped[int] = mapped_column(BigInteger)
+    setup_json: Mapped[str] = mapped_column(Text)  # the GameSetup frozen at `game start`
+    commitment: Mapped[str] = mapped_column(String(64))  # sha256 hex of the seed and the role list
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Seat(Base):
+    """One place at the table. A replacement account takes over the seat and keeps its role."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat_no: Mapped[int] = mapped_column(Integer)
+    nick: Mapped[str] = mapped_column(String(200))  # who sat down at the start
+    current_nick: Mapped[str] = mapped_column(String(200))  # who plays it now
+    role: Mapped[str] = mapped_column(String(20))
+
+
+class Cursor(Base):
+    """Where reading stopped, per stream: a thread ("topic:<topic>") or the inbox ("inbox"). Opaque to us."""
+
+    __tablename__ = "cursors"
+    __table_args__ = (UniqueConstraint("forum_id", "stream"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    forum_id: Mapped[int] = mapped_column(ForeignKey("forums.id"))
+    stream: Mapped[str] = mapped_column(String(600))
+    value: Mapped[str | None] = mapped_column(Text)
+
+
+class RawInput(Base):
+    """A post or PM exactly as read. (forum, kind, topic, item_id) is unique: re-reading stores nothing twice."""
+
+    __tablename__ = "inputs"
+    __table_args__ = (UniqueConstraint("forum_id", "kind", "topic", "item_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    forum_id: Mapped[int] = mapped_column(ForeignKey("forums.id"))
+    kind: Mapped[str] = mapped_column(String(10))  # post | pm
+    topic: Mapped[str] = mapped_column(String(500))  # "" for a PM (NULLs would not be unique)
+    item_id: Mapped[str] = mapped_column(String(100))
+    author: Mapped[str] = mapped_column(String(200))
+    author_id: Mapped[str | None] = mapped_column(String(100))
+    posted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    edited_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # the latest edit time seen
+    first_edited_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # the earliest edit time seen (C-11)
+    edit_count: Mapped[int] = mapped_column(Integer, default=0)
+    subject: Mapped[str] = mapped_column(Text, default="")
+    first_text: Mapped[str] = mapped_column(Text)  # the text when first stored (C-11 "first_seen")
+    text: Mapped[str] = mapped_column(Text)  # the text now
+    html: Mapped[str] = mapped_column(Text)
+    first_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class OutboxRow(Base):
+    """A message the bot owes the forum, keyed by the core's stable message key."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (UniqueConstraint("game_id", "key"), Index("ix_outbox_game_status", "game_id", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    key: Mapped[str] = mapped_column(String(300))
+    marker: Mapped[str] = mapped_column(String(20))  # embedded in the text; find_own_post looks for it
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    where: Mapped[str] = mapped_column(String(10))  # game | vote | pm
+    to: Mapped[str | None] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str] = mapped_column(String(10))  # core | shell (commitment, reveal)
+    # pending -> attempted -> sent; attempted -> uncertain (a PM that may have gone out; never re-sent)
+    status: Mapped[str] = mapped_column(String(12), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    attempted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    batch: Mapped[str | None] = mapped_column(String(20))  # shadow mode: the marker of the PM that carries it
+    remote_id: Mapped[str | None] = mapped_column(String(100))
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class Override(Base):
+    """C-9: every GM command, who sent it and when, with the game's state just before and just after it."""
+
+    __tablename__ = "overrides"
+    __table_args__ = (UniqueConstraint("game_id", "input_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    input_id: Mapped[int] = mapped_column(ForeignKey("inputs.id"))
+    gm: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    command: Mapped[str] = mapped_column(Text)
+    state_before: Mapped[str] = mapped_column(Text)  # JSON summary
+    state_after: Mapped[str] = mapped_column(Text)  # JSON summary

@@ -1,0 +1,102 @@
+"""Reading-side bookkeeping: forums, cursors and raw inputs, written only when something actually changed.
+
+A quiet cycle must not write (a 20-game tick every few minutes would otherwise churn the disk), so every
+function here compares before it writes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from forumbot.adapter import ForumPM, ForumPost
+from forumbot.store.models import Cursor, Forum, RawInput
+
+
+def insert_ignore(session: Session, model: type, values: dict[str, Any], keys: list[str]) -> bool:
+    """INSERT unless a row with the same unique `keys` exists (a concurrent tick may have stored it)."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:  # pragma: no cover - only the two supported databases
+        raise NotImplementedError(dialect)
+    result = session.execute(insert(model).values(**values).on_conflict_do_nothing(index_elements=keys))
+    return bool(result.rowcount)
+
+
+def forum_id(session: Session, name: str, engine: str) -> int:
+    found = session.scalar(select(Forum.id).where(Forum.name == name))
+    if found is None:
+        insert_ignore(session, Forum, {"name": name, "engine": engine}, ["name"])
+        found = session.scalar(select(Forum.id).where(Forum.name == name))
+    return found
+
+
+def get_cursor(session: Session, forum: int, stream: str) -> str | None:
+    return session.scalar(select(Cursor.value).where(Cursor.forum_id == forum, Cursor.stream == stream))
+
+
+def set_cursor(session: Session, forum: int, stream: str, value: str | None) -> None:
+    row = session.scalar(select(Cursor).where(Cursor.forum_id == forum, Cursor.stream == stream))
+    if row is None:
+        if value is not None:
+            insert_ignore(session, Cursor, {"forum_id": forum, "stream": stream, "value": value},
+                          ["forum_id", "stream"])
+    elif row.value != value and value is not None:
+        row.value = value
+
+
+def topic_stream(topic: str) -> str:
+    return f"topic:{topic}"
+
+
+INBOX = "inbox"
+
+
+def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: datetime) -> int:
+    """Store new posts and record edits of known ones; return how many rows changed."""
+    return _store(session, forum, "post", [
+        dict(topic=p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
+             edited_at=p.edited_at, edit_count=p.edit_count, subject="", text=p.text, html=p.html)
+        for p in posts
+    ], now)
+
+
+def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetime) -> int:
+    return _store(session, forum, "pm", [
+        dict(topic="", item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.sent_at,
+             edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html)
+        for p in pms
+    ], now)
+
+
+def _store(session: Session, forum: int, kind: str, items: list[dict], now: datetime) -> int:
+    if not items:
+        return 0
+    changed = 0
+    by_topic: dict[str, list[dict]] = {}
+    for item in items:
+        by_topic.setdefault(item["topic"], []).append(item)
+    for topic, group in by_topic.items():
+        ids = [item["item_id"] for item in group]
+        known = {row.item_id: row for row in session.scalars(select(RawInput).where(
+            RawInput.forum_id == forum, RawInput.kind == kind, RawInput.topic == topic, RawInput.item_id.in_(ids)))}
+        for item in group:
+            row = known.get(item["item_id"])
+            if row is None:
+                values = dict(item, forum_id=forum, kind=kind, first_text=item["text"],
+                              first_edited_at=item["edited_at"], first_seen_at=now)
+                changed += insert_ignore(session, RawInput, values, ["forum_id", "kind", "topic", "item_id"])
+            elif (row.text, row.edited_at, row.edit_count) != (item["text"], item["edited_at"], item["edit_count"]):
+                # an edit: the current text follows the forum, the first text and first edit time stay (C-11)
+                row.text, row.html = item["text"], item["html"]
+                row.edited_at, row.edit_count = item["edited_at"], item["edit_count"]
+                if row.first_edited_at is None:
+                    row.first_edited_at = item["edited_at"]
+                changed += 1
+    return changed

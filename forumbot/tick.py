@@ -1,0 +1,347 @@
+"""One poll cycle over every running game: read, store raw, fold, queue what is due, deliver.
+
+Per forum the inbox is read once (it is shared by all games there); per game, under that game's lock: read
+the game and vote threads, store what is new, fold *all* stored inputs up to the cycle's start, queue the due
+messages, deliver. A forum error while reading stops that game's cycle before the fold, so a deadline is
+never resolved on a partial read; a later cycle reads on from the stored cursors and catches up.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Callable, Sequence, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.adapter import ForumAdapter
+from forumbot.config import Config, GameConfig
+from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired
+from forumbot.game import GameRun
+from forumbot.markup import escape_bbcode
+from forumbot.model import GameSetup, Input, Where
+from forumbot.outbox import Delivery, Target, deliver, enqueue
+from forumbot.store.locks import Locks
+from forumbot.store.models import Game, OutboxRow, Override, RawInput, Seat
+from forumbot.store.records import INBOX, get_cursor, set_cursor, store_pms, store_posts, topic_stream
+from forumbot.store.setup_codec import setup_from_json
+
+log = logging.getLogger("forumbot.tick")
+
+Fold = Callable[[GameSetup, Sequence[Input], "datetime | None"], GameRun]
+Hook = Callable[[str], None]
+T = TypeVar("T")
+
+
+def default_fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> GameRun:
+    from forumbot.game import run
+
+    return run(setup, inputs, until)
+
+
+@dataclass
+class Retry:
+    """Retries with exponential back-off for ForumUnavailable; one re-login for LoginRequired."""
+
+    attempts: int = 3
+    backoff: float = 5.0
+    sleep: Callable[[float], None] = time.sleep
+
+    def __call__(self, adapter: ForumAdapter, call: Callable[[], T]) -> T:
+        logged_in = False
+        tries = 0
+        while True:
+            try:
+                return call()
+            except LoginRequired:
+                if logged_in:
+                    raise
+                logged_in = True
+                log.info("session expired; logging in again")
+                adapter.login()
+            except (FloodLimited, FormRejected):
+                raise
+            except ForumError as e:
+                if tries >= self.attempts or not _transient(e):
+                    raise
+                delay = self.backoff * 2 ** tries
+                tries += 1
+                log.warning("forum error (%s); retry %d of %d in %.0f s", e, tries, self.attempts, delay)
+                self.sleep(delay)
+
+
+def _transient(error: ForumError) -> bool:
+    from forumbot.errors import ForumUnavailable
+
+    return isinstance(error, ForumUnavailable)
+
+
+@dataclass
+class Context:
+    config: Config
+    sessions: sessionmaker[Session]
+    locks: Locks
+    adapters: dict[str, ForumAdapter | ForumError]  # by forum name; an error when it could not be opened
+    clock: Callable[[], datetime]
+    fold: Fold = default_fold
+    retry: Retry = field(default_factory=Retry)
+    hook: Hook = lambda point: None  # tests make it raise at a named point to simulate a crash there
+    inbox_wait: float = 60.0
+
+
+@dataclass
+class GameOutcome:
+    name: str
+    state: str  # done | locked | error | unconfigured
+    phase: str = ""
+    stored: int = 0
+    queued: int = 0
+    delivery: Delivery | None = None
+    error: ForumError | None = None
+
+
+@dataclass
+class TickReport:
+    games: list[GameOutcome] = field(default_factory=list)
+    unreachable: dict[str, ForumError] = field(default_factory=dict)  # forum name -> the error that stopped it
+
+
+def tick(ctx: Context) -> TickReport:
+    report = TickReport()
+    with ctx.sessions.begin() as session:
+        running = [(g.id, g.name, g.forum_id) for g in session.scalars(
+            select(Game).where(Game.status == "running").order_by(Game.name))]
+    by_forum: dict[str, list[tuple[int, str, int]]] = {}
+    for game_id, name, forum in running:
+        game = ctx.config.games.get(name)
+        if game is None:
+            log.warning("game %s is running but no longer in %s; skipped", name, ctx.config.path)
+            report.games.append(GameOutcome(name, "unconfigured"))
+            continue
+        by_forum.setdefault(game.forum, []).append((game_id, name, forum))
+    for forum_name, games in by_forum.items():
+        _tick_forum(ctx, forum_name, games, report)
+    return report
+
+
+def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]], report: TickReport) -> None:
+    adapter = ctx.adapters.get(forum_name)
+    if isinstance(adapter, ForumError) or adapter is None:
+        report.unreachable[forum_name] = adapter or ForumError("no adapter")
+        report.games.extend(GameOutcome(name, "error", error=report.unreachable[forum_name]) for _, name, _ in games)
+        return
+    forum_id = games[0][2]
+    # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
+    started = ctx.clock()
+    inbox_error: ForumError | None = None
+    try:
+        _read_inbox(ctx, adapter, forum_name, forum_id, started)
+    except ForumError as e:
+        inbox_error = e
+        report.unreachable[forum_name] = e
+        log.error("%s: reading the inbox failed: %s", forum_name, e)
+    for game_id, name, _ in games:
+        with ctx.locks.hold(f"game:{name}") as mine:
+            if not mine:
+                log.info("%s: another tick holds this game; skipped", name)
+                report.games.append(GameOutcome(name, "locked"))
+                continue
+            outcome = GameOutcome(name, "done")
+            try:
+                _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox_error, outcome)
+            except ForumError as e:
+                outcome.state, outcome.error = "error", e
+                if not isinstance(e, (FloodLimited, FormRejected)):
+                    report.unreachable.setdefault(forum_name, e)
+                log.error("%s: %s", name, e)
+            report.games.append(outcome)
+
+
+def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: int, now: datetime) -> None:
+    # The inbox is shared by every game on the forum; wait for a concurrent reader rather than skip, so that
+    # every PM sent before `now` is stored before this tick folds.
+    with ctx.locks.hold(f"inbox:{forum_name}", wait=ctx.inbox_wait) as mine:
+        if not mine:
+            raise ForumError(f"{forum_name}: the inbox is locked by another tick for over {ctx.inbox_wait:.0f} s")
+        with ctx.sessions.begin() as session:
+            cursor = get_cursor(session, forum_id, INBOX)
+        pms, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_pms(after=cursor))
+        ctx.hook("after_fetch")
+        if pms or new_cursor != cursor:
+            with ctx.sessions.begin() as session:
+                store_pms(session, forum_id, pms, now)
+                set_cursor(session, forum_id, INBOX, new_cursor)
+        ctx.hook("after_store")
+
+
+def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
+           started: datetime, inbox_error: ForumError | None, outcome: GameOutcome) -> None:
+    for topic in (game.game_thread, game.vote_thread):
+        with ctx.sessions.begin() as session:
+            cursor = get_cursor(session, forum_id, topic_stream(topic))
+        posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        ctx.hook("after_fetch")
+        if posts or new_cursor != cursor:
+            with ctx.sessions.begin() as session:
+                outcome.stored += store_posts(session, forum_id, posts, started)
+                set_cursor(session, forum_id, topic_stream(topic), new_cursor)
+        ctx.hook("after_store")
+    if inbox_error is not None:
+        raise inbox_error  # PMs may be missing: a fold now could resolve a night without its moves
+    until = started - timedelta(seconds=ctx.config.grace_seconds)
+    with ctx.sessions.begin() as session:
+        row = session.get(Game, game_id)
+        setup = setup_from_json(row.setup_json)
+        inputs, gm_commands = _inputs(session, ctx, game, setup, forum_id, game_id)
+        inputs.insert(0, start_input(setup, row.started_at))
+    result = ctx.fold(setup, inputs, until)
+    outcome.phase = result.phase
+    escape = getattr(adapter, "escape", escape_bbcode)
+    with ctx.sessions.begin() as session:
+        _sync_game(session, game_id, game, result)
+        _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
+        due = [m for m in result.messages if m.at <= until]
+        outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
+    ctx.hook("after_outbox")
+    target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+                    subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
+                    gms=setup.gms, language=setup.language, escape=escape)
+    outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
+    if outcome.delivery.error is not None:
+        raise outcome.delivery.error
+    if result.result.winner is not None:
+        _close_if_drained(ctx, game_id, until)
+
+
+# --- inputs for the fold ------------------------------------------------------------------------------------
+
+
+def _inputs(session: Session, ctx: Context, game: GameConfig, setup: GameSetup, forum_id: int,
+            game_id: int) -> tuple[list[Input], list[tuple[int, Input]]]:
+    where = {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
+    inputs: list[Input] = []
+    for row in session.scalars(select(RawInput).where(
+            RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)))):
+        inputs.append(_input(row, where[row.topic]))
+    members = _members(session, setup, game_id)
+    rivals = _rival_games(session, ctx, game, forum_id, game_id)
+    gms = {g.casefold() for g in setup.gms}
+    commands: list[tuple[int, Input]] = []
+    for row in session.scalars(select(RawInput).where(RawInput.forum_id == forum_id, RawInput.kind == "pm")):
+        if _routed_here(row, game, members, rivals):
+            item = _input(row, Where.PM)
+            inputs.append(item)
+            if row.author.casefold() in gms:
+                commands.append((row.id, item))
+    inputs.sort(key=lambda i: (i.at, i.id))
+    return inputs, commands
+
+
+def start_input(setup: GameSetup, started_at: datetime) -> Input:
+    """The moment `game start` ran, as an input the core ignores (it is the bot's own) but times Setup by.
+
+    The core opens Setup at its first input or at Day 1, whichever is earlier; without this, a game started
+    days ahead would send its role PMs only when Day 1 opens.
+    """
+    return Input(at=started_at, where=Where.GAME, author=setup.bot, text="", id=START_INPUT)
+
+
+START_INPUT = "forumbot:game-start"
+
+
+def _input(row: RawInput, where: Where) -> Input:
+    # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
+    first = row.first_text if row.first_text != row.text else None
+    return Input(at=row.posted_at, where=where, author=row.author, text=row.text, edited_at=row.first_edited_at,
+                 id=row.item_id, first_text=first)
+
+
+def _members(session: Session, setup: GameSetup, game_id: int) -> set[str]:
+    nicks = {p.nick for p in setup.players} | set(setup.gms)
+    nicks |= set(session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
+    return {n.casefold() for n in nicks}
+
+
+def _rival_games(session: Session, ctx: Context, game: GameConfig, forum_id: int,
+                 game_id: int) -> list[tuple[GameConfig, set[str]]]:
+    """The other running games on this forum, with their members: a PM from a member of several goes to the
+    one its subject names (see deploy/README.md, "PM routing")."""
+    rivals = []
+    for other in session.scalars(select(Game).where(Game.forum_id == forum_id, Game.status == "running",
+                                                    Game.id != game_id)):
+        config = ctx.config.games.get(other.name)
+        if config is not None:
+            rivals.append((config, _members(session, setup_from_json(other.setup_json), other.id)))
+    return rivals
+
+
+def _routed_here(row: RawInput, game: GameConfig, members: set[str],
+                 rivals: list[tuple[GameConfig, set[str]]]) -> bool:
+    author = row.author.casefold()
+    if author not in members:
+        return False
+    shared = [g for g, m in rivals if author in m]
+    if not shared:
+        return True
+    subject = (row.subject or "").casefold()
+    named = [g for g in [game, *shared] if _names(subject, g)]
+    return not named or game in named
+
+
+def _names(subject: str, game: GameConfig) -> bool:
+    return game.name.casefold() in subject or (bool(game.pm_subject) and game.pm_subject.casefold() in subject)
+
+
+# --- bookkeeping after the fold -----------------------------------------------------------------------------
+
+
+def _sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun) -> None:
+    row = session.get(Game, game_id)
+    if row.mode != game.mode:
+        row.mode = game.mode
+    seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat_no)))
+    players = result.result.players
+    if len(players) == len(seats):
+        for seat, player in zip(seats, players):
+            if seat.current_nick != player.nick:
+                seat.current_nick = player.nick  # a replacement took the seat; its role stays
+            if seat.role != str(player.role):
+                seat.role = str(player.role)  # e.g. the Moscow Don chosen by the mafia during Setup (M-1)
+
+
+def _log_overrides(session: Session, ctx: Context, setup: GameSetup, inputs: list[Input],
+                   commands: list[tuple[int, Input]], game_id: int) -> None:
+    if not commands:
+        return
+    logged = set(session.scalars(select(Override.input_id).where(Override.game_id == game_id)))
+    for input_id, command in commands:
+        if input_id in logged:
+            continue
+        before = ctx.fold(setup, inputs, command.at - timedelta(microseconds=1))
+        after = ctx.fold(setup, inputs, command.at)
+        session.add(Override(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
+                             command=command.text, state_before=_summary(before), state_after=_summary(after)))
+
+
+def _summary(run: GameRun) -> str:
+    return json.dumps({
+        "phase": run.phase,
+        "next_deadline": run.next_deadline.isoformat() if run.next_deadline else None,
+        "winner": run.result.winner,
+        "players": [{"nick": p.nick, "alive": p.alive, "died": p.died.phase if p.died else None}
+                    for p in run.result.players],
+    }, ensure_ascii=False)
+
+
+def _close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
+    with ctx.sessions.begin() as session:
+        open_rows = session.scalar(select(OutboxRow.id).where(
+            OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
+        if open_rows is None:
+            row = session.get(Game, game_id)
+            row.status, row.ended_at = "ended", now
+            log.info("%s: game over, every message delivered", row.name)
