@@ -1,0 +1,121 @@
+"""Forum dates as people read them, turned into aware datetimes.
+
+Handles what phpBB and MyBB print in Russian and English:
+  "26 ноя 2026, 15:07", "Thu Nov 26, 2026 3:07 pm", "26.11.2026, 15:07", "11-29-2025, 10:12 AM",
+  "Сегодня, 12:30", "Вчера в 09:00", "Today, 02:17", "6 часов назад", "менее 1 минуты назад", "5 minutes ago",
+  and ISO 8601. Local times are read in the zone the forum shows the bot's account (`tz`); relative ones count
+  back from `now` (the server's Date header where there is one).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+MONTHS = {
+    "янв": 1, "фев": 2, "мар": 3, "апр": 4, "май": 5, "мая": 5, "июн": 6, "июл": 7, "авг": 8, "сен": 9,
+    "окт": 10, "ноя": 11, "дек": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}
+_TODAY = ("сегодня", "today")
+_YESTERDAY = ("вчера", "yesterday")
+
+_UNITS = [  # stem -> seconds; Russian stems cover every plural form ("минуты", "минут", "часов", "часа")
+    ("сек", 1), ("мин", 60), ("час", 3600), ("дн", 86400), ("ден", 86400), ("недел", 604800),
+    ("second", 1), ("minute", 60), ("min", 60), ("hour", 3600), ("day", 86400), ("week", 604800),
+]
+_TIME = r"(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?"
+_RE_TIME = re.compile(_TIME, re.IGNORECASE)
+_RE_DMY_NAME = re.compile(r"(\d{1,2})\s+([^\W\d_]{3,})\.?,?\s+(\d{4})", re.UNICODE)
+_RE_MDY_NAME = re.compile(r"([^\W\d_]{3,})\.?\s+(\d{1,2}),?\s+(\d{4})", re.UNICODE)
+_RE_NUMERIC = re.compile(r"(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})")
+_RE_AGO = re.compile(r"(менее|less than)?\s*(\d+|an?|одн\w*)?\s*([^\W\d_]+)\s+(назад|ago)", re.IGNORECASE)
+
+
+def parse_iso(value: str) -> datetime:
+    dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def _clock(text: str) -> time | None:
+    m = _RE_TIME.search(text)
+    if not m:
+        return None
+    hour, minute, sec = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    ampm = (m.group(4) or "").lower().replace(".", "")
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    return time(hour, minute, sec)
+
+
+def _calendar_day(text: str, numeric_order: str) -> date | None:
+    m = _RE_DMY_NAME.search(text)
+    if m and m.group(2)[:3].lower() in MONTHS:
+        return date(int(m.group(3)), MONTHS[m.group(2)[:3].lower()], int(m.group(1)))
+    m = _RE_MDY_NAME.search(text)
+    if m and m.group(1)[:3].lower() in MONTHS:
+        return date(int(m.group(3)), MONTHS[m.group(1)[:3].lower()], int(m.group(2)))
+    m = _RE_NUMERIC.search(text)
+    if m:
+        a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
+        if m.group(1).__len__() == 4:  # Y-m-d
+            return date(a, b, c)
+        if c < 100:
+            c += 2000
+        # MyBB's stock format is m-d-Y; "." and the Russian packs use d.m.Y.
+        if numeric_order == "mdy" or (m.group(2) == "-" and numeric_order == "auto"):
+            return date(c, a, b)
+        return date(c, b, a)
+    return None
+
+
+def parse_forum_date(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_order: str = "auto") -> datetime | None:
+    """An aware UTC datetime for a date as the forum prints it, or None if it is not a date."""
+    s = " ".join(text.split())
+    if not s:
+        return None
+    low = s.lower()
+    if re.match(r"^\d{4}-\d{2}-\d{2}[t ]\d", low):
+        try:
+            dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
+            return (dt if dt.tzinfo else dt.replace(tzinfo=tz)).astimezone(timezone.utc)
+        except ValueError:
+            pass
+    m = _RE_AGO.search(low)
+    if m:
+        seconds = _unit_seconds(m.group(3))
+        if seconds:
+            n_raw = m.group(2) or "1"
+            n = int(n_raw) if n_raw.isdigit() else 1
+            if m.group(1):  # "less than 1 minute ago"
+                n = 0
+            return (now - timedelta(seconds=n * seconds)).astimezone(timezone.utc)
+    local_now = now.astimezone(tz)
+    day: date | None
+    if any(w in low for w in _TODAY):
+        day = local_now.date()
+    elif any(w in low for w in _YESTERDAY):
+        day = local_now.date() - timedelta(days=1)
+    else:
+        day = _calendar_day(s, numeric_order)
+    if day is None:
+        return None
+    clock = _clock(_strip_date(s)) or time(0, 0)
+    return datetime.combine(day, clock, tzinfo=tz).astimezone(timezone.utc)
+
+
+def _strip_date(s: str) -> str:
+    """The text without its numeric date, so "26.11.2026, 15:07" does not read 26.11 as a time."""
+    return _RE_NUMERIC.sub(" ", s)
+
+
+def _unit_seconds(word: str) -> int | None:
+    w = word.lower()
+    for stem, seconds in _UNITS:
+        if w.startswith(stem):
+            return seconds
+    return None

@@ -1,0 +1,122 @@
+"""Posts and page facts out of a topic page, driven by a profile and its hooks (no engine code here)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlparse
+
+from lxml import etree
+
+from adapters.hooks import Context, hook
+from adapters.html import clean_text, inner_html, select, select_one, text
+from adapters.profiles import HtmlProfile
+from forumbot.adapter import ForumPost
+from forumbot.errors import PageFormatChanged
+
+_DIGITS = re.compile(r"(\d+)$")
+_NUMBER = re.compile(r"\d+")
+
+
+def post_id(el: etree._Element) -> str | None:
+    m = _DIGITS.search(el.get("id", ""))
+    return m.group(1) if m else None
+
+
+def user_id(link: etree._Element | None) -> str | None:
+    if link is None:
+        return None
+    query = parse_qs(urlparse(link.get("href", "")).query)
+    for key in ("u", "uid", "id"):
+        if key in query:
+            return query[key][0]
+    return None
+
+
+def by_post(tree: etree._Element, posts: set[etree._Element], selector: str) -> dict[etree._Element, list]:
+    """Matches of `selector` anywhere on the page, grouped by the post that contains them.
+
+    One selector run per page instead of one per post: extraction stays within a few times the parse.
+    """
+    out: dict[etree._Element, list] = {}
+    for el in select(tree, selector):
+        for anc in el.iterancestors():
+            if anc in posts:
+                out.setdefault(anc, []).append(el)
+                break
+    return out
+
+
+def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str) -> list[ForumPost]:
+    sel = profile.selectors
+    post_time = hook(profile, "post_time")
+    edit_notice = hook(profile, "edit_notice")
+    elements = select(tree, sel["post"])
+    members = set(elements)
+    # Posts are siblings on every engine seen so far: search only their parent, not headers and footers.
+    parents = {el.getparent() for el in elements}
+    scope = parents.pop() if len(parents) == 1 else tree
+    found = {name: by_post(scope, members, sel[name])
+             for name in ("body", "author", "author_link", "time", "edit_notice")}
+    skip: set[etree._Element] = set()
+    for strip in (*profile.strip, sel["signature"]):
+        skip.update(select(scope, strip))
+    posts: list[ForumPost] = []
+    for el in elements:
+        pid = post_id(el)
+        body = _first(found["body"], el)
+        if pid is None or body is None:
+            continue  # an ignored or deleted-post placeholder: no body to read
+        author_el = _first(found["author"], el)
+        time_el = _first(found["time"], el)
+        when = post_time(time_el, ctx) if time_el is not None else None
+        if when is None:
+            raise PageFormatChanged(f"{profile.engine}: post {pid} has no readable time")
+        edited_at, edits = None, 0
+        notice = _first(found["edit_notice"], el)
+        if notice is not None:
+            edited_at, edits = edit_notice(notice, ctx)
+        posts.append(ForumPost(
+            id=pid, topic=topic,
+            author=" ".join(text(author_el).split()) if author_el is not None else "",
+            author_id=user_id(_first(found["author_link"], el)),
+            posted_at=when, edited_at=edited_at, edit_count=edits,
+            text=clean_text(body, skip=skip), html=inner_html(body),
+        ))
+    return posts
+
+
+def _first(groups: dict[etree._Element, list], post: etree._Element) -> etree._Element | None:
+    items = groups.get(post)
+    return items[0] if items else None
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """Where a topic page sits: its first post index, posts per page, how many pages, is there a next one."""
+
+    start: int
+    per_page: int | None
+    pages: int | None
+    has_next: bool
+
+
+def page_info(tree: etree._Element, profile: HtmlProfile, current_start: int) -> PageInfo:
+    """Read pagination links: offsets (phpBB `start=`) or page numbers (MyBB `page=`)."""
+    pag = profile.pagination
+    values = set()
+    for a in select(tree, profile.selectors["page_link"]):
+        q = parse_qs(urlparse(a.get("href", "")).query)
+        if pag.param in q and q[pag.param][0].isdigit():
+            values.add(int(q[pag.param][0]))
+        elif text(a).strip() == "1":
+            values.add(0 if pag.kind == "offset" else 1)
+    has_next = select_one(tree, profile.selectors["next_page"]) is not None
+    if pag.kind == "offset":
+        offsets = sorted(values | {current_start})
+        steps = [b - a for a, b in zip(offsets, offsets[1:]) if b > a]
+        per_page = min(steps) if steps else None
+        pages = (max(offsets) // per_page + 1) if per_page else (1 if not values else None)
+        return PageInfo(current_start, per_page, pages, has_next)
+    numbers = values | {current_start}
+    return PageInfo(current_start, None, max(numbers) if numbers else 1, has_next)

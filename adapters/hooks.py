@@ -1,0 +1,134 @@
+"""Named hooks: the few things a profile cannot declare. Each is pure and reads the tree without changing it.
+
+Profiles name hooks by role (`profile.hooks["post_time"] == "mybb_post_date"`); `hook(profile, role)` finds them.
+Date and edit hooks get the element the profile's selector matched ("time", "edit_notice", "pm_sent_line").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable
+from zoneinfo import ZoneInfo
+
+from lxml import etree
+
+from adapters.dates import parse_forum_date, parse_iso
+from adapters.html import select, text
+from adapters.profiles import HtmlProfile
+
+
+@dataclass(frozen=True)
+class Context:
+    """What date hooks need: the profile, the zone the forum shows the bot, and 'now' on the server."""
+
+    profile: HtmlProfile
+    tz: ZoneInfo | timezone
+    now: datetime
+
+    def date(self, text: str) -> datetime | None:
+        return parse_forum_date(text, self.tz, self.now, self.profile.date_order)
+
+
+# --- post times -----------------------------------------------------------------------------------------
+
+
+def time_element(el: etree._Element, ctx: Context) -> datetime | None:
+    """phpBB 3.2+: <time datetime="2026-11-26T12:07:09+00:00">, exact and in UTC."""
+    value = el.get("datetime")
+    return parse_iso(value).astimezone(timezone.utc) if value else ctx.date(text(el))
+
+
+def mybb_date_text(el: etree._Element) -> str:
+    """MyBB prints `<span title="29.11.2026">Today</span>, 02:17` (or a title holding date and time):
+    the exact value is the title plus the trailing time. The nested edit notice is not part of it."""
+    rel = el.find(".//span[@title]")
+    if rel is not None and rel.getparent() is el:
+        title = rel.get("title", "")
+        tail = (rel.tail or "").strip(" ,\t\n")
+        return title if ":" in title or not tail else f"{title}, {tail}"
+    parts = [el.text or ""]
+    for child in el:
+        if "post_edit" in (child.get("class") or ""):
+            break
+        parts.append(text(child))
+        parts.append(child.tail or "")
+    return " ".join("".join(parts).split())
+
+
+def mybb_post_date(el: etree._Element, ctx: Context) -> datetime | None:
+    """MyBB: the span.post_date of a post or PM."""
+    return ctx.date(mybb_date_text(el))
+
+
+def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> datetime | None:
+    """phpBB PM view: `<p class="author"><strong>Sent:</strong> 29 ноя 2026, 10:27<br>...` (no <time>)."""
+    first = line.find("strong")
+    text = (first.tail if first is not None else line.text) or ""
+    return ctx.date(text)
+
+
+# --- edit notices -----------------------------------------------------------------------------------------
+
+_EDIT_COUNT = re.compile(r"(\d+)\s*(?:раз|time)", re.IGNORECASE)
+
+
+def phpbb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """ "Последний раз редактировалось bob 26 ноя 2026, 17:35, всего редактировалось 2 раза. Причина: ..." """
+    user = notice.find(".//a")
+    text = (user.tail if user is not None else text(notice)) or ""
+    m = _EDIT_COUNT.search(text)
+    head = text[: m.start()] if m else text
+    return ctx.date(head), int(m.group(1)) if m else 1
+
+
+def mybb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """ "(Сообщение последний раз редактировалось: 26.11.2026, 17:35 bob. Причина...)"; MyBB shows no count."""
+    text = notice.text or ""
+    when = text.split(":", 1)[1] if ":" in text else text
+    rel = notice.find(".//span[@title]")
+    if rel is not None:
+        when = mybb_date_text(notice)
+    return ctx.date(when), 1
+
+
+# --- flows: pure decisions on pages the adapter fetched ---------------------------------------------------
+
+_ADDRESS = re.compile(r"address_list\[u\]\[(\d+)\]")
+
+
+def phpbb_address_list(tree: etree._Element, profile: HtmlProfile) -> list[str]:
+    """User ids the compose form now carries as recipients (after `username_list` + `add_to`)."""
+    ids = []
+    for el in select(tree, profile.selectors["pm_recipient"]):
+        m = _ADDRESS.search(el.get("name", ""))
+        if m and m.group(1) not in ids:
+            ids.append(m.group(1))
+    return ids
+
+
+def phpbb_post_review(tree: etree._Element, profile: HtmlProfile) -> bool:
+    """phpBB re-showed the form with "new posts since you started": nothing was posted."""
+    return bool(select(tree, profile.selectors["stale_review"]))
+
+
+def mybb_merged(new_pid: int, last_pid_before: int | None) -> bool:
+    """MyBB appended the reply to the bot's previous post (postmergemins): no new post id appeared."""
+    return last_pid_before is not None and new_pid <= last_pid_before
+
+
+HOOKS: dict[str, Callable[..., Any]] = {
+    "time_element": time_element,
+    "mybb_post_date": mybb_post_date,
+    "phpbb_pm_sent_line": phpbb_pm_sent_line,
+    "phpbb_edit_notice": phpbb_edit_notice,
+    "mybb_edit_notice": mybb_edit_notice,
+    "phpbb_address_list": phpbb_address_list,
+    "phpbb_post_review": phpbb_post_review,
+    "mybb_merged": mybb_merged,
+}
+
+
+def hook(profile: HtmlProfile, role: str) -> Callable[..., Any]:
+    return HOOKS[profile.hooks[role]]

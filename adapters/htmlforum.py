@@ -1,0 +1,260 @@
+"""What phpBB and MyBB adapters share: profile-driven reading, form submission, error classification,
+cursors, and re-login when a session has expired."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping, TypeVar
+from urllib.parse import parse_qs, urlparse
+from zoneinfo import ZoneInfo
+
+from lxml import etree
+
+from adapters.extract import extract_posts, page_info, post_id
+from adapters.hooks import Context
+from adapters.html import clean_text, fill, find_form, form_action, form_fields, select, select_one, submit_field
+from adapters.profiles import HtmlProfile
+from forumbot.adapter import ForumPost
+from forumbot.errors import (
+    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged,
+)
+from forumbot.markup import escape_bbcode
+from forumbot.transport import Page, Transport
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# phpBB rejects a form posted in the second it was issued (FORM_INVALID); 1.1 s clears the boundary.
+FORM_MIN_AGE = 1.1
+
+
+class ReplyId(str):
+    """A post id as `reply` returns it. `merged` is True when the forum appended the text to the bot's
+    previous post (MyBB postmergemins): the message is delivered, inside that older post."""
+
+    merged: bool
+
+    def __new__(cls, value: str, merged: bool = False) -> "ReplyId":
+        obj = super().__new__(cls, value)
+        obj.merged = merged
+        return obj
+
+
+class HtmlForum:
+    """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
+
+    profile: HtmlProfile
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str | None = None,
+        *,
+        timezone_name: str = "UTC",
+        transport: Transport | None = None,
+        profile: HtmlProfile | None = None,
+        intervals: Mapping[str, float] | None = None,
+        delete_read_pms: bool = True,
+        **transport_options: Any,
+    ) -> None:
+        if profile is not None:
+            self.profile = profile
+        self.username = username
+        self._password = password  # never logged, never in repr
+        self.tz = ZoneInfo(timezone_name)
+        self.transport = transport or Transport(
+            base_url, bot=username, intervals={**self.profile.limits, **(intervals or {})}, **transport_options)
+        self.delete_read_pms = delete_read_pms
+        self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
+
+    # --- markup -------------------------------------------------------------------------------------------
+
+    def escape(self, text: str) -> str:
+        return escape_bbcode(text)
+
+    # --- pages ----------------------------------------------------------------------------------------------
+
+    def url(self, name: str, **values: Any) -> str:
+        return self.profile.urls[name].format(**values)
+
+    def topic_id(self, topic: str) -> str:
+        m = re.search(self.profile.topic_id, str(topic).strip())
+        if not m:
+            raise ValueError(f"not a {self.profile.engine} topic: {topic!r}")
+        return m.group(1)
+
+    def ctx(self, page: Page) -> Context:
+        now = page.server_time() or datetime.fromtimestamp(self.transport.clock(), timezone.utc)
+        return Context(self.profile, self.tz, now)
+
+    def get(self, path: str, *, follow: bool = True) -> Page:
+        page = self.transport.get(path, follow=follow)
+        self.check_page(page)
+        return page
+
+    def check_page(self, page: Page) -> None:
+        """Raise for pages that stand in the way: a captcha, or the login form where content was expected."""
+        if page.status >= 400 and page.status not in (401, 403, 404):
+            raise PageFormatChanged(f"{page.url}: HTTP {page.status}")
+        tree = page.tree()
+        if select_one(tree, self.profile.selectors["captcha"]) is not None:
+            raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
+
+    def is_login_page(self, page: Page) -> bool:
+        tree = page.tree()
+        spec = self.profile.forms["login"]
+        return (select_one(tree, self.profile.selectors["logged_in"]) is None
+                and find_form(tree, spec.selector, spec.needs) is not None)
+
+    def with_login(self, fn: Callable[[], T]) -> T:
+        """Run `fn`; if the session expired and we know the password, log in once and run it again."""
+        try:
+            return fn()
+        except LoginRequired:
+            if not self._password:
+                raise
+            self.login()
+            return fn()
+
+    # --- forms ----------------------------------------------------------------------------------------------
+
+    def form(self, page: Page, name: str) -> etree._Element:
+        spec = self.profile.forms[name]
+        form = find_form(page.tree(), spec.selector, spec.needs)
+        if form is None:
+            if self.is_login_page(page):
+                raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
+            self.raise_for_errors(page, default=None)
+            raise PageFormatChanged(f"{self.profile.engine}: no {name} form on {page.url}")
+        return form
+
+    def submit(self, page: Page, name: str, values: Mapping[str, str], *, action: str,
+               form: etree._Element | None = None, submit: str | None = None, served_at: float | None = None,
+               follow: bool = False) -> Page:
+        """Post a form as served: every field it carries, the known ones overwritten, to its resolved action."""
+        spec = self.profile.forms[name]
+        form = form if form is not None else self.form(page, name)
+        fields = fill(form_fields(form), {**spec.fixed, **values})
+        button = submit_field(form, submit or spec.submit or "") if (submit or spec.submit) else None
+        if button:
+            fields.append(button)
+        elif submit or spec.submit:
+            fields.append((submit or spec.submit or "", "1"))
+        if served_at is not None:
+            age = self.transport.clock() - served_at
+            if age < FORM_MIN_AGE:
+                self.transport.sleep(FORM_MIN_AGE - age)
+        return self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action=action,
+                                        follow=follow)
+
+    def error_text(self, page: Page) -> str:
+        return " ".join(clean_text(e) for e in select(page.tree(), self.profile.selectors["error"]))
+
+    def matches(self, kind: str, text: str) -> re.Match[str] | None:
+        pattern = self.profile.messages.get(kind)
+        return re.search(pattern, text, re.IGNORECASE) if pattern and text else None
+
+    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
+                         flood_action: str = "post", text: str | None = None) -> None:
+        """Turn an error the forum showed into the typed error the daemon reacts to."""
+        self.check_page(page)
+        text = text if text is not None else self.error_text(page)
+        if not text:
+            if default is not None:
+                raise default(f"{self.profile.engine}: unexpected answer from {page.url}")
+            return
+        if self.matches("flood", text):
+            m = self.matches("flood_seconds", text)
+            wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
+            raise FloodLimited(f"{self.profile.engine}: flood limit: {text}", retry_after=wait)
+        if self.matches("form_invalid", text):
+            raise FormRejected(f"{self.profile.engine}: form token rejected: {text}")
+        if self.matches("bad_login", text):
+            raise LoginRequired(f"{self.profile.engine}: login refused: {text}")
+        raise FormRejected(f"{self.profile.engine}: {text}")
+
+    # --- topic reading ----------------------------------------------------------------------------------------
+
+    def page_path(self, tid: str, index: int, per_page: int) -> str:
+        """The page that holds the post with 0-based `index`."""
+        pag = self.profile.pagination
+        if pag.kind == "offset":
+            start = (index // per_page) * per_page
+            return self.url("topic", topic=tid) if start == 0 else self.url("topic_page", topic=tid, start=start)
+        number = index // per_page + 1
+        return self.url("topic", topic=tid) if number == 1 else self.url("topic_page", topic=tid, start=number)
+
+    def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
+        return self.with_login(lambda: self._fetch_posts(topic, after))
+
+    def _fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
+        tid = self.topic_id(topic)
+        cur = json.loads(after) if after else {"n": 0, "last": 0}
+        seen_n, last_id = int(cur.get("n", 0)), int(cur.get("last", 0))
+        per_page = int(cur.get("pp") or self.profile.pagination.per_page)
+        # Start at the page holding the last post already seen: it always exists, and a new post is on it or
+        # after it. An idle topic costs one request.
+        index = max(seen_n - 1, 0)
+        new: list[ForumPost] = []
+        stepped_back = 0
+        while True:
+            page = self.get(self.page_path(tid, index, per_page))
+            tree = page.tree()
+            posts = extract_posts(tree, self.profile, self.ctx(page), tid)
+            if not posts and not select(tree, self.profile.selectors["post"]):
+                if self.is_login_page(page):
+                    raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
+                raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
+            param = self._page_param(index, per_page)
+            info = page_info(tree, self.profile, param)
+            count = len(select(tree, self.profile.selectors["post"]))
+            # Learn the real page size (a user setting on MyBB): from offsets, else from a full page.
+            if info.per_page:
+                per_page = info.per_page
+            elif info.has_next and count:
+                per_page = count
+            page_start = param if self.profile.pagination.kind == "offset" else (param - 1) * per_page
+            # Posts deleted before our position shift everything left; if this whole page is new, look back.
+            if last_id and page_start > 0 and int(posts[0].id) > last_id and stepped_back < 50 and not new:
+                stepped_back += 1
+                index = page_start - 1
+                continue
+            new.extend(p for p in posts if int(p.id) > last_id)
+            if not info.has_next:
+                seen_n = page_start + count
+                break
+            index = page_start + per_page
+        new.sort(key=lambda p: int(p.id))
+        last = max([last_id, *(int(p.id) for p in new)])
+        return new, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
+
+    def _page_param(self, index: int, per_page: int) -> int:
+        start = (index // per_page) * per_page
+        return start if self.profile.pagination.kind == "offset" else start // per_page + 1
+
+    def own_posts_with(self, tree: etree._Element, page: Page, topic: str, marker: str) -> str | None:
+        for post in reversed(extract_posts(tree, self.profile, self.ctx(page), topic)):
+            if post.author == self.username and (marker in post.text or marker in post.html):
+                return post.id
+        return None
+
+    @staticmethod
+    def query_value(url: str, key: str) -> str | None:
+        values = parse_qs(urlparse(url).query).get(key)
+        return values[0] if values else None
+
+    @staticmethod
+    def max_post_id(tree: etree._Element, selector: str) -> int | None:
+        ids = [int(i) for i in (post_id(el) for el in select(tree, selector)) if i]
+        return max(ids) if ids else None
+
+    @staticmethod
+    def cursor_set(after: str | None) -> dict[str, Any]:
+        return json.loads(after) if after else {"max": 0, "del": []}

@@ -1,0 +1,173 @@
+"""MyBB 1.8, driven by the MYBB profile.
+
+Flows as observed on a real MyBB 1.8.37 board (fixtures/mybb/README.md):
+- `my_post_key` is one per session and has no timing rule; success pages are 200 "friendly redirects"
+  whose meta refresh names the new post (`pid=`);
+- posts within `postmergemins` of the bot's own last post in a thread are appended to it: the reply is read
+  from the thread's last page first, so a pid that is not newer than the last one there means "merged";
+- 60 s between posts and between PMs (the transport paces both); at most 5 recipients per PM;
+- dates: old ones absolute ("26.11.2026, 15:07"), recent ones relative, with the exact date in a `title`
+  where MyBB gives one ("Today"/"Yesterday"); "N hours ago" counts back from the server's Date header.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from lxml import etree
+
+from adapters.extract import user_id
+from adapters.hooks import hook
+from adapters.html import clean_text, find_form, inner_html, meta_refresh_url, select, select_one, text
+from adapters.htmlforum import HtmlForum, ReplyId
+from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
+from forumbot.adapter import ForumPM
+from forumbot.errors import LoginRequired, PageFormatChanged
+from forumbot.transport import Page
+
+log = logging.getLogger(__name__)
+
+
+class MybbForum(HtmlForum):
+    """MyBB adapter. `MybbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
+    the one the forum shows the bot's account (MyBB prints no zone at all)."""
+
+    engine = "mybb"
+    profile: HtmlProfile = MYBB
+
+    # --- login ----------------------------------------------------------------------------------------------
+
+    def login(self) -> None:
+        if not self._password:
+            raise LoginRequired("mybb: no password configured")
+        page = self.get(self.url("login"))
+        if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
+            return
+        spec = self.profile.forms["login"]
+        result = self.submit(page, "login", {spec.fields["username"]: self.username,
+                                             spec.fields["password"]: self._password}, action="login")
+        text = self.error_text(result) or self._notice_text(result)
+        if self._has_user_cookie() and not self.error_text(result):
+            return
+        self.raise_for_errors(result, default=LoginRequired, text=text)
+        raise LoginRequired("mybb: login failed")
+
+    def _has_user_cookie(self) -> bool:
+        return any(c.name == "mybbuser" and c.value for c in self.transport.session.cookies)
+
+    def _notice_text(self, page: Page) -> str:
+        """MyBB's stand-alone error page ('error' template) has no error box; its message is the content."""
+        content = page.tree().xpath("//*[@id='content']")
+        return clean_text(content[0]) if content and not find_form(
+            page.tree(), self.profile.forms["login"].selector, "password") else ""
+
+    # --- reply ------------------------------------------------------------------------------------------------
+
+    def reply(self, topic: str, text: str) -> str:
+        return self.with_login(lambda: self._reply(topic, text))
+
+    def _reply(self, topic: str, text: str) -> str:
+        tid = self.topic_id(topic)
+        # The last page: its newest pid tells a merge apart from a new post, and it carries the quick reply.
+        last = self.get(self.url("last_page", topic=tid))
+        last_pid = self.max_post_id(last.tree(), self.profile.selectors["post"])
+        spec = self.profile.forms["reply"]
+        form_page = last
+        if find_form(last.tree(), spec.selector, spec.needs) is None:
+            form_page = self.get(self.url("reply", topic=tid))
+        result = self.submit(form_page, "reply", {spec.fields["message"]: text}, action="post")
+        target = meta_refresh_url(result.tree(), result.url) if result.status == 200 else result.location
+        m = self.matches("posted", target or "")
+        if m and not self.error_text(result):
+            pid = int(m.group(1))
+            merged = hook(self.profile, "merge")(pid, last_pid)
+            if merged:
+                log.info("mybb: reply merged into the bot's post %s in thread %s", pid, tid)
+            return ReplyId(str(pid), merged=merged)
+        self.raise_for_errors(result, flood_action="post", text=self.error_text(result) or self._notice_text(result))
+        raise PageFormatChanged("mybb: reply gave neither a post id nor an error")
+
+    # --- find own post ----------------------------------------------------------------------------------------
+
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        return self.with_login(lambda: self._find_own_post(topic, marker))
+
+    def _find_own_post(self, topic: str, marker: str) -> str | None:
+        tid = self.topic_id(topic)
+        last = self.get(self.url("last_page", topic=tid))
+        hit = self.own_posts_with(last.tree(), last, tid, marker)
+        if hit:
+            return hit
+        prev = select_one(last.tree(), "div.pagination a.pagination_previous")
+        if prev is not None:
+            p = self.get(prev.get("href", ""))
+            return self.own_posts_with(p.tree(), p, tid, marker)
+        return None
+
+    # --- PMs --------------------------------------------------------------------------------------------------
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
+        return self.with_login(lambda: self._fetch_pms(after))
+
+    def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
+        cur = self.cursor_set(after)
+        inbox = self.get(self.url("inbox"))
+        if self.is_login_page(inbox):
+            raise LoginRequired("mybb: inbox needs login")
+        rows = self._inbox_rows(inbox.tree())
+        done = [pid for pid in cur.get("del", []) if pid in rows]
+        if done and self.delete_read_pms:
+            self._delete(inbox, done)
+        fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
+        pms = [self._read_pm(pid, rows[pid]) for pid in fresh]
+        top = max([int(cur.get("max", 0)), *(int(p) for p in fresh)])
+        return pms, json.dumps({"max": top, "del": fresh}, separators=(",", ":"))
+
+    def _inbox_rows(self, tree: etree._Element) -> dict[str, str]:
+        rows: dict[str, str] = {}
+        for link in select(tree, self.profile.selectors["pm_row_link"]):
+            pid = self.query_value(link.get("href", ""), "pmid")
+            if pid:
+                rows[pid] = " ".join(text(link).split())
+        return rows
+
+    def _read_pm(self, pid: str, subject: str) -> ForumPM:
+        page = self.get(self.url("pm", pm=pid))
+        sel = self.profile.selectors
+        view = select_one(page.tree(), sel["pm_view"])
+        body = select_one(view, sel["body"]) if view is not None else None
+        if view is None or body is None:
+            raise PageFormatChanged(f"mybb: PM {pid} has no message body")
+        author = select_one(view, sel["pm_author"])
+        link = select_one(view, sel["author_link"])
+        when = select_one(view, sel["time"])
+        sent = hook(self.profile, "pm_time")(when, self.ctx(page)) if when is not None else None
+        if sent is None:
+            raise PageFormatChanged(f"mybb: PM {pid} has no readable date")
+        return ForumPM(id=pid, author=text(author).strip() if author is not None else "",
+                       author_id=user_id(link), sent_at=sent, subject=subject,
+                       text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
+
+    def _delete(self, inbox: Page, ids: list[str]) -> None:
+        """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash)."""
+        self.submit(inbox, "folder", {f"check[{i}]": "1" for i in ids}, action="read")
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        return self.with_login(lambda: self._send_pm(to, subject, text))
+
+    def _send_pm(self, to: str, subject: str, text: str) -> str:
+        names = [n.strip() for n in to.split(",") if n.strip()]
+        # MyBB refuses more than maxpmrecipients (5 for registered users): send in batches.
+        for i in range(0, len(names), MYBB_MAX_RECIPIENTS):
+            self._send_one(", ".join(names[i:i + MYBB_MAX_RECIPIENTS]), subject, text)
+        return ""  # MyBB's answer names no PM id
+
+    def _send_one(self, to: str, subject: str, text: str) -> None:
+        spec = self.profile.forms["compose"]
+        page = self.get(self.url("compose"))
+        result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
+                                               spec.fields["message"]: text}, action="pm")
+        if not self.error_text(result) and meta_refresh_url(result.tree(), result.url):
+            return
+        self.raise_for_errors(result, flood_action="pm", text=self.error_text(result) or self._notice_text(result))

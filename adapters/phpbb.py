@@ -1,0 +1,219 @@
+"""phpBB 3.2/3.3 (prosilver and prosilver-like styles), driven by the PHPBB profile.
+
+Flows as observed on a real phpBB 3.3.10 board (fixtures/phpbb/README.md):
+- every protected form carries creation_time/form_token and is refused if posted in the second it was
+  served, so each POST waits >= 1.1 s after its GET (through the transport's injectable sleep);
+- a reply carries topic_cur_post_id; if someone posted meanwhile phpBB re-shows the form with a post review
+  and posts nothing: the re-shown form (fresh tokens, new topic_cur_post_id) is submitted again;
+- PMs: the inbox lists them; reading one marks it read; PMs the caller has acknowledged (their ids are in
+  the cursor it hands back) are deleted, so the 50-message folder never fills and holds new ones back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+from adapters.hooks import hook
+from adapters.html import (
+    clean_text, fill, find_form, form_action, form_fields, inner_html, meta_refresh_url, select, select_one,
+    submit_field, text,
+)
+from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId
+from adapters.extract import user_id
+from adapters.profiles import PHPBB, HtmlProfile
+from forumbot.adapter import ForumPM
+from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
+from forumbot.transport import Page
+
+log = logging.getLogger(__name__)
+
+STALE_RETRIES = 3
+
+
+class PhpbbForum(HtmlForum):
+    """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
+    the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
+
+    engine = "phpbb"
+    profile: HtmlProfile = PHPBB
+
+    # --- login ----------------------------------------------------------------------------------------------
+
+    def login(self) -> None:
+        if not self._password:
+            raise LoginRequired("phpbb: no password configured")
+        for attempt in (1, 2):
+            page = self.get(self.url("login"))
+            if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
+                return
+            served = self.transport.clock()
+            spec = self.profile.forms["login"]
+            result = self.submit(page, "login", {spec.fields["username"]: self.username,
+                                                 spec.fields["password"]: self._password},
+                                 action="login", served_at=served)
+            if self._logged_in(result):
+                return
+            text = self.error_text(result)
+            if self.matches("form_invalid", text) and attempt == 1:
+                continue  # a token from the wrong second: one fresh try
+            self.raise_for_errors(result, default=LoginRequired, text=text)
+        raise LoginRequired("phpbb: login failed")
+
+    def _logged_in(self, page: Page) -> bool:
+        if page.status in (301, 302, 303) and page.location:
+            for c in self.transport.session.cookies:
+                if c.name.endswith("_u") and c.value not in ("", "1"):
+                    return True
+            return "mode=login" not in page.location
+        return page.status == 200 and select_one(page.tree(), self.profile.selectors["logged_in"]) is not None
+
+    # --- reply ------------------------------------------------------------------------------------------------
+
+    def reply(self, topic: str, text: str) -> str:
+        return self.with_login(lambda: self._reply(topic, text))
+
+    def _reply(self, topic: str, text: str) -> str:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("reply", topic=tid))
+        served = self.transport.clock()
+        field = self.profile.forms["reply"].fields["message"]
+        for _ in range(STALE_RETRIES + 1):
+            result = self.submit(page, "reply", {field: text}, action="post", served_at=served)
+            if result.status in (301, 302, 303) and result.location:
+                m = self.matches("posted", result.location)
+                if m:
+                    return ReplyId(m.group(1))
+                raise PageFormatChanged(f"phpbb: reply redirected to {result.location}")
+            if result.status == 200 and hook(self.profile, "stale")(result.tree(), self.profile):
+                # New posts arrived since the form was served; the re-shown form is current: send it again.
+                log.info("phpbb: topic %s moved on while replying; resubmitting", tid)
+                page, served = result, self.transport.clock()
+                continue
+            self.raise_for_errors(result, flood_action="post")
+        raise FormRejected(f"phpbb: topic {tid} kept moving; reply not posted")
+
+    # --- find own post ----------------------------------------------------------------------------------------
+
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        return self.with_login(lambda: self._find_own_post(topic, marker))
+
+    def _find_own_post(self, topic: str, marker: str) -> str | None:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        found = self.own_posts_with(page.tree(), page, tid, marker)
+        links = [self.query_value(a.get("href", ""), "start") for a in
+                 select(page.tree(), self.profile.selectors["page_link"])]
+        starts = sorted({int(s) for s in links if s and s.isdigit()})
+        # The bot's message is recent: the last two pages hold it if it is there at all.
+        for start in reversed(starts[-2:]):
+            p = self.get(self.url("topic_page", topic=tid, start=start))
+            hit = self.own_posts_with(p.tree(), p, tid, marker)
+            if hit:
+                return hit
+        return found
+
+    # --- PMs --------------------------------------------------------------------------------------------------
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
+        return self.with_login(lambda: self._fetch_pms(after))
+
+    def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
+        cur = self.cursor_set(after)
+        inbox = self.get(self.url("inbox"))
+        if self.is_login_page(inbox):
+            raise LoginRequired("phpbb: inbox needs login")
+        rows = self._inbox_rows(inbox)
+        self._note_usage(inbox)
+        done = [pid for pid in cur.get("del", []) if pid in rows]
+        if done and self.delete_read_pms:
+            self._delete(inbox, done)
+        fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
+        pms = [self._read_pm(pid, rows[pid]) for pid in fresh]
+        top = max([int(cur.get("max", 0)), *(int(p) for p in fresh)])
+        return pms, json.dumps({"max": top, "del": fresh}, separators=(",", ":"))
+
+    def _inbox_rows(self, inbox: Page) -> dict[str, str]:
+        """pm id -> subject, for every row of the inbox page."""
+        sel = self.profile.selectors
+        rows: dict[str, str] = {}
+        for row in select(inbox.tree(), sel["pm_row"]):
+            link = select_one(row, sel["pm_row_link"])
+            pid = self.query_value(link.get("href", ""), "p") if link is not None else None
+            if pid:
+                rows[pid] = " ".join(text(link).split())
+        return rows
+
+    def _note_usage(self, inbox: Page) -> None:
+        for p in select(inbox.tree(), self.profile.selectors["folder_status"]):
+            m = self.matches("folder_count", text(p))
+            if m:
+                self.inbox_usage = (int(m.group(1)), int(m.group(2)))
+                if self.inbox_usage[0] >= self.inbox_usage[1]:
+                    log.warning("phpbb: the bot's PM inbox is full (%s of %s); new PMs are held back",
+                                *self.inbox_usage)
+                return
+
+    def _read_pm(self, pid: str, subject: str) -> ForumPM:
+        page = self.get(self.url("pm", pm=pid))
+        sel = self.profile.selectors
+        view = select_one(page.tree(), sel["pm_view"])
+        body = select_one(view, sel["body"]) if view is not None else None
+        if view is None or body is None:
+            raise PageFormatChanged(f"phpbb: PM {pid} has no message body")
+        author = select_one(view, sel["pm_author"])
+        line = select_one(view, sel["pm_sent_line"])
+        sent = hook(self.profile, "pm_time")(line, self.ctx(page)) if line is not None else None
+        if sent is None:
+            raise PageFormatChanged(f"phpbb: PM {pid} has no readable date")
+        subject_el = select_one(view, sel["pm_subject"])
+        return ForumPM(
+            id=pid, author=text(author).strip() if author is not None else "",
+            author_id=user_id(author), sent_at=sent,
+            subject=text(subject_el).strip() if subject_el is not None else subject,
+            text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
+
+    def _delete(self, inbox: Page, ids: list[str]) -> None:
+        """Mark the PMs and choose "delete marked"; phpBB then asks to confirm."""
+        form = self.form(inbox, "folder")
+        served = self.transport.clock()
+        fields = [f for f in form_fields(form) if f[0] != "marked_msg_id[]"]
+        fields = fill(fields, dict(self.profile.forms["folder"].fixed))
+        fields += [("marked_msg_id[]", i) for i in ids]
+        button = submit_field(form, self.profile.forms["folder"].submit or "submit_mark")
+        if button:
+            fields.append(button)
+        age = self.transport.clock() - served
+        if age < FORM_MIN_AGE:
+            self.transport.sleep(FORM_MIN_AGE - age)
+        confirm_page = self.transport.post_form(form_action(form, inbox.url), fields, charset=inbox.charset)
+        if find_form(confirm_page.tree(), self.profile.forms["confirm"].selector) is None:
+            log.warning("phpbb: no delete confirmation for PMs %s", ids)
+            return
+        self.submit(confirm_page, "confirm", {}, action="read")
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        return self.with_login(lambda: self._send_pm(to, subject, text))
+
+    def _send_pm(self, to: str, subject: str, text: str) -> str:
+        names = [n.strip() for n in to.split(",") if n.strip()]
+        spec = self.profile.forms["compose"]
+        page = self.get(self.url("compose"))
+        served = self.transport.clock()
+        values = {spec.fields["subject"]: subject, spec.fields["message"]: text, spec.fields["to"]: "\n".join(names)}
+        # Name -> user id: phpBB resolves `username_list` when "add" is pressed and re-shows the form.
+        added = self.submit(page, "compose", values, action="read", submit="add_to", served_at=served)
+        ids = hook(self.profile, "recipients")(added.tree(), self.profile)
+        if len(ids) < len(names):
+            self.raise_for_errors(added, text=self.error_text(added) or f"unknown recipient among {names}")
+        served = self.transport.clock()
+        result = self.submit(added, "compose", {spec.fields["to"]: "", spec.fields["subject"]: subject,
+                                                spec.fields["message"]: text},
+                             action="pm", served_at=served)
+        target = meta_refresh_url(result.tree(), result.url) if result.status == 200 else result.location
+        if target and select_one(result.tree(), self.profile.selectors["success_message"]) is not None:
+            m = self.matches("pm_sent", target)
+            return m.group(1) if m else ""
+        self.raise_for_errors(result, flood_action="pm")
+        return ""

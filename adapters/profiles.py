@@ -1,0 +1,201 @@
+"""Engine markup as data: URLs, selectors, pagination, forms and messages, one profile per engine.
+
+A board with a prosilver-like style needs a new profile (often `dataclasses.replace` of PHPBB with a few
+selectors changed), not new code. What cannot be declared is a named hook (see hooks.py).
+Every selector in `selectors`, `strip` and the forms is checked against saved pages by the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+
+def _ro(d: Mapping[str, str]) -> Mapping[str, str]:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """How to find a form and which of its fields the adapter sets; every other field is sent as served."""
+
+    selector: str
+    needs: str | None = None  # a control the right form has (pages can hold several matching forms)
+    fields: Mapping[str, str] = field(default_factory=dict)  # role -> field name
+    submit: str | None = None  # the submit control the server checks for
+    fixed: Mapping[str, str] = field(default_factory=dict)  # always sent (e.g. autologin=on)
+
+
+@dataclass(frozen=True)
+class Pagination:
+    param: str  # query parameter: "start" (phpBB) or "page" (MyBB)
+    kind: str  # "offset": param is the index of the first post; "page": param is the 1-based page number
+    per_page: int  # the board default, used until page links tell otherwise
+
+
+@dataclass(frozen=True)
+class HtmlProfile:
+    engine: str
+    urls: Mapping[str, str]  # templates with {topic}, {start}, {pm}, {user}
+    topic_id: str  # regex that takes the topic id out of a topic URL
+    selectors: Mapping[str, str]  # name -> CSS
+    strip: tuple[str, ...]  # removed from a post's text: quotes, code, spoilers (each one CSS)
+    pagination: Pagination
+    forms: Mapping[str, FormSpec]
+    messages: Mapping[str, str]  # kind -> regex on the error text (flood, form_invalid, bad_login, ...)
+    limits: Mapping[str, float]  # action -> minimum seconds between two (transport intervals)
+    hooks: Mapping[str, str]  # role -> hook name in hooks.HOOKS
+    date_order: str = "auto"  # numeric dates: "dmy", "mdy" or "auto"
+
+    def with_selectors(self, **changes: str) -> "HtmlProfile":
+        return replace(self, selectors=_ro({**self.selectors, **changes}))
+
+
+PHPBB = HtmlProfile(
+    engine="phpbb",
+    urls=_ro({
+        "login": "ucp.php?mode=login",
+        "topic": "viewtopic.php?t={topic}",
+        "topic_page": "viewtopic.php?t={topic}&start={start}",
+        "reply": "posting.php?mode=reply&t={topic}",
+        "inbox": "ucp.php?i=pm&folder=inbox",
+        "pm": "ucp.php?i=pm&mode=view&f=0&p={pm}",
+        "compose": "ucp.php?i=pm&mode=compose",
+        "sentbox": "ucp.php?i=pm&folder=sentbox",
+        "outbox": "ucp.php?i=pm&folder=outbox",
+    }),
+    topic_id=r"(?:[?&;]t=|^)(\d+)",
+    selectors=_ro({
+        "post": "div.post[id^='p']",
+        "author": "dl.postprofile dt .username, dl.postprofile dt .username-coloured",
+        "author_link": "dl.postprofile dt a[href*='mode=viewprofile']",
+        "time": "p.author time[datetime]",
+        "body": "div.content",
+        "signature": "div.signature",
+        "edit_notice": "div.notice",
+        "pagination": "div.pagination",
+        "page_link": "div.pagination li a[href*='start=']",
+        "next_page": "div.pagination li.next a",
+        "logged_in": "a[href*='mode=logout']",
+        "error": "div.error, p.error",
+        "captcha": "input[name='confirm_code'], div.g-recaptcha, div.h-captcha, input[name='qa_answer']",
+        "stale_review": "div.postbody[id^='ppr']",
+        "success_message": "div#message",
+        "pm_row": "ul.topiclist li.row dl.row-item",
+        "pm_row_link": "a.topictitle",
+        "pm_row_author": "a.username, a.username-coloured",
+        "pm_unread": "dl.pm_unread",
+        "pm_view": "div.post.pm",
+        "pm_author": "p.author a.username, p.author a.username-coloured",
+        "pm_sent_line": "p.author",
+        "pm_subject": "div.postbody h3",
+        "pm_recipient": "input[name^='address_list[u]']",
+        "folder_status": "form#viewfolder p",
+    }),
+    strip=("blockquote", "div.codebox", "details.spoiler"),
+    pagination=Pagination(param="start", kind="offset", per_page=10),
+    forms=_ro({
+        "login": FormSpec("form#login", needs="password", fields={"username": "username", "password": "password"},
+                          submit="login", fixed={"autologin": "on"}),
+        "reply": FormSpec("form#postform", needs="message", fields={"message": "message"}, submit="post"),
+        "compose": FormSpec("form#postform", needs="message",
+                            fields={"message": "message", "subject": "subject", "to": "username_list"},
+                            submit="post"),
+        "folder": FormSpec("form#viewfolder", needs="mark_option", submit="submit_mark",
+                           fixed={"mark_option": "delete_marked"}),
+        "confirm": FormSpec("form#confirm", needs="confirm", submit="confirm"),
+    }),
+    messages=_ro({
+        # Russian (the captured board) and English (stock language pack).
+        "flood": r"сразу после предыдущего|cannot make another post so soon|FLOOD_ERROR",
+        "form_invalid": r"Ошибка отправки формы|form was invalid|FORM_INVALID",
+        "bad_login": r"неверн\w* (пароль|имя)|incorrect password|incorrect username|не найден",
+        "quota": r"(папка|ящик)\W.*заполнен|folder is full|quota",
+        "no_recipient": r"не найден|not found|не существует",
+        "posted": r"viewtopic\.php\?(?:.*&)?p=(\d+)",
+        "pm_sent": r"[?&]p=(\d+)",
+        "folder_count": r"(\d+)\s*(?:из|of|/)\s*(\d+)",
+    }),
+    limits=_ro({"post": 15.0, "pm": 15.0}),
+    hooks=_ro({
+        "post_time": "time_element",
+        "edit_notice": "phpbb_edit_notice",
+        "pm_time": "phpbb_pm_sent_line",
+        "recipients": "phpbb_address_list",
+        "stale": "phpbb_post_review",
+    }),
+    date_order="dmy",
+)
+
+
+MYBB = HtmlProfile(
+    engine="mybb",
+    urls=_ro({
+        "login": "member.php?action=login",
+        "topic": "showthread.php?tid={topic}",
+        "topic_page": "showthread.php?tid={topic}&page={start}",
+        "last_page": "showthread.php?tid={topic}&action=lastpost",
+        "reply": "newreply.php?tid={topic}",
+        "inbox": "private.php",
+        "pm": "private.php?action=read&pmid={pm}",
+        "compose": "private.php?action=send",
+        "sentbox": "private.php?fid=2",
+    }),
+    topic_id=r"(?:[?&;]tid=|thread-|^)(\d+)",
+    selectors=_ro({
+        "post": "div.post[id^='post_']",
+        "author": "div.author_information span.largetext",
+        "author_link": "div.author_information span.largetext a[href*='uid=']",
+        "time": "span.post_date",
+        "body": "div.post_body",
+        "signature": "div.signature",
+        "edit_notice": "span.edited_post",
+        "pagination": "div.pagination",
+        "page_link": "div.pagination a.pagination_page",
+        "next_page": "div.pagination a.pagination_next",
+        "logged_in": "a.logout",
+        "error": "div.error",
+        "captcha": "input[name='imagestring'], div.g-recaptcha, div.h-captcha",
+        "success_message": "td.trow1 p",
+        "pm_row_link": "a.new_pm[href*='pmid='], a.old_pm[href*='pmid='], a.re_pm[href*='pmid='], a.fw_pm[href*='pmid=']",
+        "pm_unread": "a.new_pm",
+        "pm_view": "div.post",
+        "pm_author": "div.author_information span.largetext a",
+        "quick_reply": "form#quick_reply_form",
+        "pm_quota": "span.pmspace_text",
+    }),
+    strip=("blockquote.mycode_quote", "div.codeblock", "details.spoiler"),
+    pagination=Pagination(param="page", kind="page", per_page=10),
+    forms=_ro({
+        "login": FormSpec("form[action$='member.php']", needs="password",
+                          fields={"username": "username", "password": "password"}, submit="submit",
+                          fixed={"remember": "yes"}),
+        "reply": FormSpec("form#quick_reply_form, form[name='input'][action*='newreply.php']", needs="message",
+                          fields={"message": "message"}, submit="submit"),
+        "compose": FormSpec("form[name='input'][action*='private.php']", needs="message",
+                            fields={"message": "message", "subject": "subject", "to": "to"}, submit="submit",
+                            # No read receipts: each one is a PM back into the bot's quota.
+                            fixed={"options[readreceipt]": "0"}),
+        "folder": FormSpec("form[name='pmForm']", needs="action", submit="delete"),
+    }),
+    messages=_ro({
+        "flood": r"слишком быстро|too quickly|too soon|flood",
+        "flood_seconds": r"(\d+)\s*(?:секунд|second)",
+        "bad_login": r"не ?правильн\w* (комп?бинаци|имя|пароль)|invalid username|incorrect password|invalid password",
+        "form_invalid": r"Несоответствие кода авторизации|authorization code mismatch",
+        "quota": r"квот|quota",
+        "posted": r"[?&]pid=(\d+)",
+        "pm_quota_percent": r"(\d+)\s*%",
+    }),
+    limits=_ro({"post": 60.0, "pm": 60.0}),
+    hooks=_ro({
+        "post_time": "mybb_post_date",
+        "edit_notice": "mybb_edit_notice",
+        "pm_time": "mybb_post_date",
+        "merge": "mybb_merged",
+    }),
+    date_order="auto",  # stock MyBB prints m-d-Y; Russian packs d.m.Y
+)
+
+MYBB_MAX_RECIPIENTS = 5
