@@ -131,6 +131,7 @@ class Engine:
         self.suppress = False
         self.overrides: list[tuple[State, int, int, str]] = []  # (state before, index in processed, resolutions)
         self.processed: list[Input] = []
+        self.redo_at: int | None = None  # index in `processed` of the input an undo is re-handling
         self.last_count: str = ""
         self.next_count: datetime | None = None
         self.reminded: set[str] = set()
@@ -727,7 +728,7 @@ class Engine:
             self.s = before
             self._pm(inp.at, gm, self.t.command_refused(refusal), key)
             return
-        self.overrides.append((before, len(self.processed) - 1, self.s.resolutions, type(cmd).__name__))
+        self.overrides.append((before, self._current_index(), self.s.resolutions, type(cmd).__name__))
         self.log.append(
             f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; alive before: "
             f"{len([s for s in before.seats.values() if s.alive])}, after: {len(self._alive_ids())}"
@@ -822,18 +823,26 @@ class Engine:
             self._pm(inp.at, gm, self.t.command_refused("undo_after_deadline"), key)
             return
         self.overrides.pop()
-        redo = self.processed[index + 1:-1]
+        # The inputs between the command and this undo are handled again; an undo met while redoing (a
+        # second undo walking back two) must find the indexes of the inputs it re-handles, not the last one.
+        current = self._current_index()
         self.s = before
         self.matcher = self._matcher()
+        outer = (self.suppress, self.redo_at)
         self.suppress = True
         try:
-            for later in redo:
-                self.handle(later)
+            for k in range(index + 1, current):
+                self.redo_at = k
+                self.handle(self.processed[k])
         finally:
-            self.suppress = False
+            self.suppress, self.redo_at = outer
         self.log.append(f"override by {gm} at {inp.at.isoformat()}: undo {name}")
         self._post(inp.at, Where.GAME, self.t.undone(name), f"undo/{inp.id}")
         self._pm(inp.at, gm, self.t.command_done("undo " + name) + "\n" + self._status_text(), key)
+
+    def _current_index(self) -> int:
+        """Index in `processed` of the input being handled (an undo re-handles earlier ones)."""
+        return self.redo_at if self.redo_at is not None else len(self.processed) - 1
 
     def _status_text(self) -> str:
         ph = self.s.phase
