@@ -177,7 +177,7 @@ class Engine:
                 self._resolve(at)
             elif kind == "count":
                 self.next_count = at + self.count_every
-                self._post_count(at, final=False)
+                self._post_count(at)
             elif kind.startswith("remind"):
                 self.reminded.add(kind)
                 self._remind(at, kind)
@@ -282,9 +282,9 @@ class Engine:
         ph = self.s.phase
         n = ph.number
         ballots = self._ballots(self.s.posts)
-        self._post_count(at, final=True)
+        count = self._count_text(final=True) + "\n\n"
         if self.variant.name == "moscow" and self.s.day_modkill:
-            self._post(at, Where.GAME, self.t.day_cancelled_by_modkill(n), f"{ph.label}/result")
+            self._post(at, Where.GAME, count + self.t.day_cancelled_by_modkill(n), f"{ph.label}/result")
             self._end_phase_checks(at, "night", n)
             return
         autokills: list[Kill] = []
@@ -301,14 +301,14 @@ class Engine:
         else:
             outcome = self.variant.day_outcome(votes, n, self._alive_ids())
         if outcome.runoff:
-            self._start_runoff(at, outcome)
+            self._start_runoff(at, outcome, count)
             return
         for kill in autokills + list(outcome.deaths):
             self._kill(kill.nick, kill.cause, at)
-        self._post(at, Where.GAME, self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote")), f"{ph.label}/result")
+        self._post(at, Where.GAME, count + self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote")), f"{ph.label}/result")
         self._end_phase_checks(at, "night", n)
 
-    def _start_runoff(self, at: datetime, outcome: DayOutcome) -> None:
+    def _start_runoff(self, at: datetime, outcome: DayOutcome, count: str) -> None:
         n = self.s.phase.number
         self.s.leaders = outcome.runoff
         self.s.hang_all = self.variant.runoff_is_hang_all(len(self._alive_ids()))  # type: ignore[attr-defined]
@@ -316,22 +316,22 @@ class Engine:
         self.log.append(f"day {n}: tie between {', '.join(self._nick(x) for x in outcome.runoff)}; runoff")
         self._post(
             at, Where.GAME,
-            self.t.runoff_opens(n, [self._nick(x) for x in outcome.runoff], self.s.hang_all, self.s.phase.deadline),
+            count + self.t.runoff_opens(n, [self._nick(x) for x in outcome.runoff], self.s.hang_all, self.s.phase.deadline),
             f"day {n}/runoff",
         )
 
     def _resolve_runoff(self, at: datetime) -> None:
         n = self.s.phase.number
-        self._post_count(at, final=True)
+        count = self._count_text(final=True) + "\n\n"
         if self.s.day_modkill:
-            self._post(at, Where.GAME, self.t.runoff_cancelled(n), f"runoff {n}/result")
+            self._post(at, Where.GAME, count + self.t.runoff_cancelled(n), f"runoff {n}/result")
             self._end_phase_checks(at, "night", n)
             return
         votes = self._runoff_votes()
         outcome = self.variant.runoff_outcome(votes, self.s.leaders, self.s.hang_all)  # type: ignore[attr-defined]
         for kill in outcome.deaths:
             self._kill(kill.nick, kill.cause, at)
-        self._post(at, Where.GAME, self.t.runoff_result(n, outcome, self._nick, self._last_word_deadline(at, "vote")), f"runoff {n}/result")
+        self._post(at, Where.GAME, count + self.t.runoff_result(n, outcome, self._nick, self._last_word_deadline(at, "vote")), f"runoff {n}/result")
         self._end_phase_checks(at, "night", n)
 
     def _resolve_night(self, at: datetime) -> None:
@@ -373,8 +373,7 @@ class Engine:
 
     def _check_win(self, at: datetime, misfires: bool = False) -> bool:
         if misfires and self.variant.name == "moscow" and self.s.misfires >= 3:
-            winner = self.variant.winner(list(self.s.seats.values()))
-            self._end(at, winner if winner == "town" else "town", "misfires")  # M-6 / M-13: town either way
+            self._end(at, "town", "misfires")  # M-6
             return True
         winner = self.variant.winner(list(self.s.seats.values()))
         if winner:
@@ -484,7 +483,9 @@ class Engine:
 
     def _edited(self, inp: Input) -> None:
         """C-11: an edit stamped inside the post's day voids it (default) or changes nothing (first_seen)."""
-        for post in self.s.posts + self.s.runoff_posts:
+        ph = self.s.phase
+        open_posts = {"day": self.s.posts, "runoff": self.s.runoff_posts}.get(ph.kind, [])
+        for post in open_posts:  # an edit after the post's day or runoff closed changes nothing
             if post.id == inp.id:
                 if self.edited_votes == "void" and not isinstance(post.parsed, Agitation):
                     post.voided = True  # H-4: an edit does not undo an agitation
@@ -562,29 +563,34 @@ class Engine:
                 chosen[post.voter] = post
         return list(chosen.items())
 
-    def _post_count(self, at: datetime, final: bool) -> None:
+    def _post_count(self, at: datetime) -> None:
+        """C-6: the current count in the vote thread, only when it changed since the last one."""
+        ph = self.s.phase
+        if not (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts):
+            return
+        text = self._count_text(final=False)
+        if text == self.last_count:
+            return
+        self.last_count = text
+        n = sum(1 for k in self.messages if k.startswith(f"{ph.label}/count/"))
+        self._post(at, Where.VOTE, text, f"{ph.label}/count/{n + 1}")
+
+    def _count_text(self, final: bool) -> str:
         ph = self.s.phase
         posts = self.s.runoff_posts if ph.kind == "runoff" else self.s.posts
-        if not posts and not final:
-            return
         ballots = self._ballots(posts)
         if ph.kind == "runoff":
             votes = self._runoff_votes()
         else:
             votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
         not_voted = [self._nick(s) for s in self._alive_ids() if s not in votes and s not in ballots.final]
-        text = self.t.vote_count(
+        return self.t.vote_count(
             ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
             [(self._voter_nick(p.voter), p.text, r) for p, r in ballots.rejected],
             [(self._voter_nick(p.voter), p.text) for p in ballots.ignored],
             [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
         )
-        if text == self.last_count and not final:
-            return
-        self.last_count = text
-        n = sum(1 for k in self.messages if k.startswith(f"{ph.label}/count/"))
-        self._post(at, Where.VOTE, text, f"{ph.label}/count/{'final' if final else n + 1}")
 
     # --- the game thread: last words (C-8) and runoff speeches (M-10)
 
@@ -723,7 +729,7 @@ class Engine:
             self._undo(inp, gm, key)
             return
         before = copy.deepcopy(self.s)
-        refusal = self._apply(cmd, inp.at, gm)
+        refusal = self._apply(cmd, inp.at, gm, inp.id)
         if refusal:
             self.s = before
             self._pm(inp.at, gm, self.t.command_refused(refusal), key)
@@ -739,7 +745,7 @@ class Engine:
         return parse.parse_moscow_vote(text, self.matcher, self._alive_nicks()) if self.variant.name == "moscow" \
             else parse.parse_hunt_vote(text, self.matcher, self._alive_nicks(), ())
 
-    def _apply(self, cmd, at: datetime, gm: str) -> str | None:  # type: ignore[no-untyped-def]
+    def _apply(self, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # type: ignore[no-untyped-def]
         ph = self.s.phase
         if isinstance(cmd, Modkill):
             sid = self.s.accounts[cmd.nick]
@@ -747,15 +753,15 @@ class Engine:
                 return "already_dead"
             self._modkill(sid, at, cmd.reason, by=gm)
         elif isinstance(cmd, Replace):
-            return self._replace(cmd, at)
+            return self._replace(cmd, at, cmd_id)
         elif isinstance(cmd, Extend):
             ph.deadline += cmd.by
-            self._post(at, Where.GAME, self.t.extended(ph.label, ph.deadline), f"{ph.label}/extend/{at.isoformat()}")
+            self._post(at, Where.GAME, self.t.extended(ph.label, ph.deadline), f"gm/{cmd_id}/post")
         elif isinstance(cmd, Pause):
             if self.s.paused_at is not None:
                 return "already_paused"
             self.s.paused_at = at
-            self._post(at, Where.GAME, self.t.paused(), f"{ph.label}/pause/{at.isoformat()}")
+            self._post(at, Where.GAME, self.t.paused(), f"gm/{cmd_id}/post")
         elif isinstance(cmd, Resume):
             if self.s.paused_at is None:
                 return "not_paused"
@@ -763,7 +769,7 @@ class Engine:
             if self.next_count is not None:
                 self.next_count += at - self.s.paused_at
             self.s.paused_at = None
-            self._post(at, Where.GAME, self.t.resumed(ph.label, ph.deadline), f"{ph.label}/resume/{at.isoformat()}")
+            self._post(at, Where.GAME, self.t.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
         elif isinstance(cmd, EndPhase):
             if self.s.paused_at is not None:
                 return "paused"
@@ -779,7 +785,7 @@ class Engine:
             if ph.kind == "runoff":
                 vote = Vote(vote.runoff if vote.runoff is not None else vote.target)
             (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts).append(
-                VotePost(f"setvote@{at.isoformat()}", voter, vote, "", by_gm=True)
+                VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True)
             )
         elif isinstance(cmd, Alias):
             found = self.matcher.match(cmd.alias)
@@ -788,7 +794,7 @@ class Engine:
             self.s.aliases[cmd.alias] = self.s.accounts[cmd.nick]
             self.matcher = self._matcher()
         elif isinstance(cmd, Say):
-            self._post(at, Where.GAME, cmd.text, f"say/{at.isoformat()}/{len(self.processed)}")
+            self._post(at, Where.GAME, cmd.text, f"gm/{cmd_id}/post")
         return None
 
     def _modkill(self, sid: str, at: datetime, reason: str, by: str | None) -> None:
@@ -801,7 +807,7 @@ class Engine:
         self._post(at, Where.GAME, self.t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=self.variant.name == "moscow" and ph.kind in ("day", "runoff")), f"{ph.label}/modkill/{sid}")
         self._check_win(at)
 
-    def _replace(self, cmd: Replace, at: datetime) -> str | None:
+    def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
         if self._seat_of(cmd.new) is not None or cmd.new in self.gms or cmd.new == self.setup.bot:
             return "new_taken"
         sid = self.s.accounts.pop(cmd.old)
@@ -810,8 +816,8 @@ class Engine:
         self.s.accounts[cmd.new] = sid
         self.matcher = self._matcher()
         seat = self.s.seats[sid]
-        self._pm(at, sid, self.t.role_pm(seat.role, self._partners(sid), self.variant.name, True), f"replace/{at.isoformat()}/{sid}")
-        self._post(at, Where.GAME, self.t.replaced(old, cmd.new), f"replace/{at.isoformat()}/{sid}/post")
+        self._pm(at, sid, self.t.role_pm(seat.role, self._partners(sid), self.variant.name, True), f"gm/{cmd_id}/role")
+        self._post(at, Where.GAME, self.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
         return None
 
     def _undo(self, inp: Input, gm: str, key: str) -> None:
@@ -870,11 +876,12 @@ class Engine:
                 if not seat.confirmed:
                     self._pm(at, sid, self.t.confirm_reminder(), f"setup/confirm-reminder/{sid}")
             return
-        if ph.kind in ("day",) and self.variant.name == "free_hunt":
+        if ph.kind == "day" and not self.s.day_modkill:
             voted = set(self._ballots(self.s.posts).final)
+            autokill = self.variant.name == "free_hunt"  # H-5
             for sid in self._alive_ids():
                 if sid not in voted:
-                    self._pm(at, sid, self.t.vote_reminder(ph.deadline, autokill=True), f"{ph.label}/remind/{sid}")
+                    self._pm(at, sid, self.t.vote_reminder(ph.deadline, autokill), f"{ph.label}/remind/{sid}")
         if ph.kind in ("night",):
             for sid in self._alive_ids():
                 seat = self.s.seats[sid]

@@ -40,7 +40,7 @@ class GameRun:
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:
-    """Fold `inputs` (any order; sorted by time, then id) into the game, resolving every deadline <= `until`.
+    """Fold `inputs` (any order; sorted by time, then by their order here) into the game, resolving every deadline <= `until`.
 
     Inputs stamped after `until` are not processed. Without `until`: up to the deadline of the phase in which
     the last input falls. Raises SetupError for a setup that breaks a rule.
