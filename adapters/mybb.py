@@ -19,7 +19,7 @@ from lxml import etree
 
 from adapters.extract import user_id
 from adapters.hooks import hook
-from adapters.html import clean_text, find_form, inner_html, meta_refresh_url, select, select_one, text
+from adapters.html import clean_text, find_form, form_fields, inner_html, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
 from forumbot.adapter import ForumPM
@@ -74,8 +74,13 @@ class MybbForum(HtmlForum):
         last_pid = self.max_post_id(last.tree(), self.profile.selectors["post"])
         spec = self.profile.forms["reply"]
         form_page = last
-        if find_form(last.tree(), spec.selector, spec.needs) is None:
+        quick = find_form(last.tree(), spec.selector, spec.needs)
+        if quick is None:
             form_page = self.get(self.url("reply", topic=tid))
+        else:
+            # The quick reply's lastpid is the thread's newest post, even on an earlier page.
+            lastpid = dict(form_fields(quick)).get("lastpid", "")
+            last_pid = int(lastpid) if lastpid.isdigit() else last_pid
         result = self.submit(form_page, "reply", {spec.fields["message"]: text}, action="post")
         target = meta_refresh_url(result.tree(), result.url) if result.status == 200 else result.location
         m = self.matches("posted", target or "")
