@@ -28,6 +28,11 @@ def _sqlite_immediate_transactions(engine: Engine) -> None:
         dbapi_connection.isolation_level = None  # the driver must not issue its own BEGIN
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
+        # WAL: readers never wait for the writer. synchronous=NORMAL: a commit survives a killed process (what
+        # the outbox relies on) without an fsync each time; only a power cut may lose the last commits, and
+        # the outbox then asks the forum (find_own_post) before it sends again.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
