@@ -57,10 +57,8 @@ class MybbForum(HtmlForum):
         return any(c.name == "mybbuser" and c.value for c in self.transport.session.cookies)
 
     def _notice_text(self, page: Page) -> str:
-        """MyBB's stand-alone error page ('error' template) has no error box; its message is the content."""
-        content = page.tree().xpath("//*[@id='content']")
-        return clean_text(content[0]) if content and not find_form(
-            page.tree(), self.profile.forms["login"].selector, "password") else ""
+        """MyBB's stand-alone error page ('error' template) has no error box; its message is a table cell."""
+        return " ".join(clean_text(td) for td in select(page.tree(), self.profile.selectors["notice"]))
 
     # --- reply ------------------------------------------------------------------------------------------------
 

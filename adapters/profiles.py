@@ -156,6 +156,7 @@ MYBB = HtmlProfile(
         "next_page": "div.pagination a.pagination_next",
         "logged_in": "a.logout",
         "error": "div.error",
+        "notice": "#content table.tborder td.trow1",
         "captcha": "input[name='imagestring'], div.g-recaptcha, div.h-captcha",
         "success_message": "td.trow1 p",
         "pm_row_link": "a.new_pm[href*='pmid='], a.old_pm[href*='pmid='], a.re_pm[href*='pmid='], a.fw_pm[href*='pmid=']",

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qsl
+
+from responses import matchers
 
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -31,7 +34,13 @@ class FakeClock:
 
 
 
-def add_page(http, method: str, url: str, engine: str, name: str, status: int = 200, **kw) -> None:
+def add_page(http, method: str, url, engine: str, name: str, status: int = 200, **kw) -> None:
+    """Serve a saved page. A plain URL matches its query exactly (responses would otherwise let
+    "private.php" answer "private.php?action=read" too)."""
+    if isinstance(url, str):
+        base, _, query = url.partition("?")
+        kw.setdefault("match", [matchers.query_param_matcher(dict(parse_qsl(query)), strict_match=True)])
+        url = base
     http.add(method, url, body=page(engine, name), status=status, content_type=HTML, **kw)
 
 
