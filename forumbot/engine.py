@@ -742,6 +742,10 @@ class Engine:
         self._pm(inp.at, gm, self.t.command_done(_describe(cmd)) + "\n" + self._status_text(), key)
 
     def _parse_vote_words(self, text: str) -> Vote | Agitation | Rejection:
+        if self.variant.name == "moscow" and self.s.phase.kind == "runoff":
+            # M-10: a GM `setvote` in a runoff takes a runoff vote (hang-all/pardon-all or a leader).
+            leaders = None if self.s.hang_all else [self._nick(x) for x in self.s.leaders]
+            return parse.parse_runoff_vote(text, self.matcher, self._alive_nicks(), leaders)
         return parse.parse_moscow_vote(text, self.matcher, self._alive_nicks()) if self.variant.name == "moscow" \
             else parse.parse_hunt_vote(text, self.matcher, self._alive_nicks(), ())
 

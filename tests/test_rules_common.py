@@ -582,7 +582,7 @@ def test_C9_player_pm_with_a_gm_command_changes_nothing():
     assert msg(r, "night 1/opens").at == g.at("day 1", "+24h")
     assert not any(line.startswith("override") for line in r.run.log)
     for who in ("М1", "М4", "М5", "М6"):
-        assert r.pms(who)[-1].startswith("Не понято"), who
+        assert any(t.startswith("Не понято") for t in r.pms(who)), who
 
 
 def test_C9_pm_claiming_to_be_from_the_gm_changes_nothing():
@@ -782,8 +782,8 @@ def test_C9_gm_say(cmd):
     g = Game.moscow()
     g.gm("day 1", "+1h", cmd)
     r = g.run("day 1", "+2h")
-    said = [m for m in r.run.messages if m.key.startswith("say/")]
-    assert len(said) == 1 and said[0].where == "game" and said[0].text == "Всем привет!"
+    said = [m for m in r.run.messages if m.text == "Всем привет!"]
+    assert len(said) == 1 and said[0].where == "game" and said[0].at == g.at("day 1", "+1h")
 
 
 @pytest.mark.parametrize("word", ["отмена", "undo"])
@@ -945,7 +945,7 @@ def test_C12_multi_line_pm_makes_several_moves():
     r = g.run("day 2", "+1h")
     assert r.died("М1") == ("night 1", "mafia")
     assert any("Шериф — шериф" in t for t in r.pms("Дон"))
-    assert r.pms("Дон")[1] == "Принято: выстрел в М1.\nПринято: проверка Шериф."
+    assert "Принято: выстрел в М1.\nПринято: проверка Шериф." in r.pms("Дон")
 
 
 def test_C12_english_keywords_work():
@@ -976,7 +976,7 @@ def test_C12_bare_nickname_from_a_civilian_is_not_understood():
     g = Game.moscow()
     g.pm("night 1", "+1h", "М1", "Маф2")
     r = g.run("night 1", "+2h")
-    assert r.pms("М1")[-1].startswith("Не понято")
+    assert any(t.startswith("Не понято") for t in r.pms("М1"))
 
 
 def test_C12_unknown_pm_is_answered_with_what_was_expected_and_changes_nothing():
@@ -995,6 +995,6 @@ def test_C12_one_bad_line_does_not_spoil_the_good_ones():
     g = Game.moscow()
     g.pm("night 1", "+1h", "Шериф", "привет\nпроверка Маф1\nспасибо")
     r = g.run("day 2", "+1h")
-    reply = r.pms("Шериф")[1]
+    reply = next(t for t in r.pms("Шериф") if "Принято" in t)
     assert reply.count("Не понято") == 2 and "Принято: проверка Маф1." in reply
     assert any("Маф1 — мафия" in t for t in r.pms("Шериф"))
