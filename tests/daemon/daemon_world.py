@@ -110,6 +110,7 @@ class World:
     def __post_init__(self) -> None:
         if self.forum is None:
             self.forum = MemoryForum(bot=BOT, clock=lambda: self.now)
+        self.root.mkdir(parents=True, exist_ok=True)
         self.config_path = self.root / "forumbot.toml"
         self.config_path.write_text(config_toml(self.games or game_toml("g1"), self.database), encoding="utf-8")
         self.config = load_config(self.config_path)

@@ -1,0 +1,161 @@
+"""Forum errors during a cycle (HTTP 500, timeouts, a login page instead of the thread) advance nothing and
+lose nothing; the next good cycle catches up (issue 3, "Done means" 3)."""
+
+from __future__ import annotations
+
+import pytest
+from daemon_world import STEPS, World, play, world  # noqa: F401  (fixture)
+from sqlalchemy import func, select
+
+from forumbot.daemon import EXIT_OK, EXIT_UNREACHABLE, exit_code
+from forumbot.errors import FloodLimited, ForumUnavailable, LoginRequired
+from forumbot.store.models import Cursor, OutboxRow, RawInput
+
+
+def snapshot(w: World) -> tuple:
+    with w.daemon.sessions.begin() as s:
+        return (
+            s.scalar(select(func.count()).select_from(RawInput)),
+            sorted(s.execute(select(Cursor.stream, Cursor.value)).all()),
+            sorted(s.execute(select(OutboxRow.key, OutboxRow.status)).all()),
+        )
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    w = World(tmp_path_factory.mktemp("reference"))
+    play(w)
+    state = w.state()
+    w.close()
+    return state
+
+
+def finish(w: World, from_step: int) -> None:
+    for at, act in STEPS[from_step:]:
+        w.now = at
+        act(w)
+        w.tick()
+
+
+def fail_then_recover(w: World, step: int, *errors) -> None:
+    """Play up to `step`, make that step's tick meet `errors`, check it changed nothing, then play on."""
+    play(w, upto=step - 1)
+    at, act = STEPS[step]
+    w.now = at
+    act(w)
+    before, forum_before = snapshot(w), w.state()
+    w.forum.fail_next(*errors)
+    report = w.tick()
+    assert exit_code(report) == EXIT_UNREACHABLE
+    assert snapshot(w) == before and w.state() == forum_before
+    assert exit_code(w.tick()) == EXIT_OK  # the next good cycle catches up
+    finish(w, step + 1)
+
+
+@pytest.mark.parametrize("step", [2, 3, 4])
+def test_http_500_on_every_retry_while_reading_changes_nothing(tmp_path, reference, step):
+    w = World(tmp_path)
+    retries = w.config.retries
+    # inbox read fails on every attempt: the inbox is the first read of a cycle
+    fail_then_recover(w, step, *[ForumUnavailable("HTTP 500")] * (retries + 1))
+    assert w.state() == reference
+    w.close()
+
+
+def test_a_failing_thread_read_stops_the_game_before_the_fold(tmp_path, reference):
+    w = World(tmp_path)
+    play(w, upto=2)
+    w.now = STEPS[3][0]  # Day 1's deadline has passed: a fold now would resolve it
+    forum_before = w.state()
+    # the inbox read succeeds, the game thread read times out on every attempt
+    original = w.forum.fetch_posts
+    calls = {"n": 0}
+
+    def flaky(topic, after=None):
+        calls["n"] += 1
+        raise ForumUnavailable("timed out")
+
+    w.forum.fetch_posts = flaky
+    report = w.tick()
+    assert exit_code(report) == EXIT_UNREACHABLE and calls["n"] == w.config.retries + 1
+    assert w.state() == forum_before  # Day 1 was not resolved on a partial read
+    w.forum.fetch_posts = original
+    w.tick()
+    finish(w, 4)
+    assert w.state() == reference
+    w.close()
+
+
+def test_login_page_once_logs_in_again_within_the_cycle(tmp_path, reference):
+    w = World(tmp_path)
+    play(w, upto=1)
+    w.now = STEPS[2][0]
+    STEPS[2][1](w)
+    w.forum.fail_next(LoginRequired("the forum served its login page"))
+    assert exit_code(w.tick()) == EXIT_OK
+    assert "login" in w.forum.calls
+    finish(w, 3)
+    assert w.state() == reference
+    w.close()
+
+
+def test_login_page_even_after_logging_in_changes_nothing(tmp_path, reference):
+    w = World(tmp_path)
+    fail_then_recover(w, 2, LoginRequired("login page"), LoginRequired("login page"))
+    assert w.state() == reference
+    w.close()
+
+
+def test_timeout_after_the_forum_accepted_a_post_does_not_post_it_twice(tmp_path, reference):
+    w = World(tmp_path)
+    play(w, upto=2)
+    w.now = STEPS[3][0]
+    original = w.forum.reply
+    state = {"done": False}
+
+    def reply_then_time_out(topic, text):
+        post_id = original(topic, text)
+        if not state["done"]:
+            state["done"] = True
+            raise ForumUnavailable("read timed out")
+        return post_id
+
+    w.forum.reply = reply_then_time_out
+    assert exit_code(w.tick()) == EXIT_UNREACHABLE
+    w.tick()
+    finish(w, 4)
+    assert w.state() == reference
+    w.close()
+
+
+def test_flood_limit_while_delivering_goes_on_next_cycle(tmp_path, reference):
+    w = World(tmp_path)
+    w.start()
+    w.now = STEPS[0][0]
+    original = w.forum.send_pm
+    state = {"n": 0}
+
+    def flood_on_third(to, subject, text):
+        state["n"] += 1
+        if state["n"] == 3:
+            raise FloodLimited("too soon", retry_after=15)
+        return original(to, subject, text)
+
+    w.forum.send_pm = flood_on_third
+    report = w.tick()
+    assert exit_code(report) == EXIT_OK  # routine: not an unreachable forum
+    assert len(w.bot_pms()) == 2
+    w.tick()
+    finish(w, 1)
+    assert sorted(p[:2] for p in w.bot_pms()) == sorted(p[:2] for p in reference[1])
+    w.close()
+
+
+def test_forum_that_cannot_log_in_is_reported_unreachable(world):
+    # the memory adapter keeps no cookie jar, so each cycle logs in first
+    world.start()
+    world.now = STEPS[0][0]
+    world.forum.fail_next(*[ForumUnavailable("connection refused")] * 10)
+    report = world.tick()
+    assert exit_code(report) == EXIT_UNREACHABLE and world.state() == ([], [])
+
