@@ -24,7 +24,6 @@ _BB_TAG = re.compile(r"\[/?[a-zA-Z][a-zA-Z0-9_-]*(?:[= ][^\[\]\n]*)?\]")
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufeff")
 _SPACES = re.compile(r"\s+")
 _LOOKALIKES = str.maketrans(LOOKALIKES)
-_E_DIAERESIS = re.compile("e\u0308+")
 
 
 def strip_markup(text: str) -> str:
@@ -36,6 +35,19 @@ def strip_markup(text: str) -> str:
     text = _BB_BREAK.sub("\n", text)
     text = _BB_TAG.sub("", text)
     return html.unescape(text)
+
+
+def _undot(decomposed: str, base: str) -> str:
+    """Drop every diaeresis that sits on `base` in NFD text, whatever other marks sit there too."""
+    out: list[str] = []
+    current = ""
+    for ch in decomposed:
+        if not unicodedata.combining(ch):
+            current = ch
+        elif ch == "\u0308" and current == base:
+            continue
+        out.append(ch)
+    return "".join(out)
 
 
 def _visible(ch: str) -> bool:
@@ -51,10 +63,11 @@ def normalize(text: str) -> str:
     # Invisible characters go first: one between a letter and its combining mark would stop NFKC
     # from composing them (and "е" + U+0308 from becoming "ё", then "е").
     text = "".join(ch for ch in text if _visible(ch))
-    # casefold() can emit sequences that NFKC rewrites, hence the second pass.
-    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    # ё→е is done on decomposed text: a replace on composed text would leave "е" + a stray U+0308
+    # that the next NFKC composes back into "ё".
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
+    text = unicodedata.normalize("NFKC", _undot(text, "е"))
     text = "".join(ch for ch in text if _visible(ch))
-    text = text.replace("ё", "е")
     text = _SPACES.sub(" ", text)
     start, end = 0, len(text)
     while start < end and _is_edge(text[start]):
@@ -68,7 +81,7 @@ def fold_lookalikes(text: str) -> str:
     """Fold look-alike letters and digits to one form (UTS #39 skeleton, restricted as C-4 says)."""
     # The skeleton works on decomposed text, so "ї" folds like "ï"; C-4's ё→е applies to its Latin twin ë.
     decomposed = unicodedata.normalize("NFD", text).translate(_LOOKALIKES)
-    return unicodedata.normalize("NFC", _E_DIAERESIS.sub("e", decomposed))
+    return unicodedata.normalize("NFC", _undot(decomposed, "e"))
 
 
 def keyword_form(text: str) -> str:
