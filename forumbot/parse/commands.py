@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from datetime import timedelta
 
@@ -48,10 +49,11 @@ _NO_ARGUMENT: Mapping[str, Command] = {
     "undo": Undo(),
 }
 
+_MINUTE_WORDS = ("m", "min", "mins", "minute", "minutes", "м", "мин", "минута", "минуту", "минуты", "минут")
 DURATION_UNITS: Mapping[timedelta, tuple[str, ...]] = {
     timedelta(days=1): ("d", "day", "days", "д", "дн", "день", "дня", "дней", "сут", "сутки", "суток"),
     timedelta(hours=1): ("h", "hr", "hrs", "hour", "hours", "ч", "час", "часа", "часов"),
-    timedelta(minutes=1): ("m", "min", "mins", "minute", "minutes", "м", "мин", "минута", "минуту", "минуты", "минут"),
+    timedelta(minutes=1): _MINUTE_WORDS,
 }
 _UNITS = {word: unit for unit, words in DURATION_UNITS.items() for word in words}
 _DURATION_PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)\.?\s*")
@@ -62,7 +64,8 @@ _WORD = re.compile(r"\S+")
 
 def parse_duration(text: str) -> timedelta | None:
     """`30m`, `12ч`, `2h30m`, `90 мин`, `1д 12ч` as a positive timedelta; None when unreadable."""
-    text = normalize(text)
+    # Not normalize(): it would strip a leading minus sign as punctuation.
+    text = unicodedata.normalize("NFKC", text).casefold().strip()
     total, pos = timedelta(), 0
     for m in _DURATION_PART.finditer(text):
         unit = _UNITS.get(m.group(2))
@@ -92,8 +95,7 @@ def _prefixes(text: str, keep: int) -> list[tuple[str, str]]:
     """(first words, the rest) splits of `text`, longest first, leaving at least `keep` words over."""
     spans = [m.span() for m in _WORD.finditer(text)]
     return [
-        (text[: spans[k - 1][1]], text[spans[k - 1][1] :].strip())
-        for k in range(len(spans) - keep, 0, -1)
+        (text[: spans[k - 1][1]], text[spans[k - 1][1] :].strip()) for k in range(len(spans) - keep, 0, -1)
     ]
 
 
@@ -189,7 +191,7 @@ def parse_command(
         if isinstance(readings, Rejection):
             return readings
         nick, reason = readings[0]
-        reason = "\n".join([reason, *(ln.strip() for ln in lines[index + 1 :])]).strip()
+        reason = "\n".join([reason, *(strip_markup(ln).strip() for ln in lines[index + 1 :])]).strip()
         return Modkill(nick, reason)
     if name == "replace":
         return _replace(reader, rest, word)

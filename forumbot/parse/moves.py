@@ -36,7 +36,7 @@ _KINDS = {keyword_form(word): kind for kind, words in MOVE_WORDS.items() for wor
 _CONFIRM = frozenset(keyword_form(word) for word in CONFIRM_WORDS)
 _EXECUTOR = frozenset(keyword_form(word) for word in EXECUTOR_WORDS)
 _STATUS = {keyword_form(word): role for word, role in HUNT_STATUS_WORDS.items()}
-_HEAD = re.compile(r"([^\s:,]+)[\s:,]*(.*)", re.DOTALL)
+_HEAD = re.compile(r"[\s:,]*([^\s:,]+)[\s:,]*(.*)", re.DOTALL)
 _BARE_KINDS = (MoveKind.CHECK, MoveKind.SHOT, MoveKind.HEAL, MoveKind.DON)
 
 
@@ -68,7 +68,8 @@ class _Line:
 
     def parse(self) -> Move | Rejection:
         m = _HEAD.match(self.line)
-        assert m is not None
+        if m is None:
+            return Rejection("unknown_command", self.line)
         head, rest = m.group(1), m.group(2)
         kind = _KINDS.get(keyword_form(head))
         if kind is None:
