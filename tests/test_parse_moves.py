@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from forumbot.model import Move, MoveKind, RejectedLine, Rejection, Role
+from forumbot.model import REJECTION_CODES, Move, MoveKind, RejectedLine, Rejection, Role
 from forumbot.parse import NickMatcher, parse_pm
 
 NICKS = ["Вася", "Петя", "Кот Баюн", "Маша", "Stand by Me", "Дон Корлеоне", "Тихий Маньяк"]
@@ -101,7 +103,9 @@ def test_C12_shots_heals_and_nominations_name_the_alive(text: str) -> None:
 
 
 def test_C12_hunt_names_the_alive() -> None:
-    assert one("охота Маша маньяк", "free_hunt") == RejectedLine("охота Маша маньяк", Rejection("not_alive", "Маша"))
+    assert one("охота Маша маньяк", "free_hunt") == RejectedLine(
+        "охота Маша маньяк", Rejection("not_alive", "Маша")
+    )
 
 
 def test_C12_C4_unknown_and_ambiguous_targets() -> None:
@@ -120,7 +124,13 @@ def test_C12_keyword_without_a_name() -> None:
 
 @pytest.mark.parametrize(
     "status, role",
-    [("маф", Role.MAFIA), ("мафия", Role.MAFIA), ("mafia", Role.MAFIA), ("маньяк", Role.MANIAC), ("maniac", Role.MANIAC)],
+    [
+        ("маф", Role.MAFIA),
+        ("мафия", Role.MAFIA),
+        ("mafia", Role.MAFIA),
+        ("маньяк", Role.MANIAC),
+        ("maniac", Role.MANIAC),
+    ],
 )
 def test_C12_H10_hunt_status(status: str, role: Role) -> None:
     assert one(f"охота Вася {status}", "free_hunt") == Move(MoveKind.HUNT, "Вася", guess=role)
@@ -133,12 +143,16 @@ def test_C12_H10_hunt_without_status_has_no_guess() -> None:
 
 def test_C12_hunt_status_word_inside_a_nickname() -> None:
     assert one("охота Тихий Маньяк", "free_hunt") == Move(MoveKind.HUNT, "Тихий Маньяк")
-    assert one("охота Тихий Маньяк маньяк", "free_hunt") == Move(MoveKind.HUNT, "Тихий Маньяк", guess=Role.MANIAC)
+    assert one("охота Тихий Маньяк маньяк", "free_hunt") == Move(
+        MoveKind.HUNT, "Тихий Маньяк", guess=Role.MANIAC
+    )
     assert one('охота "Кот Баюн" мафия', "free_hunt") == Move(MoveKind.HUNT, "Кот Баюн", guess=Role.MAFIA)
 
 
 def test_C12_bad_hunt_status() -> None:
-    assert one("охота Вася доктор", "free_hunt") == RejectedLine("охота Вася доктор", Rejection("bad_hunt_status", "доктор"))
+    assert one("охота Вася доктор", "free_hunt") == RejectedLine(
+        "охота Вася доктор", Rejection("bad_hunt_status", "доктор")
+    )
 
 
 # --- executor -----------------------------------------------------------------------------------------
@@ -150,8 +164,12 @@ def test_C12_H7_executor(word: str) -> None:
 
 
 def test_C12_H7_executor_with_spaced_names() -> None:
-    assert one("выстрел Кот Баюн by Stand by Me", "free_hunt") == Move(MoveKind.SHOT, "Кот Баюн", executor="Stand by Me")
-    assert one("выстрел Stand by Me by Кот Баюн", "free_hunt") == Move(MoveKind.SHOT, "Stand by Me", executor="Кот Баюн")
+    assert one("выстрел Кот Баюн by Stand by Me", "free_hunt") == Move(
+        MoveKind.SHOT, "Кот Баюн", executor="Stand by Me"
+    )
+    assert one("выстрел Stand by Me by Кот Баюн", "free_hunt") == Move(
+        MoveKind.SHOT, "Stand by Me", executor="Кот Баюн"
+    )
     assert one("shoot Stand by Me", "free_hunt") == Move(MoveKind.SHOT, "Stand by Me")
 
 
@@ -169,7 +187,15 @@ def test_C12_executor_is_free_hunt_only() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["подтверждаю", "Принял", "confirm", "Роль принял, спасибо!", "Приняла", "ok, confirmed", "[b]ПОДТВЕРЖДАЮ[/b]"],
+    [
+        "подтверждаю",
+        "Принял",
+        "confirm",
+        "Роль принял, спасибо!",
+        "Приняла",
+        "ok, confirmed",
+        "[b]ПОДТВЕРЖДАЮ[/b]",
+    ],
 )
 def test_C2_C12_any_line_containing_a_confirm_word(text: str) -> None:
     assert one(text) == Move(MoveKind.CONFIRM)
@@ -188,7 +214,9 @@ def test_C12_M12_modkill_with_own_nick() -> None:
 
 
 def test_C12_M12_modkill_naming_someone_else() -> None:
-    assert one("модкилл Петя", sender="Вася") == RejectedLine("модкилл Петя", Rejection("modkill_other", "Петя"))
+    assert one("модкилл Петя", sender="Вася") == RejectedLine(
+        "модкилл Петя", Rejection("modkill_other", "Петя")
+    )
 
 
 def test_C12_M12_modkill_with_unknown_sender_returns_the_named_nick() -> None:
@@ -209,7 +237,9 @@ def test_C12_bare_nickname_without_a_single_move_is_not_understood() -> None:
 
 
 def test_C12_H10_hunt_is_never_bare() -> None:
-    assert one("Вася", "free_hunt", bare_kind=MoveKind.HUNT) == RejectedLine("Вася", Rejection("unknown_command", "Вася"))
+    assert one("Вася", "free_hunt", bare_kind=MoveKind.HUNT) == RejectedLine(
+        "Вася", Rejection("unknown_command", "Вася")
+    )
 
 
 def test_C12_bare_check_may_name_the_dead_bare_heal_may_not() -> None:
@@ -224,3 +254,32 @@ def test_C12_bare_unknown_text_is_unknown_command() -> None:
 def test_C12_nickname_that_starts_with_a_move_word() -> None:
     assert one("дон Корлеоне", bare_kind=MoveKind.HEAL) == Move(MoveKind.HEAL, "Дон Корлеоне")
     assert one("дон Дон Корлеоне") == Move(MoveKind.DON, "Дон Корлеоне")
+
+
+_PIECES = st.sampled_from(
+    [
+        "проверка",
+        "убить",
+        "охота",
+        "by",
+        "маньяк",
+        "модкилл",
+        "Принял",
+        "Вася",
+        "Stand by Me",
+        ":",
+        '"',
+        "\n",
+        " ",
+    ]
+)
+
+
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=5)), max_size=10).map("".join))
+@settings(max_examples=300)
+def test_C12_any_pm_gives_moves_or_known_rejections(text: str) -> None:
+    for variant, bare in (("moscow", None), ("free_hunt", MoveKind.SHOT)):
+        for item in pm(text, variant, bare_kind=bare, sender="Вася"):
+            assert isinstance(item, Move | RejectedLine)
+            if isinstance(item, RejectedLine):
+                assert item.reason.code in REJECTION_CODES

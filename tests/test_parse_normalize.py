@@ -83,7 +83,9 @@ def test_C4_yo_becomes_ye() -> None:
     assert normalize("Але\u0308на") == "алена"  # decomposed ё too
 
 
-@pytest.mark.parametrize("ch", ["\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2060", "\ufeff", "\u00ad"])
+@pytest.mark.parametrize(
+    "ch", ["\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2060", "\ufeff", "\u00ad"]
+)
 def test_C4_zero_width_and_format_characters_removed(ch: str) -> None:
     assert normalize(f"{ch}Ва{ch}ся{ch}") == "вася"
 
@@ -112,7 +114,18 @@ def test_C4_normalize_neither_strips_markup_nor_folds() -> None:
 
 @pytest.mark.parametrize(
     "cyrillic, latin",
-    [("а", "a"), ("о", "o"), ("е", "e"), ("р", "p"), ("с", "c"), ("у", "y"), ("х", "x"), ("ѕ", "s"), ("і", "i"), ("ј", "j")],
+    [
+        ("а", "a"),
+        ("о", "o"),
+        ("е", "e"),
+        ("р", "p"),
+        ("с", "c"),
+        ("у", "y"),
+        ("х", "x"),
+        ("ѕ", "s"),
+        ("і", "i"),
+        ("ј", "j"),
+    ],
 )
 def test_C4_cyrillic_letters_fold_to_latin_twins(cyrillic: str, latin: str) -> None:
     assert fold_lookalikes(cyrillic) == latin

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from forumbot.model import Agitation, Rejection, Special, Vote
+from forumbot.model import REJECTION_CODES, Agitation, Rejection, Special, Vote
 from forumbot.parse import (
     DEFAULT_AGITATION_MARKERS,
     NickMatcher,
@@ -224,3 +226,39 @@ def test_H4_prefix_marker_covers_inflections() -> None:
 
 def test_H4_agitation_is_checked_before_the_name() -> None:
     assert hunt("голосуйте Маша") == Agitation("голосуй*")  # dead name does not matter
+
+
+# --- any text -----------------------------------------------------------------------------------------
+
+_PIECES = st.sampled_from(
+    [
+        "Вася",
+        "Кот Баюн",
+        "AC/DC",
+        "ннв",
+        "/",
+        " / ",
+        "помиловать всех",
+        "голосуйте",
+        "[b]",
+        "[/b]",
+        "<br>",
+        "\n",
+        " ",
+    ]
+)
+_POSTS = st.lists(st.one_of(_PIECES, st.text(max_size=5)), max_size=8).map("".join)
+
+
+@given(_POSTS)
+@settings(max_examples=300)
+def test_M7_H3_any_post_gives_a_vote_or_a_known_rejection(post: str) -> None:
+    for result in (
+        moscow(post),
+        hunt(post),
+        parse_runoff_vote(post, M, ALIVE, None),
+        parse_runoff_vote(post, M, ALIVE, ["Вася", "AC/DC"]),
+    ):
+        assert isinstance(result, Vote | Agitation | Rejection)
+        if isinstance(result, Rejection):
+            assert result.code in REJECTION_CODES
