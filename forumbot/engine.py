@@ -59,6 +59,7 @@ class VotePost:
     text: str
     by_gm: bool = False
     voided: bool = False  # edited before the deadline (C-11)
+    edited: bool = False  # the forum marked it edited before the deadline; the count names it (C-11)
 
 
 @dataclass
@@ -487,6 +488,7 @@ class Engine:
         open_posts = {"day": self.s.posts, "runoff": self.s.runoff_posts}.get(ph.kind, [])
         for post in open_posts:  # an edit after the post's day or runoff closed changes nothing
             if post.id == inp.id:
+                post.edited = True
                 if self.edited_votes == "void" and not isinstance(post.parsed, Agitation):
                     post.voided = True  # H-4: an edit does not undo an agitation
                 self.log.append(f"{self.s.phase.label}: vote post {inp.id} by {inp.author} edited")
@@ -590,6 +592,7 @@ class Engine:
             [(self._voter_nick(p.voter), p.text) for p in ballots.ignored],
             [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
+            edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided],
         )
 
     # --- the game thread: last words (C-8) and runoff speeches (M-10)

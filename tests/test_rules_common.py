@@ -902,6 +902,7 @@ def test_C11_first_seen_option_counts_the_text_first_stored():
     g.vote("day 1", "+1h", "М5", "М3")
     r = g.run("night 1", "+1h")
     assert r.died("М2") == ("day 1", "vote")
+    assert "Отредактировано: М1 «М2»" in final_count(r)  # the count names every edited post
 
 
 def test_C11_edit_after_deadline_changes_nothing():
@@ -998,3 +999,79 @@ def test_C12_one_bad_line_does_not_spoil_the_good_ones():
     reply = next(t for t in r.pms("Шериф") if "Принято" in t)
     assert reply.count("Не понято") == 2 and "Принято: проверка Маф1." in reply
     assert any("Маф1 — мафия" in t for t in r.pms("Шериф"))
+
+
+# ------------------------------------------------------------------------------------------------ more edges
+
+
+def test_C1_lengths_are_elapsed_hours_across_a_clock_change():
+    from datetime import datetime, timezone
+
+    from forumbot.game import run
+    from forumbot.model import GameSetup, PlayerSpec, Schedule
+
+    cest = timezone(timedelta(hours=2))
+    start = datetime(2026, 10, 24, 12, 0, tzinfo=cest)  # Berlin leaves summer time on 25 October
+    setup = GameSetup(
+        variant="moscow", seed=1, schedule=Schedule(start, timedelta(hours=24), timedelta(hours=12),
+                                                     timedelta(hours=12), "Europe/Berlin"),
+        players=tuple(PlayerSpec(n, r) for n, r in MOSCOW_CAST), bot="Бот", gms=("ГМ",),
+    )
+    r = run(setup, [], start + timedelta(hours=25))
+    assert r.phase == "night 1"
+    night = next(m for m in r.messages if m.where == "game" and "ночь 1" in m.text)
+    assert night.at == start + timedelta(hours=24)
+    assert "25.10.2026 23:00" in night.text  # 24 h after 12:00 CEST is 11:00 CET; +12 h is 23:00 CET
+
+
+def test_C1_gm_extend_during_setup_moves_day_1():
+    g = Game.moscow()
+    g.gm("setup", "-2h", "extend 1h")
+    g.vote("day 1", "+30m", "М1", "М2")  # setup still: not a vote
+    r = g.run("day 1", "+2h")
+    opens = next(m for m in r.run.messages if m.where == "game" and "Наступил день 1" in m.text)
+    assert opens.at == g.at("day 1", "+1h")
+    assert not any("М2 — 1" in t for t in r.posts("vote") + r.posts("game"))
+
+
+def test_C7_win_check_after_a_night_modkill_ends_the_game_at_once():
+    g = Game.moscow()
+    for c in ("М1", "М2", "М3"):
+        g.gm("setup", "-2h", f"модкилл {c}")
+    g.gm("night 1", "+2h", "модкилл М4")  # 3 mafia v 3 town
+    r = g.run("day 2", "+1h")
+    assert r.winner == "mafia"
+    assert r.run.result.ended_at == g.at("night 1", "+2h")
+
+
+def test_C9_gm_replace_during_setup_new_account_confirms_and_gets_partners():
+    g = Game.moscow()
+    g.gm("setup", "-5h", "замена Маф1 Сменщик")
+    g.pm("setup", "-4h", "Сменщик", "подтверждаю")
+    r = g.run("day 1", "+1h")
+    role_pm = r.pms("Сменщик")[0]
+    assert "мафия" in role_pm and "Дон" in role_pm and "Маф2" in role_pm
+    gm = next(t for t in r.pms("ГМ") if "День 1" in t)
+    assert "Сменщик" not in gm and "Маф1" not in gm
+
+
+def test_C9_gm_undo_of_a_replace_gives_the_seat_back():
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "replace М3 Новичок")
+    g.gm("day 1", "+2h", "undo")
+    g.votes("day 1", {"М3": "М5", "М4": "М5", "Новичок": "М6"}, offset="+3h")
+    r = g.run("night 1", "+1h")
+    assert r.died("М5") == ("day 1", "vote")
+    assert r.player("М3").role is Role.CIVILIAN
+
+
+def test_C9_gm_end_phase_during_a_runoff_resolves_it_now():
+    g = Game.moscow()
+    g.votes("day 1", {"М1": "М3", "М2": "М3", "М5": "М4", "М6": "М4"})
+    for who in ("М1", "М2"):
+        g.vote("day 1", "+25h", who, "повесить всех")
+    g.gm("day 1", "+26h", "end-phase")
+    r = g.run("day 1", "+27h")
+    assert r.died("М3") == ("day 1", "runoff") and r.died("М4") == ("day 1", "runoff")
+    assert r.run.phase == "night 1"
+    assert r.run.next_deadline == g.at("day 1", "+38h")

@@ -101,6 +101,7 @@ class Texts:
         self, label: str, votes: Mapping[str, str], not_voted: Sequence[str],
         rejected: Sequence[tuple[str, str, Rejection]], ignored: Sequence[tuple[str, str]],
         voided: Sequence[tuple[str, str]], agitators: Sequence[str], final: bool,
+        edited_kept: Sequence[tuple[str, str]] = (),
     ) -> str:
         tally: dict[str, list[str]] = {}
         for voter, target in votes.items():
@@ -120,6 +121,8 @@ class Texts:
             lines.append(self._("count.ignored", nick=self.n(nick), text=self.excerpt(text)))
         for nick, text in voided:
             lines.append(self._("count.edited", nick=self.n(nick), text=self.excerpt(text)))
+        for nick, text in edited_kept:  # C-11: the count names every edited post, counted or not
+            lines.append(self._("count.edited_kept", nick=self.n(nick), text=self.excerpt(text)))
         return "\n".join(lines)
 
     def phase(self, label: str) -> str:

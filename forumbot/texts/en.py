@@ -55,6 +55,7 @@ T: dict[str, str] = {
     "count.rejected": "Not counted: {nick} “{text}” — {why}.",
     "count.ignored": "Not counted: {nick} “{text}” — no vote changes left.",
     "count.edited": "Not counted: {nick} “{text}” — the post was edited.",
+    "count.edited_kept": "Edited: {nick} “{text}” — the text first seen counts.",
     "day.result": "Day {n} results.",
     "day.autokill": "{nick} is out automatically (autokill). Role: {role}.",
     "day.no_vote_after_autokill": "Because of the autokill, nobody leaves by vote.",

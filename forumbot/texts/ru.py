@@ -58,6 +58,7 @@ T: dict[str, str] = {
     "count.rejected": "Не засчитано: {nick} «{text}» — {why}.",
     "count.ignored": "Не засчитано: {nick} «{text}» — лимит смены голоса исчерпан.",
     "count.edited": "Не засчитано: {nick} «{text}» — сообщение отредактировано.",
+    "count.edited_kept": "Отредактировано: {nick} «{text}» — засчитан первоначальный текст.",
     "day.result": "Итоги дня {n}.",
     "day.autokill": "{nick} выбывает автоматически (автокилл). Роль: {role}.",
     "day.no_vote_after_autokill": "Из-за автокилла по итогам голосования никто не уходит.",
