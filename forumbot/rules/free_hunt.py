@@ -55,17 +55,24 @@ class FreeHunt:
 
     def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
         allowed = self.allowed(n_players)
-        mafia, maniac = allowed[0]
-        if "mafia" in options or "maniac" in options:
-            mafia = int(options.get("mafia", mafia))  # type: ignore[arg-type]
-            maniac = bool(options.get("maniac", maniac))
-            if (mafia, maniac) not in allowed:
-                raise SetupError(
-                    f"Free Hunt with {n_players} players allows "
-                    + " or ".join(_describe(*c) for c in allowed)
-                    + f", not {_describe(mafia, maniac)} (H-1)"
-                )
-        return _cast_roles(mafia, maniac, n_players)
+        # H-1: the options pick the cast of the row they name; one option alone picks the first that fits it.
+        mafia, maniac = options.get("mafia"), options.get("maniac")
+        if "mafia" in options and (isinstance(mafia, bool) or not isinstance(mafia, int)):
+            raise SetupError(f"option mafia must be a whole number, not {mafia!r} (H-1)")
+        if "maniac" in options and not isinstance(maniac, bool):
+            raise SetupError(f"option maniac must be true or false, not {maniac!r} (H-1)")
+        fits = [
+            c for c in allowed
+            if ("mafia" not in options or c[0] == mafia) and ("maniac" not in options or c[1] == maniac)
+        ]
+        if not fits:
+            asked = ", ".join(f"{k} = {options[k]!r}" for k in ("mafia", "maniac") if k in options)
+            raise SetupError(
+                f"Free Hunt with {n_players} players allows "
+                + " or ".join(_describe(*c) for c in allowed)
+                + f"; the options ask for {asked} (H-1)"
+            )
+        return _cast_roles(*fits[0], n_players)
 
     def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
         allowed = self.allowed(len(roles))
