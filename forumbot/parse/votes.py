@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
@@ -31,6 +32,8 @@ DEFAULT_AGITATION_MARKERS: tuple[str, ...] = (
 )
 
 _EXCERPT = 60
+_QUOTE = re.compile(r"\[quote\b|<blockquote\b", re.IGNORECASE)  # a quote left in the text (H-3)
+_QUOTE_BLOCK = re.compile(r"\[quote\b[^\]]*\].*?\[/quote\]|<blockquote\b.*?</blockquote>", re.IGNORECASE | re.DOTALL)
 
 
 def _forms(words: Sequence[str]) -> frozenset[str]:
@@ -190,6 +193,12 @@ def parse_hunt_vote(
     markers: Sequence[str] = DEFAULT_AGITATION_MARKERS,
 ) -> Vote | Agitation | Rejection:
     """H-3/H-4: agitation anywhere in the post first; otherwise the post is exactly one alive player."""
+    if _QUOTE.search(text):
+        # H-3: a post with a quote is no vote, even a quote of a bare nickname; the author's own words
+        # outside the quote may still be agitation (H-4), a quoted call is not his.
+        own = strip_markup(_QUOTE_BLOCK.sub(" ", text))
+        marker = find_agitation(own, markers) if not matcher.names_any(own) else None
+        return Agitation(marker) if marker is not None else _not_a_vote(strip_markup(text))
     stripped = strip_markup(text)
     if not normalize(stripped):
         return Rejection("empty")
