@@ -93,7 +93,8 @@ class Page:
     def tree(self) -> Any:
         """The page as an lxml tree from libxml2's HTML parser (parsed once)."""
         if self._tree is None:
-            data = self.text.encode("utf-8")
+            # UTF-8 as served needs no round trip through str.
+            data = self.content if self.charset in ("utf-8", "utf8") else self.text.encode("utf-8")
             root = etree.fromstring(data, _HTML_PARSER, base_url=self.url) if data.strip() else None
             self._tree = root if root is not None else etree.fromstring("<html></html>", _HTML_PARSER)
         return self._tree
