@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable, Iterable, Sequence
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
@@ -243,16 +243,11 @@ def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
 
 def _update(sessions, rows: list[OutboxRow], **values) -> None:
     with sessions.begin() as session:
-        for row in rows:
-            fresh = session.get(OutboxRow, row.id)
-            for name, value in values.items():
-                setattr(fresh, name, value(fresh) if callable(value) else value)
-            for name in values:
-                setattr(row, name, getattr(fresh, name))
+        session.execute(update(OutboxRow).where(OutboxRow.id.in_([r.id for r in rows])).values(**values))
 
 
 def _mark_attempt(sessions, rows, now, batch) -> None:
-    _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=lambda r: r.attempts + 1)
+    _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=OutboxRow.attempts + 1)
 
 
 def _mark_sent(sessions, rows, remote: str | None, now) -> None:

@@ -194,10 +194,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise inbox_error  # PMs may be missing: a fold now could resolve a night without its moves
     until = started - timedelta(seconds=ctx.config.grace_seconds)
     with ctx.sessions.begin() as session:
-        row = session.get(Game, game_id)
-        setup = setup_from_json(row.setup_json)
-        inputs, gm_commands = _inputs(session, ctx, game, setup, forum_id, game_id)
-        inputs.insert(0, start_input(setup, row.started_at))
+        setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
@@ -220,15 +217,35 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
 # --- inputs for the fold ------------------------------------------------------------------------------------
 
 
-def _inputs(session: Session, ctx: Context, game: GameConfig, setup: GameSetup, forum_id: int,
+def load_game(session: Session, config: Config,
+              game_id: int) -> tuple[GameSetup, list[Input], list[tuple[int, Input]]]:
+    """A game's frozen setup, every stored input routed to it (in time order), and which of them are PMs
+    from its GMs (with their row ids, for the override log)."""
+    row = session.get(Game, game_id)
+    setup = setup_from_json(row.setup_json)
+    inputs, commands = _inputs(session, config, config.games[row.name], setup, row.forum_id, game_id)
+    return setup, [start_input(setup, row.started_at), *inputs], commands
+
+
+def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until: datetime,
+              fold: Fold = default_fold) -> GameRun:
+    """The game as the store says it is at `until` (what `game status` shows and a dispute replays)."""
+    with sessions.begin() as session:
+        game_id = session.scalar(select(Game.id).where(Game.name == name))
+        setup, inputs, _ = load_game(session, config, game_id)
+    return fold(setup, inputs, until)
+
+
+def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup, forum_id: int,
             game_id: int) -> tuple[list[Input], list[tuple[int, Input]]]:
     where = {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
     inputs: list[Input] = []
     for row in session.scalars(select(RawInput).where(
             RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)))):
         inputs.append(_input(row, where[row.topic]))
-    members = _members(session, setup, game_id)
-    rivals = _rival_games(session, ctx, game, forum_id, game_id)
+    everyone = _members_by_game(session, config, forum_id)
+    members = everyone.get(game_id, (game, set()))[1]
+    rivals = [entry for other, entry in everyone.items() if other != game_id]
     gms = {g.casefold() for g in setup.gms}
     commands: list[tuple[int, Input]] = []
     for row in session.scalars(select(RawInput).where(RawInput.forum_id == forum_id, RawInput.kind == "pm")):
@@ -260,23 +277,22 @@ def _input(row: RawInput, where: Where) -> Input:
                  id=row.item_id, first_text=first)
 
 
-def _members(session: Session, setup: GameSetup, game_id: int) -> set[str]:
-    nicks = {p.nick for p in setup.players} | set(setup.gms)
-    nicks |= set(session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
-    return {n.casefold() for n in nicks}
-
-
-def _rival_games(session: Session, ctx: Context, game: GameConfig, forum_id: int,
-                 game_id: int) -> list[tuple[GameConfig, set[str]]]:
-    """The other running games on this forum, with their members: a PM from a member of several goes to the
-    one its subject names (see deploy/README.md, "PM routing")."""
-    rivals = []
-    for other in session.scalars(select(Game).where(Game.forum_id == forum_id, Game.status == "running",
-                                                    Game.id != game_id)):
-        config = ctx.config.games.get(other.name)
-        if config is not None:
-            rivals.append((config, _members(session, setup_from_json(other.setup_json), other.id)))
-    return rivals
+def _members_by_game(session: Session, config: Config, forum_id: int) -> dict[int, tuple[GameConfig, set[str]]]:
+    """Each running game on the forum with the accounts that belong to it (players, replacements, GMs),
+    casefolded: a PM is routed by its forum-authenticated author (see deploy/README.md, "PM routing")."""
+    games = {g.id: g for g in session.scalars(select(Game).where(Game.forum_id == forum_id, Game.status == "running"))}
+    members: dict[int, tuple[GameConfig, set[str]]] = {}
+    for game_id, game in games.items():
+        game_config = config.games.get(game.name)
+        if game_config is None:
+            continue
+        setup = setup_from_json(game.setup_json)
+        nicks = {p.nick for p in setup.players} | set(setup.gms)
+        members[game_id] = (game_config, {n.casefold() for n in nicks})
+    for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
+        if game_id in members:
+            members[game_id][1].add(nick.casefold())
+    return members
 
 
 def _routed_here(row: RawInput, game: GameConfig, members: set[str],
