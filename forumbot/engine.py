@@ -133,6 +133,7 @@ class Engine:
         self.overrides: list[tuple[State, int, int, str]] = []  # (state before, index in processed, resolutions)
         self.processed: list[Input] = []
         self.redo_at: int | None = None  # index in `processed` of the input an undo is re-handling
+        self.edits: list[tuple[int, Input]] = []  # (len(processed) when the edit came, the edited post)
         self.last_count: str = ""
         self.next_count: datetime | None = None
         self.reminded: set[str] = set()
@@ -160,6 +161,7 @@ class Engine:
                 self.processed.append(inp)
                 self.handle(inp)
             else:
+                self.edits.append((len(self.processed), inp))
                 self._edited(inp)
         if until is None:
             until = self.s.phase.deadline if self.s.phase.kind != "ended" else self.s.ended_at
@@ -844,9 +846,12 @@ class Engine:
         outer = (self.suppress, self.redo_at)
         self.suppress = True
         try:
-            for k in range(index + 1, current):
-                self.redo_at = k
-                self.handle(self.processed[k])
+            for k in range(index + 1, current + 1):
+                for _, edited in (e for e in self.edits if e[0] == k):
+                    self._edited(edited)  # C-11 edits that came in between are applied again, in place
+                if k < current:
+                    self.redo_at = k
+                    self.handle(self.processed[k])
         finally:
             self.suppress, self.redo_at = outer
         self.log.append(f"override by {gm} at {inp.at.isoformat()}: undo {name}")

@@ -1075,3 +1075,13 @@ def test_C9_gm_end_phase_during_a_runoff_resolves_it_now():
     assert r.died("М3") == ("day 1", "runoff") and r.died("М4") == ("day 1", "runoff")
     assert r.run.phase == "night 1"
     assert r.run.next_deadline == g.at("day 1", "+38h")
+
+
+def test_C11_edit_between_a_gm_command_and_its_undo_still_voids_the_vote():
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М1", "М3", edited_at=g.at("day 1", "+3h"))
+    g.votes("day 1", {"М2": "М3", "М5": "М4", "М6": "М4"})
+    g.gm("day 1", "+2h", "алиас Котик М1")
+    g.gm("day 1", "+4h", "отмена")
+    r = g.run("night 1", "+1h")
+    assert r.died("М4") == ("day 1", "vote")  # М1's edited vote stays void: 2 against 1, no runoff
