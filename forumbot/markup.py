@@ -18,5 +18,11 @@ def escape_bbcode(text: str) -> str:
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
 
+# Discourse linkifies bare URLs and turns "@name" into a mention that notifies; a zero-width space after
+# "@", inside "://" and after "www" stops both, as it does for BBCode.
+_MARKDOWN_BREAKS = re.compile(r"@|(?<=:)//|(?<=www)\\?\.", re.IGNORECASE)
+
+
 def escape_markdown(text: str) -> str:
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("<", "&lt;")
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("<", "&lt;")
+    return _MARKDOWN_BREAKS.sub(lambda m: m.group(0) + ZWSP if m.group(0) == "@" else ZWSP + m.group(0), escaped)

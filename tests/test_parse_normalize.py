@@ -324,9 +324,11 @@ def test_C4_dead_player_is_not_alive(matcher: NickMatcher) -> None:
     assert matcher.match("Petя", allowed=alive) == Rejection("unknown_name", "Petя")
 
 
-def test_C4_exact_dead_name_still_finds_an_allowed_lookalike(matcher: NickMatcher) -> None:
-    """Matching looks among the players who may be named first (C-4); others only explain a miss."""
-    assert matcher.match("Cepa", allowed=["Сера"]) == "Сера"
+def test_C4_exact_name_of_a_dead_player_is_not_alive_even_beside_a_lookalike(matcher: NickMatcher) -> None:
+    """A match before look-alike folding wins (C-4): naming a dead player exactly is rejected as such, never
+    silently turned into a vote for a living player whose name only folds alike."""
+    assert matcher.match("Cepa", allowed=["Сера"]) == Rejection("not_alive", "Cepa")
+    assert matcher.match("Сера", allowed=["Сера"]) == "Сера"
 
 
 def test_C4_ambiguity_only_among_allowed(matcher: NickMatcher) -> None:

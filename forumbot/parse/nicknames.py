@@ -88,8 +88,11 @@ class NickMatcher:
         folded = fold_lookalikes(key)
         pool = set(self._nicks) if allowed is None else set(allowed) & set(self._nicks)
         others = set(self._nicks) - pool
-        for candidates in (pool, others):
-            for found in (self._exact.get(key, frozenset()), self._folded.get(folded, frozenset())):
+        # C-4: a match before look-alike folding wins over one after it, even when the exact match is a
+        # player who may not be named here: "Маша" for a dead Маша is not a vote for a living "Mаша".
+        exact, lookalike = self._exact.get(key, frozenset()), self._folded.get(folded, frozenset())
+        for found in (exact, lookalike):
+            for candidates in (pool, others):
                 picked = self._pick(found, candidates)
                 if isinstance(picked, str) and candidates is others:
                     return Rejection("not_alive", picked)

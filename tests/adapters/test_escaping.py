@@ -39,10 +39,12 @@ def test_bbcode_escape_property(text):
     assert visible(out) == text and not BBCODE_TAG.search(out) and not MAGIC_URL.search(out)
 
 
-@pytest.mark.parametrize("nick", NASTY)
+@pytest.mark.parametrize("nick", NASTY + ["@admin", "http://evil.example/x", "www.evil.example"])
 def test_markdown_escape_renders_literally(nick):
-    markdown_it = pytest.importorskip("markdown_it")
-    md = markdown_it.MarkdownIt("commonmark")
+    import markdown_it
+
+    # Discourse linkifies bare URLs; with linkify on, an unescaped URL would render as <a>.
+    md = markdown_it.MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     out = DiscourseForum("http://f/", "bot", api_key="k").escape(nick)
     html = md.render(out)
     assert not re.search(r"<(?!/?p>)", html), html  # nothing but the paragraph: no em, strong, a, h1, code, img
