@@ -6,13 +6,16 @@ script can be compared post by post.
 
 from __future__ import annotations
 
+import os
 import shutil
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from adapters.memory import MemoryForum
 from forumbot.config import load_config
@@ -28,6 +31,7 @@ BOT, GM = "Бот", "Ведущий"
 CAST = [("Шериф", "sheriff"), ("Дон", "don"), ("Маф1", "mafia"), ("Маф2", "mafia")] + [
     (f"М{i}", "civilian") for i in range(1, 7)
 ]
+PG_URL = os.environ.get("FORUMBOT_TEST_PG_URL")
 POINTS = ("after_fetch", "after_store", "after_outbox", "after_attempt", "after_send")
 
 
@@ -48,7 +52,7 @@ def crash_at(point: str, occurrence: int = 1) -> Callable[[str], None]:
 
 
 def game_toml(name: str, players: list[tuple[str, str]] | None = None, mode: str = "live", gms=(GM,),
-              prefix: str = "") -> str:
+              prefix: str = "", start: datetime = T0) -> str:
     cast = players if players is not None else [(prefix + n, r) for n, r in CAST]
     listed = ",\n    ".join(f'{{ nick = "{n}", role = "{r}" }}' if r else f'"{n}"' for n, r in cast)
     gm_list = ", ".join(f'"{g}"' for g in gms)
@@ -60,7 +64,7 @@ mode = "{mode}"
 game_thread = "{name}/game"
 vote_thread = "{name}/vote"
 gms = [{gm_list}]
-start = {T0.isoformat()}
+start = {start.isoformat()}
 timezone = "Europe/Moscow"
 players = [
     {listed}
@@ -68,7 +72,7 @@ players = [
 """
 
 
-def config_toml(games: str, database: str = "", engine: str = "memory", extra: str = "") -> str:
+def config_toml(games: str, database: str = "", engine: str = "memory", extra: str = "", forum_extra: str = "") -> str:
     db = f'database = "{database}"\n' if database else ""
     return f"""{db}poll_seconds = 60
 grace_seconds = 0
@@ -78,6 +82,7 @@ backoff_seconds = 0
 [forums.main]
 engine = "{engine}"
 login = "{BOT}"
+{forum_extra}
 {games}"""
 
 
@@ -228,3 +233,18 @@ def play(w: World, crash: tuple[int, Callable[[str], None]] | None = None, ticks
                 pass
             w.restart()
         w.tick()
+
+
+@pytest.fixture
+def pg_database():
+    """A throwaway database on the FORUMBOT_TEST_PG_URL server, dropped afterwards."""
+    if not PG_URL:
+        pytest.skip("FORUMBOT_TEST_PG_URL is not set (PostgreSQL tests need a server)")
+    name = f"forumbot_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    yield admin.url.set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()

@@ -1,0 +1,65 @@
+"""The memory forum kept in a file, so that several processes (concurrent ticks, a killed tick and its
+successor) play against one forum. Each adapter call holds an flock on the file for its whole duration:
+calls from different processes are atomic and totally ordered, as requests to one web server would be."""
+
+from __future__ import annotations
+
+import fcntl
+import pickle
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from adapters.memory import MemoryForum
+
+_STATE = ("topics", "pms", "calls", "_next_id")
+
+
+class FileForum(MemoryForum):
+    def __init__(self, path: str, bot: str = "bot", delay: float = 0.0, **_ignored) -> None:
+        super().__init__(bot=bot)
+        self.path = Path(path)
+        self.delay = delay  # seconds each write takes, to widen the windows a kill can land in
+
+    @contextmanager
+    def _locked_state(self, load: bool = True, save: bool = True):
+        with open(self.path.with_suffix(".lock"), "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if load and self.path.exists():
+                for name, value in pickle.loads(self.path.read_bytes()).items():
+                    setattr(self, name, value)
+            yield
+            if save:
+                tmp = self.path.with_suffix(".tmp")
+                tmp.write_bytes(pickle.dumps({name: getattr(self, name) for name in _STATE}))
+                tmp.replace(self.path)
+
+    def save(self) -> None:
+        """Write this object's state to the file (the test side seeding the forum)."""
+        with self._locked_state(load=False):
+            pass
+
+    def load(self) -> "FileForum":
+        """Read the file's state into this object (the test side inspecting the forum)."""
+        with self._locked_state(save=False):
+            pass
+        return self
+
+    def _locked(name: str, slow: bool):  # noqa: N805 - a decorator factory used in the class body
+        def method(self, *args, **kwargs):
+            with self._locked_state():
+                if slow and self.delay:
+                    time.sleep(self.delay)
+                return getattr(MemoryForum, name)(self, *args, **kwargs)
+
+        method.__name__ = name
+        return method
+
+    login = _locked("login", False)
+    fetch_posts = _locked("fetch_posts", False)
+    fetch_pms = _locked("fetch_pms", False)
+    reply = _locked("reply", True)
+    send_pm = _locked("send_pm", True)
+    find_own_post = _locked("find_own_post", False)
+    find_own_pm = _locked("find_own_pm", False)
+    del _locked

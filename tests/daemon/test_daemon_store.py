@@ -1,0 +1,103 @@
+"""The store: raw inputs stored once, edits keep the first text (C-11), the schema is Alembic's and checked."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import func, select, text
+
+from adapters.memory import MemoryForum
+from daemon_world import PG_URL, pg_database  # noqa: F401  (fixture)
+from forumbot.store import Base, RawInput, SchemaOutdated, open_engine, require_current, session_factory, upgrade
+from forumbot.store.records import forum_id, store_pms, store_posts
+from forumbot.store.schema import current_revision, head_revision
+from forumbot.tick import _input
+from forumbot.model import Where
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def sessions(tmp_path):
+    engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    upgrade(engine)
+    yield session_factory(engine)
+    engine.dispose()
+
+
+def test_rereading_a_page_stores_nothing_twice(sessions):
+    forum = MemoryForum()
+    post = forum.add_post("t", "Маша", "Петя", NOW)
+    pm = forum.add_pm("Петя", "проверка Маша", NOW)
+    for _ in range(2):
+        with sessions.begin() as s:
+            fid = forum_id(s, "main", "memory")
+            store_posts(s, fid, [post], NOW)
+            store_pms(s, fid, [pm], NOW)
+    with sessions.begin() as s:
+        assert s.scalar(select(func.count()).select_from(RawInput)) == 2
+
+
+def test_an_edit_updates_the_text_and_keeps_the_first_one(sessions):
+    forum = MemoryForum()
+    post = forum.add_post("vote", "Маша", "Петя", NOW)
+    with sessions.begin() as s:
+        fid = forum_id(s, "main", "memory")
+        store_posts(s, fid, [post], NOW)
+    first_edit, second_edit = NOW + timedelta(minutes=5), NOW + timedelta(hours=30)
+    forum.edit_post(post.id, "Вася", first_edit)
+    with sessions.begin() as s:
+        assert store_posts(s, fid, forum.topics["vote"], NOW) == 1
+    forum.edit_post(post.id, "Оля", second_edit)
+    with sessions.begin() as s:
+        store_posts(s, fid, forum.topics["vote"], NOW)
+        row = s.scalar(select(RawInput))
+        assert (row.first_text, row.text) == ("Петя", "Оля")
+        assert row.edited_at == second_edit and row.first_edited_at == first_edit
+        # the fold sees the earliest edit (the forum only shows the latest) and the first text (C-11)
+        item = _input(row, Where.VOTE)
+        assert (item.text, item.first_text, item.edited_at) == ("Оля", "Петя", first_edit)
+        assert store_posts(s, fid, forum.topics["vote"], NOW) == 0  # unchanged: no write
+
+
+def test_tick_refuses_an_outdated_schema_naming_the_command(tmp_path):
+    engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    with pytest.raises(SchemaOutdated, match="forumbot db upgrade"):
+        require_current(engine)
+    upgrade(engine)
+    require_current(engine)
+    with engine.begin() as c:
+        c.execute(text("UPDATE alembic_version SET version_num = '0000'"))
+    with pytest.raises(SchemaOutdated, match="forumbot db upgrade"):
+        require_current(engine)
+    engine.dispose()
+
+
+def _assert_migrations_match_models(engine) -> None:
+    upgrade(engine)
+    upgrade(engine)  # idempotent
+    assert current_revision(engine) == head_revision()
+    with engine.connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), Base.metadata) == []
+
+
+def test_migrations_build_exactly_the_models_sqlite(tmp_path):
+    engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    _assert_migrations_match_models(engine)
+    engine.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="FORUMBOT_TEST_PG_URL is not set (PostgreSQL tests need a server)")
+def test_migrations_build_exactly_the_models_postgresql(pg_database):
+    engine = open_engine(pg_database)
+    _assert_migrations_match_models(engine)
+    engine.dispose()
+
+
+def test_schema_head_constant_is_the_newest_migration():
+    from forumbot.store.schema import SCHEMA_HEAD
+
+    assert SCHEMA_HEAD == head_revision()
