@@ -1,0 +1,118 @@
+"""The daemon's commands and their exit codes: 0 ok, 2 bad config or setup, 3 forum unreachable; expected
+failures are one line on stderr, never a traceback."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from daemon_world import config_toml, game_toml
+
+from forumbot.cli_daemon import main
+from forumbot.errors import ForumUnavailable
+
+
+class DownForum:
+    """An adapter for a forum that never answers."""
+
+    def __init__(self, **_):
+        pass
+
+    def login(self):
+        raise ForumUnavailable("connection refused")
+
+    def fetch_posts(self, topic, after=None):
+        raise ForumUnavailable("connection refused")
+
+    fetch_pms = reply = send_pm = find_own_post = fetch_posts
+
+
+@pytest.fixture
+def config(tmp_path):
+    path = tmp_path / "forumbot.toml"
+    start = datetime.now(timezone.utc) + timedelta(days=1)
+    path.write_text(config_toml(game_toml("g1", start=start)), encoding="utf-8")
+    return path
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def test_tick_before_db_upgrade_exits_2_naming_the_command(config, capsys):
+    code, _, err = run(capsys, "tick", "-c", str(config))
+    assert code == 2 and "run `forumbot db upgrade`" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_whole_lifecycle_from_the_command_line(config, capsys):
+    assert run(capsys, "db", "upgrade", "-c", str(config))[0] == 0
+    code, out, _ = run(capsys, "game", "list", "-c", str(config))
+    assert code == 0 and out.split() == ["g1", "not", "started", "live"]
+    code, out, _ = run(capsys, "game", "start", "g1", "-c", str(config))
+    assert code == 0 and "commitment" in out
+    assert run(capsys, "game", "start", "g1", "-c", str(config))[0] == 2  # once only
+    assert run(capsys, "tick", "-c", str(config))[0] == 0
+    code, out, _ = run(capsys, "game", "status", "g1", "-c", str(config))
+    assert code == 0 and "g1: running" in out and "sent 11" in out  # the player list and ten role PMs
+    assert run(capsys, "game", "status", "nope", "-c", str(config))[0] == 2
+
+
+def test_game_start_refuses_a_setup_the_rules_refuse(tmp_path, capsys):
+    path = tmp_path / "forumbot.toml"
+    path.write_text(config_toml(game_toml("g1", players=[(f"P{i}", "") for i in range(9)])), encoding="utf-8")
+    run(capsys, "db", "upgrade", "-c", str(path))
+    code, _, err = run(capsys, "game", "start", "g1", "-c", str(path))
+    assert code == 2 and err.startswith("forumbot: games.g1:")
+
+
+def test_unreachable_forum_exits_3_after_retries(config, capsys):
+    text = config.read_text(encoding="utf-8").replace('engine = "memory"',
+                                                        f'engine = "{__name__}:DownForum"\nbase_url = "http://x"')
+    config.write_text(text, encoding="utf-8")
+    run(capsys, "db", "upgrade", "-c", str(config))
+    run(capsys, "game", "start", "g1", "-c", str(config))
+    code, _, err = run(capsys, "tick", "-c", str(config))
+    assert code == 3 and "forum unreachable" in err and "connection refused" in err
+
+
+def test_unknown_engine_and_missing_password_are_config_errors(config, capsys):
+    run(capsys, "db", "upgrade", "-c", str(config))
+    run(capsys, "game", "start", "g1", "-c", str(config))
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('engine = "memory"', 'engine = "smf"\nbase_url = "http://x"'), encoding="utf-8")
+    code, _, err = run(capsys, "tick", "-c", str(config))
+    assert code == 2 and "unknown forum engine 'smf'" in err
+    config.write_text(text.replace('login = "', 'password_env = "FORUMBOT_TEST_NO_SUCH_VAR"\nlogin = "'),
+                      encoding="utf-8")
+    code, _, err = run(capsys, "tick", "-c", str(config))
+    assert code == 2 and "FORUMBOT_TEST_NO_SUCH_VAR is not set" in err
+
+
+def test_a_second_tick_skips_a_locked_game_and_exits_0(config, capsys):
+    from forumbot.config import load_config
+    from forumbot.store import open_engine
+    from forumbot.store.locks import locks_for
+
+    run(capsys, "db", "upgrade", "-c", str(config))
+    run(capsys, "game", "start", "g1", "-c", str(config))
+    loaded = load_config(config)
+    engine = open_engine(loaded.database_url)
+    with locks_for(engine, loaded.state_dir).hold("game:g1") as mine:
+        assert mine
+        assert run(capsys, "tick", "-c", str(config))[0] == 0
+        code, out, _ = run(capsys, "game", "status", "g1", "-c", str(config))
+        assert "outbox: empty" in out  # the locked game was left alone
+    engine.dispose()
+    assert run(capsys, "tick", "-c", str(config))[0] == 0
+    assert "sent 11" in run(capsys, "game", "status", "g1", "-c", str(config))[1]
+
+
+def test_the_core_cli_offers_the_daemon_commands(capsys):
+    from forumbot.cli import main as forumbot
+
+    with pytest.raises(SystemExit) as caught:
+        forumbot(["tick", "--help"])
+    assert caught.value.code == 0 and "--config" in capsys.readouterr().out
