@@ -741,8 +741,8 @@ class Engine:
             return
         self.overrides.append((before, self._current_index(), self.s.resolutions, type(cmd).__name__))
         self.log.append(
-            f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; alive before: "
-            f"{len([s for s in before.seats.values() if s.alive])}, after: {len(self._alive_ids())}"
+            f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; before: {_state_line(before)}; "
+            f"after: {_state_line(self.s)}"
         )
         self._pm(inp.at, gm, self.t.command_done(_describe(cmd)) + "\n" + self._status_text(), key)
 
@@ -1011,6 +1011,16 @@ def _with_id(inp: Input, id_: str) -> Input:
     from dataclasses import replace
 
     return replace(inp, id=id_)
+
+
+def _state_line(s: State) -> str:
+    """C-9: the state an override changed, in one line of the log."""
+    ph = s.phase
+    alive = [x.nick for x in s.seats.values() if x.alive]
+    return (
+        f"{ph.label} until {ph.deadline.isoformat()}{' (paused)' if s.paused_at else ''}, "
+        f"alive {len(alive)}: {', '.join(alive)}"
+    )
 
 
 def _describe(cmd) -> str:  # type: ignore[no-untyped-def]

@@ -612,7 +612,10 @@ def test_C9_every_override_is_logged_with_who_when_and_state():
     assert len(overrides) == 3
     assert all("ГМ" in line for line in overrides)
     assert g.at("day 1", "+1h").isoformat() in overrides[0]
-    assert "before: 10" in overrides[0] and "after: 9" in overrides[0]
+    before, after = overrides[0].split("; before: ")[1].split("; after: ")
+    assert "alive 10" in before and "М2" in before and "alive 9" in after and "М2" not in after
+    before, after = overrides[1].split("; before: ")[1].split("; after: ")
+    assert g.at("day 1", "+24h").isoformat() in before and g.at("day 1", "+25h").isoformat() in after
     assert "undo" in overrides[2]
 
 
@@ -1085,3 +1088,11 @@ def test_C11_edit_between_a_gm_command_and_its_undo_still_voids_the_vote():
     g.gm("day 1", "+4h", "отмена")
     r = g.run("night 1", "+1h")
     assert r.died("М4") == ("day 1", "vote")  # М1's edited vote stays void: 2 against 1, no runoff
+
+
+def test_C9_lookalike_of_the_gm_account_is_not_the_gm():
+    g = Game.moscow()
+    g.pm("day 1", "+1h", "ГM", "модкилл М2")  # Latin M: another forum account
+    r = g.run("day 1", "+2h")
+    assert r.alive("М2")
+    assert not any(line.startswith("override") for line in r.run.log)
