@@ -83,6 +83,11 @@ def phpbb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | 
     return ctx.date(head), int(m.group(1)) if m else 1
 
 
+def time_element_edited(el: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """FlaskBB: "(Last modified: <time datetime=...> by alice)"; exact, but no edit count."""
+    return time_element(el, ctx), 1
+
+
 def mybb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
     """ "(Сообщение последний раз редактировалось: 26.11.2026, 17:35 bob. Причина...)"; MyBB shows no count."""
     text = notice.text or ""
@@ -124,6 +129,7 @@ HOOKS: dict[str, Callable[..., Any]] = {
     "phpbb_pm_sent_line": phpbb_pm_sent_line,
     "phpbb_edit_notice": phpbb_edit_notice,
     "mybb_edit_notice": mybb_edit_notice,
+    "time_element_edited": time_element_edited,
     "phpbb_address_list": phpbb_address_list,
     "phpbb_post_review": phpbb_post_review,
     "mybb_merged": mybb_merged,
