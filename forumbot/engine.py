@@ -841,6 +841,7 @@ class Engine:
         # The inputs between the command and this undo are handled again; an undo met while redoing (a
         # second undo walking back two) must find the indexes of the inputs it re-handles, not the last one.
         current = self._current_index()
+        state_before = _state_line(self.s)
         self.s = before
         self.matcher = self._matcher()
         outer = (self.suppress, self.redo_at)
@@ -854,7 +855,9 @@ class Engine:
                     self.handle(self.processed[k])
         finally:
             self.suppress, self.redo_at = outer
-        self.log.append(f"override by {gm} at {inp.at.isoformat()}: undo {name}")
+        self.log.append(
+            f"override by {gm} at {inp.at.isoformat()}: undo {name}; before: {state_before}; after: {_state_line(self.s)}"
+        )
         self._post(inp.at, Where.GAME, self.t.undone(name), f"undo/{inp.id}")
         self._pm(inp.at, gm, self.t.command_done("undo " + name) + "\n" + self._status_text(), key)
 
