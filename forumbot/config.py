@@ -20,6 +20,7 @@ from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
 VARIANTS = ("moscow", "free_hunt")
 MODES = ("live", "shadow")
 LANGUAGES = ("ru", "en")
+MARKDOWN_ENGINES = {"discourse": "markdown", "flaskbb": "markdown"}  # the rest speak BBCode
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     login = r.get("login", str, "", required=True)
     base_url = r.get("base_url", str, "")
     password_env = r.get("password_env", str, "")
-    markup = r.get("markup", str, "markdown" if engine == "discourse" else "bbcode")
+    markup = r.get("markup", str, MARKDOWN_ENGINES.get(engine, "bbcode"))
     if markup not in ("bbcode", "markdown"):
         r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
     if engine and engine != "memory" and not base_url:

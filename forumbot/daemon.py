@@ -2,8 +2,8 @@
 
 Adapters are found by engine name in the "forumbot.adapters" entry-point group (a "module:attr" engine names
 one directly, for an adapter not installed as a package). An adapter class is built with `from_config(forum,
-password)` when it has that classmethod, else called with the keyword arguments its signature accepts among
-base_url, login, username, password, bot and the forum table's other keys. Its cookie jar, when it offers
+password)` when it has that classmethod, else called with those of base_url, login, username, bot and password
+that its signature names, plus the forum table's other keys (all of them if it takes **kwargs). Its cookie jar, when it offers
 `export_cookies() -> str` and `import_cookies(str)`, is kept in the database so a tick need not log in anew.
 """
 
@@ -61,14 +61,16 @@ def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapte
     password = forum.password(dict(environ))
     if hasattr(factory, "from_config"):
         return factory.from_config(forum, password)
-    offered = {"base_url": forum.base_url, "login": forum.login, "username": forum.login, "bot": forum.login,
-               "password": password, **forum.extra}
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         parameters = {}
     takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-    kwargs = {k: v for k, v in offered.items() if takes_all or k in parameters}
+    # the bot's account under whichever name the adapter uses for it; only names it declares
+    named = {"base_url": forum.base_url, "login": forum.login, "username": forum.login, "bot": forum.login,
+             "password": password}
+    kwargs = {k: v for k, v in named.items() if k in parameters}
+    kwargs.update({k: v for k, v in forum.extra.items() if takes_all or k in parameters})
     return factory(**kwargs)
 
 
