@@ -1,0 +1,48 @@
+"""`game start` records a seed and the draw commitment; the commitment the players see is the documented one."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from daemon_world import CAST, STEPS, world  # noqa: F401  (fixture)
+from sqlalchemy import select
+
+from forumbot.config import load_config
+from forumbot.lifecycle import check_setups, commitment
+from forumbot.store.models import Game, Seat
+
+REPO = Path(__file__).parent.parent.parent
+
+
+def test_commitment_is_posted_with_the_player_list_and_is_the_documented_hash(world):
+    started = world.start(seed=8264019513)
+    world.now = STEPS[0][0]
+    world.tick()
+    # deploy/README.md: sha256(SEED + ":" + "nick=role,..."), seats in config order, nicknames at the start
+    documented = hashlib.sha256(("8264019513:" + ",".join(f"{n}={r}" for n, r in CAST)).encode()).hexdigest()
+    assert started.commitment == documented == commitment(started.seed, [n for n, _ in CAST], dict(CAST))
+    (player_list, *_) = [text for _, text, _ in world.bot_posts("g1/game")]
+    assert documented in player_list
+    with world.daemon.sessions.begin() as s:
+        game = s.scalar(select(Game))
+        assert (game.seed, game.commitment) == (8264019513, documented)
+        assert [(x.nick, x.role) for x in s.scalars(select(Seat).order_by(Seat.seat_no))] == CAST
+
+
+def test_a_started_game_keeps_its_setup_when_the_config_changes(world):
+    world.start()
+    text = world.config_path.read_text(encoding="utf-8").replace("М6", "Новичок")
+    world.config_path.write_text(text, encoding="utf-8")
+    world.config = load_config(world.config_path)
+    world.restart()
+    world.now = STEPS[0][0]
+    world.tick()
+    recipients = {to for to, _, _ in world.bot_pms()}
+    assert "М6" in recipients and "Новичок" not in recipients
+
+
+def test_the_deploy_example_config_is_valid():
+    config = load_config(REPO / "deploy" / "forumbot.toml")
+    assert check_setups(config) == []
+    assert config.database_url.startswith("postgresql")
