@@ -74,24 +74,27 @@ def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapte
     return factory(**kwargs)
 
 
-@dataclass
 class Forums:
-    """The adapters of one tick, opened only for forums with running games; cookies restored and saved."""
+    """The open adapters, by forum name: opened when a forum first has a running game, then kept (so `run`
+    logs in once, not every cycle). The cookie jar is restored from the database on opening and saved after
+    each cycle when it changed, so a cron tick need not log in anew either."""
 
-    config: Config
-    sessions: object
-    environ: Mapping[str, str]
-    factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter] = build_adapter
+    def __init__(self, config: Config, sessions, environ: Mapping[str, str],
+                 factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter]) -> None:
+        self.config, self.sessions, self.environ, self.factory = config, sessions, environ, factory
+        self.live: dict[str, ForumAdapter] = {}
+        self._saved: dict[str, str | None] = {}
 
     def open(self, names: set[str], retry: Retry) -> dict[str, ForumAdapter | ForumError]:
-        self.opened: dict[str, ForumAdapter | ForumError] = {}
-        self._cookies: dict[str, str | None] = {}
+        opened: dict[str, ForumAdapter | ForumError] = {}
         for name in sorted(names):
-            forum = self.config.forums[name]
-            adapter = self.factory(forum, self.environ)
+            if name in self.live:
+                opened[name] = self.live[name]
+                continue
+            adapter = self.factory(self.config.forums[name], self.environ)
             with self.sessions.begin() as session:
                 jar = session.scalar(select(Forum.cookies).where(Forum.name == name))
-            self._cookies[name] = jar
+            self._saved[name] = jar
             try:
                 if jar and hasattr(adapter, "import_cookies"):
                     adapter.import_cookies(jar)
@@ -99,22 +102,23 @@ class Forums:
                     retry(adapter, adapter.login)
             except ForumError as e:
                 log.error("%s: cannot log in: %s", name, e)
-                self.opened[name] = e
+                opened[name] = e  # opened afresh next cycle
                 continue
-            self.opened[name] = adapter
-        return self.opened
+            self.live[name] = opened[name] = adapter
+        return opened
 
     def save(self) -> None:
-        for name, adapter in self.opened.items():
+        for name, adapter in self.live.items():
             export = getattr(adapter, "export_cookies", None)
-            if export is None or isinstance(adapter, ForumError):
+            if export is None:
                 continue
             jar = export()
-            if jar != self._cookies.get(name):
+            if jar != self._saved.get(name):
                 with self.sessions.begin() as session:
                     row = session.scalar(select(Forum).where(Forum.name == name))
                     if row is not None:
                         row.cookies = jar
+                self._saved[name] = jar
 
 
 def _register_forums(sessions, config: Config) -> None:
@@ -142,6 +146,7 @@ class Daemon:
         self.sessions = session_factory(self.engine)
         self.locks = locks_for(self.engine, self.config.state_dir)
         _register_forums(self.sessions, self.config)
+        self.forums = Forums(self.config, self.sessions, self.environ, lambda f, env: self.factory(f, env))
 
     def cycle(self, hook=None) -> TickReport:
         with self.sessions.begin() as session:
@@ -149,8 +154,7 @@ class Daemon:
         retry = Retry(self.config.retries, self.config.backoff_seconds)
         if self.sleep is not None:
             retry.sleep = self.sleep
-        forums = Forums(self.config, self.sessions, self.environ, self.factory)
-        adapters = forums.open({self.config.games[n].forum for n in names if n in self.config.games}, retry)
+        adapters = self.forums.open({self.config.games[n].forum for n in names if n in self.config.games}, retry)
         ctx = Context(config=self.config, sessions=self.sessions, locks=self.locks, adapters=adapters,
                       clock=self.clock, fold=self.fold, retry=retry)
         if hook is not None:
@@ -158,7 +162,7 @@ class Daemon:
         try:
             return tick(ctx)
         finally:
-            forums.save()
+            self.forums.save()
 
     def close(self) -> None:
         self.engine.dispose()

@@ -180,6 +180,10 @@ def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: 
 
 def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
            started: datetime, inbox_error: ForumError | None, outcome: GameOutcome) -> None:
+    if inbox_error is not None:
+        # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
+        # failed is not asked for more
+        raise inbox_error
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
@@ -190,8 +194,6 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                 outcome.stored += store_posts(session, forum_id, posts, started)
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
         ctx.hook("after_store")
-    if inbox_error is not None:
-        raise inbox_error  # PMs may be missing: a fold now could resolve a night without its moves
     until = started - timedelta(seconds=ctx.config.grace_seconds)
     with ctx.sessions.begin() as session:
         setup, inputs, gm_commands = load_game(session, ctx.config, game_id)

@@ -217,10 +217,10 @@ STEPS: list[tuple[datetime, Callable[[World], None]]] = [
 
 
 def play(w: World, crash: tuple[int, Callable[[str], None]] | None = None, ticks: bool = True,
-         upto: int | None = None) -> None:
+         upto: int | None = None, seed: int = 7) -> None:
     """Play STEPS (through step `upto`), ticking after each; with `crash=(step, hook)`, that step's tick dies
     at the hook, the process restarts and ticks again at the same moment."""
-    w.start()
+    w.start(seed=seed)
     for i, (at, act) in enumerate(STEPS[: None if upto is None else upto + 1]):
         w.now = at
         act(w)

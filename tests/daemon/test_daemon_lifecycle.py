@@ -46,3 +46,20 @@ def test_the_deploy_example_config_is_valid():
     config = load_config(REPO / "deploy" / "forumbot.toml")
     assert check_setups(config) == []
     assert config.database_url.startswith("postgresql")
+
+
+def test_the_game_ends_reveals_the_seed_and_stops_being_ticked(world):
+    from daemon_world import GM, play
+
+    from forumbot.lifecycle import game_status
+
+    play(world, upto=2, seed=9081726354)
+    world.now = STEPS[2][0].replace(minute=40)
+    for mafioso in ("Дон", "Маф1", "Маф2"):
+        world.pm(GM, f"модкилл {mafioso}")
+    world.tick()
+    final = world.bot_posts("g1/game")[-1][1]
+    assert "9081726354" in final and "Маф2" in final  # the seed and every role are out
+    status = game_status(world.daemon.sessions, world.config, "g1")
+    assert status.startswith("g1: ended") and "pending" not in status
+    assert world.tick().games == []  # an ended game is not read any more
