@@ -195,7 +195,7 @@ def cmd_game_status(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import game_status
 
     config = _config(args)
-    print(game_status(_sessions(config), config, args.name))
+    print(game_status(_sessions(config), config, args.name, _now()))
     return EXIT_OK
 
 

@@ -124,7 +124,7 @@ def list_games(sessions: sessionmaker[Session], config: Config) -> list[tuple[st
     return rows
 
 
-def game_status(sessions: sessionmaker[Session], config: Config, name: str) -> str:
+def game_status(sessions: sessionmaker[Session], config: Config, name: str, now: datetime | None = None) -> str:
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         if game is None:
@@ -145,6 +145,13 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str) -> s
     ]
     if uncertain:
         lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
+    if now is not None and name in config.games:
+        from forumbot.tick import fold_game
+
+        run = fold_game(sessions, config, name, now)
+        alive = [p.nick for p in run.result.players if p.alive]
+        deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline else ""
+        lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
     return "\n".join(lines)
 
 

@@ -57,6 +57,7 @@ def test_the_whole_lifecycle_from_the_command_line(config, capsys):
     assert run(capsys, "tick", "-c", str(config))[0] == 0
     code, out, _ = run(capsys, "game", "status", "g1", "-c", str(config))
     assert code == 0 and "g1: running" in out and "sent 11" in out  # the player list and ten role PMs
+    assert "phase: setup" in out and "alive (10)" in out
     assert run(capsys, "game", "status", "nope", "-c", str(config))[0] == 2
 
 
