@@ -147,19 +147,19 @@ class FlaskbbForum(HtmlForum):
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         seen: dict[str, list] = (json.loads(after) if after else {}).get("c", {})
         changed: list[tuple[str, str, str]] = []  # (conversation id, last message time, subject)
+        unread_met = 0
         path = self.url("inbox")
         for _ in range(MAX_INBOX_PAGES):
             inbox = self.get(path)
             tree = inbox.tree()
             rows = self._inbox_rows(tree)
-            fresh = [r for r in rows if r[3] or seen.get(r[0], [None])[0] != r[1]]
+            fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
             changed.extend(r[:3] for r in fresh)
+            unread_met += sum(1 for r in rows if r[3])
             nxt = select_one(tree, self.profile.selectors["inbox_next"])
             # Rows come newest change first: a page with nothing new ends the search, unless the navbar
-            # counts unread conversations not met yet (a row read meanwhile can sort above them).
-            unread_total = self._unread_badge(tree)
-            unread_met = sum(1 for c in changed if self._was_unread(rows, c[0]))
-            if nxt is None or (not fresh and unread_met >= unread_total):
+            # counts unread conversations not met yet (one the bot read meanwhile can sort above them).
+            if nxt is None or (not fresh and unread_met >= self._unread_badge(tree)):
                 break
             path = nxt.get("href", "")
         pms: list[ForumPM] = []
@@ -173,10 +173,6 @@ class FlaskbbForum(HtmlForum):
             cursor[cid] = [when, top]
         pms.sort(key=lambda m: int(m.id))
         return pms, json.dumps({"c": cursor}, separators=(",", ":"), sort_keys=True)
-
-    @staticmethod
-    def _was_unread(rows: list[tuple[str, str, str, bool]], cid: str) -> bool:
-        return any(r[0] == cid and r[3] for r in rows)
 
     def _unread_badge(self, tree: etree._Element) -> int:
         badge = select_one(tree, self.profile.selectors["pm_unread_badge"])

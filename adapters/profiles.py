@@ -228,9 +228,9 @@ FLASKBB = HtmlProfile(
         "page_link": "ul.pagination a.page-link[href*='page=']",
         "next_page": "ul.pagination li.active + li a.page-link[href*='page=']",
         "logged_in": "a[href$='/auth/logout']",
-        # flashed errors, and the message under a rejected field (the reply form always carries hidden
-        # attachment-limit messages of the same class, so only those after an invalid control count)
-        "error": "#flashed-messages div.alert-danger, .is-invalid + div.invalid-feedback",
+        # flashed errors, a form's error summary, and the message under a rejected field (the reply form
+        # always carries hidden attachment-limit messages of that class: only one after an invalid control counts)
+        "error": "#flashed-messages div.alert-danger, form div.alert-danger li, .is-invalid + div.invalid-feedback",
         "captcha": "div.g-recaptcha, div.h-captcha, iframe[src*='recaptcha']",
         "pm_row": "div.conversation-row",
         "pm_row_link": "div.conversation-subject a[href*='/conversations/']",
@@ -244,7 +244,7 @@ FLASKBB = HtmlProfile(
         "pm_subject": "div.conversation-header strong",
         "inbox_next": "ul.pagination li.active + li a.page-link[href*='page=']",
     }),
-    strip=("blockquote", "pre", "details"),
+    strip=("blockquote", "pre"),
     pagination=Pagination(param="page", kind="page", per_page=10),
     forms=_ro({
         "login": FormSpec("form[method='post']", needs="password", fields={"username": "login", "password": "password"},
