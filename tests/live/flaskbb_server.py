@@ -39,7 +39,8 @@ HERE = Path(__file__).resolve().parent
 CONSTRAINTS = HERE / "flaskbb-constraints.txt"
 SEED = HERE / "flaskbb_seed.py"
 PACKAGES = ("flaskbb==3.0.0rc5", "flaskbb-plugin-conversations==3.0.7", "flaskbb-plugin-portal==3.0.4")
-PIP_TIMEOUT = 900
+PIP_TIMEOUT = 600
+FAILED_INSTALL_TTL = 3600
 BOOTSTRAP_TIMEOUT = 300
 START_TIMEOUT = 60
 
@@ -133,15 +134,26 @@ def install() -> Path:
     key = _key(CONSTRAINTS.read_text(), *PACKAGES, _version(python))
     root = cache_root()
     venv = root / f"venv-{key}"
+    failed = root / f"venv-{key}.failed"
     with _locked(root):
         if (venv / ".complete").exists():
             return venv
+        # A failed install (no network, say) is not retried for an hour: a CI warm-up that failed must not
+        # make the test session wait for pip's timeouts a second time.
+        if failed.exists() and time.time() - failed.stat().st_mtime < FAILED_INSTALL_TTL:
+            raise Unavailable(failed.read_text().strip() + " (cached; delete " + str(failed) + " to retry)")
         shutil.rmtree(venv, ignore_errors=True)  # a half-built venv from an interrupted run
-        _run([python, "-m", "venv", str(venv)], "creating the FlaskBB venv", 120)
-        # -c pins every transitive package: a newer Flask or SQLAlchemy has broken FlaskBB before
-        _run([str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "-c", str(CONSTRAINTS),
-              *PACKAGES], "pip install FlaskBB", PIP_TIMEOUT)
-        _run([str(venv / "bin" / "python"), "-c", "import flaskbb, conversations"], "importing FlaskBB", 120)
+        try:
+            _run([python, "-m", "venv", str(venv)], "creating the FlaskBB venv", 120)
+            # -c pins every transitive package: a newer Flask or SQLAlchemy has broken FlaskBB before
+            _run([str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "--timeout", "30",
+                  "-c", str(CONSTRAINTS), *PACKAGES], "pip install FlaskBB", PIP_TIMEOUT)
+            _run([str(venv / "bin" / "python"), "-c", "import flaskbb, conversations"], "importing FlaskBB", 120)
+        except Unavailable as e:
+            failed.write_text(str(e) + "\n")
+            shutil.rmtree(venv, ignore_errors=True)
+            raise
+        failed.unlink(missing_ok=True)
         (venv / ".complete").write_text(_version(python) + "\n")
     return venv
 
