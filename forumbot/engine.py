@@ -137,6 +137,7 @@ class Engine:
         self.last_count: str = ""
         self.next_count: datetime | None = None
         self.reminded: set[str] = set()
+        self.clock: datetime | None = None  # the latest time the timeline reached (advance_to)
         self.matcher = self._matcher()
 
     # ------------------------------------------------------------------------------------------------ run
@@ -174,8 +175,11 @@ class Engine:
         while True:
             timed = self._next_timed()
             if timed is None or timed[0] > t:
+                self.clock = t if self.clock is None else max(self.clock, t)
                 return
             at, kind = timed
+            if self.clock is not None and at < self.clock:
+                at = self.clock  # overdue after a GM undo (a pause undone): due now, never back in time
             if kind == "deadline":
                 self._resolve(at)
             elif kind == "count":
@@ -739,7 +743,9 @@ class Engine:
             self.s = before
             self._pm(inp.at, gm, self.t.command_refused(refusal), key)
             return
-        self.overrides.append((before, self._current_index(), self.s.resolutions, type(cmd).__name__))
+        # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
+        resolved = before.resolutions if isinstance(cmd, EndPhase) else self.s.resolutions
+        self.overrides.append((before, self._current_index(), resolved, type(cmd).__name__))
         self.log.append(
             f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; before: {_state_line(before)}; "
             f"after: {_state_line(self.s)}"
@@ -834,8 +840,12 @@ class Engine:
             self._pm(inp.at, gm, self.t.command_refused("nothing_to_undo"), key)
             return
         before, index, resolutions, name = self.overrides[-1]
-        if resolutions != self.s.resolutions:
-            self._pm(inp.at, gm, self.t.command_refused("undo_after_deadline"), key)
+        # Refused, too, when the deadline it would restore has passed (an extend or pause undone too late):
+        # the phase would close back in time, after inputs that came while it was still open.
+        lapsed = before.paused_at is None and before.phase.kind != "ended" and before.phase.deadline <= inp.at
+        if resolutions != self.s.resolutions or lapsed:
+            why = "undo_deadline_passed" if resolutions == self.s.resolutions else "undo_after_deadline"
+            self._pm(inp.at, gm, self.t.command_refused(why), key)
             return
         self.overrides.pop()
         # The inputs between the command and this undo are handled again; an undo met while redoing (a

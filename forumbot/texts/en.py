@@ -137,6 +137,7 @@ T: dict[str, str] = {
     "gm.refuse.new_taken": "that account already plays in the game",
     "gm.refuse.nothing_to_undo": "nothing to undo",
     "gm.refuse.undo_after_deadline": "a phase was resolved after that command; it cannot be undone",
+    "gm.refuse.undo_deadline_passed": "the deadline it would restore has passed; it cannot be undone",
     "gm.done": "Done: {what}.",
     "status.phase": "Phase: {phase}, until {at}.",
     "status.paused": "The game is paused.",

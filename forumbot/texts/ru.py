@@ -142,6 +142,7 @@ T: dict[str, str] = {
     "gm.refuse.new_taken": "этот аккаунт уже участвует в игре",
     "gm.refuse.nothing_to_undo": "отменять нечего",
     "gm.refuse.undo_after_deadline": "после этой команды уже подведены итоги фазы; отмена невозможна",
+    "gm.refuse.undo_deadline_passed": "срок фазы, который вернула бы отмена, уже прошёл; отмена невозможна",
     "gm.done": "Выполнено: {what}.",
     "status.phase": "Фаза: {phase}, до {at}.",
     "status.paused": "Игра на паузе.",
