@@ -641,12 +641,15 @@ class Engine:
             sender=seat.nick,
         )
         replies: list[str] = []
-        for item in results:
+        for n, item in enumerate(results, 1):
             if isinstance(item, RejectedLine):
                 replies.append(self.t.rejected_line(item.text, item.reason, sorted(abilities)))
             else:
                 replies.append(self._move(inp, sid, item))
             if self.s.phase.kind == "ended":
+                break
+            if not seat.alive and n < len(results):  # out by his own modkill (M-12): no move after it
+                replies.append(self.t.you_are_dead())
                 break
         if replies:
             self._pm(inp.at, sid, "\n".join(replies), key)
