@@ -1,0 +1,188 @@
+"""A short Moscow game played by `forumbot tick` against a real FlaskBB forum on 127.0.0.1 (issue 4, item 6).
+
+The forum stamps posts with the real clock, so the game runs on it: Setup 25 s, Day 1 22 s, Night 1 20 s
+(schedule lengths are hours; fractions are fine). Each `forumbot tick` is a separate process, as under cron.
+Roles are given in the config, so the game is the same every run:
+  Setup: role PMs reach every player's inbox; players confirm (half inside the role PM, half in a new PM).
+  Day 1: seven vote carol, three vote erin; a vote count appears; carol is hanged.
+         The tick that resolves the day is killed right after its first post went out and before it was
+         recorded; the next tick finds that post on the forum and posts nothing twice.
+  Night 1: the Don and the mafioso shoot frank by PM, the sheriff checks bob; frank dies, the sheriff learns
+         "mafia".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from adapters.flaskbb import FlaskbbForum
+from flaskbb_client import Member
+from flaskbb_server import BOT, GM, PLAYERS, WELCOME_FORUM
+
+pytestmark = pytest.mark.live
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SETUP, DAY, NIGHT = 25, 22, 20  # seconds
+ROLES = {"alice": "sheriff", "bob": "don", "carol": "mafia", "dave": "mafia"}
+PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
+TICK_TIMEOUT = 60
+MARKER = re.compile(r"#fb:[0-9a-f]{8}")
+
+
+def config_text(base: str, game: str, vote: str, day1: datetime) -> str:
+    players = ",\n    ".join(f'{{ nick = "{p.name}", role = "{ROLES.get(p.name, "civilian")}" }}' for p in PLAYERS)
+    return f"""poll_seconds = 60
+grace_seconds = 0
+retries = 1
+backoff_seconds = 0.5
+
+[forums.live]
+engine = "flaskbb"
+base_url = "{base}"
+login = "{BOT.name}"
+password_env = "{PASSWORD_ENV}"
+markup = "markdown"
+
+[games.g1]
+forum = "live"
+variant = "moscow"
+language = "en"
+game_thread = "{game}"
+vote_thread = "{vote}"
+gms = ["{GM.name}"]
+start = {day1.isoformat()}
+timezone = "UTC"
+day_hours = {DAY / 3600}
+night_hours = {NIGHT / 3600}
+runoff_hours = {NIGHT / 3600}
+remind_hours = 0
+options = {{ vote_count_minutes = 0.2 }}
+players = [
+    {players}
+]
+"""
+
+
+class Game:
+    def __init__(self, server, tmp: Path) -> None:
+        self.base = server.base_url
+        self.tmp = tmp
+        self.config = tmp / "forumbot.toml"
+        self.env = {**os.environ, PASSWORD_ENV: BOT.password, "PYTHONPATH": str(ROOT)}
+        self.log = tmp / "ticks.log"
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess:
+        return self.run([sys.executable, "-m", "forumbot.cli", *args, "-c", str(self.config)])
+
+    def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
+        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=TICK_TIMEOUT)
+        with open(self.log, "a") as f:
+            f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode}\n{done.stdout}{done.stderr}\n")
+        return done
+
+    def tick(self) -> None:
+        done = self.cli("tick")
+        assert done.returncode == 0, f"tick failed: {done.stderr[-2000:]}"
+
+    def tick_killed_at(self, point: str) -> int:
+        return self.run([sys.executable, str(HERE / "tick_and_die.py"), str(self.config), point, "1"]).returncode
+
+
+def wait_until(at: datetime) -> None:
+    """Sleep until `at`; fail if the previous steps overran it (the game would be played out of order)."""
+    delay = (at - datetime.now(timezone.utc)).total_seconds()
+    assert delay > -3, f"behind schedule by {-delay:.0f} s: the forum or the ticks are too slow on this machine"
+    time.sleep(max(0.0, delay))
+
+
+def bot_posts(reader: FlaskbbForum, topic: str) -> list[str]:
+    posts, _ = reader.fetch_posts(topic)
+    return [p.text for p in posts if p.author == BOT.name]
+
+
+def test_a_moscow_game_through_forumbot_tick(flaskbb, tmp_path):
+    t_start = time.monotonic()
+    gm = Member(flaskbb.base_url, GM)
+    game_url = gm.new_topic(WELCOME_FORUM, "Mafia game 1", "The game thread. The bot runs this game.")
+    vote_url = gm.new_topic(WELCOME_FORUM, "Mafia game 1 - votes", "Votes only: one post, one name.")
+    players = {p.name: Member(flaskbb.base_url, p) for p in PLAYERS}
+    reader = FlaskbbForum(flaskbb.base_url, GM.name, GM.password)
+    reader.login()
+
+    game = Game(flaskbb, tmp_path)
+    day1 = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=SETUP)
+    night1, day2 = day1 + timedelta(seconds=DAY), day1 + timedelta(seconds=DAY + NIGHT)
+    game.config.write_text(config_text(flaskbb.base_url, game_url, vote_url, day1), encoding="utf-8")
+    assert game.cli("db", "upgrade").returncode == 0
+    started = game.cli("game", "start", "g1")
+    assert started.returncode == 0, started.stderr
+
+    # --- Setup: role PMs, player list, confirmations ------------------------------------------------------
+    game.tick()
+    for name, member in players.items():
+        from_bot = member.messages_from(BOT.name)
+        role = ROLES.get(name, "civilian").replace("don", "mafia don")
+        assert any(f"Your role: {role}." in m for m in from_bot), f"{name} has no role PM: {from_bot}"
+    assert any("The game begins" in t for t in bot_posts(reader, game_url))
+    for i, (name, member) in enumerate(players.items()):
+        if i % 2:
+            member.answer(member.conversations()[0], "confirm")
+        else:
+            member.pm(BOT.name, "g1", "confirm")
+    game.tick()
+    assert all(any("Role confirmed" in m for m in member.messages_from(BOT.name)) for member in players.values())
+
+    # --- Day 1: votes in the vote thread, a count, the lynch; a tick killed mid-delivery -------------------
+    print(f"\nsetup done {(day1 - datetime.now(timezone.utc)).total_seconds():.0f} s before day 1")
+    wait_until(day1 + timedelta(seconds=1))
+    players["erin"].reply(game_url, "Good morning, town. I am a civilian.")
+    for name in ("alice", "erin", "frank", "grace", "heidi", "ivan", "judy"):
+        players[name].reply(vote_url, "carol")
+    for name in ("bob", "carol", "dave"):
+        players[name].reply(vote_url, "erin")
+    game.tick()
+    print(f"day steps done {(night1 - datetime.now(timezone.utc)).total_seconds():.0f} s before night 1")
+
+    wait_until(night1 + timedelta(seconds=1))
+    before = bot_posts(reader, game_url) + bot_posts(reader, vote_url)
+    assert game.tick_killed_at("after_send") == 137, "the crash point was never reached"
+    after_crash = bot_posts(reader, game_url) + bot_posts(reader, vote_url)
+    assert len(after_crash) == len(before) + 1, "the killed tick should have sent exactly one post"
+    game.tick()
+    posts = bot_posts(reader, game_url) + bot_posts(reader, vote_url)
+    markers = [m for t in posts for m in MARKER.findall(t)]
+    assert len(markers) == len(posts) and len(set(markers)) == len(markers), "a message was posted twice"
+    assert after_crash[-1] in posts and posts.count(after_crash[-1]) == 1
+    game_posts = "\n".join(bot_posts(reader, game_url))
+    assert "vote count" in "\n".join(posts).lower()
+    assert game_posts.count("Final vote count (day 1)") == 1
+    assert "By vote, carol leaves the game." in game_posts
+
+    # --- Night 1: moves by PM, the result ------------------------------------------------------------------
+    players["bob"].pm(BOT.name, "g1", "kill frank")
+    players["dave"].pm(BOT.name, "g1", "kill frank")
+    players["alice"].pm(BOT.name, "g1", "check bob")
+    game.tick()
+    assert any("Accepted: shot at frank" in m for m in players["dave"].messages_from(BOT.name))
+    wait_until(day2 + timedelta(seconds=1))
+    game.tick()
+    game_posts = "\n".join(bot_posts(reader, game_url))
+    assert "Night 1 results." in game_posts and "frank" in game_posts.split("Night 1 results.")[1]
+    assert any("Check result: bob is mafia." in m for m in players["alice"].messages_from(BOT.name))
+
+    posts = bot_posts(reader, game_url) + bot_posts(reader, vote_url)
+    markers = [m for t in posts for m in MARKER.findall(t)]
+    assert len(set(markers)) == len(markers) == len(posts)
+    status = game.cli("game", "status", "g1")
+    outbox = next((ln for ln in status.stdout.splitlines() if ln.startswith("outbox:")), "")
+    assert status.returncode == 0 and re.fullmatch(r"outbox: sent \d+", outbox), status.stdout + status.stderr
+    print(f"\nlive game: {time.monotonic() - t_start:.0f} s, {len(posts)} bot posts; log: {game.log}")
