@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import replace
 from typing import Any, Mapping
 
 from lxml import etree
@@ -28,7 +27,7 @@ from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import FLASKBB, HtmlProfile
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
 from forumbot.transport import Page
@@ -88,13 +87,6 @@ class FlaskbbForum(HtmlForum):
         if "/auth/login" in page.url and not path.startswith(self.url("login")):
             raise LoginRequired(f"flaskbb: {path} needs login")
         return page
-
-    # --- topics -----------------------------------------------------------------------------------------------
-
-    def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
-        posts, cursor = super().fetch_posts(topic, after)
-        # The daemon files posts under the thread as configured (a URL), not under the bare id.
-        return [replace(p, topic=topic) for p in posts], cursor
 
     # --- reply ------------------------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, TypeVar
 from urllib.parse import parse_qs, urlparse
@@ -192,7 +193,10 @@ class HtmlForum:
         return self.url("topic", topic=tid) if number == 1 else self.url("topic_page", topic=tid, start=number)
 
     def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
-        return self.with_login(lambda: self._fetch_posts(topic, after))
+        posts, cursor = self.with_login(lambda: self._fetch_posts(topic, after))
+        # The daemon files posts under the thread as configured (often a URL) and routes them to a game by
+        # it; under the bare topic id they would reach no game.
+        return [replace(p, topic=topic) for p in posts], cursor
 
     def _fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
         tid = self.topic_id(topic)
