@@ -117,3 +117,38 @@ def test_the_core_cli_offers_the_daemon_commands(capsys):
     with pytest.raises(SystemExit) as caught:
         forumbot(["tick", "--help"])
     assert caught.value.code == 0 and "--config" in capsys.readouterr().out
+
+
+class LockedOutForum(DownForum):
+    """A forum that keeps serving its login page; it was given the password, and must not leak it."""
+
+    def __init__(self, password=None, **_):
+        self.password = password
+
+    def login(self):
+        from forumbot.errors import LoginRequired
+
+        raise LoginRequired("the forum served its login page")
+
+
+def test_check_config_online_names_the_unreachable_forum_and_exits_3(config, capsys):
+    text = config.read_text(encoding="utf-8").replace('engine = "memory"',
+                                                        f'engine = "{__name__}:DownForum"\nbase_url = "http://x"')
+    config.write_text(text, encoding="utf-8")
+    assert run(capsys, "check-config", "-c", str(config))[0] == 0  # offline, nothing is contacted
+    code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert code == 3 and err.startswith("forumbot: forums.main: cannot log in: connection refused")
+
+
+def test_the_password_never_appears_in_output_or_logs(config, capsys, caplog, monkeypatch):
+    secret = "hunter2-s3cr3t"
+    monkeypatch.setenv("FORUMBOT_TEST_SECRET", secret)
+    text = config.read_text(encoding="utf-8").replace(
+        'engine = "memory"', f'engine = "{__name__}:LockedOutForum"\nbase_url = "http://x"\n'
+                             'password_env = "FORUMBOT_TEST_SECRET"')
+    config.write_text(text, encoding="utf-8")
+    run(capsys, "db", "upgrade", "-c", str(config))
+    run(capsys, "game", "start", "g1", "-c", str(config))
+    code, out, err = run(capsys, "tick", "-c", str(config))
+    assert code == 3 and "login page" in err
+    assert secret not in out + err + caplog.text
