@@ -15,7 +15,9 @@ def escape_bbcode(text: str) -> str:
     return _BBCODE_BREAKS.sub(lambda m: m.group(0)[0] + ZWSP + m.group(0)[1:] if m.group(0) == "[" else ZWSP + m.group(0), text)
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+# "<" and "&" are backslash-escaped too, not written as "&lt;": renderers that escape raw HTML themselves
+# (FlaskBB's mistune) would show "&lt;" literally, and CommonMark shows "\<" as "<" everywhere.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~><&])")
 
 
 # Discourse linkifies bare URLs and turns "@name" into a mention that notifies; a zero-width space after
@@ -24,5 +26,5 @@ _MARKDOWN_BREAKS = re.compile(r"@|(?<=:)//|(?<=www)\\?\.", re.IGNORECASE)
 
 
 def escape_markdown(text: str) -> str:
-    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("<", "&lt;")
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
     return _MARKDOWN_BREAKS.sub(lambda m: m.group(0) + ZWSP if m.group(0) == "@" else ZWSP + m.group(0), escaped)

@@ -186,3 +186,18 @@ def test_a_moscow_game_through_forumbot_tick(flaskbb, tmp_path):
     outbox = next((ln for ln in status.stdout.splitlines() if ln.startswith("outbox:")), "")
     assert status.returncode == 0 and re.fullmatch(r"outbox: sent \d+", outbox), status.stdout + status.stderr
     print(f"\nlive game: {time.monotonic() - t_start:.0f} s, {len(posts)} bot posts; log: {game.log}")
+
+
+def test_escaped_text_shows_literally_on_the_real_forum(flaskbb):
+    """Issue 4 item 7 against FlaskBB's own Markdown renderer: a nickname cannot format, link or mention."""
+    gm = Member(flaskbb.base_url, GM)
+    topic = gm.new_topic(WELCOME_FORUM, "Escaping check", "Names as the bot writes them.")
+    bot = FlaskbbForum(flaskbb.base_url, BOT.name, BOT.password)
+    bot.login()
+    nasty = ["**bold**", "[link](http://example.com)", "<b>tag</b>", "@alice", "http://example.com", "_x_ `y` # z"]
+    bot.reply(topic, "\n\n".join(bot.escape(n) for n in nasty))
+    post = [p for p in bot.fetch_posts(topic)[0] if p.author == BOT.name][-1]
+    for tag in ("<strong", "<em", "<a ", "<code", "<b>", "<h1"):
+        assert tag not in post.html, f"{tag} rendered in {post.html}"
+    shown = post.text.replace("\u200b", "")
+    assert all(n in shown for n in nasty), shown
