@@ -191,7 +191,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         ctx.hook("after_fetch")
         if posts or new_cursor != cursor:
             with ctx.sessions.begin() as session:
-                outcome.stored += store_posts(session, forum_id, posts, started)
+                outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
         ctx.hook("after_store")
     until = started - timedelta(seconds=ctx.config.grace_seconds)

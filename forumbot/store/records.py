@@ -58,10 +58,15 @@ def topic_stream(topic: str) -> str:
 INBOX = "inbox"
 
 
-def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: datetime) -> int:
-    """Store new posts and record edits of known ones; return how many rows changed."""
+def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: datetime,
+                topic: str | None = None) -> int:
+    """Store new posts and record edits of known ones; return how many rows changed.
+
+    `topic`: the thread as the config names it (and as it was asked for), which is how games find their
+    posts; an adapter may spell `ForumPost.topic` differently (an id for a URL).
+    """
     return _store(session, forum, "post", [
-        dict(topic=p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
+        dict(topic=topic if topic is not None else p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
              edited_at=p.edited_at, edit_count=p.edit_count, subject="", text=p.text, html=p.html)
         for p in posts
     ], now)

@@ -10,7 +10,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import func, select, text
 
 from adapters.memory import MemoryForum
-from daemon_world import PG_URL, pg_database  # noqa: F401  (fixture)
+from daemon_world import PG_URL, pg_database, world  # noqa: F401  (fixtures)
 from forumbot.store import Base, RawInput, SchemaOutdated, open_engine, require_current, session_factory, upgrade
 from forumbot.store.records import forum_id, store_pms, store_posts
 from forumbot.store.schema import current_revision, head_revision
@@ -101,3 +101,20 @@ def test_schema_head_constant_is_the_newest_migration():
     from forumbot.store.schema import SCHEMA_HEAD
 
     assert SCHEMA_HEAD == head_revision()
+
+
+def test_posts_are_filed_under_the_thread_as_configured(world):
+    """An adapter may report a post's topic as a bare id while the config names the thread by URL."""
+    from dataclasses import replace
+
+    from daemon_world import STEPS
+
+    real = world.forum.fetch_posts
+    world.forum.fetch_posts = lambda topic, after=None: (
+        lambda posts, cursor: ([replace(p, topic="t=" + str(len(topic))) for p in posts], cursor))(*real(topic, after))
+    world.start()
+    world.now = STEPS[2][0]
+    world.post("vote", "М1", "Маф1")
+    world.tick()
+    with world.daemon.sessions.begin() as s:
+        assert s.scalar(select(RawInput.topic).where(RawInput.author == "М1")) == "g1/vote"
