@@ -11,7 +11,7 @@ import hashlib
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Callable, Sequence
 
 from forumbot import parse
@@ -68,9 +68,10 @@ class Ballots:
 
     final: dict[str, Target]
     rejected: list[tuple[VotePost, Rejection]]
-    ignored: list[VotePost]  # valid but past the change limit, or after an agitation (M-8, H-4)
+    ignored: list[tuple[VotePost, str]]  # valid but "limit" (M-8) or "agitation" (after one, H-4)
     voided: list[VotePost]
     agitators: list[str]
+    final_posts: dict[str, VotePost] = field(default_factory=dict)  # the post behind each final vote
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Engine:
         self.redo_at: int | None = None  # index in `processed` of the input an undo is re-handling
         self.edits: list[tuple[int, Input]] = []  # (len(processed) when the edit came, the edited post)
         self.last_count: str = ""
+        self.count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
         self.next_count: datetime | None = None
         self.reminded: set[str] = set()
         self.clock: datetime | None = None  # the latest time the timeline reached (advance_to)
@@ -154,7 +156,8 @@ class Engine:
         queue.sort(key=lambda q: (q[0], q[1], q[2] == "edit"))
         if until is not None:
             queue = [q for q in queue if q[0] <= until]
-        setup_open = min([self.setup.schedule.start] + [q[0] for q in queue])
+        sched = self.setup.schedule
+        setup_open = min([sched.setup_opens or sched.start] + [q[0] for q in queue])
         self._open_setup(setup_open)
         for at, _, what, inp in queue:
             self.advance_to(at)
@@ -202,7 +205,7 @@ class Engine:
                 if key not in self.reminded and ph.opens < at < ph.deadline:
                     found.append((at, key))
             elif self.remind_before > timedelta(0):
-                key = f"remind:{ph.label}:{ph.deadline.isoformat()}"
+                key = f"remind:{ph.label}"
                 at = ph.deadline - self.remind_before
                 if key not in self.reminded and ph.opens < at:
                     found.append((at, key))
@@ -217,6 +220,7 @@ class Engine:
         self.s.deaths_this_phase = 0
         self.next_count = at + self.count_every if kind in ("day", "runoff") else None
         self.last_count = ""
+        self.count_signature = ()
         ph = self.s.phase
         if kind == "day":
             self.s.posts = []
@@ -505,6 +509,7 @@ class Engine:
         changes: Counter = Counter()
         locked: set[str] = set()
         b = Ballots(final, [], [], [], [])
+        behind = b.final_posts
         limit = self.variant.vote_changes
         for post in posts:
             if post.voided:
@@ -518,18 +523,20 @@ class Engine:
             if isinstance(post.parsed, Agitation):
                 if post.voter not in locked:
                     final[post.voter] = post.voter  # H-4: a vote against himself, final
+                    behind[post.voter] = post
                     locked.add(post.voter)
                     b.agitators.append(post.voter)
                 continue
             if post.voter in locked:
-                b.ignored.append(post)
+                b.ignored.append((post, "agitation"))
                 continue
             if not post.by_gm and limit is not None:
                 if changes[post.voter] > limit:
-                    b.ignored.append(post)
+                    b.ignored.append((post, "limit"))
                     continue
                 changes[post.voter] += 1
             final[post.voter] = post.parsed.target
+            behind[post.voter] = post
         return b
 
     def _counts(self, voter: str, target: Target) -> bool:
@@ -545,8 +552,7 @@ class Engine:
             else (lambda t: t in self.s.leaders)
         )
         votes: dict[str, Target] = {}
-        day_posts = [p for p in self._ballot_posts(self.s.posts)]
-        for voter, post in day_posts:
+        for voter, post in self._ballots(self.s.posts).final_posts.items():
             if isinstance(post.parsed, Vote) and post.parsed.runoff is not None and fits(post.parsed.runoff):
                 votes[voter] = post.parsed.runoff
             else:
@@ -554,34 +560,24 @@ class Engine:
         votes.update(self._ballots(self.s.runoff_posts).final)
         return {v: t for v, t in votes.items() if self.s.seats[v].alive and fits(t)}
 
-    def _ballot_posts(self, posts: list[VotePost]) -> list[tuple[str, VotePost]]:
-        """The post behind each voter's final day vote, in order."""
-        final = self._ballots(posts).final
-        chosen: dict[str, VotePost] = {}
-        limit = self.variant.vote_changes
-        changes: Counter = Counter()
-        for post in posts:
-            if post.voided or not isinstance(post.parsed, Vote):
-                continue
-            if not post.by_gm and limit is not None:
-                if changes[post.voter] > limit:
-                    continue
-                changes[post.voter] += 1
-            if post.voter in final:
-                chosen[post.voter] = post
-        return list(chosen.items())
-
     def _post_count(self, at: datetime) -> None:
         """C-6: the current count in the vote thread, only when it changed since the last one."""
         ph = self.s.phase
-        if not (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts):
+        posts = self.s.runoff_posts if ph.kind == "runoff" else self.s.posts
+        if not posts:
             return
+        # Rendering a count is most of a quiet day's cost; skip it while nothing it shows has changed.
+        signature = (len(posts), sum(p.voided or p.edited for p in posts),
+                     tuple((s.nick, s.alive) for s in self.s.seats.values()))
+        if signature == self.count_signature:
+            return
+        self.count_signature = signature
         text = self._count_text(final=False)
         if text == self.last_count:
             return
         self.last_count = text
-        n = sum(1 for k in self.messages if k.startswith(f"{ph.label}/count/"))
-        self._post(at, Where.VOTE, text, f"{ph.label}/count/{n + 1}")
+        # Keyed by its tick, a count keeps its key when a late-fetched post changes an earlier one (outbox).
+        self._post(at, Where.VOTE, text, f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
 
     def _count_text(self, final: bool) -> str:
         ph = self.s.phase
@@ -595,7 +591,7 @@ class Engine:
         return self.t.vote_count(
             ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
             [(self._voter_nick(p.voter), p.text, r) for p, r in ballots.rejected],
-            [(self._voter_nick(p.voter), p.text) for p in ballots.ignored],
+            [(self._voter_nick(p.voter), p.text, why) for p, why in ballots.ignored],
             [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
             edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided],

@@ -75,7 +75,7 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     """Freeze the game's setup with a fresh seed and seat the players.
 
     The role PMs, the player list and the commitment post come out of the fold on the next tick, like every
-    other message: Setup opens at `now` (see tick.START_INPUT).
+    other message: Setup opens at `now` (the fold's Schedule.setup_opens, set from `started_at`).
     """
     game = _game_config(config, name)
     forum = config.forums[game.forum]

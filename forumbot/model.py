@@ -243,6 +243,7 @@ class Schedule:
     night: timedelta = timedelta(hours=12)
     runoff: timedelta = timedelta(hours=12)
     timezone: str = "Europe/Moscow"
+    setup_opens: datetime | None = None  # when roles go out (the game's start command); default: `start`
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Sequence, TypeVar
 
@@ -225,8 +225,10 @@ def load_game(session: Session, config: Config,
     from its GMs (with their row ids, for the override log)."""
     row = session.get(Game, game_id)
     setup = setup_from_json(row.setup_json)
+    # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
+    setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at))
     inputs, commands = _inputs(session, config, config.games[row.name], setup, row.forum_id, game_id)
-    return setup, [start_input(setup, row.started_at), *inputs], commands
+    return setup, inputs, commands
 
 
 def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until: datetime,
@@ -258,18 +260,6 @@ def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup
                 commands.append((row.id, item))
     inputs.sort(key=lambda i: (i.at, i.id))
     return inputs, commands
-
-
-def start_input(setup: GameSetup, started_at: datetime) -> Input:
-    """The moment `game start` ran, as an input the core ignores (it is the bot's own) but times Setup by.
-
-    The core opens Setup at its first input or at Day 1, whichever is earlier; without this, a game started
-    days ahead would send its role PMs only when Day 1 opens.
-    """
-    return Input(at=started_at, where=Where.GAME, author=setup.bot, text="", id=START_INPUT)
-
-
-START_INPUT = "forumbot:game-start"
 
 
 def _input(row: RawInput, where: Where) -> Input:

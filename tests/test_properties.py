@@ -112,7 +112,7 @@ def build_game(variant: str, seed: int, language: str, edited: str | None, count
     if count_every != 60:
         options["vote_count_minutes"] = count_every  # the hourly count costs most of a fold's time
     g = Game(variant, list(cast), options=options, seed=seed, language=language)
-    # The daemon stamps the game's start with a bot input (tick.start_input): Setup opens then.
+    # An early input (here the bot's own, which the fold ignores) opens Setup before Day 1, as a real start does.
     opened = START - timedelta(hours=6)
     g.events.append(Input(opened, Where.GAME, BOT, "", id="start"))
     used: set[datetime] = {opened}

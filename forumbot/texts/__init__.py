@@ -99,7 +99,7 @@ class Texts:
 
     def vote_count(
         self, label: str, votes: Mapping[str, str], not_voted: Sequence[str],
-        rejected: Sequence[tuple[str, str, Rejection]], ignored: Sequence[tuple[str, str]],
+        rejected: Sequence[tuple[str, str, Rejection]], ignored: Sequence[tuple[str, str, str]],
         voided: Sequence[tuple[str, str]], agitators: Sequence[str], final: bool,
         edited_kept: Sequence[tuple[str, str]] = (),
     ) -> str:
@@ -117,8 +117,8 @@ class Texts:
             lines.append(self._("count.agitation", nick=self.n(nick)))
         for nick, text, why in rejected:
             lines.append(self._("count.rejected", nick=self.n(nick), text=self.excerpt(text), why=self.reason(why)))
-        for nick, text in ignored:
-            lines.append(self._("count.ignored", nick=self.n(nick), text=self.excerpt(text)))
+        for nick, text, why in ignored:
+            lines.append(self._(f"count.ignored.{why}", nick=self.n(nick), text=self.excerpt(text)))
         for nick, text in voided:
             lines.append(self._("count.edited", nick=self.n(nick), text=self.excerpt(text)))
         for nick, text in edited_kept:  # C-11: the count names every edited post, counted or not
