@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Sequence
+from typing import Sequence
 
 from forumbot import parse
 from forumbot.errors import SetupError
@@ -24,6 +24,7 @@ from forumbot.model import (
 )
 from forumbot.rules import NightMoves, Seat, get_variant
 from forumbot.rules.base import DayOutcome, Kill
+from forumbot.rules.ballots import Ballots, VotePost, count_ballots
 from forumbot.texts import Texts, get_texts
 
 TEAM_SHOT = ""  # Free Hunt files the mafia's one shot under this pseudo-seat (H-7)
@@ -47,31 +48,6 @@ class Phase:
     def death_label(self) -> str:
         """Deaths in a runoff belong to that day (M-10)."""
         return f"day {self.number}" if self.kind == "runoff" else self.label
-
-
-@dataclass
-class VotePost:
-    """A vote-thread post (or GM `setvote`) of the open day or runoff, with what the parser made of it."""
-
-    id: str
-    voter: str  # seat id
-    parsed: Vote | Agitation | Rejection
-    text: str
-    by_gm: bool = False
-    voided: bool = False  # edited before the deadline (C-11)
-    edited: bool = False  # the forum marked it edited before the deadline; the count names it (C-11)
-
-
-@dataclass
-class Ballots:
-    """The day's votes derived from its posts: final vote per voter and every post that did not count."""
-
-    final: dict[str, Target]
-    rejected: list[tuple[VotePost, Rejection]]
-    ignored: list[tuple[VotePost, str]]  # valid but "limit" (M-8) or "agitation" (after one, H-4)
-    voided: list[VotePost]
-    agitators: list[str]
-    final_posts: dict[str, VotePost] = field(default_factory=dict)  # the post behind each final vote
 
 
 @dataclass
@@ -505,39 +481,8 @@ class Engine:
                 return
 
     def _ballots(self, posts: list[VotePost]) -> Ballots:
-        final: dict[str, Target] = {}
-        changes: Counter = Counter()
-        locked: set[str] = set()
-        b = Ballots(final, [], [], [], [])
-        behind = b.final_posts
-        limit = self.variant.vote_changes
-        for post in posts:
-            if post.voided:
-                b.voided.append(post)
-                continue
-            if isinstance(post.parsed, Rejection):
-                b.rejected.append((post, post.parsed))
-                continue
-            if not self.s.seats[post.voter].alive:
-                continue
-            if isinstance(post.parsed, Agitation):
-                if post.voter not in locked:
-                    final[post.voter] = post.voter  # H-4: a vote against himself, final
-                    behind[post.voter] = post
-                    locked.add(post.voter)
-                    b.agitators.append(post.voter)
-                continue
-            if post.voter in locked:
-                b.ignored.append((post, "agitation"))
-                continue
-            if not post.by_gm and limit is not None:
-                if changes[post.voter] > limit:
-                    b.ignored.append((post, "limit"))
-                    continue
-                changes[post.voter] += 1
-            final[post.voter] = post.parsed.target
-            behind[post.voter] = post
-        return b
+        alive = {sid for sid, seat in self.s.seats.items() if seat.alive}
+        return count_ballots(posts, alive, self.variant.vote_changes)
 
     def _counts(self, voter: str, target: Target) -> bool:
         """A vote counts if its author and its target are alive (H-6: a vote for a modkilled player counts for nobody)."""

@@ -1,0 +1,76 @@
+"""A day's ballots from its vote posts: who votes for whom, and every post that did not count, with why.
+
+Shared by both variants; what differs is data: the vote-change limit (M-8: one change; H-3: unlimited).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from forumbot.model import Agitation, Rejection, Target, Vote
+
+
+@dataclass
+class VotePost:
+    """A vote-thread post (or GM `setvote`) of the open day or runoff, with what the parser made of it."""
+
+    id: str
+    voter: str  # seat id
+    parsed: Vote | Agitation | Rejection
+    text: str
+    by_gm: bool = False
+    voided: bool = False  # edited before the deadline (C-11)
+    edited: bool = False  # the forum marked it edited before the deadline; the count names it (C-11)
+
+
+@dataclass
+class Ballots:
+    """The day's votes derived from its posts: final vote per voter and every post that did not count."""
+
+    final: dict[str, Target]
+    rejected: list[tuple[VotePost, Rejection]]
+    ignored: list[tuple[VotePost, str]]  # valid but "limit" (M-8) or "agitation" (after one, H-4)
+    voided: list[VotePost]
+    agitators: list[str]
+    final_posts: dict[str, VotePost] = field(default_factory=dict)  # the post behind each final vote
+
+
+def count_ballots(posts: list[VotePost], alive: Collection[str], changes_allowed: int | None) -> Ballots:
+    """Each alive voter's final vote (M-8, H-3, H-4), in post order; voided and rejected posts listed apart.
+
+    An agitation (H-4) is a vote against its author and final. A GM `setvote` uses up no change (M-10).
+    """
+    final: dict[str, Target] = {}
+    changes: Counter = Counter()
+    locked: set[str] = set()
+    b = Ballots(final, [], [], [], [])
+    behind = b.final_posts
+    for post in posts:
+        if post.voided:
+            b.voided.append(post)
+            continue
+        if isinstance(post.parsed, Rejection):
+            b.rejected.append((post, post.parsed))
+            continue
+        if post.voter not in alive:
+            continue
+        if isinstance(post.parsed, Agitation):
+            if post.voter not in locked:
+                final[post.voter] = post.voter
+                behind[post.voter] = post
+                locked.add(post.voter)
+                b.agitators.append(post.voter)
+            continue
+        if post.voter in locked:
+            b.ignored.append((post, "agitation"))
+            continue
+        if not post.by_gm and changes_allowed is not None:
+            if changes[post.voter] > changes_allowed:
+                b.ignored.append((post, "limit"))
+                continue
+            changes[post.voter] += 1
+        final[post.voter] = post.parsed.target
+        behind[post.voter] = post
+    return b
