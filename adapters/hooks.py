@@ -77,9 +77,9 @@ _EDIT_COUNT = re.compile(r"(\d+)\s*(?:раз|time)", re.IGNORECASE)
 def phpbb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
     """ "Последний раз редактировалось bob 26 ноя 2026, 17:35, всего редактировалось 2 раза. Причина: ..." """
     user = notice.find(".//a")
-    text = (user.tail if user is not None else text(notice)) or ""
-    m = _EDIT_COUNT.search(text)
-    head = text[: m.start()] if m else text
+    said = (user.tail if user is not None else text(notice)) or ""
+    m = _EDIT_COUNT.search(said)
+    head = said[: m.start()] if m else said
     return ctx.date(head), int(m.group(1)) if m else 1
 
 

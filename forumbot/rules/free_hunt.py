@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from forumbot.errors import SetupError
-from forumbot.model import Move, MoveKind, Role, Target, Team
+from forumbot.model import MoveKind, Role, Target, Team
 from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, team_counts
 
 # H-1, as data: for each player count, the allowed (mafia, maniac) casts, the default first.

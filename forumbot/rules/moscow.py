@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from forumbot.errors import SetupError
-from forumbot.model import Move, MoveKind, Role, Special, Target, Team
+from forumbot.model import MoveKind, Role, Special, Target, Team
 from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, team_counts
 
 PLAYERS = 10
