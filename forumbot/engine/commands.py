@@ -1,0 +1,219 @@
+"""GM commands by PM (C-9, C-10, DESIGN.md): each logged with the state before and after, and undoable."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+
+from forumbot import parse
+from forumbot.engine.state import TEAM_SHOT, State
+from forumbot.model import (
+    Agitation,
+    Alias,
+    EndPhase,
+    Extend,
+    Input,
+    Modkill,
+    MoveKind,
+    Pause,
+    Rejection,
+    Replace,
+    Resume,
+    Say,
+    SetVote,
+    Status,
+    Undo,
+    Vote,
+    Where,
+)
+from forumbot.rules.ballots import VotePost
+
+
+class CommandsMixin:
+    """Engine methods for GM commands; state and helpers come from the Engine."""
+
+    def _command(self, inp: Input) -> None:
+        gm = inp.author
+        key = f"gm/{inp.id}"
+        cmd = parse.parse_command(
+            inp.text, self.matcher, everyone=[s.nick for s in self.s.seats.values()], parse_vote=self._parse_vote_words,
+        )
+        if isinstance(cmd, Rejection):
+            self._pm(inp.at, gm, self.t.command_rejected(cmd), key)
+            return
+        if isinstance(cmd, Status):
+            self._pm(inp.at, gm, self._status_text(), key)
+            return
+        if isinstance(cmd, Undo):
+            self._undo(inp, gm, key)
+            return
+        before = copy.deepcopy(self.s)
+        refusal = self._apply(cmd, inp.at, gm, inp.id)
+        if refusal:
+            self.s = before
+            self._pm(inp.at, gm, self.t.command_refused(refusal), key)
+            return
+        # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
+        resolved = before.resolutions if isinstance(cmd, EndPhase) else self.s.resolutions
+        self.overrides.append((before, self._current_index(), resolved, type(cmd).__name__))
+        self.log.append(
+            f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; before: {_state_line(before)}; "
+            f"after: {_state_line(self.s)}"
+        )
+        self._pm(inp.at, gm, self.t.command_done(_describe(cmd)) + "\n" + self._status_text(), key)
+
+    def _parse_vote_words(self, text: str) -> Vote | Agitation | Rejection:
+        if self.variant.name == "moscow" and self.s.phase.kind == "runoff":
+            # M-10: a GM `setvote` in a runoff takes a runoff vote (hang-all/pardon-all or a leader).
+            leaders = None if self.s.hang_all else [self._nick(x) for x in self.s.leaders]
+            return parse.parse_runoff_vote(text, self.matcher, self._alive_nicks(), leaders)
+        return parse.parse_moscow_vote(text, self.matcher, self._alive_nicks()) if self.variant.name == "moscow" \
+            else parse.parse_hunt_vote(text, self.matcher, self._alive_nicks(), ())
+
+    def _apply(self, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # type: ignore[no-untyped-def]
+        ph = self.s.phase
+        if isinstance(cmd, Modkill):
+            sid = self.s.accounts[cmd.nick]
+            if not self.s.seats[sid].alive:
+                return "already_dead"
+            self._modkill(sid, at, cmd.reason, by=gm)
+        elif isinstance(cmd, Replace):
+            return self._replace(cmd, at, cmd_id)
+        elif isinstance(cmd, Extend):
+            ph.deadline += cmd.by
+            self._post(at, Where.GAME, self.t.extended(ph.label, ph.deadline), f"gm/{cmd_id}/post")
+        elif isinstance(cmd, Pause):
+            if self.s.paused_at is not None:
+                return "already_paused"
+            self.s.paused_at = at
+            self._post(at, Where.GAME, self.t.paused(), f"gm/{cmd_id}/post")
+        elif isinstance(cmd, Resume):
+            if self.s.paused_at is None:
+                return "not_paused"
+            ph.deadline += at - self.s.paused_at
+            if self.next_count is not None:
+                self.next_count += at - self.s.paused_at
+            self.s.paused_at = None
+            self._post(at, Where.GAME, self.t.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
+        elif isinstance(cmd, EndPhase):
+            if self.s.paused_at is not None:
+                return "paused"
+            ph.deadline = at
+            self._resolve(at)
+        elif isinstance(cmd, SetVote):
+            if ph.kind not in ("day", "runoff"):
+                return "not_day"
+            voter = self.s.accounts[cmd.voter]
+            if not self.s.seats[voter].alive:
+                return "voter_dead"
+            vote = self._to_seat_ids(cmd.vote)
+            if ph.kind == "runoff":
+                vote = Vote(vote.runoff if vote.runoff is not None else vote.target)
+            (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts).append(
+                VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True)
+            )
+        elif isinstance(cmd, Alias):
+            found = self.matcher.match(cmd.alias)
+            if isinstance(found, str):
+                return "alias_taken"
+            self.s.aliases[cmd.alias] = self.s.accounts[cmd.nick]
+            self.matcher = self._matcher()
+        elif isinstance(cmd, Say):
+            self._post(at, Where.GAME, cmd.text, f"gm/{cmd_id}/post")
+        return None
+
+    def _modkill(self, sid: str, at: datetime, reason: str, by: str | None) -> None:
+        """C-10, M-11, M-12: a modkill during a day (or runoff) cancels Moscow's vote; win check follows (C-7)."""
+        ph = self.s.phase
+        self._kill(sid, "modkill", at)
+        if ph.kind in ("day", "runoff"):
+            self.s.day_modkill = True
+        nick, role = self._revealed(sid)
+        self._post(at, Where.GAME, self.t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=self.variant.name == "moscow" and ph.kind in ("day", "runoff")), f"{ph.label}/modkill/{sid}")
+        self._check_win(at)
+
+    def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
+        if self._seat_of(cmd.new) is not None or cmd.new in self.gms or cmd.new == self.setup.bot:
+            return "new_taken"
+        sid = self.s.accounts.pop(cmd.old)
+        old = self.s.seats[sid].nick
+        self.s.seats[sid].nick = cmd.new
+        self.s.accounts[cmd.new] = sid
+        self.matcher = self._matcher()
+        seat = self.s.seats[sid]
+        self._pm(at, sid, self.t.role_pm(seat.role, self._partners(sid), self.variant.name, True), f"gm/{cmd_id}/role")
+        self._post(at, Where.GAME, self.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
+        return None
+
+    def _undo(self, inp: Input, gm: str, key: str) -> None:
+        if not self.overrides:
+            self._pm(inp.at, gm, self.t.command_refused("nothing_to_undo"), key)
+            return
+        before, index, resolutions, name = self.overrides[-1]
+        # Refused, too, when the deadline it would restore has passed (an extend or pause undone too late):
+        # the phase would close back in time, after inputs that came while it was still open.
+        lapsed = before.paused_at is None and before.phase.kind != "ended" and before.phase.deadline <= inp.at
+        if resolutions != self.s.resolutions or lapsed:
+            why = "undo_deadline_passed" if resolutions == self.s.resolutions else "undo_after_deadline"
+            self._pm(inp.at, gm, self.t.command_refused(why), key)
+            return
+        self.overrides.pop()
+        # The inputs between the command and this undo are handled again; an undo met while redoing (a
+        # second undo walking back two) must find the indexes of the inputs it re-handles, not the last one.
+        current = self._current_index()
+        state_before = _state_line(self.s)
+        self.s = before
+        self.matcher = self._matcher()
+        outer = (self.suppress, self.redo_at)
+        self.suppress = True
+        try:
+            for k in range(index + 1, current + 1):
+                for _, edited in (e for e in self.edits if e[0] == k):
+                    self._edited(edited)  # C-11 edits that came in between are applied again, in place
+                if k < current:
+                    self.redo_at = k
+                    self.handle(self.processed[k])
+        finally:
+            self.suppress, self.redo_at = outer
+        self.log.append(
+            f"override by {gm} at {inp.at.isoformat()}: undo {name}; before: {state_before}; after: {_state_line(self.s)}"
+        )
+        self._post(inp.at, Where.GAME, self.t.undone(name), f"undo/{inp.id}")
+        self._pm(inp.at, gm, self.t.command_done("undo " + name) + "\n" + self._status_text(), key)
+
+    def _current_index(self) -> int:
+        """Index in `processed` of the input being handled (an undo re-handles earlier ones)."""
+        return self.redo_at if self.redo_at is not None else len(self.processed) - 1
+
+    def _status_text(self) -> str:
+        ph = self.s.phase
+        votes: dict[str, str] = {}
+        if ph.kind in ("day", "runoff"):
+            ballots = self._ballots(self.s.runoff_posts if ph.kind == "runoff" else self.s.posts)
+            votes = {self._nick(v): self._target_nick(t) for v, t in ballots.final.items()}
+        missing = []
+        for sid in self._alive_ids():
+            for kind in sorted(self.variant.abilities(self.s.seats[sid].role) - {MoveKind.HUNT}):
+                if (sid, kind) not in self.s.moves.by_player and not (
+                    kind is MoveKind.SHOT and self.variant.name == "free_hunt" and self.s.seats[sid].is_mafia
+                    and (TEAM_SHOT, kind) in self.s.moves.by_player
+                ):
+                    missing.append((self._nick(sid), str(kind)))
+        return self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
+                             self._alive_nicks(), votes, missing)
+
+
+def _state_line(s: State) -> str:
+    """C-9: the state an override changed, in one line of the log."""
+    ph = s.phase
+    alive = [x.nick for x in s.seats.values() if x.alive]
+    return (
+        f"{ph.label} until {ph.deadline.isoformat()}{' (paused)' if s.paused_at else ''}, "
+        f"alive {len(alive)}: {', '.join(alive)}"
+    )
+
+
+def _describe(cmd) -> str:  # type: ignore[no-untyped-def]
+    name = type(cmd).__name__.lower()
+    fields = ", ".join(f"{v}" for v in vars(cmd).values() if v not in ("", None))
+    return f"{name} {fields}".strip()

@@ -1,0 +1,496 @@
+"""The fold: inputs and deadlines, in time order, through parse and rules into messages.
+
+Seats are identified by their original nickname (the seat id); `Seat.nick` is the account playing it now."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Sequence
+
+from forumbot import parse
+from forumbot.engine.commands import CommandsMixin
+from forumbot.engine.moves import MovesMixin
+from forumbot.engine.setup import commitment, draw_seats
+from forumbot.engine.state import LAST_WORD_CAUSES, TEAM_SHOT, Phase, State
+from forumbot.engine.votes import VotesMixin
+from forumbot.errors import SetupError
+from forumbot.game import GameResult, GameRun, PlayerResult
+from forumbot.markup import escape_bbcode, escape_markdown
+from forumbot.model import (
+    Death,
+    GameSetup,
+    Input,
+    Message,
+    MoveKind,
+    Role,
+    Special,
+    Target,
+    Where,
+)
+from forumbot.rules import NightMoves, get_variant
+from forumbot.rules.base import DayOutcome, Kill
+from forumbot.texts import Texts, get_texts
+
+
+class Engine(VotesMixin, MovesMixin, CommandsMixin):
+    """A game folded from its setup and inputs; `run` is called once per Engine."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.variant = get_variant(setup.variant)
+        escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
+        self.t: Texts = get_texts(setup.language, escape, setup.schedule.timezone)
+        self.options = dict(setup.options)
+        self.edited_votes = str(self.options.get("edited_votes", "void"))
+        if self.edited_votes not in ("void", "first_seen"):
+            raise SetupError(f"option edited_votes must be 'void' or 'first_seen', not {self.edited_votes!r} (C-11)")
+        self.count_every = timedelta(minutes=float(self.options.get("vote_count_minutes", 60)))
+        self.remind_before = timedelta(hours=float(self.options.get("remind_hours", 3)))
+        self.markers = tuple(self.options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
+        self.roles_given = all(p.role is not None for p in setup.players)
+        seats = draw_seats(setup)
+        self.gms = set(setup.gms)
+        clash = self.gms & set(seats)
+        if clash:
+            raise SetupError(f"{', '.join(sorted(clash))} cannot be both a GM and a player")
+        sched = setup.schedule
+        self.s = State(
+            seats=seats,
+            accounts={nick: nick for nick in seats},
+            aliases={},
+            phase=Phase("setup", 0, sched.start, sched.start),
+        )
+        self.messages: dict[str, Message] = {}
+        self.log: list[str] = []
+        self.suppress = False
+        self.overrides: list[tuple[State, int, int, str]] = []  # (state before, index in processed, resolutions)
+        self.processed: list[Input] = []
+        self.redo_at: int | None = None  # index in `processed` of the input an undo is re-handling
+        self.edits: list[tuple[int, Input]] = []  # (len(processed) when the edit came, the edited post)
+        self.last_count: str = ""
+        self.count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
+        self.next_count: datetime | None = None
+        self.reminded: set[str] = set()
+        self.clock: datetime | None = None  # the latest time the timeline reached (advance_to)
+        self.matcher = self._matcher()
+
+    # ------------------------------------------------------------------------------------------------ run
+
+    def run(self, inputs: Sequence[Input], until: datetime | None) -> GameRun:
+        indexed = [
+            inp if inp.id else _with_id(inp, f"i{n}") for n, inp in enumerate(inputs)
+        ]
+        queue: list[tuple[datetime, int, str, Input]] = []
+        for n, inp in enumerate(indexed):
+            queue.append((inp.at, n, "input", inp))
+            if inp.edited_at is not None and inp.where is Where.VOTE:
+                queue.append((inp.edited_at, n, "edit", inp))
+        queue.sort(key=lambda q: (q[0], q[1], q[2] == "edit"))
+        if until is not None:
+            queue = [q for q in queue if q[0] <= until]
+        sched = self.setup.schedule
+        setup_open = min([sched.setup_opens or sched.start] + [q[0] for q in queue])
+        self._open_setup(setup_open)
+        for at, _, what, inp in queue:
+            self.advance_to(at)
+            if what == "input":
+                self.processed.append(inp)
+                self.handle(inp)
+            else:
+                self.edits.append((len(self.processed), inp))
+                self._edited(inp)
+        if until is None:
+            until = self.s.phase.deadline if self.s.phase.kind != "ended" else self.s.ended_at
+        self.advance_to(until)  # type: ignore[arg-type]
+        return self._result()
+
+    # ------------------------------------------------------------------------------------------- timeline
+
+    def advance_to(self, t: datetime) -> None:
+        while True:
+            timed = self._next_timed()
+            if timed is None or timed[0] > t:
+                self.clock = t if self.clock is None else max(self.clock, t)
+                return
+            at, kind = timed
+            if self.clock is not None and at < self.clock:
+                at = self.clock  # overdue after a GM undo (a pause undone): due now, never back in time
+            if kind == "deadline":
+                self._resolve(at)
+            elif kind == "count":
+                self.next_count = at + self.count_every
+                self._post_count(at)
+            elif kind.startswith("remind"):
+                self.reminded.add(kind)
+                self._remind(at, kind)
+
+    def _next_timed(self) -> tuple[datetime, str] | None:
+        ph = self.s.phase
+        if ph.kind == "ended":
+            return None
+        found: list[tuple[datetime, str]] = []
+        if self.s.paused_at is None:
+            found.append((ph.deadline, "deadline"))
+            if ph.kind == "setup":
+                key = "remind:setup"
+                at = max(ph.opens + (ph.deadline - ph.opens) / 2, ph.deadline - timedelta(hours=12))
+                if key not in self.reminded and ph.opens < at < ph.deadline:
+                    found.append((at, key))
+            elif self.remind_before > timedelta(0):
+                key = f"remind:{ph.label}"
+                at = ph.deadline - self.remind_before
+                if key not in self.reminded and ph.opens < at:
+                    found.append((at, key))
+        if self.next_count is not None and ph.kind in ("day", "runoff") and self.next_count < ph.deadline:
+            found.append((self.next_count, "count"))
+        return min(found) if found else None
+
+    def _open(self, kind: str, number: int, at: datetime) -> None:
+        sched = self.setup.schedule
+        length = {"day": sched.day, "night": sched.night, "runoff": sched.runoff}[kind]
+        self.s.phase = Phase(kind, number, at, at + length)
+        self.s.deaths_this_phase = 0
+        self.next_count = at + self.count_every if kind in ("day", "runoff") else None
+        self.last_count = ""
+        self.count_signature = ()
+        ph = self.s.phase
+        if kind == "day":
+            self.s.posts = []
+            self.s.day_modkill = False
+            self.s.doomed = set()
+            self._post(at, Where.GAME, self.t.day_opens(number, ph.deadline, self._alive_nicks()), f"{ph.label}/opens")
+        elif kind == "runoff":
+            self.s.runoff_posts = []
+            self.s.runoff_speakers = set()
+        else:
+            self.s.hunting_open = getattr(self.variant, "hunting_open", lambda seats: True)(list(self.s.seats.values()))
+            if not self.s.hunting_open:
+                for hunter in sorted(self.s.moves.hunts):
+                    self._pm(at, hunter, self.t.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
+                self.s.moves.hunts.clear()
+            self._post(at, Where.GAME, self.t.night_opens(number, ph.deadline), f"{ph.label}/opens")
+
+    def _open_setup(self, at: datetime) -> None:
+        ph = self.s.phase
+        ph.opens = at
+        roles = {sid: seat.role for sid, seat in self.s.seats.items()}
+        self._post(
+            at, Where.GAME,
+            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles)),
+            "setup/players",
+        )
+        for sid, seat in self.s.seats.items():
+            partners = self._partners(sid)
+            self._pm(at, sid, self.t.role_pm(seat.role, partners, self.variant.name, self.roles_given), f"setup/role/{sid}")
+
+    def _partners(self, sid: str) -> list[str]:
+        seat = self.s.seats[sid]
+        if not seat.is_mafia:
+            return []
+        return [s.nick for k, s in self.s.seats.items() if k != sid and s.is_mafia]
+
+    # ------------------------------------------------------------------------------------------ resolving
+
+    def _resolve(self, at: datetime) -> None:
+        ph = self.s.phase
+        self.s.resolutions += 1
+        if ph.kind == "setup":
+            self._start_day_one(at)
+        elif ph.kind == "day":
+            self._resolve_day(at)
+        elif ph.kind == "runoff":
+            self._resolve_runoff(at)
+        elif ph.kind == "night":
+            self._resolve_night(at)
+
+    def _start_day_one(self, at: datetime) -> None:
+        unconfirmed = [s.nick for s in self.s.seats.values() if not s.confirmed]
+        if self.variant.name == "moscow" and not any(s.role is Role.DON for s in self.s.seats.values()):
+            mafia = [sid for sid, s in self.s.seats.items() if s.is_mafia and s.alive]
+            don = self.s.don_nomination
+            how = "nomination"
+            if don not in mafia:
+                don = sorted(mafia)[random.Random(f"{self.setup.seed}/don").randrange(len(mafia))] if mafia else None
+                how = "lot"
+            if don is not None:
+                self.s.seats[don].role = Role.DON
+                self.log.append(f"don: {self.s.seats[don].nick} by {how}")
+                for sid in mafia:
+                    self._pm(at, sid, self.t.don_chosen(self.s.seats[don].nick, how), f"setup/don/{sid}")
+        for gm in sorted(self.gms):
+            self._pm(at, gm, self.t.unconfirmed_to_gm(unconfirmed), f"setup/unconfirmed/{gm}")
+        self._open("day", 1, at)
+
+    def _resolve_day(self, at: datetime) -> None:
+        ph = self.s.phase
+        n = ph.number
+        ballots = self._ballots(self.s.posts)
+        count = self._count_text(final=True) + "\n\n"
+        if self.variant.name == "moscow" and self.s.day_modkill:
+            self._post(at, Where.GAME, count + self.t.day_cancelled_by_modkill(n), f"{ph.label}/result")
+            self._end_phase_checks(at, "night", n)
+            return
+        autokills: list[Kill] = []
+        if self.variant.name == "free_hunt":
+            voted = set(ballots.final)
+            for sid in self._alive_ids():
+                if sid in self.s.doomed:
+                    autokills.append(Kill(sid, "autokill"))
+                elif sid not in voted:
+                    autokills.append(Kill(sid, "autokill"))
+        votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
+        if autokills:
+            outcome = DayOutcome(reason="autokill")
+        else:
+            outcome = self.variant.day_outcome(votes, n, self._alive_ids())
+        if outcome.runoff:
+            self._start_runoff(at, outcome, count)
+            return
+        for kill in autokills + list(outcome.deaths):
+            self._kill(kill.nick, kill.cause, at)
+        self._post(at, Where.GAME, count + self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote")), f"{ph.label}/result")
+        self._end_phase_checks(at, "night", n)
+
+    def _start_runoff(self, at: datetime, outcome: DayOutcome, count: str) -> None:
+        n = self.s.phase.number
+        self.s.leaders = outcome.runoff
+        self.s.hang_all = self.variant.runoff_is_hang_all(len(self._alive_ids()))  # type: ignore[attr-defined]
+        self._open("runoff", n, at)
+        self.log.append(f"day {n}: tie between {', '.join(self._nick(x) for x in outcome.runoff)}; runoff")
+        self._post(
+            at, Where.GAME,
+            count + self.t.runoff_opens(n, [self._nick(x) for x in outcome.runoff], self.s.hang_all, self.s.phase.deadline),
+            f"day {n}/runoff",
+        )
+
+    def _resolve_runoff(self, at: datetime) -> None:
+        n = self.s.phase.number
+        count = self._count_text(final=True) + "\n\n"
+        if self.s.day_modkill:
+            self._post(at, Where.GAME, count + self.t.runoff_cancelled(n), f"runoff {n}/result")
+            self._end_phase_checks(at, "night", n)
+            return
+        votes = self._runoff_votes()
+        outcome = self.variant.runoff_outcome(votes, self.s.leaders, self.s.hang_all)  # type: ignore[attr-defined]
+        for kill in outcome.deaths:
+            self._kill(kill.nick, kill.cause, at)
+        self._post(at, Where.GAME, count + self.t.runoff_result(n, outcome, self._nick, self._last_word_deadline(at, "vote")), f"runoff {n}/result")
+        self._end_phase_checks(at, "night", n)
+
+    def _resolve_night(self, at: datetime) -> None:
+        n = self.s.phase.number
+        moves = self._moves_in_force()
+        rng = random.Random(f"{self.setup.seed}/night/{n}")
+        report = self.variant.night(self.s.seats, moves, rng, n)
+        self.log.extend(f"night {n}: {line}" for line in report.log)
+        for kill in report.deaths:
+            self._kill(kill.nick, kill.cause, at)
+        if self.variant.name == "moscow":
+            self.s.misfires = self.s.misfires + 1 if report.misfire else 0
+        else:
+            maniac = next((sid for sid, s in self.s.seats.items() if s.role is Role.MANIAC), None)
+            shot = moves.get(maniac, MoveKind.SHOT) if maniac else None
+            self.s.maniac_last = shot.target if shot else None
+        next_day_deadline = at + self.setup.schedule.day
+        lw = next_day_deadline - timedelta(hours=3)
+        self._post(at, Where.GAME, self.t.night_result(n, report, self._revealed, self.variant.open_roles, lw if report.deaths else None), f"night {n}/result")
+        for checker, target_nick, result in report.checks:
+            self._pm(at, checker, self.t.check_result(target_nick, result), f"night {n}/check/{checker}")
+        self.s.moves = NightMoves()
+        self._end_phase_checks(at, "day", n + 1)
+
+    def _end_phase_checks(self, at: datetime, next_kind: str, next_number: int) -> None:
+        """C-7: the win check after a day's result or a whole night; then the next phase opens."""
+        ph = self.s.phase
+        if self.variant.name == "free_hunt" and self.variant.only_bad_left(list(self.s.seats.values())):  # type: ignore[attr-defined]
+            if self.s.deaths_this_phase:
+                self.s.quiet_day = False
+            elif ph.kind == "day":
+                self.s.quiet_day = True
+            elif ph.kind == "night" and self.s.quiet_day:
+                self._end(at, "draw", "stalemate")
+                return
+        if self._check_win(at, misfires=ph.kind == "night"):
+            return
+        self._open(next_kind, next_number, at)
+
+    def _check_win(self, at: datetime, misfires: bool = False) -> bool:
+        if misfires and self.variant.name == "moscow" and self.s.misfires >= 3:
+            self._end(at, "town", "misfires")  # M-6
+            return True
+        winner = self.variant.winner(list(self.s.seats.values()))
+        if winner:
+            self._end(at, winner, "")
+            return True
+        return False
+
+    def _end(self, at: datetime, winner: str, why: str) -> None:
+        self.s.winner = winner
+        self.s.ended_at = at
+        self.s.phase = Phase("ended", self.s.phase.number, at, at)
+        self.next_count = None
+        roles = [(s.nick, s.role, s.alive) for s in self.s.seats.values()]
+        self.log.append(f"game over: {winner}" + (f" ({why})" if why else ""))
+        self._post(at, Where.GAME, self.t.game_over(winner, why, roles, self.setup.seed), "ended/result")
+
+    def _kill(self, sid: str, cause: str, at: datetime) -> None:
+        seat = self.s.seats[sid]
+        seat.alive = False
+        seat.died = Death(self.s.phase.death_label, cause)
+        self.s.deaths_this_phase += 1
+        self.s.doomed.discard(sid)
+        self.log.append(f"{seat.died.phase}: {seat.nick} dies ({cause})")
+        if cause in LAST_WORD_CAUSES:
+            deadline = self._last_word_deadline(at, cause)
+            if deadline is not None:
+                self.s.last_words[sid] = deadline
+
+    def _last_word_deadline(self, at: datetime, cause: str) -> datetime | None:
+        """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends."""
+        sched = self.setup.schedule
+        if cause in ("vote", "runoff"):
+            return at + sched.night
+        return at + sched.day - timedelta(hours=3)
+
+    def _revealed(self, sid: str) -> tuple[str, Role | None]:
+        seat = self.s.seats[sid]
+        return seat.nick, seat.role if self.variant.open_roles else None
+
+    # ---------------------------------------------------------------------------------------- the inputs
+
+    def handle(self, inp: Input) -> None:
+        if inp.author == self.setup.bot:
+            return
+        if self.s.phase.kind == "ended":
+            self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
+            return
+        if inp.where is Where.PM:
+            if inp.author in self.gms:
+                self._command(inp)
+            else:
+                self._player_pm(inp)
+        elif inp.where is Where.VOTE:
+            self._vote_post(inp)
+        else:
+            self._game_post(inp)
+
+    def _seat_of(self, author: str) -> str | None:
+        if author in self.s.accounts:
+            return self.s.accounts[author]
+        folded = parse.normalize(author)
+        for account, sid in self.s.accounts.items():
+            if parse.normalize(account) == folded:
+                return sid
+        return None
+
+    # --- the game thread: last words (C-8) and runoff speeches (M-10)
+
+    def _game_post(self, inp: Input) -> None:
+        sid = self._seat_of(inp.author)
+        if sid is None:
+            return
+        seat = self.s.seats[sid]
+        ph = self.s.phase
+        if not seat.alive:
+            deadline = self.s.last_words.pop(sid, None)
+            if deadline is not None and inp.at < deadline:
+                self.log.append(f"{ph.label}: last word of {seat.nick} ({inp.id})")
+            else:
+                self._to_gms(inp.at, self.t.dead_player_posted(seat.nick, inp.id), f"game/{inp.id}/dead")
+            return
+        if ph.kind == "runoff":
+            if sid not in self.s.leaders or sid in self.s.runoff_speakers:
+                self._to_gms(inp.at, self.t.runoff_post_reported(seat.nick, inp.id), f"game/{inp.id}/runoff")
+            self.s.runoff_speakers.add(sid)
+
+    # --- reminders (C-2 and before deadlines)
+
+    def _remind(self, at: datetime, kind: str) -> None:
+        ph = self.s.phase
+        if kind == "remind:setup":
+            for sid, seat in self.s.seats.items():
+                if not seat.confirmed:
+                    self._pm(at, sid, self.t.confirm_reminder(), f"setup/confirm-reminder/{sid}")
+            return
+        if ph.kind == "day" and not self.s.day_modkill:
+            voted = set(self._ballots(self.s.posts).final)
+            autokill = self.variant.name == "free_hunt"  # H-5
+            for sid in self._alive_ids():
+                if sid not in voted:
+                    self._pm(at, sid, self.t.vote_reminder(ph.deadline, autokill), f"{ph.label}/remind/{sid}")
+        if ph.kind in ("night",):
+            for sid in self._alive_ids():
+                seat = self.s.seats[sid]
+                needed = self.variant.abilities(seat.role) - {MoveKind.HUNT}
+                if self.variant.name == "free_hunt" and seat.is_mafia:
+                    if (TEAM_SHOT, MoveKind.SHOT) in self.s.moves.by_player:
+                        needed = needed - {MoveKind.SHOT}
+                missing = [k for k in sorted(needed) if (sid, k) not in self.s.moves.by_player]
+                if missing:
+                    self._pm(at, sid, self.t.move_reminder(ph.deadline, missing), f"{ph.label}/remind/{sid}")
+
+    # ---------------------------------------------------------------------------------------------- utils
+
+    def _matcher(self) -> parse.NickMatcher:
+        return parse.NickMatcher(
+            [s.nick for s in self.s.seats.values()],
+            {alias: self.s.seats[sid].nick for alias, sid in self.s.aliases.items()},
+        )
+
+    def _alive_ids(self) -> list[str]:
+        return [sid for sid, s in self.s.seats.items() if s.alive]
+
+    def _alive_nicks(self) -> list[str]:
+        return [s.nick for s in self.s.seats.values() if s.alive]
+
+    def _nick(self, sid: str) -> str:
+        return self.s.seats[sid].nick
+
+    def _voter_nick(self, voter: str) -> str:
+        return self.s.seats[voter].nick if voter in self.s.seats else voter
+
+    def _target_nick(self, target: Target) -> str:
+        return target if isinstance(target, Special) else self._nick(target)
+
+    def _to_gms(self, at: datetime, text: str, key: str) -> None:
+        for gm in sorted(self.gms):
+            self._pm(at, gm, text, f"{key}/{gm}")
+        if not self.gms:
+            self.log.append(text)
+
+    def _post(self, at: datetime, where: Where, text: str, key: str) -> None:
+        self._emit(Message(at, where, None, text, key))
+
+    def _pm(self, at: datetime, to: str, text: str, key: str) -> None:
+        nick = self.s.seats[to].nick if to in self.s.seats else to
+        self._emit(Message(at, Where.PM, nick, text, key))
+
+    def _emit(self, msg: Message) -> None:
+        if self.suppress:
+            return
+        key = msg.key
+        n = 1
+        while key in self.messages:
+            n += 1
+            key = f"{msg.key}#{n}"
+        self.messages[key] = Message(msg.at, msg.where, msg.to, msg.text, key)
+
+    def _result(self) -> GameRun:
+        players = tuple(
+            PlayerResult(s.nick, s.role, s.alive, s.died) for s in self.s.seats.values()
+        )
+        ph = self.s.phase
+        return GameRun(
+            messages=tuple(self.messages.values()),
+            result=GameResult(self.s.winner, self.s.ended_at, players),
+            log=tuple(self.log),
+            phase=ph.label,
+            next_deadline=None if ph.kind == "ended" or self.s.paused_at else ph.deadline,
+        )
+
+
+def _with_id(inp: Input, id_: str) -> Input:
+    from dataclasses import replace
+
+    return replace(inp, id=id_)

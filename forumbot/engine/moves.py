@@ -1,0 +1,119 @@
+"""PMs from players: night moves, confirmations, Don nominations, tactical modkill (C-2, C-5, C-12, M-1, M-12, H-7..H-12)."""
+
+from __future__ import annotations
+
+from forumbot import parse
+from forumbot.engine.state import TEAM_SHOT
+from forumbot.model import (
+    Input,
+    Move,
+    MoveKind,
+    RejectedLine,
+    Rejection,
+    Role,
+)
+from forumbot.rules import NightMoves
+
+
+class MovesMixin:
+    """Engine methods for players' PMs; state and helpers come from the Engine."""
+
+    def _player_pm(self, inp: Input) -> None:
+        sid = self._seat_of(inp.author)
+        key = f"pm/{inp.id}"
+        if sid is None:
+            self.log.append(f"PM {inp.id} from {inp.author}, who plays no seat: not answered")
+            return
+        seat = self.s.seats[sid]
+        if not seat.alive:
+            self._pm(inp.at, sid, self.t.you_are_dead(), key)
+            return
+        abilities = self.variant.abilities(seat.role)
+        bare = sorted(abilities - {MoveKind.HUNT})
+        results = parse.parse_pm(
+            inp.text, self.matcher, variant=self.variant.name, alive=self._alive_nicks(),
+            everyone=[s.nick for s in self.s.seats.values()], bare_kind=bare[0] if len(bare) == 1 else None,
+            sender=seat.nick,
+        )
+        replies: list[str] = []
+        for n, item in enumerate(results, 1):
+            if isinstance(item, RejectedLine):
+                replies.append(self.t.rejected_line(item.text, item.reason, sorted(abilities)))
+            else:
+                replies.append(self._move(inp, sid, item))
+            if self.s.phase.kind == "ended":
+                break
+            if not seat.alive and n < len(results):  # out by his own modkill (M-12): no move after it
+                replies.append(self.t.you_are_dead())
+                break
+        if replies:
+            self._pm(inp.at, sid, "\n".join(replies), key)
+
+    def _move(self, inp: Input, sid: str, move: Move) -> str:
+        seat = self.s.seats[sid]
+        t = self.t
+        ph = self.s.phase
+        target = self.s.accounts.get(move.target, move.target) if move.target else None
+        if move.kind is MoveKind.CONFIRM:
+            seat.confirmed = True
+            return t.confirmed()
+        if move.kind is MoveKind.DON:
+            if self.variant.name != "moscow" or not seat.is_mafia:
+                return t.refused("don_not_mafia")
+            if ph.kind != "setup" or any(s.role is Role.DON for s in self.s.seats.values()):
+                return t.refused("don_closed")
+            if target is None or not self.s.seats[target].is_mafia:
+                return t.refused("don_target_not_mafia")
+            self.s.don_nomination = target
+            return t.accepted(move.kind, self._nick(target))
+        if move.kind is MoveKind.MODKILL:
+            if not self.variant.tactical_modkill:
+                return t.refused("no_tactical_modkill")
+            self._modkill(sid, inp.at, reason="", by=None)
+            return t.accepted(move.kind, seat.nick)
+        if move.kind not in self.variant.abilities(seat.role):
+            return t.refused("no_ability", move.kind)
+        if ph.kind == "ended":
+            return t.refused("ended")
+        if move.kind is MoveKind.HUNT:
+            hunting_open = self.s.hunting_open if ph.kind == "night" else self.variant.hunting_open(list(self.s.seats.values()))  # type: ignore[attr-defined]
+            if not hunting_open:
+                return t.refused("hunting_closed")
+            self.s.moves.hunts[sid] = Move(move.kind, target, guess=move.guess)
+            return t.accepted(move.kind, self._nick(target), move.guess or Role.MAFIA)
+        if move.kind is MoveKind.SHOT and self.variant.name == "free_hunt":
+            if seat.role is Role.MANIAC:
+                if target == self.s.maniac_last:
+                    return t.refused("maniac_repeat", self._nick(target))
+            else:
+                executor = self.s.accounts.get(move.executor, move.executor) if move.executor else sid
+                ex = self.s.seats.get(executor)
+                if ex is None or not ex.is_mafia or not ex.alive:
+                    return t.rejected_line(move.executor or "", Rejection("bad_executor", move.executor or ""), [])
+                self.s.moves.by_player[(TEAM_SHOT, MoveKind.SHOT)] = Move(move.kind, target, executor=executor)
+                return t.accepted(move.kind, self._nick(target), self._nick(executor))
+        self.s.moves.by_player[(sid, move.kind)] = Move(move.kind, target)
+        return t.accepted(move.kind, self._nick(target))
+
+    def _moves_in_force(self) -> NightMoves:
+        """C-5: a move whose sender or target is dead when the night resolves is no move."""
+        seats = self.s.seats
+        kept = NightMoves()
+        for (sid, kind), move in self.s.moves.by_player.items():
+            if sid == TEAM_SHOT:
+                if move.executor and seats[move.executor].alive and seats[move.target].alive:  # type: ignore[index]
+                    kept.by_player[(sid, kind)] = move
+                continue
+            if not seats[sid].alive:
+                continue
+            if kind is not MoveKind.CHECK and not seats[move.target].alive:  # type: ignore[index]
+                continue
+            kept.by_player[(sid, kind)] = move
+        if self.s.hunting_open:
+            for hunter, move in self.s.moves.hunts.items():
+                if seats[hunter].alive and seats[move.target].alive:  # type: ignore[index]
+                    kept.hunts[hunter] = move
+        # H-10: a Doctor whose hunt request stands cannot heal that night.
+        for hunter in kept.hunts:
+            kept.by_player.pop((hunter, MoveKind.HEAL), None)
+        return kept

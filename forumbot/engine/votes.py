@@ -1,0 +1,134 @@
+"""Vote-thread posts into ballots, runoff votes and vote counts (C-3, C-6, C-11, M-7..M-10, H-3, H-4)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from forumbot import parse
+from forumbot.model import (
+    Agitation,
+    Input,
+    Rejection,
+    Special,
+    Target,
+    Vote,
+    Where,
+)
+from forumbot.rules.ballots import Ballots, VotePost, count_ballots
+
+
+class VotesMixin:
+    """Engine methods for the vote thread; state and helpers come from the Engine."""
+
+    def _vote_post(self, inp: Input) -> None:
+        ph = self.s.phase
+        sid = self._seat_of(inp.author)
+        if ph.kind not in ("day", "runoff"):
+            self.log.append(f"{ph.label}: vote-thread post {inp.id} by {inp.author} outside a day: not a vote")
+            return
+        text = inp.first_text if inp.first_text is not None else inp.text
+        if sid is None:
+            post = VotePost(inp.id, inp.author, Rejection("not_a_player", inp.author), text)
+        elif not self.s.seats[sid].alive:
+            post = VotePost(inp.id, sid, Rejection("dead_voter", self._nick(sid)), text)
+        else:
+            post = VotePost(inp.id, sid, self._parse_vote(text), text)
+        (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts).append(post)
+        if isinstance(post.parsed, Agitation):
+            self.s.agitations[sid] += 1
+            self.log.append(f"{ph.label}: agitation by {inp.author} ({post.parsed.marker}), #{self.s.agitations[sid]}")
+            if self.s.agitations[sid] > 1:
+                self.s.doomed.add(sid)  # type: ignore[arg-type]
+
+    def _parse_vote(self, text: str) -> Vote | Agitation | Rejection:
+        alive = self._alive_nicks()
+        if self.variant.name == "free_hunt":
+            parsed = parse.parse_hunt_vote(text, self.matcher, alive, self.markers)
+        elif self.s.phase.kind == "runoff":
+            leaders = None if self.s.hang_all else [self._nick(x) for x in self.s.leaders]
+            parsed = parse.parse_runoff_vote(text, self.matcher, alive, leaders)
+        else:
+            parsed = parse.parse_moscow_vote(text, self.matcher, alive)
+        return self._to_seat_ids(parsed)
+
+    def _to_seat_ids(self, parsed):  # type: ignore[no-untyped-def]
+        if isinstance(parsed, Vote):
+            return Vote(self._target_id(parsed.target), self._target_id(parsed.runoff) if parsed.runoff is not None else None)
+        return parsed
+
+    def _target_id(self, target: Target) -> Target:
+        return target if isinstance(target, Special) else self.s.accounts.get(target, target)
+
+    def _edited(self, inp: Input) -> None:
+        """C-11: an edit stamped inside the post's day voids it (default) or changes nothing (first_seen)."""
+        ph = self.s.phase
+        open_posts = {"day": self.s.posts, "runoff": self.s.runoff_posts}.get(ph.kind, [])
+        for post in open_posts:  # an edit after the post's day or runoff closed changes nothing
+            if post.id == inp.id:
+                post.edited = True
+                if self.edited_votes == "void" and not isinstance(post.parsed, Agitation):
+                    post.voided = True  # H-4: an edit does not undo an agitation
+                self.log.append(f"{self.s.phase.label}: vote post {inp.id} by {inp.author} edited")
+                return
+
+    def _ballots(self, posts: list[VotePost]) -> Ballots:
+        alive = {sid for sid, seat in self.s.seats.items() if seat.alive}
+        return count_ballots(posts, alive, self.variant.vote_changes)
+
+    def _counts(self, voter: str, target: Target) -> bool:
+        """A vote counts if its author and its target are alive (H-6: a vote for a modkilled player counts for nobody)."""
+        if not self.s.seats[voter].alive:
+            return False
+        return isinstance(target, Special) or self.s.seats[target].alive
+
+    def _runoff_votes(self) -> dict[str, Target]:
+        """M-10: a runoff vote cast in the runoff; else the RUNOFF part of the day vote, if it fits."""
+        fits = (
+            (lambda t: t in (Special.HANG_ALL, Special.PARDON_ALL)) if self.s.hang_all
+            else (lambda t: t in self.s.leaders)
+        )
+        votes: dict[str, Target] = {}
+        for voter, post in self._ballots(self.s.posts).final_posts.items():
+            if isinstance(post.parsed, Vote) and post.parsed.runoff is not None and fits(post.parsed.runoff):
+                votes[voter] = post.parsed.runoff
+            else:
+                votes.pop(voter, None)
+        votes.update(self._ballots(self.s.runoff_posts).final)
+        return {v: t for v, t in votes.items() if self.s.seats[v].alive and fits(t)}
+
+    def _post_count(self, at: datetime) -> None:
+        """C-6: the current count in the vote thread, only when it changed since the last one."""
+        ph = self.s.phase
+        posts = self.s.runoff_posts if ph.kind == "runoff" else self.s.posts
+        if not posts:
+            return
+        # Rendering a count is most of a quiet day's cost; skip it while nothing it shows has changed.
+        signature = (len(posts), sum(p.voided or p.edited for p in posts),
+                     tuple((s.nick, s.alive) for s in self.s.seats.values()))
+        if signature == self.count_signature:
+            return
+        self.count_signature = signature
+        text = self._count_text(final=False)
+        if text == self.last_count:
+            return
+        self.last_count = text
+        # Keyed by its tick, a count keeps its key when a late-fetched post changes an earlier one (outbox).
+        self._post(at, Where.VOTE, text, f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
+
+    def _count_text(self, final: bool) -> str:
+        ph = self.s.phase
+        posts = self.s.runoff_posts if ph.kind == "runoff" else self.s.posts
+        ballots = self._ballots(posts)
+        if ph.kind == "runoff":
+            votes = self._runoff_votes()
+        else:
+            votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
+        not_voted = [self._nick(s) for s in self._alive_ids() if s not in votes and s not in ballots.final]
+        return self.t.vote_count(
+            ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
+            [(self._voter_nick(p.voter), p.text, r) for p, r in ballots.rejected],
+            [(self._voter_nick(p.voter), p.text, why) for p, why in ballots.ignored],
+            [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
+            [self._nick(a) for a in ballots.agitators], final,
+            edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided],
+        )
