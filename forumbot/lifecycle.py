@@ -8,7 +8,6 @@ with the roles at the end; `game start` records it so `game status` can show it.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,6 +18,7 @@ from typing import Callable, Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from forumbot import engine
 from forumbot.config import Config, GameConfig
 from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup, Role
@@ -32,12 +32,9 @@ Draw = Callable[[GameSetup], dict[str, Role]]
 # --- the commitment ---------------------------------------------------------------------------------------------
 
 
-def role_list(nicks: Sequence[str], roles: dict[str, Role | str]) -> str:
-    return ",".join(f"{nick}={Role(roles[nick]).value}" for nick in nicks)
-
-
 def commitment(seed: int, nicks: Sequence[str], roles: dict[str, Role | str]) -> str:
-    return hashlib.sha256(f"{seed}:{role_list(nicks, roles)}".encode("utf-8")).hexdigest()
+    """The engine's commitment (posted with the player list) for these seats, in seat order."""
+    return engine.commitment(seed, {nick: Role(roles[nick]) for nick in nicks})
 
 
 # --- the draw ------------------------------------------------------------------------------------------------------
@@ -45,18 +42,7 @@ def commitment(seed: int, nicks: Sequence[str], roles: dict[str, Role | str]) ->
 
 def core_draw(setup: GameSetup) -> dict[str, Role]:
     """The roles the core deals from `setup.seed` (it raises SetupError for a setup the rules refuse)."""
-    try:
-        from forumbot import engine
-    except ImportError:
-        raise ForumbotError("the rules engine (forumbot.engine) is not installed; cannot draw roles") from None
-    if hasattr(engine, "draw_roles"):
-        return {nick: Role(role) for nick, role in engine.draw_roles(setup).items()}
-    if hasattr(engine, "draw_seats"):
-        return {nick: Role(seat.role) for nick, seat in engine.draw_seats(setup).items()}
-    from forumbot.game import run
-
-    result = run(setup, [], until=setup.schedule.start - timedelta(microseconds=1)).result
-    return {p.nick: Role(p.role) for p in result.players}
+    return {nick: seat.role for nick, seat in engine.draw_seats(setup).items()}
 
 
 # --- game start -------------------------------------------------------------------------------------------------
