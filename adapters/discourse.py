@@ -97,7 +97,18 @@ class DiscourseForum:
         data = self._json(self.transport.get(f"t/{tid}.json"))
         stream: list[int] = data.get("post_stream", {}).get("stream", [])
         wanted = stream[stream.index(last) + 1:] if last in stream else [i for i in stream if i > last]
-        posts = self._posts(tid, data, wanted)
+        # Already-seen posts come back too, as they are now, so an edit is noticed (C-11) without a request of
+        # its own: those in the chunk /t/{id}.json served anyway, and the latest ones in the room left in the
+        # last posts.json request that new posts need.
+        new = set(wanted)
+        have = {p["id"] for p in data.get("post_stream", {}).get("posts", [])}
+        seen = [i for i in stream if i not in new]
+        missing = [i for i in wanted if i not in have]
+        room = -len(missing) % CHUNK
+        padding = [i for i in reversed(seen) if i not in have][:room] if missing else []
+        posts = self._posts(tid, data, [*(i for i in seen if i in have), *padding, *wanted])
+        order = {pid: n for n, pid in enumerate(stream)}
+        posts.sort(key=lambda p: order.get(p["id"], 0))
         out = [self._post(tid, p) for p in posts if p.get("post_type", REGULAR) in (REGULAR, MODERATOR_ACTION)]
         top = max([last, *wanted]) if wanted else last
         return out, json.dumps({"last": top})

@@ -207,6 +207,9 @@ class HtmlForum:
         # after it. An idle topic costs one request.
         index = max(seen_n - 1, 0)
         new: list[ForumPost] = []
+        # Posts already seen on the pages read anyway: handed back too, so an edit is noticed (C-11). The
+        # store records only what changed; the last page is read every cycle, so recent votes are covered.
+        again: dict[str, ForumPost] = {}
         stepped_back = 0
         while True:
             page = self.get(self.page_path(tid, index, per_page))
@@ -231,13 +234,14 @@ class HtmlForum:
                 index = page_start - 1
                 continue
             new.extend(p for p in posts if int(p.id) > last_id)
+            again.update((p.id, p) for p in posts if int(p.id) <= last_id)
             if not info.has_next:
                 seen_n = page_start + count
                 break
             index = page_start + per_page
-        new.sort(key=lambda p: int(p.id))
         last = max([last_id, *(int(p.id) for p in new)])
-        return new, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
+        out = sorted([*again.values(), *new], key=lambda p: int(p.id))
+        return out, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
 
     def _page_param(self, index: int, per_page: int) -> int:
         start = (index // per_page) * per_page

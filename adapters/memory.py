@@ -30,6 +30,7 @@ class MemoryForum:
     topics: dict[str, list[ForumPost]] = field(default_factory=dict)
     pms: list[_PM] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)  # every adapter call, for request-count assertions
+    page_size: int = 20  # fetch_posts reads from the page of the last post seen, like the HTML adapters
     _failures: list[ForumError] = field(default_factory=list)
     _next_id: int = 1
 
@@ -80,7 +81,10 @@ class MemoryForum:
         self._call(f"fetch_posts {topic}")
         posts = self.topics.get(topic, [])
         start = int(after or 0)
-        return list(posts[start:]), str(len(posts))
+        # The page holding the last post seen is read again: its posts come back as they are now, so an edit
+        # of a recent post is noticed (C-11); an edit further back is not, as on a real forum.
+        first = (start - 1) // self.page_size * self.page_size if start else 0
+        return list(posts[first:]), str(len(posts))
 
     def reply(self, topic: str, text: str) -> str:
         self._call(f"reply {topic}")

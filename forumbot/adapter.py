@@ -42,7 +42,10 @@ class ForumAdapter(Protocol):
     def login(self) -> None: ...
 
     def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
-        """Posts newer than `after`, reading only pages that can hold them; and the new cursor."""
+        """Posts newer than `after`, reading only pages that can hold them; and the new cursor.
+
+        Already-seen posts on the pages read (the page of the last post seen is always read) come back too,
+        as they are now, so an edit is noticed (C-11) at no extra request; the store keeps what changed."""
         ...
 
     def reply(self, topic: str, text: str) -> str:

@@ -97,7 +97,7 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
                 values = dict(item, forum_id=forum, kind=kind, first_text=item["text"],
                               first_edited_at=item["edited_at"], first_seen_at=now)
                 changed += insert_ignore(session, RawInput, values, ["forum_id", "kind", "topic", "item_id"])
-            elif (row.text, row.edited_at, row.edit_count) != (item["text"], item["edited_at"], item["edit_count"]):
+            elif _edited(row, item):
                 # an edit: the current text follows the forum, the first text and first edit time stay (C-11)
                 row.text, row.html = item["text"], item["html"]
                 row.edited_at, row.edit_count = item["edited_at"], item["edit_count"]
@@ -105,3 +105,13 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
                     row.first_edited_at = item["edited_at"]
                 changed += 1
     return changed
+
+
+def _edited(row: RawInput, item: dict) -> bool:
+    """A re-read shows an edit: the text, the edit count or the edit marker changed.
+
+    Adapters hand back already-seen posts every cycle; an edit time alone moving is no edit, since a relative
+    one ("5 минут назад", "2 hours ago") drifts from read to read, and only the earliest edit time counts (C-11).
+    """
+    return (row.text != item["text"] or row.edit_count != item["edit_count"]
+            or (row.edited_at is None) != (item["edited_at"] is None))

@@ -34,7 +34,43 @@ def test_posts_from_topic_and_missing_ids(forum, http):
     assert http.calls[0].request.headers["User-Api-Key"] == "k-123"
     n = len(http.calls)
     again, _ = forum.fetch_posts("42", cursor)
-    assert again == [] and len(http.calls) == n + 1  # idle: one request
+    # idle: one request; nothing new, the posts that request served come back as they are now (C-11)
+    assert [p.id for p in again] == ["101", "102", "103", "105"] and len(http.calls) == n + 1
+
+
+def _topic(edit: dict | None = None, stream_extra: tuple[int, ...] = ()) -> str:
+    data = json.loads(fx("t_42.json"))
+    ps = data["post_stream"]
+    ps["stream"] += list(stream_extra)
+    for p in ps["posts"]:
+        if edit and p["id"] == edit["id"]:
+            p.update(edit)
+    return json.dumps(data)
+
+
+def test_C11_an_already_seen_post_edited_comes_back_with_its_edit_time(forum, http):
+    http.add("GET", U + "t/42.json", body=_topic(), content_type="application/json")
+    http.add("GET", U + "t/42/posts.json", body=fx("t_42_posts.json"), content_type="application/json")
+    _, cursor = forum.fetch_posts("42")
+    http.replace("GET", U + "t/42.json", content_type="application/json", body=_topic(
+        {"id": 105, "version": 2, "updated_at": "2026-12-01T09:30:00.000Z", "cooked": "<p>Петя</p>"}))
+    n = len(http.calls)
+    again, _ = forum.fetch_posts("42", cursor)
+    edited = next(p for p in again if p.id == "105")
+    assert edited.text == "Петя" and edited.edit_count == 1 and edited.edited_at.isoformat() == "2026-12-01T09:30:00+00:00"
+    assert len(http.calls) == n + 1  # no request of its own
+
+
+def test_C11_new_posts_request_carries_the_latest_seen_posts_in_its_spare_room(forum, http):
+    http.add("GET", U + "t/42.json", body=_topic(), content_type="application/json")
+    http.add("GET", U + "t/42/posts.json", body=fx("t_42_posts.json"), content_type="application/json")
+    _, cursor = forum.fetch_posts("42")
+    http.replace("GET", U + "t/42.json", body=_topic(stream_extra=(108,)), content_type="application/json")
+    n = len(http.calls)
+    forum.fetch_posts("42", cursor)
+    assert len(http.calls) == n + 2  # the topic and one posts.json, as before
+    url = http.calls[-1].request.url
+    assert "post_ids%5B%5D=108" in url and "post_ids%5B%5D=107" in url and "post_ids%5B%5D=106" in url
 
 
 def test_reply_and_pm_go_through_posts_json(forum, http):

@@ -63,6 +63,27 @@ def test_an_edit_updates_the_text_and_keeps_the_first_one(sessions):
         assert store_posts(s, fid, forum.topics["vote"], NOW) == 0  # unchanged: no write
 
 
+def test_an_edit_time_that_drifts_alone_is_no_edit(sessions):
+    """Adapters hand back seen posts every cycle; a relative edit time ("5 минут назад") drifts from read to
+    read. Only a change of text, edit count or edit marker is an edit: the first edit time stays (C-11)."""
+    forum = MemoryForum()
+    post = forum.add_post("vote", "Маша", "Петя", NOW)
+    with sessions.begin() as s:
+        fid = forum_id(s, "main", "memory")
+        store_posts(s, fid, [post], NOW)
+    edited = NOW + timedelta(minutes=5)
+    forum.edit_post(post.id, "Петя", edited)  # same text, the marker appears: an edit
+    with sessions.begin() as s:
+        assert store_posts(s, fid, forum.topics["vote"], NOW) == 1
+    from dataclasses import replace
+
+    drifted = [replace(p, edited_at=edited + timedelta(minutes=1)) for p in forum.topics["vote"]]
+    with sessions.begin() as s:
+        assert store_posts(s, fid, drifted, NOW) == 0
+        row = s.scalar(select(RawInput))
+        assert row.first_edited_at == edited and row.edited_at == edited
+
+
 def test_tick_refuses_an_outdated_schema_naming_the_command(tmp_path):
     engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
     with pytest.raises(SchemaOutdated, match="forumbot db upgrade"):

@@ -1,0 +1,101 @@
+"""C-11 in a live game: an edit of a vote post the bot has already read is noticed on the next cycle (the forum
+hands back the posts of the page it reads anyway) and judged by when the forum stamped it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from daemon_world import CAST, T0, World
+from sqlalchemy import select
+
+from forumbot.store.models import RawInput
+from forumbot.tick import fold_game
+
+
+def _day_with_a_change(w: World):
+    """Маф1 3 votes, М1 3 votes; М4 votes Маф1, then changes to М1 (his one change, M-8): М1 leads 4 to 3."""
+    w.start()
+    w.now = T0 - timedelta(hours=20)
+    for nick, _ in CAST:
+        w.pm(nick, "подтверждаю")
+    w.tick()
+    w.now = T0 + timedelta(hours=2)
+    for nick in ("Шериф", "М1", "М2"):
+        w.post("vote", nick, "Маф1")
+    for nick in ("Дон", "Маф1", "Маф2"):
+        w.post("vote", nick, "М1")
+    w.post("vote", "М4", "Маф1")
+    w.tick()
+    w.now = T0 + timedelta(hours=3)
+    change = w.post("vote", "М4", "М1")
+    w.tick()
+    return change
+
+
+def _died(w: World, nick: str):
+    run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    died = next(p.died for p in run.result.players if p.nick == nick)
+    return (died.phase, died.cause) if died else None
+
+
+def _row(w: World, item_id: str) -> RawInput:
+    with w.daemon.sessions.begin() as s:
+        return s.scalar(select(RawInput).where(RawInput.item_id == item_id))
+
+
+def _bot_texts(w: World) -> list[str]:
+    return [t for _, t, _ in w.bot_posts()]
+
+
+def test_C11_a_vote_edited_before_the_deadline_is_voided_in_the_live_count(tmp_path):
+    w = World(tmp_path)
+    change = _day_with_a_change(w)
+    w.now = T0 + timedelta(hours=4)
+    w.forum.edit_post(change.id, "М1 (передумал)", w.now - timedelta(minutes=5))
+    w.tick()
+    row = _row(w, change.id)
+    assert row.first_text == "М1" and row.text == "М1 (передумал)"
+    assert row.first_edited_at == w.now - timedelta(minutes=5)
+    w.now = T0 + timedelta(hours=24, minutes=1)
+    w.tick()
+    # the voided change does not count and does not use up M4's change: his first vote stands, Маф1 leads 4 to 3
+    assert _died(w, "Маф1") == ("day 1", "vote") and _died(w, "М1") is None
+    assert any("Не засчитано: М4 «М1» — сообщение отредактировано." in t for t in _bot_texts(w))
+    w.close()
+
+
+def test_C11_a_vote_edited_after_the_deadline_changes_nothing(tmp_path):
+    w = World(tmp_path)
+    change = _day_with_a_change(w)
+    w.now = T0 + timedelta(hours=24, minutes=1)
+    w.tick()
+    assert _died(w, "М1") == ("day 1", "vote")
+    said = _bot_texts(w)
+    w.now = T0 + timedelta(hours=25)
+    w.forum.edit_post(change.id, "Маф1", w.now - timedelta(minutes=30))
+    w.tick()
+    row = _row(w, change.id)  # the edit was noticed and stored...
+    assert (row.first_text, row.text) == ("М1", "Маф1") and row.first_edited_at is not None
+    # ...and changed nothing: the day's result stands and nothing about it is said again
+    assert _died(w, "М1") == ("day 1", "vote") and _died(w, "Маф1") is None
+    assert _bot_texts(w)[: len(said)] == said
+    assert not any("отредактировано" in t for t in _bot_texts(w))
+    w.close()
+
+
+def test_C11_an_edit_once_stored_is_not_written_again_by_later_cycles(tmp_path):
+    from sqlalchemy import event
+
+    w = World(tmp_path)
+    change = _day_with_a_change(w)
+    w.now = T0 + timedelta(hours=4)
+    w.forum.edit_post(change.id, "М1 (передумал)", w.now - timedelta(minutes=5))
+    w.tick()
+    w.now += timedelta(minutes=1)
+    w.tick()  # stores what the bot itself posted in the last cycle
+    statements: list[str] = []
+    event.listen(w.daemon.engine, "before_cursor_execute", lambda conn, cur, sql, *rest: statements.append(sql))
+    w.now += timedelta(minutes=1)
+    w.tick()  # the edited post comes back again, unchanged: no write
+    assert not [s for s in statements if s.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))]
+    w.close()
