@@ -6,6 +6,8 @@ Flows as observed on a real MyBB 1.8.37 board (fixtures/mybb/README.md):
 - posts within `postmergemins` of the bot's own last post in a thread are appended to it: the reply is read
   from the thread's last page first, so a pid that is not newer than the last one there means "merged";
 - 60 s between posts and between PMs (the transport paces both); at most 5 recipients per PM;
+- a deleted PM goes to the trash (fid 4) and still counts against the PM quota; deleted there, it is gone:
+  after deleting read PMs the adapter empties the trash, so the quota never fills with them;
 - dates: old ones absolute ("26.11.2026, 15:07"), recent ones relative, with the exact date in a `title`
   where MyBB gives one ("Today"/"Yesterday"); "N hours ago" counts back from the server's Date header.
 """
@@ -153,8 +155,22 @@ class MybbForum(HtmlForum):
                        text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
     def _delete(self, inbox: Page, ids: list[str]) -> None:
-        """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash)."""
+        """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash); then empty the
+        trash, where they still count against the PM quota (a full quota holds new PMs back)."""
         self.submit(inbox, "folder", {f"check[{i}]": "1" for i in ids}, action="read")
+        self._empty_trash()
+
+    def _empty_trash(self) -> None:
+        """Delete every PM in the trash (fid 4): MyBB deletes for good what is deleted there. Two requests, only
+        in a cycle that deleted something; a failure is logged, not raised (the PMs were read and stored)."""
+        trash = self.get(self.url("trash"))
+        rows = self._inbox_rows(trash.tree())
+        if not rows:
+            return
+        result = self.submit(trash, "folder", {f"check[{i}]": "1" for i in rows}, action="read")
+        problem = self.error_text(result)
+        if problem or result.status >= 400:
+            log.warning("mybb: emptying the PM trash failed (HTTP %s) %s", result.status, problem)
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.with_login(lambda: self._send_pm(to, subject, text))

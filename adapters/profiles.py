@@ -141,6 +141,7 @@ MYBB = HtmlProfile(
         "pm": "private.php?action=read&pmid={pm}",
         "compose": "private.php?action=send",
         "sentbox": "private.php?fid=2",
+        "trash": "private.php?fid=4",
     }),
     topic_id=r"(?:[?&;]tid=|thread-|^)(\d+)",
     selectors=_ro({

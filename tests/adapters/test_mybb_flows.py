@@ -145,10 +145,47 @@ def test_fetch_pms_then_delete_acknowledged(forum, http, clock):
     assert masha.author == "Маша" and masha.author_id == "6" and masha.subject == "Привет от Маши"
     assert masha.text == "Можно мне сыграть за эльфа? Спасибо!"
     add_page(http, "POST", U + "private.php", "mybb", "40_pm_delete_result.html")
+    add_page(http, "GET", U + "private.php?fid=4", "mybb", "41_pm_trash.html")
     again, _ = forum.fetch_pms(cursor)
     body = posts(http)[0]
     assert again == [] and body["action"] == ["do_stuff"] and body["delete"]
     assert body["check[1]"] == ["1"] and body["check[3]"] == ["1"] and body["check[7]"] == ["1"]
+
+
+def test_deleted_pms_are_deleted_from_the_trash_too_so_the_quota_never_fills(forum, http, caplog):
+    """MyBB moves deleted PMs to the trash (fid 4), where they still count against the quota; deleting them
+    there deletes them for good (the saved trash page: pmForm with fromfid=4)."""
+    register_pms(http)
+    _, cursor = forum.fetch_pms()
+    add_page(http, "POST", U + "private.php", "mybb", "40_pm_delete_result.html")
+    add_page(http, "GET", U + "private.php?fid=4", "mybb", "41_pm_trash.html")
+    n = len(http.calls)
+    forum.fetch_pms(cursor)
+    calls = [(c.request.method, c.request.url.removeprefix(U)) for c in http.calls[n:]]
+    assert calls == [("GET", "private.php"), ("POST", "private.php"), ("GET", "private.php?fid=4"),
+                     ("POST", "private.php")]
+    trash = posts(http)[-1]
+    assert trash["fromfid"] == ["4"] and trash["action"] == ["do_stuff"] and trash["delete"]
+    assert trash["check[9]"] == ["1"] and trash["my_post_key"] == ["65e6f43d29fe5875a4dc1916a2b90921"]
+    assert "trash" not in caplog.text
+
+
+def test_an_empty_trash_costs_no_post_and_an_idle_inbox_no_trash_read(forum, http):
+    import lxml.html
+
+    register_pms(http)
+    _, cursor = forum.fetch_pms()
+    n = len(http.calls)
+    forum.fetch_pms(json.dumps({"max": 7, "del": []}))  # nothing to delete: the inbox alone
+    assert [c.request.url for c in http.calls[n:]] == [U + "private.php"]
+    doc = lxml.html.document_fromstring(page("mybb", "41_pm_trash.html"))
+    for a in doc.cssselect("a[href*='pmid=9']"):
+        a.getparent().remove(a)
+    add_page(http, "POST", U + "private.php", "mybb", "40_pm_delete_result.html")
+    http.add("GET", U + "private.php?fid=4", body=lxml.html.tostring(doc), content_type=HTML)
+    n = len(http.calls)
+    forum.fetch_pms(cursor)
+    assert [c.request.method for c in http.calls[n:]] == ["GET", "POST", "GET"]  # nothing left in the trash
 
 
 def test_send_pm_ok(forum, http):
