@@ -107,6 +107,21 @@ def test_M7_rejection_details() -> None:
     assert long.code == "not_a_vote" and len(long.detail) <= 60
 
 
+@pytest.mark.parametrize("post", [
+    "[quote][/quote]Вася",  # the shell's mark for a post whose quote the adapter removed
+    '[quote="Петя"]Петя[/quote]\nВася',
+    "[quote]Вася[/quote]",
+    "<blockquote>Петя</blockquote>Вася",
+])
+def test_M7_a_post_with_a_quote_is_not_a_vote(post: str) -> None:
+    """M-7 "anything else is not a vote": a quote is content, not formatting, so a quote and a bare name is
+    no vote, as in Free Hunt (H-3); the same in a runoff (M-10)."""
+    assert moscow(post).code == "not_a_vote"
+    assert parse_runoff_vote(post, M, ALIVE, ["Вася", "Петя"]).code == "not_a_vote"
+    assert parse_runoff_vote(post, M, ALIVE, None).code == "not_a_vote"
+    assert hunt(post).code == "not_a_vote"
+
+
 def test_M7_ambiguous_name_rejected() -> None:
     m = NickMatcher(["Сера", "Cepa"])
     assert parse_moscow_vote("Cеpa", m, ["Сера", "Cepa"]) == Rejection("ambiguous_name", "Сера, Cepa")

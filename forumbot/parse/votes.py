@@ -56,6 +56,13 @@ def _not_a_vote(text: str) -> Rejection:
     return Rejection("not_a_vote", excerpt(text))
 
 
+def _quoted(text: str) -> Rejection:
+    """M-7: a quote is content, not formatting (C-4 removes tags, not what they hold), so a post with one is
+    "anything else": no vote, even when the rest is a bare name (as H-3 says outright). Adapters remove quotes
+    from the text and mark the post; the shell then starts its text with an empty quote."""
+    return _not_a_vote(strip_markup(text))
+
+
 def _one_line(stripped: str) -> str | Rejection:
     lines = [line.strip() for line in stripped.splitlines() if normalize(line)]
     if not lines:
@@ -109,6 +116,8 @@ def _runoff(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target |
 
 def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -> Vote | Rejection:
     """M-7: `TARGET` or `TARGET / RUNOFF`, nothing else."""
+    if _QUOTE.search(text):
+        return _quoted(text)
     line = _one_line(strip_markup(text))
     if isinstance(line, Rejection):
         return line
@@ -143,6 +152,8 @@ def parse_runoff_vote(
     text: str, matcher: NickMatcher, alive: Collection[str], leaders: Collection[str] | None
 ) -> Vote | Rejection:
     """M-10: a post during a runoff. `leaders` None: the hang-all / pardon-all runoff."""
+    if _QUOTE.search(text):
+        return _quoted(text)
     line = _one_line(strip_markup(text))
     if isinstance(line, Rejection):
         return line
