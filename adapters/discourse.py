@@ -18,13 +18,14 @@ from datetime import timezone
 from typing import Any, Mapping
 
 from adapters.dates import parse_iso
-from adapters.html import clean_text, parse
+from adapters.html import clean_text, parse, select
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
 from forumbot.transport import Page, Transport
 
 STRIP = ("aside.quote", "div.spoiler", "div.spoiled", "details", "pre", "code")
+QUOTES = "aside.quote, blockquote"
 CHUNK = 20  # Discourse serves at most about 20 posts per request
 REGULAR, MODERATOR_ACTION = 1, 2  # post_type values kept; small actions (3) and whispers (4) are not posts
 DEFAULT_LIMITS = {"post": 5.0, "pm": 5.0}
@@ -130,7 +131,7 @@ class DiscourseForum:
             author_id=str(p["user_id"]) if p.get("user_id") is not None else None,
             posted_at=parse_iso(p["created_at"]).astimezone(timezone.utc),
             edited_at=parse_iso(p["updated_at"]).astimezone(timezone.utc) if version > 1 and p.get("updated_at") else None,
-            edit_count=version - 1, text=cooked_text(cooked), html=cooked)
+            edit_count=version - 1, text=cooked_text(cooked), html=cooked, quoted=is_quoted(cooked))
 
     @staticmethod
     def topic_id(topic: str) -> str:
@@ -230,6 +231,14 @@ def cooked_text(cooked: str) -> str:
     root = parse(f"<div>{cooked}</div>")
     body = root.find(".//body")
     return clean_text(body if body is not None else root, STRIP)
+
+
+def is_quoted(cooked: str) -> bool:
+    """The post quotes someone: a quote box (removed from the text) or a Markdown `>` block (H-3, M-7)."""
+    if "quote" not in cooked:
+        return False
+    root = parse(f"<div>{cooked}</div>")
+    return bool(select(root, QUOTES))
 
 
 def _errors(data: Mapping[str, Any]) -> str:

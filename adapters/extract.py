@@ -57,7 +57,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
     parents = {el.getparent() for el in elements}
     scope = parents.pop() if len(parents) == 1 else tree
     found = {name: by_post(scope, members, sel[name])
-             for name in ("body", "author", "author_link", "time", "edit_notice")}
+             for name in ("body", "author", "author_link", "time", "edit_notice", "quote")}
     skip: set[etree._Element] = set()
     for strip in (*profile.strip, sel["signature"]):
         skip.update(select(scope, strip))
@@ -82,6 +82,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
             author_id=user_id(_first(found["author_link"], el)),
             posted_at=when, edited_at=edited_at, edit_count=edits,
             text=clean_text(body, skip=skip), html=inner_html(body),
+            quoted=any(body in q.iterancestors() for q in found["quote"].get(el, ())),
         ))
     return posts
 

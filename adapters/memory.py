@@ -37,11 +37,13 @@ class MemoryForum:
     # --- what tests and replay use to play the other side ----------------------------------------------
 
     def add_post(
-        self, topic: str, author: str, text: str, at: datetime, edited_at: datetime | None = None
+        self, topic: str, author: str, text: str, at: datetime, edited_at: datetime | None = None,
+        quoted: bool = False,
     ) -> ForumPost:
+        """`quoted`: the post held a quote, which the adapter removed from `text` (as the HTML adapters do)."""
         post = ForumPost(
             id=self._new_id(), topic=topic, author=author, author_id=None, posted_at=at,
-            edited_at=edited_at, edit_count=1 if edited_at else 0, text=text, html=text,
+            edited_at=edited_at, edit_count=1 if edited_at else 0, text=text, html=text, quoted=quoted,
         )
         self.topics.setdefault(topic, []).append(post)
         return post

@@ -74,6 +74,7 @@ PHPBB = HtmlProfile(
         "body": "div.content",
         "signature": "div.signature",
         "edit_notice": "div.notice",
+        "quote": "blockquote",  # inside the body: the post quotes someone (ForumPost.quoted)
         "pagination": "div.pagination",
         "page_link": "div.pagination li a[href*='start=']",
         "next_page": "div.pagination li.next a",
@@ -152,6 +153,7 @@ MYBB = HtmlProfile(
         "body": "div.post_body",
         "signature": "div.signature",
         "edit_notice": "span.edited_post",
+        "quote": "blockquote.mycode_quote",
         "pagination": "div.pagination",
         "page_link": "div.pagination a.pagination_page",
         "next_page": "div.pagination a.pagination_next",
@@ -225,6 +227,7 @@ FLASKBB = HtmlProfile(
         "body": "div.post-content",
         "signature": "div.post-signature",
         "edit_notice": "div.post-meta small time[datetime]",
+        "quote": "blockquote",
         "pagination": "ul.pagination",
         "page_link": "ul.pagination a.page-link[href*='page=']",
         "next_page": "ul.pagination li.active + li a.page-link[href*='page=']",

@@ -20,6 +20,7 @@ class ForumPost:
     edit_count: int
     text: str  # quotes, spoilers, code and signature removed; formatting may remain
     html: str  # the post body as served
+    quoted: bool = False  # the body held a quote (removed from `text`): a vote post with one is no vote (H-3, M-7)
 
 
 @dataclass(frozen=True)

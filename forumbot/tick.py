@@ -262,10 +262,19 @@ def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup
     return inputs, commands
 
 
+# An empty quote: what a vote-thread post whose quote the adapter removed starts with, so the vote parsers'
+# quote rule applies to it (H-3, M-7: a vote post with a quote is no vote).
+QUOTE_MARK = "[quote][/quote]"
+
+
 def _input(row: RawInput, where: Where) -> Input:
     # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
-    first = row.first_text if row.first_text != row.text else None
-    return Input(at=row.posted_at, where=where, author=row.author, text=row.text, edited_at=row.first_edited_at,
+    text, first_text = row.text, row.first_text
+    if where is Where.VOTE:
+        text = QUOTE_MARK + text if row.quoted else text
+        first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
+    first = first_text if first_text != text else None
+    return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
                  id=row.item_id, first_text=first)
 
 

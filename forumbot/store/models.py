@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, TypeDecorator, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -105,6 +105,10 @@ class RawInput(Base):
     text: Mapped[str] = mapped_column(Text)  # the text now
     html: Mapped[str] = mapped_column(Text)
     first_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # the post held a quote the adapter removed from the text (H-3, M-7), now and when first stored (C-11);
+    # NULL: not known (PMs, rows stored before revision 0002)
+    quoted: Mapped[bool | None] = mapped_column(Boolean)
+    first_quoted: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class OutboxRow(Base):

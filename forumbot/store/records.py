@@ -67,7 +67,8 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
     """
     return _store(session, forum, "post", [
         dict(topic=topic if topic is not None else p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
-             edited_at=p.edited_at, edit_count=p.edit_count, subject="", text=p.text, html=p.html)
+             edited_at=p.edited_at, edit_count=p.edit_count, subject="", text=p.text, html=p.html,
+             quoted=bool(getattr(p, "quoted", False)))
         for p in posts
     ], now)
 
@@ -75,7 +76,7 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
 def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetime) -> int:
     return _store(session, forum, "pm", [
         dict(topic="", item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.sent_at,
-             edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html)
+             edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html, quoted=None)
         for p in pms
     ], now)
 
@@ -95,12 +96,14 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
             row = known.get(item["item_id"])
             if row is None:
                 values = dict(item, forum_id=forum, kind=kind, first_text=item["text"],
-                              first_edited_at=item["edited_at"], first_seen_at=now)
+                              first_edited_at=item["edited_at"], first_seen_at=now, first_quoted=item["quoted"])
                 changed += insert_ignore(session, RawInput, values, ["forum_id", "kind", "topic", "item_id"])
             elif _edited(row, item):
                 # an edit: the current text follows the forum, the first text and first edit time stay (C-11)
                 row.text, row.html = item["text"], item["html"]
                 row.edited_at, row.edit_count = item["edited_at"], item["edit_count"]
+                if item["quoted"] is not None and row.quoted != item["quoted"]:
+                    row.quoted = item["quoted"]
                 if row.first_edited_at is None:
                     row.first_edited_at = item["edited_at"]
                 changed += 1
@@ -108,10 +111,11 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
 
 
 def _edited(row: RawInput, item: dict) -> bool:
-    """A re-read shows an edit: the text, the edit count or the edit marker changed.
+    """A re-read shows an edit: the text, the edit count, the edit marker or the presence of a quote changed.
 
     Adapters hand back already-seen posts every cycle; an edit time alone moving is no edit, since a relative
     one ("5 минут назад", "2 hours ago") drifts from read to read, and only the earliest edit time counts (C-11).
     """
     return (row.text != item["text"] or row.edit_count != item["edit_count"]
-            or (row.edited_at is None) != (item["edited_at"] is None))
+            or (row.edited_at is None) != (item["edited_at"] is None)
+            or (item["quoted"] is not None and bool(row.quoted) != item["quoted"]))

@@ -29,6 +29,7 @@ def test_posts_from_topic_and_missing_ids(forum, http):
     assert [p.id for p in posts] == ["101", "102", "103", "105", "106", "107"]  # small action 104 left out
     petya = posts[2]
     assert petya.text == "Я мирный! Голос: Маша" and petya.edit_count == 1 and petya.edited_at
+    assert [p.id for p in posts if p.quoted] == ["103"]  # the quote box is gone from the text, and marked
     assert posts[3].text == "Думаю."  # details and code removed
     assert "post_ids%5B%5D=106&post_ids%5B%5D=107" in http.calls[1].request.url
     assert http.calls[0].request.headers["User-Api-Key"] == "k-123"

@@ -71,6 +71,7 @@ def test_posts_with_edits_quotes_code_markdown_and_signatures():
     assert edited.text == "Всем привет! Голосую позже. (исправлено)"  # alice's signature is gone
     assert "Подпись" in edited.html and "Подпись" not in edited.text
     assert quoting.text == "Цитата выше, а это мой текст."
+    assert [p.id for p in page1.values() if p.quoted] == ["4"]  # the quote is gone and marked (H-3, M-7)
     assert code.text == "Код:\nКонец поста." and "kill alice" in code.html
     assert formatted.text == "bob курсив и ссылка"
     assert first.edit_count == 0 and first.edited_at is None

@@ -90,6 +90,21 @@ def test_mybb_posts_agree_with_the_phpbb_board():
     assert my[1].edited_at == datetime(2026, 11, 26, 14, 35, tzinfo=timezone.utc)
 
 
+@pytest.mark.parametrize("profile,engine,pages", [
+    (PHPBB, "phpbb", {"20_topic_page1.html": ["5", "9"], "28_topic_via_post_link_p13_nested_quotes.html": ["13"],
+                      "23_topic_last_page.html": []}),
+    (MYBB, "mybb", {"20_thread_page1.html": ["4", "8"], "21_thread_page2.html": ["12"],
+                    "23_thread_last_page.html": []}),
+], ids=["phpbb", "mybb"])
+def test_H3_M7_posts_whose_quotes_were_removed_are_marked_quoted(profile, engine, pages):
+    """The quote leaves the text but the post says it had one: a vote post with a quote is no vote."""
+    for name, quoting in pages.items():
+        found = posts(profile, engine, name)
+        assert sorted((p.id for p in found.values() if p.quoted), key=int) == quoting, name
+        for pid in quoting:
+            assert "<blockquote" in found[pid].html and "писал" not in found[pid].text
+
+
 def test_mybb_relative_dates_today_and_hours_ago():
     last = posts(MYBB, "mybb", "23_thread_last_page.html")
     assert last["31"].posted_at == datetime(2026, 11, 28, 23, 17, tzinfo=timezone.utc)  # "Today, 02:17" (title)

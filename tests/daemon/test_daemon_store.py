@@ -84,6 +84,53 @@ def test_an_edit_time_that_drifts_alone_is_no_edit(sessions):
         assert row.first_edited_at == edited and row.edited_at == edited
 
 
+def test_H3_an_edit_that_only_adds_a_quote_is_recorded_and_the_fold_sees_both_versions(sessions):
+    """The adapter removes quotes, so the text may stay the same: the `quoted` mark carries the change, and
+    the first version stays for C-11 (first_quoted)."""
+    from dataclasses import replace
+
+    forum = MemoryForum()
+    post = forum.add_post("vote", "Маша", "Петя", NOW)
+    with sessions.begin() as s:
+        fid = forum_id(s, "main", "memory")
+        store_posts(s, fid, [post], NOW)
+    edited = replace(post, quoted=True, edited_at=NOW + timedelta(minutes=5), edit_count=1)
+    with sessions.begin() as s:
+        assert store_posts(s, fid, [edited], NOW) == 1
+        row = s.scalar(select(RawInput))
+        assert (row.quoted, row.first_quoted) == (True, False)
+        item = _input(row, Where.VOTE)
+        assert (item.text, item.first_text) == ("[quote][/quote]Петя", "Петя")
+        assert _input(row, Where.GAME).text == "Петя"  # only vote-thread posts carry the mark
+        assert store_posts(s, fid, [edited], NOW) == 0
+
+
+def test_rows_stored_before_revision_0002_read_as_unquoted(tmp_path):
+    engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    upgrade(engine, "0001")
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO forums (name, engine) VALUES ('main', 'memory')"))
+        c.execute(text(
+            "INSERT INTO inputs (forum_id, kind, topic, item_id, author, posted_at, edit_count, subject, first_text, "
+            "text, html, first_seen_at) VALUES (1, 'post', 'vote', '7', 'Маша', '2026-12-01 12:00:00', 0, '', "
+            "'Петя', 'Петя', 'Петя', '2026-12-01 12:00:00')"))
+    upgrade(engine)
+    require_current(engine)
+    sessions = session_factory(engine)
+    with sessions.begin() as s:
+        row = s.scalar(select(RawInput))
+        assert row.quoted is None and _input(row, Where.VOTE).text == "Петя"
+        again = MemoryForum().add_post("vote", "Маша", "Петя", NOW)
+        assert store_posts(s, 1, [replace_id(again, "7")], NOW) == 0  # re-read unquoted: no write
+    engine.dispose()
+
+
+def replace_id(post, item_id):
+    from dataclasses import replace
+
+    return replace(post, id=item_id)
+
+
 def test_tick_refuses_an_outdated_schema_naming_the_command(tmp_path):
     engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
     with pytest.raises(SchemaOutdated, match="forumbot db upgrade"):
