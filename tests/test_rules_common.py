@@ -1097,3 +1097,14 @@ def test_C9_lookalike_of_the_gm_account_is_not_the_gm():
     r = g.run("day 1", "+2h")
     assert r.alive("М2")
     assert not any(line.startswith("override") for line in r.run.log)
+
+
+def test_C9_gm_account_matches_regardless_of_case_but_not_a_lookalike() -> None:
+    """Forums keep account names unique regardless of case, so the configured GM in another case is the GM;
+    an account spelled with Latin look-alikes is someone else and commands nothing (C-9)."""
+    g = Game.moscow(gms=("ведущий",))
+    g.pm("day 1", "+1h", "ВЕДУЩИЙ", "модкилл М1")
+    g.pm("day 1", "+2h", "ВEДУЩИЙ", "модкилл М2")  # Latin E
+    r = g.run("day 1", "+3h")
+    assert r.died("М1") == ("day 1", "modkill")
+    assert r.alive("М2")

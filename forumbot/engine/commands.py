@@ -133,7 +133,7 @@ class CommandsMixin:
         self._check_win(at)
 
     def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
-        if self._seat_of(cmd.new) is not None or cmd.new in self.gms or cmd.new == self.setup.bot:
+        if self._seat_of(cmd.new) is not None or cmd.new.casefold() in self.gm_accounts or cmd.new == self.setup.bot:
             return "new_taken"
         sid = self.s.accounts.pop(cmd.old)
         old = self.s.seats[sid].nick

@@ -51,7 +51,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.roles_given = all(p.role is not None for p in setup.players)
         seats = draw_seats(setup)
         self.gms = set(setup.gms)
-        clash = self.gms & set(seats)
+        # Forums keep account names unique regardless of case, so a GM typed in another case is the same account.
+        self.gm_accounts = {gm.casefold() for gm in setup.gms}
+        clash = sorted(nick for nick in seats if nick.casefold() in self.gm_accounts)
         if clash:
             raise SetupError(f"{', '.join(sorted(clash))} cannot be both a GM and a player")
         sched = setup.schedule
@@ -366,7 +368,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
             return
         if inp.where is Where.PM:
-            if inp.author in self.gms:
+            if inp.author.casefold() in self.gm_accounts:
                 self._command(inp)
             else:
                 self._player_pm(inp)
