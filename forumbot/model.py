@@ -101,6 +101,8 @@ REJECTION_CODES: frozenset[str] = frozenset(
         "bad_duration",  # GM extend with an unreadable duration
         "missing_argument",  # GM command without its argument(s)
         "quote_unclosed",  # GM command with an unclosed double quote
+        "not_a_player",  # a vote-thread post by an account that plays no seat (C-3)
+        "dead_voter",  # a vote-thread post by a dead player (C-3)
     }
 )
 
