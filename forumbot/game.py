@@ -7,7 +7,7 @@ game and `until=now`; replay calls it with a transcript's events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Sequence
 
@@ -36,7 +36,6 @@ class GameRun:
     log: tuple[str, ...]  # what the engine did and why, one line each (for GMs and disputes)
     phase: str = ""  # the phase open at `until`: "setup", "day 1", "runoff 1", "night 1", "ended"
     next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
-    extra: dict = field(default_factory=dict)
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:
