@@ -36,6 +36,7 @@ class GameRun:
     log: tuple[str, ...]  # what the engine did and why, one line each (for GMs and disputes)
     phase: str = ""  # the phase open at `until`: "setup", "day 1", "runoff 1", "night 1", "ended"
     next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
+    phase_opens: datetime | None = None  # when the open phase opened
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:

@@ -489,6 +489,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             log=tuple(self.log),
             phase=ph.label,
             next_deadline=None if ph.kind == "ended" or self.s.paused_at else ph.deadline,
+            phase_opens=ph.opens,
         )
 
 
