@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from datetime import timezone
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from adapters.dates import parse_iso
 from adapters.html import clean_text, parse, select
@@ -113,6 +113,19 @@ class DiscourseForum:
         out = [self._post(tid, p) for p in posts if p.get("post_type", REGULAR) in (REGULAR, MODERATOR_ACTION)]
         top = max([last, *wanted]) if wanted else last
         return out, json.dumps({"last": top})
+
+    def reread_from(self, topic: str, post_id: str, ids: Sequence[str] = ()) -> list[ForumPost]:
+        """The posts `ids` (the stored ones from `post_id` on) as they are now, CHUNK per posts.json request;
+        without `ids`, every post of the topic's stream from `post_id` on. Run before a day's deadline
+        resolves, so an edit of an older vote post is seen (C-11)."""
+        tid = self.topic_id(topic)
+        wanted = [int(i) for i in ids]
+        if not wanted:
+            data = self._json(self.transport.get(f"t/{tid}.json"))
+            stream: list[int] = data.get("post_stream", {}).get("stream", [])
+            wanted = [i for i in stream if i >= int(post_id)]
+        posts = self._posts(tid, {}, wanted)
+        return [self._post(tid, p) for p in posts if p.get("post_type", REGULAR) in (REGULAR, MODERATOR_ACTION)]
 
     def _posts(self, tid: str, data: Mapping[str, Any], ids: list[int]) -> list[dict[str, Any]]:
         have = {p["id"]: p for p in data.get("post_stream", {}).get("posts", [])}

@@ -8,8 +8,8 @@ import logging
 import re
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, TypeVar
-from urllib.parse import parse_qs, urlparse
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+from urllib.parse import parse_qs, urljoin, urlparse
 from zoneinfo import ZoneInfo
 
 from lxml import etree
@@ -30,6 +30,9 @@ T = TypeVar("T")
 
 # phpBB rejects a form posted in the second it was issued (FORM_INVALID); 1.1 s clears the boundary.
 FORM_MIN_AGE = 1.1
+
+# A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
+MAX_REREAD_PAGES = 200
 
 
 class ReplyId(str):
@@ -242,6 +245,39 @@ class HtmlForum:
         last = max([last_id, *(int(p.id) for p in new)])
         out = sorted([*again.values(), *new], key=lambda p: int(p.id))
         return out, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
+
+    def reread_from(self, topic: str, post_id: str, ids: Sequence[str] = ()) -> list[ForumPost]:
+        """Every post of `topic` from the page holding `post_id` to the last page, as they are now.
+
+        Run before a day's deadline resolves, so an edit of a vote post on an older page is seen (C-11). The
+        forum's post link lands on the right page; the pages after it are followed by their "next" links.
+        `ids` (the stored ids from `post_id` on) is not needed here: pages hold every post."""
+        posts = self.with_login(lambda: self._reread_from(topic, post_id))
+        return [replace(p, topic=topic) for p in posts]
+
+    def _reread_from(self, topic: str, post_id: str) -> list[ForumPost]:
+        tid = self.topic_id(topic)
+        path = self.url("post_page", post=int(post_id))
+        out: dict[str, ForumPost] = {}
+        visited: set[str] = set()
+        while len(visited) < MAX_REREAD_PAGES:
+            page = self.get(path)
+            visited.add(page.url)
+            tree = page.tree()
+            posts = extract_posts(tree, self.profile, self.ctx(page), tid)
+            if not posts and not select(tree, self.profile.selectors["post"]):
+                if self.is_login_page(page):
+                    raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
+                raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
+            out.update((p.id, p) for p in posts)
+            link = select_one(tree, self.profile.selectors["next_page"])
+            href = link.get("href", "") if link is not None else ""
+            if not href:
+                break
+            path = urljoin(page.url, href)
+            if path in visited:
+                break
+        return sorted(out.values(), key=lambda p: int(p.id))
 
     def _page_param(self, index: int, per_page: int) -> int:
         start = (index // per_page) * per_page

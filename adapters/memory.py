@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Callable
+from typing import Callable, Sequence
 
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import ForumError
@@ -87,6 +87,15 @@ class MemoryForum:
         # of a recent post is noticed (C-11); an edit further back is not, as on a real forum.
         first = (start - 1) // self.page_size * self.page_size if start else 0
         return list(posts[first:]), str(len(posts))
+
+    def reread_from(self, topic: str, post_id: str, ids: Sequence[str] = ()) -> list[ForumPost]:
+        """Every post from the page holding `post_id` to the end, as they are now (one call, like one read)."""
+        self._call(f"reread_from {topic}")
+        posts = self.topics.get(topic, [])
+        at = next((n for n, p in enumerate(posts) if p.id == post_id), None)
+        if at is None:
+            return []
+        return list(posts[at // self.page_size * self.page_size:])
 
     def reply(self, topic: str, text: str) -> str:
         self._call(f"reply {topic}")

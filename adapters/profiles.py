@@ -58,6 +58,7 @@ PHPBB = HtmlProfile(
         "login": "ucp.php?mode=login",
         "topic": "viewtopic.php?t={topic}",
         "topic_page": "viewtopic.php?t={topic}&start={start}",
+        "post_page": "viewtopic.php?p={post}",  # lands on the topic page that holds the post
         "reply": "posting.php?mode=reply&t={topic}",
         "inbox": "ucp.php?i=pm&folder=inbox",
         "pm": "ucp.php?i=pm&mode=view&f=0&p={pm}",
@@ -136,6 +137,7 @@ MYBB = HtmlProfile(
         "login": "member.php?action=login",
         "topic": "showthread.php?tid={topic}",
         "topic_page": "showthread.php?tid={topic}&page={start}",
+        "post_page": "showthread.php?pid={post}",  # lands on the thread page that holds the post
         "last_page": "showthread.php?tid={topic}&action=lastpost",
         "reply": "newreply.php?tid={topic}",
         "inbox": "private.php",
@@ -211,6 +213,7 @@ FLASKBB = HtmlProfile(
         "login": "auth/login",
         "topic": "topic/{topic}",
         "topic_page": "topic/{topic}?page={start}",
+        "post_page": "post/{post}",  # redirects to the topic page that holds the post
         "reply": "topic/{topic}/post/new",
         "inbox": "conversations/",
         "inbox_page": "conversations/?page={page}",

@@ -38,7 +38,12 @@ class ForumPM:
 
 @runtime_checkable
 class ForumAdapter(Protocol):
-    """A forum engine. Cursors are opaque strings the adapter alone understands (None: from the start)."""
+    """A forum engine. Cursors are opaque strings the adapter alone understands (None: from the start).
+
+    Optional, outside the protocol: `reread_from(topic, post_id, ids) -> list[ForumPost]`, every post of
+    `topic` from the one `post_id` (whose page it starts at; `ids` are the stored ids from it on) to the end,
+    as they are now. The daemon calls it once before a day's or runoff's deadline resolves, so an edit of a
+    vote post on an older page is seen (C-11); without it, such edits may be missed."""
 
     def login(self) -> None: ...
 
