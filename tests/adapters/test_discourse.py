@@ -121,3 +121,11 @@ def test_session_login_with_csrf(clock, http):
     http.add("POST", U + "session", body=fx("session_bad.json"))
     with pytest.raises(LoginRequired, match="Incorrect"):
         forum.login()
+
+
+def test_reread_from_fetches_the_stored_ids_of_the_phase_through_posts_json(forum, http):
+    """C-11 before a deadline: the phase's stored post ids, as they are now, CHUNK per request."""
+    http.add("GET", U + "t/42/posts.json", body=fx("t_42_posts.json"), content_type="application/json")
+    posts = forum.reread_from("https://talk.test/t/mafia-game-1/42", "106", ["106", "107"])
+    assert [p.id for p in posts] == ["106", "107"] and len(http.calls) == 1
+    assert "post_ids%5B%5D=106&post_ids%5B%5D=107" in http.calls[0].request.url

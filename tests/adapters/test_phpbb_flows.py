@@ -276,3 +276,16 @@ def open_fixture(name: str) -> bytes:
     from adapters_support import page
 
     return page("phpbb", name)
+
+
+def test_reread_from_lands_on_the_page_of_the_post_and_reads_on_to_the_last(forum, http):
+    """C-11 before a deadline: `viewtopic.php?p=ID` serves the page that holds the post; the pages after it are
+    followed by their "next" links to the end, one request each, and every post there comes back as it is now."""
+    add_page(http, "GET", U + "viewtopic.php?p=13", "phpbb", "28_topic_via_post_link_p13_nested_quotes.html")
+    add_page(http, "GET", U + "viewtopic.php?t=2&start=20", "phpbb", "22_topic_page3.html")
+    add_page(http, "GET", U + "viewtopic.php?t=2&start=30", "phpbb", "23_topic_last_page.html")
+    posts = forum.reread_from(U + "viewtopic.php?t=2", "13", ["13", "14"])
+    assert [p.id for p in posts] == [str(i) for i in range(12, 37)] + ["38"]
+    assert {p.topic for p in posts} == {U + "viewtopic.php?t=2"}  # filed under the thread as configured
+    assert [c.request.url for c in http.calls] == [
+        U + "viewtopic.php?p=13", U + "viewtopic.php?t=2&start=20", U + "viewtopic.php?t=2&start=30"]
