@@ -195,12 +195,14 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
         ctx.hook("after_store")
     until = started - timedelta(seconds=ctx.config.grace_seconds)
+    _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
     with ctx.sessions.begin() as session:
         setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
     with ctx.sessions.begin() as session:
+        _remember_phase(session, forum_id, game_id, result)
         _sync_game(session, game_id, game, result)
         _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
@@ -214,6 +216,68 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     if result.result.winner is not None:
         _close_if_drained(ctx, game_id, until)
+
+
+# --- the re-read before a day's deadline (C-11) ---------------------------------------------------------------
+#
+# An ordinary cycle reads only the last page of the vote thread, so an edit of a vote post on an older page of a
+# busy day would go unseen. Each fold's open phase is remembered (a cursor row, written only when it changes);
+# when a cycle is about to fold past the deadline of a remembered day or runoff, it first re-reads the vote
+# thread from the page holding the phase's first post, so every edit made during the phase is stored before the
+# deadline is resolved. A second cursor row marks the deadline re-read: once per deadline, whatever the cycles.
+
+_warned_no_reread: set[str] = set()
+
+
+def phase_stream(game_id: int) -> str:
+    return f"game:{game_id}:phase"
+
+
+def reread_stream(game_id: int) -> str:
+    return f"game:{game_id}:reread"
+
+
+def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun) -> None:
+    value = json.dumps({
+        "phase": result.phase,
+        "opens": result.phase_opens.isoformat() if result.phase_opens else None,
+        "deadline": result.next_deadline.isoformat() if result.next_deadline else None,
+    }, sort_keys=True)
+    set_cursor(session, forum_id, phase_stream(game_id), value)
+
+
+def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
+                            started: datetime, until: datetime, outcome: GameOutcome) -> None:
+    with ctx.sessions.begin() as session:
+        known = get_cursor(session, forum_id, phase_stream(game_id))
+        done = get_cursor(session, forum_id, reread_stream(game_id))
+    if not known:
+        return
+    last = json.loads(known)
+    if last.get("phase", "").split(" ")[0] not in ("day", "runoff") or not last.get("deadline") \
+            or not last.get("opens") or done == last["deadline"]:
+        return
+    if datetime.fromisoformat(last["deadline"]) > until:
+        return
+    reread = getattr(adapter, "reread_from", None)
+    if reread is None:
+        kind = type(adapter).__name__
+        if kind not in _warned_no_reread:
+            _warned_no_reread.add(kind)
+            log.warning("%s: %s cannot re-read a thread; edits of vote posts on older pages may be missed (C-11)",
+                        game.name, kind)
+        return
+    topic = game.vote_thread
+    with ctx.sessions.begin() as session:
+        ids = list(session.scalars(select(RawInput.item_id).where(
+            RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
+            RawInput.posted_at >= datetime.fromisoformat(last["opens"])).order_by(RawInput.posted_at, RawInput.id)))
+    posts = ctx.retry(adapter, lambda: reread(topic, ids[0], ids)) if ids else []
+    log.info("%s: %s ends at %s; re-read the vote thread from post %s (%d posts)", game.name, last["phase"],
+             last["deadline"], ids[0] if ids else "-", len(posts))
+    with ctx.sessions.begin() as session:
+        outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
+        set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
 
 
 # --- inputs for the fold ------------------------------------------------------------------------------------

@@ -99,3 +99,82 @@ def test_C11_an_edit_once_stored_is_not_written_again_by_later_cycles(tmp_path):
     w.tick()  # the edited post comes back again, unchanged: no write
     assert not [s for s in statements if s.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))]
     w.close()
+
+
+# --- an edit on an older page of a busy day: the re-read before the deadline --------------------------------
+
+
+def _busy_day(w: World, page_size: int = 3):
+    """The day of `_day_with_a_change` on a forum with small pages, then chatter that pushes M4's change onto
+    an older page of the vote thread, which ordinary cycles no longer read."""
+    w.forum.page_size = page_size
+    change = _day_with_a_change(w)
+    w.now = T0 + timedelta(hours=5)
+    for n in range(3 * page_size):
+        w.post("vote", ("М2", "М3")[n % 2], "ну и денёк", ago=timedelta(minutes=30 - n))
+    w.tick()
+    return change
+
+
+def _older_page_edit(w: World, change) -> None:
+    w.now = T0 + timedelta(hours=6)
+    w.forum.edit_post(change.id, "М1 (передумал)", w.now - timedelta(minutes=5))
+    w.tick()  # an ordinary cycle: reads the last page only
+    assert _row(w, change.id).first_edited_at is None  # not seen yet: it is on an older page
+
+
+def test_C11_a_vote_edited_on_an_older_page_is_voided_thanks_to_the_reread_before_the_deadline(tmp_path):
+    w = World(tmp_path)
+    change = _busy_day(w)
+    _older_page_edit(w, change)
+    w.now = T0 + timedelta(hours=24, minutes=1)
+    w.tick()
+    row = _row(w, change.id)
+    assert row.first_edited_at == T0 + timedelta(hours=6) - timedelta(minutes=5) and row.first_text == "М1"
+    assert _died(w, "Маф1") == ("day 1", "vote") and _died(w, "М1") is None
+    assert any("Не засчитано: М4 «М1» — сообщение отредактировано." in t for t in _bot_texts(w))
+    w.close()
+
+
+def test_C11_without_the_reread_an_edit_on_an_older_page_is_missed(tmp_path, caplog, monkeypatch):
+    """The forum without `reread_from` (as an adapter lacking it): the daemon keeps today's behaviour and
+    says so; the older-page edit is missed and M4's change counts. This is what the re-read fixes."""
+    from forumbot import tick
+
+    monkeypatch.setattr(tick, "_warned_no_reread", set())
+    w = World(tmp_path)
+    w.forum.reread_from = None
+    change = _busy_day(w)
+    _older_page_edit(w, change)
+    w.now = T0 + timedelta(hours=24, minutes=1)
+    with caplog.at_level("WARNING", logger="forumbot.tick"):
+        w.tick()
+    assert _row(w, change.id).first_edited_at is None
+    assert _died(w, "М1") == ("day 1", "vote")
+    assert not any("отредактировано" in t for t in _bot_texts(w))
+    assert len([r for r in caplog.records if "older pages may be missed" in r.getMessage()]) == 1
+    w.close()
+
+
+def test_the_reread_runs_once_per_deadline_and_never_on_ordinary_cycles(tmp_path):
+    w = World(tmp_path)
+    change = _busy_day(w)
+    _older_page_edit(w, change)
+    for minutes in (10, 20, 30):  # ordinary cycles during the day: no re-read, the usual calls only
+        w.now = T0 + timedelta(hours=6, minutes=minutes)
+        before = len(w.forum.calls)
+        w.tick()
+        made = w.forum.calls[before:]
+        assert not [c for c in made if c.startswith("reread_from")]
+        assert made == ["fetch_pms", "fetch_posts g1/game", "fetch_posts g1/vote"]
+    w.now = T0 + timedelta(hours=24, minutes=1)
+    w.tick()
+    assert [c for c in w.forum.calls if c.startswith("reread_from")] == ["reread_from g1/vote"]
+    for minutes in (2, 3, 30):  # the cycles after it (the same deadline, and the night): no second re-read
+        w.now = T0 + timedelta(hours=24, minutes=minutes)
+        w.tick()
+    w.restart()
+    w.now = T0 + timedelta(hours=24, minutes=40)
+    w.tick()
+    assert [c for c in w.forum.calls if c.startswith("reread_from")] == ["reread_from g1/vote"]
+    w.close()
