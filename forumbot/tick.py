@@ -26,7 +26,7 @@ from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Where
 from forumbot.outbox import Delivery, Target, deliver, enqueue
 from forumbot.store.locks import Locks
-from forumbot.store.models import Game, OutboxRow, Override, RawInput, Seat
+from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Seat
 from forumbot.store.records import INBOX, get_cursor, set_cursor, store_pms, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 
@@ -195,14 +195,14 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
         ctx.hook("after_store")
     until = started - timedelta(seconds=ctx.config.grace_seconds)
-    _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
+    known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
     with ctx.sessions.begin() as session:
         setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
     with ctx.sessions.begin() as session:
-        _remember_phase(session, forum_id, game_id, result)
+        _remember_phase(session, forum_id, game_id, result, known_phase)
         _sync_game(session, game_id, game, result)
         _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
@@ -237,28 +237,32 @@ def reread_stream(game_id: int) -> str:
     return f"game:{game_id}:reread"
 
 
-def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun) -> None:
+def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun, known: str | None) -> None:
     value = json.dumps({
         "phase": result.phase,
         "opens": result.phase_opens.isoformat() if result.phase_opens else None,
         "deadline": result.next_deadline.isoformat() if result.next_deadline else None,
     }, sort_keys=True)
-    set_cursor(session, forum_id, phase_stream(game_id), value)
+    if value != known:  # a quiet cycle neither writes nor asks again
+        set_cursor(session, forum_id, phase_stream(game_id), value)
 
 
 def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
-                            started: datetime, until: datetime, outcome: GameOutcome) -> None:
+                            started: datetime, until: datetime, outcome: GameOutcome) -> str | None:
+    """Re-read the vote thread if the remembered phase is a day or runoff about to be resolved and not re-read
+    for this deadline yet; return the remembered phase (its cursor value)."""
     with ctx.sessions.begin() as session:
-        known = get_cursor(session, forum_id, phase_stream(game_id))
-        done = get_cursor(session, forum_id, reread_stream(game_id))
+        values = dict(session.execute(select(Cursor.stream, Cursor.value).where(
+            Cursor.forum_id == forum_id, Cursor.stream.in_([phase_stream(game_id), reread_stream(game_id)]))).all())
+    known, done = values.get(phase_stream(game_id)), values.get(reread_stream(game_id))
     if not known:
-        return
+        return known
     last = json.loads(known)
     if last.get("phase", "").split(" ")[0] not in ("day", "runoff") or not last.get("deadline") \
             or not last.get("opens") or done == last["deadline"]:
-        return
+        return known
     if datetime.fromisoformat(last["deadline"]) > until:
-        return
+        return known
     reread = getattr(adapter, "reread_from", None)
     if reread is None:
         kind = type(adapter).__name__
@@ -266,7 +270,7 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
             _warned_no_reread.add(kind)
             log.warning("%s: %s cannot re-read a thread; edits of vote posts on older pages may be missed (C-11)",
                         game.name, kind)
-        return
+        return known
     topic = game.vote_thread
     with ctx.sessions.begin() as session:
         ids = list(session.scalars(select(RawInput.item_id).where(
@@ -278,6 +282,7 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
         set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
+    return known
 
 
 # --- inputs for the fold ------------------------------------------------------------------------------------
