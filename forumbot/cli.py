@@ -8,9 +8,13 @@ import sys
 from importlib import resources
 from typing import Sequence
 
-from forumbot.errors import ConfigError, ForumbotError
+from sqlalchemy.exc import OperationalError
 
-EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+from forumbot.config import ConfigProblems
+from forumbot.errors import ForumbotError, ForumError
+
+# 2: a human must fix the input (config, setup, transcript, database); 3: a forum could not be reached.
+EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,14 +38,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         add_daemon_commands(sub)
 
     args = parser.parse_args(argv)
+    return run_command(args)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run a subcommand; expected failures become one line on stderr each and an exit code, never a traceback."""
     try:
         return int(args.func(args))
-    except ConfigError as e:
-        print(f"forumbot: {e}", file=sys.stderr)
+    except ConfigProblems as e:
+        for problem in e.problems:
+            print(f"forumbot: {problem}", file=sys.stderr)
         return EXIT_CONFIG
+    except ForumError as e:
+        print(f"forumbot: forum unreachable: {e}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except ForumbotError as e:
         print(f"forumbot: {e}", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_CONFIG
+    except OperationalError as e:
+        print(f"forumbot: cannot use the database: {e.orig}", file=sys.stderr)
+        return EXIT_CONFIG
     except KeyboardInterrupt:
         return 130
 

@@ -1,8 +1,8 @@
 """The daemon's subcommands: init, check-config, db upgrade, tick, run, game list|status|start.
 
-forumbot/cli.py registers them with `add_daemon_commands(subparsers)`; `python -m forumbot.cli_daemon` runs
-them alone. Exit codes: 0 ok, 2 bad configuration or setup (an outdated database schema included), 3 a forum
-unreachable after retries. Expected failures print one line on stderr, no traceback.
+forumbot/cli.py registers them with `add_daemon_commands(subparsers)` and maps expected failures to one line on
+stderr and an exit code: 0 ok, 2 bad configuration or setup (an outdated database schema included), 3 a forum
+unreachable after retries.
 """
 
 from __future__ import annotations
@@ -13,14 +13,11 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
 
-from sqlalchemy.exc import OperationalError
+from forumbot.cli import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
+from forumbot.config import Config, load_config
+from forumbot.errors import ConfigError
 
-from forumbot.config import Config, ConfigProblems, load_config
-from forumbot.errors import ConfigError, ForumbotError, ForumError
-
-EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
 DEFAULT_CONFIG = "forumbot.toml"
 
 
@@ -32,57 +29,33 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("init", help="write a commented example forumbot.toml")
     p.add_argument("path", nargs="?", default=DEFAULT_CONFIG)
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
-    p.set_defaults(func=_guard(cmd_init))
+    p.set_defaults(func=cmd_init)
 
     p = subparsers.add_parser("check-config", parents=[common], help="validate the configuration, naming each problem")
     p.add_argument("--online", action="store_true", help="also log in to each forum and open every thread")
-    p.set_defaults(func=_guard(cmd_check_config))
+    p.set_defaults(func=cmd_check_config)
 
     p = subparsers.add_parser("db", help="database maintenance")
     db = p.add_subparsers(dest="db_command", required=True)
     p = db.add_parser("upgrade", parents=[common], help="create the database or bring its schema up to date")
-    p.set_defaults(func=_guard(cmd_db_upgrade))
+    p.set_defaults(func=cmd_db_upgrade)
 
     p = subparsers.add_parser("tick", parents=[common], help="run one poll cycle over every running game (cron)")
-    p.set_defaults(func=_guard(cmd_tick))
+    p.set_defaults(func=cmd_tick)
 
     p = subparsers.add_parser("run", parents=[common], help="run a cycle every poll_seconds until SIGTERM/SIGINT")
-    p.set_defaults(func=_guard(cmd_run))
+    p.set_defaults(func=cmd_run)
 
     p = subparsers.add_parser("game", help="list, inspect and start games")
     games = p.add_subparsers(dest="game_command", required=True)
     p = games.add_parser("list", parents=[common], help="every configured or stored game and its state")
-    p.set_defaults(func=_guard(cmd_game_list))
+    p.set_defaults(func=cmd_game_list)
     p = games.add_parser("status", parents=[common], help="one game's state, seats and outbox")
     p.add_argument("name")
-    p.set_defaults(func=_guard(cmd_game_status))
+    p.set_defaults(func=cmd_game_status)
     p = games.add_parser("start", parents=[common], help="draw roles with a recorded seed and start the game")
     p.add_argument("name")
-    p.set_defaults(func=_guard(cmd_game_start))
-
-
-def _guard(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn expected failures into one line on stderr and an exit code."""
-
-    def guarded(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except ConfigProblems as e:
-            for problem in e.problems:
-                print(f"forumbot: {problem}", file=sys.stderr)
-            return EXIT_CONFIG
-        except ForumError as e:
-            print(f"forumbot: forum unreachable: {e}", file=sys.stderr)
-            return EXIT_UNREACHABLE
-        except ForumbotError as e:
-            print(f"forumbot: {e}", file=sys.stderr)
-            return EXIT_CONFIG
-        except OperationalError as e:
-            print(f"forumbot: cannot use the database: {e.orig}", file=sys.stderr)
-            return EXIT_CONFIG
-
-    guarded.__name__ = command.__name__
-    return guarded
+    p.set_defaults(func=cmd_game_start)
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -213,15 +186,3 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     print(f"{started.name}: started; commitment {started.commitment}. "
           "The next tick sends the role PMs and posts the commitment.")
     return EXIT_OK
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="forumbot")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    add_daemon_commands(subparsers)
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from daemon_world import config_toml, game_toml
 
-from forumbot.cli_daemon import main
+from forumbot.cli import main
 from forumbot.errors import ForumUnavailable
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from daemon_world import config_toml, game_toml
 
-from forumbot.cli_daemon import main
+from forumbot.cli import main
 from forumbot.config import ConfigProblems, load_config
 from forumbot.errors import ConfigError
 from forumbot.lifecycle import check_setups, example_config

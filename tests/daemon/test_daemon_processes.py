@@ -17,7 +17,7 @@ import pytest
 from daemon_world import BOT, CAST, config_toml, game_toml, pg_database  # noqa: F401  (fixture)
 from fileforum import FileForum
 
-from forumbot.cli_daemon import main
+from forumbot.cli import main
 from forumbot.config import load_config
 from forumbot.lifecycle import start_game
 from forumbot.store import open_engine, session_factory, upgrade
