@@ -1,7 +1,7 @@
 """Named hooks: the few things a profile cannot declare. Each is pure and reads the tree without changing it.
 
 Profiles name hooks by role (`profile.hooks["post_time"] == "mybb_post_date"`); `hook(profile, role)` finds them.
-Date and edit hooks get the element the profile's selector matched ("time", "edit_notice", "pm_sent_line").
+Date and edit hooks get the element the profile's selector matched ("time", "edit_notice", "pm_time").
 """
 
 from __future__ import annotations

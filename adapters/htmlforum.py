@@ -14,11 +14,13 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from adapters.extract import extract_posts, page_info, post_id
-from adapters.hooks import Context
-from adapters.html import clean_text, fill, find_form, form_action, form_fields, select, select_one, submit_field
+from adapters.extract import extract_posts, page_info, post_id, user_id
+from adapters.hooks import Context, hook
+from adapters.html import (
+    clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
+)
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPost
+from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import (
     CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged,
 )
@@ -215,13 +217,7 @@ class HtmlForum:
         again: dict[str, ForumPost] = {}
         stepped_back = 0
         while True:
-            page = self.get(self.page_path(tid, index, per_page))
-            tree = page.tree()
-            posts = extract_posts(tree, self.profile, self.ctx(page), tid)
-            if not posts and not select(tree, self.profile.selectors["post"]):
-                if self.is_login_page(page):
-                    raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
-                raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
+            page, tree, posts = self._topic_page(self.page_path(tid, index, per_page), tid)
             param = self._page_param(index, per_page)
             info = page_info(tree, self.profile, param)
             count = len(select(tree, self.profile.selectors["post"]))
@@ -246,6 +242,38 @@ class HtmlForum:
         out = sorted([*again.values(), *new], key=lambda p: int(p.id))
         return out, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
 
+    def _read_pm(self, pid: str, subject: str) -> ForumPM:
+        """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""
+        page = self.get(self.url("pm", pm=pid))
+        sel = self.profile.selectors
+        engine = self.profile.engine
+        view = select_one(page.tree(), sel["pm_view"])
+        body = select_one(view, sel["body"]) if view is not None else None
+        if view is None or body is None:
+            raise PageFormatChanged(f"{engine}: PM {pid} has no message body")
+        author = select_one(view, sel["pm_author"])
+        when = select_one(view, sel["pm_time"])
+        sent = hook(self.profile, "pm_time")(when, self.ctx(page)) if when is not None else None
+        if sent is None:
+            raise PageFormatChanged(f"{engine}: PM {pid} has no readable date")
+        subject_el = select_one(view, sel["pm_subject"]) if "pm_subject" in sel else None
+        return ForumPM(
+            id=pid, author=text(author).strip() if author is not None else "",
+            author_id=user_id(author), sent_at=sent,
+            subject=text(subject_el).strip() if subject_el is not None else subject,
+            text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
+
+    def _topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
+        """A topic page, its tree and its posts; a page with no post markup is a login page or a changed format."""
+        page = self.get(path)
+        tree = page.tree()
+        posts = extract_posts(tree, self.profile, self.ctx(page), tid)
+        if not posts and not select(tree, self.profile.selectors["post"]):
+            if self.is_login_page(page):
+                raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
+            raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
+        return page, tree, posts
+
     def reread_from(self, topic: str, post_id: str, ids: Sequence[str] = ()) -> list[ForumPost]:
         """Every post of `topic` from the page holding `post_id` to the last page, as they are now.
 
@@ -261,14 +289,8 @@ class HtmlForum:
         out: dict[str, ForumPost] = {}
         visited: set[str] = set()
         while len(visited) < MAX_REREAD_PAGES:
-            page = self.get(path)
+            page, tree, posts = self._topic_page(path, tid)
             visited.add(page.url)
-            tree = page.tree()
-            posts = extract_posts(tree, self.profile, self.ctx(page), tid)
-            if not posts and not select(tree, self.profile.selectors["post"]):
-                if self.is_login_page(page):
-                    raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
-                raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
             out.update((p.id, p) for p in posts)
             link = select_one(tree, self.profile.selectors["next_page"])
             href = link.get("href", "") if link is not None else ""

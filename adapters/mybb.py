@@ -19,9 +19,8 @@ import logging
 
 from lxml import etree
 
-from adapters.extract import user_id
 from adapters.hooks import hook
-from adapters.html import clean_text, find_form, form_fields, inner_html, meta_refresh_url, select, select_one, text
+from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
 from forumbot.adapter import ForumPM
@@ -136,23 +135,6 @@ class MybbForum(HtmlForum):
             if pid:
                 rows[pid] = " ".join(text(link).split())
         return rows
-
-    def _read_pm(self, pid: str, subject: str) -> ForumPM:
-        page = self.get(self.url("pm", pm=pid))
-        sel = self.profile.selectors
-        view = select_one(page.tree(), sel["pm_view"])
-        body = select_one(view, sel["body"]) if view is not None else None
-        if view is None or body is None:
-            raise PageFormatChanged(f"mybb: PM {pid} has no message body")
-        author = select_one(view, sel["pm_author"])
-        link = select_one(view, sel["author_link"])
-        when = select_one(view, sel["time"])
-        sent = hook(self.profile, "pm_time")(when, self.ctx(page)) if when is not None else None
-        if sent is None:
-            raise PageFormatChanged(f"mybb: PM {pid} has no readable date")
-        return ForumPM(id=pid, author=text(author).strip() if author is not None else "",
-                       author_id=user_id(link), sent_at=sent, subject=subject,
-                       text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
     def _delete(self, inbox: Page, ids: list[str]) -> None:
         """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash); then empty the

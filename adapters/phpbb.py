@@ -16,11 +16,9 @@ import logging
 
 from adapters.hooks import hook
 from adapters.html import (
-    clean_text, fill, find_form, form_action, form_fields, inner_html, meta_refresh_url, select, select_one,
-    submit_field, text,
+    fill, find_form, form_action, form_fields, meta_refresh_url, select, select_one, submit_field, text,
 )
 from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId
-from adapters.extract import user_id
 from adapters.profiles import PHPBB, HtmlProfile
 from forumbot.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
@@ -153,25 +151,6 @@ class PhpbbForum(HtmlForum):
                     log.warning("phpbb: the bot's PM inbox is full (%s of %s); new PMs are held back",
                                 *self.inbox_usage)
                 return
-
-    def _read_pm(self, pid: str, subject: str) -> ForumPM:
-        page = self.get(self.url("pm", pm=pid))
-        sel = self.profile.selectors
-        view = select_one(page.tree(), sel["pm_view"])
-        body = select_one(view, sel["body"]) if view is not None else None
-        if view is None or body is None:
-            raise PageFormatChanged(f"phpbb: PM {pid} has no message body")
-        author = select_one(view, sel["pm_author"])
-        line = select_one(view, sel["pm_sent_line"])
-        sent = hook(self.profile, "pm_time")(line, self.ctx(page)) if line is not None else None
-        if sent is None:
-            raise PageFormatChanged(f"phpbb: PM {pid} has no readable date")
-        subject_el = select_one(view, sel["pm_subject"])
-        return ForumPM(
-            id=pid, author=text(author).strip() if author is not None else "",
-            author_id=user_id(author), sent_at=sent,
-            subject=text(subject_el).strip() if subject_el is not None else subject,
-            text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
     def _delete(self, inbox: Page, ids: list[str]) -> None:
         """Mark the PMs and choose "delete marked"; phpBB then asks to confirm."""

@@ -90,7 +90,7 @@ PHPBB = HtmlProfile(
         "pm_unread": "dl.pm_unread",
         "pm_view": "div.post.pm",
         "pm_author": "p.author a.username, p.author a.username-coloured",
-        "pm_sent_line": "p.author",
+        "pm_time": "p.author",  # the "sent" line; the pm_time hook reads its date
         "pm_subject": "div.postbody h3",
         "pm_recipient": "input[name^='address_list[u]']",
         "folder_status": "form#viewfolder p",
@@ -168,6 +168,7 @@ MYBB = HtmlProfile(
         "pm_unread": "a.new_pm",
         "pm_view": "div.post",
         "pm_author": "div.author_information span.largetext a",
+        "pm_time": "span.post_date",
         "quick_reply": "form#quick_reply_form",
         "pm_quota": "span.pmspace_text",
     }),
