@@ -520,6 +520,16 @@ def test_H5_players_get_a_reminder_before_the_autokill() -> None:
     assert not any("autokill" in t for t in r.pms("Г5"))
 
 
+def test_H5_H6_a_day_modkill_keeps_the_vote_and_so_the_no_show_reminder() -> None:
+    """A GM modkill does not cancel Free Hunt's vote (H-6), so a player yet to vote is still warned (H-5)."""
+    g = fh()
+    ring(g, "day 1", [p for p in P if p not in ("Г6", "Г7")])
+    g.gm("day 1", "+2h", "модкилл Г7 флуд")
+    r = g.run("day 1", "+24h")
+    assert any("autokill" in t for t in r.pms("Г6"))
+    assert r.died("Г6") == ("day 1", "autokill")
+
+
 def test_H5_every_day_not_only_the_first() -> None:
     g = fh()
     ring(g, "day 1")

@@ -63,12 +63,9 @@ class CommandsMixin:
         self._pm(inp.at, gm, self.t.command_done(_describe(cmd)) + "\n" + self._status_text(), key)
 
     def _parse_vote_words(self, text: str) -> Vote | Agitation | Rejection:
-        if self.variant.name == "moscow" and self.s.phase.kind == "runoff":
-            # M-10: a GM `setvote` in a runoff takes a runoff vote (hang-all/pardon-all or a leader).
-            leaders = None if self.s.hang_all else [self._nick(x) for x in self.s.leaders]
-            return parse.parse_runoff_vote(text, self.matcher, self._alive_nicks(), leaders)
-        return parse.parse_moscow_vote(text, self.matcher, self._alive_nicks()) if self.variant.name == "moscow" \
-            else parse.parse_hunt_vote(text, self.matcher, self._alive_nicks(), ())
+        # A GM's `setvote` is a vote in the open phase's grammar (in a runoff, a runoff vote: M-10); it is never
+        # an agitation.
+        return self._read_vote(text, ())
 
     def _apply(self, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # type: ignore[no-untyped-def]
         ph = self.s.phase
@@ -129,7 +126,7 @@ class CommandsMixin:
         if ph.kind in ("day", "runoff"):
             self.s.day_modkill = True
         nick, role = self._revealed(sid)
-        self._post(at, Where.GAME, self.t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=self.variant.name == "moscow" and ph.kind in ("day", "runoff")), f"{ph.label}/modkill/{sid}")
+        self._post(at, Where.GAME, self.t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=self.variant.modkill_cancels_vote and ph.kind in ("day", "runoff")), f"{ph.label}/modkill/{sid}")
         self._check_win(at)
 
     def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
@@ -141,7 +138,7 @@ class CommandsMixin:
         self.s.accounts[cmd.new] = sid
         self.matcher = self._matcher()
         seat = self.s.seats[sid]
-        self._pm(at, sid, self.t.role_pm(seat.role, self._partners(sid), self.variant.name, True), f"gm/{cmd_id}/role")
+        self._pm(at, sid, self.t.role_pm(seat.role, self._partners(sid), choose_don=False), f"gm/{cmd_id}/role")
         self._post(at, Where.GAME, self.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
         return None
 
@@ -195,7 +192,7 @@ class CommandsMixin:
         for sid in self._alive_ids():
             for kind in sorted(self.variant.abilities(self.s.seats[sid].role) - {MoveKind.HUNT}):
                 if (sid, kind) not in self.s.moves.by_player and not (
-                    kind is MoveKind.SHOT and self.variant.name == "free_hunt" and self.s.seats[sid].is_mafia
+                    kind is MoveKind.SHOT and self.variant.team_shot and self.s.seats[sid].is_mafia
                     and (TEAM_SHOT, kind) in self.s.moves.by_player
                 ):
                     missing.append((self._nick(sid), str(kind)))

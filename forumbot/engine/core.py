@@ -48,7 +48,6 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.count_every = timedelta(minutes=float(self.options.get("vote_count_minutes", 60)))
         self.remind_before = timedelta(hours=float(self.options.get("remind_hours", 3)))
         self.markers = tuple(self.options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
-        self.roles_given = all(p.role is not None for p in setup.players)
         seats = draw_seats(setup)
         self.gms = set(setup.gms)
         # Forums keep account names unique regardless of case, so a GM typed in another case is the same account.
@@ -166,7 +165,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self.s.runoff_posts = []
             self.s.runoff_speakers = set()
         else:
-            self.s.hunting_open = getattr(self.variant, "hunting_open", lambda seats: True)(list(self.s.seats.values()))
+            self.s.hunting_open = self.variant.hunting_open(list(self.s.seats.values()))
             if not self.s.hunting_open:
                 for hunter in sorted(self.s.moves.hunts):
                     self._pm(at, hunter, self.t.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
@@ -182,9 +181,11 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles)),
             "setup/players",
         )
+        # M-1: with a Don in the variant but none dealt, the mafia choose him
+        choose_don = Role.DON in self.variant.roles and not any(s.role is Role.DON for s in self.s.seats.values())
         for sid, seat in self.s.seats.items():
             partners = self._partners(sid)
-            self._pm(at, sid, self.t.role_pm(seat.role, partners, self.variant.name, self.roles_given), f"setup/role/{sid}")
+            self._pm(at, sid, self.t.role_pm(seat.role, partners, choose_don), f"setup/role/{sid}")
 
     def _partners(self, sid: str) -> list[str]:
         seat = self.s.seats[sid]
@@ -208,7 +209,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def _start_day_one(self, at: datetime) -> None:
         unconfirmed = [s.nick for s in self.s.seats.values() if not s.confirmed]
-        if self.variant.name == "moscow" and not any(s.role is Role.DON for s in self.s.seats.values()):
+        # M-1: a variant with a Don whose draw dealt none lets the mafia choose him, else a lot does
+        if Role.DON in self.variant.roles and not any(s.role is Role.DON for s in self.s.seats.values()):
             mafia = [sid for sid, s in self.s.seats.items() if s.is_mafia and s.alive]
             don = self.s.don_nomination
             how = "nomination"
@@ -229,18 +231,15 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         n = ph.number
         ballots = self._ballots(self.s.posts)
         count = self._count_text(final=True) + "\n\n"
-        if self.variant.name == "moscow" and self.s.day_modkill:
+        if self.variant.modkill_cancels_vote and self.s.day_modkill:
             self._post(at, Where.GAME, count + self.t.day_cancelled_by_modkill(n), f"{ph.label}/result")
             self._end_phase_checks(at, "night", n)
             return
-        autokills: list[Kill] = []
-        if self.variant.name == "free_hunt":
-            voted = set(ballots.final)
-            for sid in self._alive_ids():
-                if sid in self.s.doomed:
-                    autokills.append(Kill(sid, "autokill"))
-                elif sid not in voted:
-                    autokills.append(Kill(sid, "autokill"))
+        voted = set(ballots.final)
+        autokills = [  # H-4's repeat agitators, and H-5's no-shows where the variant autokills them
+            Kill(sid, "autokill") for sid in self._alive_ids()
+            if sid in self.s.doomed or (self.variant.no_show_autokill and sid not in voted)
+        ]
         votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
         if autokills:
             outcome = DayOutcome(reason="autokill")
@@ -288,12 +287,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.log.extend(f"night {n}: {line}" for line in report.log)
         for kill in report.deaths:
             self._kill(kill.nick, kill.cause, at)
-        if self.variant.name == "moscow":
-            self.s.misfires = self.s.misfires + 1 if report.misfire else 0
-        else:
-            maniac = next((sid for sid, s in self.s.seats.items() if s.role is Role.MANIAC), None)
-            shot = moves.get(maniac, MoveKind.SHOT) if maniac else None
-            self.s.maniac_last = shot.target if shot else None
+        self.s.misfires = self.s.misfires + 1 if report.misfire else 0  # M-6's streak
+        maniac = next((sid for sid, s in self.s.seats.items() if s.role is Role.MANIAC), None)
+        shot = moves.get(maniac, MoveKind.SHOT) if maniac else None
+        self.s.maniac_last = shot.target if shot else None  # H-8: the move in force tonight
         next_day_deadline = at + self.setup.schedule.day
         lw = next_day_deadline - timedelta(hours=3)
         self._post(at, Where.GAME, self.t.night_result(n, report, self._revealed, self.variant.open_roles, lw if report.deaths else None), f"night {n}/result")
@@ -305,7 +302,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _end_phase_checks(self, at: datetime, next_kind: str, next_number: int) -> None:
         """C-7: the win check after a day's result or a whole night; then the next phase opens."""
         ph = self.s.phase
-        if self.variant.name == "free_hunt" and self.variant.only_bad_left(list(self.s.seats.values())):  # type: ignore[attr-defined]
+        if self.variant.only_bad_left(list(self.s.seats.values())):  # H-14's stalemate count
             if self.s.deaths_this_phase:
                 self.s.quiet_day = False
             elif ph.kind == "day":
@@ -318,7 +315,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self._open(next_kind, next_number, at)
 
     def _check_win(self, at: datetime, misfires: bool = False) -> bool:
-        if misfires and self.variant.name == "moscow" and self.s.misfires >= 3:
+        limit = self.variant.misfire_limit
+        if misfires and limit is not None and self.s.misfires >= limit:
             self._end(at, "town", "misfires")  # M-6
             return True
         winner = self.variant.winner(list(self.s.seats.values()))
@@ -415,9 +413,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 if not seat.confirmed:
                     self._pm(at, sid, self.t.confirm_reminder(), f"setup/confirm-reminder/{sid}")
             return
-        if ph.kind == "day" and not self.s.day_modkill:
+        if ph.kind == "day" and not (self.variant.modkill_cancels_vote and self.s.day_modkill):
             voted = set(self._ballots(self.s.posts).final)
-            autokill = self.variant.name == "free_hunt"  # H-5
+            autokill = self.variant.no_show_autokill  # H-5
             for sid in self._alive_ids():
                 if sid not in voted:
                     self._pm(at, sid, self.t.vote_reminder(ph.deadline, autokill), f"{ph.label}/remind/{sid}")
@@ -425,7 +423,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             for sid in self._alive_ids():
                 seat = self.s.seats[sid]
                 needed = self.variant.abilities(seat.role) - {MoveKind.HUNT}
-                if self.variant.name == "free_hunt" and seat.is_mafia:
+                if self.variant.team_shot and seat.is_mafia:
                     if (TEAM_SHOT, MoveKind.SHOT) in self.s.moves.by_player:
                         needed = needed - {MoveKind.SHOT}
                 missing = [k for k in sorted(needed) if (sid, k) not in self.s.moves.by_player]

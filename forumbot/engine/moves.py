@@ -58,7 +58,7 @@ class MovesMixin:
             seat.confirmed = True
             return t.confirmed()
         if move.kind is MoveKind.DON:
-            if self.variant.name != "moscow" or not seat.is_mafia:
+            if Role.DON not in self.variant.roles or not seat.is_mafia:
                 return t.refused("don_not_mafia")
             if ph.kind != "setup" or any(s.role is Role.DON for s in self.s.seats.values()):
                 return t.refused("don_closed")
@@ -76,22 +76,20 @@ class MovesMixin:
         if ph.kind == "ended":
             return t.refused("ended")
         if move.kind is MoveKind.HUNT:
-            hunting_open = self.s.hunting_open if ph.kind == "night" else self.variant.hunting_open(list(self.s.seats.values()))  # type: ignore[attr-defined]
+            hunting_open = self.s.hunting_open if ph.kind == "night" else self.variant.hunting_open(list(self.s.seats.values()))
             if not hunting_open:
                 return t.refused("hunting_closed")
             self.s.moves.hunts[sid] = Move(move.kind, target, guess=move.guess)
             return t.accepted(move.kind, self._nick(target), move.guess or Role.MAFIA)
-        if move.kind is MoveKind.SHOT and self.variant.name == "free_hunt":
-            if seat.role is Role.MANIAC:
-                if target == self.s.maniac_last:
-                    return t.refused("maniac_repeat", self._nick(target))
-            else:
-                executor = self.s.accounts.get(move.executor, move.executor) if move.executor else sid
-                ex = self.s.seats.get(executor)
-                if ex is None or not ex.is_mafia or not ex.alive:
-                    return t.rejected_line(move.executor or "", Rejection("bad_executor", move.executor or ""), [])
-                self.s.moves.by_player[(TEAM_SHOT, MoveKind.SHOT)] = Move(move.kind, target, executor=executor)
-                return t.accepted(move.kind, self._nick(target), self._nick(executor))
+        if move.kind is MoveKind.SHOT and seat.role is Role.MANIAC and target == self.s.maniac_last:
+            return t.refused("maniac_repeat", self._nick(target))  # H-8
+        if move.kind is MoveKind.SHOT and self.variant.team_shot and seat.is_mafia:
+            executor = self.s.accounts.get(move.executor, move.executor) if move.executor else sid
+            ex = self.s.seats.get(executor)
+            if ex is None or not ex.is_mafia or not ex.alive:
+                return t.rejected_line(move.executor or "", Rejection("bad_executor", move.executor or ""), [])
+            self.s.moves.by_player[(TEAM_SHOT, MoveKind.SHOT)] = Move(move.kind, target, executor=executor)
+            return t.accepted(move.kind, self._nick(target), self._nick(executor))
         self.s.moves.by_player[(sid, move.kind)] = Move(move.kind, target)
         return t.accepted(move.kind, self._nick(target))
 

@@ -35,10 +35,7 @@ def draw_seats(setup: GameSetup) -> dict[str, Seat]:
         roles = given
     else:
         pool = variant.cast(len(nicks), setup.options)
-        if variant.name == "moscow":
-            variant.check_partial(given)  # type: ignore[attr-defined]
-        else:
-            variant.check_partial(given, len(nicks), setup.options)  # type: ignore[attr-defined]
+        variant.check_partial(given, len(nicks), setup.options)
         for role in given:
             pool.remove(Role.MAFIA if role is Role.DON else role)
         random.Random(f"{setup.seed}/roles").shuffle(pool)

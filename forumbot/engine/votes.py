@@ -41,15 +41,17 @@ class VotesMixin:
                 self.s.doomed.add(sid)  # type: ignore[arg-type]
 
     def _parse_vote(self, text: str) -> Vote | Agitation | Rejection:
+        return self._to_seat_ids(self._read_vote(text, self.markers))
+
+    def _read_vote(self, text: str, markers: tuple[str, ...]) -> Vote | Agitation | Rejection:
+        """The open day's (or runoff's) vote grammar, naming players by their current nicks."""
         alive = self._alive_nicks()
-        if self.variant.name == "free_hunt":
-            parsed = parse.parse_hunt_vote(text, self.matcher, alive, self.markers)
-        elif self.s.phase.kind == "runoff":
+        if self.variant.vote_grammar == "strict":
+            return parse.parse_hunt_vote(text, self.matcher, alive, markers)
+        if self.s.phase.kind == "runoff":
             leaders = None if self.s.hang_all else [self._nick(x) for x in self.s.leaders]
-            parsed = parse.parse_runoff_vote(text, self.matcher, alive, leaders)
-        else:
-            parsed = parse.parse_moscow_vote(text, self.matcher, alive)
-        return self._to_seat_ids(parsed)
+            return parse.parse_runoff_vote(text, self.matcher, alive, leaders)
+        return parse.parse_moscow_vote(text, self.matcher, alive)
 
     def _to_seat_ids(self, parsed):  # type: ignore[no-untyped-def]
         if isinstance(parsed, Vote):

@@ -78,6 +78,23 @@ class Variant(Protocol):
     has_runoff: bool
     open_roles: bool  # H-2: deaths reveal the role
     tactical_modkill: bool  # M-12
+    vote_grammar: str  # which vote parser reads the vote thread: "moscow" (M-7) or "strict" (H-3, H-4)
+    modkill_cancels_vote: bool  # M-11 (Free Hunt keeps the vote, H-6)
+    no_show_autokill: bool  # H-5
+    team_shot: bool  # H-7: the mafia fire one shot, named by any member, with an executor
+    misfire_limit: int | None  # M-6: this many misfired nights in a row give the town the game
+
+    def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
+        """Raises SetupError when roles given for only some players cannot be part of an allowed cast."""
+        ...
+
+    def hunting_open(self, seats: Sequence[Seat]) -> bool:
+        """Whether town players may hunt tonight (H-12); variants without a hunt may answer anything."""
+        ...
+
+    def only_bad_left(self, seats: Sequence[Seat]) -> bool:
+        """Whether only mafia and a Maniac remain (H-14's stalemate count starts)."""
+        ...
 
     def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
         """The roles to draw for n players; raises SetupError naming the problem."""

@@ -45,6 +45,11 @@ class FreeHunt:
     has_runoff = False
     open_roles = True  # H-2
     tactical_modkill = False  # M-12 is Moscow only
+    vote_grammar = "strict"  # H-3, H-4
+    modkill_cancels_vote = False  # H-6
+    no_show_autokill = True  # H-5
+    team_shot = True  # H-7
+    misfire_limit: int | None = None
 
     def allowed(self, n_players: int) -> tuple[tuple[int, bool], ...]:
         if n_players not in CASTS:

@@ -31,6 +31,11 @@ class Moscow:
     has_runoff = True
     open_roles = False  # M-2
     tactical_modkill = True  # M-12
+    vote_grammar = "moscow"  # M-7
+    modkill_cancels_vote = True  # M-11
+    no_show_autokill = False
+    team_shot = False  # M-5: every alive mafia member shoots
+    misfire_limit: int | None = MISFIRES_TO_LOSE  # M-6
 
     def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
         if n_players != PLAYERS:
@@ -45,7 +50,7 @@ class Moscow:
                 + ", ".join(f"{counts[r]} {r}" for r in sorted(counts))
             )
 
-    def check_partial(self, roles: Sequence[Role]) -> None:
+    def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
         """Roles given for only some players must fit in the cast (the Don counts as one of the three mafia)."""
         counts = Counter(roles)
         limits = {Role.CIVILIAN: 6, Role.SHERIFF: 1, Role.DON: 1}
@@ -57,6 +62,12 @@ class Moscow:
 
     def abilities(self, role: Role) -> frozenset[MoveKind]:
         return ABILITIES.get(role, frozenset())
+
+    def hunting_open(self, seats: Sequence[Seat]) -> bool:
+        return False  # no hunt in this variant
+
+    def only_bad_left(self, seats: Sequence[Seat]) -> bool:
+        return False  # no Maniac: M-13 ends the game before only mafia remain
 
     def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
         """M-9 and M-10's first step. `votes` maps each voter to his final target."""

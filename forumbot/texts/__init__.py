@@ -68,11 +68,12 @@ class Texts:
         lines.append(self._("setup.commitment", hash=commitment))
         return "\n".join(lines)
 
-    def role_pm(self, role: Role, partners: Sequence[str], variant: str, roles_given: bool) -> str:
+    def role_pm(self, role: Role, partners: Sequence[str], choose_don: bool) -> str:
+        """`choose_don`: the mafia pick their Don by PM before Day 1 (M-1)."""
         lines = [self._("role.pm", role=self.role(role))]
         if partners:
             lines.append(self._("role.partners", names=self.names(partners)))
-            if variant == "moscow" and not roles_given and role is Role.MAFIA:
+            if choose_don and role is Role.MAFIA:
                 lines.append(self._("role.choose_don"))
         lines.append(self._("role.confirm"))
         return "\n".join(lines)
