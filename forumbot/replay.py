@@ -86,6 +86,9 @@ def parse_transcript(raw: Any) -> Transcript:
     return Transcript(setup, tuple(events), f.time("until", optional=True))
 
 
+_REQUIRED = object()  # a field's default meaning "the transcript must have it"
+
+
 class _Fields:
     """Reads one JSON object's fields, failing with the field's path and what was wrong."""
 
@@ -104,8 +107,8 @@ class _Fields:
             raise TranscriptError(f"{self.where}: field {name!r} must be {kind.__name__}, got {type(value).__name__}")
         return value
 
-    def str(self, name: str, default: Any = None) -> Any:
-        return self.get(name, _REQUIRED if default is None and name not in _OPTIONAL_STR else default, str)
+    def str(self, name: str, default: Any = _REQUIRED) -> Any:
+        return self.get(name, default, str)
 
     def list(self, name: str) -> list:
         return self.get(name, _REQUIRED, list)
@@ -129,8 +132,6 @@ class _Fields:
         return at
 
 
-_REQUIRED = object()
-_OPTIONAL_STR = {"role"}
 
 
 def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
