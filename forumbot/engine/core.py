@@ -5,6 +5,7 @@ Seats are identified by their original nickname (the seat id); `Seat.nick` is th
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Sequence
 
@@ -80,7 +81,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def run(self, inputs: Sequence[Input], until: datetime | None) -> GameRun:
         indexed = [
-            inp if inp.id else _with_id(inp, f"i{n}") for n, inp in enumerate(inputs)
+            inp if inp.id else replace(inp, id=f"i{n}") for n, inp in enumerate(inputs)
         ]
         queue: list[tuple[datetime, int, str, Input]] = []
         for n, inp in enumerate(indexed):
@@ -489,9 +490,3 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             next_deadline=None if ph.kind == "ended" or self.s.paused_at else ph.deadline,
             phase_opens=ph.opens,
         )
-
-
-def _with_id(inp: Input, id_: str) -> Input:
-    from dataclasses import replace
-
-    return replace(inp, id=id_)
