@@ -3,9 +3,14 @@
 What it does for the adapters:
 - one `requests.Session` whose cookies the daemon keeps in its store (`export_cookies` / `import_cookies`,
   or `export_state` / `import_state`, which also carry the time of the last post and PM);
-- a stable User-Agent naming the bot (phpBB ties a session to the browser string);
-- minimum intervals per action ("post", "pm", "read", "login"), so the forum's flood control never fires;
-- retries with back-off that honour `Retry-After`, for requests that are safe to repeat;
+- a stable, ASCII-only User-Agent naming the bot (phpBB ties a session to the browser string; a Cyrillic login
+  is percent-encoded in it, since HTTP headers cannot carry it);
+- flood timers as the engine keeps them: minimum seconds between actions ("post", "pm", "read", "login"),
+  one timer per key, and a key naming several actions ("post+pm") is one timer they share (phpBB);
+- a short wait (up to `max_wait`) is slept within the tick, a longer one raises FloodLimited so the outbox
+  tries again next tick; `paced` also waits out a flood the forum itself reported, then tries once more;
+- retries with back-off that honour `Retry-After`, for requests that are safe to repeat, within a budget of
+  seconds per request (a 429 asking for two minutes defers to the next tick instead of stalling it);
 - decoding by the charset the server declares (header, else the page's meta tag), never by guessing,
   and form bodies encoded in the page's charset;
 - typed errors for what the daemon must react to (`ForumUnavailable`, `FloodLimited`, `CaptchaRequired`).
@@ -17,22 +22,65 @@ from __future__ import annotations
 
 import email.utils
 import json
+import logging
 import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Mapping, Sequence
-from urllib.parse import urlencode, urljoin
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from urllib.parse import quote, urlencode, urljoin
 
 import requests
 from lxml import etree
 
 from forumbot.errors import CaptchaRequired, FloodLimited, ForumUnavailable
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; forumbot; forum Mafia game master; account {bot})"
 
 # Statuses after which the same request may simply be tried again.
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+# Added to every flood interval: servers count whole seconds, and MyBB refuses until *more* than its interval
+# has passed (TIME_NOW - lastpost <= postfloodsecs), phpBB once it has (now - lastpost < flood_interval).
+PACE_MARGIN = 1.0
+# The longest flood wait slept within a tick (MyBB's stock 60 s); a longer one defers to the next tick.
+MAX_FLOOD_WAIT = 60.0
+# The longest a forum's "not before" is believed (a 429 asking for a day, or a clock set back, must not stop the
+# bot for good).
+LONGEST_HOLD = 3600.0
+# The most a single request sleeps in retries (back-off and Retry-After) before giving up for this tick.
+RETRY_BUDGET = 30.0
+
+# Printable ASCII kept as is in the User-Agent; '%' and the comment delimiters are percent-encoded with the rest.
+_UA_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) not in "%()\\")
+
+
+def user_agent_for(bot: str) -> str:
+    """The default User-Agent for the bot's account: ASCII whatever the login, and the same in every process."""
+    return DEFAULT_USER_AGENT.format(bot=quote(bot, safe=_UA_SAFE))
+
+
+def header_value(value: str) -> str:
+    """A header value http.client can send: latin-1 text as is, anything else as its UTF-8 bytes (what a
+    browser or curl puts on the wire for a non-Latin name), instead of a UnicodeEncodeError."""
+    try:
+        value.encode("latin-1")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8").decode("latin-1")
+
+
+def _timers(intervals: Mapping[str, float]) -> list[tuple[frozenset[str], float]]:
+    """"post+pm": 15 -> one 15 s timer shared by posts and PMs; "post": 60 -> a timer of posts alone."""
+    out = []
+    for key, seconds in intervals.items():
+        actions = frozenset(a.strip() for a in key.split("+") if a.strip())
+        if actions and seconds and float(seconds) > 0:
+            out.append((actions, float(seconds)))
+    return out
 
 # Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced:
 # a meta tag naming another charset can then not make lxml misread them (it returns an empty tree silently).
@@ -117,10 +165,12 @@ class Transport:
     """HTTP for one (forum, account).
 
     base_url: the forum root, e.g. "https://forum.example/phpBB3/" (relative paths resolve against it).
-    bot: the bot's account name, shown in the default User-Agent.
-    intervals: minimum seconds between two actions of a kind, e.g. {"post": 15, "pm": 15}.
-    max_wait: if pacing would have to sleep longer than this, raise FloodLimited(retry_after) instead,
-        so a cron tick does not block for a minute (None: always sleep).
+    bot: the bot's account name, shown (percent-encoded where not ASCII) in the default User-Agent.
+    intervals: flood timers: minimum seconds between two actions of a kind, e.g. {"post": 60, "pm": 60}
+        (MyBB: two timers), or {"post+pm": 15} (phpBB: one timer for posts and PMs together).
+    max_wait: the longest flood wait slept within a tick; a longer one raises FloodLimited(retry_after)
+        instead, so the outbox tries again next tick (None: always sleep).
+    retry_budget: the most one request sleeps in retries (back-off, Retry-After) before it raises.
     clock / sleep: wall-clock seconds and a sleeper; tests pass fakes.
     """
 
@@ -134,24 +184,33 @@ class Transport:
         retries: int = 3,
         backoff: float = 2.0,
         timeout: float | tuple[float, float] = (10.0, 30.0),
-        max_wait: float | None = None,
+        max_wait: float | None = MAX_FLOOD_WAIT,
+        retry_budget: float = RETRY_BUDGET,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
         session: requests.Session | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> None:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
-        self.intervals: dict[str, float] = dict(intervals or {})
+        self.timers = _timers(intervals or {})
+        # the longest timer each action is under, for callers that ask "how long is the flood for a post"
+        self.intervals: dict[str, float] = {}
+        for actions, seconds in self.timers:
+            for a in actions:
+                self.intervals[a] = max(self.intervals.get(a, 0.0), seconds)
         self.retries = retries
         self.backoff = backoff
         self.timeout = timeout
         self.max_wait = max_wait
+        self.retry_budget = retry_budget
         self.clock = clock
         self.sleep = sleep
         self.session = session or requests.Session()
-        self.session.headers["User-Agent"] = user_agent or DEFAULT_USER_AGENT.format(bot=bot)
-        self.session.headers.update(extra_headers or {})
+        self.session.headers["User-Agent"] = header_value(user_agent) if user_agent else user_agent_for(bot)
+        self.session.headers.update({k: header_value(v) for k, v in (extra_headers or {}).items()})
         self.last_action: dict[str, float] = {}
+        # action -> the time before which the forum said it would refuse it (a flood message, a 429)
+        self.not_before: dict[str, float] = {}
         self.requests_made = 0  # for the polling bench and request-count tests
 
     # --- URLs -----------------------------------------------------------------------------------------
@@ -161,21 +220,53 @@ class Transport:
 
     # --- pacing ---------------------------------------------------------------------------------------
 
+    def pause_needed(self, action: str) -> float:
+        """Seconds until `action` is allowed: the longest of its timers, and what the forum last said."""
+        now = self.clock()
+        gaps = [min(self.not_before.get(action, now) - now, LONGEST_HOLD)]
+        for actions, seconds in self.timers:
+            if action not in actions:
+                continue
+            lasts = [self.last_action[a] for a in actions if a in self.last_action]
+            if lasts:
+                # capped at one interval: a stamp "in the future" (a clock set back) must not block for good
+                gaps.append(min(seconds + PACE_MARGIN, seconds + PACE_MARGIN - (now - max(lasts))))
+        return max(gaps)
+
     def wait_turn(self, action: str) -> None:
         """Sleep until `action` may run again; FloodLimited if that is longer than max_wait."""
-        interval = self.intervals.get(action, 0.0)
-        last = self.last_action.get(action)
-        if not interval or last is None:
-            return
-        gap = interval - (self.clock() - last)
+        gap = self.pause_needed(action)
         if gap <= 0:
             return
-        if self.max_wait is not None and gap > self.max_wait:
+        if self.max_wait is not None and gap > self.max_wait + PACE_MARGIN:
             raise FloodLimited(f"next {action} allowed in {gap:.0f} s", retry_after=gap)
         self.sleep(gap)
 
     def done(self, action: str) -> None:
         self.last_action[action] = self.clock()
+
+    def refused(self, action: str, retry_after: float | None) -> None:
+        """The forum refused `action` as too soon: nothing of it, nor of an action sharing its timer, before
+        `retry_after` seconds (a full interval when the forum did not say)."""
+        wait = retry_after if retry_after is not None else self.intervals.get(action, 0.0) + PACE_MARGIN
+        until = self.clock() + min(max(0.0, wait), LONGEST_HOLD)
+        for a in {action}.union(*(actions for actions, _ in self.timers if action in actions)):
+            self.not_before[a] = max(self.not_before.get(a, 0.0), until)
+
+    def paced(self, action: str, send: Callable[[], T]) -> T:
+        """Run `send` (one post or PM that the forum refuses whole when it floods); if the forum reports a flood
+        we can wait out within max_wait, wait and run it once more. A refused action posted nothing, so running it
+        again cannot double-post. A longer flood raises FloodLimited: the outbox tries again next tick."""
+        for attempt in (1, 2):
+            self.wait_turn(action)
+            try:
+                return send()
+            except FloodLimited as e:
+                self.refused(action, e.retry_after)
+                if attempt == 2 or (e.retry_after is None and not self.intervals.get(action)):
+                    raise
+                log.info("%s refused as too soon; trying again in %.0f s", action, self.pause_needed(action))
+        raise AssertionError("unreachable")
 
     # --- requests -------------------------------------------------------------------------------------
 
@@ -206,7 +297,21 @@ class Transport:
               headers: Mapping[str, str] | None = None, follow: bool, action: str, idempotent: bool) -> Page:
         url = self.url(path)
         self.wait_turn(action)
+        for name, value in list(self.session.headers.items()):  # set by an adapter after construction
+            if isinstance(value, str):
+                self.session.headers[name] = header_value(value)
+        headers = {k: header_value(v) for k, v in headers.items()} if headers else headers
         attempt = 0
+        slept = 0.0
+
+        def may_sleep(seconds: float) -> bool:
+            nonlocal slept
+            if slept + seconds > self.retry_budget:
+                return False
+            slept += seconds
+            self.sleep(seconds)
+            return True
+
         while True:
             attempt += 1
             self.requests_made += 1
@@ -214,14 +319,12 @@ class Transport:
                 resp = self.session.request(method, url, params=params, data=data, headers=headers,
                                             timeout=self.timeout, allow_redirects=follow)
             except requests.exceptions.ConnectTimeout as exc:  # nothing reached the server
-                if attempt > self.retries:
+                if attempt > self.retries or not may_sleep(self._backoff(attempt)):
                     raise ForumUnavailable(f"{method} {url}: cannot connect ({exc.__class__.__name__})") from exc
-                self.sleep(self._backoff(attempt))
                 continue
             except requests.exceptions.RequestException as exc:
-                if not idempotent or attempt > self.retries:
+                if not idempotent or attempt > self.retries or not may_sleep(self._backoff(attempt)):
                     raise ForumUnavailable(f"{method} {url}: {exc.__class__.__name__}") from exc
-                self.sleep(self._backoff(attempt))
                 continue
             page = self._page(resp)
             self._check_challenge(page)
@@ -229,11 +332,15 @@ class Transport:
                 wait = _retry_after(resp.headers.get("Retry-After"), self.clock())
                 # A 429 was refused before any work was done, so even a POST may be repeated.
                 repeatable = idempotent or resp.status_code == 429
-                if repeatable and attempt <= self.retries and (self.max_wait is None or (wait or 0) <= self.max_wait):
-                    self.sleep(wait if wait is not None else self._backoff(attempt))
+                if repeatable and attempt <= self.retries and may_sleep(wait if wait is not None
+                                                                        else self._backoff(attempt)):
                     continue
                 if resp.status_code == 429:
-                    raise FloodLimited(f"{method} {url}: 429 Too Many Requests", retry_after=wait)
+                    # remembered (and kept in the store), so no request goes out before the forum allows it
+                    self.refused(action, wait if wait is not None else self._backoff(attempt))
+                    raise FloodLimited(f"{method} {url}: 429 Too Many Requests"
+                                       + (f" (retry after {wait:.0f} s)" if wait is not None else ""),
+                                       retry_after=wait)
                 raise ForumUnavailable(f"{method} {url}: HTTP {resp.status_code}")
             if action != "read":
                 self.done(action)
@@ -279,12 +386,17 @@ class Transport:
                                      expires=c.get("expires"), secure=bool(c.get("secure")))
 
     def export_state(self) -> dict[str, Any]:
-        """Cookies plus the time of the last post/PM, so a new process (a cron tick) keeps the pace."""
-        return {**self.export_cookies(), "last_action": dict(self.last_action)}
+        """Cookies plus the time of the last post/PM and any wait the forum asked for, so a new process (a cron
+        tick) keeps the pace and the session."""
+        now = self.clock()
+        return {**self.export_cookies(), "last_action": dict(self.last_action),
+                "not_before": {k: v for k, v in self.not_before.items() if v > now}}
 
     def import_state(self, data: Mapping[str, Any]) -> None:
         self.import_cookies(data)
-        self.last_action.update({k: float(v) for k, v in data.get("last_action", {}).items()})
+        for key, into in (("last_action", self.last_action), ("not_before", self.not_before)):
+            for k, v in (data.get(key) or {}).items():
+                into[k] = max(into.get(k, 0.0), float(v))
 
     def clear_cookies(self) -> None:
         self.session.cookies.clear()
