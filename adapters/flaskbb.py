@@ -39,7 +39,7 @@ MAX_INBOX_PAGES = 20
 # Sent conversations to the recipient that find_own_pm opens, newest first.
 OWN_PM_LOOKBACK = 3
 
-_TRANSPORT_KEYS = ("intervals", "timeout", "retries", "backoff", "max_wait", "user_agent")
+_TRANSPORT_KEYS = ("intervals", "timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent")
 
 
 class FlaskbbForum(HtmlForum):
@@ -57,14 +57,6 @@ class FlaskbbForum(HtmlForum):
 
     def escape(self, text: str) -> str:
         return escape_markdown(text)
-
-    # --- session kept by the daemon ---------------------------------------------------------------------------
-
-    def export_cookies(self) -> str:
-        return json.dumps(self.transport.export_state(), sort_keys=True)
-
-    def import_cookies(self, data: str) -> None:
-        self.transport.import_state(json.loads(data))
 
     # --- login ------------------------------------------------------------------------------------------------
 

@@ -80,6 +80,16 @@ class HtmlForum:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
 
+    # --- session kept by the daemon between processes ---------------------------------------------------------
+
+    def export_cookies(self) -> str:
+        """Cookies and flood times as JSON: the daemon stores them, so the next cron tick neither logs in again
+        nor posts before the forum's flood timer allows it."""
+        return json.dumps(self.transport.export_state(), sort_keys=True)
+
+    def import_cookies(self, data: str) -> None:
+        self.transport.import_state(json.loads(data))
+
     # --- markup -------------------------------------------------------------------------------------------
 
     def escape(self, text: str) -> str:

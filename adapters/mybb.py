@@ -64,7 +64,8 @@ class MybbForum(HtmlForum):
     # --- reply ------------------------------------------------------------------------------------------------
 
     def reply(self, topic: str, text: str) -> str:
-        return self.with_login(lambda: self._reply(topic, text))
+        # a flood refusal posts nothing: the transport waits it out (when short) and sends once more
+        return self.transport.paced("post", lambda: self.with_login(lambda: self._reply(topic, text)))
 
     def _reply(self, topic: str, text: str) -> str:
         tid = self.topic_id(topic)
@@ -161,7 +162,9 @@ class MybbForum(HtmlForum):
         names = [n.strip() for n in to.split(",") if n.strip()]
         # MyBB refuses more than maxpmrecipients (5 for registered users): send in batches.
         for i in range(0, len(names), MYBB_MAX_RECIPIENTS):
-            self._send_one(", ".join(names[i:i + MYBB_MAX_RECIPIENTS]), subject, text)
+            batch = ", ".join(names[i:i + MYBB_MAX_RECIPIENTS])
+            # per batch: a flood on the second must not send the first again
+            self.transport.paced("pm", lambda: self._send_one(batch, subject, text))
         return ""  # MyBB's answer names no PM id
 
     def _send_one(self, to: str, subject: str, text: str) -> None:

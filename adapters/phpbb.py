@@ -69,7 +69,8 @@ class PhpbbForum(HtmlForum):
     # --- reply ------------------------------------------------------------------------------------------------
 
     def reply(self, topic: str, text: str) -> str:
-        return self.with_login(lambda: self._reply(topic, text))
+        # a flood refusal posts nothing: the transport waits it out (when short) and sends once more
+        return self.transport.paced("post", lambda: self.with_login(lambda: self._reply(topic, text)))
 
     def _reply(self, topic: str, text: str) -> str:
         tid = self.topic_id(topic)
@@ -172,7 +173,7 @@ class PhpbbForum(HtmlForum):
         self.submit(confirm_page, "confirm", {}, action="read")
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
-        return self.with_login(lambda: self._send_pm(to, subject, text))
+        return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))
 
     def _send_pm(self, to: str, subject: str, text: str) -> str:
         names = [n.strip() for n in to.split(",") if n.strip()]

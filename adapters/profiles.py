@@ -44,7 +44,9 @@ class HtmlProfile:
     pagination: Pagination
     forms: Mapping[str, FormSpec]
     messages: Mapping[str, str]  # kind -> regex on the error text (flood, form_invalid, bad_login, ...)
-    limits: Mapping[str, float]  # action -> minimum seconds between two (transport intervals)
+    # Flood timers (transport intervals): action -> minimum seconds between two; a key joining actions with "+"
+    # is one timer they share, as the engine keeps it.
+    limits: Mapping[str, float]
     hooks: Mapping[str, str]  # role -> hook name in hooks.HOOKS
     date_order: str = "auto"  # numeric dates: "dmy", "mdy" or "auto"
 
@@ -119,7 +121,9 @@ PHPBB = HtmlProfile(
         "pm_sent": r"[?&]p=(\d+)",
         "folder_count": r"(\d+)\s*(?:из|of|/)\s*(\d+)",
     }),
-    limits=_ro({"post": 15.0, "pm": 15.0}),
+    # One timer: posting and sending a PM both set user_lastpost_time, and both are refused while
+    # now - user_lastpost_time < flood_interval (15 s stock; posting.php, ucp_pm_compose.php).
+    limits=_ro({"post+pm": 15.0}),
     hooks=_ro({
         "post_time": "time_element",
         "edit_notice": "phpbb_edit_notice",
@@ -195,6 +199,8 @@ MYBB = HtmlProfile(
         "posted": r"[?&]pid=(\d+)",
         "pm_quota_percent": r"(\d+)\s*%",
     }),
+    # Two timers: users.lastpost against postfloodsecs, users.lastpm against pmfloodsecs (60 s stock each;
+    # refused while TIME_NOW - last <= the setting: inc/datahandlers/post.php, pm.php).
     limits=_ro({"post": 60.0, "pm": 60.0}),
     hooks=_ro({
         "post_time": "mybb_post_date",

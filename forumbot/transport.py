@@ -211,6 +211,7 @@ class Transport:
         self.last_action: dict[str, float] = {}
         # action -> the time before which the forum said it would refuse it (a flood message, a 429)
         self.not_before: dict[str, float] = {}
+        self._unconfirmed: tuple[str, float | None] | None = None  # the last request's stamp, until it is judged
         self.requests_made = 0  # for the polling bench and request-count tests
 
     # --- URLs -----------------------------------------------------------------------------------------
@@ -243,11 +244,20 @@ class Transport:
         self.sleep(gap)
 
     def done(self, action: str) -> None:
+        self._unconfirmed = (action, self.last_action.get(action))
         self.last_action[action] = self.clock()
 
     def refused(self, action: str, retry_after: float | None) -> None:
         """The forum refused `action` as too soon: nothing of it, nor of an action sharing its timer, before
         `retry_after` seconds (a full interval when the forum did not say)."""
+        if self._unconfirmed is not None and self._unconfirmed[0] == action:
+            # the request just stamped as done was the refused one: the forum's timer did not move
+            previous = self._unconfirmed[1]
+            if previous is None:
+                self.last_action.pop(action, None)
+            else:
+                self.last_action[action] = previous
+        self._unconfirmed = None
         wait = retry_after if retry_after is not None else self.intervals.get(action, 0.0) + PACE_MARGIN
         until = self.clock() + min(max(0.0, wait), LONGEST_HOLD)
         for a in {action}.union(*(actions for actions, _ in self.timers if action in actions)):
@@ -297,6 +307,7 @@ class Transport:
               headers: Mapping[str, str] | None = None, follow: bool, action: str, idempotent: bool) -> Page:
         url = self.url(path)
         self.wait_turn(action)
+        self._unconfirmed = None
         for name, value in list(self.session.headers.items()):  # set by an adapter after construction
             if isinstance(value, str):
                 self.session.headers[name] = header_value(value)
