@@ -3,8 +3,9 @@
 Adapters are found by engine name in the "forumbot.adapters" entry-point group (a "module:attr" engine names
 one directly, for an adapter not installed as a package). An adapter class is built with `from_config(forum,
 password)` when it has that classmethod, else called with those of base_url, login, username, bot and password
-that its signature names, plus the forum table's other keys (all of them if it takes **kwargs). Its cookie jar, when it offers
-`export_cookies() -> str` and `import_cookies(str)`, is kept in the database so a tick need not log in anew.
+that its signature names, plus the forum table's other keys (all of them if it takes **kwargs). Its session, when it offers
+`export_cookies() -> str` and `import_cookies(str)` (every HTML adapter does: cookies and flood times), is kept in the
+database, so a cron tick neither logs in anew nor posts before the forum's flood timer allows it.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapte
 
 class Forums:
     """The open adapters, by forum name: opened when a forum first has a running game, then kept (so `run`
-    logs in once, not every cycle). The cookie jar is restored from the database on opening and saved after
-    each cycle when it changed, so a cron tick need not log in anew either."""
+    logs in once, not every cycle). The session (cookies and flood times) is restored from the database on
+    opening, in which case there is no login (an expired session is met by the adapter's own re-login), and
+    saved after each cycle when it changed."""
 
     def __init__(self, config: Config, sessions, environ: Mapping[str, str],
                  factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter]) -> None:
@@ -96,9 +98,7 @@ class Forums:
                 jar = session.scalar(select(Forum.cookies).where(Forum.name == name))
             self._saved[name] = jar
             try:
-                if jar and hasattr(adapter, "import_cookies"):
-                    adapter.import_cookies(jar)
-                else:
+                if not (jar and _restore(adapter, name, jar)):
                     retry(adapter, adapter.login)
             except ForumError as e:
                 log.error("%s: cannot log in: %s", name, e)
@@ -112,13 +112,31 @@ class Forums:
             export = getattr(adapter, "export_cookies", None)
             if export is None:
                 continue
-            jar = export()
-            if jar != self._saved.get(name):
-                with self.sessions.begin() as session:
-                    row = session.scalar(select(Forum).where(Forum.name == name))
-                    if row is not None:
-                        row.cookies = jar
-                self._saved[name] = jar
+            if export() == self._saved.get(name):
+                continue
+            with self.sessions.begin() as session:
+                row = session.scalar(select(Forum).where(Forum.name == name).with_for_update())
+                if row is None:
+                    continue
+                if row.cookies and row.cookies != self._saved.get(name):
+                    # another process (an overlapping tick) saved since we read: keep its later flood times
+                    _restore(adapter, name, row.cookies)
+                jar = export()
+                row.cookies = jar
+            self._saved[name] = jar
+
+
+def _restore(adapter: ForumAdapter, name: str, jar: str) -> bool:
+    """Hand a stored session to the adapter; False when it cannot take it (then the caller logs in)."""
+    restore = getattr(adapter, "import_cookies", None)
+    if restore is None:
+        return False
+    try:
+        restore(jar)
+    except (ValueError, TypeError, KeyError, AttributeError) as e:
+        log.warning("%s: the stored session is unreadable (%s); logging in afresh", name, type(e).__name__)
+        return False
+    return True
 
 
 def _register_forums(sessions, config: Config) -> None:
