@@ -33,7 +33,7 @@ from urllib.parse import quote, urlencode, urljoin
 import requests
 from lxml import etree
 
-from forumbot.errors import CaptchaRequired, FloodLimited, ForumUnavailable
+from forumbot.errors import CaptchaRequired, ConfigError, FloodLimited, ForumUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -77,10 +77,19 @@ def _timers(intervals: Mapping[str, float]) -> list[tuple[frozenset[str], float]
     """"post+pm": 15 -> one 15 s timer shared by posts and PMs; "post": 60 -> a timer of posts alone."""
     out = []
     for key, seconds in intervals.items():
-        actions = frozenset(a.strip() for a in key.split("+") if a.strip())
-        if actions and seconds and float(seconds) > 0:
+        _seconds(f"intervals.{key}", seconds)
+        actions = frozenset(a.strip() for a in str(key).split("+") if a.strip())
+        if actions and seconds > 0:
             out.append((actions, float(seconds)))
     return out
+
+
+def _seconds(name: str, value: Any) -> float:
+    """A number of seconds from the configuration (a forum table passes these through), or a ConfigError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0 \
+            or value == float("inf"):
+        raise ConfigError(f"{name}: expected a number of seconds, got {value!r}")
+    return float(value)
 
 # Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced:
 # a meta tag naming another charset can then not make lxml misread them (it returns an empty tree silently).
@@ -201,8 +210,8 @@ class Transport:
         self.retries = retries
         self.backoff = backoff
         self.timeout = timeout
-        self.max_wait = max_wait
-        self.retry_budget = retry_budget
+        self.max_wait = None if max_wait is None else _seconds("max_wait", max_wait)
+        self.retry_budget = _seconds("retry_budget", retry_budget)
         self.clock = clock
         self.sleep = sleep
         self.session = session or requests.Session()

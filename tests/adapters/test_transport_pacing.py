@@ -198,3 +198,12 @@ def test_after_a_long_429_no_request_goes_out_before_the_forum_allows_it(clock, 
     clock.now += 90
     http.replace("GET", U + "a", body="fine")
     assert later.get("a").text == "fine"
+
+
+@pytest.mark.parametrize("options", [{"intervals": {"post": "15"}}, {"intervals": {"post+pm": -1}},
+                                     {"max_wait": "60"}, {"retry_budget": float("nan")}])
+def test_a_bad_pacing_setting_is_a_config_error_naming_it(clock, options):
+    from forumbot.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=next(iter(options))):
+        transport(clock, **options)
