@@ -215,9 +215,12 @@ class HtmlForum:
         # Posts already seen on the pages read anyway: handed back too, so an edit is noticed (C-11). The
         # store records only what changed; the last page is read every cycle, so recent votes are covered.
         again: dict[str, ForumPost] = {}
-        stepped_back = 0
+        read: dict[str, tuple[Page, etree._Element, list[ForumPost]]] = {}  # no page is fetched twice
         while True:
-            page, tree, posts = self._topic_page(self.page_path(tid, index, per_page), tid)
+            path = self.page_path(tid, index, per_page)
+            if path not in read:
+                read[path] = self._topic_page(path, tid)
+            page, tree, posts = read[path]
             param = self._page_param(index, per_page)
             info = page_info(tree, self.profile, param)
             count = len(select(tree, self.profile.selectors["post"]))
@@ -227,9 +230,10 @@ class HtmlForum:
             elif info.has_next and count:
                 per_page = count
             page_start = param if self.profile.pagination.kind == "offset" else (param - 1) * per_page
-            # Posts deleted before our position shift everything left; if this whole page is new, look back.
-            if last_id and page_start > 0 and int(posts[0].id) > last_id and stepped_back < 50 and not new:
-                stepped_back += 1
+            # Posts deleted before our position shift everything left: if the first page read, the one that
+            # should hold the last post seen, is all new, the posts after it may start a page earlier. One
+            # step back at most; a later page all new is simply where new posts opened a page (issue 7 item 5).
+            if last_id and page_start > 0 and posts and int(posts[0].id) > last_id and len(read) == 1:
                 index = page_start - 1
                 continue
             new.extend(p for p in posts if int(p.id) > last_id)
