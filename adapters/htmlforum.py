@@ -22,7 +22,7 @@ from adapters.html import (
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import (
-    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged,
+    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
 from forumbot.transport import Page, Transport
@@ -35,6 +35,8 @@ FORM_MIN_AGE = 1.1
 
 # A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
 MAX_REREAD_PAGES = 200
+
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 
 
 class ReplyId(str):
@@ -112,6 +114,23 @@ class HtmlForum:
         tree = page.tree()
         if select_one(tree, self.profile.selectors["captcha"]) is not None:
             raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
+
+    def read_page(self, path: str) -> Page:
+        """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): the login form
+        served in its place is LoginRequired, and a page that does not end as a complete page ends is
+        PageIncomplete, so nothing is decided on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
+        page = self.get(path)
+        if self.is_login_page(page):
+            raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
+        self.check_complete(page)
+        return page
+
+    def check_complete(self, page: Page) -> None:
+        """A complete page has its closing </html> and the engine's page-end element (footer), which come after
+        the posts and rows; a response cut short with HTTP 200 lacks them, and lxml would parse it silently."""
+        if _HTML_END.search(page.content) is None or select_one(page.tree(), self.profile.selectors["page_end"]) is None:
+            raise PageIncomplete(f"{self.profile.engine}: {page.url} came back incomplete "
+                                 f"({len(page.content)} bytes, no end of page); read again later")
 
     def is_login_page(self, page: Page) -> bool:
         tree = page.tree()
@@ -248,7 +267,7 @@ class HtmlForum:
 
     def _read_pm(self, pid: str, subject: str) -> ForumPM:
         """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""
-        page = self.get(self.url("pm", pm=pid))
+        page = self.read_page(self.url("pm", pm=pid))
         sel = self.profile.selectors
         engine = self.profile.engine
         view = select_one(page.tree(), sel["pm_view"])
@@ -268,13 +287,15 @@ class HtmlForum:
             text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
     def _topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
-        """A topic page, its tree and its posts; a page with no post markup is a login page or a changed format."""
+        """A whole topic page, its tree and its posts. Topics may be open to guests: only a page without posts
+        is taken for a login page; a page cut short is PageIncomplete (issue 7 item 9)."""
         page = self.get(path)
         tree = page.tree()
+        if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
+            raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
+        self.check_complete(page)
         posts = extract_posts(tree, self.profile, self.ctx(page), tid)
         if not posts and not select(tree, self.profile.selectors["post"]):
-            if self.is_login_page(page):
-                raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
             raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
         return page, tree, posts
 

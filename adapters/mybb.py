@@ -99,13 +99,14 @@ class MybbForum(HtmlForum):
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        last = self.get(self.url("last_page", topic=tid))
+        # Whole pages only: a marker missed on a page cut short would send the message twice.
+        last = self._topic_page(self.url("last_page", topic=tid), tid)[0]
         hit = self.own_posts_with(last.tree(), last, tid, marker)
         if hit:
             return hit
         prev = select_one(last.tree(), "div.pagination a.pagination_previous")
         if prev is not None:
-            p = self.get(prev.get("href", ""))
+            p = self._topic_page(prev.get("href", ""), tid)[0]
             return self.own_posts_with(p.tree(), p, tid, marker)
         return None
 
@@ -116,9 +117,7 @@ class MybbForum(HtmlForum):
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         cur = self.cursor_set(after)
-        inbox = self.get(self.url("inbox"))
-        if self.is_login_page(inbox):
-            raise LoginRequired("mybb: inbox needs login")
+        inbox = self.read_page(self.url("inbox"))
         rows = self._inbox_rows(inbox.tree())
         done = [pid for pid in cur.get("del", []) if pid in rows]
         if done and self.delete_read_pms:

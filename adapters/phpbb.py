@@ -98,14 +98,15 @@ class PhpbbForum(HtmlForum):
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        page = self.get(self.url("topic", topic=tid))
+        # Whole pages only: a marker missed on a page cut short would send the message twice.
+        page = self._topic_page(self.url("topic", topic=tid), tid)[0]
         found = self.own_posts_with(page.tree(), page, tid, marker)
         links = [self.query_value(a.get("href", ""), "start") for a in
                  select(page.tree(), self.profile.selectors["page_link"])]
         starts = sorted({int(s) for s in links if s and s.isdigit()})
         # The bot's message is recent: the last two pages hold it if it is there at all.
         for start in reversed(starts[-2:]):
-            p = self.get(self.url("topic_page", topic=tid, start=start))
+            p = self._topic_page(self.url("topic_page", topic=tid, start=start), tid)[0]
             hit = self.own_posts_with(p.tree(), p, tid, marker)
             if hit:
                 return hit
@@ -118,9 +119,7 @@ class PhpbbForum(HtmlForum):
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         cur = self.cursor_set(after)
-        inbox = self.get(self.url("inbox"))
-        if self.is_login_page(inbox):
-            raise LoginRequired("phpbb: inbox needs login")
+        inbox = self.read_page(self.url("inbox"))
         rows = self._inbox_rows(inbox)
         self._note_usage(inbox)
         done = [pid for pid in cur.get("del", []) if pid in rows]

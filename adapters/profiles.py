@@ -94,6 +94,7 @@ PHPBB = HtmlProfile(
         "pm_subject": "div.postbody h3",
         "pm_recipient": "input[name^='address_list[u]']",
         "folder_status": "form#viewfolder p",
+        "page_end": "div#page-footer",  # after the posts and rows: a page without it was cut short
     }),
     strip=("blockquote", "div.codebox", "details.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=10),
@@ -171,6 +172,7 @@ MYBB = HtmlProfile(
         "pm_time": "span.post_date",
         "quick_reply": "form#quick_reply_form",
         "pm_quota": "span.pmspace_text",
+        "page_end": "div#footer",
     }),
     strip=("blockquote.mycode_quote", "div.codeblock", "details.spoiler"),
     pagination=Pagination(param="page", kind="page", per_page=10),
@@ -251,6 +253,7 @@ FLASKBB = HtmlProfile(
         "pm_body": "div.message-content",
         "pm_subject": "div.conversation-header strong",
         "inbox_next": "ul.pagination li.active + li a.page-link[href*='page=']",
+        "page_end": "footer.flaskbb-footer",
     }),
     strip=("blockquote", "pre"),
     pagination=Pagination(param="page", kind="page", per_page=10),
