@@ -36,6 +36,9 @@ FORM_MIN_AGE = 1.1
 # A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
 MAX_REREAD_PAGES = 200
 
+# Sent PMs to the recipient that find_own_pm opens, newest first: recovery runs before anything else is sent.
+OWN_PM_LOOKBACK = 3
+
 _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 
 
@@ -265,9 +268,9 @@ class HtmlForum:
         out = sorted([*again.values(), *new], key=lambda p: int(p.id))
         return out, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
 
-    def _read_pm(self, pid: str, subject: str) -> ForumPM:
+    def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
         """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""
-        page = self.read_page(self.url("pm", pm=pid))
+        page = self.read_page(path or self.url("pm", pm=pid))
         sel = self.profile.selectors
         engine = self.profile.engine
         view = select_one(page.tree(), sel["pm_view"])
@@ -330,6 +333,33 @@ class HtmlForum:
         start = (index // per_page) * per_page
         return start if self.profile.pagination.kind == "offset" else start // per_page + 1
 
+    def own_pm_in(self, rows: Sequence[tuple[str, str, Sequence[str]]], to: str, marker: str) -> str | None:
+        """The id of the bot's sent PM to `to` that holds `marker`, from a sent folder's rows (pm id, page path,
+        recipients), newest first; None if the recently sent ones to those recipients lack it. A PM sent in
+        batches (MyBB: 5 recipients at most) counts as found once one batch is: sending it again would
+        duplicate it for those who have it, which is worse than the gap the warning names."""
+        wanted = {_fold(n) for n in to.split(",") if n.strip()}
+        covered: set[str] = set()
+        found: str | None = None
+        opened = 0
+        for pid, path, recipients in rows:
+            names = {_fold(n) for n in recipients}
+            if not names & wanted:
+                continue
+            if opened >= OWN_PM_LOOKBACK:
+                break
+            opened += 1
+            pm = self._read_pm(pid, "", path)
+            if _fold(pm.author) == _fold(self.username) and (marker in pm.text or marker in pm.html):
+                found = found or pid
+                covered |= names & wanted
+                if covered >= wanted:
+                    break
+        if found is not None and not covered >= wanted:
+            log.warning("%s: PM %s was sent to %s but not to %s before an interruption; not sent again",
+                        self.profile.engine, marker, ", ".join(sorted(covered)), ", ".join(sorted(wanted - covered)))
+        return found
+
     def own_posts_with(self, tree: etree._Element, page: Page, topic: str, marker: str) -> str | None:
         for post in reversed(extract_posts(tree, self.profile, self.ctx(page), topic)):
             if post.author == self.username and (marker in post.text or marker in post.html):
@@ -349,3 +379,7 @@ class HtmlForum:
     @staticmethod
     def cursor_set(after: str | None) -> dict[str, Any]:
         return json.loads(after) if after else {"max": 0, "del": []}
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()

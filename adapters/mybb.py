@@ -153,6 +153,26 @@ class MybbForum(HtmlForum):
         if problem or result.status >= 400:
             log.warning("mybb: emptying the PM trash failed (HTTP %s) %s", result.status, problem)
 
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        """The id of the bot's copy of a PM to `to` holding `marker`, if it was sent (outbox crash recovery):
+        MyBB keeps it in Sent Items (fid 2) because the compose form asks for a copy (`options[savecopy]`)."""
+        return self.with_login(lambda: self._find_own_pm(to, marker))
+
+    def _find_own_pm(self, to: str, marker: str) -> str | None:
+        sent = self.read_page(self.url("sentbox"))
+        return self.own_pm_in(self._sent_rows(sent.tree()), to, marker)
+
+    def _sent_rows(self, tree: etree._Element) -> list[tuple[str, str, list[str]]]:
+        """(pm id, its page, recipients) per row of Sent Items, newest first (MyBB's default order)."""
+        rows = []
+        for link in select(tree, self.profile.selectors["pm_row_link"]):
+            pid = self.query_value(link.get("href", ""), "pmid")
+            row = next((a for a in link.iterancestors() if a.tag == "tr"), None)
+            if pid and row is not None:
+                names = [text(a).strip() for a in select(row, self.profile.selectors["pm_sent_to"])]
+                rows.append((pid, self.url("pm", pm=pid), names))
+        return rows
+
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.with_login(lambda: self._send_pm(to, subject, text))
 

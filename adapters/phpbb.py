@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from urllib.parse import urljoin
 
 from adapters.hooks import hook
 from adapters.html import (
@@ -169,6 +170,32 @@ class PhpbbForum(HtmlForum):
             log.warning("phpbb: no delete confirmation for PMs %s", ids)
             return
         self.submit(confirm_page, "confirm", {}, action="read")
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        """The id of the bot's PM to `to` holding `marker`, if it was sent (outbox crash recovery). phpBB keeps a
+        sent PM in the outbox until its recipient reads it, then in the sentbox: both are looked at."""
+        return self.with_login(lambda: self._find_own_pm(to, marker))
+
+    def _find_own_pm(self, to: str, marker: str) -> str | None:
+        for folder in ("outbox", "sentbox"):
+            page = self.read_page(self.url(folder))
+            found = self.own_pm_in(self._sent_rows(page), to, marker)
+            if found is not None:
+                return found
+        return None
+
+    def _sent_rows(self, folder: Page) -> list[tuple[str, str, list[str]]]:
+        """(pm id, its page, recipients) per row of a sent folder, newest first. The row's link names the folder
+        (f=-2 outbox, f=-1 sentbox): phpBB looks the PM up in the folder the link gives."""
+        sel = self.profile.selectors
+        rows = []
+        for row in select(folder.tree(), sel["pm_row"]):
+            link = select_one(row, sel["pm_row_link"])
+            href = link.get("href", "") if link is not None else ""
+            pid = self.query_value(href, "p")
+            if pid:
+                rows.append((pid, urljoin(folder.url, href), [text(a) for a in select(row, sel["pm_sent_to"])]))
+        return rows
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.with_login(lambda: self._send_pm(to, subject, text))

@@ -138,3 +138,12 @@ def test_flaskbb_logs_in_and_reads_the_inbox_again_after_a_login_page_in_its_pla
     pms, _ = make("flaskbb", clock, password="pw").fetch_pms(cursor)
     assert pms == []
     assert [c.request.method for c in http.calls] == ["GET", "GET", "POST", "GET"]
+
+
+@pytest.mark.parametrize("engine,folder", [("phpbb", "ucp.php?i=pm&folder=outbox"), ("mybb", "private.php?fid=2")])
+def test_find_own_pm_on_a_sent_folder_cut_short_is_page_incomplete_not_not_found(engine, folder, http, clock):
+    """Not found would send the PM again: a duplicate. A folder cut short is an error instead (issue 7 item 16)."""
+    name = "60_pm_outbox_unread_pm_with_marker.html" if engine == "phpbb" else "60_pm_sent_items_with_markers.html"
+    serve(http, engine, folder, cut(engine, name, "before footer", b""))
+    with pytest.raises(PageIncomplete):
+        make(engine, clock).find_own_pm("Маша", "#fb:3f9a0c21")
