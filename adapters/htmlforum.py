@@ -119,11 +119,12 @@ class HtmlForum:
             raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
 
     def read_page(self, path: str) -> Page:
-        """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): the login form
-        served in its place is LoginRequired, and a page that does not end as a complete page ends is
-        PageIncomplete, so nothing is decided on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
+        """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): served without the
+        logged-in marks (a login form, MyBB's no-permission page, both HTTP 200) it is LoginRequired, not an
+        empty inbox; a page that does not end as a complete page ends is PageIncomplete, so nothing is decided
+        on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
         page = self.get(path)
-        if self.is_login_page(page):
+        if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
         self.check_complete(page)
         return page

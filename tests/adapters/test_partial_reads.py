@@ -117,11 +117,13 @@ def test_page_incomplete_is_transient_so_the_tick_retries_then_stops_before_the_
     assert issubclass(PageIncomplete, ForumUnavailable)
 
 
-@pytest.mark.parametrize("engine", list(INBOXES))
-def test_a_login_page_served_with_200_in_place_of_the_inbox_is_login_required(engine, http, clock):
-    """issue 7 item 9: FlaskBB's login page at /conversations/ (HTTP 200, no redirect) read as an empty inbox."""
+@pytest.mark.parametrize("engine,name", [(e, "01_login_page.html") for e in INBOXES]
+                         + [("mybb", "63_pm_inbox_guest_no_permission.html")])
+def test_a_login_page_served_with_200_in_place_of_the_inbox_is_login_required(engine, name, http, clock):
+    """issue 7 item 9: FlaskBB's login page at /conversations/ (HTTP 200, no redirect) read as an empty inbox;
+    so did MyBB's no-permission page, served to a session that has expired (saved from a live board)."""
     path, _, _ = INBOXES[engine]
-    serve(http, engine, path, page(engine, "01_login_page.html"))
+    serve(http, engine, path, page(engine, name))
     with pytest.raises(LoginRequired):
         make(engine, clock).fetch_pms()
 
