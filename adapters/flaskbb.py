@@ -108,12 +108,13 @@ class FlaskbbForum(HtmlForum):
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        first = self.get(self.url("topic", topic=tid))
+        # Whole pages only: a marker missed on a page cut short would send the message twice.
+        first = self._topic_page(self.url("topic", topic=tid), tid)[0]
         numbers = [self._page_number(a) for a in select(first.tree(), self.profile.selectors["page_link"])]
         last = max([1, *(n for n in numbers if n)])
         # The bot's message is recent: the last two pages hold it if it is there at all.
         for number in range(last, max(last - 2, 1), -1):
-            page = self.get(self.url("topic_page", topic=tid, start=number))
+            page = self._topic_page(self.url("topic_page", topic=tid, start=number), tid)[0]
             hit = self.own_posts_with(page.tree(), page, tid, marker)
             if hit:
                 return hit
@@ -134,7 +135,7 @@ class FlaskbbForum(HtmlForum):
         unread_met = 0
         path = self.url("inbox")
         for _ in range(MAX_INBOX_PAGES):
-            inbox = self.get(path)
+            inbox = self.read_page(path)
             tree = inbox.tree()
             rows = self._inbox_rows(tree)
             fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
@@ -178,7 +179,7 @@ class FlaskbbForum(HtmlForum):
         return rows
 
     def _read_conversation(self, cid: str, subject: str = "") -> list[ForumPM]:
-        page = self.get(self.url("conversation", pm=cid))
+        page = self.read_page(self.url("conversation", pm=cid))
         sel = self.profile.selectors
         tree = page.tree()
         head = select_one(tree, sel["pm_subject"])
@@ -239,7 +240,7 @@ class FlaskbbForum(HtmlForum):
 
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         names = {n.strip().casefold() for n in to.split(",") if n.strip()}
-        sent = self.get(self.url("sentbox"))
+        sent = self.read_page(self.url("sentbox"))
         candidates = [cid for cid, name in self._sent_rows(sent.tree()) if name.casefold() in names]
         for cid in candidates[:OWN_PM_LOOKBACK]:
             for msg in self._read_conversation(cid):

@@ -22,7 +22,7 @@ from adapters.html import (
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import (
-    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged,
+    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
 from forumbot.transport import Page, Transport
@@ -35,6 +35,11 @@ FORM_MIN_AGE = 1.1
 
 # A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
 MAX_REREAD_PAGES = 200
+
+# Sent PMs to the recipient that find_own_pm opens, newest first: recovery runs before anything else is sent.
+OWN_PM_LOOKBACK = 3
+
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 
 
 class ReplyId(str):
@@ -122,6 +127,24 @@ class HtmlForum:
         tree = page.tree()
         if select_one(tree, self.profile.selectors["captcha"]) is not None:
             raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
+
+    def read_page(self, path: str) -> Page:
+        """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): served without the
+        logged-in marks (a login form, MyBB's no-permission page, both HTTP 200) it is LoginRequired, not an
+        empty inbox; a page that does not end as a complete page ends is PageIncomplete, so nothing is decided
+        on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
+        page = self.get(path)
+        if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
+            raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
+        self.check_complete(page)
+        return page
+
+    def check_complete(self, page: Page) -> None:
+        """A complete page has its closing </html> and the engine's page-end element (footer), which come after
+        the posts and rows; a response cut short with HTTP 200 lacks them, and lxml would parse it silently."""
+        if _HTML_END.search(page.content) is None or select_one(page.tree(), self.profile.selectors["page_end"]) is None:
+            raise PageIncomplete(f"{self.profile.engine}: {page.url} came back incomplete "
+                                 f"({len(page.content)} bytes, no end of page); read again later")
 
     def is_login_page(self, page: Page) -> bool:
         tree = page.tree()
@@ -225,9 +248,12 @@ class HtmlForum:
         # Posts already seen on the pages read anyway: handed back too, so an edit is noticed (C-11). The
         # store records only what changed; the last page is read every cycle, so recent votes are covered.
         again: dict[str, ForumPost] = {}
-        stepped_back = 0
+        read: dict[str, tuple[Page, etree._Element, list[ForumPost]]] = {}  # no page is fetched twice
         while True:
-            page, tree, posts = self._topic_page(self.page_path(tid, index, per_page), tid)
+            path = self.page_path(tid, index, per_page)
+            if path not in read:
+                read[path] = self._topic_page(path, tid)
+            page, tree, posts = read[path]
             param = self._page_param(index, per_page)
             info = page_info(tree, self.profile, param)
             count = len(select(tree, self.profile.selectors["post"]))
@@ -237,9 +263,10 @@ class HtmlForum:
             elif info.has_next and count:
                 per_page = count
             page_start = param if self.profile.pagination.kind == "offset" else (param - 1) * per_page
-            # Posts deleted before our position shift everything left; if this whole page is new, look back.
-            if last_id and page_start > 0 and int(posts[0].id) > last_id and stepped_back < 50 and not new:
-                stepped_back += 1
+            # Posts deleted before our position shift everything left: if the first page read, the one that
+            # should hold the last post seen, is all new, the posts after it may start a page earlier. One
+            # step back at most; a later page all new is simply where new posts opened a page (issue 7 item 5).
+            if last_id and page_start > 0 and posts and int(posts[0].id) > last_id and len(read) == 1:
                 index = page_start - 1
                 continue
             new.extend(p for p in posts if int(p.id) > last_id)
@@ -252,9 +279,9 @@ class HtmlForum:
         out = sorted([*again.values(), *new], key=lambda p: int(p.id))
         return out, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
 
-    def _read_pm(self, pid: str, subject: str) -> ForumPM:
+    def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
         """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""
-        page = self.get(self.url("pm", pm=pid))
+        page = self.read_page(path or self.url("pm", pm=pid))
         sel = self.profile.selectors
         engine = self.profile.engine
         view = select_one(page.tree(), sel["pm_view"])
@@ -274,13 +301,15 @@ class HtmlForum:
             text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
     def _topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
-        """A topic page, its tree and its posts; a page with no post markup is a login page or a changed format."""
+        """A whole topic page, its tree and its posts. Topics may be open to guests: only a page without posts
+        is taken for a login page; a page cut short is PageIncomplete (issue 7 item 9)."""
         page = self.get(path)
         tree = page.tree()
+        if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
+            raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
+        self.check_complete(page)
         posts = extract_posts(tree, self.profile, self.ctx(page), tid)
         if not posts and not select(tree, self.profile.selectors["post"]):
-            if self.is_login_page(page):
-                raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
             raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
         return page, tree, posts
 
@@ -315,6 +344,33 @@ class HtmlForum:
         start = (index // per_page) * per_page
         return start if self.profile.pagination.kind == "offset" else start // per_page + 1
 
+    def own_pm_in(self, rows: Sequence[tuple[str, str, Sequence[str]]], to: str, marker: str) -> str | None:
+        """The id of the bot's sent PM to `to` that holds `marker`, from a sent folder's rows (pm id, page path,
+        recipients), newest first; None if the recently sent ones to those recipients lack it. A PM sent in
+        batches (MyBB: 5 recipients at most) counts as found once one batch is: sending it again would
+        duplicate it for those who have it, which is worse than the gap the warning names."""
+        wanted = {_fold(n) for n in to.split(",") if n.strip()}
+        covered: set[str] = set()
+        found: str | None = None
+        opened = 0
+        for pid, path, recipients in rows:
+            names = {_fold(n) for n in recipients}
+            if not names & wanted:
+                continue
+            if opened >= OWN_PM_LOOKBACK:
+                break
+            opened += 1
+            pm = self._read_pm(pid, "", path)
+            if _fold(pm.author) == _fold(self.username) and (marker in pm.text or marker in pm.html):
+                found = found or pid
+                covered |= names & wanted
+                if covered >= wanted:
+                    break
+        if found is not None and not covered >= wanted:
+            log.warning("%s: PM %s was sent to %s but not to %s before an interruption; not sent again",
+                        self.profile.engine, marker, ", ".join(sorted(covered)), ", ".join(sorted(wanted - covered)))
+        return found
+
     def own_posts_with(self, tree: etree._Element, page: Page, topic: str, marker: str) -> str | None:
         for post in reversed(extract_posts(tree, self.profile, self.ctx(page), topic)):
             if post.author == self.username and (marker in post.text or marker in post.html):
@@ -334,3 +390,7 @@ class HtmlForum:
     @staticmethod
     def cursor_set(after: str | None) -> dict[str, Any]:
         return json.loads(after) if after else {"max": 0, "del": []}
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()

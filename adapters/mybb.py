@@ -100,13 +100,14 @@ class MybbForum(HtmlForum):
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        last = self.get(self.url("last_page", topic=tid))
+        # Whole pages only: a marker missed on a page cut short would send the message twice.
+        last = self._topic_page(self.url("last_page", topic=tid), tid)[0]
         hit = self.own_posts_with(last.tree(), last, tid, marker)
         if hit:
             return hit
         prev = select_one(last.tree(), "div.pagination a.pagination_previous")
         if prev is not None:
-            p = self.get(prev.get("href", ""))
+            p = self._topic_page(prev.get("href", ""), tid)[0]
             return self.own_posts_with(p.tree(), p, tid, marker)
         return None
 
@@ -117,9 +118,7 @@ class MybbForum(HtmlForum):
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         cur = self.cursor_set(after)
-        inbox = self.get(self.url("inbox"))
-        if self.is_login_page(inbox):
-            raise LoginRequired("mybb: inbox needs login")
+        inbox = self.read_page(self.url("inbox"))
         rows = self._inbox_rows(inbox.tree())
         done = [pid for pid in cur.get("del", []) if pid in rows]
         if done and self.delete_read_pms:
@@ -154,6 +153,26 @@ class MybbForum(HtmlForum):
         problem = self.error_text(result)
         if problem or result.status >= 400:
             log.warning("mybb: emptying the PM trash failed (HTTP %s) %s", result.status, problem)
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        """The id of the bot's copy of a PM to `to` holding `marker`, if it was sent (outbox crash recovery):
+        MyBB keeps it in Sent Items (fid 2) because the compose form asks for a copy (`options[savecopy]`)."""
+        return self.with_login(lambda: self._find_own_pm(to, marker))
+
+    def _find_own_pm(self, to: str, marker: str) -> str | None:
+        sent = self.read_page(self.url("sentbox"))
+        return self.own_pm_in(self._sent_rows(sent.tree()), to, marker)
+
+    def _sent_rows(self, tree: etree._Element) -> list[tuple[str, str, list[str]]]:
+        """(pm id, its page, recipients) per row of Sent Items, newest first (MyBB's default order)."""
+        rows = []
+        for link in select(tree, self.profile.selectors["pm_row_link"]):
+            pid = self.query_value(link.get("href", ""), "pmid")
+            row = next((a for a in link.iterancestors() if a.tag == "tr"), None)
+            if pid and row is not None:
+                names = [text(a).strip() for a in select(row, self.profile.selectors["pm_sent_to"])]
+                rows.append((pid, self.url("pm", pm=pid), names))
+        return rows
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.with_login(lambda: self._send_pm(to, subject, text))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from urllib.parse import urljoin
 
 from adapters.hooks import hook
 from adapters.html import (
@@ -99,14 +100,15 @@ class PhpbbForum(HtmlForum):
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        page = self.get(self.url("topic", topic=tid))
+        # Whole pages only: a marker missed on a page cut short would send the message twice.
+        page = self._topic_page(self.url("topic", topic=tid), tid)[0]
         found = self.own_posts_with(page.tree(), page, tid, marker)
         links = [self.query_value(a.get("href", ""), "start") for a in
                  select(page.tree(), self.profile.selectors["page_link"])]
         starts = sorted({int(s) for s in links if s and s.isdigit()})
         # The bot's message is recent: the last two pages hold it if it is there at all.
         for start in reversed(starts[-2:]):
-            p = self.get(self.url("topic_page", topic=tid, start=start))
+            p = self._topic_page(self.url("topic_page", topic=tid, start=start), tid)[0]
             hit = self.own_posts_with(p.tree(), p, tid, marker)
             if hit:
                 return hit
@@ -119,9 +121,7 @@ class PhpbbForum(HtmlForum):
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         cur = self.cursor_set(after)
-        inbox = self.get(self.url("inbox"))
-        if self.is_login_page(inbox):
-            raise LoginRequired("phpbb: inbox needs login")
+        inbox = self.read_page(self.url("inbox"))
         rows = self._inbox_rows(inbox)
         self._note_usage(inbox)
         done = [pid for pid in cur.get("del", []) if pid in rows]
@@ -171,6 +171,32 @@ class PhpbbForum(HtmlForum):
             log.warning("phpbb: no delete confirmation for PMs %s", ids)
             return
         self.submit(confirm_page, "confirm", {}, action="read")
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        """The id of the bot's PM to `to` holding `marker`, if it was sent (outbox crash recovery). phpBB keeps a
+        sent PM in the outbox until its recipient reads it, then in the sentbox: both are looked at."""
+        return self.with_login(lambda: self._find_own_pm(to, marker))
+
+    def _find_own_pm(self, to: str, marker: str) -> str | None:
+        for folder in ("outbox", "sentbox"):
+            page = self.read_page(self.url(folder))
+            found = self.own_pm_in(self._sent_rows(page), to, marker)
+            if found is not None:
+                return found
+        return None
+
+    def _sent_rows(self, folder: Page) -> list[tuple[str, str, list[str]]]:
+        """(pm id, its page, recipients) per row of a sent folder, newest first. The row's link names the folder
+        (f=-2 outbox, f=-1 sentbox): phpBB looks the PM up in the folder the link gives."""
+        sel = self.profile.selectors
+        rows = []
+        for row in select(folder.tree(), sel["pm_row"]):
+            link = select_one(row, sel["pm_row_link"])
+            href = link.get("href", "") if link is not None else ""
+            pid = self.query_value(href, "p")
+            if pid:
+                rows.append((pid, urljoin(folder.url, href), [text(a) for a in select(row, sel["pm_sent_to"])]))
+        return rows
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))

@@ -96,6 +96,8 @@ PHPBB = HtmlProfile(
         "pm_subject": "div.postbody h3",
         "pm_recipient": "input[name^='address_list[u]']",
         "folder_status": "form#viewfolder p",
+        "pm_sent_to": "a.username, a.username-coloured",  # in a sent folder's row: the recipients
+        "page_end": "div#page-footer",  # after the posts and rows: a page without it was cut short
     }),
     strip=("blockquote", "div.codebox", "details.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=10),
@@ -175,6 +177,8 @@ MYBB = HtmlProfile(
         "pm_time": "span.post_date",
         "quick_reply": "form#quick_reply_form",
         "pm_quota": "span.pmspace_text",
+        "pm_sent_to": "a[href*='uid=']",  # in a Sent Items row: the recipient, or each of "Multiple recipients"
+        "page_end": "div#footer",
     }),
     strip=("blockquote.mycode_quote", "div.codeblock", "details.spoiler"),
     pagination=Pagination(param="page", kind="page", per_page=10),
@@ -186,8 +190,9 @@ MYBB = HtmlProfile(
                           fields={"message": "message"}, submit="submit"),
         "compose": FormSpec("form[name='input'][action*='private.php']", needs="message",
                             fields={"message": "message", "subject": "subject", "to": "to"}, submit="submit",
-                            # No read receipts: each one is a PM back into the bot's quota.
-                            fixed={"options[readreceipt]": "0"}),
+                            # No read receipts: each one is a PM back into the bot's quota. A copy in Sent Items
+                            # is what find_own_pm looks for after an interrupted send.
+                            fixed={"options[readreceipt]": "0", "options[savecopy]": "1"}),
         "folder": FormSpec("form[name='pmForm']", needs="action", submit="delete"),
     }),
     messages=_ro({
@@ -257,6 +262,7 @@ FLASKBB = HtmlProfile(
         "pm_body": "div.message-content",
         "pm_subject": "div.conversation-header strong",
         "inbox_next": "ul.pagination li.active + li a.page-link[href*='page=']",
+        "page_end": "footer.flaskbb-footer",
     }),
     strip=("blockquote", "pre"),
     pagination=Pagination(param="page", kind="page", per_page=10),

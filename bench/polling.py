@@ -3,7 +3,8 @@
 Prints:
 1. requests per cycle for an idle game (a game thread, a vote thread, the PM inbox);
 2. requests for the cycle after 25 new posts on a 50-page thread, against the naive whole-thread re-read;
-3. extraction time per saved page against lxml.html.fromstring alone on the same page.
+3. requests for the cycle after new posts opened a new page (the page of the last post seen, then the new one);
+4. extraction time per saved page against lxml.html.fromstring alone on the same page.
 The 50-page thread is built from a saved phpBB page: its post block repeated, its pagination rewritten.
 """
 
@@ -153,6 +154,25 @@ def bench_new_posts() -> tuple[int, int, int]:
     return incremental, new_pages, naive
 
 
+def bench_page_boundary() -> int:
+    """New posts that open a new page: the poll after a thread of exactly 30 posts grew to 33 (issue 7 item 5:
+    the poll bounced between the last two pages up to 50 times, 111 requests in one phpBB tick)."""
+    topic = SyntheticTopic(8, 30)
+    f = forum()
+
+    def serve(mock):
+        mock.add_callback("GET", re.compile(re.escape(U) + r"viewtopic\.php\?t=8.*"), callback=topic.respond)
+
+    cursor = {}
+    count(lambda m: (serve(m), cursor.setdefault("c", f.fetch_posts("8")[1])))
+    topic.total = 33
+    got = {}
+    requests = count(lambda m: (serve(m), got.setdefault("posts", f.fetch_posts("8", cursor["c"])[0])))
+    last = json.loads(cursor["c"])["last"]
+    assert len([p for p in got["posts"] if int(p.id) > last]) == 3, len(got["posts"])
+    return requests
+
+
 def bench_extraction() -> list[tuple[str, float, float]]:
     now = datetime(2026, 11, 29, 12, 5, tzinfo=timezone.utc)
     rows = []
@@ -178,6 +198,8 @@ def main() -> None:
     inc, new_pages, naive = bench_new_posts()
     print(f"25 new posts on a 50-page thread: {inc} requests  [target <= new pages + 1 = {new_pages + 1}]")
     print(f"naive whole-thread re-read of the same thread: {naive} requests")
+    boundary = bench_page_boundary()
+    print(f"3 new posts opening page 4 of a 30-post thread: {boundary} requests  [target <= 2]")
     print("extraction per page (decode + parse + all posts) vs lxml.html.fromstring alone:")
     for label, parse, full in bench_extraction():
         print(f"  {label:42s} fromstring {parse * 1000:6.2f} ms   extraction {full * 1000:6.2f} ms   "

@@ -52,3 +52,8 @@ class FormRejected(ForumError):
 
 class PageFormatChanged(ForumError):
     """A page no longer has the markup the engine profile expects."""
+
+
+class PageIncomplete(ForumUnavailable):
+    """A page came back cut short (HTTP 200, but it does not end where a complete page ends): what it holds is
+    not all there is, so nothing is decided on it. Transient like a dropped connection: read again later."""

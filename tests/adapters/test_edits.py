@@ -79,3 +79,17 @@ def test_C11_an_already_seen_post_edited_since_comes_back_with_its_edit_time(eng
         assert post.edited_at == edited_at
     assert post.text == seen[edited_id].text and post.topic == base + path
     assert json.loads(cursor2)["last"] == json.loads(cursor)["last"]
+
+
+def test_C11_an_edit_in_the_minute_of_its_post_is_not_earlier_than_the_post(http, clock):
+    """C-11, issue 7 item 8, on a page saved from a live phpBB board: Маша's vote p17 was posted at 10:07:02 UTC
+    and edited within the minute; phpBB prints the edit time to the minute (13:07 Moscow = 10:07:00 UTC), so
+    the edit read as before its post and the engine dropped it. An edit is never earlier than its post: it is
+    read as made at the post time, and the vote is voided like any edit before the deadline."""
+    http.add("GET", PHPBB_URL + "viewtopic.php?p=17",
+             body=page("phpbb", "64_topic_vote_edited_in_the_minute_it_was_posted.html"), content_type=HTML)
+    posts = phpbb(clock).reread_from("2", "17")
+    post = next(p for p in posts if p.id == "17")
+    assert post.posted_at == datetime(2026, 12, 1, 10, 7, 2, tzinfo=timezone.utc)
+    assert post.edited_at == post.posted_at and post.edit_count == 1
+    assert all(p.edited_at is None for p in posts if p.id != "17")
