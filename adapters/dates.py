@@ -159,3 +159,28 @@ def _unit_seconds(word: str) -> int | None:
         if w.startswith(stem):
             return seconds
     return None
+
+
+# What a GM can do about relative times, per engine (issue 7 item 7): `check-config --online` says it.
+_ROUGH_FIX = {
+    "mybb": "MyBB prints the last 12 hours as relative words; the Russian language pack drops the exact time MyBB "
+            "keeps in their title: in Admin CP → Configuration → Languages, edit the board's language, global.lang.php, "
+            "and set rel_time to <span title=\"{5}{6}\">{1}{2} {3} {4}</span> (MyBB's English default), "
+            "which makes every relative time exact to the minute",
+    "phpbb": "in UCP → Board preferences → Global settings, choose a date format without relative dates "
+             "(no \"|\" in it) for the bot's account",
+}
+
+
+def rough_times_warning(engine: str, spans: list[tuple[datetime, datetime | None]]) -> str | None:
+    """A warning when a page showed a post's time only to within more than a minute (relative words), or None.
+
+    `spans`: each post's (earliest, latest) as read; latest None for an exact time. Whole-minute times (60 s)
+    are the forum's ordinary precision and need no warning."""
+    wide = [latest - earliest for earliest, latest in spans if latest is not None]
+    if not any(width > timedelta(seconds=59) for width in wide):
+        return None
+    fix = next((how for name, how in _ROUGH_FIX.items() if name in engine.lower()),
+               "switch relative dates off in the board's date settings")
+    return ("the board shows post times only roughly (relative words such as \"5 минут назад\"); forumbot counts "
+            "such a post by the range the words allow (C-1), which a deadline can split. To show exact times: " + fix)

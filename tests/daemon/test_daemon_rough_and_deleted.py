@@ -109,3 +109,32 @@ def test_C11_a_reread_cut_short_marks_nothing_deleted(tmp_path):
         assert s.scalars(select(RawInput).where(RawInput.deleted_at.is_not(None))).all() == []
     assert _died(w, "М1") == ("day 1", "vote")
     w.close()
+
+
+# --- check-config --online (issue 7 item 7): a board that shows relative times is named, with how to fix it ----
+
+
+def test_issue7_item7_check_online_warns_when_a_board_shows_relative_times(tmp_path, caplog):
+    from forumbot.daemon import check_online
+
+    w = World(tmp_path)
+    w.now = T0
+    w.forum.add_post("g1/vote", "М1", "М2", w.now - timedelta(minutes=2))  # exact
+    w.forum.add_post("g1/game", "М2", "привет", w.now - timedelta(minutes=1), latest=w.now - timedelta(seconds=1))
+    with caplog.at_level("WARNING", logger="forumbot.daemon"):
+        assert check_online(w.config, {}, factory=lambda forum, env: w.forum) == []  # a warning, not a failure
+    assert not [r for r in caplog.records if "roughly" in r.getMessage()]  # whole minutes: the usual precision
+    w.forum.add_post("g1/vote", "М3", "М2", w.now - timedelta(minutes=6), latest=w.now - timedelta(minutes=5))
+    with caplog.at_level("WARNING", logger="forumbot.daemon"):
+        assert check_online(w.config, {}, factory=lambda forum, env: w.forum) == []
+    [warning] = [r.getMessage() for r in caplog.records if "roughly" in r.getMessage()]
+    assert warning.startswith("games.g1: the board shows post times only roughly") and "(C-1)" in warning
+    w.close()
+
+
+def test_issue7_item7_the_warning_says_how_to_make_mybb_times_exact():
+    from adapters.dates import rough_times_warning
+
+    spans = [(T0, T0 + timedelta(minutes=1))]
+    assert "rel_time" in rough_times_warning("mybb", spans) and "global.lang.php" in rough_times_warning("mybb", spans)
+    assert rough_times_warning("mybb", [(T0, None), (T0, T0 + timedelta(seconds=59))]) is None
