@@ -353,3 +353,22 @@ def test_C1_a_transcript_at_latest_before_at_is_refused_naming_the_field():
            "at_latest": (START - timedelta(minutes=1)).isoformat()}
     with pytest.raises(TranscriptError, match=r"events\[1\]: at_latest .* is before at"):
         replay.parse_transcript(_transcript([bad]))
+
+
+def test_C12_a_nickname_that_starts_with_na_or_v_still_matches_as_written():
+    from forumbot import parse
+    from forumbot.model import Move, MoveKind, RejectedLine, Rejection
+
+    nicks = ["Маша", "В Мире", "На-На"]
+    matcher = parse.NickMatcher(nicks, {})
+
+    def one(text: str):  # type: ignore[no-untyped-def]
+        [found] = parse.parse_pm(text, matcher, variant="free_hunt", alive=nicks, everyone=nicks)
+        return found
+
+    assert one("убить в мире") == Move(MoveKind.SHOT, "В Мире")
+    assert one("убить в В Мире") == Move(MoveKind.SHOT, "В Мире")
+    assert one("стреляю на-на") == Move(MoveKind.SHOT, "На-На")
+    assert one("охочусь на Маша") == Move(MoveKind.HUNT, "Маша")
+    assert one("стреляю в Васю") == RejectedLine("стреляю в Васю", Rejection("unknown_name", "Васю"))
+    assert one("стреляю в") == RejectedLine("стреляю в", Rejection("missing_argument", "стреляю"))
