@@ -5,12 +5,16 @@ Handles what phpBB and MyBB print in Russian and English:
   "Сегодня, 12:30", "Вчера в 09:00", "Today, 02:17", "6 часов назад", "менее 1 минуты назад", "5 minutes ago",
   and ISO 8601. Local times are read in the zone the forum shows the bot's account (`tz`); relative ones count
   back from `now` (the server's Date header where there is one).
+
+Many of these say a time only roughly: "1 минуту назад" is anything from 60 to 119 s ago, "15:07" any second
+of that minute. `forum_date_span` gives the whole range the words allow (C-1: a post's stamp is that range).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime, time, timedelta, timezone
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 MONTHS = {
@@ -73,8 +77,42 @@ def _calendar_day(text: str, numeric_order: str) -> date | None:
     return None
 
 
+class Span(NamedTuple):
+    """The instants a printed date allows, both inclusive and aware UTC; equal when the date is exact."""
+
+    earliest: datetime
+    latest: datetime
+
+    @property
+    def rough(self) -> bool:
+        return self.latest > self.earliest
+
+
 def parse_forum_date(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_order: str = "auto") -> datetime | None:
-    """An aware UTC datetime for a date as the forum prints it, or None if it is not a date."""
+    """An aware UTC datetime for a date as the forum prints it, or None if it is not a date.
+
+    One reading of it: a relative date counts back its whole units ("1 минуту назад": 60 s before `now`),
+    a clock time is the start of its minute. Post and PM stamps use `forum_date_span` (C-1)."""
+    found = _read(text, tz, now, numeric_order)
+    return None if found is None else found[0]
+
+
+def forum_date_span(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_order: str = "auto") -> Span | None:
+    """The range of instants a date as the forum prints it allows (C-1), or None if it is not a date.
+
+    "N units ago" is from N+1 units to N units before `now` (the forum rounds the elapsed time down); a time
+    to the minute is that minute's 60 seconds; a date without a time is its whole day; seconds are exact."""
+    found = _read(text, tz, now, numeric_order)
+    if found is None:
+        return None
+    at, width, relative = found
+    if relative:
+        return Span(at - width, at)
+    return Span(at, at + width - timedelta(seconds=1)) if width > timedelta(seconds=1) else Span(at, at)
+
+
+def _read(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_order: str) -> tuple[datetime, timedelta, bool] | None:
+    """(the reading, the unit the text counts in, whether it counts back from now) for a printed date."""
     s = " ".join(text.split())
     if not s:
         return None
@@ -82,7 +120,7 @@ def parse_forum_date(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_
     if re.match(r"^\d{4}-\d{2}-\d{2}[t ]\d", low):
         try:
             dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
-            return (dt if dt.tzinfo else dt.replace(tzinfo=tz)).astimezone(timezone.utc)
+            return (dt if dt.tzinfo else dt.replace(tzinfo=tz)).astimezone(timezone.utc), timedelta(seconds=1), False
         except ValueError:
             pass
     m = _RE_AGO.search(low)
@@ -93,7 +131,7 @@ def parse_forum_date(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_
             n = int(n_raw) if n_raw.isdigit() else 1
             if m.group(1):  # "less than 1 minute ago"
                 n = 0
-            return (now - timedelta(seconds=n * seconds)).astimezone(timezone.utc)
+            return (now - timedelta(seconds=n * seconds)).astimezone(timezone.utc), timedelta(seconds=seconds), True
     local_now = now.astimezone(tz)
     day: date | None
     if any(w in low for w in _TODAY):
@@ -104,8 +142,10 @@ def parse_forum_date(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_
         day = _calendar_day(s, numeric_order)
     if day is None:
         return None
+    m = _RE_TIME.search(_strip_date(s))
     clock = _clock(_strip_date(s)) or time(0, 0)
-    return datetime.combine(day, clock, tzinfo=tz).astimezone(timezone.utc)
+    width = timedelta(days=1) if m is None else timedelta(minutes=1) if m.group(3) is None else timedelta(seconds=1)
+    return datetime.combine(day, clock, tzinfo=tz).astimezone(timezone.utc), width, False
 
 
 def _strip_date(s: str) -> str:
@@ -119,3 +159,28 @@ def _unit_seconds(word: str) -> int | None:
         if w.startswith(stem):
             return seconds
     return None
+
+
+# What a GM can do about relative times, per engine (issue 7 item 7): `check-config --online` says it.
+_ROUGH_FIX = {
+    "mybb": "MyBB prints the last 12 hours as relative words; the Russian language pack drops the exact time MyBB "
+            "keeps in their title: in Admin CP → Configuration → Languages, edit the board's language, global.lang.php, "
+            "and set rel_time to <span title=\"{5}{6}\">{1}{2} {3} {4}</span> (MyBB's English default), "
+            "which makes every relative time exact to the minute",
+    "phpbb": "in UCP → Board preferences → Global settings, choose a date format without relative dates "
+             "(no \"|\" in it) for the bot's account",
+}
+
+
+def rough_times_warning(engine: str, spans: list[tuple[datetime, datetime | None]]) -> str | None:
+    """A warning when a page showed a post's time only to within more than a minute (relative words), or None.
+
+    `spans`: each post's (earliest, latest) as read; latest None for an exact time. Whole-minute times (60 s)
+    are the forum's ordinary precision and need no warning."""
+    wide = [latest - earliest for earliest, latest in spans if latest is not None]
+    if not any(width > timedelta(seconds=59) for width in wide):
+        return None
+    fix = next((how for name, how in _ROUGH_FIX.items() if name in engine.lower()),
+               "switch relative dates off in the board's date settings")
+    return ("the board shows post times only roughly (relative words such as \"5 минут назад\"); forumbot counts "
+            "such a post by the range the words allow (C-1), which a deadline can split. To show exact times: " + fix)

@@ -69,7 +69,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
             continue  # an ignored or deleted-post placeholder: no body to read
         author_el = _first(found["author"], el)
         time_el = _first(found["time"], el)
-        when = post_time(time_el, ctx) if time_el is not None else None
+        when = post_time(time_el, ctx) if time_el is not None else None  # a Span (C-1)
         if when is None:
             raise PageFormatChanged(f"{profile.engine}: post {pid} has no readable time")
         edited_at, edits = None, 0
@@ -84,7 +84,8 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
             id=pid, topic=topic,
             author=" ".join(text(author_el).split()) if author_el is not None else "",
             author_id=user_id(_first(found["author_link"], el)),
-            posted_at=when, edited_at=edited_at, edit_count=edits,
+            posted_at=when.earliest, posted_latest=when.latest if when.rough else None,
+            edited_at=edited_at, edit_count=edits,
             text=clean_text(body, skip=skip), html=inner_html(body),
             quoted=any(body in q.iterancestors() for q in found["quote"].get(el, ())),
         ))

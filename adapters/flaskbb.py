@@ -195,7 +195,8 @@ class FlaskbbForum(HtmlForum):
                 raise PageFormatChanged(f"flaskbb: conversation {cid} has a message without id, body or time")
             author = select_one(msg, sel["pm_author"])
             out.append(ForumPM(id=mid, author=" ".join(text(author).split()) if author is not None else "",
-                               author_id=None, sent_at=sent, subject=subject,
+                               author_id=None, sent_at=sent.earliest, sent_latest=sent.latest if sent.rough else None,
+                               subject=subject,
                                text=clean_text(body, self.profile.strip), html=inner_html(body)))
         return out
 

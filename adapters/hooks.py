@@ -1,7 +1,8 @@
 """Named hooks: the few things a profile cannot declare. Each is pure and reads the tree without changing it.
 
 Profiles name hooks by role (`profile.hooks["post_time"] == "mybb_post_date"`); `hook(profile, role)` finds them.
-Date and edit hooks get the element the profile's selector matched ("time", "edit_notice", "pm_time").
+Date and edit hooks get the element the profile's selector matched ("time", "edit_notice", "pm_time"). Post and
+PM time hooks give the Span of instants the printed time allows (C-1); edit hooks give one datetime.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from adapters.dates import parse_forum_date, parse_iso
+from adapters.dates import Span, forum_date_span, parse_forum_date, parse_iso
 from adapters.html import select, text
 from adapters.profiles import HtmlProfile
 
@@ -30,14 +31,20 @@ class Context:
     def date(self, text: str) -> datetime | None:
         return parse_forum_date(text, self.tz, self.now, self.profile.date_order)
 
+    def span(self, text: str) -> Span | None:
+        return forum_date_span(text, self.tz, self.now, self.profile.date_order)
+
 
 # --- post times -----------------------------------------------------------------------------------------
 
 
-def time_element(el: etree._Element, ctx: Context) -> datetime | None:
+def time_element(el: etree._Element, ctx: Context) -> Span | None:
     """phpBB 3.2+: <time datetime="2026-11-26T12:07:09+00:00">, exact and in UTC."""
     value = el.get("datetime")
-    return parse_iso(value).astimezone(timezone.utc) if value else ctx.date(text(el))
+    if value:
+        at = parse_iso(value).astimezone(timezone.utc)
+        return Span(at, at)
+    return ctx.span(text(el))
 
 
 def mybb_date_text(el: etree._Element) -> str:
@@ -57,16 +64,16 @@ def mybb_date_text(el: etree._Element) -> str:
     return " ".join("".join(parts).split())
 
 
-def mybb_post_date(el: etree._Element, ctx: Context) -> datetime | None:
-    """MyBB: the span.post_date of a post or PM."""
-    return ctx.date(mybb_date_text(el))
+def mybb_post_date(el: etree._Element, ctx: Context) -> Span | None:
+    """MyBB: the span.post_date of a post or PM ("1 минуту назад", "Today, 02:17": rough, C-1)."""
+    return ctx.span(mybb_date_text(el))
 
 
-def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> datetime | None:
+def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> Span | None:
     """phpBB PM view: `<p class="author"><strong>Sent:</strong> 29 ноя 2026, 10:27<br>...` (no <time>)."""
     first = line.find("strong")
     text = (first.tail if first is not None else line.text) or ""
-    return ctx.date(text)
+    return ctx.span(text)
 
 
 # --- edit notices -----------------------------------------------------------------------------------------
@@ -85,7 +92,8 @@ def phpbb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | 
 
 def time_element_edited(el: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
     """FlaskBB: "(Last modified: <time datetime=...> by alice)"; exact, but no edit count."""
-    return time_element(el, ctx), 1
+    at = time_element(el, ctx)
+    return (at.earliest if at else None), 1
 
 
 def mybb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:

@@ -296,7 +296,7 @@ class HtmlForum:
         subject_el = select_one(view, sel["pm_subject"]) if "pm_subject" in sel else None
         return ForumPM(
             id=pid, author=text(author).strip() if author is not None else "",
-            author_id=user_id(author), sent_at=sent,
+            author_id=user_id(author), sent_at=sent.earliest, sent_latest=sent.latest if sent.rough else None,
             subject=text(subject_el).strip() if subject_el is not None else subject,
             text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 

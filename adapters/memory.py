@@ -38,12 +38,14 @@ class MemoryForum:
 
     def add_post(
         self, topic: str, author: str, text: str, at: datetime, edited_at: datetime | None = None,
-        quoted: bool = False,
+        quoted: bool = False, latest: datetime | None = None,
     ) -> ForumPost:
-        """`quoted`: the post held a quote, which the adapter removed from `text` (as the HTML adapters do)."""
+        """`quoted`: the post held a quote, which the adapter removed from `text` (as the HTML adapters do);
+        `latest`: the forum shows its time only roughly, from `at` to `latest` (C-1)."""
         post = ForumPost(
             id=self._new_id(), topic=topic, author=author, author_id=None, posted_at=at,
             edited_at=edited_at, edit_count=1 if edited_at else 0, text=text, html=text, quoted=quoted,
+            posted_latest=latest,
         )
         self.topics.setdefault(topic, []).append(post)
         return post
@@ -56,8 +58,19 @@ class MemoryForum:
                     return
         raise KeyError(post_id)
 
-    def add_pm(self, author: str, text: str, at: datetime, to: str | None = None, subject: str = "") -> ForumPM:
-        pm = ForumPM(id=self._new_id(), author=author, author_id=None, sent_at=at, subject=subject, text=text, html=text)
+    def delete_post(self, post_id: str) -> None:
+        """A moderator deletes the post: it is gone from its thread (C-11)."""
+        for posts in self.topics.values():
+            for i, post in enumerate(posts):
+                if post.id == post_id:
+                    del posts[i]
+                    return
+        raise KeyError(post_id)
+
+    def add_pm(self, author: str, text: str, at: datetime, to: str | None = None, subject: str = "",
+               latest: datetime | None = None) -> ForumPM:
+        pm = ForumPM(id=self._new_id(), author=author, author_id=None, sent_at=at, subject=subject, text=text,
+                     html=text, sent_latest=latest)
         self.pms.append(_PM(pm, to or self.bot))
         return pm
 

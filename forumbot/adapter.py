@@ -15,12 +15,13 @@ class ForumPost:
     topic: str
     author: str
     author_id: str | None
-    posted_at: datetime  # aware
+    posted_at: datetime  # aware; where the forum shows the time only roughly, the earliest instant it allows (C-1)
     edited_at: datetime | None  # aware, if the forum shows it
     edit_count: int
     text: str  # quotes, spoilers, code and signature removed; formatting may remain
     html: str  # the post body as served
     quoted: bool = False  # the body held a quote (removed from `text`): a vote post with one is no vote (H-3, M-7)
+    posted_latest: datetime | None = None  # the latest instant a rough time ("1 минуту назад", "15:07") allows
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,11 @@ class ForumPM:
     id: str
     author: str
     author_id: str | None
-    sent_at: datetime  # aware
+    sent_at: datetime  # aware; the earliest instant a rough time allows (C-1)
     subject: str
     text: str  # quotes removed
     html: str
+    sent_latest: datetime | None = None  # the latest instant a rough time allows; None: `sent_at` is exact
 
 
 @runtime_checkable

@@ -23,6 +23,7 @@ from typing import Callable, Mapping
 
 from sqlalchemy import select
 
+from adapters.dates import rough_times_warning
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, ForumConfig
 from forumbot.errors import ConfigError, ForumError
@@ -243,9 +244,15 @@ def check_online(config: Config, environ: Mapping[str, str],
         for game in config.games.values():
             if game.forum != forum.name:
                 continue
+            spans = []
             for key in ("game_thread", "vote_thread"):
                 try:
-                    adapter.fetch_posts(getattr(game, key))
+                    posts, _ = adapter.fetch_posts(getattr(game, key))
                 except ForumError as e:
                     problems.append(f"games.{game.name}.{key}: cannot read {getattr(game, key)}: {e}")
+                    continue
+                spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
+            rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
+            if rough:
+                log.warning("games.%s: %s", game.name, rough)
     return problems

@@ -49,6 +49,9 @@ class Input:
 
     `text` is the post with quotes, spoilers, code boxes and signature already removed by the adapter;
     it may still hold BBCode/HTML formatting (parsers strip it, C-4).
+
+    Where the forum shows the time only roughly ("1 минуту назад", whole minutes), `at` is the earliest
+    instant it allows and `at_latest` the latest: a range across a deadline counts before it (C-1).
     """
 
     at: datetime  # aware
@@ -58,6 +61,8 @@ class Input:
     edited_at: datetime | None = None
     id: str = ""  # the forum's id for the post or PM; unique per (forum, where)
     first_text: str | None = None  # the text the bot first stored, when an edit changed it since (C-11)
+    at_latest: datetime | None = None  # the latest instant a rough forum time allows; None: `at` is exact (C-1)
+    deleted_at: datetime | None = None  # the post was gone from the forum by then (a moderator deleted it, C-11)
 
 
 # ---------------------------------------------------------------------------------------------------

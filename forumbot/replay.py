@@ -7,7 +7,7 @@ daemon would read them, folded by `game.run`, and the messages are delivered to 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -79,9 +79,13 @@ def parse_transcript(raw: Any) -> Transcript:
         where = ef.str("where")
         if where not in ("game", "vote", "pm"):
             raise TranscriptError(f"events[{n}]: where must be game, vote or pm, not {where!r}")
+        at, latest = ef.time("at"), ef.time("at_latest", optional=True)
+        if latest is not None and latest < at:
+            raise TranscriptError(f"events[{n}]: at_latest {ef.obj['at_latest']!r} is before at")
         events.append(Input(
-            at=ef.time("at"), where=Where(where), author=ef.str("from"), text=ef.str("text"),
-            edited_at=ef.time("edited_at", optional=True), id=f"e{n}",
+            at=at, where=Where(where), author=ef.str("from"), text=ef.str("text"),
+            edited_at=ef.time("edited_at", optional=True), id=f"e{n}", at_latest=latest,
+            deleted_at=ef.time("deleted_at", optional=True),
         ))
     return Transcript(setup, tuple(events), f.time("until", optional=True))
 
@@ -140,10 +144,13 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
     forum = MemoryForum(bot=setup.bot)
     for e in transcript.events:
         if e.where is Where.PM:
-            forum.add_pm(e.author, e.text, e.at)
+            forum.add_pm(e.author, e.text, e.at, latest=e.at_latest)
         else:
-            forum.add_post(TOPICS[e.where], e.author, e.text, e.at, e.edited_at)
-    inputs = _read_back(forum)
+            forum.add_post(TOPICS[e.where], e.author, e.text, e.at, e.edited_at, latest=e.at_latest)
+    # A deletion is known from the transcript, as the daemon knows it from its store (C-11): the post is read
+    # back, then marked.
+    deleted = {e.id: e.deleted_at for e in transcript.events if e.deleted_at is not None}
+    inputs = [replace(i, deleted_at=deleted[i.id]) if i.id in deleted else i for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
     clock_at = [setup.schedule.start]
     forum.clock = lambda: clock_at[0]
@@ -166,9 +173,10 @@ def _read_back(forum: MemoryForum) -> list[Input]:
     inputs: list[Input] = []
     for where, topic in TOPICS.items():
         posts, _ = forum.fetch_posts(topic)
-        inputs += [Input(p.posted_at, where, p.author, p.text, p.edited_at, f"e{p.id}") for p in posts]
+        inputs += [Input(p.posted_at, where, p.author, p.text, p.edited_at, f"e{p.id}", at_latest=p.posted_latest)
+                   for p in posts]
     pms, _ = forum.fetch_pms()
-    inputs += [Input(p.sent_at, Where.PM, p.author, p.text, None, f"e{p.id}") for p in pms]
+    inputs += [Input(p.sent_at, Where.PM, p.author, p.text, None, f"e{p.id}", at_latest=p.sent_latest) for p in pms]
     inputs.sort(key=lambda i: int(i.id[1:]))
     return inputs
 

@@ -27,7 +27,7 @@ from forumbot.model import GameSetup, Input, Where
 from forumbot.outbox import Delivery, Target, deliver, enqueue
 from forumbot.store.locks import Locks
 from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Seat
-from forumbot.store.records import INBOX, get_cursor, set_cursor, store_pms, store_posts, topic_stream
+from forumbot.store.records import INBOX, get_cursor, mark_deleted, set_cursor, store_pms, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 
 log = logging.getLogger("forumbot.tick")
@@ -279,8 +279,14 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     posts = ctx.retry(adapter, lambda: reread(topic, ids[0], ids)) if ids else []
     log.info("%s: %s ends at %s; re-read the vote thread from post %s (%d posts)", game.name, last["phase"],
              last["deadline"], ids[0] if ids else "-", len(posts))
+    # C-11: a stored post of the phase missing from the re-read, with a later one found, was deleted. A missing
+    # tail tells nothing (a read cut short), nor does an empty answer (the first post itself gone).
+    seen = {p.id for p in posts}
+    last_seen = max((n for n, i in enumerate(ids) if i in seen), default=-1)
+    gone = [i for i in ids[:last_seen] if i not in seen]
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
+        outcome.stored += mark_deleted(session, forum_id, topic, gone, datetime.fromisoformat(last["deadline"]))
         set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
     return known
 
@@ -344,7 +350,7 @@ def _input(row: RawInput, where: Where) -> Input:
         first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
     first = first_text if first_text != text else None
     return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
-                 id=row.item_id, first_text=first)
+                 id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at)
 
 
 def _members_by_game(session: Session, config: Config, forum_id: int) -> dict[int, tuple[GameConfig, set[str]]]:

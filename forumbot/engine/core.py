@@ -230,6 +230,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _resolve_day(self, at: datetime) -> None:
         ph = self.s.phase
         n = ph.number
+        self._drop_deleted(self.s.posts, at)
         ballots = self._ballots(self.s.posts)
         count = self._count_text(final=True) + "\n\n"
         if self.variant.modkill_cancels_vote and self.s.day_modkill:
@@ -268,6 +269,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def _resolve_runoff(self, at: datetime) -> None:
         n = self.s.phase.number
+        self._drop_deleted(self.s.runoff_posts, at)
         count = self._count_text(final=True) + "\n\n"
         if self.s.day_modkill:
             self._post(at, Where.GAME, count + self.t.runoff_cancelled(n), f"runoff {n}/result")

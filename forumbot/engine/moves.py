@@ -29,16 +29,20 @@ class MovesMixin:
             self._pm(inp.at, sid, self.t.you_are_dead(), key)
             return
         abilities = self.variant.abilities(seat.role)
+        # C-12: a bare nickname is the one possible move; a hunt always needs its keyword
         bare = sorted(abilities - {MoveKind.HUNT})
+        bare_kind = bare[0] if len(bare) == 1 else None
         results = parse.parse_pm(
             inp.text, self.matcher, variant=self.variant.name, alive=self._alive_nicks(),
-            everyone=[s.nick for s in self.s.seats.values()], bare_kind=bare[0] if len(bare) == 1 else None,
+            everyone=[s.nick for s in self.s.seats.values()], bare_kind=bare_kind,
             sender=seat.nick,
         )
         replies: list[str] = []
         for n, item in enumerate(results, 1):
             if isinstance(item, RejectedLine):
-                replies.append(self.t.rejected_line(item.text, item.reason, sorted(abilities)))
+                replies.append(self.t.rejected_line(
+                    item.text, item.reason, self._possible_moves(sid), example=self._example_nick(sid),
+                    me=seat.nick, bare=bare_kind))
             else:
                 replies.append(self._move(inp, sid, item))
             if self.s.phase.kind == "ended":
@@ -48,6 +52,31 @@ class MovesMixin:
                 break
         if replies:
             self._pm(inp.at, sid, "\n".join(replies), key)
+
+    def _possible_moves(self, sid: str) -> list[str]:
+        """C-12: what this sender may send now, as grammar keys (texts show each with an example)."""
+        seat = self.s.seats[sid]
+        moves: list[str] = []
+        if Role.DON in self.variant.roles and seat.is_mafia and self.s.phase.kind == "setup" \
+                and not any(s.role is Role.DON for s in self.s.seats.values()):
+            moves.append("don")  # M-1: the mafia choose their Don during Setup
+        for kind in sorted(self.variant.abilities(seat.role)):
+            if kind is MoveKind.HUNT and not self._hunting_open():
+                continue
+            moves.append(kind)
+            if kind is MoveKind.SHOT and self.variant.team_shot and seat.is_mafia:
+                moves.append("shot_by")  # H-7
+        return moves
+
+    def _example_nick(self, sid: str) -> str:
+        """Another alive player to name in an example, or the sender when nobody else is left."""
+        return next((s.nick for k, s in self.s.seats.items() if k != sid and s.alive), self.s.seats[sid].nick)
+
+    def _hunting_open(self) -> bool:
+        """H-12: fixed when a night opens; by day, what the next night would say now."""
+        if self.s.phase.kind == "night":
+            return self.s.hunting_open
+        return self.variant.hunting_open(list(self.s.seats.values()))
 
     def _move(self, inp: Input, sid: str, move: Move) -> str:
         seat = self.s.seats[sid]
@@ -76,18 +105,23 @@ class MovesMixin:
         if ph.kind == "ended":
             return t.refused("ended")
         if move.kind is MoveKind.HUNT:
-            hunting_open = self.s.hunting_open if ph.kind == "night" else self.variant.hunting_open(list(self.s.seats.values()))
-            if not hunting_open:
+            if not self._hunting_open():
                 return t.refused("hunting_closed")
             self.s.moves.hunts[sid] = Move(move.kind, target, guess=move.guess)
             return t.accepted(move.kind, self._nick(target), move.guess or Role.MAFIA)
-        if move.kind is MoveKind.SHOT and seat.role is Role.MANIAC and target == self.s.maniac_last:
-            return t.refused("maniac_repeat", self._nick(target))  # H-8
+        if move.kind is MoveKind.SHOT and seat.role is Role.MANIAC:  # H-8, refused at once: he can choose again
+            if move.executor is not None:
+                return t.refused("maniac_executor")
+            if target == sid:
+                return t.refused("maniac_self")
+            if target == self.s.maniac_last:
+                return t.refused("maniac_repeat", self._nick(target))
         if move.kind is MoveKind.SHOT and self.variant.team_shot and seat.is_mafia:
             executor = self.s.accounts.get(move.executor, move.executor) if move.executor else sid
             ex = self.s.seats.get(executor)
             if ex is None or not ex.is_mafia or not ex.alive:
-                return t.rejected_line(move.executor or "", Rejection("bad_executor", move.executor or ""), [])
+                return t.rejected_line(move.executor or "", Rejection("bad_executor", move.executor or ""), [],
+                                       explain=False)
             self.s.moves.by_player[(TEAM_SHOT, MoveKind.SHOT)] = Move(move.kind, target, executor=executor)
             return t.accepted(move.kind, self._nick(target), self._nick(executor))
         self.s.moves.by_player[(sid, move.kind)] = Move(move.kind, target)

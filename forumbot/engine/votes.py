@@ -28,11 +28,12 @@ class VotesMixin:
             return
         text = inp.first_text if inp.first_text is not None else inp.text
         if sid is None:
-            post = VotePost(inp.id, inp.author, Rejection("not_a_player", inp.author), text)
+            voter, parsed = inp.author, Rejection("not_a_player", inp.author)
         elif not self.s.seats[sid].alive:
-            post = VotePost(inp.id, sid, Rejection("dead_voter", self._nick(sid)), text)
+            voter, parsed = sid, Rejection("dead_voter", self._nick(sid))
         else:
-            post = VotePost(inp.id, sid, self._parse_vote(text), text)
+            voter, parsed = sid, self._parse_vote(text)
+        post = VotePost(inp.id, voter, parsed, text, at=inp.at, at_latest=inp.at_latest, deleted_at=inp.deleted_at)
         (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts).append(post)
         if isinstance(post.parsed, Agitation):
             self.s.agitations[sid] += 1
@@ -72,6 +73,15 @@ class VotesMixin:
                     post.voided = True  # H-4: an edit does not undo an agitation
                 self.log.append(f"{self.s.phase.label}: vote post {inp.id} by {inp.author} edited")
                 return
+
+    def _drop_deleted(self, posts: list[VotePost], at: datetime) -> None:
+        """C-11: a post gone from the thread when the phase's posts are re-read at its deadline is no vote.
+
+        H-4: like an edit, a deletion does not undo an agitation (the post was read by everyone)."""
+        for post in posts:
+            if post.deleted_at is not None and post.deleted_at <= at and not isinstance(post.parsed, Agitation):
+                post.deleted = True
+                self.log.append(f"{self.s.phase.label}: vote post {post.id} by {self._voter_nick(post.voter)} deleted")
 
     def _ballots(self, posts: list[VotePost]) -> Ballots:
         alive = {sid for sid, seat in self.s.seats.items() if seat.alive}
@@ -126,11 +136,15 @@ class VotesMixin:
         else:
             votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
         not_voted = [self._nick(s) for s in self._alive_ids() if s not in votes and s not in ballots.final]
+        rough = [(self._voter_nick(p.voter), p.text, p.at, p.at_latest) for p in posts
+                 if p.straddles(ph.deadline) and not p.deleted]
         return self.t.vote_count(
             ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
             [(self._voter_nick(p.voter), p.text, r) for p, r in ballots.rejected],
             [(self._voter_nick(p.voter), p.text, why) for p, why in ballots.ignored],
             [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
-            edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided],
+            edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided and not p.deleted],
+            deleted=[(self._voter_nick(p.voter), p.text) for p in ballots.deleted],
+            rough=rough,
         )

@@ -21,6 +21,8 @@ MOVE_WORDS: Mapping[MoveKind, tuple[str, ...]] = {
 # C-2 counts any reply containing a confirm word; the feminine and past forms are the same reply.
 CONFIRM_WORDS: tuple[str, ...] = ("подтверждаю", "принял", "приняла", "confirm", "confirmed")
 EXECUTOR_WORDS: tuple[str, ...] = ("исполнитель", "by")
+# C-12: a keyword may be followed by one of these before the nickname ("охочусь на Маша", "стреляю в Петя").
+PREPOSITIONS: tuple[str, ...] = ("на", "в")
 HUNT_STATUS_WORDS: Mapping[str, Role] = {
     "маф": Role.MAFIA,
     "мафия": Role.MAFIA,
@@ -36,6 +38,7 @@ _KINDS = {keyword_form(word): kind for kind, words in MOVE_WORDS.items() for wor
 _CONFIRM = frozenset(keyword_form(word) for word in CONFIRM_WORDS)
 _EXECUTOR = frozenset(keyword_form(word) for word in EXECUTOR_WORDS)
 _STATUS = {keyword_form(word): role for word, role in HUNT_STATUS_WORDS.items()}
+_PREPOSITION = frozenset(keyword_form(word) for word in PREPOSITIONS)
 _HEAD = re.compile(r"[\s:,]*([^\s:,]+)[\s:,]*(.*)", re.DOTALL)
 _BARE_KINDS = (MoveKind.CHECK, MoveKind.SHOT, MoveKind.HEAL, MoveKind.DON)
 
@@ -99,6 +102,23 @@ class _Line:
     def keyword_move(self, kind: MoveKind, head: str, rest: str) -> Move | Rejection:
         if kind is MoveKind.MODKILL:
             return self.modkill(rest)
+        move = self.keyword_argument(kind, head, rest)
+        after = self.after_preposition(rest)
+        if isinstance(move, Move) or after is None:
+            return move
+        # The whole rest first, so a nickname that starts with "на" or "в" still matches as written.
+        again = self.keyword_argument(kind, head, after)
+        return again if isinstance(again, Move) or move.code == "unknown_name" else move
+
+    @staticmethod
+    def after_preposition(rest: str) -> str | None:
+        """`rest` without a leading preposition standing as a word, or None if it has none (C-12)."""
+        spans = _word_spans(rest)
+        if not spans or keyword_form(rest[spans[0][0] : spans[0][1]]) not in _PREPOSITION:
+            return None
+        return rest[spans[0][1] :]
+
+    def keyword_argument(self, kind: MoveKind, head: str, rest: str) -> Move | Rejection:
         if not normalize(rest):
             return Rejection("missing_argument", head)
         if kind is MoveKind.CHECK:

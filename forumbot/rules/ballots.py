@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from forumbot.model import Agitation, Rejection, Target, Vote
 
@@ -23,6 +24,14 @@ class VotePost:
     by_gm: bool = False
     voided: bool = False  # edited before the deadline (C-11)
     edited: bool = False  # the forum marked it edited before the deadline; the count names it (C-11)
+    at: datetime | None = None  # when posted: the earliest instant the forum's time allows (C-1)
+    at_latest: datetime | None = None  # the latest instant, where the forum shows the time only roughly (C-1)
+    deleted_at: datetime | None = None  # gone from the thread by then (C-11)
+    deleted: bool = False  # gone when the phase's posts were re-read at its deadline: no vote (C-11)
+
+    def straddles(self, deadline: datetime) -> bool:
+        """C-1: the forum's rough time allows both before and at/after the deadline; it counts as before."""
+        return self.at is not None and self.at_latest is not None and self.at < deadline <= self.at_latest
 
 
 @dataclass
@@ -34,13 +43,15 @@ class Ballots:
     ignored: list[tuple[VotePost, str]]  # valid but "limit" (M-8) or "agitation" (after one, H-4)
     voided: list[VotePost]
     agitators: list[str]
+    deleted: list[VotePost] = field(default_factory=list)  # gone at the deadline re-read (C-11)
     final_posts: dict[str, VotePost] = field(default_factory=dict)  # the post behind each final vote
 
 
 def count_ballots(posts: list[VotePost], alive: Collection[str], changes_allowed: int | None) -> Ballots:
     """Each alive voter's final vote (M-8, H-3, H-4), in post order; voided and rejected posts listed apart.
 
-    An agitation (H-4) is a vote against its author and final. A GM `setvote` uses up no change (M-10).
+    An agitation (H-4) is a vote against its author and final. A GM `setvote` uses up no change (M-10). Voided
+    (edited) and deleted posts use up none either (C-11).
     """
     final: dict[str, Target] = {}
     changes: Counter = Counter()
@@ -48,6 +59,9 @@ def count_ballots(posts: list[VotePost], alive: Collection[str], changes_allowed
     b = Ballots(final, [], [], [], [])
     behind = b.final_posts
     for post in posts:
+        if post.deleted:  # C-11: as if never posted, so it uses up no vote change either
+            b.deleted.append(post)
+            continue
         if post.voided:
             b.voided.append(post)
             continue

@@ -109,6 +109,11 @@ class RawInput(Base):
     # NULL: not known (PMs, rows stored before revision 0002)
     quoted: Mapped[bool | None] = mapped_column(Boolean)
     first_quoted: Mapped[bool | None] = mapped_column(Boolean)
+    # where the forum showed the time only roughly ("1 минуту назад"), `posted_at` is the earliest instant it
+    # allowed and this the latest (C-1); NULL: exact
+    posted_latest: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # the post was gone when the thread was re-read at a deadline (deleted by a moderator, C-11): that deadline
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class OutboxRow(Base):

@@ -68,7 +68,7 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
     return _store(session, forum, "post", [
         dict(topic=topic if topic is not None else p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
              edited_at=p.edited_at, edit_count=p.edit_count, subject="", text=p.text, html=p.html,
-             quoted=bool(getattr(p, "quoted", False)))
+             quoted=bool(getattr(p, "quoted", False)), posted_latest=getattr(p, "posted_latest", None))
         for p in posts
     ], now)
 
@@ -76,7 +76,8 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
 def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetime) -> int:
     return _store(session, forum, "pm", [
         dict(topic="", item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.sent_at,
-             edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html, quoted=None)
+             edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html, quoted=None,
+             posted_latest=getattr(p, "sent_latest", None))
         for p in pms
     ], now)
 
@@ -98,7 +99,7 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
                 values = dict(item, forum_id=forum, kind=kind, first_text=item["text"],
                               first_edited_at=item["edited_at"], first_seen_at=now, first_quoted=item["quoted"])
                 changed += insert_ignore(session, RawInput, values, ["forum_id", "kind", "topic", "item_id"])
-            elif _edited(row, item):
+            elif _edited(row, item):  # the first stamp stays: a later read of a rough time only drifts (C-1)
                 # an edit: the current text follows the forum, the first text and first edit time stay (C-11)
                 row.text, row.html = item["text"], item["html"]
                 row.edited_at, row.edit_count = item["edited_at"], item["edit_count"]
@@ -107,6 +108,22 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
                 if row.first_edited_at is None:
                     row.first_edited_at = item["edited_at"]
                 changed += 1
+    return changed
+
+
+def mark_deleted(session: Session, forum: int, topic: str, ids: Iterable[str], at: datetime) -> int:
+    """C-11: the posts `ids` of `topic` were gone when the thread was re-read at the deadline `at`; return how
+    many rows changed (a post marked once keeps its first mark)."""
+    ids = list(ids)
+    if not ids:
+        return 0
+    rows = session.scalars(select(RawInput).where(
+        RawInput.forum_id == forum, RawInput.kind == "post", RawInput.topic == topic, RawInput.item_id.in_(ids),
+        RawInput.deleted_at.is_(None)))
+    changed = 0
+    for row in rows:
+        row.deleted_at = at
+        changed += 1
     return changed
 
 

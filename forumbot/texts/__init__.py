@@ -41,6 +41,9 @@ class Texts:
     def time(self, at: datetime) -> str:
         return at.astimezone(self.zone).strftime("%d.%m.%Y %H:%M")
 
+    def time_s(self, at: datetime) -> str:
+        return at.astimezone(self.zone).strftime("%d.%m.%Y %H:%M:%S")
+
     def n(self, nick: str) -> str:
         return self.esc(nick)
 
@@ -103,6 +106,8 @@ class Texts:
         rejected: Sequence[tuple[str, str, Rejection]], ignored: Sequence[tuple[str, str, str]],
         voided: Sequence[tuple[str, str]], agitators: Sequence[str], final: bool,
         edited_kept: Sequence[tuple[str, str]] = (),
+        deleted: Sequence[tuple[str, str]] = (),
+        rough: Sequence[tuple[str, str, datetime, datetime]] = (),
     ) -> str:
         tally: dict[str, list[str]] = {}
         for voter, target in votes.items():
@@ -124,6 +129,11 @@ class Texts:
             lines.append(self._("count.edited", nick=self.n(nick), text=self.excerpt(text)))
         for nick, text in edited_kept:  # C-11: the count names every edited post, counted or not
             lines.append(self._("count.edited_kept", nick=self.n(nick), text=self.excerpt(text)))
+        for nick, text in deleted:  # C-11: gone from the thread at the deadline re-read
+            lines.append(self._("count.deleted", nick=self.n(nick), text=self.excerpt(text)))
+        for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
+            lines.append(self._("count.rough", nick=self.n(nick), text=self.excerpt(text),
+                                earliest=self.time_s(earliest), latest=self.time_s(latest)))
         return "\n".join(lines)
 
     def phase(self, label: str) -> str:
@@ -207,11 +217,25 @@ class Texts:
     def refused(self, code: str, *args: object) -> str:
         return self._(f"refuse.{code}", arg=self.esc(str(args[0])) if args else "")
 
-    def rejected_line(self, text: str, reason: Rejection, abilities: Sequence[MoveKind]) -> str:
+    def rejected_line(self, text: str, reason: Rejection, moves: Sequence[str], example: str = "",
+                      me: str = "", bare: str | None = None, explain: bool = True) -> str:
+        """C-12: what was not understood and why; with `explain`, the sender's own possible `moves` (grammar
+        keys: check, shot, shot_by, heal, hunt, don), each with an example naming `example` (another player)
+        and `me` (the sender), and what a bare nickname would be (`bare`, a move kind)."""
         lines = [self._("pm.not_understood", text=self.excerpt(text), why=self.reason(reason))]
-        expected = [self.T[f"grammar.{k}"] for k in abilities if f"grammar.{k}" in self.T]
+        if not explain:
+            return "\n".join(lines)
+        expected = [
+            self._("pm.grammar_example", grammar=self.T[f"grammar.{k}"],
+                   example=self._(f"example.{k}", nick=self.n(example), me=self.n(me)))
+            for k in moves if f"grammar.{k}" in self.T
+        ]
         if expected:
             lines.append(self._("pm.expected", grammar="; ".join(expected)))
+            if bare is not None:
+                lines.append(self._("pm.bare", kind=self.T[f"kind.{bare}"]))
+        else:
+            lines.append(self._("pm.no_moves"))
         return "\n".join(lines)
 
     def you_are_dead(self) -> str:

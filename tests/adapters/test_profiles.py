@@ -108,7 +108,10 @@ def test_H3_M7_posts_whose_quotes_were_removed_are_marked_quoted(profile, engine
 def test_mybb_relative_dates_today_and_hours_ago():
     last = posts(MYBB, "mybb", "23_thread_last_page.html")
     assert last["31"].posted_at == datetime(2026, 11, 28, 23, 17, tzinfo=timezone.utc)  # "Today, 02:17" (title)
-    assert last["32"].posted_at == datetime(2026, 11, 29, 2, 5, tzinfo=timezone.utc)  # "10 часов назад"
+    assert last["31"].posted_latest == datetime(2026, 11, 28, 23, 17, 59, tzinfo=timezone.utc)  # to the minute
+    # C-1: "10 часов назад" is 10 to 11 hours ago; the stamp is that range, its earliest bound first
+    assert last["32"].posted_at == datetime(2026, 11, 29, 1, 5, tzinfo=timezone.utc)
+    assert last["32"].posted_latest == datetime(2026, 11, 29, 2, 5, tzinfo=timezone.utc)
     merged = posts(MYBB, "mybb", "15_thread2_after_merge.html")["36"]
     assert merged.edited_at == SAVED_AT and "Quick reply #1" in merged.text  # "менее 1 минуты назад"
 
