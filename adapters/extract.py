@@ -78,8 +78,8 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
             edited_at, edits = edit_notice(notice, ctx)
             # An edit is never earlier than its post; phpBB prints edit times to the minute, so an edit in the
             # minute of the post would read as before it and be dropped (C-11, issue 7 item 8).
-            if edited_at is not None and edited_at < when:
-                edited_at = when
+            if edited_at is not None and edited_at < when.earliest:
+                edited_at = when.earliest
         posts.append(ForumPost(
             id=pid, topic=topic,
             author=" ".join(text(author_el).split()) if author_el is not None else "",
