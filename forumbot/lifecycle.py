@@ -68,6 +68,7 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
     setup = game.setup(seed, bot=forum.login, markup=forum.markup)
     roles = draw(setup)
+    _refuse_a_past_day_one(game, now)
     nicks = [p.nick for p in setup.players]
     missing = [n for n in nicks if n not in roles]
     if missing:
@@ -83,6 +84,17 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
         for i, nick in enumerate(nicks):
             session.add(Seat(game_id=row.id, seat_no=i, nick=nick, current_nick=nick, role=Role(roles[nick]).value))
     return Started(name=name, seed=seed, commitment=digest, roles=dict(roles))
+
+
+def _refuse_a_past_day_one(game: GameConfig, now: datetime) -> None:
+    """A game whose Day 1 is already over would be played out in one tick, every deadline at once, the
+    players never having had a say (issue 7 item 14)."""
+    schedule = game.schedule
+    ends = schedule.start + schedule.day
+    if ends <= now:
+        raise ConfigError(
+            f"games.{game.name}.start: Day 1 would have ended at {ends.isoformat()}, before now "
+            f"({now.astimezone(ends.tzinfo).isoformat(timespec='seconds')}); set `start` to a later time")
 
 
 def _game_config(config: Config, name: str) -> GameConfig:
