@@ -133,6 +133,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
         uncertain = list(session.scalars(select(OutboxRow.key).where(
             OutboxRow.game_id == game.id, OutboxRow.status == "uncertain")))
+        refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
+                                       .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
+                                       .order_by(OutboxRow.due_at, OutboxRow.id)))
     lines = [
         f"{name}: {game.status}, mode {game.mode}, started {game.started_at.isoformat()}"
         + (f", ended {game.ended_at.isoformat()}" if game.ended_at else ""),
@@ -143,6 +146,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
     ]
     if uncertain:
         lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
+    for key, where, to, why in refused:  # issue 7 item 2: set aside, the GMs were told
+        lines.append(f"refused by the forum, not sent: {key} ({f'PM to {to}' if where == 'pm' else where + ' thread'})"
+                     f": {why}")
     if now is not None and name in config.games:
         from forumbot.tick import fold_game
 

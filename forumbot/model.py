@@ -58,6 +58,8 @@ class Input:
     edited_at: datetime | None = None
     id: str = ""  # the forum's id for the post or PM; unique per (forum, where)
     first_text: str | None = None  # the text the bot first stored, when an edit changed it since (C-11)
+    # accounts the forum said it does not have, asked when the bot stored this PM (a GM `замена`'s new account)
+    missing_accounts: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from forumbot.config import Config, GameConfig
 from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
-from forumbot.model import GameSetup, Input, Where
+from forumbot.model import GameSetup, Input, Rejection, Replace, Where
+from forumbot.parse import NickMatcher, parse_command
 from forumbot.outbox import Delivery, Target, deliver, enqueue
 from forumbot.store.locks import Locks
 from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Seat
@@ -207,6 +208,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
     with ctx.sessions.begin() as session:
         setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+    if _check_accounts(ctx, adapter, game_id, gm_commands):
+        with ctx.sessions.begin() as session:
+            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
@@ -294,6 +298,44 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     return known
 
 
+# --- facts about accounts, recorded with the GM PM that needs them ------------------------------------------
+#
+# A GM `замена OLD NEW` naming an account the forum does not have would leave the seat's PMs undeliverable.
+# The fold is pure, so it cannot ask the forum: the first cycle that sees such a PM asks the adapter (where it
+# can tell) and records the answer with the PM (inputs.facts); the fold reads it from the Input, and every
+# later fold and replay sees the same answer, whatever the forum says later.
+
+
+def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands: list[tuple[int, Input]]) -> bool:
+    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read."""
+    if not commands:
+        return False
+    ids = [row_id for row_id, _ in commands]
+    with ctx.sessions.begin() as session:
+        unchecked = list(session.execute(select(RawInput.id, RawInput.text).where(
+            RawInput.id.in_(ids), RawInput.facts.is_(None))))
+        if not unchecked:
+            return False
+        nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
+            session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
+    ask = getattr(adapter, "account_exists", None)
+    matcher = NickMatcher(sorted(nicks))
+    facts: dict[int, dict] = {}
+    for row_id, text in unchecked:
+        command = parse_command(text, matcher, everyone=sorted(nicks), parse_vote=lambda words: Rejection("empty"))
+        found: dict = {}
+        if isinstance(command, Replace) and ask is not None:
+            exists = ctx.retry(adapter, lambda: ask(command.new))
+            if exists is False:
+                found["missing_accounts"] = [command.new]
+                log.info("replacement account %r does not exist on the forum", command.new)
+        facts[row_id] = found
+    with ctx.sessions.begin() as session:
+        for row_id, found in facts.items():
+            session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
+    return any(facts.values())
+
+
 # --- inputs for the fold ------------------------------------------------------------------------------------
 
 
@@ -360,8 +402,9 @@ def _input(row: RawInput, where: Where) -> Input:
         text = QUOTE_MARK + text if row.quoted else text
         first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
     first = first_text if first_text != text else None
+    missing = tuple(json.loads(row.facts).get("missing_accounts", ())) if row.facts else ()
     return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
-                 id=row.item_id, first_text=first)
+                 id=row.item_id, first_text=first, missing_accounts=missing)
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,9 @@ class RawInput(Base):
     # NULL: not known (PMs, rows stored before revision 0002)
     quoted: Mapped[bool | None] = mapped_column(Boolean)
     first_quoted: Mapped[bool | None] = mapped_column(Boolean)
+    # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.tick, "facts about
+    # accounts"); NULL: not checked yet (rows stored before revision 0003 were marked checked, "{}")
+    facts: Mapped[str | None] = mapped_column(Text)
 
 
 class OutboxRow(Base):
@@ -126,7 +129,8 @@ class OutboxRow(Base):
     to: Mapped[str | None] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
     origin: Mapped[str] = mapped_column(String(10))  # core | shell (commitment, reveal)
-    # pending -> attempted -> sent; attempted -> uncertain (a PM that may have gone out; never re-sent)
+    # pending -> attempted -> sent; attempted -> uncertain (a PM that may have gone out; never re-sent);
+    # attempted -> refused (the forum refused it for good: set aside, the GMs told)
     status: Mapped[str] = mapped_column(String(12), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     attempted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
