@@ -241,28 +241,34 @@ def _refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejecte
     notices = [row for row in rows if not row.key.startswith(NOTICE)]  # a refused notice is only logged
     if not notices:
         return
+    text = refusal_text(notices, str(error), target)  # one per refused send: a shadow digest is one
     with sessions.begin() as session:
         enqueue(session, target.game_id, target.game, [
-            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{row.key}/{gm}",
-                    text=refusal_text(row, str(error), target))
-            for row in notices for gm in target.gms
+            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{notices[0].key}/{gm}", text=text)
+            for gm in target.gms
         ], origin="shell")
 
 
-def refusal_text(row: OutboxRow, why: str, target: Target) -> str:
+def refusal_text(rows: Sequence[OutboxRow], why: str, target: Target) -> str:
+    """What the GMs are told: which messages the forum refused, how each began, and the forum's reason."""
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
-    heading = words[row.where].format(to=target.escape(row.to or ""))
-    first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
-    return words["refused"].format(what=heading, key=target.escape(row.key), why=target.escape(why), first=first)
+    items = []
+    for row in rows:
+        heading = words[row.where].format(to=target.escape(row.to or ""))
+        first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+        items.append(words["refused_item"].format(what=heading, key=target.escape(row.key), first=first))
+    return words["refused"].format(why=target.escape(why), items="\n".join(items))
 
 
 _HEADINGS = {
     "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}",
-           "refused": "Форум отказался принять сообщение, оно не отправлено: {what} ({key}).\nПричина: {why}\n"
-                      "Начало: {first}\nОстальные сообщения игры отправляются дальше."},
+           "refused": "Форум отказался принять сообщение, оно не отправлено.\nПричина: {why}\n{items}\n"
+                      "Остальные сообщения игры отправляются дальше.",
+           "refused_item": "— {what} ({key}), начало: {first}"},
     "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}",
-           "refused": "The forum refused a message; it was not sent: {what} ({key}).\nReason: {why}\n"
-                      "It began: {first}\nThe game's other messages go on being delivered."},
+           "refused": "The forum refused a message; it was not sent.\nReason: {why}\n{items}\n"
+                      "The game's other messages go on being delivered.",
+           "refused_item": "- {what} ({key}), beginning: {first}"},
 }
 
 

@@ -371,7 +371,7 @@ def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup
             RawInput.forum_id == row.forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)),
             RawInput.posted_at >= row.started_at)):
         inputs.append(_input(post, where[post.topic]))
-    everyone = _members_by_game(session, config, row.forum_id)
+    everyone = _members_by_game(session, config, row)
     members = everyone[row.id].accounts if row.id in everyone else frozenset()
     rivals = [member for other, member in everyone.items() if other != row.id]
     gms = {g.casefold() for g in setup.gms}
@@ -421,8 +421,13 @@ class _Member:
         return self.started_at <= at and (self.ended_at is None or at <= self.ended_at)
 
 
-def _members_by_game(session: Session, config: Config, forum_id: int) -> dict[int, _Member]:
-    games = {g.id: g for g in session.scalars(select(Game).where(Game.forum_id == forum_id))}
+def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _Member]:
+    """`of` and every game on its forum whose run overlaps its own (only those can compete for its PMs)."""
+    overlapping = select(Game).where(Game.forum_id == of.forum_id,
+                                     Game.ended_at.is_(None) | (Game.ended_at >= of.started_at))
+    if of.ended_at is not None:
+        overlapping = overlapping.where(Game.started_at <= of.ended_at)
+    games = {g.id: g for g in session.scalars(overlapping)}
     nicks: dict[int, set[str]] = {}
     for game_id, game in games.items():
         setup = setup_from_json(game.setup_json)

@@ -96,7 +96,7 @@ def test_replace_where_the_adapter_cannot_tell_goes_ahead(tmp_path):
     w.pm(GM, "замена М6 Новичок")
     w.tick()
     assert [t for to, t, at in w.bot_pms() if to == GM and at == w.now][0].startswith("Выполнено")
-    assert f"account_exists Новичок" in w.forum.calls
+    assert "account_exists Новичок" in w.forum.calls
     w.close()
 
 
@@ -108,4 +108,19 @@ def test_a_refused_notice_is_not_noticed_again(tmp_path):
     report = w.tick()
     assert report.games[0].delivery.refused == ["setup/role/М6", f"refused/setup/role/М6/{GM}"]
     assert BOT not in {to for to, _, _ in w.bot_pms()}
+    w.close()
+
+
+def test_a_refused_shadow_digest_is_one_notice_to_the_other_gm_issue7_item2(tmp_path):
+    from daemon_world import game_toml
+
+    w = World(tmp_path, games=game_toml("g1", mode="shadow", gms=(GM, "Второй")))
+    w.forum.accounts = ACCOUNTS - {GM} | {"Второй"}  # the shadow recipient's account is gone
+    w.start()
+    w.now += timedelta(minutes=1)
+    report = w.tick()
+    assert exit_code(report) == EXIT_OK and set(statuses(w).values()) == {"refused", "sent"}
+    (notice,) = [t for to, t, _ in w.bot_pms() if to == "Второй"]
+    assert notice.count("\n— ") == 11 and "setup/players" in notice and "ЛС для М6 (setup/role/М6)" in notice
+    assert {to for to, _, _ in w.bot_pms()} == {"Второй"}  # shadow mode: nothing reached the players
     w.close()

@@ -208,7 +208,7 @@ def test_database_wal_and_lock_folder_are_private_issue7_item21(tmp_path):
         locks = FileLocks(tmp_path)
         with locks.hold("game:g1") as mine:
             assert mine
-            lock_modes = (stat.S_IMODE(locks.directory.stat().st_mode), stat.S_IMODE(locks.path("game:g1").stat().st_mode))
+            lock_modes = tuple(stat.S_IMODE(p.stat().st_mode) for p in (locks.directory, locks.path("game:g1")))
         shared = tmp_path / "old.db"
         shared.touch(mode=0o644)
         open_engine(f"sqlite:///{shared}").dispose()
