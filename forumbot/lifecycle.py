@@ -68,7 +68,9 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
     setup = game.setup(seed, bot=forum.login, markup=forum.markup)
     roles = draw(setup)
-    _refuse_a_past_day_one(game, now)
+    too_late = past_day_one(game, now)
+    if too_late:
+        raise ConfigError(too_late)
     nicks = [p.nick for p in setup.players]
     missing = [n for n in nicks if n not in roles]
     if missing:
@@ -86,14 +88,15 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     return Started(name=name, seed=seed, commitment=digest, roles=dict(roles))
 
 
-def _refuse_a_past_day_one(game: GameConfig, now: datetime) -> None:
-    """A game whose Day 1 is already over would be played out in one tick, every deadline at once, the
-    players never having had a say (issue 7 item 14)."""
+def past_day_one(game: GameConfig, now: datetime) -> str | None:
+    """Why the game cannot start at `now`, if its Day 1 is already over: it would be played out in one tick,
+    every deadline at once, the players never having had a say (issue 7 item 14). check-config can warn
+    with the same words."""
     schedule = game.schedule
     ends = schedule.start + schedule.day
-    if ends <= now:
-        raise ConfigError(
-            f"games.{game.name}.start: Day 1 would have ended at {ends.isoformat()}, before now "
+    if ends > now:
+        return None
+    return (f"games.{game.name}.start: Day 1 would have ended at {ends.isoformat()}, before now "
             f"({now.astimezone(ends.tzinfo).isoformat(timespec='seconds')}); set `start` to a later time")
 
 
