@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Callable, Sequence
 
 from forumbot.adapter import ForumPM, ForumPost
-from forumbot.errors import ForumError
+from forumbot.errors import ForumError, FormRejected
 from forumbot.markup import escape_bbcode
 
 
@@ -31,6 +31,9 @@ class MemoryForum:
     pms: list[_PM] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)  # every adapter call, for request-count assertions
     page_size: int = 20  # fetch_posts reads from the page of the last post seen, like the HTML adapters
+    # The forum's accounts, when a test sets them: a PM to any other name is refused as by a real forum, and
+    # account_exists answers. None: every name is taken to exist, and account_exists cannot tell.
+    accounts: set[str] | None = None
     _failures: list[ForumError] = field(default_factory=list)
     _next_id: int = 1
 
@@ -120,8 +123,14 @@ class MemoryForum:
         start = int(after or 0)
         return mine[start:], str(len(mine))
 
+    def account_exists(self, name: str) -> bool | None:
+        self._call(f"account_exists {name}")
+        return self._exists(name)
+
     def send_pm(self, to: str, subject: str, text: str) -> str:
         self._call(f"send_pm {to}")
+        if self._exists(to) is False:
+            raise FormRejected(f"memory: no such user: {to}")
         pm = ForumPM(id=self._new_id(), author=self.bot, author_id=None, sent_at=self.clock(),
                      subject=subject, text=text, html=text)
         self.pms.append(_PM(pm, to))
@@ -146,6 +155,11 @@ class MemoryForum:
         self.calls.append(what)
         if self._failures:
             raise self._failures.pop(0)
+
+    def _exists(self, name: str) -> bool | None:
+        if self.accounts is None:
+            return None
+        return name.casefold() in {a.casefold() for a in self.accounts | {self.bot}}
 
     def _new_id(self) -> str:
         self._next_id += 1

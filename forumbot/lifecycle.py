@@ -68,6 +68,9 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
     setup = game.setup(seed, bot=forum.login, markup=forum.markup)
     roles = draw(setup)
+    too_late = past_day_one(game, now)
+    if too_late:
+        raise ConfigError(too_late)
     nicks = [p.nick for p in setup.players]
     missing = [n for n in nicks if n not in roles]
     if missing:
@@ -83,6 +86,18 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
         for i, nick in enumerate(nicks):
             session.add(Seat(game_id=row.id, seat_no=i, nick=nick, current_nick=nick, role=Role(roles[nick]).value))
     return Started(name=name, seed=seed, commitment=digest, roles=dict(roles))
+
+
+def past_day_one(game: GameConfig, now: datetime) -> str | None:
+    """Why the game cannot start at `now`, if its Day 1 is already over: it would be played out in one tick,
+    every deadline at once, the players never having had a say (issue 7 item 14). check-config can warn
+    with the same words."""
+    schedule = game.schedule
+    ends = schedule.start + schedule.day
+    if ends > now:
+        return None
+    return (f"games.{game.name}.start: Day 1 would have ended at {ends.isoformat()}, before now "
+            f"({now.astimezone(ends.tzinfo).isoformat(timespec='seconds')}); set `start` to a later time")
 
 
 def _game_config(config: Config, name: str) -> GameConfig:
@@ -121,6 +136,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
         uncertain = list(session.scalars(select(OutboxRow.key).where(
             OutboxRow.game_id == game.id, OutboxRow.status == "uncertain")))
+        refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
+                                       .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
+                                       .order_by(OutboxRow.due_at, OutboxRow.id)))
     lines = [
         f"{name}: {game.status}, mode {game.mode}, started {game.started_at.isoformat()}"
         + (f", ended {game.ended_at.isoformat()}" if game.ended_at else ""),
@@ -131,6 +149,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
     ]
     if uncertain:
         lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
+    for key, where, to, why in refused:  # issue 7 item 2: set aside, the GMs were told
+        lines.append(f"refused by the forum, not sent: {key} ({f'PM to {to}' if where == 'pm' else where + ' thread'})"
+                     f": {why}")
     if now is not None and name in config.games:
         from forumbot.tick import fold_game
 

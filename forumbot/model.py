@@ -63,6 +63,8 @@ class Input:
     first_text: str | None = None  # the text the bot first stored, when an edit changed it since (C-11)
     at_latest: datetime | None = None  # the latest instant a rough forum time allows; None: `at` is exact (C-1)
     deleted_at: datetime | None = None  # the post was gone from the forum by then (a moderator deleted it, C-11)
+    # accounts the forum said it does not have, asked when the bot stored this PM (a GM `замена`'s new account)
+    missing_accounts: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------------

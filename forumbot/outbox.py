@@ -9,6 +9,10 @@ again: a duplicated role PM or check result is worse than a missing one the GM s
 An adapter that *raises* is telling us the message did not go out, so such a row goes back to pending, except
 a post after a timeout-like ForumUnavailable, which stays "attempted" so the marker is looked for first.
 
+A permanent refusal (FormRejected: no such recipient, a text the forum will not take) is no outage: the row
+is set aside as "refused", every GM gets a PM naming it and the forum's reason, and delivery goes on with
+the rest, so one bad message never holds up a game (issue 7 item 2). An outage stops delivery, as before.
+
 The caller holds the game's lock, so no other process delivers the same rows meanwhile.
 """
 
@@ -24,7 +28,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable
+from forumbot.errors import ForumError, ForumUnavailable, FormRejected
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -88,6 +92,7 @@ class Delivery:
     sent: int = 0
     recovered: int = 0  # found on the forum after a crash, recorded without sending
     uncertain: int = 0
+    refused: list[str] = field(default_factory=list)  # keys set aside: the forum refused them for good
     error: ForumError | None = None
     ids: list[str] = field(default_factory=list)
 
@@ -97,21 +102,25 @@ Hook = Callable[[str], None]
 
 def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Target, now: datetime,
             hook: Hook = lambda point: None) -> Delivery:
-    """Deliver every due row of the game, in order; stop at the first forum error (the next cycle goes on)."""
+    """Deliver every due row of the game, in order, setting aside the ones the forum refuses for good; stop
+    at the first other forum error (the next cycle goes on)."""
     report = Delivery()
     try:
         attempted = _due(sessions, target, now, "attempted")
         if attempted:
             _recover(sessions, adapter, target, attempted, now, report)
-        batch: list[OutboxRow] = []
-        for row in _due(sessions, target, now, "pending"):
-            if target.shadowed(row):
-                batch.append(row)
-                continue
+        refused = -1
+        while refused != len(report.refused):  # a refusal queues notices for the GMs: deliver those too
+            refused = len(report.refused)
+            batch: list[OutboxRow] = []
+            for row in _due(sessions, target, now, "pending"):
+                if target.shadowed(row):
+                    batch.append(row)
+                    continue
+                _send_batch(sessions, adapter, target, batch, now, report, hook)
+                batch = []
+                _send_one(sessions, adapter, target, row, now, report, hook)
             _send_batch(sessions, adapter, target, batch, now, report, hook)
-            batch = []
-            _send_one(sessions, adapter, target, row, now, report, hook)
-        _send_batch(sessions, adapter, target, batch, now, report, hook)
     except ForumError as e:
         report.error = e
     return report
@@ -173,6 +182,9 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
             remote = adapter.send_pm(row.to, target.subject, with_marker(row.text, row.marker))
         else:
             remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
+    except FormRejected as e:
+        _refused(sessions, target, [row], e, now, report)
+        return
     except ForumError as e:
         _after_failure(sessions, adapter, [row], e)
         raise
@@ -191,6 +203,9 @@ def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, r
         text = with_marker(shadow_text(chunk, target), tag)
         try:
             remote = adapter.send_pm(target.shadow_to, f"[shadow] {target.subject}", text)
+        except FormRejected as e:
+            _refused(sessions, target, chunk, e, now, report)
+            continue
         except ForumError as e:
             _after_failure(sessions, adapter, chunk, e)
             raise
@@ -210,9 +225,50 @@ def _after_failure(sessions, adapter, rows: list[OutboxRow], error: ForumError) 
         _reset(sessions, rows, f"{type(error).__name__}: {error}")
 
 
+NOTICE = "refused/"  # key prefix of the PMs telling the GMs a message was refused
+
+
+def _refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejected, now: datetime,
+             report: Delivery) -> None:
+    why = f"{type(error).__name__}: {error}"
+    _update(sessions, rows, status="refused", batch=None, last_error=why)
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    for row in rows:
+        heading = words[row.where].format(to=row.to or "")
+        log.error("%s: the forum refused %s (%s): %s; set aside, delivery goes on", target.game, heading,
+                  row.key, error)
+        report.refused.append(row.key)
+    notices = [row for row in rows if not row.key.startswith(NOTICE)]  # a refused notice is only logged
+    if not notices:
+        return
+    text = refusal_text(notices, str(error), target)  # one per refused send: a shadow digest is one
+    with sessions.begin() as session:
+        enqueue(session, target.game_id, target.game, [
+            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{notices[0].key}/{gm}", text=text)
+            for gm in target.gms
+        ], origin="shell")
+
+
+def refusal_text(rows: Sequence[OutboxRow], why: str, target: Target) -> str:
+    """What the GMs are told: which messages the forum refused, how each began, and the forum's reason."""
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    items = []
+    for row in rows:
+        heading = words[row.where].format(to=target.escape(row.to or ""))
+        first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+        items.append(words["refused_item"].format(what=heading, key=target.escape(row.key), first=first))
+    return words["refused"].format(why=target.escape(why), items="\n".join(items))
+
+
 _HEADINGS = {
-    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}"},
-    "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}"},
+    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}",
+           "refused": "Форум отказался принять сообщение, оно не отправлено.\nПричина: {why}\n{items}\n"
+                      "Остальные сообщения игры отправляются дальше.",
+           "refused_item": "— {what} ({key}), начало: {first}"},
+    "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}",
+           "refused": "The forum refused a message; it was not sent.\nReason: {why}\n{items}\n"
+                      "The game's other messages go on being delivered.",
+           "refused_item": "- {what} ({key}), beginning: {first}"},
 }
 
 

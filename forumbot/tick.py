@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable, Sequence, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
@@ -23,10 +23,11 @@ from forumbot.config import Config, GameConfig
 from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
-from forumbot.model import GameSetup, Input, Where
+from forumbot.model import GameSetup, Input, Rejection, Replace, Where
+from forumbot.parse import NickMatcher, parse_command
 from forumbot.outbox import Delivery, Target, deliver, enqueue
 from forumbot.store.locks import Locks
-from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Seat
+from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Seat, UTCDateTime
 from forumbot.store.records import INBOX, get_cursor, mark_deleted, set_cursor, store_pms, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 
@@ -96,7 +97,7 @@ class Context:
 @dataclass
 class GameOutcome:
     name: str
-    state: str  # done | locked | error | unconfigured
+    state: str  # done | locked | ended (by another tick meanwhile) | error | unconfigured
     phase: str = ""
     stored: int = 0
     queued: int = 0
@@ -115,6 +116,7 @@ def tick(ctx: Context) -> TickReport:
     with ctx.sessions.begin() as session:
         running = [(g.id, g.name, g.forum_id) for g in session.scalars(
             select(Game).where(Game.status == "running").order_by(Game.name))]
+    ctx.hook("after_list")
     by_forum: dict[str, list[tuple[int, str, int]]] = {}
     for game_id, name, forum in running:
         game = ctx.config.games.get(name)
@@ -149,6 +151,14 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             if not mine:
                 log.info("%s: another tick holds this game; skipped", name)
                 report.games.append(GameOutcome(name, "locked"))
+                continue
+            # Another tick may have ended the game between our listing it and taking its lock: an ended game
+            # is neither read nor folded nor delivered again (issue 7 item 15).
+            with ctx.sessions.begin() as session:
+                status = session.scalar(select(Game.status).where(Game.id == game_id))
+            if status != "running":
+                log.info("%s: ended meanwhile by another tick; skipped", name)
+                report.games.append(GameOutcome(name, "ended"))
                 continue
             outcome = GameOutcome(name, "done")
             try:
@@ -198,6 +208,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
     with ctx.sessions.begin() as session:
         setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+    if _check_accounts(ctx, adapter, game_id, gm_commands):
+        with ctx.sessions.begin() as session:
+            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
@@ -291,18 +304,56 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     return known
 
 
+# --- facts about accounts, recorded with the GM PM that needs them ------------------------------------------
+#
+# A GM `замена OLD NEW` naming an account the forum does not have would leave the seat's PMs undeliverable.
+# The fold is pure, so it cannot ask the forum: the first cycle that sees such a PM asks the adapter (where it
+# can tell) and records the answer with the PM (inputs.facts); the fold reads it from the Input, and every
+# later fold and replay sees the same answer, whatever the forum says later.
+
+
+def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands: list[tuple[int, Input]]) -> bool:
+    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read."""
+    if not commands:
+        return False
+    ids = [row_id for row_id, _ in commands]
+    with ctx.sessions.begin() as session:
+        unchecked = list(session.execute(select(RawInput.id, RawInput.text).where(
+            RawInput.id.in_(ids), RawInput.facts.is_(None))))
+        if not unchecked:
+            return False
+        nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
+            session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
+    ask = getattr(adapter, "account_exists", None)
+    matcher = NickMatcher(sorted(nicks))
+    facts: dict[int, dict] = {}
+    for row_id, text in unchecked:
+        command = parse_command(text, matcher, everyone=sorted(nicks), parse_vote=lambda words: Rejection("empty"))
+        found: dict = {}
+        if isinstance(command, Replace) and ask is not None:
+            exists = ctx.retry(adapter, lambda: ask(command.new))
+            if exists is False:
+                found["missing_accounts"] = [command.new]
+                log.info("replacement account %r does not exist on the forum", command.new)
+        facts[row_id] = found
+    with ctx.sessions.begin() as session:
+        for row_id, found in facts.items():
+            session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
+    return any(facts.values())
+
+
 # --- inputs for the fold ------------------------------------------------------------------------------------
 
 
 def load_game(session: Session, config: Config,
               game_id: int) -> tuple[GameSetup, list[Input], list[tuple[int, Input]]]:
-    """A game's frozen setup, every stored input routed to it (in time order), and which of them are PMs
-    from its GMs (with their row ids, for the override log)."""
+    """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
+    PMs from its GMs (with their row ids, for the override log)."""
     row = session.get(Game, game_id)
     setup = setup_from_json(row.setup_json)
     # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
     setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at))
-    inputs, commands = _inputs(session, config, config.games[row.name], setup, row.forum_id, game_id)
+    inputs, commands = _inputs(session, config, config.games[row.name], setup, row)
     return setup, inputs, commands
 
 
@@ -315,26 +366,40 @@ def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until:
     return fold(setup, inputs, until)
 
 
-def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup, forum_id: int,
-            game_id: int) -> tuple[list[Input], list[tuple[int, Input]]]:
+def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup,
+            row: Game) -> tuple[list[Input], list[tuple[int, Input]]]:
+    """A game's inputs are those stamped from its `game start` on (issue 7 items 1, 23): its threads' posts,
+    and the PMs its members sent while it ran. Whether the game is still running does not matter (item 17),
+    so `game status` of an ended game folds what the game really saw."""
     where = {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
     inputs: list[Input] = []
-    for row in session.scalars(select(RawInput).where(
-            RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)))):
-        inputs.append(_input(row, where[row.topic]))
-    everyone = _members_by_game(session, config, forum_id)
-    members = everyone.get(game_id, (game, set()))[1]
-    rivals = [entry for other, entry in everyone.items() if other != game_id]
+    for post in session.scalars(select(RawInput).where(
+            RawInput.forum_id == row.forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)),
+            _stamped_from(row.started_at))):
+        inputs.append(_input(post, where[post.topic]))
+    everyone = _members_by_game(session, config, row)
+    members = everyone[row.id].accounts if row.id in everyone else frozenset()
+    rivals = [member for other, member in everyone.items() if other != row.id]
     gms = {g.casefold() for g in setup.gms}
     commands: list[tuple[int, Input]] = []
-    for row in session.scalars(select(RawInput).where(RawInput.forum_id == forum_id, RawInput.kind == "pm")):
-        if _routed_here(row, game, members, rivals):
-            item = _input(row, Where.PM)
+    pms = select(RawInput).where(RawInput.forum_id == row.forum_id, RawInput.kind == "pm",
+                                 _stamped_from(row.started_at))
+    if row.ended_at is not None:
+        pms = pms.where(RawInput.posted_at <= row.ended_at)
+    for pm in session.scalars(pms):
+        if _routed_here(pm, game, members, rivals):
+            item = _input(pm, Where.PM)
             inputs.append(item)
-            if row.author.casefold() in gms:
-                commands.append((row.id, item))
+            if pm.author.casefold() in gms:
+                commands.append((pm.id, item))
     inputs.sort(key=lambda i: (i.at, i.id))
     return inputs, commands
+
+
+def _stamped_from(start: datetime):
+    # A rough forum time ("1 минуту назад") is stored as its earliest instant (C-1); a reply sent just after
+    # `game start` may read as possibly earlier, so the game keeps whatever could have been sent from its start.
+    return func.coalesce(RawInput.posted_latest, RawInput.posted_at, type_=UTCDateTime) >= start
 
 
 # An empty quote: what a vote-thread post whose quote the adapter removed starts with, so the vote parsers'
@@ -349,34 +414,54 @@ def _input(row: RawInput, where: Where) -> Input:
         text = QUOTE_MARK + text if row.quoted else text
         first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
     first = first_text if first_text != text else None
+    missing = tuple(json.loads(row.facts).get("missing_accounts", ())) if row.facts else ()
     return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
-                 id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at)
+                 id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at,
+                 missing_accounts=missing)
 
 
-def _members_by_game(session: Session, config: Config, forum_id: int) -> dict[int, tuple[GameConfig, set[str]]]:
-    """Each running game on the forum with the accounts that belong to it (players, replacements, GMs),
-    casefolded: a PM is routed by its forum-authenticated author (see deploy/README.md, "PM routing")."""
-    games = {g.id: g for g in session.scalars(select(Game).where(Game.forum_id == forum_id, Game.status == "running"))}
-    members: dict[int, tuple[GameConfig, set[str]]] = {}
+@dataclass(frozen=True)
+class _Member:
+    """A game on the forum: its config, its accounts (players, replacements, GMs; casefolded: a PM is routed
+    by its forum-authenticated author, see deploy/README.md, "PM routing"), and when it ran."""
+
+    config: GameConfig
+    accounts: frozenset[str]
+    started_at: datetime
+    ended_at: datetime | None
+
+    def ran_at(self, at: datetime) -> bool:
+        return self.started_at <= at and (self.ended_at is None or at <= self.ended_at)
+
+
+def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _Member]:
+    """`of` and every game on its forum whose run overlaps its own (only those can compete for its PMs)."""
+    overlapping = select(Game).where(Game.forum_id == of.forum_id,
+                                     Game.ended_at.is_(None) | (Game.ended_at >= of.started_at))
+    if of.ended_at is not None:
+        overlapping = overlapping.where(Game.started_at <= of.ended_at)
+    games = {g.id: g for g in session.scalars(overlapping)}
+    nicks: dict[int, set[str]] = {}
+    for game_id, game in games.items():
+        setup = setup_from_json(game.setup_json)
+        nicks[game_id] = {n.casefold() for n in [p.nick for p in setup.players] + list(setup.gms)}
+    for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
+        nicks[game_id].add(nick.casefold())
+    members: dict[int, _Member] = {}
     for game_id, game in games.items():
         game_config = config.games.get(game.name)
         if game_config is None:
             continue
-        setup = setup_from_json(game.setup_json)
-        nicks = {p.nick for p in setup.players} | set(setup.gms)
-        members[game_id] = (game_config, {n.casefold() for n in nicks})
-    for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
-        if game_id in members:
-            members[game_id][1].add(nick.casefold())
+        members[game_id] = _Member(game_config, frozenset(nicks[game_id]), game.started_at, game.ended_at)
     return members
 
 
-def _routed_here(row: RawInput, game: GameConfig, members: set[str],
-                 rivals: list[tuple[GameConfig, set[str]]]) -> bool:
+def _routed_here(row: RawInput, game: GameConfig, members: frozenset[str], rivals: list[_Member]) -> bool:
     author = row.author.casefold()
     if author not in members:
         return False
-    shared = [g for g, m in rivals if author in m]
+    # a game that did not run when the PM was sent is no rival for it (the same people play game after game)
+    shared = [m.config for m in rivals if author in m.accounts and m.ran_at(row.posted_at)]
     if not shared:
         return True
     subject = (row.subject or "").casefold()

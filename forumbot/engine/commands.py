@@ -41,6 +41,10 @@ class CommandsMixin:
         if isinstance(cmd, Rejection):
             self._pm(inp.at, gm, self.t.command_rejected(cmd), key)
             return
+        if isinstance(cmd, Replace) and cmd.new.casefold() in {a.casefold() for a in inp.missing_accounts}:
+            # the forum said, when the bot stored this PM, that it has no such account (issue 7 item 2)
+            self._pm(inp.at, gm, self.t.command_refused("no_account"), key)
+            return
         if isinstance(cmd, Status):
             self._pm(inp.at, gm, self._status_text(), key)
             return

@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, create_engine, event
+import os
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 
 def open_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        database = make_url(url).database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            private_file(Path(database))
         # 30 s of patience with a concurrent writer; transactions here last milliseconds
         engine = create_engine(url, connect_args={"timeout": 30})
         _sqlite_immediate_transactions(engine)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def private_file(path: Path) -> None:
+    """Create the database file readable by its owner only (it holds the bot's session cookies), or take
+    group and world access away from one that is not. SQLite creates its -wal and -shm files with the
+    database file's permissions, so they follow (issue 7 item 21)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode & 0o777
+        if mode & 0o077:
+            os.fchmod(fd, mode & 0o700)
+    finally:
+        os.close(fd)
 
 
 def _sqlite_immediate_transactions(engine: Engine) -> None:

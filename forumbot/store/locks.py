@@ -55,8 +55,11 @@ class FileLocks:
 
     @contextmanager
     def hold(self, name: str, wait: float = 0.0) -> Iterator[bool]:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path(name), os.O_RDWR | os.O_CREAT, 0o644)
+        if not self.directory.is_dir():
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        elif self.directory.stat().st_mode & 0o077:
+            self.directory.chmod(0o700)  # private like the database beside it (issue 7 item 21)
+        fd = os.open(self.path(name), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             def try_once() -> bool:
                 try:

@@ -114,6 +114,9 @@ class RawInput(Base):
     posted_latest: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # the post was gone when the thread was re-read at a deadline (deleted by a moderator, C-11): that deadline
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.tick, "facts about
+    # accounts"); NULL: not checked yet (rows stored before revision 0004 were marked checked, "{}")
+    facts: Mapped[str | None] = mapped_column(Text)
 
 
 class OutboxRow(Base):
@@ -131,7 +134,8 @@ class OutboxRow(Base):
     to: Mapped[str | None] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
     origin: Mapped[str] = mapped_column(String(10))  # core | shell (commitment, reveal)
-    # pending -> attempted -> sent; attempted -> uncertain (a PM that may have gone out; never re-sent)
+    # pending -> attempted -> sent; attempted -> uncertain (a PM that may have gone out; never re-sent);
+    # attempted -> refused (the forum refused it for good: set aside, the GMs told)
     status: Mapped[str] = mapped_column(String(12), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     attempted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

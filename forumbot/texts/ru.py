@@ -156,6 +156,7 @@ T: dict[str, str] = {
     "gm.refuse.voter_dead": "голосующий выбыл",
     "gm.refuse.alias_taken": "этот псевдоним уже указывает на игрока",
     "gm.refuse.new_taken": "этот аккаунт уже участвует в игре",
+    "gm.refuse.no_account": "на форуме нет такого аккаунта",
     "gm.refuse.nothing_to_undo": "отменять нечего",
     "gm.refuse.undo_after_deadline": "после этой команды уже подведены итоги фазы; отмена невозможна",
     "gm.refuse.undo_deadline_passed": "срок фазы, который вернула бы отмена, уже прошёл; отмена невозможна",

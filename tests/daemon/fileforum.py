@@ -5,6 +5,7 @@ calls from different processes are atomic and totally ordered, as requests to on
 from __future__ import annotations
 
 import fcntl
+import os
 import pickle
 import time
 from contextlib import contextmanager
@@ -16,10 +17,17 @@ _STATE = ("topics", "pms", "calls", "_next_id")
 
 
 class FileForum(MemoryForum):
-    def __init__(self, path: str, bot: str = "bot", delay: float = 0.0, **_ignored) -> None:
+    """`barrier=N`: each process's login waits until N processes have logged in, so N ticks list the running
+    games before any folds. `gate=True`: the first process to read the inbox keeps reading and writing, and
+    every later one waits, inside fetch_pms, until that first process has exited: its cycle is then over (a
+    slow inbox read racing a fast tick, as a condition rather than a sleep)."""
+
+    def __init__(self, path: str, bot: str = "bot", delay: float = 0.0, barrier: int = 0, gate: bool = False,
+                 **_ignored) -> None:
         super().__init__(bot=bot)
         self.path = Path(path)
         self.delay = delay  # seconds each write takes, to widen the windows a kill can land in
+        self.barrier, self.gate = barrier, gate
 
     @contextmanager
     def _locked_state(self, load: bool = True, save: bool = True):
@@ -55,11 +63,35 @@ class FileForum(MemoryForum):
         method.__name__ = name
         return method
 
-    login = _locked("login", False)
+    _login = _locked("login", False)
     fetch_posts = _locked("fetch_posts", False)
-    fetch_pms = _locked("fetch_pms", False)
+    _fetch_pms = _locked("fetch_pms", False)
     reply = _locked("reply", True)
     send_pm = _locked("send_pm", True)
     find_own_post = _locked("find_own_post", False)
     find_own_pm = _locked("find_own_pm", False)
     del _locked
+
+    def login(self) -> None:
+        if self.barrier:
+            arrived = self.path.with_suffix(".barrier")
+            with open(arrived, "ab") as f:
+                f.write(b"x")
+            deadline = time.monotonic() + 60
+            while arrived.stat().st_size < self.barrier and time.monotonic() < deadline:
+                time.sleep(0.01)
+        self._login()
+
+    def fetch_pms(self, after=None):
+        if self.gate:
+            fd = os.open(self.path.with_suffix(".gate"), os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                _HELD.append(fd)  # the first reader: held until this process exits
+            except BlockingIOError:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # the first reader has exited
+                os.close(fd)
+        return self._fetch_pms(after)
+
+
+_HELD: list[int] = []

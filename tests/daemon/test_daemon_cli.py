@@ -152,3 +152,26 @@ def test_the_password_never_appears_in_output_or_logs(config, capsys, caplog, mo
     code, out, err = run(capsys, "tick", "-c", str(config))
     assert code == 3 and "login page" in err
     assert secret not in out + err + caplog.text
+
+
+def test_game_start_refuses_a_game_whose_day_one_is_over_issue7_item14(tmp_path, capsys):
+    """C-1: a game started after its Day 1 deadline would resolve every past deadline in its first tick."""
+    from sqlalchemy import func, select
+
+    from forumbot.config import load_config
+    from forumbot.store import Game, open_engine, session_factory
+
+    path = tmp_path / "forumbot.toml"
+    start = datetime.now(timezone.utc) - timedelta(hours=25)  # Day 1 (24 h) ended an hour ago
+    path.write_text(config_toml(game_toml("g1", start=start)), encoding="utf-8")
+    run(capsys, "db", "upgrade", "-c", str(path))
+    code, _, err = run(capsys, "game", "start", "g1", "-c", str(path))
+    assert code == 2 and err.startswith("forumbot: games.g1.start: Day 1 would have ended at")
+    assert "set `start` to a later time" in err and len(err.strip().splitlines()) == 1
+    engine = open_engine(load_config(path).database_url)
+    with session_factory(engine).begin() as s:
+        assert s.scalar(select(func.count()).select_from(Game)) == 0
+    engine.dispose()
+    text = path.read_text(encoding="utf-8").replace(start.isoformat(), (start + timedelta(hours=2)).isoformat())
+    path.write_text(text, encoding="utf-8")  # Day 1 still open: it may start (late, but with a day to play)
+    assert run(capsys, "game", "start", "g1", "-c", str(path))[0] == 0

@@ -14,13 +14,14 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from daemon_world import BOT, CAST, config_toml, game_toml, pg_database  # noqa: F401  (fixture)
+from sqlalchemy import select
+from daemon_world import BOT, CAST, GM, config_toml, game_toml, pg_database  # noqa: F401  (fixture)
 from fileforum import FileForum
 
 from forumbot.cli import main
 from forumbot.config import load_config
 from forumbot.lifecycle import start_game
-from forumbot.store import open_engine, session_factory, upgrade
+from forumbot.store import Game, open_engine, session_factory, upgrade
 
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent
@@ -133,3 +134,51 @@ def test_run_exits_cleanly_on_sigterm(tmp_path):
     assert code == 0, err
     assert "Traceback" not in err
     assert_each_once(delivered(forum))
+
+
+def end_of_game(root: Path, now: datetime, race: int = 0) -> tuple[Path, FileForum]:
+    """A game on Day 1 whose GM has just modkilled the three mafia: the tick that folds it ends the game.
+    `race`: that many ticks list the game as running before any folds, and all but the first read the inbox
+    only once the first has exited (fileforum.FileForum's barrier and gate)."""
+    root.mkdir(parents=True, exist_ok=True)
+    forum_file = root / "forum.pickle"
+    extra = f'base_url = "file://{forum_file}"\npath = "{forum_file}"\ndelay = 0.02'
+    if race:
+        extra += f"\nbarrier = {race}\ngate = true"
+    path = root / "forumbot.toml"
+    path.write_text(config_toml(game_toml("g1", start=now - timedelta(hours=1)), engine="fileforum:FileForum",
+                                forum_extra=extra), encoding="utf-8")
+    config = load_config(path)
+    engine = open_engine(config.database_url)
+    upgrade(engine)
+    start_game(session_factory(engine), config, "g1", now - timedelta(hours=2), seed=11)
+    engine.dispose()
+    forum = FileForum(str(forum_file), bot=BOT)
+    for nick, _ in CAST:
+        forum.add_pm(nick, "подтверждаю", now - timedelta(minutes=110))  # before the Setup reminder
+    for mafioso in ("Дон", "Маф1", "Маф2"):
+        forum.add_pm(GM, f"модкилл {mafioso}", now - timedelta(minutes=5))
+    forum.save()
+    return path, forum
+
+
+def test_four_ticks_at_the_games_end_send_only_what_one_tick_sends_issue7_item15(tmp_path):
+    """The tick that ends the game delivers its last messages; a tick that listed the game as running before
+    then must send nothing (it used to fold the ended game without its PMs and PM reminders to the dead).
+    test_daemon_games_in_a_row.py forces that interleaving in one process; this runs the real thing."""
+    now = datetime.now(timezone.utc)
+    config, forum = end_of_game(tmp_path / "four", now, race=4)
+    procs = [tick_process(config) for _ in range(4)]
+    results = [finish(p) for p in procs]
+    assert [code for code, _ in results] == [0, 0, 0, 0], [err for _, err in results]
+    clean_config, clean_forum = end_of_game(tmp_path / "one", now)
+    assert main(["tick", "-c", str(clean_config)]) == 0
+    assert main(["tick", "-c", str(clean_config)]) == 0  # the ended game is not ticked again
+    strip = lambda items: sorted((where, text.rsplit("\n\n#fb:", 1)[0]) for where, text in items)  # noqa: E731
+    once = strip(delivered(clean_forum))
+    assert strip(delivered(forum)) == once
+    for path in (config, clean_config):
+        engine = open_engine(load_config(path).database_url)
+        with session_factory(engine).begin() as s:
+            assert s.scalar(select(Game.status)) == "ended"
+        engine.dispose()

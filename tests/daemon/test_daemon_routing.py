@@ -74,7 +74,7 @@ def test_shadow_mode_answers_gm_commands_directly(tmp_path):
 def test_pms_to_the_bot_from_itself_or_before_start_are_harmless(tmp_path):
     w = World(tmp_path)
     w.now = STARTED - timedelta(days=3)
-    w.pm("М1", "подтверждаю")  # sent before the game existed; stored, folded into Setup
+    w.pm("М1", "подтверждаю")  # sent before the game existed: stored, not the game's (issue 7 item 1)
     w.now = STARTED
     w.start()
     w.now = STARTED + timedelta(minutes=1)

@@ -186,3 +186,34 @@ def test_posts_are_filed_under_the_thread_as_configured(world):
     world.tick()
     with world.daemon.sessions.begin() as s:
         assert s.scalar(select(RawInput.topic).where(RawInput.author == "М1")) == "g1/vote"
+
+
+def test_database_wal_and_lock_folder_are_private_issue7_item21(tmp_path):
+    """The database holds the bot's session cookies: owner-only, even under a permissive umask."""
+    import os
+    import stat
+
+    from forumbot.store.locks import FileLocks
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "private.db"
+        engine = open_engine(f"sqlite:///{path}")
+        upgrade(engine)
+        with engine.connect() as c:  # WAL mode: the -wal and -shm files exist while a connection is open
+            c.exec_driver_sql("SELECT 1")
+            files = [path, path.with_name("private.db-wal"), path.with_name("private.db-shm")]
+            modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in files}
+        engine.dispose()
+        locks = FileLocks(tmp_path)
+        with locks.hold("game:g1") as mine:
+            assert mine
+            lock_modes = tuple(stat.S_IMODE(p.stat().st_mode) for p in (locks.directory, locks.path("game:g1")))
+        shared = tmp_path / "old.db"
+        shared.touch(mode=0o644)
+        open_engine(f"sqlite:///{shared}").dispose()
+    finally:
+        os.umask(old)
+    assert modes == {"private.db": 0o600, "private.db-wal": 0o600, "private.db-shm": 0o600}
+    assert lock_modes == (0o700, 0o600)
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o600

@@ -1,0 +1,138 @@
+"""Games one after another on one forum, with the same players and GM (issue 7 items 1, 15, 17, 23)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from daemon_world import CAST, GM, STARTED, STEPS, T0, World, game_toml, play
+
+from forumbot.lifecycle import game_status
+from forumbot.store.models import Game
+from forumbot.tick import fold_game
+
+DAY1 = STEPS[2][0]
+SECOND_T0 = T0 + timedelta(days=10)
+MAFIA = ("Дон", "Маф1", "Маф2")
+
+
+def _end_first_game(w: World) -> None:
+    """g1 ends on Day 1: the GM pauses and resumes, says something and modkills the three mafia."""
+    play(w, upto=2)
+    w.now = DAY1 + timedelta(minutes=40)
+    w.pm(GM, "пауза", ago=timedelta(minutes=9))
+    w.pm(GM, "продолжить", ago=timedelta(minutes=8))
+    w.pm(GM, "сказать Всем удачи", ago=timedelta(minutes=7))
+    for mafioso in MAFIA:
+        w.pm(GM, f"модкилл {mafioso}")
+    w.tick()
+    with w.daemon.sessions.begin() as s:
+        assert s.get(Game, 1).status == "ended"
+
+
+def two_games(tmp_path) -> World:
+    return World(tmp_path, games=game_toml("g1") + game_toml("g2", start=SECOND_T0))
+
+
+def test_a_second_game_takes_no_pm_of_the_first_issue7_item1(tmp_path):
+    w = two_games(tmp_path)
+    _end_first_game(w)
+    w.now = SECOND_T0 - timedelta(days=1)
+    w.start("g2", seed=3)
+    w.now += timedelta(minutes=1)
+    w.tick()
+    run = fold_game(w.daemon.sessions, w.config, "g2", w.now)
+    assert run.phase == "setup"
+    assert all(p.alive for p in run.result.players)
+    assert [m.key for m in run.messages if m.key.startswith(("gm/", "undo/"))] == []
+    assert [t for _, t, _ in w.bot_posts("g2/game")] == [run.messages[0].text + "\n\n" + _marker(w, "g2")]
+    # g2 answered nobody's old PMs: only role PMs went out for it
+    assert {to for to, t, at in w.bot_pms() if at >= w.now - timedelta(minutes=1)} == {n for n, _ in CAST}
+    w.close()
+
+
+def _marker(w: World, game: str) -> str:
+    from forumbot.outbox import marker
+
+    return marker(game, "setup/players")
+
+
+def test_a_pm_of_the_second_game_reaches_it_after_the_first_ended_issue7_item1(tmp_path):
+    w = two_games(tmp_path)
+    _end_first_game(w)
+    w.now = SECOND_T0 - timedelta(days=1)
+    w.start("g2", seed=3)
+    w.now += timedelta(hours=1)
+    w.pm("М1", "подтверждаю")
+    w.tick()
+    replies = [t for to, t, at in w.bot_pms() if to == "М1" and at == w.now]
+    assert len(replies) == 2  # the role PM and the answer to the confirmation
+    w.close()
+
+
+def test_status_of_an_ended_game_folds_all_its_pms_issue7_item17(tmp_path):
+    w = World(tmp_path)
+    _end_first_game(w)
+    w.now += timedelta(days=2)
+    status = game_status(w.daemon.sessions, w.config, "g1", now=w.now)
+    phase = status.splitlines()[1]
+    assert phase.startswith("phase: ended")
+    alive = phase.split(": ", 2)[2].split(", ")
+    assert sorted(alive) == sorted(n for n, _ in CAST if n not in MAFIA)
+    w.close()
+
+
+def test_a_tick_that_listed_the_game_before_another_ended_it_sends_nothing_issue7_item15(tmp_path):
+    """Tick B lists g1 as running; before it takes the game's lock, tick A ends the game. B must not fold the
+    ended game again (it used to, without the game's PMs, and sent confirmation reminders to the dead)."""
+    w = World(tmp_path)
+    play(w, upto=2)
+    w.now = DAY1 + timedelta(minutes=40)
+    for mafioso in MAFIA:
+        w.pm(GM, f"модкилл {mafioso}")
+    first, second = w.daemon, w.new_daemon()
+    seen: dict[str, tuple] = {}
+
+    def other_tick_ends_the_game(point: str) -> None:
+        if point == "after_list" and not seen:
+            first.cycle()
+            seen["after_end"] = w.state()
+
+    report = second.cycle(other_tick_ends_the_game)
+    assert w.state() == seen["after_end"]
+    assert [g.state for g in report.games] == ["ended"]
+    with w.daemon.sessions.begin() as s:
+        assert s.get(Game, 1).ended_at == w.now
+    w.close()
+
+
+def test_setup_reminder_is_timed_from_game_start_not_an_earlier_post_issue7_item23(tmp_path):
+    """C-2: Setup runs from `game start` to Day 1; its one reminder falls half-way (or 12 h before Day 1)."""
+    w = World(tmp_path)
+    w.now = T0 - timedelta(days=10)
+    w.post("game", GM, "Скоро игра, записывайтесь")
+    w.now = T0 - timedelta(hours=2)
+    w.start()
+    w.now += timedelta(minutes=1)
+    w.tick()
+    roles = [(to, at) for to, t, at in w.bot_pms()]
+    assert len(roles) == len(CAST) and all(at == w.now for _, at in roles)
+    w.now = T0 - timedelta(hours=1, minutes=1)
+    w.tick()
+    assert len(w.bot_pms()) == len(CAST)  # no reminder yet
+    w.now = T0 - timedelta(minutes=59)
+    w.tick()
+    assert len(w.bot_pms()) == 2 * len(CAST)
+    w.close()
+
+
+def test_pm_before_game_start_is_not_the_games(tmp_path):
+    """A confirmation sent before `game start` (e.g. for the last game) does not confirm the new role."""
+    w = World(tmp_path)
+    w.now = STARTED - timedelta(days=3)
+    w.pm("М1", "подтверждаю")
+    w.now = STARTED
+    w.start()
+    w.now = STARTED + timedelta(minutes=1)
+    w.tick()
+    assert [t for to, t, _ in w.bot_pms() if to == "М1"] and len([to for to, _, _ in w.bot_pms() if to == "М1"]) == 1
+    w.close()
