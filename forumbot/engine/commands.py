@@ -134,7 +134,8 @@ class CommandsMixin:
         self._check_win(at)
 
     def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
-        if self._seat_of(cmd.new) is not None or cmd.new.casefold() in self.gm_accounts or cmd.new == self.setup.bot:
+        new = parse.account_key(cmd.new)
+        if self._seat_of(cmd.new) is not None or new in self.gm_accounts or new == parse.account_key(self.setup.bot):
             return "new_taken"
         sid = self.s.accounts.pop(cmd.old)
         old = self.s.seats[sid].nick

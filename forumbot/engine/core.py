@@ -52,8 +52,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         seats = draw_seats(setup)
         self.gms = set(setup.gms)
         # Forums keep account names unique regardless of case, so a GM typed in another case is the same account.
-        self.gm_accounts = {gm.casefold() for gm in setup.gms}
-        clash = sorted(nick for nick in seats if nick.casefold() in self.gm_accounts)
+        self.gm_accounts = {parse.account_key(gm) for gm in setup.gms}
+        clash = sorted(nick for nick in seats if parse.account_key(nick) in self.gm_accounts)
         if clash:
             raise SetupError(f"{', '.join(sorted(clash))} cannot be both a GM and a player")
         sched = setup.schedule
@@ -363,13 +363,13 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     # ---------------------------------------------------------------------------------------- the inputs
 
     def handle(self, inp: Input) -> None:
-        if inp.author == self.setup.bot:
+        if parse.account_key(inp.author) == parse.account_key(self.setup.bot):
             return
         if self.s.phase.kind == "ended":
             self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
             return
         if inp.where is Where.PM:
-            if inp.author.casefold() in self.gm_accounts:
+            if parse.account_key(inp.author) in self.gm_accounts:
                 self._command(inp)
             else:
                 self._player_pm(inp)
@@ -379,13 +379,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self._game_post(inp)
 
     def _seat_of(self, author: str) -> str | None:
-        if author in self.s.accounts:
-            return self.s.accounts[author]
-        folded = parse.normalize(author)
-        for account, sid in self.s.accounts.items():
-            if parse.normalize(account) == folded:
-                return sid
-        return None
+        """The seat an account plays: the account as the forum names it, case aside (C-3), never C-4-folded."""
+        key = parse.account_key(author)
+        return next((sid for account, sid in self.s.accounts.items() if parse.account_key(account) == key), None)
 
     # --- the game thread: last words (C-8) and runoff speeches (M-10)
 

@@ -1,5 +1,6 @@
 """Pure parsers: formatting, nicknames, votes, night moves and GM commands. No I/O, no clock."""
 
+from forumbot.parse.accounts import account_key
 from forumbot.parse.commands import parse_command, parse_duration
 from forumbot.parse.moves import parse_pm
 from forumbot.parse.nicknames import NickMatcher
@@ -15,6 +16,7 @@ from forumbot.parse.votes import (
 __all__ = [
     "DEFAULT_AGITATION_MARKERS",
     "NickMatcher",
+    "account_key",
     "find_agitation",
     "fold_lookalikes",
     "keyword_form",

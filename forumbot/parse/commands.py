@@ -25,7 +25,7 @@ from forumbot.model import (
     Vote,
 )
 from forumbot.parse.nicknames import NickMatcher
-from forumbot.parse.normalize import keyword_form, normalize, strip_markup
+from forumbot.parse.normalize import WHITE_SPACE, Spans, keyword_form, normalize, strip_markup
 
 COMMAND_WORDS: Mapping[str, tuple[str, ...]] = {
     "status": ("status", "статус"),
@@ -67,13 +67,16 @@ def parse_duration(text: str) -> timedelta | None:
     # Not normalize(): it would strip a leading minus sign as punctuation.
     text = unicodedata.normalize("NFKC", text).casefold().strip()
     total, pos = timedelta(), 0
-    for m in _DURATION_PART.finditer(text):
-        unit = _UNITS.get(m.group(2))
-        if m.start() != pos or unit is None:
+    # Each part is matched where the last one ended: finditer would search the rest of the text for the
+    # next match from every position, quadratic in a run of digits (issue 7 item 13).
+    while pos < len(text):
+        m = _DURATION_PART.match(text, pos)
+        unit = _UNITS.get(m.group(2)) if m is not None else None
+        if m is None or unit is None:
             return None
         total += unit * float(m.group(1).replace(",", "."))
         pos = m.end()
-    if pos != len(text) or total <= timedelta():
+    if total <= timedelta():
         return None
     return total
 
@@ -91,12 +94,10 @@ def _quoted(text: str) -> tuple[str, str] | Rejection | None:
     return text[1:close], text[close + 1 :].strip()
 
 
-def _prefixes(text: str, keep: int) -> list[tuple[str, str]]:
-    """(first words, the rest) splits of `text`, longest first, leaving at least `keep` words over."""
+def _word_ends(text: str, keep: int) -> list[int]:
+    """Where the first k words of `text` end, for k from the most that leave `keep` words over down to one."""
     spans = [m.span() for m in _WORD.finditer(text)]
-    return [
-        (text[: spans[k - 1][1]], text[spans[k - 1][1] :].strip()) for k in range(len(spans) - keep, 0, -1)
-    ]
+    return [spans[k - 1][1] for k in range(len(spans) - keep, 0, -1)]
 
 
 class _Reader:
@@ -111,7 +112,9 @@ class _Reader:
         """Ways to read a nickname at the start of `text` with the rest after it, best first.
 
         A quoted nickname is the only reading; otherwise the longest run of words naming a player wins,
-        so "modkill Кот Баюн спам" names Кот Баюн when he plays.
+        so "modkill Кот Баюн спам" names Кот Баюн when he plays. Of the runs naming the same player only
+        the longest and the shortest are kept: the others differ from them by words that normalise to
+        nothing ("Маша ! ! !"), and keeping them all made a long command quadratic (issue 7 item 13).
         """
         quoted = _quoted(text)
         if isinstance(quoted, Rejection):
@@ -119,22 +122,24 @@ class _Reader:
         if quoted is not None:
             found = self.nick(quoted[0])
             return found if isinstance(found, Rejection) else [(found, quoted[1])]
-        splits = _prefixes(text, keep)
-        if not splits:
+        ends = _word_ends(text, keep)
+        if not ends:
             return Rejection("missing_argument", word)
-        readings: list[tuple[str, str]] = []
+        spans = Spans(text, WHITE_SPACE, self.matcher.key_limit)
+        runs: dict[str, list[int]] = {}
         ambiguous: Rejection | None = None
-        for head, rest in splits:
-            found = self.nick(head)
+        for end in ends:
+            found = self.matcher.match_key(spans.key(0, end), self.everyone)
             if isinstance(found, str):
-                readings.append((found, rest))
+                runs.setdefault(found, []).append(end)
             elif found.code == "ambiguous_name":
                 ambiguous = ambiguous or found
-        if readings:
-            return readings
+        if runs:
+            kept = sorted({(end, nick) for nick, at in runs.items() for end in (at[0], at[-1])}, reverse=True)
+            return [(nick, text[end:].strip()) for end, nick in kept]
         if ambiguous is not None:
             return ambiguous
-        return self.nick(splits[-1][0])
+        return self.nick(text[: ends[-1]])
 
 
 def _first_line(text: str) -> tuple[int, list[str]] | None:
@@ -242,11 +247,12 @@ def _alias(reader: _Reader, rest: str, word: str) -> Alias | Rejection:
         nick = reader.nick(nick_text)
         return nick if isinstance(nick, Rejection) else Alias(alias, nick)
     # The shortest alias that leaves a player's name after it: the longest name wins.
-    splits = _prefixes(rest, 1)[::-1]
-    if not splits:
+    ends = _word_ends(rest, 1)[::-1]
+    if not ends:
         return Rejection("missing_argument", word)
-    for alias, nick_text in splits:
-        nick = reader.nick(nick_text)
+    spans = Spans(rest, WHITE_SPACE, reader.matcher.key_limit)
+    for end in ends:
+        nick = reader.matcher.match_key(spans.key(end, len(rest)), reader.everyone)
         if isinstance(nick, str):
-            return Alias(alias, nick)
-    return reader.nick(splits[0][1])
+            return Alias(rest[:end], nick)
+    return reader.nick(rest[ends[0] :].strip())

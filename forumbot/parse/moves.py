@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping
 
 from forumbot.model import Move, MoveKind, RejectedLine, Rejection, Role
 from forumbot.parse.nicknames import NickMatcher
-from forumbot.parse.normalize import keyword_form, keyword_words, normalize, strip_markup
+from forumbot.parse.normalize import WHITE_SPACE, Spans, keyword_form, keyword_words, normalize, strip_markup
 
 MOVE_WORDS: Mapping[MoveKind, tuple[str, ...]] = {
     MoveKind.CHECK: ("проверка", "проверяю", "check"),
@@ -146,35 +146,33 @@ class _Line:
             return Move(MoveKind.MODKILL)
         return Rejection("modkill_other", found)
 
-    def splits(self, rest: str, words: frozenset[str]) -> list[tuple[str, str]]:
-        """Every (before, after) split of `rest` around one of `words` standing as a word."""
+    @staticmethod
+    def splits(rest: str, words: frozenset[str]) -> list[tuple[int, int]]:
+        """(end of before, start of after) of every split of `rest` around one of `words` standing as a word."""
         spans = _word_spans(rest)
-        return [
-            (rest[: spans[i][0]], rest[spans[i][1] :])
-            for i in range(1, len(spans) - 1)
-            if keyword_form(rest[spans[i][0] : spans[i][1]]) in words
-        ]
+        return [spans[i] for i in range(1, len(spans) - 1) if keyword_form(rest[spans[i][0] : spans[i][1]]) in words]
 
     def shot(self, rest: str) -> Move | Rejection:
         whole = self.matcher.match(rest, allowed=self.alive)
         if isinstance(whole, str):
             return Move(MoveKind.SHOT, whole)
-        splits = self.splits(rest, _EXECUTOR)
+        # Every part is normalised in one pass (`Spans`): `kill X by by by …` is linear in its length.
+        parts = Spans(rest, WHITE_SPACE, self.matcher.key_limit)
         first: Rejection | None = None
-        for target_text, executor_text in splits:
-            target = self.matcher.match(target_text, allowed=self.alive)
+        for before, after in self.splits(rest, _EXECUTOR):
+            target = self.matcher.match_key(parts.key(0, before), self.alive)
             if isinstance(target, Rejection):
-                first = first or target
+                first = first or self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
                 continue
             if self.variant != "free_hunt":
                 # Only Free Hunt names an executor (H-7); Moscow's grammar has no such part.
                 return Rejection("unknown_command", self.line)
-            executor = self.matcher.match(executor_text, allowed=self.alive)
+            executor = self.matcher.match_key(parts.key(after, len(rest)), self.alive)
             if isinstance(executor, str):
                 return Move(MoveKind.SHOT, target, executor=executor)
-            if executor.code == "not_alive":
-                executor = Rejection("bad_executor", executor.detail)
-            first = first or executor
+            if first is None:
+                executor = self.matcher.match(rest[after:], allowed=self.alive)  # quoting its text
+                first = Rejection("bad_executor", executor.detail) if executor.code == "not_alive" else executor
         if first is not None and whole.code == "unknown_name":
             return first
         return whole

@@ -38,6 +38,10 @@ class NickMatcher:
         self._folded = {key: frozenset(names) for key, names in folded.items()}
         self._order = {nick: i for i, nick in enumerate(self._nicks)}
         self._max_words = max((key.count(" ") + 1 for key in exact), default=1)
+        # Look-alike folding shortens a text at most fourfold (a letter that folds into one with a
+        # precomposed form takes up to three marks into it: no canonical decomposition is longer than four),
+        # so a normalised text longer than this names nobody.
+        self._key_limit = 4 * max((len(key) for key in (*exact, *folded)), default=0) + 4
 
     def _canonical(self, target: str, exact: Mapping[str, set[str]]) -> str:
         if target in self._nicks:
@@ -59,6 +63,11 @@ class NickMatcher:
     def max_words(self) -> int:
         """Most words in any nickname or alias: longer text cannot be a name."""
         return self._max_words
+
+    @property
+    def key_limit(self) -> int:
+        """Normalised texts longer than this name no player (what `Spans` needs to know)."""
+        return self._key_limit
 
     def with_aliases(self, aliases: Mapping[str, str]) -> NickMatcher:
         """A matcher with these aliases added to (or replacing) the current ones."""
@@ -82,7 +91,13 @@ class NickMatcher:
 
     def match(self, text: str, allowed: Collection[str] | None = None) -> str | Rejection:
         """The canonical nick `text` names among `allowed` (None: everyone), or why not."""
-        key = normalize(text)
+        return self.match_key(normalize(text), allowed, text)
+
+    def match_key(self, key: str | None, allowed: Collection[str] | None = None, text: str = "") -> str | Rejection:
+        """match() of a text already normalised (`Spans.key`: None for one too long to be a name); `text` is
+        what an unknown-name rejection quotes."""
+        if key is None or len(key) > self._key_limit:
+            return Rejection("unknown_name", text.strip())
         if not key:
             return Rejection("empty")
         folded = fold_lookalikes(key)
@@ -103,4 +118,4 @@ class NickMatcher:
     def names_any(self, text: str) -> bool:
         """Whether `text` names some player (alive or not), exactly or after folding."""
         key = normalize(text)
-        return bool(key) and (key in self._exact or fold_lookalikes(key) in self._folded)
+        return bool(key) and len(key) <= self._key_limit and (key in self._exact or fold_lookalikes(key) in self._folded)

@@ -5,11 +5,72 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from forumbot.parse.confusables import LOOKALIKES
 
-_IMG = re.compile(r"\[img\b[^\]]*\].*?\[/img\]", re.IGNORECASE | re.DOTALL)
-_HTML_DROP = re.compile(r"<!--.*?-->|<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+@dataclass(frozen=True)
+class Block:
+    """Markup dropped with what it holds: `opener`, up to `head_end` when the opening tag has attributes, then
+    everything to the first `closer` (the first one: blocks do not nest, as in a non-greedy regex)."""
+
+    opener: re.Pattern[str]
+    head_end: str | None
+    closer: re.Pattern[str]
+
+
+def _block(opener: str, head_end: str | None, closer: str) -> Block:
+    return Block(re.compile(opener, re.IGNORECASE), head_end, re.compile(closer, re.IGNORECASE))
+
+
+_IMG = (_block(r"\[img\b", "]", r"\[/img\]"),)
+_HTML_DROP = (
+    _block(r"<!--", None, r"-->"),
+    _block(r"<script\b", ">", r"</script\s*>"),
+    _block(r"<style\b", ">", r"</style\s*>"),
+)
+QUOTES = (_block(r"\[quote\b", "]", r"\[/quote\]"), _block(r"<blockquote\b", None, r"</blockquote>"))
+
+
+def drop_blocks(text: str, blocks: Sequence[Block], replacement: str = "") -> str:
+    """`text` with each block replaced, in one pass: linear in len(text), whatever it holds.
+
+    A regex like `<!--.*?-->` rescans to the end of the text from every unclosed opener (`"<!--" * 8000`
+    took 8 s, issue 7 item 13). Here each pattern is searched only forward from where the last search of it
+    stopped, and a kind of block whose closer (or head end) is not found after an opener can have none after
+    any later opener either, so it is dropped from the scan.
+    """
+    out: list[str] = []
+    pos = 0
+    # the next opener of each kind still in play; a kind with no opener left, or none that closes, leaves
+    live: dict[Block, re.Match[str]] = {}
+    for block in blocks:
+        if (m := block.opener.search(text)) is not None:
+            live[block] = m
+    while live:
+        block, opener = min(live.items(), key=lambda item: item[1].start())
+        head = opener.end()
+        if block.head_end is not None:
+            head = text.find(block.head_end, head) + 1
+        close = block.closer.search(text, head) if head > 0 else None
+        if close is None:
+            del live[block]
+            continue
+        out.append(text[pos : opener.start()])
+        out.append(replacement)
+        pos = close.end()
+        for other, m in list(live.items()):
+            if m.start() < pos:
+                if (m := other.opener.search(text, pos)) is None:
+                    del live[other]
+                else:
+                    live[other] = m
+    out.append(text[pos:])
+    return "".join(out)
+
+
 # Tags that end a line in rendered HTML: a PM's lines must survive the HTML the forum serves.
 _HTML_BREAK = re.compile(
     r"<br\s*/?>|</?(?:p|div|li|ul|ol|tr|table|blockquote|h[1-6])\b[^<>]*>", re.IGNORECASE
@@ -28,8 +89,8 @@ _LOOKALIKES = str.maketrans(LOOKALIKES)
 
 def strip_markup(text: str) -> str:
     """Remove BBCode and HTML formatting, keeping the text inside; images go entirely."""
-    text = _IMG.sub("", text)
-    text = _HTML_DROP.sub("", text)
+    text = drop_blocks(text, _IMG)
+    text = drop_blocks(text, _HTML_DROP)
     text = _HTML_BREAK.sub("\n", text)
     text = _HTML_TAG.sub("", text)
     text = _BB_BREAK.sub("\n", text)
@@ -58,8 +119,9 @@ def _is_edge(ch: str) -> bool:
     return ch.isspace() or unicodedata.category(ch).startswith("P")
 
 
-def normalize(text: str) -> str:
-    """C-4 normalisation, without markup removal and without look-alike folding."""
+def _letters(text: str) -> str:
+    """normalize() up to white-space collapsing. White space stays white space and "/" stays "/", and no step
+    reaches across them (NFKC composes nothing with either), so this can run piece by piece (`Spans`)."""
     # Invisible characters go first: one between a letter and its combining mark would stop NFKC
     # from composing them (and "е" + U+0308 from becoming "ё", then "е").
     text = "".join(ch for ch in text if _visible(ch))
@@ -67,14 +129,67 @@ def normalize(text: str) -> str:
     # that the next NFKC composes back into "ё".
     text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
     text = unicodedata.normalize("NFKC", _undot(text, "е"))
-    text = "".join(ch for ch in text if _visible(ch))
-    text = _SPACES.sub(" ", text)
+    return "".join(ch for ch in text if _visible(ch))
+
+
+def _trimmed(text: str) -> str:
     start, end = 0, len(text)
     while start < end and _is_edge(text[start]):
         start += 1
     while end > start and _is_edge(text[end - 1]):
         end -= 1
     return text[start:end]
+
+
+def normalize(text: str) -> str:
+    """C-4 normalisation, without markup removal and without look-alike folding."""
+    return _trimmed(_SPACES.sub(" ", _letters(text)))
+
+
+WHITE_SPACE = r"\s"  # the cuts of `Spans`: the inside of a regex character class
+SLASH = "/"
+
+
+class Spans:
+    """normalize() of the parts of one text between cut characters, after a single pass over the text.
+
+    Parsers try a text's splits (each "/" of `A / B`, each word before `by`, each run of words that may be a
+    nickname); normalising every candidate anew is quadratic in the text's length (issue 7 item 13). Cut
+    at white space and "/", the text is normalised once, piece by piece, and `key(start, end)` gives
+    normalize(text[start:end]) for `start` and `end` next to a cut (or at the text's ends), or None when
+    that is longer than `limit`: no name or keyword is, so no caller needs it.
+    """
+
+    def __init__(self, text: str, cuts: str = WHITE_SPACE, limit: int = 256) -> None:
+        self.limit = limit
+        pieces = re.finditer(rf"[{cuts}]|[^{cuts}]+", text)
+        out: list[str] = []
+        size = 0
+        self._at: dict[int, int] = {0: 0}
+        for m in pieces:
+            piece = _SPACES.sub(" ", _letters(m.group()))
+            if piece.startswith(" ") and out and out[-1].endswith(" "):
+                piece = piece[1:]
+            if piece:
+                out.append(piece)
+                size += len(piece)
+            self._at[m.end()] = size
+        self._text = "".join(out)
+        n = len(self._text)
+        # first solid (not edge) character at or after i; end of the last solid one at or before i
+        self._next = [n] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            self._next[i] = self._next[i + 1] if _is_edge(self._text[i]) else i
+        self._prev = [0] * (n + 1)
+        for i in range(1, n + 1):
+            self._prev[i] = self._prev[i - 1] if _is_edge(self._text[i - 1]) else i
+
+    def key(self, start: int, end: int) -> str | None:
+        """normalize(text[start:end]); None when longer than the limit. KeyError: not next to a cut."""
+        a, b = self._next[self._at[start]], self._prev[self._at[end]]
+        if b <= a:
+            return ""
+        return self._text[a:b] if b - a <= self.limit else None
 
 
 def fold_lookalikes(text: str) -> str:

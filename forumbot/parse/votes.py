@@ -8,7 +8,17 @@ from functools import lru_cache
 
 from forumbot.model import Agitation, Rejection, Special, Target, Vote
 from forumbot.parse.nicknames import NickMatcher
-from forumbot.parse.normalize import keyword_form, keyword_words, normalize, strip_markup
+from forumbot.parse.normalize import (
+    QUOTES,
+    SLASH,
+    Spans,
+    drop_blocks,
+    fold_lookalikes,
+    keyword_form,
+    keyword_words,
+    normalize,
+    strip_markup,
+)
 
 NO_LYNCH_WORDS: tuple[str, ...] = ("ннв",)
 PARDON_ALL_WORDS: tuple[str, ...] = ("помиловать всех",)
@@ -33,7 +43,6 @@ DEFAULT_AGITATION_MARKERS: tuple[str, ...] = (
 
 _EXCERPT = 60
 _QUOTE = re.compile(r"\[quote\b|<blockquote\b", re.IGNORECASE)  # a quote left in the text (H-3)
-_QUOTE_BLOCK = re.compile(r"\[quote\b[^\]]*\].*?\[/quote\]|<blockquote\b.*?</blockquote>", re.IGNORECASE | re.DOTALL)
 
 
 def _forms(words: Sequence[str]) -> frozenset[str]:
@@ -44,6 +53,8 @@ _NO_LYNCH = _forms(NO_LYNCH_WORDS)
 _PARDON_ALL = _forms(PARDON_ALL_WORDS)
 _HANG_ALL = _forms(HANG_ALL_WORDS)
 _ALL_WORDS = _NO_LYNCH | _PARDON_ALL | _HANG_ALL
+# Parts of a post longer than this (normalised) are none of these words (see NickMatcher.key_limit).
+_KEYWORD_LIMIT = 4 * max(len(word) for word in _ALL_WORDS) + 4
 
 
 def excerpt(text: str) -> str:
@@ -100,18 +111,52 @@ def _name_rejection(
 
 
 def _target(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target | Rejection:
-    if keyword_form(part) in _NO_LYNCH:
+    return _target_key(normalize(part), matcher, alive, part)
+
+
+def _target_key(key: str | None, matcher: NickMatcher, alive: Collection[str], part: str = "") -> Target | Rejection:
+    if key is not None and fold_lookalikes(key) in _NO_LYNCH:
         return Special.NO_LYNCH
-    return matcher.match(part, allowed=alive)
+    return matcher.match_key(key, alive, part)
 
 
 def _runoff(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target | Rejection:
-    form = keyword_form(part)
+    return _runoff_key(normalize(part), matcher, alive, part)
+
+
+def _runoff_key(key: str | None, matcher: NickMatcher, alive: Collection[str], part: str = "") -> Target | Rejection:
+    form = fold_lookalikes(key) if key is not None else None
     if form in _PARDON_ALL:
         return Special.PARDON_ALL
     if form in _HANG_ALL:
         return Special.HANG_ALL
-    return matcher.match(part, allowed=alive)
+    return matcher.match_key(key, alive, part)
+
+
+def _split_vote(line: str, slashes: list[int], matcher: NickMatcher, alive: Collection[str]) -> Vote | None:
+    """The `TARGET / RUNOFF` reading at the first slash where both parts name something (M-7).
+
+    Every part is normalised in one pass over the line (`Spans`), and each distinct part looked up once:
+    a post of 4,000 characters `Маша/Маша/…` no longer costs a normalisation of each prefix and suffix.
+    """
+    if not slashes:
+        return None
+    spans = Spans(line, SLASH, max(matcher.key_limit, _KEYWORD_LIMIT))
+    targets: dict[str | None, Target | Rejection] = {}
+    runoffs: dict[str | None, Target | Rejection] = {}
+    for i in slashes:
+        left = spans.key(0, i)
+        if left not in targets:
+            targets[left] = _target_key(left, matcher, alive)
+        if isinstance(targets[left], Rejection):
+            continue
+        right = spans.key(i + 1, len(line))
+        if right not in runoffs:
+            runoffs[right] = _runoff_key(right, matcher, alive)
+        target, runoff = targets[left], runoffs[right]
+        if not isinstance(target, Rejection) and not isinstance(runoff, Rejection):
+            return Vote(target, runoff)
+    return None
 
 
 def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -> Vote | Rejection:
@@ -128,11 +173,9 @@ def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -
         return whole
     # A nickname may hold a slash itself ("AC/DC"), so every slash is tried as the separator.
     slashes = [i for i, ch in enumerate(line) if ch == "/"]
-    for i in slashes:
-        target = _target(line[:i], matcher, alive)
-        runoff = _runoff(line[i + 1 :], matcher, alive)
-        if not isinstance(target, Rejection) and not isinstance(runoff, Rejection):
-            return Vote(target, runoff)
+    split = _split_vote(line, slashes, matcher, alive)
+    if split is not None:
+        return split
     if not slashes:
         return _name_rejection(matcher, line, whole)
     if len(slashes) > 1:
@@ -207,7 +250,7 @@ def parse_hunt_vote(
     if _QUOTE.search(text):
         # H-3: a post with a quote is no vote, even a quote of a bare nickname; the author's own words
         # outside the quote may still be agitation (H-4), a quoted call is not his.
-        own = strip_markup(_QUOTE_BLOCK.sub(" ", text))
+        own = strip_markup(drop_blocks(text, QUOTES, " "))
         marker = find_agitation(own, markers) if not matcher.names_any(own) else None
         return Agitation(marker) if marker is not None else _not_a_vote(strip_markup(text))
     stripped = strip_markup(text)
