@@ -276,7 +276,7 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
         r.problem("login", "empty (the bot's account name)")
     base_url = r.get("base_url", str, "")
     if base_url:
-        _check_url(r, base_url)
+        _check_url(r, base_url, web=not custom)  # an adapter of one's own may read a file:// forum
     elif engine and engine != "memory":
         r.problem("base_url", "missing")
     password_env = r.get("password_env", str, "")
@@ -290,14 +290,14 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
                        markup=markup, extra=extra)
 
 
-def _check_url(r: _Reader, url: str) -> None:
+def _check_url(r: _Reader, url: str, web: bool) -> None:
     try:
         parts = urlsplit(url)
         _ = parts.port  # raises on a malformed port
     except ValueError as e:
         r.problem("base_url", f"not a URL: {url!r} ({e})")
         return
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+    if web and (parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url)):
         r.problem("base_url", f"not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)")
 
 
