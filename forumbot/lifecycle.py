@@ -8,6 +8,7 @@ with the roles at the end; `game start` records it so `game status` can show it.
 
 from __future__ import annotations
 
+import inspect
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,9 +21,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot import engine
-from forumbot.config import Config, GameConfig
+from forumbot.config import Config, ForumConfig, GameConfig
 from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup, Role
+from forumbot.options import closest
 from forumbot.store.models import Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
 from forumbot.store.setup_codec import setup_to_json
@@ -175,13 +177,30 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
     problems = []
     for forum in config.forums.values():
         try:
-            adapter_factory(forum.engine)
+            factory = adapter_factory(forum.engine)
         except ConfigError as e:
             problems.append(f"forums.{forum.name}.engine: {e}")
+        else:
+            problems += _keys_unread(forum, factory)
         if forum.password_env and forum.password_env not in environ:
             problems.append(f"forums.{forum.name}.password_env: environment variable {forum.password_env} is not set "
                             "(set it where forumbot runs, e.g. in the crontab or the service file)")
     return problems
+
+
+def _keys_unread(forum: ForumConfig, factory: Callable) -> list[str]:
+    """For an adapter of one's own ("module:attr"): the forum table's keys its constructor does not take (the
+    shipped engines' keys are checked by the config itself)."""
+    if ":" not in forum.engine or hasattr(factory, "from_config"):
+        return []
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return []
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return []
+    return [f"forums.{forum.name}.{key}: unknown setting: {forum.engine} takes none such{closest(key, parameters)}"
+            for key in sorted(set(forum.extra) - set(parameters))]
 
 
 def late_starts(config: Config, now: datetime, started: Collection[str] = ()) -> list[str]:

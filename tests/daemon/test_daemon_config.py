@@ -245,3 +245,26 @@ def test_a_game_whose_day_1_is_ahead_gets_no_warning(tmp_path, capsys):
     path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE)))
     assert main(["check-config", "-c", str(path)]) == 0
     assert capsys.readouterr().err == ""
+
+
+class OwnAdapter:
+    """An adapter of one's own that names what it takes."""
+
+    def __init__(self, base_url: str, login: str, password: str | None = None, page_size: int = 20):
+        pass
+
+
+def test_issue7_item20_a_key_an_own_adapter_does_not_take_is_named(tmp_path, capsys):
+    text = config_toml(game_toml("g1", start=FUTURE), engine=f"{__name__}:OwnAdapter",
+                       forum_extra='base_url = "http://127.0.0.1:1/"\npage_sise = 5')
+    assert main(["check-config", "-c", str(write(tmp_path, text))]) == 2
+    assert capsys.readouterr().err == (f"forumbot: forums.main.page_sise: unknown setting: {__name__}:OwnAdapter takes "
+                                       "none such (did you mean 'page_size'?)\n")
+    assert main(["check-config", "-c", str(write(tmp_path, text.replace("page_sise", "page_size")))]) == 0
+
+
+def test_issue7_item19_a_lone_surrogate_in_the_config_is_one_line(tmp_path, capsys):
+    path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE, gms=("\\ud800",))))
+    assert main(["check-config", "-c", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"forumbot: {path}: not valid TOML: ") and err.count("\n") == 1
