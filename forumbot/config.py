@@ -12,13 +12,13 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.errors import ConfigError
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
-from forumbot.options import closest, option_problems
+from forumbot.options import closest, flag, number, option_problems, string, whole
 
 VARIANTS = ("moscow", "free_hunt")
 MODES = ("live", "shadow")
@@ -301,42 +301,49 @@ def _check_url(r: _Reader, url: str, web: bool) -> None:
         r.problem("base_url", f"not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)")
 
 
+def _zone_name(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return string(value)
+    return None if _zone(value) is not None else f"unknown time zone {value!r} (write e.g. Europe/Moscow)"
+
+
+def _header(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return string(value)
+    return None if value.isascii() and value.isprintable() else "only printable ASCII can go in an HTTP header"
+
+
+def _intervals(value: Any) -> str | None:
+    if isinstance(value, dict) and all(number(0, 3600, "seconds")(v) is None for v in value.values()):
+        return None
+    return f"expected a table of seconds from 0 to 3600, e.g. {{ post = 15, pm = 15 }}, got {value!r}"
+
+
+# What the shipped adapters make of each forum-table setting they read (which engine reads which: ENGINE_KEYS).
+FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
+    "timeout": number(0, 600, "seconds", low_open=True),
+    "backoff": number(0, 600, "seconds"),
+    "max_wait": number(0, 3600, "seconds"),
+    "retries": whole(0, 100),
+    "page_size": whole(1, 1000),
+    "intervals": _intervals,
+    "user_agent": _header,
+    "timezone_name": _zone_name,
+    "delete_read_pms": flag,
+    "api_key": string, "api_client_id": string, "admin_api_key": string,
+}
+
+
 def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
-    """The forum table's other keys, for the adapter; those forumbot's adapters read are checked here."""
+    """The forum table's other keys, for the adapter; the values of those forumbot's adapters read are checked."""
     settings = {}
-    seconds = {"timeout": (0, 600, True), "backoff": (0, 600, False), "max_wait": (0, 3600, False)}
     for key in sorted(set(table) - set(_FORUM_KEYS)):
-        if key in seconds:
-            low, high, low_open = seconds[key]
-            value = r.number(key, None, low, high, low_open=low_open)
-        elif key in ("retries", "page_size"):
-            value = r.number(key, None, 0 if key == "retries" else 1, 1000, integer=True)
-        elif key in ("delete_read_pms",):
-            value = r.get(key, bool)
-        elif key == "timezone_name":
-            value = r.get(key, str)
-            if value is not None and _zone(value) is None:
-                r.problem(key, f"unknown time zone {value!r} (write e.g. Europe/Moscow)")
-                value = None
-        elif key == "user_agent":
-            value = r.get(key, str)
-            if value is not None and not (value.isascii() and value.isprintable()):
-                r.problem(key, "only printable ASCII can go in an HTTP header")
-                value = None
-        elif key == "intervals":
-            value = r.get(key, dict)
-            if value is not None and not all(
-                    isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 3600
-                    for v in value.values()):
-                r.problem(key, "expected a table of seconds from 0 to 3600, e.g. { post = 15, pm = 15 }")
-                value = None
-        elif key in ("api_key", "api_client_id", "admin_api_key"):
-            value = r.get(key, str)
+        check = FORUM_SETTINGS.get(key)
+        wrong = check(table[key]) if check else None
+        if wrong:
+            r.problem(key, wrong)
         else:
-            settings[key] = table[key]  # for an adapter of its own; unknown to the shipped ones (checked above)
-            continue
-        if value is not None:
-            settings[key] = value
+            settings[key] = table[key]
     return settings
 
 

@@ -20,7 +20,7 @@ HOUSE_RULES = {
 }
 
 
-def _number(low: float, high: float, unit: str, low_open: bool = False) -> Callable[[Any], str | None]:
+def number(low: float, high: float, unit: str, low_open: bool = False) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return f"expected a number of {unit}, got {type(value).__name__} {value!r}"
@@ -31,7 +31,7 @@ def _number(low: float, high: float, unit: str, low_open: bool = False) -> Calla
     return check
 
 
-def _choice(*allowed: str) -> Callable[[Any], str | None]:
+def choice(*allowed: str) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
         if value not in allowed or not isinstance(value, str):
             return f"must be {' or '.join(repr(a) for a in allowed)}, got {value!r}"
@@ -39,19 +39,27 @@ def _choice(*allowed: str) -> Callable[[Any], str | None]:
     return check
 
 
-def _words(value: Any) -> str | None:
+def words(value: Any) -> str | None:
     if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
         return f"expected a list of non-empty words, got {value!r}"
     return None
 
 
-def _whole(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        return f"expected a whole number, got {type(value).__name__} {value!r}"
-    return None
+def whole(low: int | None = None, high: int | None = None) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"expected a whole number, got {type(value).__name__} {value!r}"
+        if low is not None and high is not None and not low <= value <= high:
+            return f"must be from {low} to {high}, got {value!r}"
+        return None
+    return check
 
 
-def _flag(value: Any) -> str | None:
+def string(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"expected a string, got {type(value).__name__} {value!r}"
+
+
+def flag(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"expected true or false, got {type(value).__name__} {value!r}"
 
 
@@ -63,13 +71,13 @@ class Option:
 
 
 OPTIONS: dict[str, Option] = {
-    "edited_votes": Option(_choice("void", "first_seen"), clause="C-11"),
+    "edited_votes": Option(choice("void", "first_seen"), clause="C-11"),
     # at least a minute: a zero interval would schedule vote counts forever at one instant
-    "vote_count_minutes": Option(_number(1, 7 * 24 * 60, "minutes")),
-    "remind_hours": Option(_number(0, 24 * 365, "hours")),  # 0: no reminders
-    "agitation_markers": Option(_words),
-    "mafia": Option(_whole, ("free_hunt",), "H-1"),
-    "maniac": Option(_flag, ("free_hunt",), "H-1"),
+    "vote_count_minutes": Option(number(1, 7 * 24 * 60, "minutes")),
+    "remind_hours": Option(number(0, 24 * 365, "hours")),  # 0: no reminders
+    "agitation_markers": Option(words),
+    "mafia": Option(whole(), ("free_hunt",), "H-1"),
+    "maniac": Option(flag, ("free_hunt",), "H-1"),
 }
 
 

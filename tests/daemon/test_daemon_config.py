@@ -127,7 +127,7 @@ BAD = [
     ("edited_votes a number", with_options("edited_votes = 3"),
      "games.g1.options.edited_votes: must be 'void' or 'first_seen', got 3 (C-11)"),
     ("timeout a list", game_with("", "", engine="phpbb", forum_extra='base_url = "http://127.0.0.1:8081/"\ntimeout = [3, 5]'),
-     "forums.main.timeout: expected a number, got list [3, 5]"),
+     "forums.main.timeout: expected a number of seconds, got list [3, 5]"),
     # item 20
     ("engine misspelt", game_with('engine = "memory"', 'engine = "phpbbb"\nbase_url = "http://127.0.0.1:8081/"'),
      "forums.main.engine: unknown forum engine 'phpbbb' (did you mean 'phpbb'?) (known: "),
