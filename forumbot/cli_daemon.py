@@ -176,19 +176,21 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
 def _zone_mismatch(forum, adapter, now: datetime) -> str | None:
     """issue 7 item 3: a board showing the bot another zone than the adapter reads its dates in shifts every
     PM and edit by the difference."""
+    from zoneinfo import ZoneInfo
+
     read = getattr(adapter, "board_utc_offset", None)
-    if read is None or not forum.timezone_name:
+    # the zone the adapter really reads dates in (the HTML adapters keep it as `tz`), else the configured one
+    zone = getattr(adapter, "tz", None) or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
+    if read is None or zone is None:
         return None
     shown = read()
     if shown is None:
         return None
-    from zoneinfo import ZoneInfo
-
-    expected = now.astimezone(ZoneInfo(forum.timezone_name)).utcoffset()
+    expected = now.astimezone(zone).utcoffset()
     if shown == expected:
         return None
     return (f"forums.{forum.name}.timezone_name: the board shows the bot's account times in {_utc(shown)}, but "
-            f"they are read in {forum.timezone_name} ({_utc(expected)}): set timezone_name to the board's zone, "
+            f"they are read in {zone} ({_utc(expected)}): set timezone_name to the board's zone, "
             "or the account's time zone on the board to this one")
 
 

@@ -76,6 +76,10 @@ def parse_transcript(raw: Any) -> Transcript:
     problems = option_problems(variant, options)
     if problems:
         raise TranscriptError("transcript: " + "; ".join(problems))
+    for name, value in options.items():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                _check_text(text, f"transcript: options.{name}")
     markup = f.str("markup", "bbcode")
     if markup not in ("bbcode", "markdown"):
         raise TranscriptError(f"transcript: markup must be bbcode or markdown, not {markup!r}")

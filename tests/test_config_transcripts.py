@@ -74,6 +74,8 @@ CASES = [
     ("lone surrogate in a nick", with_text('"nick": "', '"nick": "\\ud800'),
      "players[1]: field 'nick' holds a lone surrogate U+D800"),
     ("lone surrogate in a GM", with_text('"gms": ["', '"gms": ["\\ud800'), "gms[0] holds a lone surrogate"),
+    ("lone surrogate in an option", with_text('"options": {}', '"options": {"agitation_markers": ["\\ud800"]}'),
+     "options.agitation_markers holds a lone surrogate U+D800"),
     ("invalid UTF-8", (TRANSCRIPTS / BASE).read_bytes().replace(b'"variant"', b'"vari\xffant"', 1),
      "x.json: not UTF-8: byte 0xff on line 2"),
 ]
