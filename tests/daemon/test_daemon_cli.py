@@ -4,6 +4,7 @@ failures are one line on stderr, never a traceback."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from daemon_world import config_toml, game_toml
@@ -157,7 +158,7 @@ def test_the_password_never_appears_in_output_or_logs(config, capsys, caplog, mo
 # --- check-config --online: the board's zone (issue 7 item 3) and threads it cannot name (item 19) ----------
 
 PHPBB_URL = "http://127.0.0.1:8081/"
-FIXTURES = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def phpbb_config(path, zone: str | None, game_thread: str = "101"):
