@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime, timedelta, timezone
 
 from lxml import etree
 
+from adapters.dates import parse_forum_date
 from adapters.hooks import hook
 from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
@@ -194,3 +196,32 @@ class MybbForum(HtmlForum):
         if not self.error_text(result) and meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result, flood_action="pm", text=self.error_text(result) or self._notice_text(result))
+
+    # --- the board's zone (check-config --online) -------------------------------------------------------------
+
+    def board_utc_offset(self) -> timedelta | None:
+        """The UTC offset the board shows the bot's account now: the footer's clock ("Текущее время:
+        29.11.2026, 15:07", "Current time: ...") against the server's Date header; None when either is missing.
+        Read after `login`: a guest sees the board's default zone, not the account's."""
+        page = self.get("index.php")
+        return shown_utc_offset(page.tree(), page.server_time(), self.profile.date_order)
+
+
+def shown_utc_offset(tree: etree._Element, server_now: datetime | None, date_order: str = "auto") -> timedelta | None:
+    clock = select_one(tree, "#current_time")
+    if clock is None or server_now is None:
+        return None
+    shown_text = text(clock)
+    for label in select(clock, "strong"):  # "Текущее время:"; the date is the rest
+        shown_text = shown_text.replace(text(label), "", 1)
+    shown = parse_forum_date(shown_text, timezone.utc, server_now, date_order)
+    if shown is None:
+        return None
+    # the clock shows minutes only and the page took a moment to come: zones are whole quarter hours
+    quarters = round((shown - server_now) / timedelta(minutes=15))
+    offset = timedelta(minutes=15 * quarters)
+    if offset > timedelta(hours=14):  # "Сегодня" read in UTC can fall on the wrong day near midnight
+        offset -= timedelta(days=1)
+    elif offset < timedelta(hours=-12):
+        offset += timedelta(days=1)
+    return offset

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from datetime import timedelta
 from urllib.parse import urljoin
+
+from lxml import etree
 
 from adapters.hooks import hook
 from adapters.html import (
@@ -222,3 +226,26 @@ class PhpbbForum(HtmlForum):
             return m.group(1) if m else ""
         self.raise_for_errors(result, flood_action="pm")
         return ""
+
+    # --- the board's zone (check-config --online) -------------------------------------------------------------
+
+    def board_utc_offset(self) -> timedelta | None:
+        """The UTC offset the board shows the bot's account now, from the footer of its index page
+        (prosilver: "Часовой пояс: UTC+03:00", "All times are UTC+03:00"); None when the page does not say.
+        Read after `login`: a guest sees the board's default zone, not the account's."""
+        return shown_utc_offset(self.get("index.php").tree())
+
+
+_UTC_OFFSET = re.compile(r"^(?:UTC|GMT)\s*(?:([+-−])\s*(\d{1,2})(?::?(\d{2}))?)?$")
+
+
+def shown_utc_offset(tree: etree._Element) -> timedelta | None:
+    """The offset a prosilver-like page prints in its footer ("UTC", "UTC+03:00", "UTC-04:30")."""
+    # the footer's zone is a span with the zone's name as its title; BBCode cannot put a title in a post
+    for span in select(tree, "span[title]"):
+        m = _UTC_OFFSET.match(" ".join(text(span).split()))
+        if m:
+            sign, hours, minutes = m.groups()
+            offset = timedelta(hours=int(hours or 0), minutes=int(minutes or 0))
+            return -offset if sign in ("-", "−") else offset
+    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from importlib import resources
 from typing import Sequence
@@ -15,6 +16,7 @@ from forumbot.errors import ForumbotError, ForumError
 
 # 2: a human must fix the input (config, setup, transcript, database); 3: a forum could not be reached.
 EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process ended by SIGPIPE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +40,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         add_daemon_commands(sub)
 
     args = parser.parse_args(argv)
-    return run_command(args)
+    try:
+        code = run_command(args)
+        sys.stdout.flush()  # a closed pipe shows up here, while we can still handle it
+    except BrokenPipeError:
+        # the reader went away (`forumbot replay x.json | head`): stop quietly, as a tool killed by SIGPIPE does.
+        # stdout goes to /dev/null so the interpreter's own flush at exit does not raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+    return code
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -84,23 +84,131 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
-    from forumbot.daemon import check_online
-    from forumbot.lifecycle import check_setups
+    from forumbot.lifecycle import check_forums, check_setups, late_starts
 
     config = _config(args)
-    problems = check_setups(config)
+    problems = check_setups(config) + check_forums(config, os.environ)
     for problem in problems:
         print(f"forumbot: {problem}", file=sys.stderr)
     if problems:
         return EXIT_CONFIG
+    for warning in late_starts(config, _now(), _started_games(config)):
+        print(f"forumbot: warning: {warning}", file=sys.stderr)
     if args.online:
-        unreachable = check_online(config, os.environ)
-        for problem in unreachable:
+        wrong, unreachable, warnings = check_online(config, os.environ)
+        for warning in warnings:
+            print(f"forumbot: warning: {warning}", file=sys.stderr)
+        for problem in wrong + unreachable:
             print(f"forumbot: {problem}", file=sys.stderr)
+        if wrong:
+            return EXIT_CONFIG
         if unreachable:
             return EXIT_UNREACHABLE
     print(f"{config.path}: ok ({len(config.forums)} forum(s), {len(config.games)} game(s))")
     return EXIT_OK
+
+
+def _started_games(config: Config) -> set[str]:
+    """The games already in the database; none when there is no usable database yet (check-config creates
+    nothing)."""
+    from sqlalchemy import select
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from forumbot.store import open_engine
+    from forumbot.store.models import Game
+
+    url = config.database_url
+    if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
+        return set()
+    try:
+        engine = open_engine(url)
+        try:
+            with engine.connect() as connection:
+                return set(connection.scalars(select(Game.name)))
+        finally:
+            engine.dispose()
+    except SQLAlchemyError:
+        return set()
+
+
+def check_online(config: Config, environ, factory=None,
+                 now: datetime | None = None) -> tuple[list[str], list[str], list[str]]:
+    """`check-config --online`: log in to each forum, compare the zone its board shows the bot with the one
+    its dates are read in, and read each game's threads. Returns (what the config gets wrong, what could not
+    be reached, warnings), one line each naming the setting."""
+    from adapters.dates import rough_times_warning
+    from forumbot.daemon import build_adapter
+    from forumbot.errors import ForumError
+
+    factory = factory or build_adapter
+    now = now or _now()
+    wrong: list[str] = []
+    unreachable: list[str] = []
+    warnings: list[str] = []
+    for forum in config.forums.values():
+        try:
+            adapter = factory(forum, environ)
+            adapter.login()
+        except ConfigError as e:
+            wrong.append(str(e))
+            continue
+        except ForumError as e:
+            unreachable.append(f"forums.{forum.name}: cannot log in: {e}")
+            continue
+        try:
+            mismatch = _zone_mismatch(forum, adapter, now)
+        except ForumError as e:
+            unreachable.append(f"forums.{forum.name}: cannot read the board's time zone: {e}")
+        else:
+            if mismatch:
+                wrong.append(mismatch)
+        for game in config.games.values():
+            if game.forum != forum.name:
+                continue
+            spans = []
+            for key in ("game_thread", "vote_thread"):
+                thread = getattr(game, key)
+                try:
+                    if hasattr(adapter, "topic_id"):
+                        adapter.topic_id(thread)
+                    posts, _ = adapter.fetch_posts(thread)
+                except ValueError as e:  # not a topic this engine can name
+                    wrong.append(f"games.{game.name}.{key}: {e} (give the topic's address or number)")
+                except ForumError as e:
+                    unreachable.append(f"games.{game.name}.{key}: cannot read {thread}: {e}")
+                else:
+                    spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
+            rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
+            if rough:
+                warnings.append(f"games.{game.name}: {rough}")
+    return wrong, unreachable, warnings
+
+
+def _zone_mismatch(forum, adapter, now: datetime) -> str | None:
+    """issue 7 item 3: a board showing the bot another zone than the adapter reads its dates in shifts every
+    PM and edit by the difference."""
+    from zoneinfo import ZoneInfo
+
+    read = getattr(adapter, "board_utc_offset", None)
+    # the zone the adapter really reads dates in (the HTML adapters keep it as `tz`), else the configured one
+    zone = getattr(adapter, "tz", None) or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
+    if read is None or zone is None:
+        return None
+    shown = read()
+    if shown is None:
+        return None
+    expected = now.astimezone(zone).utcoffset()
+    if shown == expected:
+        return None
+    return (f"forums.{forum.name}.timezone_name: the board shows the bot's account times in {_utc(shown)}, but "
+            f"they are read in {zone} ({_utc(expected)}): set timezone_name to the board's zone, "
+            "or the account's time zone on the board to this one")
+
+
+def _utc(offset) -> str:
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:

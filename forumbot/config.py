@@ -7,20 +7,39 @@ holds each one.
 
 from __future__ import annotations
 
+import math
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.errors import ConfigError
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
+from forumbot.options import closest, flag, number, option_problems, string, whole
 
 VARIANTS = ("moscow", "free_hunt")
 MODES = ("live", "shadow")
 LANGUAGES = ("ru", "en")
 MARKDOWN_ENGINES = {"discourse": "markdown", "flaskbb": "markdown"}  # the rest speak BBCode
+MAX_PHASE_HOURS = 24 * 365  # longer is a typo, and much longer overflows date arithmetic
+
+# The keys a forum table may hold besides engine, login, base_url, password_env and markup, by engine: the
+# adapter's own settings, passed to it (daemon.build_adapter). An adapter named "module:attr" may take any key.
+_TRANSPORT_KEYS = frozenset({"timeout", "retries", "backoff", "max_wait", "user_agent", "intervals"})
+ENGINE_KEYS: dict[str, frozenset[str]] = {
+    "memory": frozenset({"page_size"}),
+    "phpbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "mybb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "flaskbb": _TRANSPORT_KEYS,
+    "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key"},
+}
+# Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
+# the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
+ZONED_ENGINES = ("phpbb", "mybb")
+_FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
 
 
 @dataclass(frozen=True)
@@ -35,6 +54,11 @@ class ForumConfig:
 
     def password(self, environ: dict[str, str]) -> str | None:
         return environ.get(self.password_env) if self.password_env else None
+
+    @property
+    def timezone_name(self) -> str:
+        """The zone the adapter reads the board's local times in ("" where the engine's dates carry one)."""
+        return str(self.extra.get("timezone_name", ""))
 
 
 @dataclass(frozen=True)
@@ -96,19 +120,31 @@ def load_config(path: str | Path) -> Config:
     """Read and validate `path`; raise ConfigError naming every problem found."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_utf8(path))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file (write an example with `forumbot init`)") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: {describe_bad_utf8(e)}") from None
     problems: list[str] = []
     config = _parse(path, raw, problems)
     if problems:
         raise ConfigProblems(path, problems)
     assert config is not None
     return config
+
+
+def read_utf8(path: Path) -> str:
+    """The file's text; UnicodeDecodeError (see describe_bad_utf8) when it is not UTF-8."""
+    return path.read_bytes().decode("utf-8")
+
+
+def describe_bad_utf8(e: UnicodeDecodeError) -> str:
+    line = e.object[:e.start].count(b"\n") + 1
+    return f"not UTF-8: byte 0x{e.object[e.start]:02x} on line {line} (save the file as UTF-8)"
 
 
 class ConfigProblems(ConfigError):
@@ -146,6 +182,22 @@ class _Reader:
             return default
         return value
 
+    def number(self, key: str, default: Any, low: float, high: float, integer: bool = False,
+               low_open: bool = False) -> Any:
+        """A finite number within [low, high] (or (low, high]), else a problem and `default`."""
+        value = self.get(key, int if integer else (int, float), None)
+        if value is None:
+            return default
+        if not math.isfinite(value) or value < low or value > high or (low_open and value == low):
+            bound = f"more than {low:g}" if low_open else f"at least {low:g}"
+            self.problem(key, f"must be {bound} and at most {high:g}, got {value!r}")
+            return default
+        return value
+
+    def unknown(self, known: Any) -> None:
+        for key in sorted(set(self.table) - set(known)):
+            self.problem(key, "unknown setting" + closest(key, known))
+
     def rest(self) -> dict[str, Any]:
         return {k: v for k, v in self.table.items() if k not in self.used}
 
@@ -157,7 +209,8 @@ def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", list: "a list",
              dict: "a table", datetime: "a date-time", date: "a date"}
-    return " or ".join(names.get(k, k.__name__) for k in _as_tuple(kind))
+    kinds = [k for k in _as_tuple(kind) if not (k is int and float in _as_tuple(kind))]  # "a number" says both
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
 _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",
@@ -170,19 +223,14 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
         # a relative SQLite path is relative to the config file, not to wherever cron happens to run us
         database = f"sqlite:///{(path.parent / database[len('sqlite:///'):]).resolve()}"
-    poll = top.get("poll_seconds", int, 300)
-    grace = top.get("grace_seconds", int, 60)
-    retries = top.get("retries", int, 3)
-    backoff = top.get("backoff_seconds", (int, float), 5.0)
+    poll = top.number("poll_seconds", 300, 10, 24 * 3600, integer=True)
+    grace = top.number("grace_seconds", 60, 0, 24 * 3600, integer=True)
+    retries = top.number("retries", 3, 0, 100, integer=True)
+    backoff = top.number("backoff_seconds", 5.0, 0, 3600)
     log_level = top.get("log_level", str, "INFO").upper()
-    if poll is not None and poll < 10:
-        top.problem("poll_seconds", "must be at least 10")
-    if grace is not None and grace < 0:
-        top.problem("grace_seconds", "must not be negative")
     if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         top.problem("log_level", f"unknown level {log_level!r} (DEBUG, INFO, WARNING, ERROR)")
-    for key in sorted(set(raw) - _TOP_KEYS):
-        top.problem(key, "unknown setting")
+    top.unknown(_TOP_KEYS)
 
     forums_raw = top.get("forums", dict, {}, required=True) or {}
     games_raw = top.get("games", dict, {}, required=True) or {}
@@ -203,24 +251,122 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if game is not None:
             games[name] = game
     _check_threads_unique(games, problems)
-    return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll or 300,
-                  grace_seconds=grace if grace is not None else 60, retries=max(0, retries or 0),
-                  backoff_seconds=float(backoff if backoff is not None else 5.0), log_level=log_level)
+    forums = _default_board_zones(forums, games, problems)
+    return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
+                  grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level)
+
+
+def known_engines() -> list[str]:
+    """The engine names installed (entry-point group "forumbot.adapters") and those forumbot ships."""
+    from importlib.metadata import entry_points
+
+    return sorted(set(ENGINE_KEYS) | {ep.name for ep in entry_points(group="forumbot.adapters")})
 
 
 def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     r = _Reader(table, f"forums.{name}", problems)
     engine = r.get("engine", str, "", required=True)
+    custom = ":" in engine  # "module:attr", loaded (and so checked) by `check-config`
+    if custom and not all(part.strip() for part in engine.split(":", 1)):
+        r.problem("engine", f"{engine!r}: write an adapter as module:attribute")
+    elif engine and not custom and engine not in (known := known_engines()):
+        r.problem("engine", f"unknown forum engine {engine!r}{closest(engine, known)} (known: {', '.join(known)})")
     login = r.get("login", str, "", required=True)
+    if "login" in table and isinstance(login, str) and not login.strip():
+        r.problem("login", "empty (the bot's account name)")
     base_url = r.get("base_url", str, "")
+    if base_url:
+        _check_url(r, base_url, web=not custom)  # an adapter of one's own may read a file:// forum
+    elif engine and engine != "memory":
+        r.problem("base_url", "missing")
     password_env = r.get("password_env", str, "")
     markup = r.get("markup", str, MARKDOWN_ENGINES.get(engine, "bbcode"))
     if markup not in ("bbcode", "markdown"):
         r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
-    if engine and engine != "memory" and not base_url:
-        r.problem("base_url", "missing")
+    extra = _adapter_settings(r, table)
+    if not custom and engine in ENGINE_KEYS:
+        r.unknown(set(_FORUM_KEYS) | ENGINE_KEYS[engine])
     return ForumConfig(name=name, engine=engine, login=login, base_url=base_url, password_env=password_env,
-                       markup=markup, extra=r.rest())
+                       markup=markup, extra=extra)
+
+
+def _check_url(r: _Reader, url: str, web: bool) -> None:
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises on a malformed port
+    except ValueError as e:
+        r.problem("base_url", f"not a URL: {url!r} ({e})")
+        return
+    if web and (parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url)):
+        r.problem("base_url", f"not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)")
+
+
+def _zone_name(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return string(value)
+    return None if _zone(value) is not None else f"unknown time zone {value!r} (write e.g. Europe/Moscow)"
+
+
+def _header(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return string(value)
+    return None if value.isascii() and value.isprintable() else "only printable ASCII can go in an HTTP header"
+
+
+def _intervals(value: Any) -> str | None:
+    if isinstance(value, dict) and all(number(0, 3600, "seconds")(v) is None for v in value.values()):
+        return None
+    return f"expected a table of seconds from 0 to 3600, e.g. {{ post = 15, pm = 15 }}, got {value!r}"
+
+
+# What the shipped adapters make of each forum-table setting they read (which engine reads which: ENGINE_KEYS).
+FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
+    "timeout": number(0, 600, "seconds", low_open=True),
+    "backoff": number(0, 600, "seconds"),
+    "max_wait": number(0, 3600, "seconds"),
+    "retries": whole(0, 100),
+    "page_size": whole(1, 1000),
+    "intervals": _intervals,
+    "user_agent": _header,
+    "timezone_name": _zone_name,
+    "delete_read_pms": flag,
+    "api_key": string, "api_client_id": string, "admin_api_key": string,
+}
+
+
+def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
+    """The forum table's other keys, for the adapter; the values of those forumbot's adapters read are checked."""
+    settings = {}
+    for key in sorted(set(table) - set(_FORUM_KEYS)):
+        check = FORUM_SETTINGS.get(key)
+        wrong = check(table[key]) if check else None
+        if wrong:
+            r.problem(key, wrong)
+        else:
+            settings[key] = table[key]
+    return settings
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _default_board_zones(forums: dict[str, ForumConfig], games: dict[str, GameConfig],
+                         problems: list[str]) -> dict[str, ForumConfig]:
+    out = {}
+    for name, forum in forums.items():
+        zones = sorted({g.schedule.timezone for g in games.values() if g.forum == name})
+        if forum.engine in ZONED_ENGINES and not forum.timezone_name and zones:
+            if len(zones) > 1:
+                problems.append(f"forums.{name}.timezone_name: missing; its games use different zones "
+                                f"({', '.join(zones)}): give the zone the board shows the bot's account")
+            else:
+                forum = replace(forum, extra={**forum.extra, "timezone_name": zones[0]})
+        out[name] = forum
+    return out
 
 
 _GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_thread", "players", "gms", "start",
@@ -251,19 +397,24 @@ def _parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems
     gms = r.get("gms", list, [], required=True) or []
     if "gms" in table and not gms:
         r.problem("gms", "name at least one GM account (GM commands and shadow mode need one)")
-    if any(not isinstance(g, str) or not g.strip() for g in gms):
-        r.problem("gms", "each GM is a non-empty nickname")
+    for i, gm in enumerate(gms):
+        if not isinstance(gm, str) or not gm.strip():
+            r.problem(f"gms[{i}]", f"each GM is a non-empty nickname, got {gm!r}")
     schedule = _parse_schedule(r)
     options = dict(r.get("options", dict, {}) or {})
+    r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options"))
     # these two steer the core's announcements; they travel to it with the variant options
-    for key, kind in (("vote_count_minutes", int), ("remind_hours", (int, float))):
-        value = r.get(key, kind)
-        if value is not None:
-            options[key] = value
+    for key in ("vote_count_minutes", "remind_hours"):
+        if key in table:
+            r.used.add(key)
+            wrong = option_problems(variant, {key: table[key]}, where="")
+            if wrong:
+                r.problems.append(f"{r.where}{wrong[0]}")
+            else:
+                options[key] = table[key]
     shadow_to = r.get("shadow_to", str, "")
     pm_subject = r.get("pm_subject", str, "")
-    for key in sorted(set(table) - _GAME_KEYS):
-        r.problem(key, "unknown setting")
+    r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
         return None
     return GameConfig(name=name, forum=forum, variant=variant, game_thread=game_thread, vote_thread=vote_thread,
@@ -317,12 +468,11 @@ def _parse_schedule(r: _Reader) -> Schedule | None:
             start = None
     if isinstance(start, datetime) and start.tzinfo is None and tz is not None:
         start = start.replace(tzinfo=tz)  # a local time is read in the game's time zone
-    lengths = {}
-    for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12)):
-        value = r.get(key, (int, float), default)
-        if value is not None and value <= 0:
-            r.problem(key, "must be positive")
-        lengths[key] = value if value and value > 0 else default
+    if isinstance(start, datetime) and not 2000 <= start.year <= 2999:
+        r.problem("start", f"year {start.year}? (write e.g. 2026-12-01T10:00:00+03:00)")
+        start = None
+    lengths = {key: r.number(key, default, 0, MAX_PHASE_HOURS, low_open=True)
+               for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12))}
     if not isinstance(start, datetime) or tz is None:
         return None
     return Schedule(start=start, day=timedelta(hours=lengths["day_hours"]),

@@ -23,7 +23,6 @@ from typing import Callable, Mapping
 
 from sqlalchemy import select
 
-from adapters.dates import rough_times_warning
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, ForumConfig
 from forumbot.errors import ConfigError, ForumError
@@ -228,31 +227,3 @@ def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
         for s, handler in previous.items():
             signal.signal(s, handler)
     return EXIT_OK
-
-
-def check_online(config: Config, environ: Mapping[str, str],
-                 factory: Callable[[ForumConfig, Mapping[str, str]], ForumAdapter] = build_adapter) -> list[str]:
-    """`check-config --online`: log in to each forum and read each game's threads; name what fails."""
-    problems = []
-    for forum in config.forums.values():
-        try:
-            adapter = factory(forum, environ)
-            adapter.login()
-        except ForumError as e:
-            problems.append(f"forums.{forum.name}: cannot log in: {e}")
-            continue
-        for game in config.games.values():
-            if game.forum != forum.name:
-                continue
-            spans = []
-            for key in ("game_thread", "vote_thread"):
-                try:
-                    posts, _ = adapter.fetch_posts(getattr(game, key))
-                except ForumError as e:
-                    problems.append(f"games.{game.name}.{key}: cannot read {getattr(game, key)}: {e}")
-                    continue
-                spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
-            rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
-            if rough:
-                log.warning("games.%s: %s", game.name, rough)
-    return problems

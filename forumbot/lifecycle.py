@@ -8,20 +8,23 @@ with the roles at the end; `game start` records it so `game status` can show it.
 
 from __future__ import annotations
 
+import inspect
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Collection, Mapping, Sequence
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot import engine
-from forumbot.config import Config, GameConfig
+from forumbot.config import Config, ForumConfig, GameConfig
 from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup, Role
+from forumbot.options import closest
 from forumbot.store.models import Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
 from forumbot.store.setup_codec import setup_to_json
@@ -186,6 +189,53 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
         except SetupError as e:
             problems.append(f"games.{game.name}: {e}")
     return problems
+
+
+def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
+    """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password."""
+    from forumbot.daemon import adapter_factory
+
+    problems = []
+    for forum in config.forums.values():
+        try:
+            factory = adapter_factory(forum.engine)
+        except ConfigError as e:
+            problems.append(f"forums.{forum.name}.engine: {e}")
+        else:
+            problems += _keys_unread(forum, factory)
+        if forum.password_env and forum.password_env not in environ:
+            problems.append(f"forums.{forum.name}.password_env: environment variable {forum.password_env} is not set "
+                            "(set it where forumbot runs, e.g. in the crontab or the service file)")
+    return problems
+
+
+def _keys_unread(forum: ForumConfig, factory: Callable) -> list[str]:
+    """For an adapter of one's own ("module:attr"): the forum table's keys its constructor does not take (the
+    shipped engines' keys are checked by the config itself)."""
+    if ":" not in forum.engine or hasattr(factory, "from_config"):
+        return []
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return []
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return []
+    return [f"forums.{forum.name}.{key}: unknown setting: {forum.engine} takes none such{closest(key, parameters)}"
+            for key in sorted(set(forum.extra) - set(parameters))]
+
+
+def late_starts(config: Config, now: datetime, started: Collection[str] = ()) -> list[str]:
+    """Warnings for games not started yet whose Day 1 would be over before it began: `game start` would play
+    them out in one tick (issue 7 item 14)."""
+    warnings = []
+    for game in config.games.values():
+        schedule = game.schedule
+        deadline = schedule.start + schedule.day
+        if game.name not in started and deadline <= now:
+            local = deadline.astimezone(ZoneInfo(schedule.timezone))
+            warnings.append(f"games.{game.name}.start: Day 1's deadline ({local:%Y-%m-%d %H:%M} {schedule.timezone}) "
+                            "has passed; move start to a time ahead before `forumbot game start`")
+    return warnings
 
 
 def core_validate(setup: GameSetup) -> None:

@@ -7,6 +7,7 @@ daemon would read them, folded by `game.run`, and the messages are delivered to 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,9 +15,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from adapters.memory import MemoryForum
+from forumbot.config import MAX_PHASE_HOURS, describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
 from forumbot.game import GameRun, run
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
+from forumbot.options import option_problems
 
 TOPICS = {Where.GAME: "game", Where.VOTE: "vote"}
 
@@ -30,9 +33,11 @@ class Transcript:
 
 def load(path: str | Path) -> Transcript:
     try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = json.loads(read_utf8(Path(path)))
     except OSError as e:
         raise TranscriptError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"{path}: {describe_bad_utf8(e)}") from None
     except json.JSONDecodeError as e:
         raise TranscriptError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     return parse_transcript(raw)
@@ -60,18 +65,34 @@ def parse_transcript(raw: Any) -> Transcript:
         role = pf.str("role", None)
         if role is not None and role not in Role.__members__.values():
             raise SetupError(f"unknown role {role!r} for player {pf.str('nick')!r}; roles: {', '.join(Role)}")
-        players.append(PlayerSpec(pf.str("nick"), Role(role) if role else None))
-    options = f.get("options", {}, dict)
+        nick = pf.str("nick")
+        if not nick.strip():
+            raise TranscriptError(f"players[{n}]: empty nick")
+        players.append(PlayerSpec(nick, Role(role) if role else None))
+    options = dict(f.get("options", {}, dict))
+    # early transcripts put the language among the options; it is the setup's own field
+    language = f.str("language", options.pop("language", "ru"))
+    variant = f.str("variant")
+    problems = option_problems(variant, options)
+    if problems:
+        raise TranscriptError("transcript: " + "; ".join(problems))
+    for name, value in options.items():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                _check_text(text, f"transcript: options.{name}")
+    markup = f.str("markup", "bbcode")
+    if markup not in ("bbcode", "markdown"):
+        raise TranscriptError(f"transcript: markup must be bbcode or markdown, not {markup!r}")
     setup = GameSetup(
-        variant=f.str("variant"),
+        variant=variant,
         seed=f.get("seed", 0, int),
         schedule=schedule,
         players=tuple(players),
         bot=f.str("bot", "forumbot"),
-        gms=tuple(f.get("gms", [], list)),
+        gms=tuple(f.names("gms")),
         options=options,
-        language=f.str("language", str(options.get("language", "ru"))),
-        markup=f.str("markup", "bbcode"),
+        language=language,
+        markup=markup,
     )
     events = []
     for n, e in enumerate(f.list("events"), 1):
@@ -107,8 +128,21 @@ class _Fields:
                 raise TranscriptError(f"{self.where}: missing field {name!r}")
             return default
         value = self.obj[name]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise TranscriptError(f"{self.where}: field {name!r} must be {kind.__name__}, got {type(value).__name__}")
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kind) or (bool not in kinds and isinstance(value, bool)):
+            wanted = "a number" if float in kinds else " or ".join(k.__name__ for k in kinds)
+            raise TranscriptError(f"{self.where}: field {name!r} must be {wanted}, got {type(value).__name__}")
+        if isinstance(value, str):
+            _check_text(value, f"{self.where}: field {name!r}")
+        return value
+
+    def names(self, name: str) -> list[str]:
+        """A list of non-empty account names (empty when absent)."""
+        value = self.get(name, [], list)
+        for i, item in enumerate(value):
+            if not isinstance(item, str) or not item.strip():
+                raise TranscriptError(f"{self.where}: {name}[{i}] must be a non-empty name, got {item!r}")
+            _check_text(item, f"{self.where}: {name}[{i}]")
         return value
 
     def str(self, name: str, default: Any = _REQUIRED) -> Any:
@@ -119,8 +153,9 @@ class _Fields:
 
     def hours(self, name: str, default: float) -> float:
         value = self.get(name, default, (int, float))  # type: ignore[arg-type]
-        if value <= 0:
-            raise TranscriptError(f"{self.where}: {name} must be positive")
+        if not math.isfinite(value) or not 0 < value <= MAX_PHASE_HOURS:
+            raise TranscriptError(f"{self.where}: {name} must be more than 0 and at most {MAX_PHASE_HOURS} hours, "
+                                  f"got {value!r}")
         return float(value)
 
     def time(self, name: str, optional: bool = False) -> Any:
@@ -133,7 +168,16 @@ class _Fields:
             raise TranscriptError(f"{self.where}: {name} {text!r} is not an ISO 8601 time") from None
         if at.tzinfo is None:
             raise TranscriptError(f"{self.where}: {name} {text!r} has no UTC offset")
+        if not 2000 <= at.year <= 2999:
+            raise TranscriptError(f"{self.where}: {name} {text!r}: the year must be from 2000 to 2999")
         return at
+
+
+def _check_text(value: str, what: str) -> None:
+    # JSON can spell half of a UTF-16 pair ("\ud800"); no forum can show it, and UTF-8 cannot store it
+    bad = next((c for c in value if "\ud800" <= c <= "\udfff"), None)
+    if bad is not None:
+        raise TranscriptError(f"{what} holds a lone surrogate U+{ord(bad):04X}, not a character")
 
 
 

@@ -4,6 +4,7 @@ failures are one line on stderr, never a traceback."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from daemon_world import config_toml, game_toml
@@ -175,3 +176,60 @@ def test_game_start_refuses_a_game_whose_day_one_is_over_issue7_item14(tmp_path,
     text = path.read_text(encoding="utf-8").replace(start.isoformat(), (start + timedelta(hours=2)).isoformat())
     path.write_text(text, encoding="utf-8")  # Day 1 still open: it may start (late, but with a day to play)
     assert run(capsys, "game", "start", "g1", "-c", str(path))[0] == 0
+
+
+# --- check-config --online: the board's zone (issue 7 item 3) and threads it cannot name (item 19) ----------
+
+PHPBB_URL = "http://127.0.0.1:8081/"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def phpbb_config(path, zone: str | None, game_thread: str = "101"):
+    text = path.read_text(encoding="utf-8").replace(
+        'engine = "memory"', f'engine = "phpbb"\nbase_url = "{PHPBB_URL}"' + (f'\ntimezone_name = "{zone}"' if zone else ""))
+    text = text.replace('game_thread = "g1/game"', f'game_thread = "{game_thread}"')
+    path.write_text(text.replace('vote_thread = "g1/vote"', 'vote_thread = "102"'), encoding="utf-8")
+
+
+@pytest.fixture
+def board(monkeypatch):
+    """The real phpBB adapter with login and topic reading stubbed: what --online checks is the rest."""
+    import responses
+
+    from adapters.phpbb import PhpbbForum
+
+    def fetch_posts(self, topic, after=None):
+        self.topic_id(topic)
+        return [], None
+
+    monkeypatch.setattr(PhpbbForum, "login", lambda self: None)
+    monkeypatch.setattr(PhpbbForum, "fetch_posts", fetch_posts)
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        # the saved page's footer: "Часовой пояс: UTC+03:00"
+        http.add("GET", PHPBB_URL + "index.php", body=(FIXTURES / "phpbb" / "05_index_logged_in.html").read_bytes(),
+                 content_type="text/html; charset=UTF-8")
+        yield http
+
+
+def test_issue7_item3_online_names_a_board_zone_other_than_the_one_dates_are_read_in(config, capsys, board):
+    phpbb_config(config, "Europe/London")
+    code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert code == 2
+    assert err.startswith("forumbot: forums.main.timezone_name: the board shows the bot's account times in UTC+03:00, "
+                          "but they are read in Europe/London (UTC+00:00)")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_issue7_item3_online_accepts_the_board_zone_defaulted_from_the_game(config, capsys, board):
+    phpbb_config(config, None)  # the game's zone is Europe/Moscow: UTC+03:00, as the board shows
+    code, out, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert (code, err) == (0, "") and "ok" in out
+
+
+def test_issue7_item19_online_names_a_thread_that_is_not_a_topic(config, capsys, board):
+    phpbb_config(config, None, game_thread="topic two")
+    code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert code == 2
+    assert err == ("forumbot: games.g1.game_thread: not a phpbb topic: 'topic two' "
+                   "(give the topic's address or number)\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 from daemon_world import config_toml, game_toml
 
@@ -76,10 +78,193 @@ def test_check_config_cli_prints_each_problem_and_exits_2(tmp_path, capsys):
     assert "Traceback" not in "".join(err)
 
 
-def test_init_writes_the_example_and_refuses_to_overwrite(tmp_path, capsys):
+def test_init_writes_the_example_and_refuses_to_overwrite(tmp_path, capsys, monkeypatch):
     path = tmp_path / "forumbot.toml"
     assert main(["init", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == example_config()
+    monkeypatch.setenv("FORUMBOT_MAIN_PASSWORD", "x")
     assert main(["check-config", "-c", str(path)]) == 0
     assert main(["init", str(path)]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+# --- issue 7 items 19, 20: each mistake named, never a traceback -------------------------------------------
+
+def game_with(line_from: str, line_to: str, engine: str = "memory", forum_extra: str = "") -> str:
+    text = config_toml(game_toml("g1", start=FUTURE), engine=engine, forum_extra=forum_extra)
+    assert line_from in text
+    return text.replace(line_from, line_to, 1)
+
+
+def with_options(line: str) -> str:
+    return config_toml(game_toml("g1", start=FUTURE)) + f"\n[games.g1.options]\n{line}\n"
+
+
+FUTURE = datetime(2999, 1, 1, 10, 0, tzinfo=timezone.utc)
+PLAYERS = 'players = ['
+BAD = [
+    # item 19: vote counts every 0 minutes made every tick spin forever
+    ("vote_count_minutes 0", game_with(PLAYERS, "vote_count_minutes = 0\n" + PLAYERS),
+     "games.g1.vote_count_minutes: must be at least 1 and at most 10080 minutes, got 0"),
+    ("vote_count_minutes negative", game_with(PLAYERS, "vote_count_minutes = -30\n" + PLAYERS),
+     "games.g1.vote_count_minutes: must be at least 1 and at most 10080 minutes, got -30"),
+    ("remind_hours a string", game_with(PLAYERS, 'remind_hours = "3"\n' + PLAYERS),
+     "games.g1.remind_hours: expected a number of hours, got str '3'"),
+    ("day_hours a string", game_with(PLAYERS, 'day_hours = "24"\n' + PLAYERS),
+     "games.g1.day_hours: expected a number, got str '24'"),
+    ("day_hours nan", game_with(PLAYERS, "day_hours = nan\n" + PLAYERS),
+     "games.g1.day_hours: must be more than 0 and at most 8760, got nan"),
+    ("night_hours inf", game_with(PLAYERS, "night_hours = inf\n" + PLAYERS),
+     "games.g1.night_hours: must be more than 0 and at most 8760, got inf"),
+    ("day_hours 1e308", game_with(PLAYERS, "day_hours = 1e308\n" + PLAYERS),
+     "games.g1.day_hours: must be more than 0 and at most 8760, got 1e+308"),
+    ("gms [1]", game_with('gms = ["Ведущий"]', "gms = [1]"), "games.g1.gms[0]: each GM is a non-empty nickname, got 1"),
+    ("start in year 9999", game_with(f"start = {FUTURE.isoformat()}", "start = 9999-12-31T23:00:00Z"),
+     "games.g1.start: year 9999? (write e.g. 2026-12-01T10:00:00+03:00)"),
+    ("poll_seconds huge", game_with("poll_seconds = 60", "poll_seconds = 100000000000000000"),
+     "forumbot.toml.poll_seconds: must be at least 10 and at most 86400, got 100000000000000000"),
+    # item 19: an option of the wrong type
+    ("edited_votes a number", with_options("edited_votes = 3"),
+     "games.g1.options.edited_votes: must be 'void' or 'first_seen', got 3 (C-11)"),
+    ("timeout a list", game_with("", "", engine="phpbb", forum_extra='base_url = "http://127.0.0.1:8081/"\ntimeout = [3, 5]'),
+     "forums.main.timeout: expected a number of seconds, got list [3, 5]"),
+    # item 20
+    ("engine misspelt", game_with('engine = "memory"', 'engine = "phpbbb"\nbase_url = "http://127.0.0.1:8081/"'),
+     "forums.main.engine: unknown forum engine 'phpbbb' (did you mean 'phpbb'?) (known: "),
+    ("base_url without scheme", game_with("", "", engine="phpbb", forum_extra='base_url = "forum.example.org"'),
+     "forums.main.base_url: not an http(s) URL: 'forum.example.org' (write e.g. https://forum.example.org/)"),
+    ("base_url half a scheme", game_with("", "", engine="mybb", forum_extra='base_url = "htp:/forum.example.org"'),
+     "forums.main.base_url: not an http(s) URL: 'htp:/forum.example.org' (write e.g. https://forum.example.org/)"),
+    ("base_url bad port", game_with("", "", engine="mybb", forum_extra='base_url = "http://forum:port/"'),
+     "forums.main.base_url: not a URL: 'http://forum:port/'"),
+    ("forum key misspelt", game_with("", "", engine="phpbb",
+                                     forum_extra='base_url = "http://127.0.0.1:8081/"\npasword_env = "X"'),
+     "forums.main.pasword_env: unknown setting (did you mean 'password_env'?)"),
+    ("board zone unknown", game_with("", "", engine="phpbb",
+                                     forum_extra='base_url = "http://127.0.0.1:8081/"\ntimezone_name = "Moscow"'),
+     "forums.main.timezone_name: unknown time zone 'Moscow' (write e.g. Europe/Moscow)"),
+    ("option misspelt", with_options("mafiaa = 4"),
+     "games.g1.options.mafiaa: unknown option (did you mean 'mafia'?)"),
+    ("a Free Hunt option in Moscow", with_options("maniac = true"),
+     "games.g1.options.maniac: not an option of moscow (only of free_hunt)"),
+    ("a house rule not played yet", with_options('tie = "all"'),
+     "games.g1.options.tie: house rule R-6 is not implemented yet (RULES.md section R); remove it"),
+]
+
+
+@pytest.mark.parametrize("text, expected", [c[1:] for c in BAD], ids=[c[0] for c in BAD])
+def test_issue7_items19_20_check_config_names_each_mistake(tmp_path, capsys, text, expected):
+    path = write(tmp_path, text)
+    assert main(["check-config", "-c", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("forumbot: " + expected)
+
+
+def test_issue7_item19_a_config_that_is_not_utf8_is_one_line(tmp_path, capsys):
+    path = tmp_path / "forumbot.toml"
+    path.write_bytes(config_toml(game_toml("g1")).encode("utf-8").replace(b"grace_seconds", b"grace\xffseconds"))
+    assert main(["check-config", "-c", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"forumbot: {path}: not UTF-8: byte 0xff on line 2 (save the file as UTF-8)\n"
+
+
+def test_issue7_item20_an_unset_password_variable_is_named_offline(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("FORUMBOT_TEST_UNSET", raising=False)
+    path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE), forum_extra='password_env = "FORUMBOT_TEST_UNSET"'))
+    assert main(["check-config", "-c", str(path)]) == 2
+    assert capsys.readouterr().err.startswith(
+        "forumbot: forums.main.password_env: environment variable FORUMBOT_TEST_UNSET is not set")
+    monkeypatch.setenv("FORUMBOT_TEST_UNSET", "pw")
+    assert main(["check-config", "-c", str(path)]) == 0
+
+
+def test_issue7_item20_an_adapter_that_cannot_be_loaded_is_named(tmp_path, capsys):
+    path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE), engine="no_such_module_x:Forum",
+                                       forum_extra='base_url = "http://127.0.0.1:1/"'))
+    assert main(["check-config", "-c", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("forumbot: forums.main.engine: forum engine 'no_such_module_x:Forum' "
+                                               "cannot be loaded")
+
+
+def test_the_template_names_the_board_zone_and_defaults_it_to_the_games_zone(tmp_path):
+    """issue 7 item 3: `init` had no timezone_name, so phpBB read the board's Moscow PM dates as UTC."""
+    assert '# timezone_name = "Europe/Moscow"' in example_config()
+    config = load_config(write(tmp_path, example_config()))
+    assert config.forums["main"].timezone_name == "Europe/Moscow"
+
+
+def test_issue7_item3_a_phpbb_board_reads_its_dates_in_the_games_zone(tmp_path, monkeypatch):
+    from adapters.phpbb import PhpbbForum
+    from forumbot.daemon import build_adapter
+
+    text = config_toml(game_toml("g1", start=FUTURE).replace('"Europe/Moscow"', '"Asia/Yekaterinburg"'),
+                       engine="phpbb", forum_extra='base_url = "http://127.0.0.1:8081/"')
+    forum = load_config(write(tmp_path, text)).forums["main"]
+    assert forum.timezone_name == "Asia/Yekaterinburg"
+    adapter = build_adapter(forum, {})
+    assert isinstance(adapter, PhpbbForum) and adapter.tz.key == "Asia/Yekaterinburg"
+    # given explicitly, the board's zone wins; engines whose dates carry a zone get none
+    explicit = text.replace('base_url = "', 'timezone_name = "UTC"\nbase_url = "')
+    assert load_config(write(tmp_path, explicit)).forums["main"].timezone_name == "UTC"
+    memory = config_toml(game_toml("g1", start=FUTURE))
+    assert load_config(write(tmp_path, memory)).forums["main"].extra == {}
+
+
+def test_issue7_item3_games_in_two_zones_on_one_board_ask_for_its_zone(tmp_path):
+    g2 = game_toml("g2", start=FUTURE, prefix="x").replace('"Europe/Moscow"', '"UTC"')
+    text = config_toml(game_toml("g1", start=FUTURE) + g2, engine="mybb", forum_extra='base_url = "http://x.org/"')
+    assert problems_of(tmp_path, text) == [
+        "forums.main.timezone_name: missing; its games use different zones (Europe/Moscow, UTC): give the zone "
+        "the board shows the bot's account"]
+
+
+def test_issue7_item14_check_config_warns_of_a_day_1_already_over(tmp_path, capsys):
+    past = datetime(2020, 3, 1, 10, 0, tzinfo=timezone.utc)
+    path = write(tmp_path, config_toml(game_toml("g1", start=past)))
+    assert main(["check-config", "-c", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err == ("forumbot: warning: games.g1.start: Day 1's deadline (2020-03-02 13:00 Europe/Moscow) has passed; "
+                   "move start to a time ahead before `forumbot game start`\n")
+    # a game already started is not warned about: it is playing (or played) its Day 1
+    assert main(["db", "upgrade", "-c", str(path)]) == 0
+    from forumbot.lifecycle import start_game
+    from forumbot.store import open_engine, session_factory
+
+    engine = open_engine(load_config(path).database_url)
+    start_game(session_factory(engine), load_config(path), "g1", past - timedelta(days=1))
+    engine.dispose()
+    capsys.readouterr()
+    assert main(["check-config", "-c", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_game_whose_day_1_is_ahead_gets_no_warning(tmp_path, capsys):
+    path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE)))
+    assert main(["check-config", "-c", str(path)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+class OwnAdapter:
+    """An adapter of one's own that names what it takes."""
+
+    def __init__(self, base_url: str, login: str, password: str | None = None, page_size: int = 20):
+        pass
+
+
+def test_issue7_item20_a_key_an_own_adapter_does_not_take_is_named(tmp_path, capsys):
+    text = config_toml(game_toml("g1", start=FUTURE), engine=f"{__name__}:OwnAdapter",
+                       forum_extra='base_url = "http://127.0.0.1:1/"\npage_sise = 5')
+    assert main(["check-config", "-c", str(write(tmp_path, text))]) == 2
+    assert capsys.readouterr().err == (f"forumbot: forums.main.page_sise: unknown setting: {__name__}:OwnAdapter takes "
+                                       "none such (did you mean 'page_size'?)\n")
+    assert main(["check-config", "-c", str(write(tmp_path, text.replace("page_sise", "page_size")))]) == 0
+
+
+def test_issue7_item19_a_lone_surrogate_in_the_config_is_one_line(tmp_path, capsys):
+    path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE, gms=("\\ud800",))))
+    assert main(["check-config", "-c", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"forumbot: {path}: not valid TOML: ") and err.count("\n") == 1

@@ -1,0 +1,107 @@
+"""The game options a setup may carry (`[games.NAME.options]`, a transcript's "options"): the one list.
+
+The config, `replay` and the engine read options by these names; anything else is refused by name (RULES.md R:
+"an unknown option or value is refused with a clear error, never ignored"), with the closest known name
+suggested. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+# RULES.md section R: house rules named by the contract but not played yet. Refused, saying so, rather than
+# accepted and ignored: a GM who sets one expects it to hold.
+HOUSE_RULES = {
+    "vote_changes": "R-1", "final_word": "R-2", "vote_format": "R-3", "vote_colors": "R-3", "pass_words": "R-4",
+    "lynch": "R-5", "tie": "R-6", "no_show": "R-7", "draw_at": "R-8", "roles": "R-9", "cast": "R-10",
+}
+
+
+def number(low: float, high: float, unit: str, low_open: bool = False) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"expected a number of {unit}, got {type(value).__name__} {value!r}"
+        if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
+            bound = f"more than {low:g}" if low_open else f"at least {low:g}"
+            return f"must be {bound} and at most {high:g} {unit}, got {value!r}"
+        return None
+    return check
+
+
+def choice(*allowed: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if value not in allowed or not isinstance(value, str):
+            return f"must be {' or '.join(repr(a) for a in allowed)}, got {value!r}"
+        return None
+    return check
+
+
+def words(value: Any) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
+        return f"expected a list of non-empty words, got {value!r}"
+    return None
+
+
+def whole(low: int | None = None, high: int | None = None) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"expected a whole number, got {type(value).__name__} {value!r}"
+        if low is not None and high is not None and not low <= value <= high:
+            return f"must be from {low} to {high}, got {value!r}"
+        return None
+    return check
+
+
+def string(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"expected a string, got {type(value).__name__} {value!r}"
+
+
+def flag(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"expected true or false, got {type(value).__name__} {value!r}"
+
+
+@dataclass(frozen=True)
+class Option:
+    check: Callable[[Any], str | None]  # None when the value is fine, else what is wrong
+    variants: tuple[str, ...] = ()  # () = every variant
+    clause: str = ""
+
+
+OPTIONS: dict[str, Option] = {
+    "edited_votes": Option(choice("void", "first_seen"), clause="C-11"),
+    # at least a minute: a zero interval would schedule vote counts forever at one instant
+    "vote_count_minutes": Option(number(1, 7 * 24 * 60, "minutes")),
+    "remind_hours": Option(number(0, 24 * 365, "hours")),  # 0: no reminders
+    "agitation_markers": Option(words),
+    "mafia": Option(whole(), ("free_hunt",), "H-1"),
+    "maniac": Option(flag, ("free_hunt",), "H-1"),
+}
+
+
+def option_problems(variant: str, options: Mapping[str, Any], where: str = "options") -> list[str]:
+    """One line per unknown option, option of another variant, or unreadable value, each naming the option."""
+    problems = []
+    for name, value in options.items():
+        option = OPTIONS.get(name)
+        if option is None:
+            problems.append(f"{where}.{name}: {unknown_option(name)}")
+        elif option.variants and variant not in option.variants:
+            problems.append(f"{where}.{name}: not an option of {variant} (only of {', '.join(option.variants)})")
+        elif (wrong := option.check(value)) is not None:
+            problems.append(f"{where}.{name}: {wrong}" + (f" ({option.clause})" if option.clause else ""))
+    return problems
+
+
+def unknown_option(name: str) -> str:
+    if name in HOUSE_RULES:
+        return f"house rule {HOUSE_RULES[name]} is not implemented yet (RULES.md section R); remove it"
+    return "unknown option" + closest(name, OPTIONS)
+
+
+def closest(name: str, known: Any) -> str:
+    """' (did you mean 'x'?)' for the nearest of `known`, or ''."""
+    match = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+    return f" (did you mean {match[0]!r}?)" if match else ""
