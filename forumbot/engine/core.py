@@ -24,12 +24,14 @@ from forumbot.model import (
     Input,
     Message,
     MoveKind,
+    Rejection,
     Role,
     Special,
     Target,
     Where,
 )
 from forumbot.rules import NightMoves, get_variant
+from forumbot.rules.ballots import VotePost
 from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
 
@@ -448,8 +450,12 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _nick(self, sid: str) -> str:
         return self.s.seats[sid].nick
 
-    def _voter_nick(self, voter: str) -> str:
-        return self.s.seats[voter].nick if voter in self.s.seats else voter
+    def _poster(self, post: VotePost) -> str:
+        """Who wrote a vote post, as the count names him. A non-player's post keeps his account name, which
+        may be a seat's id when he is the account a GM `replace` took that seat from (C-9)."""
+        if isinstance(post.parsed, Rejection) and post.parsed.code == "not_a_player":
+            return post.voter
+        return self.s.seats[post.voter].nick if post.voter in self.s.seats else post.voter
 
     def _target_nick(self, target: Target) -> str:
         return target if isinstance(target, Special) else self._nick(target)

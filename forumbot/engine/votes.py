@@ -128,9 +128,9 @@ class VotesMixin:
         not_voted = [self._nick(s) for s in self._alive_ids() if s not in votes and s not in ballots.final]
         return self.t.vote_count(
             ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
-            [(self._voter_nick(p.voter), p.text, r) for p, r in ballots.rejected],
-            [(self._voter_nick(p.voter), p.text, why) for p, why in ballots.ignored],
-            [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
+            [(self._poster(p), p.text, r) for p, r in ballots.rejected],
+            [(self._poster(p), p.text, why) for p, why in ballots.ignored],
+            [(self._poster(p), p.text) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
-            edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided],
+            edited_kept=[(self._poster(p), p.text) for p in posts if p.edited and not p.voided],
         )
