@@ -115,10 +115,25 @@ def test_C1_C9_extend_durations(word: str, duration: str, delta: timedelta) -> N
     assert cmd(f"{word} {duration}") == Extend(delta)
 
 
-@pytest.mark.parametrize("bad", ["30", "abc", "12 лет", "0m", "h12", "12h x", "-1h"])
+@pytest.mark.parametrize("bad", ["30", "abc", "12 лет", "h12", "12h x", "1e5h", "nan h"])
 def test_C9_bad_duration(bad: str) -> None:
     assert cmd(f"extend {bad}") == Rejection("bad_duration", bad)
     assert parse_duration(bad) is None
+
+
+@pytest.mark.parametrize(
+    "bad, code",
+    [("0m", "duration_not_positive"), ("-1h", "duration_not_positive"), ("0.000000001м", "duration_not_positive"),
+     ("30д 1м", "duration_too_long"), ("999999999д", "duration_too_long"), ("9" * 400 + "д", "duration_too_long")],
+)
+def test_C9_issue7_item19_absurd_extend_is_refused_with_its_reason(bad: str, code: str) -> None:
+    """Issue 7 item 19: zero, negative and over-30-day extends are refused by name, never overflow a timedelta."""
+    assert cmd(f"продлить {bad}") == Rejection(code, bad)
+    assert parse_duration(bad) is None
+
+
+def test_C9_extend_of_exactly_the_bound_is_read() -> None:
+    assert cmd("extend 30d") == Extend(timedelta(days=30))
 
 
 @pytest.mark.parametrize("word", ["setvote", "голос"])

@@ -72,6 +72,11 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.processed: list[Input] = []
         self.redo_at: int | None = None  # index in `processed` of the input an undo is re-handling
         self.edits: list[tuple[int, Input]] = []  # (len(processed) when the edit came, the edited post)
+        self.told: dict[str, str] = {}  # GM command id -> how it turned out, as last told (C-9)
+        self.rederived: dict[str, str] = {}  # the same, as an undo in progress re-derives it
+        self.redo_msgs: dict[str, list[Message]] = {}  # what re-handling each input would have sent
+        self.voids: dict[str, str] = {}  # undo input id -> id of the GM command it undid (C-9)
+        self.capture: list[Message] | None = None  # collects suppressed messages while an undo re-handles one
         self.last_count: str = ""
         self.count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
         self.next_count: datetime | None = None
@@ -475,6 +480,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def _emit(self, msg: Message) -> None:
         if self.suppress:
+            if self.capture is not None:
+                self.capture.append(msg)
             return
         key = msg.key
         n = 1
