@@ -12,7 +12,16 @@ from typing import Sequence
 from forumbot import parse
 from forumbot.engine.commands import CommandsMixin
 from forumbot.engine.moves import MovesMixin
-from forumbot.engine.setup import commitment, draw_seats
+from forumbot.engine.setup import (
+    COUNT_MINUTES,
+    REMIND_HOURS,
+    check_name,
+    check_schedule,
+    clean_input,
+    commitment,
+    draw_seats,
+    number_option,
+)
 from forumbot.engine.state import LAST_WORD_CAUSES, TEAM_SHOT, Phase, State
 from forumbot.engine.votes import VotesMixin
 from forumbot.errors import SetupError
@@ -48,10 +57,16 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.edited_votes = str(self.options.get("edited_votes", "void"))
         if self.edited_votes not in ("void", "first_seen"):
             raise SetupError(f"option edited_votes must be 'void' or 'first_seen', not {self.edited_votes!r} (C-11)")
-        self.count_every = timedelta(minutes=float(self.options.get("vote_count_minutes", 60)))
-        self.remind_before = timedelta(hours=float(self.options.get("remind_hours", 3)))
+        check_schedule(setup)
+        # Bounded here too, whatever config validation let through (a transcript bypasses it): a count every
+        # 0 minutes would never let the timeline move on, and 1e308 overflows (issue 7 item 19).
+        self.count_every = timedelta(minutes=number_option(self.options, "vote_count_minutes", 60, *COUNT_MINUTES))
+        self.remind_before = timedelta(hours=number_option(self.options, "remind_hours", 3, *REMIND_HOURS))
         self.markers = tuple(self.options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
         seats = draw_seats(setup)
+        for gm in setup.gms:
+            check_name(gm, "GM")
+        check_name(setup.bot, "bot")
         self.gms = set(setup.gms)
         # Forums keep account names unique regardless of case, so a GM typed in another case is the same account.
         self.gm_accounts = {gm.casefold() for gm in setup.gms}
@@ -88,7 +103,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def run(self, inputs: Sequence[Input], until: datetime | None) -> GameRun:
         indexed = [
-            inp if inp.id else replace(inp, id=f"i{n}") for n, inp in enumerate(inputs)
+            clean_input(inp if inp.id else replace(inp, id=f"i{n}")) for n, inp in enumerate(inputs)
         ]
         queue: list[tuple[datetime, int, str, Input]] = []
         for n, inp in enumerate(indexed):
@@ -299,8 +314,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         maniac = next((sid for sid, s in self.s.seats.items() if s.role is Role.MANIAC), None)
         shot = moves.get(maniac, MoveKind.SHOT) if maniac else None
         self.s.maniac_last = shot.target if shot else None  # H-8: the move in force tonight
-        next_day_deadline = at + self.setup.schedule.day
-        lw = next_day_deadline - timedelta(hours=3)
+        lw = self._last_word_deadline(at, "mafia")
         self._post(at, Where.GAME, self.t.night_result(n, report, self._revealed, self.variant.open_roles, lw if report.deaths else None), f"night {n}/result")
         for checker, target_nick, result in report.checks:
             self._pm(at, checker, self.t.check_result(target_nick, result), f"night {n}/check/{checker}")
@@ -355,11 +369,15 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 self.s.last_words[sid] = deadline
 
     def _last_word_deadline(self, at: datetime, cause: str) -> datetime | None:
-        """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends."""
+        """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends.
+
+        A deadline that would already be past when the death is announced (a day of 3 h or less) is the end of
+        the phase that opens then."""
         sched = self.setup.schedule
         if cause in ("vote", "runoff"):
             return at + sched.night
-        return at + sched.day - timedelta(hours=3)
+        due = at + sched.day - timedelta(hours=3)
+        return due if due > at else at + sched.day
 
     def _revealed(self, sid: str) -> tuple[str, Role | None]:
         seat = self.s.seats[sid]
