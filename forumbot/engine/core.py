@@ -143,13 +143,20 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             if kind == "deadline":
                 self._resolve(at)
             elif kind == "count":
-                self.next_count = at + self.count_every
                 self._post_count(at)
+                self.next_count = self._count_slot_after(at, t)
             elif kind.startswith("remind"):
                 self.reminded.add(kind)
                 self._remind(at, kind)
 
-    def _next_timed(self) -> tuple[datetime, str] | None:
+    def _count_slot_after(self, at: datetime, t: datetime) -> datetime:
+        """The next count's time on its grid. What a count shows changes only with an input or another timed
+        event, so the counts before the next of those would all be skipped as unchanged: jump past them."""
+        other = self._next_timed(counts=False)
+        bound = max(at, min(t, other[0]) if other else t)
+        return at + self.count_every * ((bound - at) // self.count_every + 1)
+
+    def _next_timed(self, counts: bool = True) -> tuple[datetime, str] | None:
         ph = self.s.phase
         if ph.kind == "ended":
             return None
@@ -166,7 +173,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 at = ph.deadline - self.remind_before
                 if key not in self.reminded and ph.opens < at:
                     found.append((at, key))
-        if self.next_count is not None and ph.kind in ("day", "runoff") and self.next_count < ph.deadline:
+        if counts and self.next_count is not None and ph.kind in ("day", "runoff") and self.next_count < ph.deadline:
             found.append((self.next_count, "count"))
         return min(found) if found else None
 
