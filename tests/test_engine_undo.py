@@ -165,3 +165,31 @@ def test_C9_item19_extend_while_paused_is_bounded_from_the_pause():
     r = g.run("day 1", "+4h")
     replies = r.pms("ГМ")
     assert "дальше чем на 30 дней" in replies[-2] and replies[-1].startswith("Выполнено")
+
+
+def test_C9_item18_rederivation_that_ends_the_game_earlier_tells_the_commands_that_came_after():
+    """Undoing a replace lets a refused modkill through; with it the mafia reach parity and the game ends
+    there, so the undo given after it no longer does anything: both are told, and the game-over post goes out."""
+    g = Game.moscow()
+    for c in ("М1", "М2"):
+        g.gm("setup", "-2h", f"модкилл {c}")  # 8 left: 3 mafia, 5 town
+    g.gm("day 1", "+1h", "замена М3 Админ")
+    g.gm("day 1", "+2h", "модкилл М4")  # 4 town
+    refused = g.gm("day 1", "+3h", "модкилл М3")  # refused: М3 no longer plays
+    first = g.gm("day 1", "+5h", "отмена")  # undoes the modkill of М4
+    undo = g.gm("day 1", "+6h", "отмена")  # undoes the replace: both modkills stand, 3 mafia v 3 town
+    r = g.run("day 1", "+7h")
+    assert r.winner == "mafia" and r.run.result.ended_at == refused.at
+    told = {m.key.split("/")[3]: m.text for m in r.run.messages
+            if m.key.startswith(f"undo/{undo.id}/rederived/") and m.to == "ГМ"}
+    assert set(told) == {refused.id, first.id}
+    assert "Выполнено: modkill М3" in told[refused.id] and "игра уже окончена" in told[first.id]
+    game_over = [m for m in r.run.messages if m.key.startswith("ended/result")]
+    assert len(game_over) == 1 and game_over[0].at == undo.at
+
+
+def test_C9_setvote_answer_names_the_vote_as_written():
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "голос М4 М5")
+    r = g.run("day 1", "+2h")
+    assert r.pms("ГМ")[-1].startswith("Выполнено: setvote М4, М5.")

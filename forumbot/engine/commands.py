@@ -274,5 +274,12 @@ def _state_line(s: State) -> str:
 
 def _describe(cmd) -> str:  # type: ignore[no-untyped-def]
     name = type(cmd).__name__.lower()
-    fields = ", ".join(f"{v}" for v in vars(cmd).values() if v not in ("", None))
+    fields = ", ".join(_field(v) for v in vars(cmd).values() if v not in ("", None))
     return f"{name} {fields}".strip()
+
+
+def _field(value: object) -> str:
+    # A setvote's vote reads as the GM wrote it (it may be posted to the thread when an undo re-derives it).
+    if isinstance(value, Vote):
+        return str(value.target) + (f" / {value.runoff}" if value.runoff is not None else "")
+    return str(value)

@@ -397,6 +397,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return
         if self.s.phase.kind == "ended":
             self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
+            if self.suppress and inp.where is Where.PM and inp.author.casefold() in self.gm_accounts:
+                # an undo's re-derivation ended the game before this command: it no longer does anything (C-9)
+                self.rederived[inp.id] = self.t.command_refused("game_ended")
             return
         if inp.where is Where.PM:
             if inp.author.casefold() in self.gm_accounts:

@@ -138,6 +138,7 @@ T: dict[str, str] = {
     "gm.refuse.voter_dead": "the voter is out",
     "gm.refuse.alias_taken": "that alias already names a player",
     "gm.refuse.new_taken": "that account already plays in the game",
+    "gm.refuse.game_ended": "the game is over",
     "gm.refuse.nothing_to_undo": "nothing to undo",
     "gm.refuse.undo_after_deadline": "a phase was resolved after that command; it cannot be undone",
     "gm.refuse.undo_deadline_passed": "the deadline it would restore has passed; it cannot be undone",

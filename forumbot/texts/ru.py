@@ -143,6 +143,7 @@ T: dict[str, str] = {
     "gm.refuse.voter_dead": "голосующий выбыл",
     "gm.refuse.alias_taken": "этот псевдоним уже указывает на игрока",
     "gm.refuse.new_taken": "этот аккаунт уже участвует в игре",
+    "gm.refuse.game_ended": "игра уже окончена",
     "gm.refuse.nothing_to_undo": "отменять нечего",
     "gm.refuse.undo_after_deadline": "после этой команды уже подведены итоги фазы; отмена невозможна",
     "gm.refuse.undo_deadline_passed": "срок фазы, который вернула бы отмена, уже прошёл; отмена невозможна",
