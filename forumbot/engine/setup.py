@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import re
 from dataclasses import replace
@@ -69,7 +68,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def number_option(options: Mapping[str, object], name: str, default: float, low: float, high: float) -> float:
     value = options.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
+    # the bounds compare first: NaN fails them, and math on a 400-digit int would raise OverflowError
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise SetupError(f"option {name} must be a number from {low:g} to {high:g}, not {value!r}")
     return float(value)
 
