@@ -230,3 +230,27 @@ def test_C9_any_gm_pm_gives_a_command_or_a_known_rejection(text: str) -> None:
             result,
             Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo,
         )
+
+
+class _CountingMatcher(NickMatcher):
+    calls = 0
+
+    def match(self, text, allowed=None):  # type: ignore[no-untyped-def]
+        type(self).calls += 1
+        return super().match(text, allowed)
+
+
+@pytest.mark.parametrize("command", ["модкилл Кот Баюн", "алиас длинный", "замена Кот Баюн", "голос Кот Баюн"])
+def test_C9_issue7_item19_a_pasted_page_in_a_gm_command_tries_only_name_sized_splits(command: str) -> None:
+    """A GM command with thousands of words tried every split as a nickname: minutes per fold, every tick.
+    A name is at most as long as the longest nickname or alias, so only that many splits are tried."""
+    matcher = _CountingMatcher(NICKS)
+    _CountingMatcher.calls = 0
+    words = " ".join(["слово"] * 5000)
+    text = f"{command} {words}" if not command.startswith("алиас") else f"{command} {words} Кот Баюн"
+    found = parse_command(text, matcher, everyone=NICKS, parse_vote=moscow_vote)
+    assert _CountingMatcher.calls <= 2 * (2 * matcher.max_words + 2)
+    if command.startswith("модкилл"):
+        assert found == Modkill("Кот Баюн", words)
+    if command.startswith("алиас"):
+        assert found == Alias(f"длинный {words}", "Кот Баюн")

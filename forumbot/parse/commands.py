@@ -110,11 +110,17 @@ def _quoted(text: str) -> tuple[str, str] | Rejection | None:
     return text[1:close], text[close + 1 :].strip()
 
 
-def _prefixes(text: str, keep: int) -> list[tuple[str, str]]:
-    """(first words, the rest) splits of `text`, longest first, leaving at least `keep` words over."""
+def _prefixes(text: str, keep: int, longest: int | None = None, rest_longest: int | None = None) -> list[tuple[str, str]]:
+    """(first words, the rest) splits of `text`, longest first, leaving at least `keep` words over.
+
+    `longest` caps the first part's words, `rest_longest` the rest's: a part that must be a name is never
+    longer than a name can be, and trying every split of a pasted page would take quadratic time.
+    """
     spans = [m.span() for m in _WORD.finditer(text)]
+    top = len(spans) - keep if longest is None else min(len(spans) - keep, longest)
+    bottom = 0 if rest_longest is None else max(0, len(spans) - rest_longest - 1)
     return [
-        (text[: spans[k - 1][1]], text[spans[k - 1][1] :].strip()) for k in range(len(spans) - keep, 0, -1)
+        (text[: spans[k - 1][1]], text[spans[k - 1][1] :].strip()) for k in range(top, bottom, -1)
     ]
 
 
@@ -122,6 +128,8 @@ class _Reader:
     def __init__(self, matcher: NickMatcher, everyone: Collection[str]) -> None:
         self.matcher = matcher
         self.everyone = everyone
+        # Raw words, before normalisation drops punctuation-only ones ("Кот - Баюн"): leave room over.
+        self.name_words = 2 * matcher.max_words + 2
 
     def nick(self, text: str) -> str | Rejection:
         return self.matcher.match(text, allowed=self.everyone)
@@ -138,7 +146,7 @@ class _Reader:
         if quoted is not None:
             found = self.nick(quoted[0])
             return found if isinstance(found, Rejection) else [(found, quoted[1])]
-        splits = _prefixes(text, keep)
+        splits = _prefixes(text, keep, longest=self.name_words)
         if not splits:
             return Rejection("missing_argument", word)
         readings: list[tuple[str, str]] = []
@@ -261,7 +269,7 @@ def _alias(reader: _Reader, rest: str, word: str) -> Alias | Rejection:
         nick = reader.nick(nick_text)
         return nick if isinstance(nick, Rejection) else Alias(alias, nick)
     # The shortest alias that leaves a player's name after it: the longest name wins.
-    splits = _prefixes(rest, 1)[::-1]
+    splits = _prefixes(rest, 1, rest_longest=reader.name_words)[::-1]
     if not splits:
         return Rejection("missing_argument", word)
     for alias, nick_text in splits:
