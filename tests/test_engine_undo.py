@@ -21,11 +21,6 @@ def by_key(r, prefix: str) -> list:
     return [m for m in r.run.messages if m.key.startswith(prefix)]
 
 
-def seat_of(r, nick: str) -> str:
-    """The role a player holds, for telling seats apart in the kit's Moscow cast (only М2 is a civilian named so)."""
-    return str(r.player(nick).role)
-
-
 def test_C9_item18_refused_replace_that_an_undo_makes_succeed_is_told_and_played():
     """Issue 7 item 18: `замена М2 Админ` was refused (Админ already played М1's seat); undoing that first
     replace lets it through on re-derivation. The GM and the thread are told, Админ gets the role PM of

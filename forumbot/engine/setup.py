@@ -78,7 +78,8 @@ def check_schedule(setup: GameSetup) -> None:
     sched = setup.schedule
     for name, length in (("day_hours", sched.day), ("night_hours", sched.night), ("runoff_hours", sched.runoff)):
         if not timedelta() < length <= MAX_PHASE:
-            raise SetupError(f"{name} must be more than 0 and at most {MAX_PHASE / timedelta(hours=1):g}, not {length / timedelta(hours=1):g}")
+            hours, most = length / timedelta(hours=1), MAX_PHASE / timedelta(hours=1)
+            raise SetupError(f"{name} must be more than 0 and at most {most:g}, not {hours:g}")
     if sched.start.year > LATEST_START or (sched.setup_opens is not None and sched.setup_opens.year > LATEST_START):
         raise SetupError(f"start {sched.start.isoformat()} is too far in the future")
 
