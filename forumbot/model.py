@@ -106,6 +106,8 @@ REJECTION_CODES: frozenset[str] = frozenset(
         "bad_hunt_status",  # hunt status word is not mafia/maniac (C-12)
         "modkill_other",  # "модкилл NICK" naming someone else (C-12)
         "bad_duration",  # GM extend with an unreadable duration
+        "duration_not_positive",  # GM extend by zero or less
+        "duration_too_long",  # GM extend by more than parse.MAX_EXTEND
         "missing_argument",  # GM command without its argument(s)
         "quote_unclosed",  # GM command with an unclosed double quote
         "not_a_player",  # a vote-thread post by an account that plays no seat (C-3)

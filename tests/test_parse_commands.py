@@ -115,10 +115,25 @@ def test_C1_C9_extend_durations(word: str, duration: str, delta: timedelta) -> N
     assert cmd(f"{word} {duration}") == Extend(delta)
 
 
-@pytest.mark.parametrize("bad", ["30", "abc", "12 лет", "0m", "h12", "12h x", "-1h"])
+@pytest.mark.parametrize("bad", ["30", "abc", "12 лет", "h12", "12h x", "1e5h", "nan h"])
 def test_C9_bad_duration(bad: str) -> None:
     assert cmd(f"extend {bad}") == Rejection("bad_duration", bad)
     assert parse_duration(bad) is None
+
+
+@pytest.mark.parametrize(
+    "bad, code",
+    [("0m", "duration_not_positive"), ("-1h", "duration_not_positive"), ("0.000000001м", "duration_not_positive"),
+     ("30д 1м", "duration_too_long"), ("999999999д", "duration_too_long"), ("9" * 400 + "д", "duration_too_long")],
+)
+def test_C9_issue7_item19_absurd_extend_is_refused_with_its_reason(bad: str, code: str) -> None:
+    """Issue 7 item 19: zero, negative and over-30-day extends are refused by name, never overflow a timedelta."""
+    assert cmd(f"продлить {bad}") == Rejection(code, bad)
+    assert parse_duration(bad) is None
+
+
+def test_C9_extend_of_exactly_the_bound_is_read() -> None:
+    assert cmd("extend 30d") == Extend(timedelta(days=30))
 
 
 @pytest.mark.parametrize("word", ["setvote", "голос"])
@@ -215,3 +230,27 @@ def test_C9_any_gm_pm_gives_a_command_or_a_known_rejection(text: str) -> None:
             result,
             Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo,
         )
+
+
+class _CountingMatcher(NickMatcher):
+    calls = 0
+
+    def match(self, text, allowed=None):  # type: ignore[no-untyped-def]
+        type(self).calls += 1
+        return super().match(text, allowed)
+
+
+@pytest.mark.parametrize("command", ["модкилл Кот Баюн", "алиас длинный", "замена Кот Баюн", "голос Кот Баюн"])
+def test_C9_issue7_item19_a_pasted_page_in_a_gm_command_tries_only_name_sized_splits(command: str) -> None:
+    """A GM command with thousands of words tried every split as a nickname: minutes per fold, every tick.
+    A name is at most as long as the longest nickname or alias, so only that many splits are tried."""
+    matcher = _CountingMatcher(NICKS)
+    _CountingMatcher.calls = 0
+    words = " ".join(["слово"] * 5000)
+    text = f"{command} {words}" if not command.startswith("алиас") else f"{command} {words} Кот Баюн"
+    found = parse_command(text, matcher, everyone=NICKS, parse_vote=moscow_vote)
+    assert _CountingMatcher.calls <= 2 * (2 * matcher.max_words + 2)
+    if command.startswith("модкилл"):
+        assert found == Modkill("Кот Баюн", words)
+    if command.startswith("алиас"):
+        assert found == Alias(f"длинный {words}", "Кот Баюн")

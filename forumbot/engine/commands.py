@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import copy
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from forumbot import parse
 from forumbot.engine.state import TEAM_SHOT, State
+from forumbot.parse.commands import MAX_EXTEND
 from forumbot.model import (
     Agitation,
     Alias,
     EndPhase,
     Extend,
     Input,
+    Message,
     Modkill,
     MoveKind,
     Pause,
@@ -39,7 +41,7 @@ class CommandsMixin:
             inp.text, self.matcher, everyone=[s.nick for s in self.s.seats.values()], parse_vote=self._parse_vote_words,
         )
         if isinstance(cmd, Rejection):
-            self._pm(inp.at, gm, self.t.command_rejected(cmd), key)
+            self._answer(inp, self.t.command_rejected(cmd))
             return
         if isinstance(cmd, Replace) and cmd.new.casefold() in {a.casefold() for a in inp.missing_accounts}:
             # the forum said, when the bot stored this PM, that it has no such account (issue 7 item 2)
@@ -49,13 +51,14 @@ class CommandsMixin:
             self._pm(inp.at, gm, self._status_text(), key)
             return
         if isinstance(cmd, Undo):
-            self._undo(inp, gm, key)
+            self._undo(inp, gm)
             return
         before = copy.deepcopy(self.s)
         refusal = self._apply(cmd, inp.at, gm, inp.id)
         if refusal:
             self.s = before
-            self._pm(inp.at, gm, self.t.command_refused(refusal), key)
+            self.matcher = self._matcher()
+            self._answer(inp, self.t.command_refused(refusal))
             return
         # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
         resolved = before.resolutions if isinstance(cmd, EndPhase) else self.s.resolutions
@@ -64,7 +67,16 @@ class CommandsMixin:
             f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; before: {_state_line(before)}; "
             f"after: {_state_line(self.s)}"
         )
-        self._pm(inp.at, gm, self.t.command_done(_describe(cmd)) + "\n" + self._status_text(), key)
+        self._answer(inp, self.t.command_done(_describe(cmd)) + "\n" + self._status_text())
+
+    def _answer(self, inp: Input, text: str) -> None:
+        """The reply to a GM command; its first line is how the command turned out, which an undo may change."""
+        self._pm(inp.at, inp.author, text, f"gm/{inp.id}")
+        verdict = text.split("\n", 1)[0]
+        if self.suppress:
+            self.rederived[inp.id] = verdict
+        else:
+            self.told[inp.id] = verdict
 
     def _parse_vote_words(self, text: str) -> Vote | Agitation | Rejection:
         # A GM's `setvote` is a vote in the open phase's grammar (in a runoff, a runoff vote: M-10); it is never
@@ -81,6 +93,13 @@ class CommandsMixin:
         elif isinstance(cmd, Replace):
             return self._replace(cmd, at, cmd_id)
         elif isinstance(cmd, Extend):
+            # Bounded so that no later deadline arithmetic can overflow, whatever the GM typed (issue 7 item 19).
+            if not timedelta() < cmd.by <= MAX_EXTEND:
+                return "extend_not_positive" if cmd.by <= timedelta() else "extend_too_far"
+            if self.s.paused_at is None and ph.deadline - at + cmd.by > MAX_EXTEND:
+                return "extend_too_far"
+            if self.s.paused_at is not None and ph.deadline - self.s.paused_at + cmd.by > MAX_EXTEND:
+                return "extend_too_far"
             ph.deadline += cmd.by
             self._post(at, Where.GAME, self.t.extended(ph.label, ph.deadline), f"gm/{cmd_id}/post")
         elif isinstance(cmd, Pause):
@@ -147,41 +166,84 @@ class CommandsMixin:
         self._post(at, Where.GAME, self.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
         return None
 
-    def _undo(self, inp: Input, gm: str, key: str) -> None:
+    def _undo(self, inp: Input, gm: str) -> None:
+        """C-9: the last override reversed as if never given; everything since is handled again."""
         if not self.overrides:
-            self._pm(inp.at, gm, self.t.command_refused("nothing_to_undo"), key)
+            self._answer(inp, self.t.command_refused("nothing_to_undo"))
             return
         before, index, resolutions, name = self.overrides[-1]
         # Refused, too, when the deadline it would restore has passed (an extend or pause undone too late):
         # the phase would close back in time, after inputs that came while it was still open.
         lapsed = before.paused_at is None and before.phase.kind != "ended" and before.phase.deadline <= inp.at
-        if resolutions != self.s.resolutions or lapsed:
-            why = "undo_deadline_passed" if resolutions == self.s.resolutions else "undo_after_deadline"
-            self._pm(inp.at, gm, self.t.command_refused(why), key)
+        why = (
+            "undo_end_phase" if name == "EndPhase"
+            else "undo_after_deadline" if resolutions != self.s.resolutions
+            else "undo_deadline_passed" if lapsed
+            else None
+        )
+        if why:
+            self._answer(inp, self.t.command_refused(why))
             return
+        saved = (copy.deepcopy(self.s), list(self.overrides), self.next_count, len(self.log),
+                 dict(self.rederived), dict(self.redo_msgs), dict(self.voids))
         self.overrides.pop()
         # The inputs between the command and this undo are handled again; an undo met while redoing (a
         # second undo walking back two) must find the indexes of the inputs it re-handles, not the last one.
         current = self._current_index()
+        # The undone command is never given again, not even by an earlier undo re-handled below, whose own
+        # redo reaches back past it; the undos in between find anew what they undo.
+        for k in range(index + 1, current):
+            self.voids.pop(self.processed[k].id, None)
+        self.voids[self.processed[current].id] = self.processed[index].id
         state_before = _state_line(self.s)
-        self.s = before
+        self.s = copy.deepcopy(before)  # the snapshot stays intact: a refused undo below puts it back
         self.matcher = self._matcher()
-        outer = (self.suppress, self.redo_at)
+        outer = (self.suppress, self.redo_at, self.capture)
         self.suppress = True
         try:
             for k in range(index + 1, current + 1):
                 for _, edited in (e for e in self.edits if e[0] == k):
                     self._edited(edited)  # C-11 edits that came in between are applied again, in place
-                if k < current:
+                if k < current and self.processed[k].id not in self.voids.values():
                     self.redo_at = k
+                    self.capture = []
                     self.handle(self.processed[k])
+                    self.redo_msgs[self.processed[k].id] = self.capture
         finally:
-            self.suppress, self.redo_at = outer
+            self.suppress, self.redo_at, self.capture = outer
+        ph = self.s.phase
+        if self.s.paused_at is None and ph.kind != "ended" and ph.deadline <= inp.at:
+            # Re-derived, a later pause or extend no longer holds and the phase's deadline is behind us.
+            self.s, self.overrides, self.next_count, n_log, self.rederived, self.redo_msgs, self.voids = saved
+            del self.log[n_log:]
+            self.matcher = self._matcher()
+            self._answer(inp, self.t.command_refused("undo_deadline_passed"))
+            return
         self.log.append(
             f"override by {gm} at {inp.at.isoformat()}: undo {name}; before: {state_before}; after: {_state_line(self.s)}"
         )
         self._post(inp.at, Where.GAME, self.t.undone(name), f"undo/{inp.id}")
-        self._pm(inp.at, gm, self.t.command_done("undo " + name) + "\n" + self._status_text(), key)
+        self._answer(inp, self.t.command_done("undo " + name) + "\n" + self._status_text())
+        if not self.suppress:
+            self._tell_rederived(inp)
+
+    def _tell_rederived(self, undo: Input) -> None:
+        """C-9 (amended): a later GM command that the undo made turn out otherwise is told to the GMs and the
+        thread, and what it now does (a replacement's role PM, a modkill's post) goes out."""
+        for prior in self.processed:
+            verdict = self.rederived.get(prior.id)
+            if verdict is None or verdict == self.told.get(prior.id):
+                continue
+            self.told[prior.id] = verdict
+            key = f"undo/{undo.id}/rederived/{prior.id}"
+            self._to_gms(undo.at, self.t.rederived(prior.at, prior.text, verdict), key)
+            self._post(undo.at, Where.GAME, self.t.rederived_post(prior.at, verdict), f"{key}/post")
+            self.log.append(f"undo {undo.id}: GM command {prior.id} now: {verdict}")
+            for msg in self.redo_msgs.get(prior.id, []):
+                if msg.key != f"gm/{prior.id}":  # its answer is the notice above
+                    self._emit(Message(undo.at, msg.where, msg.to, msg.text, msg.key))
+        self.rederived.clear()
+        self.redo_msgs.clear()
 
     def _current_index(self) -> int:
         """Index in `processed` of the input being handled (an undo re-handles earlier ones)."""
@@ -217,5 +279,12 @@ def _state_line(s: State) -> str:
 
 def _describe(cmd) -> str:  # type: ignore[no-untyped-def]
     name = type(cmd).__name__.lower()
-    fields = ", ".join(f"{v}" for v in vars(cmd).values() if v not in ("", None))
+    fields = ", ".join(_field(v) for v in vars(cmd).values() if v not in ("", None))
     return f"{name} {fields}".strip()
+
+
+def _field(value: object) -> str:
+    # A setvote's vote reads as the GM wrote it (it may be posted to the thread when an undo re-derives it).
+    if isinstance(value, Vote):
+        return str(value.target) + (f" / {value.runoff}" if value.runoff is not None else "")
+    return str(value)

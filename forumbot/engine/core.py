@@ -12,7 +12,16 @@ from typing import Sequence
 from forumbot import parse
 from forumbot.engine.commands import CommandsMixin
 from forumbot.engine.moves import MovesMixin
-from forumbot.engine.setup import commitment, draw_seats
+from forumbot.engine.setup import (
+    COUNT_MINUTES,
+    REMIND_HOURS,
+    check_name,
+    check_schedule,
+    clean_input,
+    commitment,
+    draw_seats,
+    number_option,
+)
 from forumbot.engine.state import LAST_WORD_CAUSES, TEAM_SHOT, Phase, State
 from forumbot.engine.votes import VotesMixin
 from forumbot.errors import SetupError
@@ -24,12 +33,14 @@ from forumbot.model import (
     Input,
     Message,
     MoveKind,
+    Rejection,
     Role,
     Special,
     Target,
     Where,
 )
 from forumbot.rules import NightMoves, get_variant
+from forumbot.rules.ballots import VotePost
 from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
 
@@ -46,10 +57,16 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.edited_votes = str(self.options.get("edited_votes", "void"))
         if self.edited_votes not in ("void", "first_seen"):
             raise SetupError(f"option edited_votes must be 'void' or 'first_seen', not {self.edited_votes!r} (C-11)")
-        self.count_every = timedelta(minutes=float(self.options.get("vote_count_minutes", 60)))
-        self.remind_before = timedelta(hours=float(self.options.get("remind_hours", 3)))
+        check_schedule(setup)
+        # Bounded here too, whatever config validation let through (a transcript bypasses it): a count every
+        # 0 minutes would never let the timeline move on, and 1e308 overflows (issue 7 item 19).
+        self.count_every = timedelta(minutes=number_option(self.options, "vote_count_minutes", 60, *COUNT_MINUTES))
+        self.remind_before = timedelta(hours=number_option(self.options, "remind_hours", 3, *REMIND_HOURS))
         self.markers = tuple(self.options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
         seats = draw_seats(setup)
+        for gm in setup.gms:
+            check_name(gm, "GM")
+        check_name(setup.bot, "bot")
         self.gms = set(setup.gms)
         # Forums keep account names unique regardless of case, so a GM typed in another case is the same account.
         self.gm_accounts = {parse.account_key(gm) for gm in setup.gms}
@@ -70,6 +87,11 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.processed: list[Input] = []
         self.redo_at: int | None = None  # index in `processed` of the input an undo is re-handling
         self.edits: list[tuple[int, Input]] = []  # (len(processed) when the edit came, the edited post)
+        self.told: dict[str, str] = {}  # GM command id -> how it turned out, as last told (C-9)
+        self.rederived: dict[str, str] = {}  # the same, as an undo in progress re-derives it
+        self.redo_msgs: dict[str, list[Message]] = {}  # what re-handling each input would have sent
+        self.voids: dict[str, str] = {}  # undo input id -> id of the GM command it undid (C-9)
+        self.capture: list[Message] | None = None  # collects suppressed messages while an undo re-handles one
         self.last_count: str = ""
         self.count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
         self.next_count: datetime | None = None
@@ -81,7 +103,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def run(self, inputs: Sequence[Input], until: datetime | None) -> GameRun:
         indexed = [
-            inp if inp.id else replace(inp, id=f"i{n}") for n, inp in enumerate(inputs)
+            clean_input(inp if inp.id else replace(inp, id=f"i{n}")) for n, inp in enumerate(inputs)
         ]
         queue: list[tuple[datetime, int, str, Input]] = []
         for n, inp in enumerate(indexed):
@@ -121,13 +143,20 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             if kind == "deadline":
                 self._resolve(at)
             elif kind == "count":
-                self.next_count = at + self.count_every
                 self._post_count(at)
+                self.next_count = self._count_slot_after(at, t)
             elif kind.startswith("remind"):
                 self.reminded.add(kind)
                 self._remind(at, kind)
 
-    def _next_timed(self) -> tuple[datetime, str] | None:
+    def _count_slot_after(self, at: datetime, t: datetime) -> datetime:
+        """The next count's time on its grid. What a count shows changes only with an input or another timed
+        event, so the counts before the next of those would all be skipped as unchanged: jump past them."""
+        other = self._next_timed(counts=False)
+        bound = max(at, min(t, other[0]) if other else t)
+        return at + self.count_every * ((bound - at) // self.count_every + 1)
+
+    def _next_timed(self, counts: bool = True) -> tuple[datetime, str] | None:
         ph = self.s.phase
         if ph.kind == "ended":
             return None
@@ -144,7 +173,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 at = ph.deadline - self.remind_before
                 if key not in self.reminded and ph.opens < at:
                     found.append((at, key))
-        if self.next_count is not None and ph.kind in ("day", "runoff") and self.next_count < ph.deadline:
+        if counts and self.next_count is not None and ph.kind in ("day", "runoff") and self.next_count < ph.deadline:
             found.append((self.next_count, "count"))
         return min(found) if found else None
 
@@ -294,8 +323,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         maniac = next((sid for sid, s in self.s.seats.items() if s.role is Role.MANIAC), None)
         shot = moves.get(maniac, MoveKind.SHOT) if maniac else None
         self.s.maniac_last = shot.target if shot else None  # H-8: the move in force tonight
-        next_day_deadline = at + self.setup.schedule.day
-        lw = next_day_deadline - timedelta(hours=3)
+        lw = self._last_word_deadline(at, "mafia")
         self._post(at, Where.GAME, self.t.night_result(n, report, self._revealed, self.variant.open_roles, lw if report.deaths else None), f"night {n}/result")
         for checker, target_nick, result in report.checks:
             self._pm(at, checker, self.t.check_result(target_nick, result), f"night {n}/check/{checker}")
@@ -350,11 +378,15 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 self.s.last_words[sid] = deadline
 
     def _last_word_deadline(self, at: datetime, cause: str) -> datetime | None:
-        """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends."""
+        """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends.
+
+        A deadline that would already be past when the death is announced (a day of 3 h or less) is the end of
+        the phase that opens then."""
         sched = self.setup.schedule
         if cause in ("vote", "runoff"):
             return at + sched.night
-        return at + sched.day - timedelta(hours=3)
+        due = at + sched.day - timedelta(hours=3)
+        return due if due > at else at + sched.day
 
     def _revealed(self, sid: str) -> tuple[str, Role | None]:
         seat = self.s.seats[sid]
@@ -367,6 +399,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return
         if self.s.phase.kind == "ended":
             self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
+            if self.suppress and inp.where is Where.PM and inp.author.casefold() in self.gm_accounts:
+                # an undo's re-derivation ended the game before this command: it no longer does anything (C-9)
+                self.rederived[inp.id] = self.t.command_refused("game_ended")
             return
         if inp.where is Where.PM:
             if parse.account_key(inp.author) in self.gm_accounts:
@@ -446,8 +481,12 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _nick(self, sid: str) -> str:
         return self.s.seats[sid].nick
 
-    def _voter_nick(self, voter: str) -> str:
-        return self.s.seats[voter].nick if voter in self.s.seats else voter
+    def _poster(self, post: VotePost) -> str:
+        """Who wrote a vote post, as the count names him. A non-player's post keeps his account name, which
+        may be a seat's id when he is the account a GM `replace` took that seat from (C-9)."""
+        if isinstance(post.parsed, Rejection) and post.parsed.code == "not_a_player":
+            return post.voter
+        return self.s.seats[post.voter].nick if post.voter in self.s.seats else post.voter
 
     def _target_nick(self, target: Target) -> str:
         return target if isinstance(target, Special) else self._nick(target)
@@ -467,6 +506,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def _emit(self, msg: Message) -> None:
         if self.suppress:
+            if self.capture is not None:
+                self.capture.append(msg)
             return
         key = msg.key
         n = 1

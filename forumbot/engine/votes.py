@@ -81,7 +81,7 @@ class VotesMixin:
         for post in posts:
             if post.deleted_at is not None and post.deleted_at <= at and not isinstance(post.parsed, Agitation):
                 post.deleted = True
-                self.log.append(f"{self.s.phase.label}: vote post {post.id} by {self._voter_nick(post.voter)} deleted")
+                self.log.append(f"{self.s.phase.label}: vote post {post.id} by {self._poster(post)} deleted")
 
     def _ballots(self, posts: list[VotePost]) -> Ballots:
         alive = {sid for sid, seat in self.s.seats.items() if seat.alive}
@@ -136,15 +136,15 @@ class VotesMixin:
         else:
             votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
         not_voted = [self._nick(s) for s in self._alive_ids() if s not in votes and s not in ballots.final]
-        rough = [(self._voter_nick(p.voter), p.text, p.at, p.at_latest) for p in posts
+        rough = [(self._poster(p), p.text, p.at, p.at_latest) for p in posts
                  if p.straddles(ph.deadline) and not p.deleted]
         return self.t.vote_count(
             ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
-            [(self._voter_nick(p.voter), p.text, r) for p, r in ballots.rejected],
-            [(self._voter_nick(p.voter), p.text, why) for p, why in ballots.ignored],
-            [(self._voter_nick(p.voter), p.text) for p in ballots.voided],
+            [(self._poster(p), p.text, r) for p, r in ballots.rejected],
+            [(self._poster(p), p.text, why) for p, why in ballots.ignored],
+            [(self._poster(p), p.text) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
-            edited_kept=[(self._voter_nick(p.voter), p.text) for p in posts if p.edited and not p.voided and not p.deleted],
-            deleted=[(self._voter_nick(p.voter), p.text) for p in ballots.deleted],
+            edited_kept=[(self._poster(p), p.text) for p in posts if p.edited and not p.voided and not p.deleted],
+            deleted=[(self._poster(p), p.text) for p in ballots.deleted],
             rough=rough,
         )

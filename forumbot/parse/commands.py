@@ -62,23 +62,42 @@ _QUOTES = {'"': '"', "«": "»", "“": "”", "„": "“"}
 _WORD = re.compile(r"\S+")
 
 
-def parse_duration(text: str) -> timedelta | None:
-    """`30m`, `12ч`, `2h30m`, `90 мин`, `1д 12ч` as a positive timedelta; None when unreadable."""
+MAX_EXTEND = timedelta(days=30)  # no phase is sanely extended further; bigger numbers would overflow datetimes
+
+
+def read_duration(text: str) -> timedelta | Rejection:
+    """`30m`, `12ч`, `2h30m`, `90 мин`, `1д 12ч` as a timedelta in (0, MAX_EXTEND]; else why not."""
     # Not normalize(): it would strip a leading minus sign as punctuation.
     text = unicodedata.normalize("NFKC", text).casefold().strip()
-    total, pos = timedelta(), 0
+    negative = text.startswith("-")
+    body = text[1:].lstrip() if negative else text
+    hours, pos = 0.0, 0
     # Each part is matched where the last one ended: finditer would search the rest of the text for the
     # next match from every position, quadratic in a run of digits (issue 7 item 13).
-    while pos < len(text):
-        m = _DURATION_PART.match(text, pos)
+    while pos < len(body):
+        m = _DURATION_PART.match(body, pos)
         unit = _UNITS.get(m.group(2)) if m is not None else None
         if m is None or unit is None:
-            return None
-        total += unit * float(m.group(1).replace(",", "."))
+            return Rejection("bad_duration", text)
+        # float hours first: a timedelta of "999999999999д" would raise OverflowError, not compare
+        hours += float(m.group(1).replace(",", ".")) * (unit / timedelta(hours=1))
         pos = m.end()
-    if total <= timedelta():
-        return None
+    if not body:
+        return Rejection("bad_duration", text)
+    if negative:
+        return Rejection("duration_not_positive", text)
+    if hours > MAX_EXTEND / timedelta(hours=1):
+        return Rejection("duration_too_long", text)
+    total = timedelta(hours=hours)
+    if total <= timedelta():  # "0.0000001м" rounds to nothing
+        return Rejection("duration_not_positive", text)
     return total
+
+
+def parse_duration(text: str) -> timedelta | None:
+    """A duration `read_duration` accepts, or None."""
+    found = read_duration(text)
+    return None if isinstance(found, Rejection) else found
 
 
 def _quoted(text: str) -> tuple[str, str] | Rejection | None:
@@ -189,8 +208,8 @@ def parse_command(
         return Rejection("missing_argument", word)
     reader = _Reader(matcher, everyone)
     if name == "extend":
-        duration = parse_duration(rest)
-        return Rejection("bad_duration", rest) if duration is None else Extend(duration)
+        duration = read_duration(rest)
+        return Rejection(duration.code, rest) if isinstance(duration, Rejection) else Extend(duration)
     if name == "modkill":
         readings = reader.leading_nick(rest, 0, word)
         if isinstance(readings, Rejection):

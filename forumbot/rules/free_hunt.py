@@ -138,7 +138,7 @@ class FreeHunt:
             right = (guess is Role.MAFIA and target.is_mafia) or (guess is Role.MANIAC and target.role is Role.MANIAC)
             log.append(f"hunt drawn among {len(requests)}: {hunter} -> {target.nick} ({guess}): {'right' if right else 'wrong'}")
             if right:
-                die(target.nick, "hunt")
+                die(move.target, "hunt")  # type: ignore[arg-type]  # the seat id: its nick may be a replacement's (C-9)
             else:
                 die(hunter, "failed_hunt")
 

@@ -104,8 +104,9 @@ class Moscow:
 
     def night(self, seats: Mapping[str, Seat], moves: NightMoves, rng: random.Random, night: int) -> NightReport:
         """M-3..M-5. Every move here is in force: its sender was alive when the night resolved."""
-        alive_mafia = [s.nick for s in seats.values() if s.alive and s.is_mafia]
-        shots = [moves.get(n, MoveKind.SHOT) for n in alive_mafia]
+        # Moves are filed by seat id (the key), never by the nick a replacement plays it under now (C-9).
+        alive_mafia = [sid for sid, s in seats.items() if s.alive and s.is_mafia]
+        shots = [moves.get(sid, MoveKind.SHOT) for sid in alive_mafia]
         targets = {m.target for m in shots if m is not None}
         deaths: list[Kill] = []
         misfire = True

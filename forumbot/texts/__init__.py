@@ -303,3 +303,10 @@ class Texts:
 
     def undone(self, name: str) -> str:
         return self._("gm.undone", what=self.esc(name.lower()))
+
+    def rederived(self, at: datetime, command: str, verdict: str) -> str:
+        """C-9: an undo changed how a later GM command turned out; `verdict` is the new answer, already rendered."""
+        return self._("gm.rederived", at=self.time(at), command=self.excerpt(command), verdict=verdict)
+
+    def rederived_post(self, at: datetime, verdict: str) -> str:
+        return self._("gm.rederived_post", at=self.time(at), verdict=verdict)
