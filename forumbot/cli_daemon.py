@@ -84,10 +84,12 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
-    from forumbot.daemon import check_online
+    from forumbot.daemon import check_online, config_warnings
     from forumbot.lifecycle import check_setups
 
     config = _config(args)
+    for warning in config_warnings(config):
+        print(f"forumbot: warning: {warning}", file=sys.stderr)
     problems = check_setups(config)
     for problem in problems:
         print(f"forumbot: {problem}", file=sys.stderr)

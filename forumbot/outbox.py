@@ -9,6 +9,9 @@ again: a duplicated role PM or check result is worse than a missing one the GM s
 An adapter that *raises* is telling us the message did not go out, so such a row goes back to pending, except
 a post after a timeout-like ForumUnavailable, which stays "attempted" so the marker is looked for first.
 
+A post the forum holds for a moderator's approval (PostQueued) is on its way but not out: the row is marked
+"queued", neither sent again nor counted as sent, and every GM gets a PM saying so (a moderator must approve it).
+
 The caller holds the game's lock, so no other process delivers the same rows meanwhile.
 """
 
@@ -24,7 +27,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable
+from forumbot.errors import ForumError, ForumUnavailable, PostQueued
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -90,6 +93,7 @@ class Delivery:
     uncertain: int = 0
     error: ForumError | None = None
     ids: list[str] = field(default_factory=list)
+    queued: list[str] = field(default_factory=list)  # keys held by the forum for a moderator's approval
 
 
 Hook = Callable[[str], None]
@@ -173,6 +177,9 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
             remote = adapter.send_pm(row.to, target.subject, with_marker(row.text, row.marker))
         else:
             remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
+    except PostQueued as e:
+        _queued(sessions, target, [row], e, now, report)
+        return
     except ForumError as e:
         _after_failure(sessions, adapter, [row], e)
         raise
@@ -191,6 +198,9 @@ def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, r
         text = with_marker(shadow_text(chunk, target), tag)
         try:
             remote = adapter.send_pm(target.shadow_to, f"[shadow] {target.subject}", text)
+        except PostQueued as e:
+            _queued(sessions, target, chunk, e, now, report)
+            continue
         except ForumError as e:
             _after_failure(sessions, adapter, chunk, e)
             raise
@@ -236,6 +246,41 @@ def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
         chunks[-1].append(row)
         size += length
     return chunks
+
+
+# --- held for approval ------------------------------------------------------------------------------------
+
+QUEUED_NOTICE = "queued/"  # key prefix of the PMs telling the GMs a post awaits approval
+
+_QUEUED_TEXT = {
+    "ru": "Форум поставил сообщение в очередь на проверку модератором; бот не отправит его снова: {what} ({key}).\n"
+          "Форум: {why}\nНачало: {first}\nОно появится, когда модератор его одобрит.",
+    "en": "The forum queued a message for a moderator's approval; the bot will not send it again: {what} ({key}).\n"
+          "Forum: {why}\nIt began: {first}\nIt appears once a moderator approves it.",
+}
+
+
+def _queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
+            report: Delivery) -> None:
+    _update(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
+            last_error=f"{type(error).__name__}: {error}")
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    text = _QUEUED_TEXT.get(target.language, _QUEUED_TEXT["en"])
+    messages = []
+    for row in rows:
+        heading = words[row.where].format(to=target.escape(row.to or ""))
+        log.warning("%s: %s (%s) awaits a moderator's approval: %s", target.game, heading, row.key, error)
+        report.queued.append(row.key)
+        if row.key.startswith(QUEUED_NOTICE):
+            continue
+        first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+        messages += [Message(at=now, where=Where.PM, to=gm, key=f"{QUEUED_NOTICE}{row.key}/{gm}",
+                             text=text.format(what=heading, key=target.escape(row.key), why=target.escape(str(error)),
+                                              first=first))
+                     for gm in target.gms]
+    if messages:
+        with sessions.begin() as session:
+            enqueue(session, target.game_id, target.game, messages, origin="shell")
 
 
 # --- state changes, one transaction each ---------------------------------------------------------------------
