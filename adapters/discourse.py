@@ -115,6 +115,10 @@ class DiscourseForum:
         page = self.transport.post_form("session", [("login", self.username), ("password", self._password)],
                                         action="login", headers=self._write_headers(), follow=True)
         data = self._json(page, allow_error=True)
+        if page.status == 403 and data.get("error_type") == "invalid_access":
+            # SessionController#check_local_login_allowed: DiscourseConnect (SSO) or local logins turned off
+            raise LoginRequired("discourse: this board takes no password logins (SSO, or local logins off): "
+                                "give the bot an admin API key (admin_api_key_env)")
         if page.status >= 400 or data.get("error") or "user" not in data:
             raise LoginRequired(f"discourse: login refused: {data.get('error') or page.status}")
 

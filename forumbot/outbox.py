@@ -253,34 +253,38 @@ def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
 QUEUED_NOTICE = "queued/"  # key prefix of the PMs telling the GMs a post awaits approval
 
 _QUEUED_TEXT = {
-    "ru": "Форум поставил сообщение в очередь на проверку модератором; бот не отправит его снова: {what} ({key}).\n"
-          "Форум: {why}\nНачало: {first}\nОно появится, когда модератор его одобрит.",
-    "en": "The forum queued a message for a moderator's approval; the bot will not send it again: {what} ({key}).\n"
-          "Forum: {why}\nIt began: {first}\nIt appears once a moderator approves it.",
+    "ru": {"head": "Форум поставил сообщение в очередь на проверку модератором; бот не отправит его снова.\n"
+                   "Форум: {why}\n{items}\nОно появится, когда модератор его одобрит.",
+           "item": "— {what} ({key}), начало: {first}"},
+    "en": {"head": "The forum queued a message for a moderator's approval; the bot will not send it again.\n"
+                   "Forum: {why}\n{items}\nIt appears once a moderator approves it.",
+           "item": "- {what} ({key}), beginning: {first}"},
 }
 
 
 def _queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
             report: Delivery) -> None:
+    """Set the rows aside as "queued" and tell each GM, once per send (a shadow digest is one)."""
     _update(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
             last_error=f"{type(error).__name__}: {error}")
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
     text = _QUEUED_TEXT.get(target.language, _QUEUED_TEXT["en"])
-    messages = []
+    items = []
     for row in rows:
-        heading = words[row.where].format(to=target.escape(row.to or ""))
-        log.warning("%s: %s (%s) awaits a moderator's approval: %s", target.game, heading, row.key, error)
+        log.warning("%s: %s (%s) awaits a moderator's approval: %s", target.game,
+                    words[row.where].format(to=row.to or ""), row.key, error)
         report.queued.append(row.key)
-        if row.key.startswith(QUEUED_NOTICE):
-            continue
-        first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
-        messages += [Message(at=now, where=Where.PM, to=gm, key=f"{QUEUED_NOTICE}{row.key}/{gm}",
-                             text=text.format(what=heading, key=target.escape(row.key), why=target.escape(str(error)),
-                                              first=first))
-                     for gm in target.gms]
-    if messages:
-        with sessions.begin() as session:
-            enqueue(session, target.game_id, target.game, messages, origin="shell")
+        if not row.key.startswith(QUEUED_NOTICE):  # a queued notice is only logged
+            first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+            items.append(text["item"].format(what=words[row.where].format(to=target.escape(row.to or "")),
+                                             key=target.escape(row.key), first=first))
+    if not items:
+        return
+    body = text["head"].format(why=target.escape(str(error)), items="\n".join(items))
+    with sessions.begin() as session:
+        enqueue(session, target.game_id, target.game, [
+            Message(at=now, where=Where.PM, to=gm, key=f"{QUEUED_NOTICE}{rows[0].key}/{gm}", text=body)
+            for gm in target.gms], origin="shell")
 
 
 # --- state changes, one transaction each ---------------------------------------------------------------------

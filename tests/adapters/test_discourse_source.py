@@ -329,6 +329,16 @@ def test_a_key_variable_that_is_not_set_is_a_config_error_naming_it_issue10_item
         DiscourseForum(U, "gm_bot", admin_api_key_env="KEY", environ={})
 
 
+def test_a_password_login_on_an_sso_board_names_the_api_key_issue10_item5e(clock, http):
+    """SessionController#check_local_login_allowed raises Discourse::InvalidAccess (403 invalid_access) when
+    DiscourseConnect is on or local logins are off."""
+    forum = DiscourseForum(U, "gm_bot", "pw", clock=clock, sleep=clock.sleep)
+    http.add("GET", U + "session/csrf", body=fx("session_csrf.json"), content_type=JSON)
+    http.add("POST", U + "session", status=403, body=fx("invalid_access_403.json"), content_type=JSON)
+    with pytest.raises(LoginRequired, match="no password logins .*admin_api_key_env"):
+        forum.login()
+
+
 def test_check_config_warns_of_a_user_api_key_with_a_fast_poll_issue10_item5e(tmp_path, capsys):
     """max_user_api_reqs_per_day = 2,880 (lib/auth/default_current_user_provider.rb): at 3 requests a cycle,
     a poll under 90 s runs out of the day's requests."""
