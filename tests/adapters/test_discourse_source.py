@@ -90,6 +90,38 @@ def test_a_write_forbidden_to_a_logged_in_account_is_refused_not_a_login_issue10
         forum.reply("42", "Ночь наступила")
 
 
+def test_after_a_restart_the_daemon_restores_the_session_and_the_first_write_costs_no_login_issue10_item5a(
+        clock, http, tmp_path):
+    """The whole path: forumbot.daemon.Forums opens the forum from the stored session (no POST /session), and
+    the first write fetches the token first, so it is not refused and no login is spent."""
+    from sqlalchemy import select
+
+    from forumbot.config import load_config
+    from forumbot.daemon import Forums, build_adapter
+    from forumbot.store import open_engine, session_factory, upgrade
+    from forumbot.store.models import Forum
+    from forumbot.store.records import forum_id
+    from forumbot.tick import Retry
+
+    path = tmp_path / "forumbot.toml"
+    path.write_text(config_toml('password_env = "FORUMBOT_TALK_PASSWORD"'), encoding="utf-8")
+    config = load_config(path)
+    engine = open_engine(f"sqlite:///{tmp_path / 'f.db'}")
+    upgrade(engine)
+    sessions = session_factory(engine)
+    with sessions.begin() as s:
+        forum_id(s, "talk", "discourse")
+        s.scalar(select(Forum).where(Forum.name == "talk")).cookies = restored(clock).export_cookies()
+    forums = Forums(config, sessions, {"FORUMBOT_TALK_PASSWORD": "pw"}, build_adapter)
+    adapter = forums.open({"talk"}, Retry(sleep=clock.sleep))["talk"]
+    assert adapter.transport.session.cookies.get("_t") == "session-cookie" and len(http.calls) == 0
+    http.add("GET", U + "session/csrf", body=fx("session_csrf.json"), content_type=JSON)
+    http.add("POST", U + "posts.json", body=fx("posts_create_reply.json"), content_type=JSON)
+    assert adapter.reply("42", "Ночь наступила") == "108"
+    assert [c.request.url for c in http.calls] == [U + "session/csrf", U + "posts.json"]
+    engine.dispose()
+
+
 def test_the_session_goes_to_the_store_as_cookies_and_flood_times_issue10_item5a(clock):
     """forumbot.daemon keeps a session (so a tick does not log in) only for adapters with export_cookies."""
     forum = restored(clock)
