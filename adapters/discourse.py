@@ -173,7 +173,7 @@ class DiscourseForum:
         for tid in dict.fromkeys(self.topic_id(t) for t in topics):
             info = self._json(self.transport.get(f"t/{tid}.json"))
             opener = (info.get("details") or {}).get("created_by") or {}
-            if opener.get("username", "").lower() == username_lower(self.username) or (
+            if self._mine(opener) or (
                     user.get("id") is not None and info.get("user_id") == user.get("id")):
                 continue  # the topic's opener may post any number of times in a row
             problems.append(f"account {self.username} is not staff and did not open topic {tid}: Discourse "
@@ -315,6 +315,10 @@ class DiscourseForum:
                 return tid
         return found[0][0] if found else None
 
+    def _mine(self, item: Mapping[str, Any]) -> bool:
+        """Written by the bot: usernames compare as Discourse keys them, whatever case the config uses."""
+        return username_lower(str(item.get("username") or "")) == username_lower(self.username)
+
     def _key(self, names: Sequence[str]) -> frozenset[str]:
         return frozenset(username_lower(n) for n in names) - {username_lower(self.username)}
 
@@ -377,7 +381,7 @@ class DiscourseForum:
         data = self._json(self.transport.get(f"t/{tid}.json"))
         tail = data.get("post_stream", {}).get("stream", [])[-CHUNK:]
         for p in reversed(self._posts(tid, data, tail)):
-            if p.get("username") == self.username and (marker in (p.get("raw") or "") or marker in (p.get("cooked") or "")):
+            if self._mine(p) and (marker in (p.get("raw") or "") or marker in (p.get("cooked") or "")):
                 return str(p["id"])
         return None
 
@@ -391,7 +395,7 @@ class DiscourseForum:
             data = self._json(self.transport.get(f"t/{tid}.json"))
             tail = data.get("post_stream", {}).get("stream", [])[-CHUNK:]
             for p in reversed(self._posts(tid, data, tail)):
-                if username_lower(p.get("username", "")) == username_lower(self.username) and (
+                if self._mine(p) and (
                         marker in (p.get("raw") or "") or marker in (p.get("cooked") or "")):
                     return str(p["id"])
         return None
@@ -409,7 +413,7 @@ class DiscourseForum:
             stream = data.get("post_stream", {}).get("stream", [])
             posts = self._posts(key, data, stream[-max(high - seen.get(key, 0), 1):] if seen.get(key) else stream)
             for p in posts:
-                if int(p.get("post_number", 0)) > seen.get(key, 0) and p.get("username") != self.username \
+                if int(p.get("post_number", 0)) > seen.get(key, 0) and not self._mine(p) \
                         and p.get("post_type", REGULAR) == REGULAR:
                     pms.append(ForumPM(
                         id=str(p["id"]), author=p.get("username", ""),

@@ -242,6 +242,17 @@ def test_a_refused_reply_in_a_pm_topic_opens_a_new_one_issue10_item5c(clock, htt
     assert bodies[0]["topic_id"] == 91 and bodies[1]["archetype"] == "private_message"
 
 
+def test_the_bots_replies_in_a_pm_topic_are_not_read_as_pms_whatever_the_case_of_its_login_issue10_item5c(
+        clock, http):
+    """Now that the bot replies in players' PM topics, its own posts there come back with each read of them;
+    Discourse compares usernames case-insensitively (username_lower), and so must the inbox."""
+    forum = DiscourseForum(U, "GM_Bot", admin_api_key="admin-k", clock=clock, sleep=clock.sleep)
+    http.add("GET", PM_LIST, body=fx("private_messages_gm_bot.json"), content_type=JSON)
+    http.add("GET", U + "t/77.json", body=fx("t_77.json"), content_type=JSON)
+    pms, _ = forum.fetch_pms()
+    assert [(p.id, p.author) for p in pms] == [("301", "masha")]  # 302 is the bot's own (gm_bot)
+
+
 def test_find_own_pm_looks_in_the_players_pm_topic_issue10_item5c(clock, http):
     """After a crash between sending and recording, the PM is looked for where it would be: at the end of the
     player's PM topic, so it is neither lost nor sent twice."""
