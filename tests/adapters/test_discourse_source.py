@@ -331,7 +331,7 @@ def config_toml(forum: str = 'admin_api_key_env = "FORUMBOT_TALK_KEY"', poll: in
     return f"""poll_seconds = {poll}
 
 [forums.talk]
-engine = "adapters.discourse:DiscourseForum"
+engine = "discourse"
 base_url = "{U}"
 login = "{login}"
 {forum}
