@@ -84,9 +84,12 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
+    from forumbot.daemon import config_warnings
     from forumbot.lifecycle import check_forums, check_setups, late_starts
 
     config = _config(args)
+    for warning in config_warnings(config):
+        print(f"forumbot: warning: {warning}", file=sys.stderr)
     problems = check_setups(config) + check_forums(config, os.environ)
     for problem in problems:
         print(f"forumbot: {problem}", file=sys.stderr)
@@ -162,6 +165,7 @@ def check_online(config: Config, environ, factory=None,
         else:
             if mismatch:
                 wrong.append(mismatch)
+        threads: list[str] = []
         for game in config.games.values():
             if game.forum != forum.name:
                 continue
@@ -178,9 +182,16 @@ def check_online(config: Config, environ, factory=None,
                     unreachable.append(f"games.{game.name}.{key}: cannot read {thread}: {e}")
                 else:
                     spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
+                    threads.append(thread)
             rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
             if rough:
                 warnings.append(f"games.{game.name}: {rough}")
+        check = getattr(adapter, "check_account", None)  # optional: what the account lacks (Discourse)
+        if check is not None:
+            try:
+                wrong.extend(f"forums.{forum.name}: {p}" for p in check(threads))
+            except ForumError as e:
+                unreachable.append(f"forums.{forum.name}: cannot read the account: {e}")
     return wrong, unreachable, warnings
 
 

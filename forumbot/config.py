@@ -28,13 +28,14 @@ MAX_PHASE_HOURS = 24 * 365  # longer is a typo, and much longer overflows date a
 
 # The keys a forum table may hold besides engine, login, base_url, password_env and markup, by engine: the
 # adapter's own settings, passed to it (daemon.build_adapter). An adapter named "module:attr" may take any key.
-_TRANSPORT_KEYS = frozenset({"timeout", "retries", "backoff", "max_wait", "user_agent", "intervals"})
+_TRANSPORT_KEYS = frozenset({"timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent", "intervals"})
 ENGINE_KEYS: dict[str, frozenset[str]] = {
     "memory": frozenset({"page_size"}),
     "phpbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
     "mybb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
     "flaskbb": _TRANSPORT_KEYS,
-    "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key"},
+    "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
+                                    "user_api_key_env", "api_user_id"},
 }
 # Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
 # the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
@@ -324,6 +325,7 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "timeout": number(0, 600, "seconds", low_open=True),
     "backoff": number(0, 600, "seconds"),
     "max_wait": number(0, 3600, "seconds"),
+    "retry_budget": number(0, 600, "seconds"),
     "retries": whole(0, 100),
     "page_size": whole(1, 1000),
     "intervals": _intervals,
@@ -331,6 +333,7 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "timezone_name": _zone_name,
     "delete_read_pms": flag,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
+    "admin_api_key_env": string, "user_api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
 }
 
 

@@ -69,7 +69,7 @@ def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapte
     takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
     # the bot's account under whichever name the adapter uses for it; only names it declares
     named = {"base_url": forum.base_url, "login": forum.login, "username": forum.login, "bot": forum.login,
-             "password": password}
+             "password": password, "environ": environ}
     kwargs = {k: v for k, v in named.items() if k in parameters}
     kwargs.update({k: v for k, v in forum.extra.items() if takes_all or k in parameters})
     return factory(**kwargs)
@@ -217,6 +217,8 @@ def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
         if report.unreachable:
             log.error("%s", describe(report))
 
+    for warning in config_warnings(daemon.config):
+        log.warning("%s", warning)
     scheduler.every(daemon.config.poll_seconds).seconds.do(one)
     try:
         one()
@@ -227,3 +229,18 @@ def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
         for s, handler in previous.items():
             signal.signal(s, handler)
     return EXIT_OK
+
+
+def config_warnings(config: Config) -> list[str]:
+    """What an adapter finds unwise in its forum table (a class method `config_warnings(forum, poll_seconds)`);
+    warnings, not problems: check-config prints them, `run` logs them."""
+    out = []
+    for forum in config.forums.values():
+        try:
+            factory = adapter_factory(forum.engine)
+        except ConfigError:
+            continue
+        warn = getattr(factory, "config_warnings", None)
+        if warn is not None:
+            out.extend(f"forums.{forum.name}: {w}" for w in warn(forum, config.poll_seconds))
+    return out

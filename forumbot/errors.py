@@ -50,6 +50,16 @@ class FormRejected(ForumError):
     """The forum re-showed a form with an error (too short, stale topic, quota full, ...)."""
 
 
+class PostQueued(FormRejected):
+    """The forum took the post but holds it for a moderator's approval (Discourse: `"action": "enqueued"`): it is
+    not on the forum yet, and sending it again would queue a second copy. A FormRejected, so that code knowing
+    only refusals neither retries nor resends it."""
+
+    def __init__(self, message: str, pending_id: str | None = None) -> None:
+        super().__init__(message)
+        self.pending_id = pending_id
+
+
 class PageFormatChanged(ForumError):
     """A page no longer has the markup the engine profile expects."""
 

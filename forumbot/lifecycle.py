@@ -203,9 +203,13 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
             problems.append(f"forums.{forum.name}.engine: {e}")
         else:
             problems += _keys_unread(forum, factory)
-        if forum.password_env and forum.password_env not in environ:
-            problems.append(f"forums.{forum.name}.password_env: environment variable {forum.password_env} is not set "
-                            "(set it where forumbot runs, e.g. in the crontab or the service file)")
+        # the password and any key an adapter reads from the environment (Discourse's admin_api_key_env, ...)
+        secrets = {"password_env": forum.password_env} | {
+            k: v for k, v in forum.extra.items() if k.endswith("_env") and isinstance(v, str)}
+        for key, variable in secrets.items():
+            if variable and variable not in environ:
+                problems.append(f"forums.{forum.name}.{key}: environment variable {variable} is not set "
+                                "(set it where forumbot runs, e.g. in the crontab or the service file)")
     return problems
 
 

@@ -12,6 +12,8 @@ a post after a timeout-like ForumUnavailable, which stays "attempted" so the mar
 A permanent refusal (FormRejected: no such recipient, a text the forum will not take) is no outage: the row
 is set aside as "refused", every GM gets a PM naming it and the forum's reason, and delivery goes on with
 the rest, so one bad message never holds up a game (issue 7 item 2). An outage stops delivery, as before.
+A post the forum holds for a moderator's approval (PostQueued) is on its way but not out: the row is marked
+"queued", neither sent again nor counted as sent, and every GM gets a PM saying so (a moderator must approve it).
 
 The caller holds the game's lock, so no other process delivers the same rows meanwhile.
 """
@@ -28,7 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable, FormRejected
+from forumbot.errors import ForumError, ForumUnavailable, FormRejected, PostQueued
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -95,6 +97,7 @@ class Delivery:
     refused: list[str] = field(default_factory=list)  # keys set aside: the forum refused them for good
     error: ForumError | None = None
     ids: list[str] = field(default_factory=list)
+    queued: list[str] = field(default_factory=list)  # keys held by the forum for a moderator's approval
 
 
 Hook = Callable[[str], None]
@@ -110,8 +113,9 @@ def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Targ
         if attempted:
             _recover(sessions, adapter, target, attempted, now, report)
         refused = -1
-        while refused != len(report.refused):  # a refusal queues notices for the GMs: deliver those too
-            refused = len(report.refused)
+        # a refusal or a post held for approval queues notices for the GMs: deliver those too
+        while refused != len(report.refused) + len(report.queued):
+            refused = len(report.refused) + len(report.queued)
             batch: list[OutboxRow] = []
             for row in _due(sessions, target, now, "pending"):
                 if target.shadowed(row):
@@ -182,6 +186,9 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
             remote = adapter.send_pm(row.to, target.subject, with_marker(row.text, row.marker))
         else:
             remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
+    except PostQueued as e:
+        _queued(sessions, target, [row], e, now, report)
+        return
     except FormRejected as e:
         _refused(sessions, target, [row], e, now, report)
         return
@@ -203,6 +210,9 @@ def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, r
         text = with_marker(shadow_text(chunk, target), tag)
         try:
             remote = adapter.send_pm(target.shadow_to, f"[shadow] {target.subject}", text)
+        except PostQueued as e:
+            _queued(sessions, target, chunk, e, now, report)
+            continue
         except FormRejected as e:
             _refused(sessions, target, chunk, e, now, report)
             continue
@@ -292,6 +302,45 @@ def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
         chunks[-1].append(row)
         size += length
     return chunks
+
+
+# --- held for approval ------------------------------------------------------------------------------------
+
+QUEUED_NOTICE = "queued/"  # key prefix of the PMs telling the GMs a post awaits approval
+
+_QUEUED_TEXT = {
+    "ru": {"head": "Форум поставил сообщение в очередь на проверку модератором; бот не отправит его снова.\n"
+                   "Форум: {why}\n{items}\nОно появится, когда модератор его одобрит.",
+           "item": "— {what} ({key}), начало: {first}"},
+    "en": {"head": "The forum queued a message for a moderator's approval; the bot will not send it again.\n"
+                   "Forum: {why}\n{items}\nIt appears once a moderator approves it.",
+           "item": "- {what} ({key}), beginning: {first}"},
+}
+
+
+def _queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
+            report: Delivery) -> None:
+    """Set the rows aside as "queued" and tell each GM, once per send (a shadow digest is one)."""
+    _update(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
+            last_error=f"{type(error).__name__}: {error}")
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    text = _QUEUED_TEXT.get(target.language, _QUEUED_TEXT["en"])
+    items = []
+    for row in rows:
+        log.warning("%s: %s (%s) awaits a moderator's approval: %s", target.game,
+                    words[row.where].format(to=row.to or ""), row.key, error)
+        report.queued.append(row.key)
+        if not row.key.startswith(QUEUED_NOTICE):  # a queued notice is only logged
+            first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+            items.append(text["item"].format(what=words[row.where].format(to=target.escape(row.to or "")),
+                                             key=target.escape(row.key), first=first))
+    if not items:
+        return
+    body = text["head"].format(why=target.escape(str(error)), items="\n".join(items))
+    with sessions.begin() as session:
+        enqueue(session, target.game_id, target.game, [
+            Message(at=now, where=Where.PM, to=gm, key=f"{QUEUED_NOTICE}{rows[0].key}/{gm}", text=body)
+            for gm in target.gms], origin="shell")
 
 
 # --- state changes, one transaction each ---------------------------------------------------------------------

@@ -78,8 +78,9 @@ def test_reply_and_pm_go_through_posts_json(forum, http):
     http.add("POST", U + "posts.json", body=fx("posts_create_reply.json"), content_type="application/json")
     assert forum.reply("42", "Ночь наступила") == "108"
     assert json.loads(http.calls[-1].request.body) == {"topic_id": 42, "raw": "Ночь наступила"}
+    http.add("GET", U + "topics/private-messages/gm_bot.json", body=fx("private_messages_gm_bot_empty.json"))
     http.add("POST", U + "posts.json", body=fx("posts_create_pm.json"), content_type="application/json")
-    forum.send_pm("masha, petya", "Роль", "Твоя роль: шериф")
+    forum.send_pm("masha, petya", "Роль", "Твоя роль: шериф")  # no PM topic with both yet: a new one
     sent = json.loads(http.calls[-1].request.body)
     assert sent["archetype"] == "private_message" and sent["target_recipients"] == "masha,petya"
 
