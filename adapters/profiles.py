@@ -32,6 +32,9 @@ class Pagination:
     param: str  # query parameter: "start" (phpBB) or "page" (MyBB)
     kind: str  # "offset": param is the index of the first post; "page": param is the 1-based page number
     per_page: int  # the board default, used until page links tell otherwise
+    # A regex whose group 1 is the param's value in a page link, where it is not a plain query value
+    # (SMF: "index.php?topic=2.15", the offset after the topic id).
+    pattern: str | None = None
 
 
 @dataclass(frozen=True)
