@@ -434,3 +434,60 @@ def test_smf_pm_date_skips_a_name_that_looks_like_a_time():
     line = el('<strong> Получатель:</strong> <a href="?action=profile;u=9">12:30</a> <strong> :</strong> '
               '<strong>Сегодня</strong> в 11:06')
     assert smf_pm_date(line, CTX) == datetime(2026, 12, 1, 8, 6, tzinfo=timezone.utc)
+
+
+# --- the same flows in SMF's stock English (pages of the live board, fixtures/smf/en/) ----------------------
+
+EN = "http://127.0.0.1:18140/"
+EN_DATE = {"Date": "Tue, 01 Dec 2026 10:21:09 GMT"}
+
+
+@pytest.fixture
+def en_forum(clock):
+    return SmfForum(EN, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep,
+                    max_wait=1.0)
+
+
+def en_serve(http, method, path, name, status=200, **kw):
+    add_page(http, method, EN + path, "smf/en", name, status=status, headers=EN_DATE, **kw)
+
+
+def test_english_topic_pages_dates_and_edit_notices(en_forum, http):
+    en_serve(http, "GET", "index.php?topic=2.0", "10_topic_page1.html")
+    en_serve(http, "GET", "index.php?topic=2.15", "11_topic_page2.html")
+    by_id = {p.id: p for path in ("index.php?topic=2.0", "index.php?topic=2.15")
+             for p in en_forum._topic_page(path, "2")[2]}
+    assert by_id["2"].posted_at == datetime(2026, 11, 29, 10, 32, tzinfo=timezone.utc)  # "Nov 29, 2026, 01:32 PM"
+    assert by_id["18"].edited_at == datetime(2026, 12, 1, 9, 12, tzinfo=timezone.utc)  # "Today at 12:12 PM by bob"
+    assert by_id["21"].edited_at is None
+
+
+def test_english_login_wait_then_wrong_password(en_forum, http, clock):
+    en_serve(http, "GET", "index.php?action=login", "01_login_page.html")
+    # the guest's form action carries PHPSESSID=... until a cookie comes back: any query matches here
+    en_serve(http, "POST", "index.php", "03_login_retry_too_soon_403.html", status=403, match=[])
+    en_serve(http, "POST", "index.php", "02_login_failed_wrong_password.html", match=[])
+    with pytest.raises(LoginRequired, match="Password incorrect"):
+        en_forum.login()
+    assert clock.sleeps and clock.sleeps[0] >= 2
+
+
+@pytest.mark.parametrize("name, action", [("22_reply_flood_error.html", "post"),
+                                          ("36_pm_second_send_quickly.html", "pm")])
+def test_english_flood_pages_are_flood_limited(en_forum, name, action):
+    from forumbot.transport import Page
+    flood = Page(url=EN + "index.php", status=403, headers=EN_DATE, content=page("smf/en", name), charset="utf-8")
+    with pytest.raises(FloodLimited) as e:
+        en_forum.raise_for_errors(flood, flood_action=action)
+    assert e.value.retry_after == 5.0
+
+
+def test_english_pm_inbox_and_sent_items(en_forum, http):
+    en_serve(http, "GET", INBOX, "30_pm_inbox.html")
+    pms, _ = en_forum.fetch_pms()
+    assert [p.id for p in pms] == ["1", "2", "3", "4"]
+    assert pms[0].sent_at == datetime(2026, 12, 1, 10, 12, tzinfo=timezone.utc)  # "on: Today at 01:12 PM"
+    en_serve(http, "GET", "index.php?action=pm;f=sent;sort=date;desc", "32_pm_sentbox.html")
+    for pm in (9, 8):  # newest first; 8 is the second of two PMs sent in one second (both passed)
+        en_serve(http, "GET", f"index.php?action=pm;f=sent;pmsg={pm}", "32_pm_sentbox.html")
+    assert en_forum.find_own_pm("Ведущий", "capture pm 2") == "8"
