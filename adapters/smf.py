@@ -67,6 +67,16 @@ class SmfForum(HtmlForum):
         extra = {k: v for k, v in self.session_pair(page).items() if k not in have}
         return self.submit(page, name, {**extra, **values}, action=action, form=form)
 
+    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
+                         flood_action: str = "post", text: str | None = None) -> None:
+        try:
+            super().raise_for_errors(page, default, flood_action=flood_action, text=text)
+        except FloodLimited as e:
+            # The message names the whole limit, not what is left; the refused attempt itself restarted SMF's
+            # timer (log_floodcontrol is REPLACEd either way), which lets go only of entries strictly older than
+            # the limit, in whole seconds: the limit plus a margin from now (seen live: 5 s exactly was refused).
+            raise FloodLimited(str(e), retry_after=(e.retry_after or 0.0) + PACE_MARGIN) from None
+
     # --- login ----------------------------------------------------------------------------------------------
 
     def login(self) -> None:
