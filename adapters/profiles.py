@@ -309,6 +309,7 @@ SMF = HtmlProfile(
         "sentbox": "index.php?action=pm;f=sent;sort=date;desc",
         "sent_pm": "index.php?action=pm;f=sent;pmsg={pm}",
         "compose": "index.php?action=pm;sa=send",
+        "pm_display_mode": "index.php?action=pm;view",  # cycles the member's mode: all at once, one by one, conversation
     }),
     topic_id=r"(?:[?&;]topic=|^)(\d+)",
     selectors=_ro({
@@ -333,7 +334,9 @@ SMF = HtmlProfile(
         "pm_row_box": "input[name='pms[]']",
         "pm_row_link": "td.pm_subject a",
         "pm_row_users": "td.pm_from_to a",  # inbox: the sender; sent items: the recipients
-        "pm_view": "div.windowbg[id='msg{pm}']",  # the PM on a folder page (every display mode shows it)
+        "pm_view": "div.windowbg[id='msg{pm}']",
+        # "conversation" display mode lists one row per conversation, the newest PM of each: earlier new ones hide
+        "pm_conversation_mode": "form#pmFolder[action*=';conversation;']",  # the PM on a folder page (every display mode shows it)
         "pm_author": "div.poster h4 a",
         "pm_time": "div.postinfo span.smalltext",
         "pm_subject": "div.subject_title h5",

@@ -166,6 +166,15 @@ class SmfForum(HtmlForum):
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         cur = self.cursor_set(after)
         inbox = self.read_page(self.url("inbox"))
+        if select_one(inbox.tree(), self.profile.selectors["pm_conversation_mode"]) is not None:
+            # One row per conversation hides a player's earlier PM behind the later one: switch the account to
+            # "all at once" (the next mode in SMF's cycle), once, and read again.
+            log.warning("smf: the bot's PM display mode is 'conversation'; switching it to 'all at once'")
+            self.get(self.url("pm_display_mode"))
+            inbox = self.read_page(self.url("inbox"))
+            if select_one(inbox.tree(), self.profile.selectors["pm_conversation_mode"]) is not None:
+                raise PageFormatChanged("smf: the PM inbox stays in conversation mode; set the bot's PM display "
+                                        "mode to 'all at once' in its profile")
         rows = {pid: subject for pid, subject, _ in self._rows(inbox.tree())}
         fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
         pms = [self._pm_on(inbox, pid, rows[pid]) if self._pm_element(inbox.tree(), pid) is not None

@@ -492,3 +492,14 @@ def test_english_pm_inbox_and_sent_items(en_forum, http):
     for pm in (9, 8):  # newest first; 8 is the second of two PMs sent in one second (both passed)
         en_serve(http, "GET", f"index.php?action=pm;f=sent;pmsg={pm}", "32_pm_sentbox.html")
     assert en_forum.find_own_pm("Ведущий", "capture pm 2") == "8"
+
+
+def test_conversation_display_mode_is_switched_to_all_at_once(en_forum, http):
+    """In conversation mode SMF lists one row per conversation (its newest PM): a player's earlier new PM in the
+    same conversation would never be seen. The adapter cycles the mode once (conversation -> all at once)."""
+    en_serve(http, "GET", INBOX, "30b_pm_inbox_conversation_mode.html")
+    en_serve(http, "GET", "index.php?action=pm;view", "30_pm_inbox.html")
+    en_serve(http, "GET", INBOX, "30_pm_inbox.html")
+    pms, _ = en_forum.fetch_pms()
+    assert [p.id for p in pms] == ["1", "2", "3", "4"]
+    assert [c.request.url for c in http.calls] == [EN + INBOX, EN + "index.php?action=pm;view", EN + INBOX]
