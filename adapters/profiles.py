@@ -302,6 +302,8 @@ SMF = HtmlProfile(
         "topic": "index.php?topic={topic}.0",
         "topic_page": "index.php?topic={topic}.{start}",
         "post_page": "index.php?msg={post}",  # redirects to topic=T.msgN, the page that holds the post
+        # a message id at or past the topic's last shows the last page (Display.php, "virtual_msg")
+        "last_page": "index.php?topic={topic}.msg2147483647",
         "reply": "index.php?action=post;topic={topic}.0",
         # Newest first, asked for: SMF's own default is oldest first, which puts new PMs on the last page.
         "inbox": "index.php?action=pm;f=inbox;sort=date;desc",
@@ -325,6 +327,7 @@ SMF = HtmlProfile(
         "pagination": "div.pagelinks",
         "page_link": "div.pagelinks a.nav_page",
         "next_page": "div.pagelinks a.nav_page:has(span.next_page)",
+        "prev_page": "div.pagelinks a.nav_page:has(span.previous_page)",
         "new_anchor": "a#new",  # on the page a reply redirects to (topic=T.new#new)
         "logged_in": "a[href*='action=logout']",
         # fatal error pages (flood, permissions: HTTP 403 or 200), and the error box of a re-shown form

@@ -33,7 +33,7 @@ from adapters.html import clean_text, form_action, form_fields, inner_html, sele
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR, HtmlProfile
 from forumbot.adapter import ForumPM
-from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PageFormatChanged
+from forumbot.errors import FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged
 from forumbot.transport import PACE_MARGIN, Page
 
 log = logging.getLogger(__name__)
@@ -125,18 +125,26 @@ class SmfForum(HtmlForum):
             m = self.matches("posted", target)
             if m:
                 return ReplyId(m.group(1))
-            return ReplyId(self._new_post_id(target, tid, last_msg))
+            try:
+                return ReplyId(self._new_post_id(target, tid, last_msg))
+            except ForumError as e:
+                # Posted, id unknown: not "failed" (the outbox would post it again) but "maybe sent", so the
+                # marker is looked for first; and not LoginRequired, which would run the reply again.
+                raise ForumUnavailable(f"smf: reply to topic {tid} was accepted, but its id could not be read "
+                                       f"({e})") from e
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("smf: reply gave neither a redirect nor an error")
 
     def _new_post_id(self, path: str, tid: str, last_msg: int) -> str:
-        """The id of the post just made, from the page the reply redirected to (`topic=T.new#new`): the bot's
-        newest post there newer than the topic's last message when the form was served."""
-        page, tree, posts = self._topic_page(path, tid)
-        mine = [int(p.id) for p in posts if p.author == self.username and int(p.id) > last_msg]
-        if mine:
-            return str(max(mine))
-        raise PageFormatChanged(f"smf: reply to topic {tid} sent, but {page.url} does not show it")
+        """The id of the post just made: the bot's newest post newer than the topic's last message when the form
+        was served, on the page the reply redirected to (`topic=T.new#new`, the bot's first unread post: its own
+        new one, or an earlier one others made since it last read), else on the last page."""
+        for where in (path, self.url("last_page", topic=tid)):
+            posts = self._topic_page(where, tid)[2]
+            mine = [int(p.id) for p in posts if p.author == self.username and int(p.id) > last_msg]
+            if mine:
+                return str(max(mine))
+        raise PageFormatChanged(f"smf: topic {tid} does not show the bot's new post")
 
     # --- find own post ----------------------------------------------------------------------------------------
 
@@ -145,18 +153,15 @@ class SmfForum(HtmlForum):
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice.
-        page, tree, _ = self._topic_page(self.url("topic", topic=tid), tid)
-        pattern = re.compile(self.profile.pagination.pattern or "")
-        starts = sorted({int(m.group(1)) for a in select(tree, self.profile.selectors["page_link"])
-                         if (m := pattern.search(a.get("href", "")))} - {0})
-        # The bot's message is recent: the last two pages hold it if it is there at all.
-        for start in reversed(starts[-2:]):
-            p = self._topic_page(self.url("topic_page", topic=tid, start=start), tid)[0]
-            hit = self.own_posts_with(p.tree(), p, tid, marker)
-            if hit:
-                return hit
-        return self.own_posts_with(tree, page, tid, marker)
+        # Whole pages only: a marker missed on a page cut short would send the message twice. The bot's
+        # message is recent: the last two pages hold it if it is there at all.
+        page, tree, _ = self._topic_page(self.url("last_page", topic=tid), tid)
+        hit = self.own_posts_with(tree, page, tid, marker)
+        prev = select_one(tree, self.profile.selectors["prev_page"])
+        if hit or prev is None:
+            return hit
+        p = self._topic_page(urljoin(page.url, prev.get("href", "")), tid)[0]
+        return self.own_posts_with(p.tree(), p, tid, marker)
 
     # --- PMs --------------------------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from adapters.html import parse
 from adapters.profiles import SMF
 from adapters.smf import SmfForum
 from adapters_support import HTML, add_page, form_body, page
-from forumbot.errors import FloodLimited, LoginRequired, PageIncomplete
+from forumbot.errors import FloodLimited, ForumUnavailable, LoginRequired, PageIncomplete
 from zoneinfo import ZoneInfo
 
 U = "http://127.0.0.1:18120/"  # the board the pages were captured on: their form actions name it
@@ -223,15 +223,39 @@ def test_reply_reads_the_new_post_id_from_the_page_it_redirects_to(forum, http):
     assert gets(http)[-1].startswith(U + "index.php?topic=2.new")
 
 
-def test_reply_page_without_the_bots_new_post_is_not_taken_for_one(forum, http):
-    """The redirect page must show a post of the bot newer than the form's last_msg; msg 33 (the bot's, older)
-    is not it."""
+LAST = "index.php?topic=2.msg2147483647"  # SMF shows the last page for a message id past the topic's last
+
+
+def test_reply_id_from_the_last_page_when_the_new_page_is_an_earlier_one(forum, http):
+    """topic=T.new is the bot's first unread post: when others posted since it last read, an earlier page."""
+    serve(http, "GET", "index.php?action=post;topic=2.0", "20_reply_form.html")
+    redirect(http, "POST", "index.php?action=post2;start=0;board=1", U + "index.php?topic=2.new#new")
+    serve(http, "GET", "index.php?topic=2.new", "15_topic_new.html")  # the bot's msg 33 at most: older
+    serve(http, "GET", LAST, "21_reply_posted_result.html")
+    assert forum.reply("2", "текст") == "37"
+
+
+def test_reply_accepted_but_not_found_is_maybe_sent_not_failed(forum, http):
+    """Posted (302) but no page shows the bot's new post: ForumUnavailable, so the outbox looks for the marker
+    before sending again, instead of a failure it would simply send again (a double post)."""
     serve(http, "GET", "index.php?action=post;topic=2.0", "20_reply_form.html")
     redirect(http, "POST", "index.php?action=post2;start=0;board=1", U + "index.php?topic=2.new#new")
     serve(http, "GET", "index.php?topic=2.new", "15_topic_new.html")
-    from forumbot.errors import PageFormatChanged
-    with pytest.raises(PageFormatChanged, match="does not show it"):
+    serve(http, "GET", LAST, "12_topic_page3_last.html")
+    with pytest.raises(ForumUnavailable, match="accepted"):
         forum.reply("2", "текст")
+    assert len(posts(http)) == 1
+
+
+def test_reply_accepted_then_logged_out_page_does_not_reply_again(forum, http):
+    """LoginRequired after the post went out would make with_login log in and post once more."""
+    serve(http, "GET", "index.php?action=post;topic=2.0", "20_reply_form.html")
+    redirect(http, "POST", "index.php?action=post2;start=0;board=1", U + "index.php?topic=2.new#new")
+    serve(http, "GET", "index.php?topic=2.new", "41_guest_reply_must_login.html")
+    login_ok(http)
+    with pytest.raises(ForumUnavailable):
+        forum.reply("2", "текст")
+    assert len(posts(http)) == 1
 
 
 def test_reply_flood_403_waits_the_named_seconds_and_sends_once_more(forum, http, clock):
@@ -387,10 +411,13 @@ def test_find_own_pm_in_the_sent_folder(forum, http):
     assert forum.find_own_pm("alice", "мирный житель") is None  # not sent to her
 
 
-def test_find_own_post_on_the_last_pages(forum, http):
-    serve_topic(http)
+def test_find_own_post_on_the_last_two_pages(forum, http):
+    serve(http, "GET", LAST, "12_topic_page3_last.html")
+    serve(http, "GET", "index.php?topic=2.15", "11_topic_page2_middle.html")
     assert forum.find_own_post("2", "Итоги голосования") == "33"
+    assert gets(http) == [U + LAST]  # found on the last page: one request
     assert forum.find_own_post("2", "[#absent]") is None
+    assert gets(http)[1:] == [U + LAST, U + "index.php?topic=2.15"]  # and the one before it
 
 
 # --- Russian dates (adapters/dates.py through the SMF hooks) ----------------------------------------------
