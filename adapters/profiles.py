@@ -343,6 +343,7 @@ SMF = HtmlProfile(
         "pm_author": "div.poster h4 a",
         "pm_time": "div.postinfo span.smalltext",
         "pm_subject": "div.subject_title h5",
+        "pm_send_log": "div.windowbg.noup span.error",  # the "send report" over a re-shown compose form
         "page_end": "div#footer",
     }),
     strip=("blockquote", "div.codeheader", "code.bbc_code", "div.spoiler"),
@@ -368,7 +369,10 @@ SMF = HtmlProfile(
         "form_invalid": r"Не удалось проверить сессию|Session verification failed|сессия закончилась|session timed out",
         "bad_login": r"Неверный пароль|Password incorrect|username does not exist|Пользователя не существует"
                      r"|превысили лимит попыток|login attempts threshold|out of login chances",
-        "no_recipient": r"Unable to find member|не найден|не удалось найти",
+        "no_recipient": r"Unable to find member|could not be found|Не найден пользователь",
+        # pm_successfully_sent in a send report: sent to some, the form re-shown for the others. The Russian
+        # text is unverified (not in the captured language strings).
+        "pm_partly_sent": r"successfully sent to|успешно отправлен",
         "posted": r"[?&;]topic=\d+\.msg(\d+)",
         "pm_sent": r"done=sent",
     }),

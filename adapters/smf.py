@@ -269,6 +269,12 @@ class SmfForum(HtmlForum):
                                                    spec.fields["message"]: text}, action="pm")
         if result.status in _REDIRECTS and self.matches("pm_sent", result.location or ""):
             return
+        report = [clean_text(e) for e in select(result.tree(), self.profile.selectors["pm_send_log"])]
+        if any(self.matches("pm_partly_sent", line) for line in report):
+            # SMF sent it to some and re-showed the form for the rest: raising would have the outbox send it to
+            # everyone again; a duplicated PM is worse than a missing one the GM can see in the log.
+            log.warning("smf: PM %r sent only in part: %s", subject, "; ".join(report))
+            return
         problem = self.error_text(result)
         hourly = self.matches("pm_hourly", problem)
         if hourly:
@@ -276,7 +282,7 @@ class SmfForum(HtmlForum):
             # The oldest PM of the hour leaves the window first; when is not shown: the average spacing.
             raise FloodLimited(f"smf: PM limit: {problem}", retry_after=3600.0 / max(limit, 1))
         if result.status in _REDIRECTS:
-            # sent to some, not to others (SMF re-shows the form only for the failed ones): not sent again
-            raise FormRejected(f"smf: PM to {to} went to {result.location}, not to the sent notice")
+            raise ForumUnavailable(f"smf: PM to {to} went to {result.location}, not to the sent notice; "
+                                   "it may have been sent")
         self.raise_for_errors(result, flood_action="pm", text=problem)
 

@@ -18,7 +18,7 @@ from adapters.html import parse
 from adapters.profiles import SMF
 from adapters.smf import SmfForum
 from adapters_support import HTML, add_page, form_body, page
-from forumbot.errors import FloodLimited, ForumUnavailable, LoginRequired, PageIncomplete
+from forumbot.errors import FloodLimited, ForumUnavailable, FormRejected, LoginRequired, PageIncomplete
 from zoneinfo import ZoneInfo
 
 U = "http://127.0.0.1:18120/"  # the board the pages were captured on: their form actions name it
@@ -530,3 +530,26 @@ def test_conversation_display_mode_is_switched_to_all_at_once(en_forum, http):
     pms, _ = en_forum.fetch_pms()
     assert [p.id for p in pms] == ["1", "2", "3", "4"]
     assert [c.request.url for c in http.calls] == [EN + INBOX, EN + "index.php?action=pm;view", EN + INBOX]
+
+
+
+def test_pm_to_an_unknown_name_is_rejected_and_nothing_is_sent(forum, http):
+    """SMF sends nothing when a name is unknown: the form comes back with the error (FormRejected, not retried)."""
+    serve_compose(http)
+    serve(http, "POST", "index.php?action=pm;sa=send2", None, body=page("smf/en", "38_pm_unknown_recipient.html"))
+    with pytest.raises(FormRejected, match="could not be found"):
+        forum.send_pm("Нет Такого, Ведущий", "Роль", "текст")
+    assert len(posts(http)) == 1
+
+
+def test_pm_sent_in_part_is_not_an_error(forum, http, caplog):
+    """Sent to some, re-shown for the rest (SYNTHETIC: 38 with a pm_successfully_sent line in its send report):
+    raising would make the outbox send it to everyone again."""
+    line = "<span class=\"error\">PM successfully sent to 'Ведущий'.</span><br>"
+    raw = page("smf/en", "38_pm_unknown_recipient.html").decode()
+    raw = raw.replace("<span class=\"error\">Unable to find member", line + "<span class=\"error\">Unable to find member", 1).encode()
+    assert b"successfully sent to" in raw
+    serve_compose(http)
+    serve(http, "POST", "index.php?action=pm;sa=send2", None, body=raw)
+    assert forum.send_pm("Нет Такого, Ведущий", "Роль", "текст") == ""
+    assert "sent only in part" in caplog.text and len(posts(http)) == 1
