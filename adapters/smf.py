@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 _SESSION_VAR = re.compile(r"""smf_session_var\s*=\s*["']([0-9A-Za-z_]+)["']""")
 _SESSION_ID = re.compile(r"""smf_session_id\s*=\s*["']([0-9A-Za-z]+)["']""")
 _REDIRECTS = (301, 302, 303)
+_NOBBC_CLOSE = re.compile(r"\[/nobbc\]", re.IGNORECASE)
 
 
 class SmfForum(HtmlForum):
@@ -49,6 +50,16 @@ class SmfForum(HtmlForum):
 
     engine = "smf"
     profile: HtmlProfile = SMF
+
+    # --- markup -------------------------------------------------------------------------------------------
+
+    def escape(self, text: str) -> str:
+        """Text shown literally: inside [nobbc] SMF fires no tag, smiley, autolink or @mention. The base's
+        zero-width spaces do not do for SMF: 2.1 replaces invisible characters with U+FFFD (seen live, "[�b]"),
+        and numeric entities come back as typed. A "[/nobbc]" in the text is split across two blocks."""
+        if not text:
+            return text
+        return "[nobbc]" + _NOBBC_CLOSE.sub(lambda m: m.group(0)[:5] + "[/nobbc][nobbc]" + m.group(0)[5:], text) + "[/nobbc]"
 
     # --- session pair ---------------------------------------------------------------------------------------
 

@@ -553,3 +553,34 @@ def test_pm_sent_in_part_is_not_an_error(forum, http, caplog):
     serve(http, "POST", "index.php?action=pm;sa=send2", None, body=raw)
     assert forum.send_pm("Нет Такого, Ведущий", "Роль", "текст") == ""
     assert "sent only in part" in caplog.text and len(posts(http)) == 1
+
+
+
+# --- escaping: SMF shows [nobbc] content literally (checked live: tags, URLs, smileys, @names, entities) ----
+
+_BLOCK = re.compile(r"\[nobbc\](.*?)\[/nobbc\]", re.IGNORECASE | re.DOTALL)
+
+
+def shown(out: str) -> str:
+    """What SMF displays for text made only of [nobbc] blocks: their contents, up to the first [/nobbc] each."""
+    blocks = _BLOCK.findall(out)
+    assert "".join(f"[nobbc]{b}[/nobbc]" for b in blocks) == out  # nothing outside a block
+    return "".join(blocks)
+
+
+@pytest.mark.parametrize("text", ["[b]жирный[/b]", "[url=http://x]a[/url] www.e.x", "@alice :)", "&#91; &amp;",
+                                  "a [/nobbc] [b]b[/b]", "x [/NOBBC][nobbc] y", "", "Кот [Баюн]"])
+def test_escape_keeps_every_character_and_fires_nothing(forum, text):
+    out = forum.escape(text)
+    assert shown(out) == text and "\u200b" not in out
+
+
+def test_escape_property():
+    from hypothesis import given, strategies as st
+
+    @given(st.text(alphabet=st.sampled_from(list("[]/nobcNOBC=:. @&#")), max_size=40))
+    def check(text):
+        out = SmfForum(U, "bot").escape(text)
+        assert shown(out) == text
+
+    check()

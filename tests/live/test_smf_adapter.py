@@ -107,10 +107,14 @@ def test_login_read_reply_and_pm_round_trip(board):
     assert not any("Last Edit" in p.text for p in posts)  # the notice is no part of a post's text
 
     # reply: the id comes from the topic=T.new page SMF redirects to
-    rid = bot.reply(env["GAME_TOPIC"], "Живой тест адаптера SMF [#live-smf-1]")
+    # a nickname-like text with BBCode, a URL, a smiley and an @name, escaped: shown exactly as written
+    nasty = "[b]Кот[/b] [url=http://e.x]l[/url] www.e.x @alice :) [/nobbc] &#91;"
+    rid = bot.reply(env["GAME_TOPIC"], "Живой тест адаптера SMF: " + bot.escape(nasty) + " [#live-smf-1]")
     new, _ = bot.fetch_posts(env["GAME_TOPIC"], cursor)
     mine = [p for p in new if p.id == str(rid)]
-    assert mine and mine[0].author == env["BOT_NAME"] and "[#live-smf-1]" in mine[0].text
+    assert mine and mine[0].author == env["BOT_NAME"]
+    assert mine[0].text == "Живой тест адаптера SMF: " + nasty + " [#live-smf-1]"
+    assert "<a" not in mine[0].html and "<img" not in mine[0].html and "<b>" not in mine[0].html
     assert bot.find_own_post(env["GAME_TOPIC"], "[#live-smf-1]") == str(rid)
 
     # PM round trip: the bot to the GM, the GM back; both sides read from their inboxes
