@@ -9,13 +9,16 @@ Flows as observed on a real SMF 2.1.4 board (fixtures/smf/README.md):
   login page: FloodLimited with the wait the message names. Two posts in the same second both pass SMF's check
   on MariaDB (REPLACE reports one row), so the transport's own pacing is what keeps the bot under the limit;
 - a reply redirects to `topic=T.new#new`, not to the new message: its id is read from that page (the bot's
-  newest post there that is newer than the form's `last_msg`);
+  newest post there that is newer than the form's `last_msg`), else from the last page; an error after SMF
+  accepted the post is ForumUnavailable ("maybe sent": the outbox looks for the marker before posting again);
 - an author's edit within edit_wait_time (90 s stock) leaves no edit notice, so such an edit is not seen (C-11);
 - PMs through `index.php?action=pm`: the inbox and sent items are asked for newest first; in the stock display
   mode ("all at once") a folder page holds the PMs themselves, so reading new PMs costs no extra request; in
-  "one at a time" mode each is opened (`pmsg=N`). Conversation mode (one row per conversation) is not handled.
+  "one at a time" mode each is opened (`pmsg=N`); "conversation" mode (one row per conversation, which hides
+  earlier PMs) is switched to "all at once" once.
   Read PMs the caller acknowledged are deleted (SMF has no trash: they are gone). SMF asks a member with fewer
-  than 5 posts (pm_posts_verification) for a captcha on every PM: CaptchaRequired then.
+  than 5 posts (pm_posts_verification) for a captcha on every PM: CaptchaRequired then;
+- escaping is [nobbc]: SMF 2.1 turns the base's zero-width spaces into U+FFFD.
 """
 
 from __future__ import annotations

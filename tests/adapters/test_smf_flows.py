@@ -9,8 +9,11 @@ import json
 import re
 from datetime import datetime, timezone
 
+from urllib.parse import parse_qsl
+
 import pytest
 from lxml import etree
+from responses import matchers
 
 from adapters.dates import parse_forum_date
 from adapters.hooks import Context, smf_edit_notice, smf_pm_date, text_date
@@ -39,8 +42,6 @@ def serve(http, method, path, name, status=200, body=None, **kw):
         add_page(http, method, U + path, "smf", name, status=status, **kw)
     else:
         base, _, query = (U + path).partition("?")
-        from responses import matchers
-        from urllib.parse import parse_qsl
         http.add(method, base, body=body, status=status, content_type=HTML,
                  match=[matchers.query_param_matcher(dict(parse_qsl(query)), strict_match=True)], **kw)
 
