@@ -23,10 +23,15 @@ def post_id(el: etree._Element) -> str | None:
     return m.group(1) if m else None
 
 
+def query_params(url: str) -> dict[str, list[str]]:
+    """A URL's query; ";" separates parameters too (SMF writes "index.php?action=profile;u=6")."""
+    return parse_qs(urlparse(url).query.replace(";", "&"))
+
+
 def user_id(link: etree._Element | None) -> str | None:
     if link is None:
         return None
-    query = parse_qs(urlparse(link.get("href", "")).query)
+    query = query_params(link.get("href", ""))
     for key in ("u", "uid", "id"):
         if key in query:
             return query[key][0]
@@ -111,8 +116,11 @@ def page_info(tree: etree._Element, profile: HtmlProfile, current_start: int) ->
     """Read pagination links: offsets (phpBB `start=`) or page numbers (MyBB `page=`)."""
     pag = profile.pagination
     values = set()
+    pattern = re.compile(pag.pattern) if pag.pattern else None
     for a in select(tree, profile.selectors["page_link"]):
-        q = parse_qs(urlparse(a.get("href", "")).query)
+        href = a.get("href", "")
+        m = pattern.search(href) if pattern else None
+        q = {pag.param: [m.group(1)]} if m else query_params(href)
         if pag.param in q and q[pag.param][0].isdigit():
             values.add(int(q[pag.param][0]))
         elif text(a).strip() == "1":

@@ -76,6 +76,26 @@ def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> Span | None:
     return ctx.span(text)
 
 
+def text_date(el: etree._Element, ctx: Context) -> datetime | None:
+    """A date printed as text and nothing else in the element (SMF: "29 ноября 2026, 17:26",
+    "<strong>Сегодня</strong> в 11:06", "November 29, 2026, 05:26:31 PM")."""
+    return ctx.date(text(el))
+
+
+def smf_pm_date(el: etree._Element, ctx: Context) -> datetime | None:
+    """SMF PM header: `<strong>To:</strong> <a>gm_bot</a> <strong>on:</strong> <strong>Today</strong> at 11:06`;
+    the date is what follows the last name link (a name may hold digits and colons)."""
+    links = el.findall(".//a")
+    if not links:
+        return ctx.date(text(el))
+    parts = [links[-1].tail or ""]
+    node = links[-1].getnext()
+    while node is not None:
+        parts.append(text(node) + (node.tail or ""))
+        node = node.getnext()
+    return ctx.date(" ".join(parts))
+
+
 # --- edit notices -----------------------------------------------------------------------------------------
 
 _EDIT_COUNT = re.compile(r"(\d+)\s*(?:раз|time)", re.IGNORECASE)
@@ -103,6 +123,27 @@ def mybb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | N
     rel = notice.find(".//span[@title]")
     if rel is not None:
         when = mybb_date_text(notice)
+    return ctx.date(when), 1
+
+
+_SMF_EDITOR = re.compile(r"\s(?:от|by)\s", re.IGNORECASE)
+
+
+def smf_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """SMF 2.1: `<span id="modified_20"><span class="lastedit">Последнее редактирование</span>: <strong>Сегодня</strong>
+    в 10:06 от Ведущий&nbsp;<span id="reason" class="lastedit">Причина</span>: ...`. Unedited posts carry the span
+    empty (so do posts their author edited within edit_wait_time, 90 s stock: SMF keeps no mark of those).
+    No edit count is shown."""
+    label = notice.find("span")
+    if label is None:
+        return None, 0
+    parts = [label.tail or ""]
+    node = label.getnext()
+    while node is not None and "lastedit" not in (node.get("class") or ""):
+        parts.append(text(node) + (node.tail or ""))
+        node = node.getnext()
+    said = " ".join(" ".join(parts).split()).lstrip(": ")
+    when = _SMF_EDITOR.split(said, maxsplit=1)[0]
     return ctx.date(when), 1
 
 
@@ -138,6 +179,9 @@ HOOKS: dict[str, Callable[..., Any]] = {
     "phpbb_edit_notice": phpbb_edit_notice,
     "mybb_edit_notice": mybb_edit_notice,
     "time_element_edited": time_element_edited,
+    "text_date": text_date,
+    "smf_pm_date": smf_pm_date,
+    "smf_edit_notice": smf_edit_notice,
     "phpbb_address_list": phpbb_address_list,
     "phpbb_post_review": phpbb_post_review,
     "mybb_merged": mybb_merged,

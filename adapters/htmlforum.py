@@ -9,12 +9,12 @@ import re
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence, TypeVar
-from urllib.parse import parse_qs, urljoin, urlparse
+from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from adapters.extract import extract_posts, page_info, post_id, user_id
+from adapters.extract import extract_posts, page_info, post_id, query_params, user_id
 from adapters.hooks import Context, hook
 from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
@@ -379,7 +379,7 @@ class HtmlForum:
 
     @staticmethod
     def query_value(url: str, key: str) -> str | None:
-        values = parse_qs(urlparse(url).query).get(key)
+        values = query_params(url).get(key)
         return values[0] if values else None
 
     @staticmethod

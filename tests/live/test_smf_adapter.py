@@ -1,0 +1,141 @@
+"""The SMF adapter against a real SMF 2.1.4 board (`<boards>/smf.sh build`, stock English, MariaDB) on 127.0.0.1:
+login, the seeded 32-post thread read across its pages, a reply, and a PM round trip with the GM (issue 9 item 1).
+
+The board is built fresh for the session in a temporary folder and stopped at the end. It skips with the reason
+where it cannot run (no board scripts, no PHP or MariaDB, a failed build); with FORUMBOT_REQUIRE_LIVE=1 it fails
+instead. The boards' folder is FORUMBOT_BOARDS, else `../shared/boards` next to the checkout (or next to the
+folder holding the worktree). Ports: FORUMBOT_SMF_HTTP_PORT / FORUMBOT_SMF_DB_PORT (18140 / 18141)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from adapters.smf import SmfForum
+
+pytestmark = pytest.mark.live
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD_TIMEOUT = 600
+
+
+def _required() -> bool:
+    return os.environ.get("FORUMBOT_REQUIRE_LIVE", "") not in ("", "0")
+
+
+def _unavailable(reason: str) -> None:
+    if _required():
+        pytest.fail(f"live SMF board required (FORUMBOT_REQUIRE_LIVE=1) but unavailable: {reason}")
+    pytest.skip(f"live SMF board unavailable: {reason}")
+
+
+def _boards() -> Path | None:
+    given = os.environ.get("FORUMBOT_BOARDS")
+    candidates = [Path(given)] if given else [ROOT.parent / "shared" / "boards", ROOT.parent.parent / "shared" / "boards"]
+    return next((c for c in candidates if (c / "smf.sh").exists()), None)
+
+
+def _which(name: str) -> str | None:
+    return shutil.which(name) or next((str(p) for p in (Path("/usr/sbin") / name, Path("/usr/bin") / name)
+                                       if p.exists()), None)
+
+
+def _load_env(path: Path) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, _, value = line.partition("=")
+        env[key] = shlex.split(value)[0] if value else ""
+    return env
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    boards = _boards()
+    if boards is None:
+        _unavailable("no smf.sh in FORUMBOT_BOARDS or ../shared/boards")
+    php = os.environ.get("PHP", "php8.2")
+    missing = [n for n in (php, "mariadbd", "mariadb-install-db") if _which(n) is None]
+    if missing:
+        _unavailable(f"{', '.join(missing)} not installed (Debian packages: {boards / 'README.md'})")
+    folder = tmp_path_factory.mktemp("smf-board")
+    knobs = {"BOARD_DIR": str(folder), "SKIP_APT": "1",
+             "HTTP_PORT": os.environ.get("FORUMBOT_SMF_HTTP_PORT", "18140"),
+             "DB_PORT": os.environ.get("FORUMBOT_SMF_DB_PORT", "18141")}
+    script = str(boards / "smf.sh")
+    try:
+        done = subprocess.run([script, "build"], env={**os.environ, **knobs}, capture_output=True, text=True,
+                              timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=60)
+        _unavailable(f"smf.sh build took over {BUILD_TIMEOUT} s")
+    if done.returncode != 0 or not (folder / "board.env").exists():
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        _unavailable(f"smf.sh build failed ({done.returncode}): {tail[0]}")
+    try:
+        yield _load_env(folder / "board.env")
+    finally:
+        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=60)
+
+
+def _forum(env: dict[str, str], name: str) -> SmfForum:
+    return SmfForum(env["BASE_URL"], name, env["PASSWORD"], timezone_name="Europe/Moscow")
+
+
+def test_login_read_reply_and_pm_round_trip(board):
+    env = board
+    bot = _forum(env, env["BOT_NAME"])
+    bot.login()
+    assert any(c.name == env["COOKIE"] for c in bot.transport.session.cookies)
+
+    # the seeded thread: 32 posts over 3 pages of 15, read page by page
+    before = bot.transport.requests_made
+    posts, cursor = bot.fetch_posts(env["GAME_TOPIC"])
+    assert len(posts) == 32 and posts[0].id == env["FIRST_MSG"]
+    assert bot.transport.requests_made - before == 3
+    before = bot.transport.requests_made
+    assert bot.fetch_posts(env["GAME_TOPIC"], cursor)[1] == cursor
+    assert bot.transport.requests_made - before == 1  # idle: the last page only
+    assert len({p.author for p in posts}) >= 4 and all(p.posted_at.tzinfo for p in posts)
+    edited = {p.id: p for p in posts if p.edited_at}
+    assert {env["EDIT_AUTHOR_REASON_MSG"], env["EDIT_AUTHOR_NOREASON_MSG"], env["EDIT_MOD_MSG"]} <= set(edited)
+    assert not any("Last Edit" in p.text for p in posts)  # the notice is no part of a post's text
+
+    # reply: the id comes from the topic=T.new page SMF redirects to
+    # a nickname-like text with BBCode, a URL, a smiley and an @name, escaped: shown exactly as written
+    nasty = "[b]Кот[/b] [url=http://e.x]l[/url] www.e.x @alice :) [/nobbc] &#91;"
+    rid = bot.reply(env["GAME_TOPIC"], "Живой тест адаптера SMF: " + bot.escape(nasty) + " [#live-smf-1]")
+    new, _ = bot.fetch_posts(env["GAME_TOPIC"], cursor)
+    mine = [p for p in new if p.id == str(rid)]
+    assert mine and mine[0].author == env["BOT_NAME"]
+    assert mine[0].text == "Живой тест адаптера SMF: " + nasty + " [#live-smf-1]"
+    assert "<a" not in mine[0].html and "<img" not in mine[0].html and "<b>" not in mine[0].html
+    assert bot.find_own_post(env["GAME_TOPIC"], "[#live-smf-1]") == str(rid)
+
+    # PM round trip: the bot to the GM, the GM back; both sides read from their inboxes
+    bot.send_pm(env["GM_NAME"], "Роль", "Вы — мирный житель. [#live-smf-pm]")
+    assert bot.find_own_pm(env["GM_NAME"], "[#live-smf-pm]") is not None
+    gm = _forum(env, env["GM_NAME"])
+    gm.login()  # within 2 s of the bot's login from this IP, SMF answers "wait": the adapter waits it out
+    got, _ = gm.fetch_pms()
+    to_gm = [p for p in got if "[#live-smf-pm]" in p.text]
+    assert len(to_gm) == 1 and to_gm[0].author == env["BOT_NAME"]
+    gm.send_pm(env["BOT_NAME"], "Re: Роль", "голос: alice [#live-smf-back]")
+
+    pms, pm_cursor = bot.fetch_pms()
+    back = [p for p in pms if "[#live-smf-back]" in p.text]
+    assert len(back) == 1 and back[0].author == env["GM_NAME"] and back[0].text == "голос: alice [#live-smf-back]"
+    # handed back once: the next read has nothing new and deletes what was acknowledged
+    before = bot.transport.requests_made
+    again, pm_cursor2 = bot.fetch_pms(pm_cursor)
+    assert again == [] and bot.transport.requests_made - before == 2  # the inbox, and the delete
+    inbox = bot.read_page(bot.url("inbox"))
+    left = {pid for pid, _, _ in bot._rows(inbox.tree())}
+    assert not left & set(json.loads(pm_cursor)["del"])
+    before = bot.transport.requests_made
+    assert bot.fetch_pms(pm_cursor2)[0] == [] and bot.transport.requests_made - before == 1  # idle: the inbox
