@@ -76,24 +76,24 @@ def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> Span | None:
     return ctx.span(text)
 
 
-def text_date(el: etree._Element, ctx: Context) -> datetime | None:
+def text_date(el: etree._Element, ctx: Context) -> Span | None:
     """A date printed as text and nothing else in the element (SMF: "29 ноября 2026, 17:26",
-    "<strong>Сегодня</strong> в 11:06", "November 29, 2026, 05:26:31 PM")."""
-    return ctx.date(text(el))
+    "<strong>Сегодня</strong> в 11:06", "November 29, 2026, 05:26:31 PM"), as the range it allows (C-1)."""
+    return ctx.span(text(el))
 
 
-def smf_pm_date(el: etree._Element, ctx: Context) -> datetime | None:
+def smf_pm_date(el: etree._Element, ctx: Context) -> Span | None:
     """SMF PM header: `<strong>To:</strong> <a>gm_bot</a> <strong>on:</strong> <strong>Today</strong> at 11:06`;
     the date is what follows the last name link (a name may hold digits and colons)."""
     links = el.findall(".//a")
     if not links:
-        return ctx.date(text(el))
+        return ctx.span(text(el))
     parts = [links[-1].tail or ""]
     node = links[-1].getnext()
     while node is not None:
         parts.append(text(node) + (node.tail or ""))
         node = node.getnext()
-    return ctx.date(" ".join(parts))
+    return ctx.span(" ".join(parts))
 
 
 # --- edit notices -----------------------------------------------------------------------------------------

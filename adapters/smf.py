@@ -238,7 +238,7 @@ class SmfForum(HtmlForum):
         subject_el = select_one(view, sel["pm_subject"])
         return ForumPM(
             id=pid, author=" ".join(text(author).split()) if author is not None else "",
-            author_id=user_id(author), sent_at=sent,
+            author_id=user_id(author), sent_at=sent.earliest, sent_latest=sent.latest if sent.rough else None,
             subject=" ".join(text(subject_el).split()) if subject_el is not None else subject,
             text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
