@@ -26,6 +26,8 @@ def post_id(el: etree._Element) -> str | None:
 def user_id(link: etree._Element | None) -> str | None:
     if link is None:
         return None
+    if link.get("data-user-id", "").isdigit():  # XenForo: members/name.ID/ links carry the id as data
+        return link.get("data-user-id")
     query = parse_qs(urlparse(link.get("href", "")).query)
     for key in ("u", "uid", "id"):
         if key in query:
@@ -112,8 +114,12 @@ def page_info(tree: etree._Element, profile: HtmlProfile, current_start: int) ->
     pag = profile.pagination
     values = set()
     for a in select(tree, profile.selectors["page_link"]):
-        q = parse_qs(urlparse(a.get("href", "")).query)
-        if pag.param in q and q[pag.param][0].isdigit():
+        href = a.get("href", "")
+        q = parse_qs(urlparse(href).query)
+        m = re.search(pag.in_path, urlparse(href).path) if pag.in_path else None
+        if m:
+            values.add(int(m.group(1)))
+        elif pag.param in q and q[pag.param][0].isdigit():
             values.add(int(q[pag.param][0]))
         elif text(a).strip() == "1":
             values.add(0 if pag.kind == "offset" else 1)

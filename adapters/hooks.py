@@ -76,6 +76,23 @@ def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> Span | None:
     return ctx.span(text)
 
 
+def xf_data_time(el: etree._Element, ctx: Context) -> Span | None:
+    """XenForo: <time class="u-dt" datetime="2010-11-21T10:51:58+0000" data-time="1290336718">Nov 21, 2010</time>.
+    data-time is unix time, exact; the text ("Сегодня в 10:54", "5 мин. назад") is only what people see."""
+    value = (el.get("data-time") or "").strip()
+    if value.isdigit():
+        at = datetime.fromtimestamp(int(value), timezone.utc)
+        return Span(at, at)
+    iso = el.get("datetime")
+    if iso:
+        try:
+            at = datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S%z").astimezone(timezone.utc)
+            return Span(at, at)
+        except ValueError:
+            pass
+    return ctx.span(text(el))
+
+
 # --- edit notices -----------------------------------------------------------------------------------------
 
 _EDIT_COUNT = re.compile(r"(\d+)\s*(?:раз|time)", re.IGNORECASE)
@@ -104,6 +121,13 @@ def mybb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | N
     if rel is not None:
         when = mybb_date_text(notice)
     return ctx.date(when), 1
+
+
+def xf_last_edit(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """XenForo: <div class="message-lastEdit">Последнее редактирование: <time data-time=...></div>; no count."""
+    el = notice.find(".//time")
+    at = xf_data_time(el, ctx) if el is not None else ctx.span(text(notice).split(":", 1)[-1])
+    return (at.latest if at else None), 1
 
 
 # --- flows: pure decisions on pages the adapter fetched ---------------------------------------------------
@@ -138,6 +162,8 @@ HOOKS: dict[str, Callable[..., Any]] = {
     "phpbb_edit_notice": phpbb_edit_notice,
     "mybb_edit_notice": mybb_edit_notice,
     "time_element_edited": time_element_edited,
+    "xf_data_time": xf_data_time,
+    "xf_last_edit": xf_last_edit,
     "phpbb_address_list": phpbb_address_list,
     "phpbb_post_review": phpbb_post_review,
     "mybb_merged": mybb_merged,
