@@ -372,6 +372,7 @@ XENFORO = HtmlProfile(
         "posted": r"(?:/posts/|/post-)(\d+)",
         "conversation": r"conversations/(?:[^/?#]*\.)?(\d+)",
         "two_step": r"login/two-step",
+        "login_required": r"must be logged-in|должны войти|необходимо войти",  # XF phrase login_required
     }),
     # XF's floodCheckLength (30 s stock) covers posting and starting conversations alike (one xf_flood_check
     # row per user and action; conversations use their own action name).
@@ -386,9 +387,9 @@ XENFORO = HtmlProfile(
         "url login_post", "form login", "flow login",  # no login page or answer saved
         "url reply", "form reply", "flow reply",  # the quick-reply form is absent from the guest page
         "selector edit_notice",  # seen only in a compiled template, not on a served page
-        "selector signature", "selector quote", "strip[1]", "strip[2]", "strip[3]",  # documented, not seen served
+        "selector signature", "selector quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",  # documented, not seen served
         "selector pagination", "selector page_link", "selector next_page",  # no page with pageNav saved
-        "selector error", "messages flood", "messages bad_login", "messages no_recipient", "messages quota",
+        "selector error", "messages flood", "messages bad_login", "messages login_required", "messages no_recipient", "messages quota",
         "url inbox", "url inbox_page", "url conversation", "url conversation_page", "url compose",
         "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users",
         "selector pm_message", "selector pm_author", "selector pm_time", "selector pm_body", "selector pm_subject",
