@@ -209,6 +209,10 @@ class HtmlForum:
             if default is not None:
                 raise default(f"{self.profile.engine}: unexpected answer from {page.url}")
             return
+        self.raise_for_text(text, flood_action=flood_action)
+
+    def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
+        """The typed error for an error message the forum gave (on a page or in a JSON answer)."""
         if self.matches("flood", text):
             m = self.matches("flood_seconds", text)
             wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
@@ -240,7 +244,8 @@ class HtmlForum:
         if errors or answer.get(status_key) == "error":
             items = errors.values() if isinstance(errors, dict) else errors if isinstance(errors, list) else [errors]
             said = " ".join(" ".join(str(e).split()) for e in items if e) or "error without a message"
-            self.raise_for_errors(page, default=default, flood_action=flood_action, text=said)
+            # the status (XF answers errors with 200, 400 or 403) says nothing the message does not
+            self.raise_for_text(said, flood_action=flood_action)
         return answer
 
     # --- topic reading ----------------------------------------------------------------------------------------

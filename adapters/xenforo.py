@@ -101,14 +101,12 @@ class XenforoForum(HtmlForum):
                 raise
         raise AssertionError("unreachable")
 
-    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
-                         flood_action: str = "post", text: str | None = None) -> None:
-        said = text if text is not None else self.error_text(page)
-        if said and self.matches("login_required", said):
-            raise LoginRequired(f"xenforo: not logged in: {said}")
-        if said and self.matches("no_recipient", said):
-            raise FormRejected(f"xenforo: no such user: {said}")
-        super().raise_for_errors(page, default, flood_action=flood_action, text=said)
+    def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
+        if self.matches("login_required", text):
+            raise LoginRequired(f"xenforo: not logged in: {text}")
+        if self.matches("no_recipient", text):
+            raise FormRejected(f"xenforo: no such user: {text}")
+        super().raise_for_text(text, flood_action=flood_action)
 
     # --- login ------------------------------------------------------------------------------------------------
 
@@ -122,8 +120,11 @@ class XenforoForum(HtmlForum):
         fields = [(spec.fields["username"], self.username), (spec.fields["password"], self._password),
                   *((k, v) for k, v in spec.fixed.items() if k != "_xfResponseType"),
                   ("_xfRedirect", self.transport.base_url)]
-        answer = self.post(self.url("login_post"), fields, action="login", refresh=self.url("login"),
-                           default=LoginRequired)
+        try:
+            answer = self.post(self.url("login_post"), fields, action="login", refresh=self.url("login"),
+                               default=LoginRequired)
+        except FormRejected as e:  # "requested user could not be found" reads like a PM's unknown recipient
+            raise LoginRequired(f"xenforo: login refused: {e}") from None
         if self.matches("two_step", str(answer.get("redirect", ""))):
             raise LoginRequired("xenforo: the bot's account asks for two-step verification; switch it off")
 

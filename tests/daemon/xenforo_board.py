@@ -420,9 +420,10 @@ _COMPOSE_FORM = """<form action="/community/conversations/add" method="post" cla
 _ERROR = '<div class="blockMessage blockMessage--error blockMessage--iconic">{}</div>'
 
 
-def write_synthesized(into: Path = FIXTURES) -> None:
+def synthesized_pages() -> dict[str, str]:
     """The S-*.html fixtures: pages of kinds no real saved page shows, as this board serves them
-    (`python3 tests/daemon/xenforo_board.py`). Their markup is XenForo's documented markup: unverified."""
+    (`python3 tests/daemon/xenforo_board.py` writes them). Their markup is XenForo's documented markup: unverified.
+    "conversation-302" (the other conversation of the list) is served by tests, not saved."""
     t = [1796119200.0]  # 2026-12-01 10:00 UTC
     b = Board("МафБот", "pw", lambda: t[0])
     url = BASE + "threads/mafiya-igra-1.101/"
@@ -450,9 +451,11 @@ def write_synthesized(into: Path = FIXTURES) -> None:
     pages["S-conversations-list-ru.html"] = b.page(b.conversation_list(), "Личные переписки", True, "1796119200,abcdef0123456789")
     pages["S-conversation-view-ru.html"] = b.conversation_page(301, 1, "1796119200,abcdef0123456789")
     pages["S-login-ru.html"] = b.page(_LOGIN_FORM, "Вход", False, "1796119200,abcdef0123456789")
-    for name, body in pages.items():
-        (into / name).write_text(body, encoding="utf-8")
+    pages["conversation-302"] = b.conversation_page(302, 1, "1796119200,abcdef0123456789")
+    return pages
 
 
 if __name__ == "__main__":
-    write_synthesized()
+    for name, body in synthesized_pages().items():
+        if name.startswith("S-"):
+            (FIXTURES / name).write_text(body, encoding="utf-8")
