@@ -338,6 +338,7 @@ XENFORO = HtmlProfile(
         "pm_row_link": "div.structItem-title a[href*='conversations/']",
         "pm_row_time": "div.structItem-cell--latest time.u-dt",
         "pm_row_users": "ul.structItem-parts a.username",
+        "pm_row_replies": "div.structItem-cell--meta dl.pairs dd",  # the first: replies after the first message
         "pm_message": "article.message--conversationMessage[data-content^='conversation-message-']",
         "pm_author": "h4.message-name .username",
         "pm_time": "header.message-attribution time.u-dt",
@@ -391,7 +392,7 @@ XENFORO = HtmlProfile(
         "selector pagination", "selector page_link", "selector next_page",  # no page with pageNav saved
         "selector error", "messages flood", "messages bad_login", "messages login_required", "messages no_recipient", "messages quota",
         "url inbox", "url inbox_page", "url conversation", "url conversation_page", "url compose",
-        "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users",
+        "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users", "selector pm_row_replies",
         "selector pm_message", "selector pm_author", "selector pm_time", "selector pm_body", "selector pm_subject",
         "selector inbox_next", "form compose", "flow pm",
     }),

@@ -12,9 +12,10 @@ XenForo's documented behaviour and are listed in `XENFORO.unverified`, so `forum
   time, exact; a reply answers a redirect to `posts/ID/`;
 - PMs are conversations: `conversations/` lists them newest change first, `conversations/add` starts one (its
   answer redirects to `conversations/slug.ID/`). Every logged-in page carries
-  `XF.config.visitorCounts.conversations_unread`: after a page read since the last inbox check shows 0, an idle
-  inbox check costs no request. The count is trusted only when the cursor handed in is the one this process
-  handed back (stored, so nothing read before was lost); a new process reads the list once.
+  `XF.config.visitorCounts.conversations_unread`: the inbox check reads the topic page the cycle will read
+  anyway (the last one read), early, and hands it to the topic read: an idle inbox check costs no request.
+  The count is trusted only when the cursor handed in is the one this process handed back (stored, so nothing
+  read before was lost); a new process reads the list once.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 MAX_INBOX_PAGES = 20  # conversation list pages read at most per check
 MAX_CONVERSATION_PAGES = 50  # pages of one conversation (20 messages each)
 OWN_PM_LOOKBACK = 3  # recent conversations with the recipient that find_own_pm opens
+EARLY_MAX_AGE = 30.0  # seconds a page the inbox check read stays good for the topic read of the same cycle
 _UNREAD = re.compile(r"conversations_unread['\"]?\s*:\s*['\"]?(\d+)")
 _MESSAGE_ID = re.compile(r"(\d+)$")
 _TRANSPORT_KEYS = ("intervals", "timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent")
@@ -54,9 +56,11 @@ class XenforoForum(HtmlForum):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._csrf: str | None = None
-        self._pages = 0  # logged-in pages read by this process
-        self._unread: tuple[int, int] | None = None  # (page number, conversations_unread it showed)
-        self._handed: tuple[str, int] | None = None  # (PM cursor handed back, pages read by then)
+        self._unread: int | None = None  # conversations_unread on the last logged-in page read
+        self._handed: str | None = None  # the PM cursor this process last handed back
+        self._last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
+        self._reading = False
+        self._early: dict[str, tuple[Page, float]] = {}  # pages the inbox check read for the topic reads to come
 
     @classmethod
     def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
@@ -69,17 +73,30 @@ class XenforoForum(HtmlForum):
     # --- pages: every one carries the token and the unread count -------------------------------------------
 
     def get(self, path: str, *, follow: bool = True) -> Page:
+        early = self._early.pop(path, None)
+        if early is not None and self.transport.clock() - early[1] <= EARLY_MAX_AGE:
+            return early[0]  # read by this cycle's inbox check: the same page, not asked for twice
         page = super().get(path, follow=follow)
         root = page.tree()
         token = root.get("data-csrf")
         if token:
             self._csrf = token
         if root.get("data-logged-in") == "true":
-            self._pages += 1
             m = _UNREAD.search(page.text)
-            if m:
-                self._unread = (self._pages, int(m.group(1)))
+            self._unread = int(m.group(1)) if m else None
         return page
+
+    def _fetch_posts(self, topic: str, after: str | None):
+        self._reading = True
+        try:
+            return super()._fetch_posts(topic, after)
+        finally:
+            self._reading = False
+
+    def _topic_page(self, path: str, tid: str):
+        if self._reading:  # not a re-read or a search for the bot's post: the next cycle reads this page again
+            self._last_topic_page = path
+        return super()._topic_page(path, tid)
 
     def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
              default: type[Exception] = FormRejected) -> dict[str, Any]:
@@ -170,46 +187,59 @@ class XenforoForum(HtmlForum):
         if self._idle_inbox(after):
             return [], after
         pms, cursor = self.with_login(lambda: self._fetch_pms(after))
-        self._handed = (cursor, self._pages)
+        self._handed = cursor
         return pms, cursor
 
     def _idle_inbox(self, after: str | None) -> bool:
-        """No request needed: a page read after the last check showed no unread conversation, and the cursor
-        is the one handed back then (whatever that check read was stored: reading marks a conversation read,
-        so after a lost answer the count would hide its messages)."""
-        return (after is not None and self._handed is not None and self._handed[0] == after
-                and self._unread is not None and self._unread[0] > self._handed[1] and self._unread[1] == 0)
+        """Whether the inbox has nothing new, known at no request of its own: the topic page the last cycle
+        ended on (read again by every cycle, as it holds the newest posts) is read now, early, and kept for the
+        topic read that follows; it shows `conversations_unread`. Trusted only when `after` is the cursor this
+        process handed back (so it was stored: reading a conversation marks it read, and after a lost answer
+        the count would hide its messages). A new process reads the list once."""
+        path = self._last_topic_page
+        if after is None or after != self._handed or path is None:
+            return False
+        try:
+            page = self.get(path)
+        except LoginRequired:
+            return False  # the list read logs in again
+        self._early[path] = (page, self.transport.clock())
+        return select_one(page.tree(), self.profile.selectors["logged_in"]) is not None and self._unread == 0
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str]:
         seen: dict[str, list] = (json.loads(after) if after else {}).get("c", {})
-        changed: list[tuple[str, str, str]] = []  # (conversation id, last message time, title)
+        changed: list[tuple[str, str, str, bool]] = []  # (id, last message time, title, the bot's, unanswered)
         unread_met = 0
         path = self.url("inbox")
         for _ in range(MAX_INBOX_PAGES):
             tree = self.read_page(path).tree()
             rows = self._rows(tree)
             fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
-            changed.extend(r[:3] for r in fresh)
+            changed.extend((*r[:3], r[5]) for r in fresh)
             unread_met += sum(1 for r in rows if r[3])
             nxt = select_one(tree, self.profile.selectors["inbox_next"])
             # Rows come newest change first: a page with nothing new ends the search, unless the page counts
             # unread conversations not met yet.
-            unread = self._unread[1] if self._unread else 0
+            unread = self._unread or 0
             if nxt is None or (not fresh and unread_met >= unread):
                 break
             path = nxt.get("href", "")
         pms: list[ForumPM] = []
         cursor = {k: list(v) for k, v in seen.items()}
-        for cid, when, title in changed:
+        for cid, when, title, opened_by_bot in changed:
             last_mid = int(seen.get(cid, [None, 0])[1] or 0)
+            if opened_by_bot:  # the bot's own PM, no answer yet: nothing to read
+                cursor[cid] = [when, last_mid]
+                continue
             messages = self._read_conversation(cid, title)
             pms.extend(m for m in messages if int(m.id) > last_mid and _fold(m.author) != _fold(self.username))
             cursor[cid] = [when, max([last_mid, *(int(m.id) for m in messages)])]
         pms.sort(key=lambda m: int(m.id))
         return pms, json.dumps({"c": cursor}, separators=(",", ":"), sort_keys=True)
 
-    def _rows(self, tree: etree._Element) -> list[tuple[str, str, str, bool, list[str]]]:
-        """(conversation id, last message time, title, unread, participants) per row of the list."""
+    def _rows(self, tree: etree._Element) -> list[tuple[str, str, str, bool, list[str], bool]]:
+        """(conversation id, last message time, title, unread, participants, started by the bot and not
+        answered) per row of the list."""
         sel = self.profile.selectors
         rows = []
         for row in select(tree, sel["pm_row"]):
@@ -220,8 +250,11 @@ class XenforoForum(HtmlForum):
             when = select_one(row, sel["pm_row_time"])
             stamp = (when.get("data-time") or when.get("datetime") or text(when)) if when is not None else ""
             users = [" ".join(text(u).split()) for u in select(row, sel["pm_row_users"])]
+            replies = select_one(row, sel["pm_row_replies"])
+            unanswered = (_fold(row.get("data-author", "")) == _fold(self.username) and replies is not None
+                          and text(replies).strip() == "0")
             rows.append((m.group(1), stamp, " ".join(text(link).split()),
-                         "is-unread" in (row.get("class") or "").split(), users))
+                         "is-unread" in (row.get("class") or "").split(), users, unanswered))
         return rows
 
     def _read_conversation(self, cid: str, title: str = "") -> list[ForumPM]:
@@ -276,7 +309,7 @@ class XenforoForum(HtmlForum):
         wanted = {_fold(n) for n in to.split(",") if n.strip()}
         rows = self._rows(self.read_page(self.url("inbox")).tree())
         opened = 0
-        for cid, _, title, _, users in rows:
+        for cid, _, title, _, users, _ in rows:
             if not wanted & {_fold(u) for u in users}:
                 continue
             if opened >= OWN_PM_LOOKBACK:

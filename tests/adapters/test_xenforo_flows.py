@@ -217,30 +217,54 @@ def test_fetch_pms_reads_changed_conversations_skipping_the_bots_own_messages(ht
     assert json.loads(cursor)["c"]["301"][1] == 9003
 
 
-def test_an_idle_inbox_check_costs_no_request_after_a_page_showed_no_unread(http, forum):
+def cycle(forum, after):
+    """What a daemon cycle asks of the adapter: the inbox, then the thread, idle: its last page only."""
+    pms, cursor = forum.fetch_pms(after=after)
+    forum.fetch_posts(BASE + "threads/mafiya-igra-1.101/", after=json.dumps({"n": 42, "last": 5041, "pp": 20}))
+    return pms, cursor
+
+
+def serve_page3(http) -> None:
+    http.add("GET", BASE + "threads/101/page-3", body=synthesized_pages()["thread-page-3"].encode(), content_type=HTML)
+
+
+def test_an_idle_inbox_check_costs_no_request_of_its_own(http, forum):
+    """The check reads the thread page the cycle reads anyway (its conversations_unread is 0) and hands it on."""
     serve_inbox(http)
-    serve(http, "threads/101/page-2", "S-thread-ru-loggedin-page2.html")  # conversations_unread: '0'
-    pms, cursor = forum.fetch_pms()
+    serve_page3(http)  # conversations_unread: '0'
+    _, cursor = cycle(forum, None)  # a new process: the conversation list is read
     before = len(http.calls)
-    forum.get("threads/101/page-2")  # any page the cycle reads anyway (a thread page)
-    reads = len(http.calls)
-    assert forum.fetch_pms(after=cursor) == ([], cursor)
-    assert len(http.calls) == reads and reads == before + 1
+    pms, again = cycle(forum, cursor)
+    assert (pms, again) == ([], cursor)
+    urls = [c.request.url.removeprefix(BASE) for c in http.calls[before:]]
+    assert urls == ["threads/101/page-3"]  # the thread's last page, once: nothing else
+
+
+def test_unread_conversations_on_the_early_page_mean_the_list_is_read(http, forum):
+    serve_inbox(http)
+    serve(http, "threads/101/page-2", "S-conversations-list-ru.html")  # a page showing conversations_unread: '1'
+    forum.get("threads/101/page-2")
+    _, cursor = forum.fetch_pms()
+    forum._last_topic_page = "threads/101/page-2"
+    before = len(http.calls)
+    forum.fetch_pms(after=cursor)
+    assert BASE + "conversations/" in [c.request.url for c in http.calls[before:]]
 
 
 def test_the_unread_count_is_not_trusted_after_a_lost_answer_or_in_a_new_process(http, forum, clock):
     serve_inbox(http)
-    serve(http, "threads/101/page-2", "S-thread-ru-loggedin-page2.html")  # conversations_unread: '0'
-    _, cursor = forum.fetch_pms()
-    forum.get("threads/101/page-2")
-    reads = len(http.calls)
-    # the daemon did not store the last answer: it hands the old cursor in; the conversations were read meanwhile
+    serve_page3(http)  # conversations_unread: '0'
+    _, cursor = cycle(forum, None)
+    # the daemon did not store the last answer (a crash): it hands the older cursor in, though the board now
+    # counts those conversations read
+    before = len(http.calls)
     pms, _ = forum.fetch_pms(after=None)
-    assert len(http.calls) > reads and [p.id for p in pms] == ["9002", "9003", "9004"]
-    fresh = XenforoForum(BASE, BOT, "pw", clock=clock, sleep=clock.sleep)
-    fresh.get("threads/101/page-2")
-    reads = len(http.calls)
-    assert fresh.fetch_pms(after=cursor)[0] == [] and len(http.calls) > reads  # the list is read once
+    assert BASE + "conversations/" in [c.request.url for c in http.calls[before:]]
+    assert [p.id for p in pms] == ["9002", "9003", "9004"]
+    fresh = XenforoForum(BASE, BOT, "pw", clock=clock, sleep=clock.sleep)  # the next process
+    before = len(http.calls)
+    assert cycle(fresh, cursor)[0] == []
+    assert BASE + "conversations/" in [c.request.url for c in http.calls[before:]]  # the list is read once
 
 
 def test_send_pm_starts_a_conversation_and_returns_its_id(http, forum):
@@ -284,3 +308,15 @@ def test_pages_from_a_logged_out_session_are_login_required(http, forum):
     serve(http, "conversations/", "S-login-ru.html")
     with pytest.raises(LoginRequired):
         XenforoForum(BASE, BOT, None).fetch_pms()
+
+
+def test_the_bots_own_unanswered_conversations_are_not_opened(board, forum):
+    """Every PM starts a conversation: the list says which the bot started and nobody answered (0 replies),
+    so reading the inbox after sending role PMs costs the list, not a page per PM."""
+    forum.login()
+    cids = [forum.send_pm(n, "Роль", f"роль {n}") for n in ("Дон", "Шериф", "М1")]
+    board.add_pm("Дон", "подтверждаю", board.now())
+    board.requests.clear()
+    pms, _ = forum.fetch_pms()
+    assert [(p.author, p.text) for p in pms] == [("Дон", "подтверждаю")]
+    assert [p for _, p in board.requests] == ["conversations/", f"conversations/{cids[0]}/"]

@@ -347,6 +347,9 @@ class Board:
                 f'<a href="/community/conversations/k.{c.id}/" class="" data-tp-primary="on">{html.escape(c.title)}</a>'
                 f'</div><div class="structItem-minor"><ul class="structItem-parts">'
                 f'<li><ul class="listInline listInline--comma listInline--selfInline">{people}</ul></li></ul></div></div>'
+                f'<div class="structItem-cell structItem-cell--meta"><dl class="pairs pairs--justified">'
+                f'<dt>Ответы</dt><dd>{len(c.messages) - 1}</dd></dl><dl class="pairs pairs--justified '
+                f'structItem-minor"><dt>Участники</dt><dd>{len(c.members)}</dd></dl></div>'
                 f'<div class="structItem-cell structItem-cell--latest"><time class="structItem-latestDate u-dt" '
                 f'datetime="{s["iso"]}" data-time="{s["unix"]}">{s["shown"]}</time></div></div>')
         return '<div class="structItemContainer">' + "".join(rows) + "</div>"
@@ -423,7 +426,7 @@ _ERROR = '<div class="blockMessage blockMessage--error blockMessage--iconic">{}<
 def synthesized_pages() -> dict[str, str]:
     """The S-*.html fixtures: pages of kinds no real saved page shows, as this board serves them
     (`python3 tests/daemon/xenforo_board.py` writes them). Their markup is XenForo's documented markup: unverified.
-    "conversation-302" (the other conversation of the list) is served by tests, not saved."""
+    "conversation-302" (the other conversation of the list) and "thread-page-3" are served by tests, not saved."""
     t = [1796119200.0]  # 2026-12-01 10:00 UTC
     b = Board("МафБот", "pw", lambda: t[0])
     url = BASE + "threads/mafiya-igra-1.101/"
@@ -439,7 +442,8 @@ def synthesized_pages() -> dict[str, str]:
     b.add_post(url, "М2", "[code]голос Маф2[/code]\nМаф1", at(24))
     for i in range(22):
         b.add_post(url, f"Игрок{i % 7}", f"Дальше {i + 1}", at(30 + i))
-    pages = {"S-thread-ru-loggedin-page2.html": b.thread_page(101, 2, True, "1796119200,abcdef0123456789")}
+    pages = {"S-thread-ru-loggedin-page2.html": b.thread_page(101, 2, True, "1796119200,abcdef0123456789"),
+             "thread-page-3": b.thread_page(101, 3, True, "1796119200,abcdef0123456789")}
     role = Conversation(301, "Ваша роль", "МафБот", ["МафБот", "Дон"])
     role.messages += [Message(9001, "МафБот", "Ваша роль: Дон.\n\n#fb:1a2b3c4d", at(0)),
                       Message(9002, "Дон", "подтверждаю", at(5)),
