@@ -31,6 +31,7 @@ class XfWorld(World):
 
     offset: list = field(default_factory=lambda: [0.0])  # seconds the adapters slept (flood waits)
     http: responses.RequestsMock | None = None
+    recovered: object = None  # the report of the tick after a restart
 
     def __post_init__(self) -> None:
         self.board = Board(BOT, PASSWORD, self.unix, flood_seconds=30)
@@ -83,6 +84,8 @@ def play(w: XfWorld, crash: tuple[int, object] | None = None, upto: int | None =
             with pytest.raises(Crash):
                 w.tick(crash[1])
             w.restart()
+            w.recovered = w.tick()
+            continue
         w.tick()
 
 
@@ -108,8 +111,11 @@ def test_the_whole_game_happens_on_the_xenforo_board(reference):
     assert {to for to, _ in pms} >= {nick for nick, _ in CAST}  # every player had his role conversation
     logins = [r for r in reference["requests"] if r == ("POST", "login/login")]
     assert len(logins) == 1  # the session is kept between ticks
-    # The players' confirmations went inside the role conversations, the night moves too: all were read
-    assert "проверка" in "\n".join(t for _, t in pms) or any("Дон" in t for _, t in pms)
+    # The confirmations were answered inside the role conversations, the night moves too: all were read
+    confirmed = {to for to, t in pms if t.startswith("Роль подтверждена")}
+    assert confirmed == {nick for nick, _ in CAST}
+    assert ("Шериф", "Принято: проверка Дон.") in [(to, t.split("\n")[0]) for to, t in pms]
+    assert any(to == GM and t.startswith("Фаза: день 2") for to, t in pms)  # the GM's статус, started by him
 
 
 def _once(state) -> None:
@@ -130,6 +136,8 @@ def _once(state) -> None:
 def test_kill_mid_delivery_then_restart_every_message_exactly_once(tmp_path, reference, step, point, occurrence):
     w = XfWorld(tmp_path)
     play(w, crash=(step, crash_at(point, occurrence)), upto=step + 1)
+    if point == "after_send":  # the restarted process found on the board what it had sent, and did not resend it
+        assert w.recovered.games[0].delivery.recovered == 1
     assert w.texts() == reference[step + 1]
     _once(w.texts())
     w.close()
