@@ -67,7 +67,7 @@ class XenforoForum(HtmlForum):
         """Built by the daemon from a `[forums.NAME]` table (engine = "xenforo")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
         options = {k: extra[k] for k in _TRANSPORT_KEYS if k in extra}
-        zone = extra.get("timezone", "UTC")
+        zone = extra.get("timezone_name", extra.get("timezone", "UTC"))  # only for a time without data-time
         return cls(forum.base_url, forum.login, password, timezone_name=zone, **options)
 
     # --- pages: every one carries the token and the unread count -------------------------------------------

@@ -320,3 +320,14 @@ def test_the_bots_own_unanswered_conversations_are_not_opened(board, forum):
     pms, _ = forum.fetch_pms()
     assert [(p.author, p.text) for p in pms] == [("Дон", "подтверждаю")]
     assert [p for _, p in board.requests] == ["conversations/", f"conversations/{cids[0]}/"]
+
+
+def test_the_daemon_builds_it_from_a_forum_table_without_logging_the_password():
+    from forumbot.config import ForumConfig
+    from forumbot.daemon import adapter_factory, build_adapter
+    forum = ForumConfig(name="xf", engine="adapters.xenforo:XenforoForum", login=BOT, base_url=BASE,
+                        password_env="XF_PW", extra={"timezone_name": "Europe/Moscow", "max_wait": 60})
+    adapter = build_adapter(forum, {"XF_PW": "секрет"})
+    assert isinstance(adapter, XenforoForum) and adapter_factory("adapters.xenforo:XenforoForum") is XenforoForum
+    assert (adapter.username, str(adapter.tz), adapter.transport.max_wait) == (BOT, "Europe/Moscow", 60)
+    assert "секрет" not in repr(adapter)
