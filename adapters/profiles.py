@@ -388,11 +388,14 @@ XENFORO = HtmlProfile(
         "url login_post", "form login", "flow login",  # no login page or answer saved
         "url reply", "form reply", "flow reply",  # the quick-reply form is absent from the guest page
         "selector edit_notice",  # seen only in a compiled template, not on a served page
-        "selector signature", "selector quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",  # documented, not seen served
+        # documented, not seen served
+        "selector signature", "selector quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
         "selector pagination", "selector page_link", "selector next_page",  # no page with pageNav saved
-        "selector error", "messages flood", "messages bad_login", "messages login_required", "messages no_recipient", "messages quota",
+        "selector error", "messages flood", "messages bad_login", "messages login_required", "messages no_recipient",
+        "messages quota",
         "url inbox", "url inbox_page", "url conversation", "url conversation_page", "url compose",
-        "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users", "selector pm_row_replies",
+        "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users",
+        "selector pm_row_replies",
         "selector pm_message", "selector pm_author", "selector pm_time", "selector pm_body", "selector pm_subject",
         "selector inbox_next", "form compose", "flow pm",
     }),

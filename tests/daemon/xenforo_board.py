@@ -135,7 +135,6 @@ def skeleton() -> str:
     if "page" not in _SKELETON:
         src = REAL.read_text(encoding="utf-8")
         start = src.index('<div class="block-body js-replyNewMessageContainer">')
-        end = src.index("<div class=\"block-outer block-outer--after\">") if "block-outer--after" in src else None
         body_start = start + len('<div class="block-body js-replyNewMessageContainer">')
         # the posts end where their container closes: the last </article> of the thread
         last = src.rindex("</article>", body_start) + len("</article>")
@@ -148,7 +147,6 @@ def skeleton() -> str:
         for key in ("MAIN", "TITLE", "LOGGED", "UNREAD", "CSRF", "NAV"):
             page = page.replace("{{" + key + "}}", "{" + key + "}")
         _SKELETON["page"] = page
-        del end
     return _SKELETON["page"]
 
 
