@@ -35,7 +35,9 @@ _RE_TIME = re.compile(_TIME, re.IGNORECASE)
 _RE_DMY_NAME = re.compile(r"(\d{1,2})\s+([^\W\d_]{3,})\.?,?\s+(\d{4})", re.UNICODE)
 _RE_MDY_NAME = re.compile(r"([^\W\d_]{3,})\.?\s+(\d{1,2}),?\s+(\d{4})", re.UNICODE)
 _RE_NUMERIC = re.compile(r"(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})")
-_RE_AGO = re.compile(r"(менее|less than)?\s*(\d+|an?|одн\w*)?\s*([^\W\d_]+)\s+(назад|ago)", re.IGNORECASE)
+_RE_AGO = re.compile(r"(менее|less than)?\s*(\d+|an?|одн\w*)?\s*([^\W\d_]+)\.?\s+(назад|ago)", re.IGNORECASE)
+# XenForo's a_moment_ago: under a minute before now
+_RE_MOMENT = re.compile(r"^(только что|a moment ago|just now)$", re.IGNORECASE)
 
 
 def parse_iso(value: str) -> datetime:
@@ -123,6 +125,8 @@ def _read(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_order: str)
             return (dt if dt.tzinfo else dt.replace(tzinfo=tz)).astimezone(timezone.utc), timedelta(seconds=1), False
         except ValueError:
             pass
+    if _RE_MOMENT.match(low):
+        return now.astimezone(timezone.utc), timedelta(seconds=59), True
     m = _RE_AGO.search(low)
     if m:
         seconds = _unit_seconds(m.group(3))

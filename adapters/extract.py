@@ -31,6 +31,8 @@ def query_params(url: str) -> dict[str, list[str]]:
 def user_id(link: etree._Element | None) -> str | None:
     if link is None:
         return None
+    if link.get("data-user-id", "").isdigit():  # XenForo: members/name.ID/ links carry the id as data
+        return link.get("data-user-id")
     query = query_params(link.get("href", ""))
     for key in ("u", "uid", "id"):
         if key in query:
@@ -121,7 +123,10 @@ def page_info(tree: etree._Element, profile: HtmlProfile, current_start: int) ->
         href = a.get("href", "")
         m = pattern.search(href) if pattern else None
         q = {pag.param: [m.group(1)]} if m else query_params(href)
-        if pag.param in q and q[pag.param][0].isdigit():
+        in_path = re.search(pag.in_path, urlparse(href).path) if pag.in_path else None
+        if in_path:
+            values.add(int(in_path.group(1)))
+        elif pag.param in q and q[pag.param][0].isdigit():
             values.add(int(q[pag.param][0]))
         elif text(a).strip() == "1":
             values.add(0 if pag.kind == "offset" else 1)

@@ -96,6 +96,23 @@ def smf_pm_date(el: etree._Element, ctx: Context) -> Span | None:
     return ctx.span(" ".join(parts))
 
 
+def xf_data_time(el: etree._Element, ctx: Context) -> Span | None:
+    """XenForo: <time class="u-dt" datetime="2010-11-21T10:51:58+0000" data-time="1290336718">Nov 21, 2010</time>.
+    data-time is unix time, exact; the text ("Сегодня в 10:54", "5 мин. назад") is only what people see."""
+    value = (el.get("data-time") or "").strip()
+    if value.isdigit():
+        at = datetime.fromtimestamp(int(value), timezone.utc)
+        return Span(at, at)
+    iso = el.get("datetime")
+    if iso:
+        try:
+            at = datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S%z").astimezone(timezone.utc)
+            return Span(at, at)
+        except ValueError:
+            pass
+    return ctx.span(text(el))
+
+
 # --- edit notices -----------------------------------------------------------------------------------------
 
 _EDIT_COUNT = re.compile(r"(\d+)\s*(?:раз|time)", re.IGNORECASE)
@@ -147,6 +164,13 @@ def smf_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | No
     return ctx.date(when), 1
 
 
+def xf_last_edit(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """XenForo: <div class="message-lastEdit">Последнее редактирование: <time data-time=...></div>; no count."""
+    el = notice.find(".//time")
+    at = xf_data_time(el, ctx) if el is not None else ctx.span(text(notice).split(":", 1)[-1])
+    return (at.latest if at else None), 1
+
+
 # --- flows: pure decisions on pages the adapter fetched ---------------------------------------------------
 
 _ADDRESS = re.compile(r"address_list\[u\]\[(\d+)\]")
@@ -182,6 +206,8 @@ HOOKS: dict[str, Callable[..., Any]] = {
     "text_date": text_date,
     "smf_pm_date": smf_pm_date,
     "smf_edit_notice": smf_edit_notice,
+    "xf_data_time": xf_data_time,
+    "xf_last_edit": xf_last_edit,
     "phpbb_address_list": phpbb_address_list,
     "phpbb_post_review": phpbb_post_review,
     "mybb_merged": mybb_merged,

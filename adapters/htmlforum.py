@@ -209,6 +209,10 @@ class HtmlForum:
             if default is not None:
                 raise default(f"{self.profile.engine}: unexpected answer from {page.url}")
             return
+        self.raise_for_text(text, flood_action=flood_action)
+
+    def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
+        """The typed error for an error message the forum gave (on a page or in a JSON answer)."""
         if self.matches("flood", text):
             m = self.matches("flood_seconds", text)
             wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
@@ -218,6 +222,31 @@ class HtmlForum:
         if self.matches("bad_login", text):
             raise LoginRequired(f"{self.profile.engine}: login refused: {text}")
         raise FormRejected(f"{self.profile.engine}: {text}")
+
+    def json_answer(self, page: Page, default: type[Exception] = FormRejected, *, flood_action: str = "post",
+                    errors_key: str = "errors", status_key: str = "status") -> dict[str, Any]:
+        """The answer of a form posted for a JSON reply (XenForo's `_xfResponseType=json`): errors it lists are
+        raised as the typed error the profile's messages name (flood, token, login), as on an HTML error page;
+        anything else is handed back. An unfollowed redirect counts as {"redirect": its target}; an HTML page
+        in its place (a login page, an error page) is judged as a page."""
+        if page.status in (301, 302, 303) and page.location:
+            return {status_key: "ok", "redirect": page.location}
+        try:
+            answer = page.json()
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            if self.is_login_page(page):
+                raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
+            self.raise_for_errors(page, default=default, flood_action=flood_action)
+            raise default(f"{self.profile.engine}: unexpected answer from {page.url}")
+        errors = answer.get(errors_key)
+        if errors or answer.get(status_key) == "error":
+            items = errors.values() if isinstance(errors, dict) else errors if isinstance(errors, list) else [errors]
+            said = " ".join(" ".join(str(e).split()) for e in items if e) or "error without a message"
+            # the status (XF answers errors with 200, 400 or 403) says nothing the message does not
+            self.raise_for_text(said, flood_action=flood_action)
+        return answer
 
     # --- topic reading ----------------------------------------------------------------------------------------
 

@@ -35,6 +35,9 @@ class Pagination:
     # A regex whose group 1 is the param's value in a page link, where it is not a plain query value
     # (SMF: "index.php?topic=2.15", the offset after the topic id).
     pattern: str | None = None
+    # Where the number is in the link's path rather than its query (XenForo ".../page-3"): a regex whose
+    # group 1 is `param`'s value.
+    in_path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class HtmlProfile:
     limits: Mapping[str, float]
     hooks: Mapping[str, str]  # role -> hook name in hooks.HOOKS
     date_order: str = "auto"  # numeric dates: "dmy", "mdy" or "auto"
+    # Selectors, urls, forms and flows written from documentation or another engine's markup, no real page
+    # seen: `forumbot probe` reports them, so the first GM on a board knows what to check.
+    unverified: frozenset[str] = frozenset()
 
     def with_selectors(self, **changes: str) -> "HtmlProfile":
         return replace(self, selectors=_ro({**self.selectors, **changes}))
@@ -390,3 +396,107 @@ SMF = HtmlProfile(
 
 SMF_MAX_RECIPIENTS = 10
 SMF_PMS_PER_HOUR = 20
+
+
+# XenForo 2.x. Thread pages are read from real saved pages (fixtures/xenforo/README.md); XenForo is closed
+# source and no board runs here, so what no saved page shows is listed in `unverified`.
+XENFORO = HtmlProfile(
+    engine="xenforo",
+    urls=_ro({
+        "login": "login/",
+        "login_post": "login/login",
+        "topic": "threads/{topic}/",  # XF redirects the bare id to the canonical slug.id URL
+        "topic_page": "threads/{topic}/page-{start}",
+        "post_page": "posts/{post}/",  # redirects to the thread page that holds the post
+        "reply": "threads/{topic}/add-reply",
+        "inbox": "conversations/",
+        "inbox_page": "conversations/page-{page}",
+        "conversation": "conversations/{pm}/",
+        "conversation_page": "conversations/{pm}/page-{page}",
+        "compose": "conversations/add",
+    }),
+    topic_id=r"(?:threads/(?:[^/?#]*\.)?|^)(\d+)",
+    selectors=_ro({
+        "post": "article.message--post[data-content^='post-']",
+        "author": "h4.message-name .username",
+        "author_link": "h4.message-name .username[data-user-id]",
+        "time": "header.message-attribution time.u-dt",
+        "body": "article.message-body > div.bbWrapper",
+        "signature": "aside.message-signature",
+        "edit_notice": "div.message-lastEdit",
+        "quote": "blockquote.bbCodeBlock--quote",
+        "pagination": "nav.pageNavWrapper",
+        "page_link": "ul.pageNav-main a",
+        "next_page": "a.pageNav-jump--next",
+        "logged_in": "html[data-logged-in='true']",
+        "error": "div.blockMessage--error, div.formRow--error, ul.errorList li",
+        "captcha": "div.g-recaptcha, div.h-captcha, [data-xf-init~='re-captcha'], [data-xf-init~='h-captcha'], "
+                   "[data-xf-init~='turnstile']",
+        "page_end": "footer#footer",
+        # conversations (PMs): the list, one conversation's messages, the compose form
+        "pm_row": "div.structItem--conversation",
+        "pm_row_link": "div.structItem-title a[href*='conversations/']",
+        "pm_row_time": "div.structItem-cell--latest time.u-dt",
+        "pm_row_users": "ul.structItem-parts a.username",
+        "pm_row_replies": "div.structItem-cell--meta dl.pairs dd",  # the first: replies after the first message
+        "pm_message": "article.message--conversationMessage[data-content^='conversation-message-']",
+        "pm_author": "h4.message-name .username",
+        "pm_time": "header.message-attribution time.u-dt",
+        "pm_body": "article.message-body > div.bbWrapper",
+        "pm_subject": "h1.p-title-value",
+        "inbox_next": "a.pageNav-jump--next",
+    }),
+    strip=("blockquote.bbCodeBlock--quote", "div.bbCodeBlock--code", "div.bbCodeSpoiler", "span.bbCodeInlineSpoiler",
+           "aside.message-signature"),
+    pagination=Pagination(param="page", kind="page", per_page=20, in_path=r"/page-(\d+)"),
+    forms=_ro({
+        # Posted as fields, not as a served form (the forms are absent from the saved pages, and a served form's
+        # empty `message_html` would win over `message`): XF takes `message` as BBCode when no `message_html`
+        # comes; every POST carries the page's html[data-csrf] as _xfToken and asks for a JSON answer.
+        "login": FormSpec("form[action$='login/login']", needs="password",
+                          fields={"username": "login", "password": "password"},
+                          fixed={"remember": "1", "_xfResponseType": "json"}),
+        "reply": FormSpec("form.js-quickReply, form[action*='/add-reply']", needs="message",
+                          fields={"message": "message"}, fixed={"_xfResponseType": "json"}),
+        "compose": FormSpec("form[action$='conversations/add']", needs="recipients",
+                            fields={"to": "recipients", "subject": "title", "message": "message"},
+                            fixed={"_xfResponseType": "json"}),
+    }),
+    messages=_ro({
+        # must_wait_x_seconds_before_performing_this_action, English and the Russian pack
+        "flood": r"must wait at least|подождите|должны подождать|подождать",
+        "flood_seconds": r"(\d+)\s*(?:second|секунд|сек)",
+        "form_invalid": r"Security error occurred|ошибка безопасности",
+        "bad_login": r"Incorrect password|requested user .* could not be found|Неверный пароль|не найден",
+        "no_recipient": r"following recipients could not be found|not be found|не найден",
+        "quota": r"may only start|maximum number|не можете начать",
+        "posted": r"(?:/posts/|/post-)(\d+)",
+        "conversation": r"conversations/(?:[^/?#]*\.)?(\d+)",
+        "two_step": r"login/two-step",
+        "login_required": r"must be logged-in|должны войти|необходимо войти",  # XF phrase login_required
+    }),
+    # XF's floodCheckLength (30 s stock) covers posting and starting conversations alike (one xf_flood_check
+    # row per user and action; conversations use their own action name).
+    limits=_ro({"post": 30.0, "pm": 30.0}),
+    hooks=_ro({
+        "post_time": "xf_data_time",
+        "edit_notice": "xf_last_edit",
+        "pm_time": "xf_data_time",
+    }),
+    date_order="dmy",
+    unverified=frozenset({
+        "url login_post", "form login", "flow login",  # no login page or answer saved
+        "url reply", "form reply", "flow reply",  # the quick-reply form is absent from the guest page
+        "selector edit_notice",  # seen only in a compiled template, not on a served page
+        # documented, not seen served
+        "selector signature", "selector quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
+        "selector pagination", "selector page_link", "selector next_page",  # no page with pageNav saved
+        "selector error", "messages flood", "messages bad_login", "messages login_required", "messages no_recipient",
+        "messages quota",
+        "url inbox", "url inbox_page", "url conversation", "url conversation_page", "url compose",
+        "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users",
+        "selector pm_row_replies",
+        "selector pm_message", "selector pm_author", "selector pm_time", "selector pm_body", "selector pm_subject",
+        "selector inbox_next", "form compose", "flow pm",
+    }),
+)
