@@ -25,11 +25,12 @@ from urllib.parse import unquote
 from lxml import etree
 
 from adapters.html import inner_html
+from forumbot.errors import PageFormatChanged
 
 BOXES = ("formkey", "formetc")
 
 
-class AntibotError(ValueError):
+class AntibotError(PageFormatChanged):
     """The anti-bot script holds something this evaluator does not know."""
 
 

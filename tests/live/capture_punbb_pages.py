@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import requests
@@ -25,6 +26,13 @@ def load_env(path: Path) -> dict[str, str]:
         k, _, v = line.partition("=")
         env[k] = shlex.split(v)[0] if v else ""
     return env
+
+
+def env_float(env: dict[str, str], key: str, default: float) -> float:
+    try:
+        return float(env.get(key) or default)
+    except ValueError:
+        return default
 
 
 def form_fields(html: str, form_id: str) -> dict[str, str]:
@@ -86,7 +94,8 @@ def main() -> None:
 
     save("30_pm_new_folder.html", s.get(base + "pmsnew.php"))
     save("31_pm_list.html", s.get(base + "pmsnew.php?mdl=list"))
-    save("32_pm_dialogue_unread.html", s.get(base + "pmsnew.php?mdl=topic&tid=3"))
+    for dlg in range(1, 6):
+        save(f"32_pm_dialogue_{dlg}.html", s.get(base + f"pmsnew.php?mdl=topic&tid={dlg}"))
     form = save("33_pm_compose_form.html", s.get(base + "pmsnew.php?mdl=post"))
     fields = form_fields(form, "post")
     fields.update(req_addressee=env["GM_NAME"], req_subject="Роли", req_message="Ваша роль: Мирный. [m:capture2]",
@@ -96,10 +105,13 @@ def main() -> None:
     fields = form_fields(form, "post")
     fields.update(req_addressee=env["GM_NAME"], req_subject="Ещё", req_message="Сразу второе.", submit="1")
     save("35_pm_flood_error.html", s.post(base + "pmsnew.php?mdl=post", data=fields))
+    time.sleep(env_float(env, "POST_FLOOD", 30) + 1)  # past the PM flood timer, so only the name is wrong
+    fields = form_fields(s.get(base + "pmsnew.php?mdl=post").text, "post")
     fields.update(req_addressee="Никого_нет", req_subject="Ещё", req_message="Кому?", submit="1")
     save("36_pm_unknown_recipient.html", s.post(base + "pmsnew.php?mdl=post", data=fields))
     save("37_pm_list_after_send.html", s.get(base + "pmsnew.php?mdl=list"))
     save("38_pm_new_folder_after_reading.html", s.get(base + "pmsnew.php"))
+    save("39_pm_sent_dialogue.html", s.get(base + "pmsnew.php?mdl=topic&tid=6"))
 
 
 if __name__ == "__main__":
