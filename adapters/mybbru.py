@@ -60,8 +60,10 @@ class MybbruForum(PunbbForum):
         items = data.get("response") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise ApiUnavailable(f"{page.url}: {data.get('error') if isinstance(data, dict) else data!r}")
-        if not items and skip == 0:
-            raise ApiUnavailable(f"{page.url}: no posts (a hidden forum the session does not open?)")
+        if not items:
+            # A topic always has its first post; nothing at all (or nothing from where the cursor stands) is a
+            # hidden forum the session does not open, or a shorter topic than the cursor knows: the pages say.
+            raise ApiUnavailable(f"{page.url}: no posts")
         return items
 
     def api_post(self, item: dict[str, Any], topic: str) -> ForumPost:

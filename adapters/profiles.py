@@ -397,7 +397,8 @@ MYBBRU = replace(
     selectors=_ro({
         **PUNBB.selectors,
         "post": "div.post[id^='p']",
-        "author": "div.post-author .pa-author",
+        # the link, not the li: the li starts with a hidden "Автор:" label; a guest's post (no link) has no author
+        "author": "div.post-author .pa-author a",
         "author_link": "div.post-author .pa-author a[href*='profile.php?id=']",
         "time": "h3 a.permalink, h3 a[href*='pid=']",
         "body": "div.post-content",
@@ -417,7 +418,7 @@ MYBBRU = replace(
         "pm_row_users": "td.tc2",
         "pm_unread": "tr.inew",
         "pm_view": "div.post",
-        "pm_author": "div.post-author .pa-author",
+        "pm_author": "div.post-author .pa-author a",
         "pm_time": "h3 a",
         "pm_subject": "#pun-main h1 span",
         "page_end": "#pun-about, #html-footer",

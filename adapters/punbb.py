@@ -83,6 +83,13 @@ class PunbbForum(HtmlForum):
             return meta_refresh_url(page.tree(), page.url)
         return None
 
+    def error_text(self, page: Page) -> str:
+        """A redirect page is the engine's "done": its message box (the same markup as an error's on mybb.ru)
+        is no error."""
+        if select_one(page.tree(), self.profile.selectors["redirect"]) is not None:
+            return ""
+        return super().error_text(page)
+
     def require_login(self, page: Page) -> None:
         """A form page served without the logged-in marks (a 403 "нет прав", a redirect to login.php, the login
         form) means the session is gone: LoginRequired, so with_login logs in once and tries again."""
