@@ -327,7 +327,7 @@ PUNBB = HtmlProfile(
         "pagination": "p.pagelink",
         "page_link": "p.pagelink a[href*='viewtopic.php']",
         "next_page": "p.pagelink a[rel='next']",
-        "prev_page": "p.pagelink a[rel='prev']",
+        "current_page": "p.pagelink strong",  # the number of the page shown
         "logged_in": "#navlogout a",
         "error": "#posterror li, #msg div.inbox p:first-child",
         "captcha": "input[name='captcha'], div.g-recaptcha, div.h-captcha",
@@ -408,7 +408,7 @@ MYBBRU = replace(
         "pagination": "div.pagelink",
         "page_link": "div.pagelink a[href*='viewtopic.php']",
         "next_page": "div.pagelink a.next",
-        "prev_page": "div.pagelink a.prev",
+        "current_page": "div.pagelink strong",
         "logged_in": "#navlogout a",
         "error": "#posterror li, #pun-main div.info div.container, #pun-main div.error div.container",
         "redirect": "body.redirect-page, #pun-redirect",
@@ -444,7 +444,7 @@ MYBBRU = replace(
         # topic pages: userscripts' selectors, never a served page
         "selectors.post", "selectors.author", "selectors.author_link", "selectors.time", "selectors.body",
         "selectors.signature", "selectors.edit_notice", "selectors.quote", "selectors.pagination",
-        "selectors.page_link", "selectors.next_page", "selectors.prev_page", "selectors.page_end",
+        "selectors.page_link", "selectors.next_page", "selectors.current_page", "selectors.page_end",
         "selectors.error", "urls.last_page", "messages.flood", "messages.posted",
         # PMs: messages.php was never seen
         "urls.inbox", "urls.pm", "urls.compose", "urls.sentbox", "forms.compose", "selectors.pm_row",

@@ -128,9 +128,13 @@ class PunbbForum(HtmlForum):
         hit = self.own_posts_with(last.tree(), last, tid, marker)
         if hit:
             return hit
-        prev = select_one(last.tree(), self.profile.selectors["prev_page"])
-        if prev is not None:
-            p = self._topic_page(urljoin(last.url, prev.get("href", "")), tid)[0]
+        # PunBB 1.2 (mybb.ru) prints no "previous" link: the page before is the shown page's number less one.
+        shown = select_one(last.tree(), self.profile.selectors["current_page"])
+        number = text(shown).strip() if shown is not None else ""
+        if number.isdigit() and int(number) > 1:
+            before = int(number) - 1
+            path = self.url("topic", topic=tid) if before == 1 else self.url("topic_page", topic=tid, start=before)
+            p = self._topic_page(path, tid)[0]
             return self.own_posts_with(p.tree(), p, tid, marker)
         return None
 

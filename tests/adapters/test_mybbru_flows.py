@@ -254,3 +254,10 @@ def test_find_own_pm_in_the_sent_folder(forum, http):
     assert forum.find_own_pm("Борис", "[m:ab12]") == "415"
     assert forum.find_own_pm("Борис", "[m:zz99]") is None
     assert all("id=414" not in c.request.url for c in http.calls)  # the PM to Кэрол is not opened
+
+
+def test_find_own_post_on_the_last_page(forum, http):
+    http.add("GET", U + "viewtopic.php", status=302, headers={"Location": U + "viewtopic.php?id=22&p=2"},
+             match=[responses.matchers.query_param_matcher({"id": "22", "action": "last"})])
+    serve(http, "GET", "viewtopic.php?id=22&p=2", "s-viewtopic-last-page.SYNTHETIC.html")
+    assert forum.find_own_post("22", "Ночь 2 окончена") == "301"
