@@ -311,6 +311,7 @@ PUNBB = HtmlProfile(
         "inbox": "pmsnew.php",  # the folder "Новые": dialogues with unread messages (not read: see fetch_pms)
         "pm_list": "pmsnew.php?mdl=list",  # "Моя переписка": every dialogue, sent ones too, newest first
         "dialogue": "pmsnew.php?mdl=topic&tid={pm}",
+        "dialogue_reply": "pmsnew.php?mdl=post&tid={pm}",  # a message into an existing dialogue
         "compose": "pmsnew.php?mdl=post",
     }),
     topic_id=r"(?:[?&;]id=|^)(\d+)",
@@ -352,6 +353,8 @@ PUNBB = HtmlProfile(
         "compose": FormSpec("form#post", needs="req_addressee",
                             fields={"to": "req_addressee", "subject": "req_subject", "message": "req_message"},
                             submit="submit"),
+        "dialogue_reply": FormSpec("form#post", needs="req_message", fields={"message": "req_message"},
+                                   submit="submit"),
     }),
     messages=_ro({
         # FluxBB 1.5 Russian: "Хотя бы 30 секунд должно пройти между отправкой сообщений"; English: "At least
@@ -386,7 +389,7 @@ MYBBRU = replace(
     PUNBB,
     engine="mybbru",
     urls=_ro({
-        **PUNBB.urls,
+        **{k: v for k, v in PUNBB.urls.items() if k not in ("pm_list", "dialogue", "dialogue_reply")},
         "last_page": "viewtopic.php?id={topic}&action=last",
         "api": "api.php",
         "inbox": "messages.php",

@@ -222,11 +222,37 @@ class PunbbForum(HtmlForum):
         return ids[0] if len(ids) == 1 else ",".join(ids)
 
     def _send_one(self, to: str, subject: str, text: str) -> str:
+        """New PMS counts dialogues against the quota (100 for Members): to a name the bot already has a
+        dialogue with, the PM goes into that dialogue, its subject as a bold first line; else a new dialogue."""
+        if "dialogue_reply" in self.profile.urls:
+            listing = self.read_page(self.url("pm_list"))
+            tid = self._dialogue_with(self._dialogue_rows(listing.tree()), to)
+            if tid is not None:
+                return self._into_dialogue(tid, subject, text)
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
         self.require_login(page)
+        # a new dialogue needs a subject (at most 70 characters): the text's first words stand in for none
+        subject = subject.strip() or (text.strip().splitlines() or ["…"])[0][:70]
         result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
+        return self._pm_sent(result)
+
+    def _dialogue_with(self, rows: Sequence[tuple[str, str, list[str], str]], name: str) -> str | None:
+        """The newest dialogue between the bot and `name`, whoever opened it."""
+        pair = {_fold(self.username), _fold(name)}
+        return next((tid for tid, _s, users, _c in rows if len(users) >= 2 and {_fold(u) for u in users[:2]} == pair),
+                    None)
+
+    def _into_dialogue(self, tid: str, subject: str, text: str) -> str:
+        page = self.get(self.url("dialogue_reply", pm=tid))
+        self.require_login(page)
+        spec = self.profile.forms["dialogue_reply"]
+        body = f"[b]{self.escape(subject)}[/b]\n\n{text}" if subject.strip() else text
+        result = self.submit(page, "dialogue_reply", {spec.fields["message"]: body}, action="pm")
+        return self._pm_sent(result)
+
+    def _pm_sent(self, result: Page) -> str:
         target = self.redirect_target(result)
         if target and not self.error_text(result):
             m = self.matches("pm_sent", target)
@@ -244,11 +270,13 @@ class PunbbForum(HtmlForum):
         return self.own_message_in(self._dialogue_rows(listing.tree()), to, marker)
 
     def own_message_in(self, rows: Sequence[tuple[str, str, list[str], str]], to: str, marker: str) -> str | None:
+        """Dialogues between the bot and a name in `to` (either may have opened it: PMs go into existing ones)."""
         wanted = {_fold(n) for n in to.split(",") if n.strip()}
         me = _fold(self.username)
         opened = 0
         for tid, _subject, users, _count in rows:
-            if len(users) < 2 or _fold(users[0]) != me or _fold(users[1]) not in wanted:
+            pair = {_fold(u) for u in users[:2]}
+            if len(users) < 2 or me not in pair or not (pair - {me}) & wanted:
                 continue
             if opened >= OWN_PM_LOOKBACK:
                 break

@@ -233,29 +233,49 @@ def test_inbox_opens_only_a_dialogue_that_changed(forum, http):
     assert gets(http)[1:] == [U + "pmsnew.php?mdl=topic&tid=3"]
 
 
-def test_send_pm_gives_the_new_message_id(forum, http):
+def test_send_pm_to_a_new_name_opens_a_dialogue_and_gives_the_message_id(forum, http):
+    serve(http, "GET", "pmsnew.php?mdl=list", "31_pm_list.html")
     serve(http, "GET", "pmsnew.php?mdl=post", "33_pm_compose_form.html")
     serve(http, "POST", "pmsnew.php?mdl=post", "34_pm_sent_result.html")
-    assert forum.send_pm("Ведущий", "Роли", "Ваша роль: Мирный.") == "6"
+    assert forum.send_pm("bob", "Роли", "Ваша роль: Мирный.") == "6"
     body = posts(http)[0]
-    assert body["req_addressee"] == ["Ведущий"] and body["req_subject"] == ["Роли"]
+    assert body["req_addressee"] == ["bob"] and body["req_subject"] == ["Роли"]
     assert body["req_message"] == ["Ваша роль: Мирный."] and "submit" in body and "save" not in body
 
 
+def test_send_pm_to_a_name_with_a_dialogue_writes_into_it(forum, http):
+    """New PMS counts dialogues against the bot's quota (100): one per correspondent, not one per PM."""
+    serve(http, "GET", "pmsnew.php?mdl=list", "31_pm_list.html")
+    serve(http, "GET", "pmsnew.php?mdl=post&tid=5", "33b_pm_dialogue_reply_form.html")
+    serve(http, "POST", "pmsnew.php?mdl=post&tid=5", "34b_pm_dialogue_reply_result.html")
+    assert forum.send_pm("Маша", "Итоги ночи", "Ваша проверка: Кот Баюн — мафия.") == "7"
+    body = posts(http)[0]
+    assert body["req_message"] == ["[b]Итоги ночи[/b]\n\nВаша проверка: Кот Баюн — мафия."]
+    assert "req_addressee" not in body and body["csrf_hash"][0]
+
+
 def test_pm_flood_is_flood_limited(forum, http):
+    serve(http, "GET", "pmsnew.php?mdl=list", "31_pm_list.html")
     serve(http, "GET", "pmsnew.php?mdl=post", "33_pm_compose_form.html")
     serve(http, "POST", "pmsnew.php?mdl=post", "35_pm_flood_error.html")
     forum.transport.max_wait = 0
     with pytest.raises(FloodLimited) as err:
-        forum.send_pm("Ведущий", "Ещё", "Сразу второе.")
+        forum.send_pm("bob", "Ещё", "Сразу второе.")
     assert err.value.retry_after == 30.0
 
 
 def test_pm_to_an_unknown_name_is_refused_naming_it(forum, http):
+    serve(http, "GET", "pmsnew.php?mdl=list", "31_pm_list.html")
     serve(http, "GET", "pmsnew.php?mdl=post", "33_pm_compose_form.html")
     serve(http, "POST", "pmsnew.php?mdl=post", "36_pm_unknown_recipient.html")
     with pytest.raises(FormRejected, match="Нет получателя"):
         forum.send_pm("Никого_нет", "Ещё", "Кому?")
+
+
+def test_find_own_pm_in_a_dialogue_it_wrote_into(forum, http):
+    serve(http, "GET", "pmsnew.php?mdl=list", "37b_pm_list_after_reply.html")
+    serve(http, "GET", "pmsnew.php?mdl=topic&tid=5", "39b_pm_dialogue_after_reply.html")
+    assert forum.find_own_pm("Маша", "[m:capture3]") == "7"
 
 
 def test_find_own_pm_in_the_bots_sent_dialogue(forum, http):
@@ -263,9 +283,11 @@ def test_find_own_pm_in_the_bots_sent_dialogue(forum, http):
     serve(http, "GET", "pmsnew.php?mdl=list", "37_pm_list_after_send.html")
     serve(http, "GET", "pmsnew.php?mdl=topic&tid=6", "39_pm_sent_dialogue.html")
     serve(http, "GET", "pmsnew.php?mdl=topic&tid=5", "32_pm_dialogue_5.html")
+    serve(http, "GET", "pmsnew.php?mdl=topic&tid=2", "32_pm_dialogue_2.html")
     assert forum.find_own_pm("Ведущий", "[m:capture2]") == "6"
     assert forum.find_own_pm("Ведущий", "[m:other]") is None
-    # only the bot's dialogues to that name are opened
+    # both dialogues with Ведущий (the bot's and the one he opened) are looked in, no other
+    assert U + "pmsnew.php?mdl=topic&tid=2" in gets(http)
     assert U + "pmsnew.php?mdl=topic&tid=5" not in gets(http)
 
 

@@ -49,7 +49,8 @@ def form_fields(html: str, form_id: str) -> dict[str, str]:
 
 
 def main() -> None:
-    board = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(os.environ.get(
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    board = Path(args[0]) if args else Path(os.environ.get(
         "BOARD_DIR", Path.home() / ".cache" / "forumbot-boards" / "fluxbb"))
     env = load_env(board / "board.env")
     base = env["BASE_URL"]
@@ -68,6 +69,11 @@ def main() -> None:
         fields.update(req_username=env["BOT_NAME"], req_password=password, login="1")
         return s.post(base + "login.php?action=in", data=fields)
 
+    if "--dialogue-reply-only" in sys.argv:  # against the board a full capture left, 30 s or more after it
+        s.post(base + "login.php?action=in", data={**form_fields(s.get(base + "login.php").text, "login"),
+               "req_username": env["BOT_NAME"], "req_password": env["PASSWORD"], "login": "1"})
+        dialogue_reply(s, base, save)
+        return
     g = requests.Session()
     save("40_guest_pm_inbox.html", g.get(base + "pmsnew.php"))
     save("41_guest_reply_form.html", g.get(base + "post.php?tid=" + env["GAME_TOPIC"]))
@@ -112,6 +118,18 @@ def main() -> None:
     save("37_pm_list_after_send.html", s.get(base + "pmsnew.php?mdl=list"))
     save("38_pm_new_folder_after_reading.html", s.get(base + "pmsnew.php"))
     save("39_pm_sent_dialogue.html", s.get(base + "pmsnew.php?mdl=topic&tid=6"))
+    time.sleep(env_float(env, "POST_FLOOD", 30) + 1)
+    dialogue_reply(s, base, save)
+
+
+def dialogue_reply(s: requests.Session, base: str, save) -> None:
+    """A PM into the bot's existing dialogue 5 (with Маша): how the adapter writes to a name it has a dialogue with."""
+    form = save("33b_pm_dialogue_reply_form.html", s.get(base + "pmsnew.php?mdl=post&tid=5"))
+    fields = form_fields(form, "post")
+    fields.update(req_message="[b]Итоги ночи[/b]\n\nВаша проверка: Кот Баюн — мафия. [m:capture3]", submit="1")
+    save("34b_pm_dialogue_reply_result.html", s.post(base + "pmsnew.php?mdl=post&tid=5", data=fields))
+    save("39b_pm_dialogue_after_reply.html", s.get(base + "pmsnew.php?mdl=topic&tid=5"))
+    save("37b_pm_list_after_reply.html", s.get(base + "pmsnew.php?mdl=list"))
 
 
 if __name__ == "__main__":

@@ -129,10 +129,11 @@ def test_pm_round_trip_between_the_bot_and_the_gm(board):
     assert sent and bot.find_own_pm(board["GM_NAME"], "[m:pm-1]") == sent
     assert bot.find_own_pm(board["GM_NAME"], "[m:pm-none]") is None
     got, gm_cursor = gm.fetch_pms(gm_cursor)
-    assert [(p.id, p.author, p.subject) for p in got] == [(sent, board["BOT_NAME"], "Роли")]
-    assert got[0].text == "Ваша роль: Мирный житель. [m:pm-1]"
+    # the GM opened a dialogue with the bot when seeded: the PM goes into it, its subject as the first line
+    assert [(p.id, p.author) for p in got] == [(sent, board["BOT_NAME"])]
+    assert got[0].text == "Роли\nВаша роль: Мирный житель. [m:pm-1]"
 
-    answer = gm.send_pm(board["BOT_NAME"], "Re: Роли", "!status")
+    answer = gm.send_pm(board["BOT_NAME"], "", "!status")  # as a player answers in the dialogue: no subject line
     fresh, bot_cursor = bot.fetch_pms(bot_cursor)
     assert [(p.id, p.author, p.text) for p in fresh] == [(answer, board["GM_NAME"], "!status")]
     idle, _ = bot.fetch_pms(bot_cursor)
