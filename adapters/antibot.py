@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote
 
 from lxml import etree
@@ -356,5 +356,3 @@ def antibot_fields(tree: etree._Element) -> list[tuple[str, str]]:
         raise AntibotError("anti-bot script ran but left no field in #formkey or #formetc")
     return fields
 
-
-Hook = Callable[[etree._Element], list[tuple[str, str]]]

@@ -23,7 +23,7 @@ from lxml import etree
 
 from adapters.extract import extract_posts
 from adapters.hooks import hook
-from adapters.html import find_form, meta_refresh_url, select, select_one, text
+from adapters.html import meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import PUNBB, HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost

@@ -261,3 +261,14 @@ def test_find_own_post_on_the_last_page(forum, http):
              match=[responses.matchers.query_param_matcher({"id": "22", "action": "last"})])
     serve(http, "GET", "viewtopic.php?id=22&p=2", "s-viewtopic-last-page.SYNTHETIC.html")
     assert forum.find_own_post("22", "Ночь 2 окончена") == "301"
+
+
+def test_api_requests_carry_the_session_cookie_for_hidden_forums(forum, http):
+    serve(http, "GET", "login.php", "b-login-form-ru.clanboard.REAL-TRIMMED.html", ctype=UTF8)
+    serve(http, "POST", "login.php?action=in", "b-login-answer-success-ru.clanboard.REAL.html", ctype=UTF8,
+          headers={"Set-Cookie": "mybb_ru=abc123; path=/"})
+    api_answer(http, skip="0")
+    forum.login()
+    forum.fetch_posts("22")
+    api_call = next(c for c in http.calls if "api.php" in c.request.url)
+    assert "mybb_ru=abc123" in api_call.request.headers.get("Cookie", "")
