@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
+from adapters.antibot import antibot_fields
 from adapters.dates import Span, forum_date_span, parse_forum_date, parse_iso
 from adapters.html import select, text
 from adapters.profiles import HtmlProfile
@@ -113,6 +114,12 @@ def xf_data_time(el: etree._Element, ctx: Context) -> Span | None:
     return ctx.span(text(el))
 
 
+def punbb_post_date(el: etree._Element, ctx: Context) -> Span | None:
+    """PunBB / FluxBB / mybb.ru: the post's permalink text, "29.11.2026 17:29", "Сегодня 10:08",
+    "Вчера 21:00:00" or "2026-03-16 15:14:23", in the zone the forum shows the bot (C-1: a minute is a span)."""
+    return ctx.span(text(el))
+
+
 # --- edit notices -----------------------------------------------------------------------------------------
 
 _EDIT_COUNT = re.compile(r"(\d+)\s*(?:раз|time)", re.IGNORECASE)
@@ -171,6 +178,16 @@ def xf_last_edit(notice: etree._Element, ctx: Context) -> tuple[datetime | None,
     return (at.latest if at else None), 1
 
 
+_PAREN = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def punbb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """ "Отредактировано bob (Сегодня 12:18)": the date in the closing parentheses; PunBB keeps no count."""
+    said = " ".join(text(notice).split())
+    m = _PAREN.search(said)
+    return ctx.date(m.group(1) if m else said), 1
+
+
 # --- flows: pure decisions on pages the adapter fetched ---------------------------------------------------
 
 _ADDRESS = re.compile(r"address_list\[u\]\[(\d+)\]")
@@ -196,7 +213,21 @@ def mybb_merged(new_pid: int, last_pid_before: int | None) -> bool:
     return last_pid_before is not None and new_pid <= last_pid_before
 
 
+def no_fields(tree: etree._Element) -> list[tuple[str, str]]:
+    """A reply form with nothing to add before it is sent (FluxBB)."""
+    return []
+
+
+def mybbru_antibot(tree: etree._Element) -> list[tuple[str, str]]:
+    """mybb.ru: the hidden fields the page's process_form() would write into #formkey and #formetc."""
+    return antibot_fields(tree)
+
+
 HOOKS: dict[str, Callable[..., Any]] = {
+    "punbb_post_date": punbb_post_date,
+    "punbb_edit_notice": punbb_edit_notice,
+    "none": no_fields,
+    "mybbru_antibot": mybbru_antibot,
     "time_element": time_element,
     "mybb_post_date": mybb_post_date,
     "phpbb_pm_sent_line": phpbb_pm_sent_line,

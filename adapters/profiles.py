@@ -500,3 +500,166 @@ XENFORO = HtmlProfile(
         "selector inbox_next", "form compose", "flow pm",
     }),
 )
+
+
+# PunBB / FluxBB 1.5 (seen on a live FluxBB 1.5.11 board, Visman's fork, Russian; fixtures/punbb/README.md).
+# The login, reply and redirect flows and their field names are PunBB's, shared by the hosted mybb.ru engine
+# (MYBBRU below), whose pages are PunBB 1.2 markup with other class names.
+PUNBB = HtmlProfile(
+    engine="punbb",
+    urls=_ro({
+        "login": "login.php",
+        "topic": "viewtopic.php?id={topic}",
+        "topic_page": "viewtopic.php?id={topic}&p={start}",
+        "post_page": "viewtopic.php?pid={post}",  # lands on the topic page that holds the post
+        "last_page": "viewtopic.php?id={topic}&action=last",  # 302 to the last page
+        "reply": "post.php?tid={topic}",
+        # PMs: Visman's "New PMS" module (stock FluxBB has no PMs): dialogues, each a thread of messages.
+        "inbox": "pmsnew.php",  # the folder "Новые": dialogues with unread messages (not read: see fetch_pms)
+        "pm_list": "pmsnew.php?mdl=list",  # "Моя переписка": every dialogue, sent ones too, newest first
+        "dialogue": "pmsnew.php?mdl=topic&tid={pm}",
+        "dialogue_reply": "pmsnew.php?mdl=post&tid={pm}",  # a message into an existing dialogue
+        "compose": "pmsnew.php?mdl=post",
+    }),
+    topic_id=r"(?:[?&;]id=|^)(\d+)",
+    selectors=_ro({
+        "post": "div.blockpost[id^='p']",
+        "author": "div.postleft dl dt strong",
+        "author_link": "div.postleft dl dt a[href*='profile.php?id=']",
+        "time": "h2 a[href*='pid=']",
+        # the signature shares the body's class: "div.postsignature postmsg"
+        "body": "div.postright div.postmsg:not(.postsignature)",
+        "signature": "div.postsignature",
+        "edit_notice": "p.postedit",
+        "quote": "div.quotebox",
+        "pagination": "p.pagelink",
+        "page_link": "p.pagelink a[href*='viewtopic.php']",
+        "next_page": "p.pagelink a[rel='next']",
+        "current_page": "p.pagelink strong",  # the number of the page shown
+        "logged_in": "#navlogout a",
+        "error": "#posterror li, #msg div.inbox p:first-child",
+        "captcha": "input[name='captcha'], div.g-recaptcha, div.h-captcha",
+        "redirect": "#punredirect, #pun-redirect",
+        "pm_row": "#vf tbody tr",
+        "pm_row_link": "td.tcl a[href*='mdl=topic'][href*='tid=']:not([href*='action='])",
+        "pm_row_users": "td.tc2",  # sender, recipient (as text: a link or a plain name), last post
+        "pm_row_replies": "td.tc3",
+        "pm_unread": "tr.inew",
+        "pm_next": "p.pagelink a[rel='next']",
+        "pm_usage": "div.blockmenu li",  # "Моя переписка: 5%"
+        "page_end": "#brdfooter",
+    }),
+    strip=("div.quotebox", "div.codebox", "p.postedit"),
+    pagination=Pagination(param="p", kind="page", per_page=25),
+    forms=_ro({
+        "login": FormSpec("form#login", needs="req_password",
+                          fields={"username": "req_username", "password": "req_password"}, submit="login",
+                          fixed={"save_pass": "1"}),
+        "reply": FormSpec("form#post, form#quickpostform", needs="req_message", fields={"message": "req_message"},
+                          submit="submit"),
+        "compose": FormSpec("form#post", needs="req_addressee",
+                            fields={"to": "req_addressee", "subject": "req_subject", "message": "req_message"},
+                            submit="submit"),
+        "dialogue_reply": FormSpec("form#post", needs="req_message", fields={"message": "req_message"},
+                                   submit="submit"),
+    }),
+    messages=_ro({
+        # FluxBB 1.5 Russian: "Хотя бы 30 секунд должно пройти между отправкой сообщений"; English: "At least
+        # 30 seconds have to pass between posts"; PunBB 1.2: "Должно пройти хотя бы N секунд ...".
+        "flood": r"должно пройти|have to pass between|between posts",
+        "flood_seconds": r"(\d+)\s*(?:секунд|second)",
+        "bad_login": r"Неверн\w* имя|Wrong username|incorrect",
+        "no_permission": r"нет прав|do not have permission|Вы должны войти|must login",
+        "no_recipient": r"Нет получателя|no user|не найден",
+        "quota": r"заполнен|больше максимума|максимальн|full",
+        "posted": r"viewtopic\.php\?(?:.*&)?pid=(\d+)",
+        "pm_sent": r"[?&]pid=(\d+)",
+        "pm_usage_percent": r"(\d+)\s*%",
+    }),
+    # Two timers: posts against users.last_post (post.php), PMs against users.pmsn_last_post (the New PMS module,
+    # include/pms_new/mdl/post.php), both refused while now - last < g_post_flood (30 s for Members, stock).
+    limits=_ro({"post": 30.0, "pm": 30.0}),
+    hooks=_ro({
+        "post_time": "punbb_post_date",
+        "edit_notice": "punbb_edit_notice",
+        "pm_time": "punbb_post_date",
+        "prepare_reply": "none",
+    }),
+    date_order="dmy",
+)
+
+
+# The hosted mybb.ru / rusff engine (QuadroSystems; PunBB 1.2 derived, not MyBB). Seen: its login form and
+# login answer, its reply form with the anti-bot script (../shared/fixtures-src/mybbru/). Topic and PM pages were
+# not seen: they follow PunBB 1.2's markup as public userscripts name it, and are listed in `unverified`.
+MYBBRU = replace(
+    PUNBB,
+    engine="mybbru",
+    urls=_ro({
+        **{k: v for k, v in PUNBB.urls.items() if k not in ("pm_list", "dialogue", "dialogue_reply")},
+        "last_page": "viewtopic.php?id={topic}&action=last",
+        "api": "api.php",
+        "inbox": "messages.php",
+        "pm": "messages.php?id={pm}",
+        "compose": "messages.php?action=new",
+        "sentbox": "messages.php?box=1",
+    }),
+    selectors=_ro({
+        **PUNBB.selectors,
+        "post": "div.post[id^='p']",
+        # the link, not the li: the li starts with a hidden "Автор:" label; a guest's post (no link) has no author
+        "author": "div.post-author .pa-author a",
+        "author_link": "div.post-author .pa-author a[href*='profile.php?id=']",
+        "time": "h3 a.permalink, h3 a[href*='pid=']",
+        "body": "div.post-content",
+        "signature": "dl.post-sig",
+        "edit_notice": "p.lastedit",
+        "quote": "div.quote-box:not(.spoiler-box)",
+        "pagination": "div.pagelink",
+        "page_link": "div.pagelink a[href*='viewtopic.php']",
+        "next_page": "div.pagelink a.next",
+        "current_page": "div.pagelink strong",
+        "logged_in": "#navlogout a",
+        "error": "#posterror li, #pun-main div.info div.container, #pun-main div.error div.container",
+        "redirect": "body.redirect-page, #pun-redirect",
+        "antibot_script": "head script",
+        "pm_row": "#pun-messages tbody tr",
+        "pm_row_link": "a[href*='messages.php?id=']",
+        "pm_row_users": "td.tc2",
+        "pm_unread": "tr.inew",
+        "pm_view": "div.post",
+        "pm_author": "div.post-author .pa-author a",
+        "pm_time": "h3 a",
+        "pm_subject": "#pun-main h1 span",
+        "page_end": "#pun-about, #html-footer",
+    }),
+    strip=("div.quote-box", "blockquote", "div.code-box", "pre", "p.lastedit"),
+    forms=_ro({
+        **PUNBB.forms,
+        "reply": FormSpec("form#post", needs="req_message", fields={"message": "req_message"}, submit="submit"),
+        "compose": FormSpec("form#post", needs="req_message",
+                            fields={"to": "req_username", "subject": "req_subject", "message": "req_message"},
+                            submit="submit"),
+    }),
+    messages=_ro({
+        **PUNBB.messages,
+        "posted": r"viewtopic\.php\?(?:.*&)?pid=(\d+)",
+        "pm_sent": r"messages\.php\?(?:.*&)?id=(\d+)",
+    }),
+    # PunBB 1.2's g_post_flood: 30 s stock, a board setting on mybb.ru; PMs pace the same way (unverified).
+    limits=_ro({"post": 30.0, "pm": 30.0}),
+    hooks=_ro({**PUNBB.hooks, "prepare_reply": "mybbru_antibot"}),
+    date_order="dmy",
+    unverified=frozenset({
+        # topic pages: userscripts' selectors, never a served page
+        "selectors.post", "selectors.author", "selectors.author_link", "selectors.time", "selectors.body",
+        "selectors.signature", "selectors.edit_notice", "selectors.quote", "selectors.pagination",
+        "selectors.page_link", "selectors.next_page", "selectors.current_page", "selectors.page_end",
+        "selectors.error", "urls.last_page", "messages.flood", "messages.posted",
+        # PMs: messages.php was never seen
+        "urls.inbox", "urls.pm", "urls.compose", "urls.sentbox", "forms.compose", "selectors.pm_row",
+        "selectors.pm_row_link", "selectors.pm_row_users", "selectors.pm_unread", "selectors.pm_view",
+        "selectors.pm_author", "selectors.pm_time", "selectors.pm_subject", "messages.pm_sent",
+        "flows.pm", "flows.reply_result", "api.edited",
+    }),
+)
