@@ -22,7 +22,7 @@ from adapters.html import (
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import (
-    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PageIncomplete,
+    CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
 from forumbot.transport import Page, Transport
@@ -214,7 +214,7 @@ class HtmlForum:
             wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
             raise FloodLimited(f"{self.profile.engine}: flood limit: {text}", retry_after=wait)
         if self.matches("form_invalid", text):
-            raise FormRejected(f"{self.profile.engine}: form token rejected: {text}")
+            raise FormTransient(f"{self.profile.engine}: form token rejected: {text}")
         if self.matches("bad_login", text):
             raise LoginRequired(f"{self.profile.engine}: login refused: {text}")
         raise FormRejected(f"{self.profile.engine}: {text}")

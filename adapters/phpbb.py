@@ -26,7 +26,7 @@ from adapters.html import (
 from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId
 from adapters.profiles import PHPBB, HtmlProfile
 from forumbot.adapter import ForumPM
-from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
+from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class PhpbbForum(HtmlForum):
                 page, served = result, self.transport.clock()
                 continue
             self.raise_for_errors(result, flood_action="post")
-        raise FormRejected(f"phpbb: topic {tid} kept moving; reply not posted")
+        raise FormTransient(f"phpbb: topic {tid} kept moving; reply not posted")
 
     # --- find own post ----------------------------------------------------------------------------------------
 

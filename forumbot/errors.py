@@ -47,7 +47,13 @@ class FloodLimited(ForumError):
 
 
 class FormRejected(ForumError):
-    """The forum re-showed a form with an error (too short, stale topic, quota full, ...)."""
+    """The forum refused what was sent, for good: sending it again would be refused again (no such recipient,
+    a text it will not take, a locked topic, a full quota). The outbox sets such a message aside."""
+
+
+class FormTransient(FormRejected):
+    """The forum refused a form for now, not for what it carried: its token expired, it was posted too fast,
+    the topic moved on while replying. Nothing was posted; the same message is sent again next cycle."""
 
 
 class PageFormatChanged(ForumError):

@@ -11,7 +11,9 @@ a post after a timeout-like ForumUnavailable, which stays "attempted" so the mar
 
 A permanent refusal (FormRejected: no such recipient, a text the forum will not take) is no outage: the row
 is set aside as "refused", every GM gets a PM naming it and the forum's reason, and delivery goes on with
-the rest, so one bad message never holds up a game (issue 7 item 2). An outage stops delivery, as before.
+the rest, so one bad message never holds up a game (issue 7 item 2). An outage stops delivery, as before, and
+so does a transient form refusal (FormTransient: a token expired, a form posted too fast, a topic that moved
+on): the row goes back to pending and is sent again next cycle, in its turn.
 
 The caller holds the game's lock, so no other process delivers the same rows meanwhile.
 """
@@ -28,7 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable, FormRejected
+from forumbot.errors import ForumError, ForumUnavailable, FormRejected, FormTransient
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -183,6 +185,9 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
         else:
             remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
     except FormRejected as e:
+        if isinstance(e, FormTransient):  # nothing went out, and the same send may well pass next cycle
+            _after_failure(sessions, adapter, [row], e)
+            raise
         _refused(sessions, target, [row], e, now, report)
         return
     except ForumError as e:
@@ -204,6 +209,9 @@ def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, r
         try:
             remote = adapter.send_pm(target.shadow_to, f"[shadow] {target.subject}", text)
         except FormRejected as e:
+            if isinstance(e, FormTransient):
+                _after_failure(sessions, adapter, chunk, e)
+                raise
             _refused(sessions, target, chunk, e, now, report)
             continue
         except ForumError as e:
