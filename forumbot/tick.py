@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, GameConfig
-from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired
+from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
@@ -46,11 +46,16 @@ def default_fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | No
 
 @dataclass
 class Retry:
-    """Retries with exponential back-off for ForumUnavailable; one re-login for LoginRequired."""
+    """Retries with exponential back-off for ForumUnavailable; one re-login for LoginRequired.
+
+    A page served cut short (PageIncomplete) is retried `incomplete_attempts` times only: a page that stays cut
+    is rarely whole seconds later, and the full back-off (5 + 10 + 20 s) per read would stretch a cron tick;
+    the next cycle reads it again (issue 7 item 6 follow-up)."""
 
     attempts: int = 3
     backoff: float = 5.0
     sleep: Callable[[float], None] = time.sleep
+    incomplete_attempts: int = 1
 
     def __call__(self, adapter: ForumAdapter, call: Callable[[], T]) -> T:
         logged_in = False
@@ -67,7 +72,8 @@ class Retry:
             except (FloodLimited, FormRejected):
                 raise
             except ForumError as e:
-                if tries >= self.attempts or not _transient(e):
+                limit = min(self.attempts, self.incomplete_attempts) if isinstance(e, PageIncomplete) else self.attempts
+                if tries >= limit or not _transient(e):
                     raise
                 delay = self.backoff * 2 ** tries
                 tries += 1
