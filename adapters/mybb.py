@@ -177,15 +177,13 @@ class MybbForum(HtmlForum):
         return rows
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
-        return self.with_login(lambda: self._send_pm(to, subject, text))
-
-    def _send_pm(self, to: str, subject: str, text: str) -> str:
         names = [n.strip() for n in to.split(",") if n.strip()]
         # MyBB refuses more than maxpmrecipients (5 for registered users): send in batches.
         for i in range(0, len(names), MYBB_MAX_RECIPIENTS):
             batch = ", ".join(names[i:i + MYBB_MAX_RECIPIENTS])
-            # per batch: a flood on the second must not send the first again
-            self.transport.paced("pm", lambda: self._send_one(batch, subject, text))
+            # per batch, pacing and re-login alike: a flood or an expired session on the second batch must not
+            # send the first again (issue 7 item 5 follow-up)
+            self.transport.paced("pm", lambda: self.with_login(lambda: self._send_one(batch, subject, text)))
         return ""  # MyBB's answer names no PM id
 
     def _send_one(self, to: str, subject: str, text: str) -> None:
