@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, GameConfig
-from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete
+from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, SetupError
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
@@ -103,18 +103,20 @@ class Context:
 @dataclass
 class GameOutcome:
     name: str
-    state: str  # done | locked | ended (by another tick meanwhile) | error | unconfigured
+    state: str  # done | locked | ended (by another tick meanwhile) | error | unconfigured | broken (its setup)
     phase: str = ""
     stored: int = 0
     queued: int = 0
     delivery: Delivery | None = None
     error: ForumError | None = None
+    problem: str = ""  # state "broken": why its stored setup was refused
 
 
 @dataclass
 class TickReport:
     games: list[GameOutcome] = field(default_factory=list)
     unreachable: dict[str, ForumError] = field(default_factory=dict)  # forum name -> the error that stopped it
+    broken: dict[str, str] = field(default_factory=dict)  # game name -> why its stored setup was refused
 
 
 def tick(ctx: Context) -> TickReport:
@@ -174,6 +176,11 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 if not isinstance(e, (FloodLimited, FormRejected)):
                     report.unreachable.setdefault(forum_name, e)
                 log.error("%s: %s", name, e)
+            except SetupError as e:
+                # a stored setup the fold cannot run on stops this game only; the others are played on
+                outcome.state, outcome.problem = "broken", str(e)
+                report.broken[name] = str(e)
+                log.error("%s", e)
             report.games.append(outcome)
 
 
@@ -356,7 +363,7 @@ def load_game(session: Session, config: Config,
     """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
     PMs from its GMs (with their row ids, for the override log)."""
     row = session.get(Game, game_id)
-    setup = setup_from_json(row.setup_json)
+    setup = setup_from_json(row.setup_json, game=row.name)
     # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
     setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at))
     inputs, commands = _inputs(session, config, config.games[row.name], setup, row)
@@ -449,7 +456,7 @@ def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _M
     games = {g.id: g for g in session.scalars(overlapping)}
     nicks: dict[int, set[str]] = {}
     for game_id, game in games.items():
-        setup = setup_from_json(game.setup_json)
+        setup = setup_from_json(game.setup_json, game=game.name, check=False)  # its players only
         nicks[game_id] = {n.casefold() for n in [p.nick for p in setup.players] + list(setup.gms)}
     for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
         nicks[game_id].add(nick.casefold())
