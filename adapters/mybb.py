@@ -23,7 +23,7 @@ from lxml import etree
 from adapters.dates import parse_forum_date
 from adapters.hooks import hook
 from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
-from adapters.htmlforum import HtmlForum, ReplyId
+from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
 from forumbot.adapter import ForumPM
 from forumbot.errors import LoginRequired, PageFormatChanged
@@ -194,6 +194,19 @@ class MybbForum(HtmlForum):
         if not self.error_text(result) and meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result, flood_action="pm", text=self.error_text(result) or self._notice_text(result))
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def _account_exists(self, name: str) -> bool | None:
+        """The member list filtered by names beginning with `name`, in name order (open to guests and
+        Registered users on a stock board): the account exists if a row is `name` case-folded; a member list
+        without it (MyBB's "no members found" included) means no such account. A page that is not the member
+        list (no permission to view it) cannot tell."""
+        tree = self.member_page(name).tree()
+        rows = [text(a) for a in select(tree, self.profile.selectors["member_row"])]
+        if any(same_account(row, name) for row in rows):
+            return True
+        return False if select_one(tree, self.profile.selectors["member_search"]) is not None else None
 
     # --- the board's zone (check-config --online) -------------------------------------------------------------
 
