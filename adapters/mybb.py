@@ -26,7 +26,7 @@ from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, 
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
 from forumbot.adapter import ForumPM
-from forumbot.errors import LoginRequired, PageFormatChanged
+from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,14 @@ class MybbForum(HtmlForum):
             batch = ", ".join(names[i:i + MYBB_MAX_RECIPIENTS])
             # per batch, pacing and re-login alike: a flood or an expired session on the second batch must not
             # send the first again (issue 7 item 5 follow-up)
-            self.transport.paced("pm", lambda: self.with_login(lambda: self._send_one(batch, subject, text)))
+            try:
+                self.transport.paced("pm", lambda: self.with_login(lambda: self._send_one(batch, subject, text)))
+            except ForumError as e:
+                if i == 0:
+                    raise
+                # the first batches are out: the outbox must find them (Sent Items) rather than send them again
+                raise PartlySent(f"mybb: PM sent to {', '.join(names[:i])}, not to {', '.join(names[i:])}: "
+                                 f"{type(e).__name__}: {e}", names[:i], names[i:], e) from e
         return ""  # MyBB's answer names no PM id
 
     def _send_one(self, to: str, subject: str, text: str) -> None:

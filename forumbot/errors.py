@@ -56,6 +56,15 @@ class FormTransient(FormRejected):
     the topic moved on while replying. Nothing was posted; the same message is sent again next cycle."""
 
 
+class PartlySent(ForumError):
+    """A PM sent in parts (MyBB: 5 recipients per PM) reached `sent`, then sending to `remaining` failed with
+    `cause`: the outbox sends it on to `remaining` only, so those who have it do not get it twice."""
+
+    def __init__(self, message: str, sent: list[str], remaining: list[str], cause: ForumError) -> None:
+        super().__init__(message)
+        self.sent, self.remaining, self.cause = sent, remaining, cause
+
+
 class PageFormatChanged(ForumError):
     """A page no longer has the markup the engine profile expects."""
 

@@ -30,7 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable, FormRejected, FormTransient
+from forumbot.errors import ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -184,6 +184,15 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
             remote = adapter.send_pm(row.to, target.subject, with_marker(row.text, row.marker))
         else:
             remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
+    except PartlySent as e:
+        # some recipients have it: what is left owed is the PM to the others (issue 7 item 5 follow-up)
+        row.to = ", ".join(e.remaining)
+        _update(sessions, [row], to=row.to)
+        if isinstance(e.cause, FormRejected) and not isinstance(e.cause, FormTransient):
+            _refused(sessions, target, [row], e.cause, now, report)
+            return
+        _reset(sessions, [row], f"{type(e).__name__}: {e}")
+        raise
     except FormRejected as e:
         if isinstance(e, FormTransient):  # nothing went out, and the same send may well pass next cycle
             _after_failure(sessions, adapter, [row], e)

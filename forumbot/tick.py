@@ -20,7 +20,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, GameConfig
-from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, SetupError
+from forumbot.errors import (
+    FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, PartlySent, SetupError,
+)
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
@@ -173,7 +175,8 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox_error, outcome)
             except ForumError as e:
                 outcome.state, outcome.error = "error", e
-                if not isinstance(e, (FloodLimited, FormRejected)):
+                kind = e.cause if isinstance(e, PartlySent) else e
+                if not isinstance(kind, (FloodLimited, FormRejected)):
                     report.unreachable.setdefault(forum_name, e)
                 log.error("%s: %s", name, e)
             except SetupError as e:
