@@ -25,7 +25,7 @@ from lxml import etree
 
 from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
-from adapters.htmlforum import HtmlForum, ReplyId
+from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import FLASKBB, HtmlProfile
 from forumbot.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
@@ -248,6 +248,15 @@ class FlaskbbForum(HtmlForum):
                 if msg.author.casefold() == self.username.casefold() and (marker in msg.text or marker in msg.html):
                     return cid
         return None
+
+    def _account_exists(self, name: str) -> bool | None:
+        """The profile page `/user/<name>`: FlaskBB finds it by the name spelled exactly, as its conversation
+        form finds a recipient, so a 404 means a PM to that name would be refused too."""
+        page = self.member_page(name)
+        if page.status == 404:
+            return False
+        shown = select_one(page.tree(), self.profile.selectors["member_name"])
+        return same_account(text(shown), name) if shown is not None else None
 
     def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
                          flood_action: str = "post", text: str | None = None) -> None:

@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence, TypeVar
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo
 
 from lxml import etree
@@ -22,7 +22,7 @@ from adapters.html import (
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import (
-    CaptchaRequired, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PageIncomplete,
+    CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
 from forumbot.transport import Page, Transport
@@ -162,6 +162,36 @@ class HtmlForum:
             self.login()
             return fn()
 
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def account_exists(self, name: str) -> bool | None:
+        """Whether the forum has an account of that name (compared case-folded, C-3); None when the board does
+        not let the bot tell (the page it asks is not shown to it, or reads as neither answer). Asked for
+        the new account of a GM `замена` (issue 7 item 2), so a PM to nobody is not queued for the seat."""
+        name = " ".join(name.split())
+        if not name:
+            return False
+        try:
+            return self.with_login(lambda: self._account_exists(name))
+        except LoginRequired:
+            if not self._password:
+                raise
+            # logged in again, and still shown a login form: the bot may not see profiles here
+            log.warning("%s: the board does not show the bot who its members are; account %r not checked",
+                        self.profile.engine, name)
+            return None
+
+    def member_page(self, name: str) -> Page:
+        """The engine's page about member `name` (profile or filtered member list), whole and as the bot."""
+        page = self.get(self.url("member", user=quote(name, safe="")))
+        if self.is_login_page(page):
+            raise LoginRequired(f"{self.profile.engine}: {page.url} shows a login form")
+        self.check_complete(page)
+        return page
+
+    def _account_exists(self, name: str) -> bool | None:
+        return None
+
     # --- forms ----------------------------------------------------------------------------------------------
 
     def form(self, page: Page, name: str) -> etree._Element:
@@ -218,7 +248,7 @@ class HtmlForum:
             wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
             raise FloodLimited(f"{self.profile.engine}: flood limit: {text}", retry_after=wait)
         if self.matches("form_invalid", text):
-            raise FormRejected(f"{self.profile.engine}: form token rejected: {text}")
+            raise FormTransient(f"{self.profile.engine}: form token rejected: {text}")
         if self.matches("bad_login", text):
             raise LoginRequired(f"{self.profile.engine}: login refused: {text}")
         raise FormRejected(f"{self.profile.engine}: {text}")
@@ -423,3 +453,8 @@ class HtmlForum:
 
 def _fold(name: str) -> str:
     return " ".join(name.split()).casefold()
+
+
+def same_account(shown: str, name: str) -> bool:
+    """An account name as the forum shows it is `name` (C-3: case-folded only, spaces as one)."""
+    return _fold(shown) == _fold(name)

@@ -23,10 +23,10 @@ from lxml import etree
 from adapters.dates import parse_forum_date
 from adapters.hooks import hook
 from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
-from adapters.htmlforum import HtmlForum, ReplyId
+from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
 from forumbot.adapter import ForumPM
-from forumbot.errors import LoginRequired, PageFormatChanged
+from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -177,15 +177,20 @@ class MybbForum(HtmlForum):
         return rows
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
-        return self.with_login(lambda: self._send_pm(to, subject, text))
-
-    def _send_pm(self, to: str, subject: str, text: str) -> str:
         names = [n.strip() for n in to.split(",") if n.strip()]
         # MyBB refuses more than maxpmrecipients (5 for registered users): send in batches.
         for i in range(0, len(names), MYBB_MAX_RECIPIENTS):
             batch = ", ".join(names[i:i + MYBB_MAX_RECIPIENTS])
-            # per batch: a flood on the second must not send the first again
-            self.transport.paced("pm", lambda: self._send_one(batch, subject, text))
+            # per batch, pacing and re-login alike: a flood or an expired session on the second batch must not
+            # send the first again (issue 7 item 5 follow-up)
+            try:
+                self.transport.paced("pm", lambda: self.with_login(lambda: self._send_one(batch, subject, text)))
+            except ForumError as e:
+                if i == 0:
+                    raise
+                # the first batches are out: the outbox must find them (Sent Items) rather than send them again
+                raise PartlySent(f"mybb: PM sent to {', '.join(names[:i])}, not to {', '.join(names[i:])}: "
+                                 f"{type(e).__name__}: {e}", names[:i], names[i:], e) from e
         return ""  # MyBB's answer names no PM id
 
     def _send_one(self, to: str, subject: str, text: str) -> None:
@@ -196,6 +201,19 @@ class MybbForum(HtmlForum):
         if not self.error_text(result) and meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result, flood_action="pm", text=self.error_text(result) or self._notice_text(result))
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def _account_exists(self, name: str) -> bool | None:
+        """The member list filtered by names beginning with `name`, in name order (open to guests and
+        Registered users on a stock board): the account exists if a row is `name` case-folded; a member list
+        without it (MyBB's "no members found" included) means no such account. A page that is not the member
+        list (no permission to view it) cannot tell."""
+        tree = self.member_page(name).tree()
+        rows = [text(a) for a in select(tree, self.profile.selectors["member_row"])]
+        if any(same_account(row, name) for row in rows):
+            return True
+        return False if select_one(tree, self.profile.selectors["member_search"]) is not None else None
 
     # --- the board's zone (check-config --online) -------------------------------------------------------------
 

@@ -23,10 +23,10 @@ from adapters.hooks import hook
 from adapters.html import (
     fill, find_form, form_action, form_fields, meta_refresh_url, select, select_one, submit_field, text,
 )
-from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId
+from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.profiles import PHPBB, HtmlProfile
 from forumbot.adapter import ForumPM
-from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
+from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class PhpbbForum(HtmlForum):
                 page, served = result, self.transport.clock()
                 continue
             self.raise_for_errors(result, flood_action="post")
-        raise FormRejected(f"phpbb: topic {tid} kept moving; reply not posted")
+        raise FormTransient(f"phpbb: topic {tid} kept moving; reply not posted")
 
     # --- find own post ----------------------------------------------------------------------------------------
 
@@ -226,6 +226,22 @@ class PhpbbForum(HtmlForum):
             return m.group(1) if m else ""
         self.raise_for_errors(result, flood_action="pm")
         return ""
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def _account_exists(self, name: str) -> bool | None:
+        """The profile by name (`memberlist.php?mode=viewprofile&un=`, open to Registered users on a stock
+        board): shown, the account exists if its name is `name` case-folded (phpBB also finds a name by its
+        look-alike-folded spelling, which is another account as far as C-3 goes); "no such user" is a 404 with
+        the notice box. Anything else (no permission to view profiles) cannot tell."""
+        page = self.member_page(name)
+        tree = page.tree()
+        shown = select_one(tree, self.profile.selectors["member_name"])
+        if shown is not None:
+            return same_account(text(shown), name)
+        if page.status == 404 and select_one(tree, self.profile.selectors["message_panel"]) is not None:
+            return False
+        return None
 
     # --- the board's zone (check-config --online) -------------------------------------------------------------
 

@@ -76,6 +76,8 @@ PHPBB = HtmlProfile(
         "compose": "ucp.php?i=pm&mode=compose",
         "sentbox": "ucp.php?i=pm&folder=sentbox",
         "outbox": "ucp.php?i=pm&folder=outbox",
+        # a profile by name (`un`, matched as phpBB matches logins: case-folded); no such user: 404, #message
+        "member": "memberlist.php?mode=viewprofile&un={user}",
     }),
     topic_id=r"(?:[?&;]t=|^)(\d+)",
     selectors=_ro({
@@ -107,6 +109,8 @@ PHPBB = HtmlProfile(
         "folder_status": "form#viewfolder p",
         "pm_sent_to": "a.username, a.username-coloured",  # in a sent folder's row: the recipients
         "page_end": "div#page-footer",  # after the posts and rows: a page without it was cut short
+        "member_name": "dl.profile-details > dd > span",  # the profile's "Имя пользователя"
+        "message_panel": "div#message",  # phpBB's notice box (trigger_error), e.g. "no such user"
     }),
     strip=("blockquote", "div.codebox", "details.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=10),
@@ -160,6 +164,8 @@ MYBB = HtmlProfile(
         "compose": "private.php?action=send",
         "sentbox": "private.php?fid=2",
         "trash": "private.php?fid=4",
+        # the member list filtered by name: names beginning with it, in name order, so the exact one comes first
+        "member": "memberlist.php?username={user}&username_match=begins&sort=username&order=ascending",
     }),
     topic_id=r"(?:[?&;]tid=|thread-|^)(\d+)",
     selectors=_ro({
@@ -188,6 +194,8 @@ MYBB = HtmlProfile(
         "pm_quota": "span.pmspace_text",
         "pm_sent_to": "a[href*='uid=']",  # in a Sent Items row: the recipient, or each of "Multiple recipients"
         "page_end": "div#footer",
+        "member_row": "td.trow1 > a[href*='action=profile'], td.trow2 > a[href*='action=profile']",
+        "member_search": "form[action$='memberlist.php']",  # only the member list has it
     }),
     strip=("blockquote.mycode_quote", "div.codeblock", "details.spoiler"),
     pagination=Pagination(param="page", kind="page", per_page=10),
@@ -241,6 +249,7 @@ FLASKBB = HtmlProfile(
         "conversation": "conversations/{pm}/view",
         "compose": "conversations/new",
         "sentbox": "conversations/sent",
+        "member": "user/{user}",  # the profile; 404 for a name no account has (spelled exactly)
     }),
     topic_id=r"(?:/topic/|^)(\d+)",
     selectors=_ro({
@@ -272,6 +281,7 @@ FLASKBB = HtmlProfile(
         "pm_subject": "div.conversation-header strong",
         "inbox_next": "ul.pagination li.active + li a.page-link[href*='page=']",
         "page_end": "footer.flaskbb-footer",
+        "member_name": "h4.author-name",
     }),
     strip=("blockquote", "pre"),
     pagination=Pagination(param="page", kind="page", per_page=10),

@@ -187,12 +187,16 @@ class Daemon:
 
 
 def exit_code(report: TickReport) -> int:
-    return EXIT_UNREACHABLE if report.unreachable else EXIT_OK
+    if report.unreachable:
+        return EXIT_UNREACHABLE
+    return EXIT_CONFIG if report.broken else EXIT_OK
 
 
 def describe(report: TickReport) -> str:
     parts = [f"{forum}: {error}" for forum, error in report.unreachable.items()]
-    return "forum unreachable: " + "; ".join(parts) if parts else "ok"
+    text = "forum unreachable: " + "; ".join(parts) if parts else ""
+    broken = "; ".join(report.broken.values())
+    return "; ".join(t for t in (text, broken) if t) or "ok"
 
 
 def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:

@@ -47,7 +47,22 @@ class FloodLimited(ForumError):
 
 
 class FormRejected(ForumError):
-    """The forum re-showed a form with an error (too short, stale topic, quota full, ...)."""
+    """The forum refused what was sent, for good: sending it again would be refused again (no such recipient,
+    a text it will not take, a locked topic, a full quota). The outbox sets such a message aside."""
+
+
+class FormTransient(FormRejected):
+    """The forum refused a form for now, not for what it carried: its token expired, it was posted too fast,
+    the topic moved on while replying. Nothing was posted; the same message is sent again next cycle."""
+
+
+class PartlySent(ForumError):
+    """A PM sent in parts (MyBB: 5 recipients per PM) reached `sent`, then sending to `remaining` failed with
+    `cause`: the outbox sends it on to `remaining` only, so those who have it do not get it twice."""
+
+    def __init__(self, message: str, sent: list[str], remaining: list[str], cause: ForumError) -> None:
+        super().__init__(message)
+        self.sent, self.remaining, self.cause = sent, remaining, cause
 
 
 class PostQueued(FormRejected):

@@ -158,10 +158,14 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
     if now is not None and name in config.games:
         from forumbot.tick import fold_game
 
-        run = fold_game(sessions, config, name, now)
-        alive = [p.nick for p in run.result.players if p.alive]
-        deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline else ""
-        lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
+        try:
+            run = fold_game(sessions, config, name, now)
+        except SetupError as e:  # a stored setup the fold cannot run on: say so, with the rest of the status
+            lines.insert(1, f"not played: {e}")
+        else:
+            alive = [p.nick for p in run.result.players if p.alive]
+            deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline else ""
+            lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
     return "\n".join(lines)
 
 

@@ -11,7 +11,9 @@ a post after a timeout-like ForumUnavailable, which stays "attempted" so the mar
 
 A permanent refusal (FormRejected: no such recipient, a text the forum will not take) is no outage: the row
 is set aside as "refused", every GM gets a PM naming it and the forum's reason, and delivery goes on with
-the rest, so one bad message never holds up a game (issue 7 item 2). An outage stops delivery, as before.
+the rest, so one bad message never holds up a game (issue 7 item 2). An outage stops delivery, as before, and
+so does a transient form refusal (FormTransient: a token expired, a form posted too fast, a topic that moved
+on): the row goes back to pending and is sent again next cycle, in its turn.
 A post the forum holds for a moderator's approval (PostQueued) is on its way but not out: the row is marked
 "queued", neither sent again nor counted as sent, and every GM gets a PM saying so (a moderator must approve it).
 
@@ -30,7 +32,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable, FormRejected, PostQueued
+from forumbot.errors import ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -189,7 +191,19 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
     except PostQueued as e:
         _queued(sessions, target, [row], e, now, report)
         return
+    except PartlySent as e:
+        # some recipients have it: what is left owed is the PM to the others (issue 7 item 5 follow-up)
+        row.to = ", ".join(e.remaining)
+        _update(sessions, [row], to=row.to)
+        if isinstance(e.cause, FormRejected) and not isinstance(e.cause, FormTransient):
+            _refused(sessions, target, [row], e.cause, now, report)
+            return
+        _reset(sessions, [row], f"{type(e).__name__}: {e}")
+        raise
     except FormRejected as e:
+        if isinstance(e, FormTransient):  # nothing went out, and the same send may well pass next cycle
+            _after_failure(sessions, adapter, [row], e)
+            raise
         _refused(sessions, target, [row], e, now, report)
         return
     except ForumError as e:
@@ -214,6 +228,9 @@ def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, r
             _queued(sessions, target, chunk, e, now, report)
             continue
         except FormRejected as e:
+            if isinstance(e, FormTransient):
+                _after_failure(sessions, adapter, chunk, e)
+                raise
             _refused(sessions, target, chunk, e, now, report)
             continue
         except ForumError as e:

@@ -20,7 +20,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, GameConfig
-from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired
+from forumbot.errors import (
+    FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, PartlySent, SetupError,
+)
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
@@ -46,11 +48,16 @@ def default_fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | No
 
 @dataclass
 class Retry:
-    """Retries with exponential back-off for ForumUnavailable; one re-login for LoginRequired."""
+    """Retries with exponential back-off for ForumUnavailable; one re-login for LoginRequired.
+
+    A page served cut short (PageIncomplete) is retried `incomplete_attempts` times only: a page that stays cut
+    is rarely whole seconds later, and the full back-off (5 + 10 + 20 s) per read would stretch a cron tick;
+    the next cycle reads it again (issue 7 item 6 follow-up)."""
 
     attempts: int = 3
     backoff: float = 5.0
     sleep: Callable[[float], None] = time.sleep
+    incomplete_attempts: int = 1
 
     def __call__(self, adapter: ForumAdapter, call: Callable[[], T]) -> T:
         logged_in = False
@@ -67,7 +74,8 @@ class Retry:
             except (FloodLimited, FormRejected):
                 raise
             except ForumError as e:
-                if tries >= self.attempts or not _transient(e):
+                limit = min(self.attempts, self.incomplete_attempts) if isinstance(e, PageIncomplete) else self.attempts
+                if tries >= limit or not _transient(e):
                     raise
                 delay = self.backoff * 2 ** tries
                 tries += 1
@@ -97,18 +105,20 @@ class Context:
 @dataclass
 class GameOutcome:
     name: str
-    state: str  # done | locked | ended (by another tick meanwhile) | error | unconfigured
+    state: str  # done | locked | ended (by another tick meanwhile) | error | unconfigured | broken (its setup)
     phase: str = ""
     stored: int = 0
     queued: int = 0
     delivery: Delivery | None = None
     error: ForumError | None = None
+    problem: str = ""  # state "broken": why its stored setup was refused
 
 
 @dataclass
 class TickReport:
     games: list[GameOutcome] = field(default_factory=list)
     unreachable: dict[str, ForumError] = field(default_factory=dict)  # forum name -> the error that stopped it
+    broken: dict[str, str] = field(default_factory=dict)  # game name -> why its stored setup was refused
 
 
 def tick(ctx: Context) -> TickReport:
@@ -165,9 +175,15 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox_error, outcome)
             except ForumError as e:
                 outcome.state, outcome.error = "error", e
-                if not isinstance(e, (FloodLimited, FormRejected)):
+                kind = e.cause if isinstance(e, PartlySent) else e
+                if not isinstance(kind, (FloodLimited, FormRejected)):
                     report.unreachable.setdefault(forum_name, e)
                 log.error("%s: %s", name, e)
+            except SetupError as e:
+                # a stored setup the fold cannot run on stops this game only; the others are played on
+                outcome.state, outcome.problem = "broken", str(e)
+                report.broken[name] = str(e)
+                log.error("%s", e)
             report.games.append(outcome)
 
 
@@ -350,7 +366,7 @@ def load_game(session: Session, config: Config,
     """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
     PMs from its GMs (with their row ids, for the override log)."""
     row = session.get(Game, game_id)
-    setup = setup_from_json(row.setup_json)
+    setup = setup_from_json(row.setup_json, game=row.name)
     # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
     setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at))
     inputs, commands = _inputs(session, config, config.games[row.name], setup, row)
@@ -443,7 +459,7 @@ def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _M
     games = {g.id: g for g in session.scalars(overlapping)}
     nicks: dict[int, set[str]] = {}
     for game_id, game in games.items():
-        setup = setup_from_json(game.setup_json)
+        setup = setup_from_json(game.setup_json, game=game.name, check=False)  # its players only
         nicks[game_id] = {n.casefold() for n in [p.nick for p in setup.players] + list(setup.gms)}
     for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
         nicks[game_id].add(nick.casefold())

@@ -2,14 +2,24 @@
 
 Later edits of forumbot.toml do not change a running game (a player list or schedule edited mid-game would
 rewrite history on the next fold); GM commands by PM are the way to steer it.
+
+A stored setup is checked as it is loaded, by the same option checks the config uses: a game started before a
+check existed (or from a database edited by hand) may hold a value that would hang or crash every fold
+(`vote_count_minutes = 0`), and is refused with one line naming the value, for that game only.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from datetime import datetime, timedelta
 
+from forumbot.errors import SetupError
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
+from forumbot.options import option_problems
+
+# the config's bound on a phase (config.MAX_PHASE_HOURS): longer overflows date arithmetic
+MAX_PHASE_SECONDS = 24 * 365 * 3600
 
 
 def setup_to_json(setup: GameSetup) -> str:
@@ -28,15 +38,42 @@ def setup_to_json(setup: GameSetup) -> str:
     }, ensure_ascii=False, sort_keys=True)
 
 
-def setup_from_json(text: str) -> GameSetup:
-    d = json.loads(text)
-    s = d["schedule"]
-    return GameSetup(
-        variant=d["variant"], seed=d["seed"],
-        schedule=Schedule(start=datetime.fromisoformat(s["start"]), day=timedelta(seconds=s["day_s"]),
-                          night=timedelta(seconds=s["night_s"]), runoff=timedelta(seconds=s["runoff_s"]),
-                          timezone=s["timezone"]),
-        players=tuple(PlayerSpec(p["nick"], Role(p["role"]) if p["role"] else None) for p in d["players"]),
-        bot=d["bot"], gms=tuple(d["gms"]), options=d["options"], language=d["language"],
-        markup=d.get("markup", "bbcode"),
-    )
+def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSetup:
+    """The stored setup of `game` (named in errors). With `check`, a value the fold cannot run on is a
+    SetupError naming it; without, only the decoding is checked (routing reads other games' players)."""
+    where = f"game {game}: stored setup" if game else "stored setup"
+    try:
+        d = json.loads(text)
+        s = d["schedule"]
+        lengths = {key: s[key] for key in ("day_s", "night_s", "runoff_s")}
+        if check:
+            _check_lengths(where, lengths)
+        setup = GameSetup(
+            variant=d["variant"], seed=d["seed"],
+            schedule=Schedule(start=datetime.fromisoformat(s["start"]), day=timedelta(seconds=lengths["day_s"]),
+                              night=timedelta(seconds=lengths["night_s"]),
+                              runoff=timedelta(seconds=lengths["runoff_s"]), timezone=s["timezone"]),
+            players=tuple(PlayerSpec(p["nick"], Role(p["role"]) if p["role"] else None) for p in d["players"]),
+            bot=d["bot"], gms=tuple(d["gms"]), options=d["options"], language=d["language"],
+            markup=d.get("markup", "bbcode"),
+        )
+    except SetupError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+        raise SetupError(f"{where} is unreadable ({type(e).__name__}: {e})") from None
+    if check:
+        if not isinstance(setup.options, dict):
+            raise SetupError(f"{where}: options must be a table, got {setup.options!r}")
+        problems = option_problems(setup.variant, setup.options, where="options")
+        if problems:
+            raise SetupError(f"{where}: {'; '.join(problems)}; this game is not played on until its setup is "
+                             f"fixed (the other games go on)")
+    return setup
+
+
+def _check_lengths(where: str, lengths: dict) -> None:
+    for key, value in lengths.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or not 0 < value <= MAX_PHASE_SECONDS:
+            raise SetupError(f"{where}: schedule.{key} must be more than 0 and at most {MAX_PHASE_SECONDS} "
+                             f"seconds, got {value!r}; this game is not played on until its setup is fixed")

@@ -9,7 +9,7 @@ import requests
 
 from adapters.mybb import MybbForum
 from adapters_support import HTML, MYBB_URL as U, add_page, form_body, page
-from forumbot.errors import CaptchaRequired, FloodLimited, FormRejected, ForumUnavailable, LoginRequired
+from forumbot.errors import CaptchaRequired, FloodLimited, FormRejected, FormTransient, ForumUnavailable, LoginRequired
 
 PASSWORD = "bot-password-1!"
 
@@ -44,7 +44,7 @@ def test_login_bad_password(forum, http):
 def test_login_bad_post_key_is_form_rejected(forum, http):
     add_page(http, "GET", U + "member.php?action=login", "mybb", "01_login_page.html")
     add_page(http, "POST", U + "member.php", "mybb", "03_login_without_my_post_key.html")
-    with pytest.raises(FormRejected, match="авторизации"):
+    with pytest.raises(FormTransient, match="авторизации"):  # a stale post key: next cycle (issue 7 item 2)
         forum.login()
 
 

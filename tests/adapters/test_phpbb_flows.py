@@ -11,7 +11,7 @@ import requests
 
 from adapters.phpbb import PhpbbForum
 from adapters_support import PHPBB_URL as U, add_page, form_body
-from forumbot.errors import CaptchaRequired, FloodLimited, FormRejected, ForumUnavailable, LoginRequired
+from forumbot.errors import CaptchaRequired, FloodLimited, FormRejected, FormTransient, ForumUnavailable, LoginRequired
 
 PASSWORD = "bot-password-1!"
 # The compose form posts to ./ucp.php?i=pm&mode=compose&action=post&sid=<session of the capture>.
@@ -56,7 +56,7 @@ def test_login_bad_password_is_login_required(forum, http):
 def test_login_form_invalid_retries_once_then_form_rejected(forum, http):
     add_page(http, "GET", U + "ucp.php?mode=login", "phpbb", "01_login_page.html")
     add_page(http, "POST", U + "ucp.php?mode=login", "phpbb", "03_login_form_invalid_no_delay.html")
-    with pytest.raises(FormRejected, match="token"):
+    with pytest.raises(FormTransient, match="token"):
         forum.login()
     assert len(posts_calls(http)) == 2
 
@@ -107,11 +107,21 @@ def test_reply_stale_topic_resubmits_the_reviewed_form(forum, http):
     assert second["message"] == ["Голоса"]
 
 
-def test_reply_form_invalid_is_form_rejected(forum, http):
+def test_reply_form_invalid_is_form_rejected_for_now_issue7_item2(forum, http):
+    """A token posted too fast or expired is transient: the outbox sends the message again next cycle."""
     add_page(http, "GET", U + "posting.php?mode=reply&t=2", "phpbb", "10_reply_form.html")
     add_page(http, "POST", U + "posting.php?mode=reply&t=2", "phpbb", "14_reply_form_invalid_no_delay.html")
-    with pytest.raises(FormRejected):
+    with pytest.raises(FormTransient):
         forum.reply("2", "too fast")
+
+
+def test_reply_in_a_topic_that_keeps_moving_is_form_rejected_for_now_issue7_item2(forum, http):
+    add_page(http, "GET", U + "posting.php?mode=reply&t=2", "phpbb", "10_reply_form.html")
+    for _ in range(4):
+        http.add("POST", U + "posting.php?mode=reply&t=2", body=open_fixture("S1_reply_post_review.SYNTHETIC.html"),
+                 content_type="text/html; charset=UTF-8")
+    with pytest.raises(FormTransient, match="kept moving"):
+        forum.reply("2", "Голоса")
 
 
 def test_reply_when_logged_out_logs_in_and_retries(forum, http):
@@ -244,8 +254,9 @@ def test_send_pm_flood(forum, http):
 def test_send_pm_unknown_recipient_is_form_rejected(forum, http):
     add_page(http, "GET", U + "ucp.php?i=pm&mode=compose", "phpbb", "32_pm_compose_form.html")
     add_page(http, "POST", COMPOSE, "phpbb", "32_pm_compose_form.html")
-    with pytest.raises(FormRejected, match="recipient"):
+    with pytest.raises(FormRejected, match="recipient") as err:
         forum.send_pm("Никто", "s", "t")
+    assert not isinstance(err.value, FormTransient)  # for good: the outbox sets it aside (issue 7 item 2)
 
 
 # --- forum down -----------------------------------------------------------------------------------------------------

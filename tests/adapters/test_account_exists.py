@@ -1,0 +1,135 @@
+"""account_exists on phpBB, MyBB and FlaskBB over pages saved from real boards: a GM `замена` by an account the
+forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up; C-3: an
+account is its name case-folded). None where the board does not let the bot tell."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from adapters.flaskbb import FlaskbbForum
+from adapters.mybb import MybbForum
+from adapters.phpbb import PhpbbForum
+from adapters_support import MYBB_URL, PHPBB_URL, add_page
+from forumbot.errors import LoginRequired
+from forumbot.transport import Transport
+
+PASSWORD = "bot-password-1!"
+FLASKBB_URL = "http://127.0.0.1:8083/"
+
+
+def phpbb_profile(name: str) -> str:
+    return PHPBB_URL + "memberlist.php?mode=viewprofile&un=" + quote(name, safe="")
+
+
+def mybb_list(name: str) -> str:
+    return (MYBB_URL + "memberlist.php?username=" + quote(name, safe="")
+            + "&username_match=begins&sort=username&order=ascending")
+
+
+@pytest.fixture
+def phpbb(clock):
+    return PhpbbForum(PHPBB_URL, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep)
+
+
+@pytest.fixture
+def mybb(clock):
+    return MybbForum(MYBB_URL, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep)
+
+
+@pytest.fixture
+def flaskbb(clock):
+    transport = Transport(FLASKBB_URL, bot="forumbot", clock=clock, sleep=clock.sleep, retries=1, backoff=0.01)
+    return FlaskbbForum(FLASKBB_URL, "forumbot", "forumbot-pass-123", transport=transport)
+
+
+# --- phpBB: the profile by name --------------------------------------------------------------------------------
+
+
+def test_phpbb_an_account_in_another_case_exists_C3_issue7_item2(phpbb, http):
+    add_page(http, "GET", phpbb_profile("КОТ БАЮН"), "phpbb", "46_memberlist_viewprofile_un_upper_case.html")
+    assert phpbb.account_exists("КОТ БАЮН") is True
+
+
+def test_phpbb_a_coloured_name_is_read(phpbb, http):
+    add_page(http, "GET", phpbb_profile("admin"), "phpbb", "48_memberlist_viewprofile_un_coloured.html")
+    assert phpbb.account_exists("admin") is True
+
+
+def test_phpbb_no_such_user_issue7_item2(phpbb, http):
+    add_page(http, "GET", phpbb_profile("Никто"), "phpbb", "47_memberlist_viewprofile_un_no_user.html", status=404)
+    assert phpbb.account_exists("Никто") is False
+
+
+def test_phpbb_a_name_phpbb_folds_to_another_account_is_not_that_account_C3(phpbb, http):
+    """phpBB finds a profile by its cleaned name; the profile shown is Кот Баюн's, not an account "Кот Баюн!"."""
+    add_page(http, "GET", phpbb_profile("Кот Баюн!"), "phpbb", "46_memberlist_viewprofile_un_upper_case.html")
+    assert phpbb.account_exists("Кот Баюн!") is False
+
+
+def test_phpbb_a_guest_logs_in_then_asks(phpbb, http):
+    add_page(http, "GET", phpbb_profile("Никто"), "phpbb", "01_login_page.html")
+    add_page(http, "GET", phpbb_profile("Никто"), "phpbb", "47_memberlist_viewprofile_un_no_user.html", status=404)
+    add_page(http, "GET", PHPBB_URL + "ucp.php?mode=login", "phpbb", "01_login_page.html")
+    http.add("POST", PHPBB_URL + "ucp.php?mode=login", status=302,
+             headers={"Location": "./index.php", "Set-Cookie": "phpbb3_eqsqk_u=58; path=/; HttpOnly"})
+    assert phpbb.account_exists("Никто") is False
+    assert [c.request.method for c in http.calls] == ["GET", "GET", "POST", "GET"]
+
+
+def test_phpbb_profiles_hidden_from_the_logged_in_bot_cannot_tell(phpbb, http):
+    add_page(http, "GET", phpbb_profile("Маша"), "phpbb", "01_login_page.html")  # even after logging in
+    add_page(http, "GET", PHPBB_URL + "ucp.php?mode=login", "phpbb", "01_login_page.html")
+    http.add("POST", PHPBB_URL + "ucp.php?mode=login", status=302,
+             headers={"Location": "./index.php", "Set-Cookie": "phpbb3_eqsqk_u=58; path=/; HttpOnly"})
+    assert phpbb.account_exists("Маша") is None
+
+
+def test_phpbb_without_a_password_a_login_page_is_login_required(clock, http):
+    forum = PhpbbForum(PHPBB_URL, "gm_bot", None, clock=clock, sleep=clock.sleep)
+    add_page(http, "GET", phpbb_profile("Маша"), "phpbb", "01_login_page.html")
+    with pytest.raises(LoginRequired):
+        forum.account_exists("Маша")
+
+
+# --- MyBB: the member list filtered by name ------------------------------------------------------------------
+
+
+def test_mybb_an_account_exists_issue7_item2(mybb, http):
+    add_page(http, "GET", mybb_list("Маша"), "mybb", "46_memberlist_begins_masha.html")
+    assert mybb.account_exists("Маша") is True
+
+
+def test_mybb_an_account_in_another_case_exists_C3(mybb, http):
+    add_page(http, "GET", mybb_list("КОТ БАЮН"), "mybb", "48_memberlist_begins_upper_case.html")
+    assert mybb.account_exists("КОТ БАЮН") is True
+
+
+def test_mybb_no_member_found_issue7_item2(mybb, http):
+    add_page(http, "GET", mybb_list("Никто"), "mybb", "47_memberlist_begins_no_members.html")
+    assert mybb.account_exists("Никто") is False
+
+
+def test_mybb_a_name_that_only_begins_an_account_is_none_of_them(mybb, http):
+    add_page(http, "GET", mybb_list("Ма"), "mybb", "46_memberlist_begins_masha.html")  # Маша begins with Ма
+    assert mybb.account_exists("Ма") is False
+
+
+def test_mybb_a_page_that_is_not_the_member_list_cannot_tell(mybb, http):
+    add_page(http, "GET", mybb_list("Маша"), "mybb", "63_pm_inbox_guest_no_permission.html")  # no permission
+    assert mybb.account_exists("Маша") is None
+
+
+# --- FlaskBB: the profile page -----------------------------------------------------------------------------------
+
+
+def test_flaskbb_an_account_exists_issue7_item2(flaskbb, http):
+    add_page(http, "GET", FLASKBB_URL + "user/alice", "flaskbb", "40_user_profile.html")
+    assert flaskbb.account_exists("alice") is True
+
+
+def test_flaskbb_no_account_so_spelled_issue7_item2(flaskbb, http):
+    """FlaskBB's conversation form finds a recipient spelled exactly: a PM to ALICE would be refused too."""
+    add_page(http, "GET", FLASKBB_URL + "user/ALICE", "flaskbb", "41_user_profile_other_case_404.html", status=404)
+    assert flaskbb.account_exists("ALICE") is False

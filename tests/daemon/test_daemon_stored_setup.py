@@ -1,0 +1,69 @@
+"""A game whose stored setup holds a value the fold cannot run on (saved before the option checks, or edited in
+the database) is refused by name at load, for that game only; the other games' ticks go on (issue 7 item 19
+follow-up: `vote_count_minutes = 0` hung every tick)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from daemon_world import CAST, World, game_toml
+
+from forumbot.daemon import EXIT_CONFIG, describe, exit_code
+from forumbot.errors import SetupError
+from forumbot.lifecycle import game_status
+from forumbot.store.models import Game
+from forumbot.store.setup_codec import setup_from_json
+
+
+def spoil(w: World, name: str, change) -> None:
+    with w.daemon.sessions.begin() as s:
+        game = next(g for g in s.query(Game) if g.name == name)
+        data = json.loads(game.setup_json)
+        change(data)
+        game.setup_json = json.dumps(data, ensure_ascii=False)
+
+
+def two_games(tmp_path) -> World:
+    w = World(tmp_path, games=game_toml("g1") + game_toml("g2"))
+    w.start("g1")
+    w.start("g2", seed=3)
+    return w
+
+
+def test_a_bad_stored_option_stops_its_game_only_issue7_item19(tmp_path):
+    w = two_games(tmp_path)
+    spoil(w, "g1", lambda d: d["options"].update(vote_count_minutes="often"))
+    w.now += timedelta(minutes=1)
+    report = w.tick()
+    outcome = {o.name: o for o in report.games}
+    assert outcome["g1"].state == "broken" and outcome["g2"].state == "done"
+    assert "game g1: stored setup: options.vote_count_minutes: expected a number of minutes" in outcome["g1"].problem
+    assert exit_code(report) == EXIT_CONFIG and "options.vote_count_minutes" in describe(report)
+    assert w.bot_posts("g1/game") == [] and len(w.bot_posts("g2/game")) == 1  # g2 is played on
+    assert {to for to, _, _ in w.bot_pms()} == {n for n, _ in CAST}  # g2's role PMs
+    status = game_status(w.daemon.sessions, w.config, "g1", w.now)
+    assert "not played: game g1: stored setup: options.vote_count_minutes" in status
+    w.close()
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d["options"].update(vote_count_minutes=0), "options.vote_count_minutes"),
+    (lambda d: d["options"].update(vote_count_minutes=-5), "options.vote_count_minutes"),
+    (lambda d: d["options"].update(remind_hours=float("nan")), "options.remind_hours"),
+    (lambda d: d["schedule"].update(day_s=0), "schedule.day_s"),
+    (lambda d: d["schedule"].update(night_s=1e308), "schedule.night_s"),
+    (lambda d: d["schedule"].update(runoff_s="12h"), "schedule.runoff_s"),
+    (lambda d: d.pop("players"), "unreadable"),
+])
+def test_loading_a_stored_setup_names_what_would_hang_or_crash_issue7_item19(tmp_path, change, field):
+    w = World(tmp_path)
+    w.start()
+    with w.daemon.sessions.begin() as s:
+        stored = json.loads(s.query(Game).one().setup_json)
+    change(stored)
+    with pytest.raises(SetupError, match=field) as err:
+        setup_from_json(json.dumps(stored), game="g1")
+    assert "\n" not in str(err.value) and str(err.value).startswith("game g1: stored setup")
+    w.close()
