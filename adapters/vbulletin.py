@@ -21,7 +21,7 @@ import json
 import logging
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Iterator
+from typing import Any, Iterator
 
 from lxml import etree
 
@@ -61,8 +61,9 @@ class VbulletinForum(HtmlForum):
     engine = "vbulletin"
     profile: HtmlProfile = VBULLETIN
 
-    def __init__(self, *args, printthread: bool = True, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, base_url: str, username: str, password: str | None = None, *, printthread: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(base_url, username, password, **kwargs)
         # None: not tried yet; False: the board's printable version is off or its posts carry no ids
         self._print: bool | None = None if printthread else False
 
