@@ -163,8 +163,9 @@ class InvisionForum(HtmlForum):
         """For own_pm_in: the bot's first message of conversation `pid`."""
         page = self.read_page(path or self.url("conversation", pm=pid))
         mine = [m for m in self._messages(page) if m.author.casefold() == self.username.casefold()]
-        if not mine:
-            raise PageFormatChanged(f"invision: conversation {pid} has no message of the bot")
+        if not mine:  # a conversation a player started: nothing of the bot's to find in it
+            return ForumPM(id=pid, author="", author_id=None, sent_at=self.ctx(page).now, subject=subject, text="",
+                           html="")
         return mine[0]
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
