@@ -103,6 +103,7 @@ class VbulletinForum(HtmlForum):
 
     def _fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
         cur = json.loads(after) if after else {}
+        failed: PageFormatChanged | None = None
         if self._print is not False and cur.get("m", "print") == "print":
             try:
                 with self._reading(True):
@@ -110,10 +111,13 @@ class VbulletinForum(HtmlForum):
                 self._print = True
                 return posts, cursor
             except PageFormatChanged as e:
-                # printthread off (no permission, a plugin) or posts without ids: showthread from now on
-                log.info("vbulletin: printthread.php not usable (%s); reading showthread.php", e)
-                self._print = False
+                failed = e
         posts, cursor = super()._fetch_posts(topic, _show_cursor(after))
+        if failed is not None:
+            # printthread off (no permission, a plugin) or its posts without ids, while showthread reads:
+            # showthread from now on
+            log.info("vbulletin: printthread.php not usable (%s); reading showthread.php", failed)
+            self._print = False
         data = json.loads(cursor or "{}")
         data["m"] = "show"
         return posts, json.dumps(data, separators=(",", ":"))

@@ -35,10 +35,12 @@ ENGINE_KEYS: dict[str, frozenset[str]] = {
     "mybb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
     "flaskbb": _TRANSPORT_KEYS,
     "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key"},
+    "vbulletin": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms", "printthread"},
+    "invision": _TRANSPORT_KEYS,
 }
 # Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
 # the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
-ZONED_ENGINES = ("phpbb", "mybb")
+ZONED_ENGINES = ("phpbb", "mybb", "vbulletin")
 _FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
 
 
@@ -330,6 +332,7 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "user_agent": _header,
     "timezone_name": _zone_name,
     "delete_read_pms": flag,
+    "printthread": flag,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
 }
 

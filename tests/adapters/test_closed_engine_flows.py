@@ -268,3 +268,38 @@ def test_ips_messenger_reads_new_messages_once_and_sends(http):
     pms, cur = a.fetch_pms(cur)
     assert [(p.author, p.text) for p in pms] == [("Дон", "убить М2")]  # the bot's own message is not an input
     assert a.find_own_pm("Дон", "#fb:r2") == cid and a.find_own_pm("Шериф", "#fb:r2") is None
+
+
+def test_vb_printthread_is_kept_when_showthread_fails_too(http):
+    """A page without posts on both scripts (a thread gone, a board hiccup) says nothing about printthread:
+    it is tried again next time instead of being given up for good."""
+    b = board(VbBoard, http, posts=0)
+    a = vb(b)
+    from forumbot.errors import PageFormatChanged
+    with pytest.raises(PageFormatChanged):
+        a.fetch_posts("101")
+    b.add_post("101", "Ведущий", "Игровая тема", NOW)
+    posts, _ = a.fetch_posts("101")
+    assert [p.text for p in posts] == ["Игровая тема"]
+    assert b.requests[-1] == ("GET", "printthread.php?t=101&pp=200")
+
+
+def test_config_takes_the_new_engines_by_name(tmp_path):
+    """engine = "vbulletin" / "invision" with their settings; vBulletin prints local times (zoned)."""
+    from daemon_world import config_toml, game_toml
+
+    from forumbot.config import ZONED_ENGINES, load_config
+    for engine, extra in (("vbulletin", 'printthread = false\ntimezone_name = "Europe/Moscow"\n'), ("invision", "")):
+        path = tmp_path / f"{engine}.toml"
+        path.write_text(config_toml(game_toml("g1"), engine=engine,
+                                    forum_extra=f'base_url = "https://{engine}.example/"\n{extra}'), encoding="utf-8")
+        config = load_config(path)
+        assert config.forums["main"].engine == engine
+    assert config.forums["main"].extra == {}
+    assert load_config(tmp_path / "vbulletin.toml").forums["main"].extra["printthread"] is False
+    assert "vbulletin" in ZONED_ENGINES and "invision" not in ZONED_ENGINES
+    bad = tmp_path / "bad.toml"
+    bad.write_text(config_toml(game_toml("g1"), engine="invision",
+                               forum_extra='base_url = "https://i.example/"\nprintthread = true\n'), encoding="utf-8")
+    with pytest.raises(Exception, match="printthread"):
+        load_config(bad)
