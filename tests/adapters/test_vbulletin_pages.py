@@ -129,3 +129,42 @@ def test_edit_notice_english_and_russian(notice, expected):
     el = parse(f"<html><body><em>{notice}</em></body></html>").find(".//em")
     ctx = Context(VBULLETIN, UTC, datetime(2026, 12, 2, tzinfo=UTC))
     assert vb_edit_notice(el, ctx) == (expected, 1)
+
+
+@pytest.mark.parametrize("name, content_type", [
+    (VB3, "text/html"),  # the charset only in the page's meta tag (ISO-8859-1)
+    (VB4, "text/html; charset=UTF-8"),
+])
+def test_real_pages_through_the_adapter_are_whole_and_decoded(name, content_type):
+    """Served over HTTP, each real page counts as complete (its page-end element and </html>) and is decoded
+    in the charset it declares, so no post is cut or garbled (issue 7 item 9)."""
+    import responses
+
+    from adapters.vbulletin import VbulletinForum
+
+    with responses.RequestsMock() as http:
+        http.add("GET", "https://vb.test/showthread.php?t=128882", body=(FIX / name).read_bytes(),
+                 content_type=content_type)
+        a = VbulletinForum("https://vb.test/", "bot", None, printthread=False)
+        page, _, posts = a._topic_page("showthread.php?t=128882", "128882")
+    expected = read(name, "iso-8859-1" if name == VB3 else "utf-8")[1]
+    assert [(p.id, p.author, p.text) for p in posts] == [(p.id, p.author, p.text) for p in expected]
+    assert any("Mjölnir" == p.author for p in posts) or name == VB3
+
+
+@pytest.mark.parametrize("markup, earliest", [
+    ('<span class="date">Сегодня,&nbsp;<span class="time">10:05</span></span>', datetime(2026, 12, 2, 7, 5, tzinfo=UTC)),
+    ('<span class="date">Вчера,&nbsp;<span class="time">23:59</span></span>', datetime(2026, 12, 1, 20, 59, tzinfo=UTC)),
+    ('<td class="thead"><a name="post1"><img alt="Старое" /></a> 01.12.2026, 10:00 </td>',
+     datetime(2026, 12, 1, 7, 0, tzinfo=UTC)),
+])
+def test_relative_and_russian_post_dates_are_minute_spans(markup, earliest):
+    """vB's "Сегодня"/"Вчера" (unverified Russian phrases) and d.m.Y dates, in the bot's zone (Moscow): a
+    minute long (C-1)."""
+    from zoneinfo import ZoneInfo
+
+    from adapters.hooks import vb_post_date
+    el = parse(f"<html><body><table><tr>{markup}</tr></table></body></html>").xpath("//span[@class='date']|//td")[0]
+    ctx = Context(VBULLETIN, ZoneInfo("Europe/Moscow"), datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
+    span = vb_post_date(el, ctx)
+    assert span.earliest == earliest and (span.latest - span.earliest).total_seconds() == 59
