@@ -16,6 +16,7 @@ from forumbot.errors import PageFormatChanged
 
 _DIGITS = re.compile(r"(\d+)$")
 _NUMBER = re.compile(r"\d+")
+_PATH_ID = re.compile(r"(?:^|/)(?:member\.php|profile|members?)/(\d+)(?:-[^/]*)?/?$")
 
 
 def post_id(el: etree._Element) -> str | None:
@@ -33,11 +34,14 @@ def user_id(link: etree._Element | None) -> str | None:
         return None
     if link.get("data-user-id", "").isdigit():  # XenForo: members/name.ID/ links carry the id as data
         return link.get("data-user-id")
+    url = urlparse(link.get("href", ""))
     query = query_params(link.get("href", ""))
     for key in ("u", "uid", "id"):
         if key in query:
             return query[key][0]
-    return None
+    # friendly URLs with the id in the path: vB4 member.php/13985-Rainmaker, IPS /profile/13603-fabiobassa/
+    m = _PATH_ID.search(url.path)
+    return m.group(1) if m else None
 
 
 def by_post(tree: etree._Element, posts: set[etree._Element], selector: str) -> dict[etree._Element, list]:
@@ -57,6 +61,8 @@ def by_post(tree: etree._Element, posts: set[etree._Element], selector: str) -> 
 def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str) -> list[ForumPost]:
     sel = profile.selectors
     post_time = hook(profile, "post_time")
+    # Engines whose post element carries its own facts (Invision's data-quotedata): id, author, time from it
+    post_meta = hook(profile, "post_meta") if "post_meta" in profile.hooks else None
     edit_notice = hook(profile, "edit_notice")
     elements = select(tree, sel["post"])
     members = set(elements)
@@ -70,13 +76,14 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
         skip.update(select(scope, strip))
     posts: list[ForumPost] = []
     for el in elements:
-        pid = post_id(el)
+        meta = post_meta(el, ctx) if post_meta is not None else {}
+        pid = meta.get("id") or post_id(el)
         body = _first(found["body"], el)
         if pid is None or body is None:
             continue  # an ignored or deleted-post placeholder: no body to read
         author_el = _first(found["author"], el)
         time_el = _first(found["time"], el)
-        when = post_time(time_el, ctx) if time_el is not None else None  # a Span (C-1)
+        when = meta.get("time") or (post_time(time_el, ctx) if time_el is not None else None)  # a Span (C-1)
         if when is None:
             raise PageFormatChanged(f"{profile.engine}: post {pid} has no readable time")
         edited_at, edits = None, 0
@@ -89,8 +96,8 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
                 edited_at = when.earliest
         posts.append(ForumPost(
             id=pid, topic=topic,
-            author=" ".join(text(author_el).split()) if author_el is not None else "",
-            author_id=user_id(_first(found["author_link"], el)),
+            author=meta.get("author") or (" ".join(text(author_el).split()) if author_el is not None else ""),
+            author_id=meta.get("author_id") or user_id(_first(found["author_link"], el)),
             posted_at=when.earliest, posted_latest=when.latest if when.rough else None,
             edited_at=edited_at, edit_count=edits,
             text=clean_text(body, skip=skip), html=inner_html(body),

@@ -7,6 +7,7 @@ PM time hooks give the Span of instants the printed time allows (C-1); edit hook
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -188,6 +189,57 @@ def punbb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | 
     return ctx.date(m.group(1) if m else said), 1
 
 
+def vb_date_text(el: etree._Element) -> str:
+    """vB3: the post's header cell ("2016-02-01, 02:21" after the status icon); vB4: <span class="date">
+    06-15-2016,&nbsp;<span class="time">03:03 PM</span></span>. "Today"/"Сегодня" where the board enables it."""
+    return " ".join(text(el).replace("\u00a0", " ").split())
+
+
+def vb_post_date(el: etree._Element, ctx: Context) -> Span | None:
+    try:
+        return ctx.span(vb_date_text(el))
+    except ValueError:  # a day/month order the profile does not expect ("06-15-2016" read as d-m-Y)
+        return None
+
+
+_VB_EDIT = re.compile(r";\s*(.+?)\.?\s*(?:(?:Reason|Причина):.*)?$", re.IGNORECASE | re.DOTALL)
+_VB_AT = re.compile(r"\s+(?:at|в)\s+", re.IGNORECASE)
+
+
+def vb_edit_notice(notice: etree._Element, ctx: Context) -> tuple[datetime | None, int]:
+    """ "Last edited by bob; 2016-02-01 at <span class="time">03:31</span>." (vB3, real page); Russian packs
+    "Последний раз редактировалось bob; 01.02.2016 в 03:31." (unverified). vB keeps no edit count."""
+    said = " ".join(text(notice).replace("\u00a0", " ").split())
+    m = _VB_EDIT.search(said)
+    when = _VB_AT.sub(" ", m.group(1)) if m else said
+    try:
+        return ctx.date(when), 1
+    except ValueError:
+        return None, 1
+
+
+def ips_quotedata(el: etree._Element, ctx: Context) -> dict[str, Any]:
+    """Invision 4: the comment wrapper's data-quotedata JSON names the member, the unix time and the comment id
+    ({"userid":13603,"username":"fabiobassa","timestamp":1578521393,...,"contentcommentid":92583}); exact."""
+    try:
+        data = json.loads(el.get("data-quotedata") or "{}")
+    except ValueError:
+        data = {}
+    out: dict[str, Any] = {}
+    pid = data.get("contentcommentid") or el.get("data-commentid")
+    if pid is not None and str(pid).isdigit():
+        out["id"] = str(pid)
+    if data.get("username"):
+        out["author"] = str(data["username"])
+    if str(data.get("userid", "")).isdigit() and int(data["userid"]) > 0:
+        out["author_id"] = str(data["userid"])
+    stamp = data.get("timestamp")
+    if isinstance(stamp, (int, float)) or str(stamp or "").isdigit():
+        at = datetime.fromtimestamp(int(stamp), timezone.utc)
+        out["time"] = Span(at, at)
+    return out
+
+
 # --- flows: pure decisions on pages the adapter fetched ---------------------------------------------------
 
 _ADDRESS = re.compile(r"address_list\[u\]\[(\d+)\]")
@@ -242,6 +294,9 @@ HOOKS: dict[str, Callable[..., Any]] = {
     "phpbb_address_list": phpbb_address_list,
     "phpbb_post_review": phpbb_post_review,
     "mybb_merged": mybb_merged,
+    "vb_post_date": vb_post_date,
+    "vb_edit_notice": vb_edit_notice,
+    "ips_quotedata": ips_quotedata,
 }
 
 

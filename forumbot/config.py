@@ -36,10 +36,16 @@ ENGINE_KEYS: dict[str, frozenset[str]] = {
     "flaskbb": _TRANSPORT_KEYS,
     "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
                                     "user_api_key_env", "api_user_id"},
+    "vbulletin": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms", "printthread"},
+    "invision": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "smf": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "punbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "mybbru": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "xenforo": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
 }
 # Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
 # the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
-ZONED_ENGINES = ("phpbb", "mybb")
+ZONED_ENGINES = ("phpbb", "mybb", "vbulletin", "smf", "punbb", "mybbru", "xenforo", "invision")
 _FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
 
 
@@ -332,6 +338,7 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "user_agent": _header,
     "timezone_name": _zone_name,
     "delete_read_pms": flag,
+    "printthread": flag,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
     "admin_api_key_env": string, "user_api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
 }
