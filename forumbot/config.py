@@ -45,7 +45,7 @@ ENGINE_KEYS: dict[str, frozenset[str]] = {
 }
 # Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
 # the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
-ZONED_ENGINES = ("phpbb", "mybb", "vbulletin", "smf", "punbb", "mybbru", "xenforo", "invision")
+ZONED_ENGINES = ("phpbb", "mybb", "vbulletin", "smf", "punbb", "mybbru")  # XenForo, Invision: unix times
 _FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
 
 
