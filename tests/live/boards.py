@@ -82,6 +82,7 @@ class BoardBuild:
             raise Unavailable(why)
         board_dir.mkdir(parents=True, exist_ok=True)
         self.env = {**os.environ, **DEFAULT_PORTS[engine], **knobs, "BOARD_DIR": str(board_dir / "board")}
+        self.installs_packages = bool(why)
         if not why:
             self.env["SKIP_APT"] = "1"
         self.log = board_dir / "build.log"

@@ -35,9 +35,10 @@ def flaskbb(tmp_path_factory):
 
 from boards import BoardBuild, Unavailable as BoardUnavailable, live_required  # noqa: E402
 
-# Whole games lower the flood limits (phpBB FLOOD=1; MyBB POST_FLOOD=PM_FLOOD=2) to fit the time budget;
+# Whole games lower the flood limits (phpBB FLOOD=1; MyBB POST_FLOOD=PM_FLOOD=2) to fit the time budget, and
+# MyBB MIN_MSG=1 (stock 5 refuses a vote such as "Маша");
 # MyBB keeps its stock post merging (MERGE_MINS=60).
-GAME_KNOBS = {"phpbb": {"FLOOD": "1"}, "mybb": {"POST_FLOOD": "2", "PM_FLOOD": "2"}}
+GAME_KNOBS = {"phpbb": {"FLOOD": "1"}, "mybb": {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}}
 BOARD_FIXTURES = {"phpbb_board": "phpbb", "mybb_board": "mybb"}
 
 
@@ -59,9 +60,12 @@ def board_builds(request, tmp_path_factory):
     builds: dict[str, BoardBuild | str] = {}
     for engine in sorted(wanted):
         try:
-            builds[engine] = BoardBuild(engine, root / engine, GAME_KNOBS[engine])
+            build = builds[engine] = BoardBuild(engine, root / engine, GAME_KNOBS[engine])
         except BoardUnavailable as e:
             builds[engine] = str(e)
+            continue
+        if build.installs_packages:  # two apt-get runs at once would fight over dpkg's lock
+            build.proc.wait()
     boards: dict = {}
     yield builds, boards
     for board in boards.values():

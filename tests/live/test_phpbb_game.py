@@ -59,17 +59,19 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     # --- Day 1: every form of vote; a 4:4 tie ---------------------------------------------------------------
     masha = p["Маша"].reply(vote, "Кот Баюн")                              # bare
     p["Кот Баюн"].reply(vote, "Маша")
-    p["Дядя Фёдор"].reply(vote, "[b]Kот Баюн[/b]")                        # bold, Latin K
-    p["Lucky_Strike"].reply(vote, "Mаша")                                  # Latin M
+    p["Дядя Фёдор"].reply(vote, "[b]Kот Баюн[/b]")                        # bold, Latin K (C-4)
+    p["Lucky_Strike"].reply(vote, "Mаша")                                  # Latin M (C-4)
     edited = p["Печкин 2000"].reply(vote, "Шарик")                         # edited below: void (C-11)
     p["ёжик"].reply(vote, "кот баюн / повесить всех")                      # lower case + runoff part (M-7)
     deleted = p["Незнайка"].reply(vote, "Печкин 2000")                     # nick with a space; deleted below
-    p["Шарик"].quote(vote, masha, "Маша")                                  # a quote, then the vote
+    p["Шарик"].quote(vote, masha, "Маша")                                  # a quote is more than a vote (M-7)
     p["Kapitan Vrungel"].reply(vote, "МАША")                               # capitals
     p["Алёна_77"].reply(vote, "Kот Бaюн")                                  # look-alikes in both words
+    game.tick()  # the bot has seen every vote before the edit and the deletion
     p["Печкин 2000"].edit(edited, "Маша")
     admin.delete(deleted)
     p["Печкин 2000"].reply(vote, "ннв")                                    # a voided post used no vote change
+    p["Шарик"].reply(vote, "Маша")                                         # a rejected post used none either
     game.tick()
 
     game.end_phase(gm)
@@ -81,7 +83,10 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     assert text.count("Итоговый подсчёт голосов") == 1, text
     assert "Перестрелка" in text, f"no runoff after a 4:4 tie (M-10): {text[-1500:]}"
     final = text.split("Итоговый подсчёт голосов", 1)[1]
-    assert "отредактировано" in final and "Печкин 2000" in final, "the edited vote is not named (C-11)"
+    assert "Кот Баюн — 4" in final and "Маша — 4" in final, f"4:4 expected: {final}"
+    assert "Не засчитано: Печкин 2000" in final and "отредактировано" in final, f"edited vote not named (C-11): {final}"
+    assert "Незнайка" in final.split("Не проголосовали:", 1)[1].split("\n")[0], f"deleted vote counted: {final}"
+    assert "Незнайка" in final and "удал" in final, f"the deleted vote is not named in the final count (C-11): {final}"
 
     # --- Runoff: hang all ------------------------------------------------------------------------------------
     for name in ("Маша", "Дядя Фёдор", "Печкин 2000", "Незнайка", "Kapitan Vrungel", "Алёна_77"):
