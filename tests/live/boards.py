@@ -1,0 +1,483 @@
+"""Real phpBB and MyBB boards for live tests (issue 8 item 1): building them, and the other side of the game.
+
+`BoardBuild` runs `<boards>/<engine>.sh build` in a folder of the test run (the boards' folder is
+`<repo>/../shared/boards` unless FORUMBOT_BOARDS names another); builds of several engines run at once.
+`Board` is a built board: its `board.env`, `member(name)` gives a `Member` logged in through the board's own
+login form, `stop()` ends its servers.
+
+A `Member` posts, edits, quotes, deletes (an admin or moderator: any post) and sends PMs through the board's forms,
+pacing itself by the board's own flood rule (phpBB: one timer for posts and PMs; MyBB: one for each) and retrying
+a refusal the board names as a flood; and it reads: every post of a topic from its pages, every PM in its inbox.
+The test's view of what the bot did is read from those pages, never from the bot's database.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import time
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PORTS = {"phpbb": {"HTTP_PORT": "18130"}, "mybb": {"HTTP_PORT": "18135", "DB_PORT": "18136"}}
+PACKAGES = {"phpbb": ("php8.2", "pdo_sqlite"), "mybb": ("php8.2", "mysqli")}
+BUILD_TIMEOUT = 600
+TIMEOUT = 60
+FORM_MIN_AGE = 1.1  # phpBB refuses a form sent within 1 s of serving it
+UA = "Mozilla/5.0 (X11; Linux x86_64) forumbot-live-tests/1"
+
+
+class Unavailable(Exception):
+    """This machine cannot build or start the board; str() is the one-line reason."""
+
+
+def boards_folder() -> Path:
+    return Path(os.environ.get("FORUMBOT_BOARDS") or ROOT.parent / "shared" / "boards")
+
+
+def live_required() -> bool:
+    return os.environ.get("FORUMBOT_REQUIRE_LIVE", "") not in ("", "0")
+
+
+def load_env(path: Path) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, sep, rest = line.strip().partition("=")
+        if sep and not key.startswith("#"):
+            parts = shlex.split(rest) if rest else [""]
+            env[key] = parts[0] if parts else ""
+    return env
+
+
+def missing_packages(engine: str) -> str | None:
+    """Why this machine cannot run the engine's PHP (None: it can). Without root the script cannot apt-get."""
+    php, module = PACKAGES[engine]
+    if shutil.which(php) is None:
+        return f"{php} is not installed (Debian packages: see {boards_folder() / 'README.md'})"
+    done = subprocess.run([php, "-m"], capture_output=True, text=True)
+    if module not in done.stdout.split():
+        return f"{php} lacks the {module} module (install the Debian package the boards' README lists)"
+    return None
+
+
+class BoardBuild:
+    """One `<engine>.sh build` running in the background, started at once so several engines build together."""
+
+    def __init__(self, engine: str, board_dir: Path, knobs: dict[str, str]) -> None:
+        self.engine, self.dir = engine, board_dir
+        script = boards_folder() / f"{engine}.sh"
+        if not script.exists():
+            raise Unavailable(f"no board scripts at {boards_folder()} (set FORUMBOT_BOARDS to their folder)")
+        why = missing_packages(engine)
+        if why and not (live_required() and os.geteuid() == 0):  # in CI the script installs them itself
+            raise Unavailable(why)
+        board_dir.mkdir(parents=True, exist_ok=True)
+        self.env = {**os.environ, **DEFAULT_PORTS[engine], **knobs, "BOARD_DIR": str(board_dir / "board")}
+        self.installs_packages = bool(why)
+        if not why:
+            self.env["SKIP_APT"] = "1"
+        self.log = board_dir / "build.log"
+        self.started = time.monotonic()
+        with open(self.log, "w") as out:
+            self.proc = subprocess.Popen([str(script), "build"], env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                         cwd=board_dir, start_new_session=True)
+
+    def wait(self) -> "Board":
+        try:
+            code = self.proc.wait(timeout=BUILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, 15)
+            raise Unavailable(f"{self.engine} build took over {BUILD_TIMEOUT} s; log: {self.log}") from None
+        seconds = time.monotonic() - self.started
+        if code != 0:
+            tail = self.log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
+            raise Unavailable(f"{self.engine} build failed ({code}): {tail[0]} (log: {self.log})")
+        return Board(self.engine, Path(self.env["BOARD_DIR"]), self.env, seconds)
+
+
+class Board:
+    def __init__(self, engine: str, board_dir: Path, script_env: dict[str, str], build_seconds: float) -> None:
+        self.engine, self.dir, self.script_env, self.build_seconds = engine, board_dir, script_env, build_seconds
+        self.env = load_env(board_dir / "board.env")
+        self.base_url = self.env["BASE_URL"]
+        self.password = self.env["PASSWORD"]
+        self.bot, self.gm, self.admin = self.env["BOT_NAME"], self.env["GM_NAME"], self.env["ADMIN_NAME"]
+        self.players = [self.env[f"PLAYER_{i}"] for i in range(1, int(self.env["PLAYER_COUNT"]) + 1)]
+        self._members: dict[str, Member] = {}
+
+    def member(self, name: str) -> "Member":
+        """A member logged in through the board's login form (one session per account, kept)."""
+        if name not in self._members:
+            cls = {"phpbb": PhpbbMember, "mybb": MybbMember}[self.engine]
+            self._members[name] = cls(self, name)
+        return self._members[name]
+
+    def topic(self, key: str) -> str:
+        return self.env[key]
+
+    def topic_url(self, topic: str) -> str:
+        return urllib.parse.urljoin(self.base_url, self.env["TOPIC_PATH"].replace("{id}", topic))
+
+    def script(self, *args: str) -> str:
+        done = subprocess.run([str(boards_folder() / f"{self.engine}.sh"), *args], env=self.script_env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{self.engine}.sh {' '.join(args)}: {done.stderr.strip()}"
+        return done.stdout
+
+    def requests_logged(self) -> int:
+        """Requests the board has served so far (one line each in its PHP server log)."""
+        with open(self.dir / "run" / "php.log", "rb") as f:
+            return sum(1 for line in f if b"] 127.0.0.1:" in line and b" [" in line)
+
+    def stop(self) -> None:
+        subprocess.run([str(boards_folder() / f"{self.engine}.sh"), "stop"], env=self.script_env,
+                       capture_output=True, timeout=120)
+
+
+@dataclass(frozen=True)
+class Post:
+    id: str
+    author: str
+    text: str
+    html: str
+
+
+@dataclass(frozen=True)
+class PM:
+    id: str
+    author: str
+    subject: str
+    text: str
+
+
+def _text(node) -> str:  # type: ignore[no-untyped-def]
+    return re.sub(r"[ \t]+", " ", node.get_text("\n")).strip() if node is not None else ""
+
+
+def _forms(page: str) -> list[dict]:
+    """Every form of a page: action, id, name, and the fields a browser would send (first submit excluded)."""
+    out = []
+    for form in BeautifulSoup(page, "lxml").find_all("form"):
+        fields: list[tuple[str, str]] = []
+        submits: dict[str, str] = {}
+        for el in form.find_all(["input", "textarea", "select", "button"]):
+            name = el.get("name")
+            if not name:
+                continue
+            kind = (el.get("type") or "text").lower()
+            if el.name == "textarea":
+                fields.append((name, el.get_text()))
+            elif el.name == "select":
+                chosen = el.find("option", selected=True) or el.find("option")
+                if chosen is not None:
+                    fields.append((name, chosen.get("value", chosen.get_text())))
+            elif el.name == "button" or kind in ("submit", "image"):
+                submits.setdefault(name, el.get("value", ""))
+            elif kind in ("checkbox", "radio"):
+                if el.has_attr("checked"):
+                    fields.append((name, el.get("value", "on")))
+            elif kind != "file":
+                fields.append((name, el.get("value", "")))
+        out.append({"action": html.unescape(form.get("action", "")), "id": form.get("id", ""),
+                    "name": form.get("name", ""), "fields": fields, "submits": submits})
+    return out
+
+
+class Member:
+    """A browser-like session of one account. Subclasses give the engine's URLs and forms."""
+
+    engine = ""
+    shared_flood = False  # phpBB: posts and PMs share one flood timer
+
+    def __init__(self, board: Board, name: str) -> None:
+        self.board, self.name = board, name
+        self.s = requests.Session()
+        self.s.headers.update({"User-Agent": UA, "Accept-Language": "ru,en;q=0.8"})
+        self.last_sent: dict[str, float] = {}
+        self._pm_cache: dict[str, PM] = {}
+        self.login()
+
+    # --- plumbing -------------------------------------------------------------------------------------------
+
+    def url(self, path: str) -> str:
+        return urllib.parse.urljoin(self.board.base_url, path)
+
+    def get(self, path: str) -> requests.Response:
+        r = self.s.get(self.url(path), timeout=TIMEOUT)
+        assert r.status_code == 200, f"{self.name}: GET {path} -> {r.status_code}"
+        return r
+
+    def submit(self, path: str, pick, values: dict[str, str], submit: str, drop: tuple[str, ...] = (),
+               extra: dict[str, str] | None = None) -> requests.Response:
+        """GET the page, take the form `pick` chooses, overlay `values`, and POST it (no sooner than phpBB allows)."""
+        page = self.get(path)
+        served = time.monotonic()
+        forms = [f for f in _forms(page.text) if pick(f)]
+        assert forms, f"{self.name}: no matching form on {path}"
+        form = forms[0]
+        data = [(k, v) for k, v in form["fields"] if k not in values and k not in drop]
+        data += list(values.items()) + list((extra or {}).items())
+        data.append((submit, form["submits"].get(submit, "1")))
+        time.sleep(max(0.0, served + FORM_MIN_AGE - time.monotonic()))
+        return self.s.post(urllib.parse.urljoin(page.url, form["action"] or path), data=data, timeout=TIMEOUT,
+                           headers={"Referer": page.url})
+
+    def paced(self, kind: str, send, flood_seconds: float, is_flood) -> requests.Response:  # type: ignore[no-untyped-def]
+        """Send after the board's flood interval since this member's last send of that kind; a refusal the board
+        names as a flood is retried once the interval has passed again."""
+        key = "any" if self.shared_flood else kind
+        for _ in range(5):
+            last = self.last_sent.get(key)
+            if last is not None:
+                time.sleep(max(0.0, last + flood_seconds + 0.2 - time.monotonic()))
+            r = send()
+            self.last_sent[key] = time.monotonic()
+            if not is_flood(r.text):
+                return r
+        raise AssertionError(f"{self.name}: the board kept refusing a {kind} as a flood")
+
+    # --- reading --------------------------------------------------------------------------------------------
+
+    def posts(self, topic: str) -> list[Post]:
+        """Every post of the topic, page by page, in order."""
+        seen: dict[str, Post] = {}
+        page = 0
+        while True:
+            found = self._page_posts(topic, page)
+            new = [p for p in found if p.id not in seen]
+            seen.update((p.id, p) for p in new)
+            if not new or len(found) < int(self.board.env.get("PER_PAGE", "10")):
+                return list(seen.values())
+            page += 1
+
+    def posts_by(self, topic: str, author: str) -> list[Post]:
+        return [p for p in self.posts(topic) if p.author == author]
+
+    def pms(self) -> list[PM]:
+        """Every PM in this member's inbox (each read once; a PM never changes)."""
+        out = []
+        for pm_id in self._inbox_ids():
+            if pm_id not in self._pm_cache:
+                self._pm_cache[pm_id] = self._read_pm(pm_id)
+            out.append(self._pm_cache[pm_id])
+        return out
+
+    def pms_from(self, author: str) -> list[PM]:
+        return [m for m in self.pms() if m.author == author]
+
+    def wait_for_pm(self, author: str, contains: str, timeout: float = 60.0) -> PM:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [m for m in self.pms_from(author) if contains in m.text]
+            if found:
+                return found[-1]
+            assert time.monotonic() < deadline, f"{self.name}: no PM from {author} with {contains!r} in {timeout} s"
+            time.sleep(1.0)
+
+    # engine-specific
+    def login(self) -> None: raise NotImplementedError
+    def _page_posts(self, topic: str, page: int) -> list[Post]: raise NotImplementedError
+    def _inbox_ids(self) -> list[str]: raise NotImplementedError
+    def _read_pm(self, pm_id: str) -> PM: raise NotImplementedError
+    def reply(self, topic: str, text: str) -> str: raise NotImplementedError
+    def quote(self, topic: str, post_id: str, text: str) -> str: raise NotImplementedError
+    def edit(self, post_id: str, text: str) -> None: raise NotImplementedError
+    def delete(self, post_id: str) -> None: raise NotImplementedError
+    def pm(self, to: str, subject: str, text: str) -> None: raise NotImplementedError
+
+
+# --- phpBB 3.3 -------------------------------------------------------------------------------------------------
+
+PHPBB_FLOOD = re.compile(r"сразу после предыдущего|cannot make another post so soon|so soon after")
+
+
+class PhpbbMember(Member):
+    engine = "phpbb"
+    shared_flood = True
+
+    def login(self) -> None:
+        r = self.submit("ucp.php?mode=login", lambda f: f["id"] == "login",
+                        {"username": self.name, "password": self.board.password, "autologin": "on"}, "login")
+        assert "mode=logout" in r.text, f"{self.name} cannot log in to phpBB"
+
+    @property
+    def flood(self) -> float:
+        return float(self.board.env.get("FLOOD", "15"))
+
+    def _page_posts(self, topic: str, page: int) -> list[Post]:
+        per = int(self.board.env.get("PER_PAGE", "10"))
+        soup = BeautifulSoup(self.get(f"viewtopic.php?t={topic}&start={page * per}").text, "lxml")
+        out = []
+        for div in soup.select("div.post[id^='p']"):
+            who = div.select_one("dl.postprofile dt .username, dl.postprofile dt .username-coloured")
+            body = div.select_one("div.content")
+            if body is not None and div["id"][1:].isdigit():
+                out.append(Post(div["id"][1:], _text(who), _text(body), str(body)))
+        return out
+
+    def _posted(self, r: requests.Response) -> str:
+        found = re.search(r"viewtopic\.php\?(?:.*&)?p=(\d+)", r.url) or re.search(
+            r'http-equiv="refresh"[^>]*viewtopic\.php\?[^"]*?\bp=(\d+)', r.text)
+        assert found, f"{self.name}: not posted: {_error(r.text)}"
+        return found.group(1)
+
+    def _post_form(self, path: str, values: dict[str, str]) -> requests.Response:
+        def send() -> requests.Response:
+            r = self.submit(path, lambda f: f["id"] == "postform", values, "post")
+            if 'id="postform"' in r.text and "p=" not in (r.url or "") and not PHPBB_FLOOD.search(r.text):
+                r = self.submit(path, lambda f: f["id"] == "postform", values, "post")  # someone posted meanwhile
+            return r
+        return self.paced("post", send, self.flood, PHPBB_FLOOD.search)
+
+    def reply(self, topic: str, text: str) -> str:
+        return self._posted(self._post_form(f"posting.php?mode=reply&t={topic}", {"message": text}))
+
+    def quote(self, topic: str, post_id: str, text: str) -> str:
+        form = [f for f in _forms(self.get(f"posting.php?mode=quote&p={post_id}").text) if f["id"] == "postform"][0]
+        quoted = dict(form["fields"])["message"]
+        return self._posted(self._post_form(f"posting.php?mode=quote&p={post_id}", {"message": f"{quoted}\n{text}"}))
+
+    def edit(self, post_id: str, text: str) -> None:
+        self._posted(self._post_form(f"posting.php?mode=edit&p={post_id}", {"message": text}))
+
+    def delete(self, post_id: str) -> None:
+        r = self.submit(f"posting.php?mode=delete&p={post_id}", lambda f: f["id"] == "confirm",
+                        {"delete_permanent": "1"}, "confirm")
+        assert r.status_code == 200 and not _error(r.text), f"{self.name}: delete {post_id}: {_error(r.text)}"
+
+    def uid(self, name: str) -> str:
+        known = {self.board.bot: self.board.env["BOT_UID"], self.board.gm: self.board.env["GM_UID"]}
+        if name in known:
+            return known[name]
+        page = self.get("memberlist.php?mode=viewprofile&un=" + urllib.parse.quote(name)).text
+        found = re.search(r"[?&;]u=(\d+)", page.split('id="viewprofile"', 1)[-1])
+        assert found, f"no phpBB account {name!r}"
+        return found.group(1)
+
+    def pm(self, to: str, subject: str, text: str) -> None:
+        uid = self.uid(to)
+        r = self.paced("pm", lambda: self.submit(
+            "ucp.php?i=pm&mode=compose", lambda f: f["id"] == "postform",
+            {"subject": subject, "message": text, f"address_list[u][{uid}]": "to"}, "post"), self.flood,
+            PHPBB_FLOOD.search)
+        assert "p=" in r.text and not _error(r.text), f"{self.name}: PM to {to} not sent: {_error(r.text)}"
+
+    def _inbox_ids(self) -> list[str]:
+        ids: list[str] = []
+        start = 0
+        while True:
+            page = self.get(f"ucp.php?i=pm&folder=inbox&start={start}").text
+            soup = BeautifulSoup(page, "lxml")
+            found = [m.group(1) for a in soup.select("a.topictitle") if (m := re.search(r"[?&]p=(\d+)", a["href"]))]
+            new = [i for i in found if i not in ids]
+            if not new:
+                return ids
+            ids += new
+            start += len(found)
+
+    def _read_pm(self, pm_id: str) -> PM:
+        soup = BeautifulSoup(self.get(f"ucp.php?i=pm&mode=view&f=0&p={pm_id}").text, "lxml")
+        view = soup.select_one("div.post.pm") or soup
+        who = view.select_one("p.author a.username, p.author a.username-coloured")
+        return PM(pm_id, _text(who), _text(view.select_one("h3")), _text(view.select_one("div.content")))
+
+
+# --- MyBB 1.8 --------------------------------------------------------------------------------------------------
+
+MYBB_FLOOD = re.compile(r"too quickly|too soon|wait \d+ (more )?seconds|слишком быстро|flood", re.I)
+
+
+class MybbMember(Member):
+    engine = "mybb"
+
+    def login(self) -> None:
+        self.submit("member.php?action=login", lambda f: "member.php" in f["action"] and
+                    any(k == "password" for k, _ in f["fields"]),
+                    {"username": self.name, "password": self.board.password, "remember": "yes"}, "submit")
+        assert "action=logout" in self.get("index.php").text, f"{self.name} cannot log in to MyBB"
+
+    def _page_posts(self, topic: str, page: int) -> list[Post]:
+        soup = BeautifulSoup(self.get(f"showthread.php?tid={topic}&page={page + 1}").text, "lxml")
+        out = []
+        for div in soup.select("div.post[id^='post_']"):
+            if any(c.startswith("deleted_post") for c in div.get("class", [])):
+                continue  # a moderator's (soft) deletion: only "This post has been deleted" is left
+            who = div.select_one("div.author_information span.largetext")
+            body = div.select_one("div.post_body")
+            out.append(Post(div["id"][len("post_"):], _text(who), _text(body), str(body)))
+        return out
+
+    def _posted(self, r: requests.Response) -> str:
+        found = re.search(r"pid=(\d+)", r.url + " " + r.text) if not _error(r.text) else None
+        assert found, f"{self.name}: not posted: {_error(r.text)}"
+        return found.group(1)
+
+    def _reply_form(self, path: str, values: dict[str, str]) -> requests.Response:
+        return self.paced("post", lambda: self.submit(
+            path, lambda f: "newreply.php" in f["action"] and any(k == "message" for k, _ in f["fields"]),
+            values, "submit", drop=("previewpost",)), float(self.board.env.get("POST_FLOOD", "60")), MYBB_FLOOD.search)
+
+    def reply(self, topic: str, text: str) -> str:
+        return self._posted(self._reply_form(f"newreply.php?tid={topic}", {"message": text}))
+
+    def quote(self, topic: str, post_id: str, text: str) -> str:
+        path = f"newreply.php?tid={topic}&replyto={post_id}"
+        form = [f for f in _forms(self.get(path).text) if "newreply.php" in f["action"]
+                and any(k == "message" for k, _ in f["fields"])][0]
+        quoted = dict(form["fields"])["message"]
+        assert "[quote" in quoted, f"MyBB gave no quote of post {post_id}"
+        return self._posted(self._reply_form(path, {"message": f"{quoted}\n{text}"}))
+
+    def edit(self, post_id: str, text: str) -> None:
+        r = self.submit(f"editpost.php?pid={post_id}", lambda f: f["name"] == "input", {"message": text}, "submit",
+                        drop=("previewpost",))
+        assert not _error(r.text), f"{self.name}: edit {post_id}: {_error(r.text)}"
+
+    def delete(self, post_id: str) -> None:
+        r = self.submit(f"editpost.php?pid={post_id}", lambda f: ("action", "deletepost") in f["fields"],
+                        {"delete": "1"}, "submit")
+        assert not _error(r.text), f"{self.name}: delete {post_id}: {_error(r.text)}"
+
+    def pm(self, to: str, subject: str, text: str) -> None:
+        r = self.paced("pm", lambda: self.submit(
+            "private.php?action=send", lambda f: "private.php" in f["action"] and
+            any(k == "message" for k, _ in f["fields"]),
+            {"to": to, "subject": subject, "message": text}, "submit", drop=("preview", "saveasdraft")),
+            float(self.board.env.get("PM_FLOOD", "60")), MYBB_FLOOD.search)
+        assert r.status_code == 200 and not _error(r.text), f"{self.name}: PM to {to} not sent: {_error(r.text)}"
+
+    def _inbox_ids(self) -> list[str]:
+        ids: list[str] = []
+        page = 1
+        while True:
+            soup = BeautifulSoup(self.get(f"private.php?fid=1&page={page}").text, "lxml")
+            found = [m.group(1) for a in soup.select("a[href*='pmid=']")
+                     if (m := re.search(r"action=read&(?:amp;)?pmid=(\d+)", a["href"]))]
+            new = list(dict.fromkeys(i for i in found if i not in ids))
+            if not new:
+                return ids
+            ids += new
+            page += 1
+
+    def _read_pm(self, pm_id: str) -> PM:
+        soup = BeautifulSoup(self.get(f"private.php?action=read&pmid={pm_id}").text, "lxml")
+        view = soup.select_one("div.post") or soup
+        who = view.select_one("div.author_information span.largetext a")
+        subject = soup.select_one("table.tfixed td.thead strong")
+        return PM(pm_id, _text(who), _text(subject), _text(view.select_one("div.post_body")))
+
+
+def _error(page: str) -> str:
+    soup = BeautifulSoup(page, "lxml")
+    found = soup.select_one("div.error, p.error, div.error li, td.trow1 ul li")
+    return _text(found) if found is not None and ("error" in " ".join(found.get("class", [])) or
+                                                 found.find_parent(class_="error") is not None) else ""
