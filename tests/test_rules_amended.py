@@ -372,3 +372,16 @@ def test_C12_a_nickname_that_starts_with_na_or_v_still_matches_as_written():
     assert one("охочусь на Маша") == Move(MoveKind.HUNT, "Маша")
     assert one("стреляю в Васю") == RejectedLine("стреляю в Васю", Rejection("unknown_name", "Васю"))
     assert one("стреляю в") == RejectedLine("стреляю в", Rejection("missing_argument", "стреляю"))
+
+
+def test_C1_C9_a_gm_command_shown_to_the_minute_takes_effect_at_the_minutes_end():
+    """phpBB and MyBB show PM times to the minute. A GM `конец-фазы` sent at 12:00:45 reads as 12:00-12:00:59;
+    stamped at the minute's start it would make a vote posted at 12:00:30 (exact) late. A GM is no player to
+    favour (C-1), and what he closes must not void what players posted before he sent it."""
+    g = Game.moscow()
+    g.votes("day 1", {"М1": "М3", "М2": "М3", "М4": "М6"})
+    g.vote("day 1", "+2h0m30s", "М5", "М3")
+    g.pm("day 1", "+2h", g.gms[0], "конец-фазы", at_latest=g.at("day 1", "+2h0m59s"))
+    r = g.run("night 1", "+1h")
+    assert r.died("М3") == ("day 1", "vote")
+    assert "М3 — 3: М1, М2, М5" in final_count(r)

@@ -107,6 +107,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         ]
         queue: list[tuple[datetime, int, str, Input]] = []
         for n, inp in enumerate(indexed):
+            if inp.at_latest is not None and inp.where is Where.PM and parse.account_key(inp.author) in self.gm_accounts:
+                # A GM's PM shown only to the minute (phpBB, MyBB) takes effect at the minute's end: an
+                # `end-phase` must not void the players' posts made earlier in the minute it was sent.
+                inp = replace(inp, at=inp.at_latest, at_latest=None)
             queue.append((inp.at, n, "input", inp))
             if inp.edited_at is not None and inp.where is Where.VOTE:
                 queue.append((inp.edited_at, n, "edit", inp))
