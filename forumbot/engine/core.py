@@ -40,6 +40,7 @@ from forumbot.model import (
     Where,
 )
 from forumbot.rules import NightMoves, get_variant
+from forumbot.rules.house import configure
 from forumbot.rules.ballots import VotePost
 from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
@@ -50,7 +51,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
-        self.variant = get_variant(setup.variant)
+        self.variant = configure(get_variant(setup.variant), setup.options)  # section R: house rules as data
         escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
         self.t: Texts = get_texts(setup.language, escape, setup.schedule.timezone)
         self.options = dict(setup.options)
@@ -271,7 +272,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             Kill(sid, "autokill") for sid in self._alive_ids()
             if sid in self.s.doomed or (self.variant.no_show_autokill and sid not in voted)
         ]
-        votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
+        votes = ballots.in_post_order({v: t for v, t in ballots.final.items() if self._counts(v, t)})
         if autokills:
             outcome = DayOutcome(reason="autokill")
         else:
