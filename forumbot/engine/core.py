@@ -209,7 +209,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         roles = {sid: seat.role for sid, seat in self.s.seats.items()}
         self._post(
             at, Where.GAME,
-            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles)),
+            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles), self._house_summary()),
             "setup/players",
         )
         # M-1: with a Don in the variant but none dealt, the mafia choose him

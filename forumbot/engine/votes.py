@@ -15,6 +15,10 @@ from forumbot.model import (
     Where,
 )
 from forumbot.rules.ballots import Ballots, VotePost, count_ballots
+from forumbot.rules.house import defaults
+
+# the house rules a vote count restates (the opening post lists them all)
+VOTE_RULES = frozenset({"vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show"})
 
 
 class VotesMixin:
@@ -153,5 +157,10 @@ class VotesMixin:
             [self._nick(a) for a in ballots.agitators], final,
             edited_kept=[(self._poster(p), p.text) for p in posts if p.edited and not p.voided and not p.deleted],
             deleted=[(self._poster(p), p.text) for p in ballots.deleted],
-            rough=rough,
+            rough=rough, house=self._house_summary(VOTE_RULES),
         )
+
+    def _house_summary(self, only: frozenset[str] | None = None) -> list[tuple[str, object]]:
+        """The house rules in force that differ from the variant's clauses (RULES.md R), for the texts."""
+        summary = self.variant.house.summary(defaults(self.variant.name))
+        return [(k, v) for k, v in summary if only is None or k in only]
