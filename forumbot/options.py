@@ -129,3 +129,4 @@ def closest(name: str, known: Any) -> str:
     """' (did you mean 'x'?)' for the nearest of `known`, or ''."""
     match = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
     return f" (did you mean {match[0]!r}?)" if match else ""
+

@@ -131,6 +131,11 @@ def test_R4_pass_word_in_free_hunt_is_a_vote():
     assert house.alive("Г1") and house.died("Ф1") == ("day 1", "vote")
 
 
+def test_R4_all_pass_in_free_hunt_hangs_nobody_and_autokills_nobody():
+    r = hunt_day({"pass_words": ["пас"]}, {n: "пас" for n in HUNT})
+    assert all(r.alive(n) for n in HUNT) and "Все голоса — ннв" in day_result(r)
+
+
 def test_R4_pass_words_replace_nnv_in_moscow():
     g = Game.moscow(options={"pass_words": ["пас"]})
     g.votes("day 1", {n: "пас" for n in MOSCOW})
@@ -238,3 +243,23 @@ def test_R10_cast_of_eleven():
 def test_R10_cast_needs_more_town_than_bad():
     with pytest.raises(SetupError, match="more town than bad players"):
         Game("free_hunt", [(f"И{i}", None) for i in range(8)], options={"cast": {"mafia": 3, "maniac": 1}}).run("setup", "+1m")
+
+
+def test_init_template_shows_every_house_rule_commented_and_valid():
+    """issue 12 item 3: `forumbot init`'s template lists each R option commented; uncommented, each is valid."""
+    import tomllib
+
+    from forumbot.rules.house import defaults
+
+    text = (Path(__file__).parent.parent / "forumbot" / "examples" / "forumbot.toml").read_text(encoding="utf-8")
+    lines = {line[2:].split("=")[0].strip(): line[2:] for line in text.splitlines()
+             if line.startswith("# ") and "= " in line and line[2:].split("=")[0].strip().isidentifier()}
+    house = set(defaults("moscow").__dataclass_fields__) - {"repeat_is_change", "open_roles"} | {"vote_colors", "roles"}
+    assert house <= set(lines), house - set(lines)
+    for name in house:
+        value = tomllib.loads(lines[name])
+        if name == "vote_colors":
+            value["vote_format"] = "color"
+        if name == "vote_format" and value[name] == "color":
+            value["vote_colors"] = ["red"]
+        assert option_problems("moscow", value) == [], (name, value)

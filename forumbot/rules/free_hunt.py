@@ -123,6 +123,8 @@ class FreeHunt:
         """H-6 (R-5..R-7), after autokills were applied by the engine (which then calls this only without them)."""
         votes = with_no_shows(votes, alive, self.house.no_show)
         outcome = settle(votes, alive, self.house.lynch, self.house.tie)
+        if outcome is None and votes:  # every vote a pass word (R-4)
+            return DayOutcome(reason="all_no_lynch")
         return outcome if outcome is not None else DayOutcome(reason="no_votes")
 
     def night(self, seats: Mapping[str, Seat], moves: NightMoves, rng: random.Random, night: int) -> NightReport:
