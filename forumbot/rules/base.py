@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from forumbot.rules.house import HouseRules
 
 from forumbot.model import ROLE_TEAM, Death, Move, MoveKind, Role, Special, Target, Team
 
@@ -83,6 +86,7 @@ class Variant(Protocol):
     no_show_autokill: bool  # H-5
     team_shot: bool  # H-7: the mafia fire one shot, named by any member, with an executor
     misfire_limit: int | None  # M-6: this many misfired nights in a row give the town the game
+    house: "HouseRules"  # RULES.md section R; `rules.house.configure` sets a game's own (and the fields above)
 
     def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
         """Raises SetupError when roles given for only some players cannot be part of an allowed cast."""
