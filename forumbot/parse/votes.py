@@ -286,6 +286,10 @@ _COLOR = re.compile(
 )
 
 
+def _bare(text: str) -> str:
+    return re.sub(r"[\s/]+", "", text)
+
+
 def formatted_text(text: str, vote_format: str, colors: Collection[str]) -> str:
     """The text a post carries in the required formatting (R-3), markup stripped: bold, or one of `colors`."""
     if vote_format == "bold":
@@ -323,7 +327,7 @@ def house_vote(
         carried = normalize(formatted_text(text, vote_format, vote_colors))
         if final:  # the final word may sit outside the formatting
             carried = normalize(" ".join(w for w in carried.split() if keyword_form(w) != keyword_form(final_word or "")))
-        if carried != normalize(plain):
+        if _bare(carried) != _bare(normalize(plain)):  # "[b]Маша[/b] / [b]Петя[/b]" carries both parts
             code = "not_bold" if vote_format == "bold" else "not_colored"
             return Rejection(code, ", ".join(vote_colors) if vote_format == "color" else excerpt(plain)), False
     if pass_words is not None:
