@@ -96,6 +96,8 @@ class Rejection:
 REJECTION_CODES: frozenset[str] = frozenset(
     {
         "empty",  # nothing left after removing formatting
+        "not_bold",  # the nickname is not bold
+        "not_colored",  # the nickname is not in one of the game's colours; detail lists them
         "unknown_name",  # matches no player who may be named there
         "ambiguous_name",  # matches more than one player; detail lists them
         "not_alive",  # names a player who is dead (or otherwise not allowed there); detail: the nick

@@ -12,13 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-# RULES.md section R: house rules named by the contract but not played yet. Refused, saying so, rather than
-# accepted and ignored: a GM who sets one expects it to hold.
-HOUSE_RULES = {
-    "vote_changes": "R-1", "final_word": "R-2", "vote_format": "R-3", "vote_colors": "R-3", "pass_words": "R-4",
-    "lynch": "R-5", "tie": "R-6", "no_show": "R-7", "draw_at": "R-8", "roles": "R-9", "cast": "R-10",
-}
-
+from forumbot.rules.house import house_problems
 
 def number(low: float, high: float, unit: str, low_open: bool = False) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
@@ -55,6 +49,24 @@ def whole(low: int | None = None, high: int | None = None) -> Callable[[Any], st
     return check
 
 
+def changes(value: Any) -> str | None:
+    if value == "unlimited":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"must be a whole number of at least 0 or 'unlimited', got {value!r}"
+    return None
+
+
+def one_word(value: Any) -> str | None:
+    if not isinstance(value, str) or len(value.split()) != 1:
+        return f"expected one word, got {value!r}"
+    return None
+
+
+def table(value: Any) -> str | None:
+    return None if isinstance(value, dict) else f"expected a table of role counts, got {type(value).__name__} {value!r}"
+
+
 def string(value: Any) -> str | None:
     return None if isinstance(value, str) else f"expected a string, got {type(value).__name__} {value!r}"
 
@@ -78,6 +90,18 @@ OPTIONS: dict[str, Option] = {
     "agitation_markers": Option(words),
     "mafia": Option(whole(), ("free_hunt",), "H-1"),
     "maniac": Option(flag, ("free_hunt",), "H-1"),
+    # RULES.md section R: house rules; left out, the variant's clause holds (rules/house.py reads them)
+    "vote_changes": Option(changes, clause="R-1"),
+    "final_word": Option(one_word, clause="R-2"),
+    "vote_format": Option(choice("any", "bold", "color"), clause="R-3"),
+    "vote_colors": Option(words, clause="R-3"),
+    "pass_words": Option(words, clause="R-4"),
+    "lynch": Option(choice("plurality", "majority"), clause="R-5"),
+    "tie": Option(choice("runoff", "nobody", "all", "first_reached"), clause="R-6"),
+    "no_show": Option(choice("nothing", "autokill", "self_vote"), clause="R-7"),
+    "draw_at": Option(whole(0, 30), clause="R-8"),
+    "roles": Option(choice("closed", "open"), clause="R-9"),
+    "cast": Option(table, clause="R-10"),
 }
 
 
@@ -92,12 +116,12 @@ def option_problems(variant: str, options: Mapping[str, Any], where: str = "opti
             problems.append(f"{where}.{name}: not an option of {variant} (only of {', '.join(option.variants)})")
         elif (wrong := option.check(value)) is not None:
             problems.append(f"{where}.{name}: {wrong}" + (f" ({option.clause})" if option.clause else ""))
+    if not problems:  # what the variant cannot play among well-formed values (R-6 runoff, R-10 cast)
+        problems = [f"{where}.{line}" for line in house_problems(variant, options)]
     return problems
 
 
 def unknown_option(name: str) -> str:
-    if name in HOUSE_RULES:
-        return f"house rule {HOUSE_RULES[name]} is not implemented yet (RULES.md section R); remove it"
     return "unknown option" + closest(name, OPTIONS)
 
 
@@ -105,3 +129,4 @@ def closest(name: str, known: Any) -> str:
     """' (did you mean 'x'?)' for the nearest of `known`, or ''."""
     match = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
     return f" (did you mean {match[0]!r}?)" if match else ""
+

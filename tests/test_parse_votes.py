@@ -277,3 +277,53 @@ def test_M7_H3_any_post_gives_a_vote_or_a_known_rejection(post: str) -> None:
         assert isinstance(result, Vote | Agitation | Rejection)
         if isinstance(result, Rejection):
             assert result.code in REJECTION_CODES
+
+
+# --- R-2..R-4 (issue 12): the house rules read around the variant's grammar, from the post's markup
+
+from forumbot.parse import house_vote  # noqa: E402
+
+
+def _base(text: str):
+    return Vote(text.strip()) if text.strip() in ("Маша", "Петя") else Rejection("unknown_name", text)
+
+
+@pytest.mark.parametrize("markup", [
+    "[b]Маша[/b]", '<strong class="text-strong">Маша</strong>', '<span style="font-weight: bold;" class="mycode_b">Маша</span>',
+    "<b>Маша</b>",
+])
+def test_R3_bold_as_each_engine_renders_it(markup):
+    assert house_vote(markup, _base, vote_format="bold") == (Vote("Маша"), False)
+    assert house_vote(markup.replace("Маша", "Маша") + " ", _base, vote_format="bold")[0] == Vote("Маша")
+
+
+@pytest.mark.parametrize("markup", [
+    "[color=purple]Маша[/color]", '<span style="color: purple;" class="bbc_color">Маша</span>',
+    '<span style="color: Purple">Маша</span>', '<font color="purple">Маша</font>',
+])
+def test_R3_colour_as_each_engine_renders_it(markup):
+    assert house_vote(markup, _base, vote_format="color", vote_colors=["purple"]) == (Vote("Маша"), False)
+    assert house_vote(markup, _base, vote_format="color", vote_colors=["red"])[0] == Rejection("not_colored", "red")
+
+
+def test_R3_plain_or_half_bold_is_refused():
+    assert house_vote("Маша", _base, vote_format="bold")[0].code == "not_bold"
+    assert house_vote("[b]Ма[/b]ша", _base, vote_format="bold")[0].code == "not_bold"
+    assert house_vote('<span style="background-color: red">Маша</span>', _base, vote_format="color",
+                      vote_colors=["red"])[0].code == "not_colored"
+
+
+def test_R3_both_parts_of_a_moscow_vote_in_bold():
+    seen = []
+    house_vote("[b]Маша[/b] / [b]Петя[/b]", lambda t: seen.append(t) or Vote("Маша"), vote_format="bold")
+    assert seen == ["Маша / Петя"]
+
+
+def test_R2_final_word_outside_the_bold():
+    assert house_vote("[b]Маша[/b] окончательно", _base, final_word="окончательно", vote_format="bold") == (Vote("Маша"), True)
+    assert house_vote("Маша окончательно", _base) == (Rejection("unknown_name", "Маша окончательно"), False)
+
+
+def test_R4_pass_words():
+    assert house_vote("Пас", _base, pass_words=["пас"]) == (Vote(Special.NO_LYNCH), False)
+    assert house_vote("ннв", lambda t: Vote(Special.NO_LYNCH), pass_words=["пас"])[0].code == "not_a_vote"

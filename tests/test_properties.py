@@ -104,11 +104,51 @@ def _gm_text(rnd: random.Random, nicks: list[str]) -> str:
     return f'replace {rnd.choice(nicks)} "{rnd.choice(["Новичок", nicks[0], BOT, GM])}"'
 
 
+HOUSE_CHOICES: dict[str, list] = {  # RULES.md section R (issue 12): values drawn per game
+    "vote_changes": [0, 2, 3, "unlimited"],
+    "final_word": ["окончательно"],
+    "vote_format": ["bold", "color"],
+    "pass_words": [["ннв", "пас"], ["пас"]],
+    "lynch": ["majority"],
+    "tie": ["nobody", "all", "first_reached"],
+    "no_show": ["nothing", "autokill", "self_vote"],
+    "draw_at": [0, 3, 6],
+    "roles": ["open", "closed"],
+}
+HOUSE_CAST = {"moscow": {"mafia": 2, "don": 1, "sheriff": 1}, "free_hunt": {"mafia": 3, "doctor": 1, "maniac": 1}}
+
+
+def house_options(variant: str, pick: int) -> dict:
+    """A random set of house rules (none for a third of the games, keeping the variants' clauses covered)."""
+    rnd = random.Random(pick)
+    if pick % 3 == 0:
+        return {}
+    out = {k: rnd.choice(v) for k, v in HOUSE_CHOICES.items() if rnd.random() < 0.4}
+    if out.get("vote_format") == "color":
+        out["vote_colors"] = ["red"]
+    if rnd.random() < 0.2:
+        out["cast"] = HOUSE_CAST[variant]  # the kit's cast, given through R-10
+    return out
+
+
+def _formatted(options: dict, text: str, rnd: random.Random) -> str:
+    """A vote in the game's required format (R-3), mostly: now and then plain, to be refused."""
+    if "vote_format" not in options or rnd.random() < 0.1:
+        return text
+    if options.get("vote_format") == "bold":
+        return f"[b]{text}[/b]"
+    if options.get("vote_format") == "color":
+        return f"[color=red]{text}[/color]"
+    return text
+
+
 def build_game(variant: str, seed: int, language: str, edited: str | None, count_every: int, days: int, tail: bool,
-               ballots: list[int], nights: list[int], events: list[tuple[int, int, int]]) -> tuple[Game, datetime]:
+               ballots: list[int], nights: list[int], events: list[tuple[int, int, int]],
+               house: int = 0) -> tuple[Game, datetime]:
     cast = VARIANTS[variant]
     nicks = [n for n, _ in cast]
     options: dict = {"edited_votes": edited} if edited else {}
+    options.update(house_options(variant, house))
     if count_every != 60:
         options["vote_count_minutes"] = count_every  # the hourly count costs most of a fold's time
     g = Game(variant, list(cast), options=options, seed=seed, language=language)
@@ -125,7 +165,7 @@ def build_game(variant: str, seed: int, language: str, edited: str | None, count
         for i, voter in enumerate(nicks):
             at = g.at(f"day {day}", "+30m") + timedelta(seconds=i)
             used.add(at)
-            g.vote(at, "", voter, rnd.choice(pool) if rnd.random() < 0.9 else _vote_text(rnd, nicks))
+            g.vote(at, "", voter, _formatted(options, rnd.choice(pool), rnd) if rnd.random() < 0.9 else _vote_text(rnd, nicks))
     # Nights where every seat with a move sends one (the mafia mostly agree), so that nights kill.
     for night, moves in enumerate(nights[:days], 1):
         if moves % 5 == 0:
@@ -197,6 +237,7 @@ def games(variant: str) -> st.SearchStrategy[tuple[Game, datetime]]:
         ballots=st.lists(st.integers(0, 2**32), min_size=6, max_size=6),
         nights=st.lists(st.integers(0, 2**32), min_size=6, max_size=6),
         events=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 2000), st.integers(0, 2**32)), max_size=30),
+        house=st.integers(0, 2**32),
     )
 
 
@@ -289,7 +330,7 @@ def _check_counts(r: GameRun) -> None:
                     raise AssertionError(f"{v}, modkilled on {d.phase}, counted in {m.key}: {line}")
 
 
-def _rules_winner(variant: str, roles: list[Role]) -> str | None:
+def _rules_winner(variant: str, roles: list[Role], draw_at: int | None = None) -> str | None:
     """The win check of RULES.md on the alive roles, written apart from the engine (M-13, H-14; not M-6)."""
     mafia = sum(1 for x in roles if x in (Role.MAFIA, Role.DON))
     maniac = sum(1 for x in roles if x is Role.MANIAC)
@@ -297,7 +338,7 @@ def _rules_winner(variant: str, roles: list[Role]) -> str | None:
     if variant == "moscow":
         if mafia == 0:
             return "town"
-        if len(roles) <= 4:
+        if len(roles) <= (4 if draw_at is None else draw_at):
             return "draw"
         return "mafia" if mafia >= town else None
     if not roles:
@@ -306,6 +347,8 @@ def _rules_winner(variant: str, roles: list[Role]) -> str | None:
         return "town"
     if maniac and mafia == 0 and len(roles) - maniac <= 1:
         return "maniac"
+    if draw_at and len(roles) <= draw_at:  # R-8
+        return "draw"
     if maniac == 0 and mafia >= town:
         return "mafia"
     return None
@@ -314,7 +357,7 @@ def _rules_winner(variant: str, roles: list[Role]) -> str | None:
 def _check_winner(r: GameRun, g: Game) -> None:
     """C-7: the game ends as soon as a win condition holds, with that winner (or by M-6 / H-14's stalemate)."""
     alive = [p.role for p in r.result.players if p.alive]
-    expected = _rules_winner(g.variant, alive)
+    expected = _rules_winner(g.variant, alive, g.options.get("draw_at"))
     if r.result.winner is None:
         assert expected is None, f"{expected} should have won: {sorted(alive)}"
     elif expected is not None:

@@ -156,3 +156,38 @@ def test_demo_replays_both_variants(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "moscow.json" in out and "free_hunt.json" in out
     assert out.count("== winner: town") == 2
+
+
+def run_without_options(name: str, tmp_path: Path) -> dict:
+    """The same transcript under the variant's own clauses: what the house rule changed."""
+    data = json.loads((TRANSCRIPTS / f"{name}.json").read_text(encoding="utf-8"))
+    data["options"] = {}
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result, _ = replay.replay(replay.load(path))
+    return replay.to_json(result)
+
+
+def died(out: dict) -> dict:
+    return {p["nick"]: (p["died"]["phase"], p["died"]["cause"]) for p in out["result"]["players"] if p.get("died")}
+
+
+def test_R8_draw_at_zero_plays_on_at_four_and_the_town_wins(tmp_path: Path) -> None:
+    """Issue 12: a 10-player game with draw_at = 0 plays on at four alive; the town hangs the Don on day 4."""
+    out = run_json("moscow_plays_on_at_four")
+    assert out["result"]["winner"] == "town"
+    assert died(out)["Петя"] == ("day 4", "vote") and died(out)["Дима"] == ("night 3", "mafia")
+    assert sum(1 for p in out["result"]["players"] if p.get("died") is None) == 3
+    plain = run_without_options("moscow_plays_on_at_four", tmp_path)
+    assert plain["result"]["winner"] == "draw" and "Петя" not in died(plain)  # M-13 stops it after night 3
+
+
+def test_R5_majority_twelve_players(tmp_path: Path) -> None:
+    """Issue 12: a 12-player game with lynch = "majority": day 1's leader (under 7 of 12) stays, day 2's leaves."""
+    out = run_json("free_hunt_majority")
+    assert died(out) == {"Алиса": ("day 2", "vote")}
+    texts = "\n".join(m["text"] for m in out["messages"])
+    assert "Для повешения нужно больше половины голосов живых игроков" in texts
+    assert "никто не уходит" in texts
+    plain = run_without_options("free_hunt_majority", tmp_path)
+    assert died(plain)["Алиса"] == ("day 1", "vote")  # H-6's plurality hangs her a day earlier

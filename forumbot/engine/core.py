@@ -40,6 +40,7 @@ from forumbot.model import (
     Where,
 )
 from forumbot.rules import NightMoves, get_variant
+from forumbot.rules.house import configure
 from forumbot.rules.ballots import VotePost
 from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
@@ -50,7 +51,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
-        self.variant = get_variant(setup.variant)
+        self.variant = configure(get_variant(setup.variant), setup.options)  # section R: house rules as data
         escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
         self.t: Texts = get_texts(setup.language, escape, setup.schedule.timezone)
         self.options = dict(setup.options)
@@ -212,7 +213,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         roles = {sid: seat.role for sid, seat in self.s.seats.items()}
         self._post(
             at, Where.GAME,
-            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles)),
+            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles), self._house_summary()),
             "setup/players",
         )
         # M-1: with a Don in the variant but none dealt, the mafia choose him
@@ -275,7 +276,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             Kill(sid, "autokill") for sid in self._alive_ids()
             if sid in self.s.doomed or (self.variant.no_show_autokill and sid not in voted)
         ]
-        votes = {v: t for v, t in ballots.final.items() if self._counts(v, t)}
+        votes = ballots.in_post_order({v: t for v, t in ballots.final.items() if self._counts(v, t)})
         if autokills:
             outcome = DayOutcome(reason="autokill")
         else:

@@ -17,11 +17,12 @@ from forumbot.model import (
     Role,
 )
 from forumbot.rules import Seat, get_variant
+from forumbot.rules.house import configure
 
 
 def draw_seats(setup: GameSetup) -> dict[str, Seat]:
     """Validate the cast and draw the roles not given, with the game's seed (C-2, M-1, H-1)."""
-    variant = get_variant(setup.variant)
+    variant = configure(get_variant(setup.variant), setup.options)  # R-10 reads the options
     nicks = [p.nick for p in setup.players]
     seen: dict[str, str] = {}
     for nick in nicks:

@@ -15,6 +15,10 @@ from forumbot.model import (
     Where,
 )
 from forumbot.rules.ballots import Ballots, VotePost, count_ballots
+from forumbot.rules.house import defaults
+
+# the house rules a vote count restates (the opening post lists them all)
+VOTE_RULES = frozenset({"vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show"})
 
 
 class VotesMixin:
@@ -32,8 +36,9 @@ class VotesMixin:
         elif not self.s.seats[sid].alive:
             voter, parsed = sid, Rejection("dead_voter", self._nick(sid))
         else:
-            voter, parsed = sid, self._parse_vote(text)
-        post = VotePost(inp.id, voter, parsed, text, at=inp.at, at_latest=inp.at_latest, deleted_at=inp.deleted_at)
+            voter, (parsed, final) = sid, self._parse_vote(text)
+        post = VotePost(inp.id, voter, parsed, text, at=inp.at, at_latest=inp.at_latest, deleted_at=inp.deleted_at,
+                        final=final if sid is not None and self.s.seats[sid].alive else False)
         (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts).append(post)
         if isinstance(post.parsed, Agitation):
             self.s.agitations[sid] += 1
@@ -41,8 +46,14 @@ class VotesMixin:
             if self.s.agitations[sid] > 1:
                 self.s.doomed.add(sid)  # type: ignore[arg-type]
 
-    def _parse_vote(self, text: str) -> Vote | Agitation | Rejection:
-        return self._to_seat_ids(self._read_vote(text, self.markers))
+    def _parse_vote(self, text: str) -> tuple[Vote | Agitation | Rejection, bool]:
+        """The post read with the game's house rules (R-2..R-4) around the variant's grammar; and if final (R-2)."""
+        house = self.variant.house
+        parsed, final = parse.house_vote(
+            text, lambda t: self._read_vote(t, self.markers), house.final_word, house.vote_format, house.vote_colors,
+            house.pass_words if self.s.phase.kind == "day" else None,
+        )
+        return self._to_seat_ids(parsed), final
 
     def _read_vote(self, text: str, markers: tuple[str, ...]) -> Vote | Agitation | Rejection:
         """The open day's (or runoff's) vote grammar, naming players by their current nicks."""
@@ -85,7 +96,7 @@ class VotesMixin:
 
     def _ballots(self, posts: list[VotePost]) -> Ballots:
         alive = {sid for sid, seat in self.s.seats.items() if seat.alive}
-        return count_ballots(posts, alive, self.variant.vote_changes)
+        return count_ballots(posts, alive, self.variant.vote_changes, self.variant.house.repeat_is_change)
 
     def _counts(self, voter: str, target: Target) -> bool:
         """A vote counts if its author and its target are alive (H-6: a vote for a modkilled player counts for nobody)."""
@@ -146,5 +157,10 @@ class VotesMixin:
             [self._nick(a) for a in ballots.agitators], final,
             edited_kept=[(self._poster(p), p.text) for p in posts if p.edited and not p.voided and not p.deleted],
             deleted=[(self._poster(p), p.text) for p in ballots.deleted],
-            rough=rough,
+            rough=rough, house=self._house_summary(VOTE_RULES),
         )
+
+    def _house_summary(self, only: frozenset[str] | None = None) -> list[tuple[str, object]]:
+        """The house rules in force that differ from the variant's clauses (RULES.md R), for the texts."""
+        summary = self.variant.house.summary(defaults(self.variant.name))
+        return [(k, v) for k, v in summary if only is None or k in only]

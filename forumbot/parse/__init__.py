@@ -8,6 +8,7 @@ from forumbot.parse.normalize import fold_lookalikes, keyword_form, normalize, s
 from forumbot.parse.votes import (
     DEFAULT_AGITATION_MARKERS,
     find_agitation,
+    house_vote,
     parse_hunt_vote,
     parse_moscow_vote,
     parse_runoff_vote,
@@ -23,6 +24,7 @@ __all__ = [
     "normalize",
     "parse_command",
     "parse_duration",
+    "house_vote",
     "parse_hunt_vote",
     "parse_moscow_vote",
     "parse_pm",

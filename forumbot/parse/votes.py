@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 
 from forumbot.model import Agitation, Rejection, Special, Target, Vote
@@ -270,3 +270,71 @@ def parse_hunt_vote(
     if isinstance(found, Rejection):
         return _name_rejection(matcher, line, found)
     return Vote(found)
+
+
+# R-3: the formatting a vote must carry, read before C-4 strips it (BBCode and the HTML forums render it as).
+_BOLD = re.compile(
+    r"\[b\](.*?)\[/b\]|<(?:b|strong)\b[^>]*>(.*?)</(?:b|strong)>"
+    r"|<span\b[^>]*font-weight:\s*(?:bold|[6-9]00)[^>]*>(.*?)</span>",
+    re.IGNORECASE | re.DOTALL,
+)
+_COLOR = re.compile(
+    r"\[colou?r=[\"']?([^\]\"']+)[\"']?\](.*?)\[/colou?r\]"
+    r"|<span\b[^>]*?(?<![-\w])color:\s*([^;\"'>]+)[^>]*>(.*?)</span>"
+    r"|<font\b[^>]*color=[\"']?([^\"'>\s]+)[^>]*>(.*?)</font>",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"[\s/]+", "", text)
+
+
+def formatted_text(text: str, vote_format: str, colors: Collection[str]) -> str:
+    """The text a post carries in the required formatting (R-3), markup stripped: bold, or one of `colors`."""
+    if vote_format == "bold":
+        return " ".join(strip_markup(next(g for g in m.groups() if g is not None)) for m in _BOLD.finditer(text))
+    wanted = {c.strip().lower() for c in colors}
+    parts = []
+    for m in _COLOR.finditer(text):
+        g = m.groups()
+        color, inner = (g[0], g[1]) if g[0] is not None else (g[2], g[3]) if g[2] is not None else (g[4], g[5])
+        if color.strip().lower() in wanted:
+            parts.append(strip_markup(inner))
+    return " ".join(parts)
+
+
+def house_vote(
+    text: str,
+    base: Callable[[str], Vote | Agitation | Rejection],
+    final_word: str | None = None,
+    vote_format: str = "any",
+    vote_colors: Collection[str] = (),
+    pass_words: Collection[str] | None = None,
+) -> tuple[Vote | Agitation | Rejection, bool]:
+    """A vote post read with the house rules R-2..R-4 around the variant's grammar `base`; and whether it is final.
+
+    R-2: the final word after the nickname locks the vote. R-3: the nickname must carry the formatting.
+    R-4: `pass_words` (None: the variant's own) are the no-lynch vote."""
+    if _QUOTE.search(text) or (final_word is None and vote_format == "any" and pass_words is None):
+        return base(text), False
+    plain = strip_markup(text)
+    words = plain.split()
+    final = False
+    if final_word and len(words) > 1 and keyword_form(words[-1]) == keyword_form(final_word):
+        plain, final = " ".join(words[:-1]), True
+    if vote_format != "any" and normalize(plain):
+        carried = normalize(formatted_text(text, vote_format, vote_colors))
+        if final:  # the final word may sit outside the formatting
+            carried = normalize(" ".join(w for w in carried.split() if keyword_form(w) != keyword_form(final_word or "")))
+        if _bare(carried) != _bare(normalize(plain)):  # "[b]Маша[/b] / [b]Петя[/b]" carries both parts
+            code = "not_bold" if vote_format == "bold" else "not_colored"
+            return Rejection(code, ", ".join(vote_colors) if vote_format == "color" else excerpt(plain)), False
+    if pass_words is not None:
+        form = keyword_form(plain)
+        if form in _forms(tuple(pass_words)):
+            return Vote(Special.NO_LYNCH), final
+    parsed = base(plain)
+    if pass_words is not None and isinstance(parsed, Vote) and parsed.target is Special.NO_LYNCH:
+        return _not_a_vote(plain), False  # "ннв" is not among this game's pass words
+    return parsed, final and isinstance(parsed, Vote)

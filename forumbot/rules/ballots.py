@@ -28,6 +28,7 @@ class VotePost:
     at_latest: datetime | None = None  # the latest instant, where the forum shows the time only roughly (C-1)
     deleted_at: datetime | None = None  # gone from the thread by then (C-11)
     deleted: bool = False  # gone when the phase's posts were re-read at its deadline: no vote (C-11)
+    final: bool = False  # R-2: the post held the final word; later posts that day are no votes
 
     def straddles(self, deadline: datetime) -> bool:
         """C-1: the forum's rough time allows both before and at/after the deadline; it counts as before."""
@@ -45,20 +46,28 @@ class Ballots:
     agitators: list[str]
     deleted: list[VotePost] = field(default_factory=list)  # gone at the deadline re-read (C-11)
     final_posts: dict[str, VotePost] = field(default_factory=dict)  # the post behind each final vote
+    position: dict[str, int] = field(default_factory=dict)  # voter -> index of his final vote's post
+
+    def in_post_order(self, votes: dict[str, Target]) -> dict[str, Target]:
+        """`votes` ordered by when each final vote was posted (R-6 "first_reached" reads the order)."""
+        return dict(sorted(votes.items(), key=lambda kv: self.position.get(kv[0], -1)))
 
 
-def count_ballots(posts: list[VotePost], alive: Collection[str], changes_allowed: int | None) -> Ballots:
+def count_ballots(
+    posts: list[VotePost], alive: Collection[str], changes_allowed: int | None, repeat_is_change: bool = True
+) -> Ballots:
     """Each alive voter's final vote (M-8, H-3, H-4), in post order; voided and rejected posts listed apart.
 
     An agitation (H-4) is a vote against its author and final. A GM `setvote` uses up no change (M-10). Voided
-    (edited) and deleted posts use up none either (C-11).
+    (edited) and deleted posts use up none either (C-11). With R-1 set (`repeat_is_change` False) a vote for
+    the target already voted for is no change; R-2: a vote with the final word locks the voter's vote.
     """
     final: dict[str, Target] = {}
     changes: Counter = Counter()
     locked: set[str] = set()
     b = Ballots(final, [], [], [], [])
     behind = b.final_posts
-    for post in posts:
+    for index, post in enumerate(posts):
         if post.deleted:  # C-11: as if never posted, so it uses up no vote change either
             b.deleted.append(post)
             continue
@@ -74,11 +83,17 @@ def count_ballots(posts: list[VotePost], alive: Collection[str], changes_allowed
             if post.voter not in locked:
                 final[post.voter] = post.voter
                 behind[post.voter] = post
+                b.position[post.voter] = index
                 locked.add(post.voter)
                 b.agitators.append(post.voter)
             continue
         if post.voter in locked:
-            b.ignored.append((post, "agitation"))
+            b.ignored.append((post, "final" if post.voter not in b.agitators else "agitation"))
+            continue
+        repeat = not repeat_is_change and post.voter in final and final[post.voter] == post.parsed.target
+        if repeat:
+            if post.final:
+                locked.add(post.voter)
             continue
         if not post.by_gm and changes_allowed is not None:
             if changes[post.voter] > changes_allowed:
@@ -87,4 +102,7 @@ def count_ballots(posts: list[VotePost], alive: Collection[str], changes_allowed
             changes[post.voter] += 1
         final[post.voter] = post.parsed.target
         behind[post.voter] = post
+        b.position[post.voter] = index
+        if post.final:
+            locked.add(post.voter)
     return b

@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from forumbot.rules.house import HouseRules
 
 from forumbot.model import ROLE_TEAM, Death, Move, MoveKind, Role, Special, Target, Team
 
@@ -83,6 +86,7 @@ class Variant(Protocol):
     no_show_autokill: bool  # H-5
     team_shot: bool  # H-7: the mafia fire one shot, named by any member, with an executor
     misfire_limit: int | None  # M-6: this many misfired nights in a row give the town the game
+    house: "HouseRules"  # RULES.md section R; `rules.house.configure` sets a game's own (and the fields above)
 
     def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
         """Raises SetupError when roles given for only some players cannot be part of an allowed cast."""
@@ -125,3 +129,37 @@ def plurality(votes: Mapping[str, Target]) -> tuple[list[str], int]:
     top = max(tally.values())
     return sorted(n for n, c in tally.items() if c == top), top
 
+
+
+def with_no_shows(votes: Mapping[str, Target], alive: Sequence[str], no_show: str) -> dict[str, Target]:
+    """R-7 "self_vote": a player without a counted vote counts as one vote against himself (he stays voter)."""
+    out = dict(votes)
+    if no_show == "self_vote":
+        for sid in alive:
+            out.setdefault(sid, sid)
+    return out
+
+
+def settle(votes: Mapping[str, Target], alive: Sequence[str], lynch: str, tie: str) -> DayOutcome | None:
+    """R-5 and R-6 for a day with named votes: who leaves, a runoff, or None when no one was named.
+
+    `votes` is in the order the final votes were posted (R-6 "first_reached" reads it)."""
+    leaders, top = plurality(votes)
+    if not leaders:
+        return None
+    if lynch == "majority" and top * 2 <= len(alive):
+        return DayOutcome(pardoned=tuple(leaders), reason="no_majority")
+    if len(leaders) == 1:
+        return DayOutcome(deaths=(Kill(leaders[0], "vote"),), reason="vote")
+    if tie == "runoff":
+        return DayOutcome(runoff=tuple(leaders), reason="tie")
+    if tie == "all":
+        return DayOutcome(deaths=tuple(Kill(n, "vote") for n in leaders), reason="tie_all")
+    if tie == "first_reached":
+        running: Counter[str] = Counter()
+        for target in votes.values():
+            if not isinstance(target, Special):
+                running[target] += 1
+                if running[target] == top:
+                    return DayOutcome(deaths=(Kill(target, "vote"),), reason="tie_first")
+    return DayOutcome(pardoned=tuple(leaders), reason="tie")

@@ -8,7 +8,8 @@ from typing import Mapping, Sequence
 
 from forumbot.errors import SetupError
 from forumbot.model import MoveKind, Role, Target, Team
-from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, team_counts
+from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, settle, team_counts, with_no_shows
+from forumbot.rules.house import cast_roles, defaults, expected_cast
 
 # H-1, as data: for each player count, the allowed (mafia, maniac) casts, the default first.
 CASTS: dict[int, tuple[tuple[int, bool], ...]] = {
@@ -50,6 +51,7 @@ class FreeHunt:
     no_show_autokill = True  # H-5
     team_shot = True  # H-7
     misfire_limit: int | None = None
+    house = defaults("free_hunt")  # section R; `rules.house.configure` gives a game's own
 
     def allowed(self, n_players: int) -> tuple[tuple[int, bool], ...]:
         if n_players not in CASTS:
@@ -59,6 +61,8 @@ class FreeHunt:
         return CASTS[n_players]
 
     def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
+        if self.house.cast is not None:  # R-10
+            return cast_roles(self.name, self.house.cast, n_players)
         allowed = self.allowed(n_players)
         # H-1: the options pick the cast of the row they name; one option alone picks the first that fits it.
         mafia, maniac = options.get("mafia"), options.get("maniac")
@@ -80,6 +84,14 @@ class FreeHunt:
         return _cast_roles(*fits[0], n_players)
 
     def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
+        if self.house.cast is not None:  # R-10
+            want, counts = expected_cast(self.name, self.house.cast, len(roles)), Counter(roles)
+            if counts != want:
+                raise SetupError(
+                    "option cast asks for " + ", ".join(f"{want[r]} {r}" for r in sorted(want))
+                    + "; got " + ", ".join(f"{counts[r]} {r}" for r in sorted(counts)) + " (R-10)"
+                )
+            return
         allowed = self.allowed(len(roles))
         counts = Counter(roles)
         stray = set(counts) - set(ABILITIES)
@@ -108,13 +120,12 @@ class FreeHunt:
         return team_counts(seats)[Team.TOWN] > HUNTING_CLOSED_AT_TOWN
 
     def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
-        """H-6, after autokills were applied by the engine (which then calls this only without autokills)."""
-        leaders, _ = plurality(votes)
-        if not leaders:
-            return DayOutcome(reason="no_votes")
-        if len(leaders) > 1:
-            return DayOutcome(pardoned=tuple(leaders), reason="tie")
-        return DayOutcome(deaths=(Kill(leaders[0], "vote"),), reason="vote")
+        """H-6 (R-5..R-7), after autokills were applied by the engine (which then calls this only without them)."""
+        votes = with_no_shows(votes, alive, self.house.no_show)
+        outcome = settle(votes, alive, self.house.lynch, self.house.tie)
+        if outcome is None and votes:  # every vote a pass word (R-4)
+            return DayOutcome(reason="all_no_lynch")
+        return outcome if outcome is not None else DayOutcome(reason="no_votes")
 
     def night(self, seats: Mapping[str, Seat], moves: NightMoves, rng: random.Random, night: int) -> NightReport:
         """H-7..H-13, one step at a time: Hunt, then Doctor, then Mafia, then Maniac."""
@@ -182,6 +193,8 @@ class FreeHunt:
             return "town"
         if teams[Team.MANIAC] and teams[Team.MAFIA] == 0 and total - teams[Team.MANIAC] <= 1:
             return "maniac"
+        if 0 < total <= self.house.draw_at:  # R-8 (off by default)
+            return "draw"
         if teams[Team.MANIAC] == 0 and teams[Team.MAFIA] >= teams[Team.TOWN]:
             return "mafia"
         return None

@@ -8,7 +8,8 @@ from typing import Mapping, Sequence
 
 from forumbot.errors import SetupError
 from forumbot.model import MoveKind, Role, Special, Target, Team
-from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, team_counts
+from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, settle, team_counts, with_no_shows
+from forumbot.rules.house import cast_roles, defaults, expected_cast
 
 PLAYERS = 10
 # M-1: 6 Civilians, 1 Sheriff; 2 Mafiosi and 1 Don. When roles are drawn the mafia choose their Don, so the
@@ -21,7 +22,6 @@ ABILITIES: dict[Role, frozenset[MoveKind]] = {
     Role.DON: frozenset({MoveKind.SHOT, MoveKind.CHECK}),
 }
 MISFIRES_TO_LOSE = 3  # M-6
-DRAW_AT_OR_BELOW = 4  # M-13
 
 
 class Moscow:
@@ -36,14 +36,25 @@ class Moscow:
     no_show_autokill = False
     team_shot = False  # M-5: every alive mafia member shoots
     misfire_limit: int | None = MISFIRES_TO_LOSE  # M-6
+    house = defaults("moscow")  # section R; `rules.house.configure` gives a game's own
 
     def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
+        if self.house.cast is not None:  # R-10
+            return cast_roles(self.name, self.house.cast, n_players)
         if n_players != PLAYERS:
             raise SetupError(f"the Moscow variant needs exactly {PLAYERS} players, got {n_players} (M-1)")
         return [Role.CIVILIAN] * 6 + [Role.SHERIFF] + [Role.MAFIA] * 3
 
     def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
         counts = Counter(roles)
+        if self.house.cast is not None:  # R-10
+            want = expected_cast(self.name, self.house.cast, len(roles))
+            if counts != want:
+                raise SetupError(
+                    "option cast asks for " + ", ".join(f"{want[r]} {r}" for r in sorted(want))
+                    + "; got " + ", ".join(f"{counts[r]} {r}" for r in sorted(counts)) + " (R-10)"
+                )
+            return
         if counts != CAST_GIVEN:
             raise SetupError(
                 "the Moscow cast is 6 civilian, 1 sheriff, 2 mafia and 1 don (M-1); got "
@@ -53,6 +64,14 @@ class Moscow:
     def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
         """Roles given for only some players must fit in the cast (the Don counts as one of the three mafia)."""
         counts = Counter(roles)
+        if self.house.cast is not None:  # R-10
+            want = expected_cast(self.name, self.house.cast, n_players)
+            for role, n in counts.items():
+                if n > want[role] + (want[Role.DON] if role is Role.MAFIA else 0):
+                    raise SetupError(f"option cast has {want[role]} {role}, {n} given (R-10)")
+            if counts[Role.MAFIA] + counts[Role.DON] > want[Role.MAFIA] + want[Role.DON]:
+                raise SetupError("option cast has fewer mafia members than given (R-10)")
+            return
         limits = {Role.CIVILIAN: 6, Role.SHERIFF: 1, Role.DON: 1}
         for role, limit in limits.items():
             if counts[role] > limit:
@@ -70,20 +89,20 @@ class Moscow:
         return False  # no Maniac: M-13 ends the game before only mafia remain
 
     def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
-        """M-9 and M-10's first step. `votes` maps each voter to his final target."""
+        """M-9 and M-10's first step (R-5..R-7). `votes` maps each voter to his final target, in post order."""
+        votes = with_no_shows(votes, alive, self.house.no_show)
         cast = list(votes.values())
         if not cast:
             return DayOutcome(reason="no_votes")
         if all(t is Special.NO_LYNCH for t in cast):
             return DayOutcome(reason="all_no_lynch")
-        leaders, top = plurality(votes)
         named = [t for t in cast if t is not Special.NO_LYNCH]
         if day == 1 and len(named) == 1:
             # M-9 day-1 exception: a lone vote against a field of "ннв" pardons.
             return DayOutcome(pardoned=(named[0],), reason="day1_single")
-        if len(leaders) > 1:
-            return DayOutcome(runoff=tuple(leaders), reason="tie")
-        return DayOutcome(deaths=(Kill(leaders[0], "vote"),), reason="vote")
+        outcome = settle(votes, alive, self.house.lynch, self.house.tie)
+        assert outcome is not None  # some vote names a player here
+        return outcome
 
     def runoff_is_hang_all(self, alive_count: int) -> bool:
         """M-10: with an even number alive the runoff is hang-all vs pardon-all; odd, among the leaders."""
@@ -134,7 +153,7 @@ class Moscow:
         teams = team_counts(seats)
         if teams[Team.MAFIA] == 0:
             return "town"
-        if sum(teams.values()) <= DRAW_AT_OR_BELOW:
+        if sum(teams.values()) <= self.house.draw_at:  # M-13, R-8
             return "draw"
         if teams[Team.MAFIA] >= teams[Team.TOWN]:
             return "mafia"

@@ -7,7 +7,7 @@ language is a new table.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from forumbot.errors import SetupError
@@ -65,11 +65,38 @@ class Texts:
 
     # --- setup
 
-    def setup_post(self, nicks: Sequence[str], start: datetime, commitment: str) -> str:
+    def setup_post(self, nicks: Sequence[str], start: datetime, commitment: str,
+                   house: Sequence[tuple[str, Any]] = ()) -> str:
         lines = [self._("setup.title")] + [f"{i}. {self.n(x)}" for i, x in enumerate(nicks, 1)]
         lines.append(self._("setup.start", at=self.time(start)))
+        lines.extend(self.house_rules(house))
         lines.append(self._("setup.commitment", hash=commitment))
         return "\n".join(lines)
+
+    def house_rules(self, house: Sequence[tuple[str, Any]]) -> list[str]:
+        """The house rules in force (RULES.md R), one line each; nothing when the variant's clauses hold."""
+        if not house:
+            return []
+        lines = [self._("house.title")]
+        for name, value in house:
+            if name == "vote_changes":
+                line = (self._("house.vote_changes.unlimited") if value is None else
+                        self._("house.vote_changes.none") if value == 0 else self._("house.vote_changes", n=value))
+            elif name == "final_word":
+                line = self._("house.final_word", word=self.esc(value))
+            elif name == "vote_format":
+                fmt, colors = value
+                line = self._(f"house.vote_format.{fmt}", colors=", ".join(colors))
+            elif name == "pass_words":
+                line = self._("house.pass_words", words=", ".join(f"«{self.esc(w)}»" for w in value))
+            elif name == "draw_at":
+                line = self._("house.draw_at.off") if value == 0 else self._("house.draw_at", n=value)
+            elif name == "cast":
+                line = self._("house.cast", roles=", ".join(f"{n} {self.role(r)}" for r, n in value.items()))
+            else:
+                line = self._(f"house.{name}.{value}")
+            lines.append(f"— {line}.")
+        return lines
 
     def role_pm(self, role: Role, partners: Sequence[str], choose_don: bool) -> str:
         """`choose_don`: the mafia pick their Don by PM before Day 1 (M-1)."""
@@ -108,12 +135,13 @@ class Texts:
         edited_kept: Sequence[tuple[str, str]] = (),
         deleted: Sequence[tuple[str, str]] = (),
         rough: Sequence[tuple[str, str, datetime, datetime]] = (),
+        house: Sequence[tuple[str, Any]] = (),
     ) -> str:
         tally: dict[str, list[str]] = {}
         for voter, target in votes.items():
             tally.setdefault(target, []).append(voter)
         title = self._("count.final" if final else "count.title", phase=self.phase(label))
-        lines = [title]
+        lines = [title] + self.house_rules(house)
         for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
             lines.append(f"{self.target(target)} — {len(voters)}: {self.names(voters)}")
         if not tally:
@@ -144,7 +172,10 @@ class Texts:
         lines = [self._("day.result", n=n)]
         for kill in autokills:
             nick, role = revealed(kill.nick)
-            lines.append(self._("day.autokill", nick=self.n(nick), role=self.role(role)))
+            if role is None:  # closed roles (M-2, R-9) with an autokill (R-7)
+                lines.append(self._("day.autokill_closed", nick=self.n(nick)))
+            else:
+                lines.append(self._("day.autokill", nick=self.n(nick), role=self.role(role)))
         if autokills:
             lines.append(self._("day.no_vote_after_autokill"))
         for kill in outcome.deaths:
@@ -152,7 +183,7 @@ class Texts:
             lines.append(self._("day.hanged_role" if role else "day.hanged", nick=self.n(nick), role=self.role(role) if role else ""))
         if outcome.deaths and lw_deadline is not None:
             lines.append(self._("lastword.until", at=self.time(lw_deadline)))
-        if outcome.reason in ("all_no_lynch", "no_votes", "tie", "day1_single"):
+        if outcome.reason in ("all_no_lynch", "no_votes", "tie", "day1_single", "no_majority", "tie_all", "tie_first"):
             names = self.names([revealed(x)[0] for x in outcome.pardoned])
             lines.append(self._(f"day.{outcome.reason}", names=names))
         return "\n".join(lines)

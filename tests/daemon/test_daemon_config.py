@@ -147,8 +147,12 @@ BAD = [
      "games.g1.options.mafiaa: unknown option (did you mean 'mafia'?)"),
     ("a Free Hunt option in Moscow", with_options("maniac = true"),
      "games.g1.options.maniac: not an option of moscow (only of free_hunt)"),
-    ("a house rule not played yet", with_options('tie = "all"'),
-     "games.g1.options.tie: house rule R-6 is not implemented yet (RULES.md section R); remove it"),
+    ("R-6 tie runoff outside Moscow (issue 12)", with_options('tie = "coin"'),
+     "games.g1.options.tie: must be 'runoff' or 'nobody' or 'all' or 'first_reached', got 'coin' (R-6)"),
+    ("R-10 cast with too much mafia for the players (issue 12)", with_options("cast = { mafia = 5, don = 1 }"),
+     "games.g1: option cast {'mafia': 5, 'don': 1} with 10 players needs at least one mafia member"),
+    ("R-3 colour format without colours (issue 12)", with_options('vote_format = "color"'),
+     "games.g1.options.vote_colors: vote_format = 'color' needs the list of colours (R-3)"),
 ]
 
 
