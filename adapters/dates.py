@@ -110,7 +110,11 @@ def forum_date_span(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_o
     at, width, relative = found
     if relative:
         return Span(at - width, at)
-    return Span(at, at + width - timedelta(seconds=1)) if width > timedelta(seconds=1) else Span(at, at)
+    if width <= timedelta(seconds=1):
+        return Span(at, at)
+    # Nothing on a page was written after the page was served: a time shown to the minute, read within that
+    # minute, ends now (so a GM's `конец-фазы` read at once is not held back to the minute's end).
+    return Span(at, max(at, min(at + width - timedelta(seconds=1), now)))
 
 
 def _read(text: str, tz: ZoneInfo | timezone, now: datetime, numeric_order: str) -> tuple[datetime, timedelta, bool] | None:

@@ -33,6 +33,13 @@ def test_C1_a_rough_forum_time_is_the_range_its_words_allow(text, earliest, late
     assert forum_date_span(text, MSK, NOW) == Span(earliest, latest)
 
 
+def test_C1_a_minute_read_within_itself_ends_when_the_page_was_served():
+    """Nothing on a page is later than the page: 10:01 read at 10:01:49 is 10:01:00-10:01:49, not -10:01:59
+    (a GM's end-phase read at once must not wait for the minute's end to take effect)."""
+    span = forum_date_span("Сегодня, 10:01", MSK, NOW)
+    assert span == Span(datetime(2026, 12, 2, 7, 1, tzinfo=timezone.utc), NOW)
+
+
 @pytest.mark.parametrize("text", ["2026-12-02T06:59:31+00:00", "02.12.2026, 09:59:31"])
 def test_C1_a_time_to_the_second_is_exact(text):
     span = forum_date_span(text, MSK, NOW)
