@@ -79,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.verbosity or "INFO", stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.verbosity:
+        logging.getLogger().setLevel(args.verbosity)  # also when logging was configured before (an embedding)
     try:
         code = run_command(args)
         sys.stdout.flush()  # a closed pipe shows up here, while we can still handle it

@@ -67,8 +67,8 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     p.add_argument("name", help="the game's name (its [games.NAME] table)")
     p.add_argument("-o", "--output", help="the file to write (default: standard output)")
     p.add_argument("--until", type=_iso_time, metavar="TIME",
-                   help="for a running game: fold to this ISO 8601 time with offset (default: now, less "
-                        "grace_seconds, as a tick would); an ended game always exports to its end")
+                   help="for a running game: export it as a tick at this ISO 8601 time (with offset) would fold "
+                        "it (default: now); an ended game always exports to its end")
     p.set_defaults(func=cmd_game_export)
 
     p = subparsers.add_parser("outbox", parents=[common],
@@ -303,13 +303,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     daemon = _daemon(config)
     print(f"forumbot: running {len(config.games)} configured game(s) from {config.path}, a cycle every "
           f"{config.poll_seconds} s; stop with SIGTERM or Ctrl-C", file=sys.stderr, flush=True)
-    code = EXIT_OK
+    code: int | None = None
     try:
         code = run_forever(daemon)
         return code
     finally:
         daemon.close()
-        print(f"forumbot: stopped (exit {code})", file=sys.stderr, flush=True)
+        how = f"exit {code}" if code is not None else "by an error"
+        print(f"forumbot: stopped ({how})", file=sys.stderr, flush=True)
 
 
 def _sessions(config: Config):
