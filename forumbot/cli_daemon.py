@@ -1,4 +1,5 @@
-"""The daemon's subcommands: init, check-config, db upgrade, tick, run, game list|status|start.
+"""The daemon's subcommands: init, check-config, db upgrade, tick, run, game list|status|start|stop|export,
+outbox.
 
 forumbot/cli.py registers them with `add_daemon_commands(subparsers)` and maps expected failures to one line on
 stderr and an exit code: 0 ok, 2 bad configuration or setup (an outdated database schema included), 3 a forum

@@ -1,4 +1,5 @@
-"""Game lifecycle: `init`, `check-config`, `game list|status|start`, and the draw commitment.
+"""Game lifecycle: `init`, `check-config`, `game list|status|start|stop`, `outbox`, tick's summary, and the draw
+commitment.
 
 The commitment lets every player check, after the game, that the roles were fixed before it began:
 sha256(SEED + ":" + "nick1=role1,nick2=role2,...") over the seats in config order, with the nicknames as at the
@@ -216,13 +217,18 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     if status != "running":
         raise ForumbotError(f"game {name!r} is {status}, not running; there is nothing to stop")
     _game_config(config, name)
-    run = fold_game(sessions, config, name, now)
+    try:
+        roles = [(p.nick, p.role, p.alive) for p in fold_game(sessions, config, name, now).result.players]
+    except SetupError:  # a stored setup the fold refuses is a reason to stop the game: reveal the seats as stored
+        roles = None
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         setup = _stored_setup(game)
         escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
         texts = get_texts(setup.language, escape, setup.schedule.timezone)
-        roles = [(p.nick, p.role, p.alive) for p in run.result.players]
+        if roles is None:
+            roles = [(s.current_nick, Role(s.role), True) for s in session.scalars(
+                select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no))]
         text = texts.stopped(reason, roles, game.seed)
         enqueue(session, game.id, name, [Message(at=now, where=Where.GAME, to=None, text=text, key=STOP_KEY)],
                 origin="shell")

@@ -98,3 +98,35 @@ def test_game_export_on_the_command_line_writes_a_file_replay_reads(world, tmp_p
     assert [m["text"] for m in replayed["messages"]] == [text for *_, text in _sent(w)]
     assert main(["game", "export", "nope", "-c", str(w.config_path)]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_game_with_drawn_roles_and_rough_times_round_trips(tmp_path):
+    """Roles left to the seed (the Moscow Don chosen in Setup, M-1) are drawn again from the exported seed; a post
+    whose time the forum showed only roughly keeps its span (C-1), one deleted before the deadline its deletion
+    (C-11)."""
+    from daemon_world import World, game_toml
+
+    w = World(tmp_path, games=game_toml("g1", players=[(n, "") for n, _ in CAST]))
+    try:
+        play(w, upto=2)
+        w.now += timedelta(minutes=10)  # after the 12:00 count the daemon already posted
+        w.forum.add_post("g1/vote", "М6", "М1", w.now - timedelta(minutes=3), latest=w.now - timedelta(minutes=2))
+        gone = w.post("vote", "М5", "М1")
+        w.post("game", "М5", "передумал", ago=timedelta(seconds=10))
+        w.post("vote", "М4", "Маф1", ago=timedelta(seconds=10))  # a later post: the gap is a deletion (C-11)
+        w.tick()
+        w.forum.delete_post(gone.id)
+        for at, act in STEPS[3:]:
+            w.now = at
+            act(w)
+            w.tick()
+        transcript = export_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert all("role" not in p for p in transcript["players"]) and transcript["seed"] == 7
+        assert any("at_latest" in e for e in transcript["events"])
+        assert any("deleted_at" in e for e in transcript["events"])
+        messages, result = _replayed(transcript)
+        assert messages == _sent(w)
+        folded = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert replay.to_json(result)["result"] == replay.to_json(folded)["result"]
+    finally:
+        w.close()

@@ -141,3 +141,23 @@ def test_tick_summary_names_the_phase_inputs_and_sent(world):
     report = w.tick()
     [line] = tick_summary(w.daemon.sessions, report)
     assert line.startswith("g1: day 1; 11 input(s) stored") and "sent" in line and "stuck" not in line
+
+
+def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, cli):
+    """A broken stored setup (issue 7 item 19) is the game one most wants to stop: the post reveals the seats as
+    stored."""
+    import json
+
+    w = world
+    w.start()
+    with w.daemon.sessions.begin() as session:
+        game = session.scalar(select(Game))
+        data = json.loads(game.setup_json)
+        data["options"]["vote_count_minutes"] = "often"
+        game.setup_json = json.dumps(data, ensure_ascii=False)
+    assert w.tick().games[0].state == "broken"
+    assert cli("game", "stop", "g1")[0] == 0
+    w.tick()
+    [(_, closing, _)] = w.bot_posts("g1/game")
+    assert "Игра остановлена ведущим" in closing and "Дон — дон" in closing and "(выбыл)" not in closing
+    assert _status(w) == "stopped"
