@@ -165,12 +165,11 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         except SetupError as e:  # a stored setup the fold cannot run on: say so, with the rest of the status
             lines.insert(1, f"not played: {e}")
         else:
+            alive = [p.nick for p in run.result.players if p.alive]
+            deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline and not game.ended_at else ""
+            lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
             if game.ended_at is not None:
-                lines[1:1] = _the_end(game, run)
-            else:
-                alive = [p.nick for p in run.result.players if p.alive]
-                deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline else ""
-                lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
+                lines[2:2] = _the_end(game, run)
     return "\n".join(lines)
 
 

@@ -83,7 +83,7 @@ def test_game_status_of_an_ended_game_shows_the_end(world, cli):
     code, out, _ = cli("game", "status", "g1")
     assert code == 0 and "winner town" in out and "seed 7" in out
     assert "  Дон: don, out (modkill" in out and "  Шериф: sheriff, alive" in out
-    assert "phase:" not in out  # no fold past the end
+    assert "phase: ended;" in out  # folded to its end, not past it
 
 
 def _refuse(w, *nicks: str) -> None:
