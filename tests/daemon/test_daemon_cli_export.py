@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from daemon_world import CAST, GM, STEPS, T0, play, world  # noqa: F401 (a fixture)
+from daemon_world import CAST, GM, STEPS, play, world  # noqa: F401 (a fixture)
 
 from forumbot import replay
 from forumbot.cli import main

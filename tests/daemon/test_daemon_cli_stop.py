@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from daemon_world import BOT, CAST, GM, play, world  # noqa: F401 (a fixture)
+from daemon_world import CAST, GM, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
 from forumbot import cli_daemon
