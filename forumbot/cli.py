@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from importlib import resources
@@ -16,20 +17,42 @@ from forumbot.errors import ForumbotError, ForumError
 
 # 2: a human must fix the input (config, setup, transcript, database); 3: a forum could not be reached.
 EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
+EXIT_INTERNAL = 1  # a bug, not the user's input
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process ended by SIGPIPE
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="forumbot", description="A game master for forum Mafia games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+LANGUAGES = ("ru", "en")
 
-    p = sub.add_parser("replay", help="play a whole game from a transcript, offline")
+
+def verbosity_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    """-v/-q, given before the subcommand or after it (`forumbot -v tick`, `forumbot tick -q`)."""
+    default = None if top else argparse.SUPPRESS  # a subcommand's absent flag must not undo the top-level one
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const="DEBUG", default=default,
+                       help="log everything (DEBUG), and show a traceback for an unexpected error")
+    group.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const="WARNING", default=default,
+                       help="log only warnings and errors, and print no per-game summary")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="forumbot", description="A game master for forum Mafia games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                        help="print the version and exit")
+    verbosity_options(parser, top=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    quiet = argparse.ArgumentParser(add_help=False)
+    verbosity_options(quiet, top=False)
+
+    p = sub.add_parser("replay", parents=[quiet], help="play a whole game from a transcript, offline")
     p.add_argument("transcript", help="a transcript JSON file (see DESIGN.md)")
     p.add_argument("--json", action="store_true", help="print messages, result and log as one JSON object")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the bot's texts (default: the transcript's)")
     p.set_defaults(func=_replay)
 
-    p = sub.add_parser("demo", help="replay the bundled example games and print their logs")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("demo", parents=[quiet], help="replay the bundled example games and print their logs")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: each example's file name and its replay (as `replay --json`)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the bot's texts (default: each example's)")
     p.set_defaults(func=_demo)
 
     try:
@@ -37,9 +60,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         pass
     else:
-        add_daemon_commands(sub)
+        add_daemon_commands(sub, quiet)
+    return parser
 
-    args = parser.parse_args(argv)
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("forumbot")
+    except PackageNotFoundError:
+        from forumbot import __version__
+
+        return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.verbosity or "INFO", stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.verbosity:
+        logging.getLogger().setLevel(args.verbosity)  # also when logging was configured before (an embedding)
     try:
         code = run_command(args)
         sys.stdout.flush()  # a closed pipe shows up here, while we can still handle it
@@ -72,30 +113,57 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_CONFIG
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        raise  # main() ends quietly, as a tool killed by SIGPIPE does
+    except OSError as e:  # a file named on the command line that cannot be read or written
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"forumbot: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_CONFIG
+    except Exception as e:  # a bug: still one line, unless -v asks for the traceback
+        if getattr(args, "verbosity", None) == "DEBUG":
+            raise
+        print(f"forumbot: internal error: {type(e).__name__}: {e} (run with -v for the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
-def _print_run(path_or_text, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _run(path, lang: str | None):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
     from forumbot import replay
 
-    transcript = replay.load(path_or_text)
+    transcript = replay.load(path)
+    if lang:
+        transcript = replace(transcript, setup=replace(transcript.setup, language=lang))
     result, _ = replay.replay(transcript)
-    if as_json:
-        print(json.dumps(replay.to_json(result), ensure_ascii=False, indent=1))
-    else:
-        print(replay.to_text(result, transcript.setup.schedule.timezone))
+    return transcript, result
 
 
 def _replay(args: argparse.Namespace) -> int:
-    _print_run(args.transcript, args.json)
+    from forumbot import replay
+
+    transcript, result = _run(args.transcript, args.lang)
+    if args.json:
+        print(json.dumps(replay.to_json(result), ensure_ascii=False, indent=1))
+    else:
+        print(replay.to_text(result, transcript.setup.schedule.timezone))
     return EXIT_OK
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from forumbot import replay
+
     examples = resources.files("forumbot") / "examples"
+    runs = {}
     for name in sorted(p.name for p in examples.iterdir() if p.name.endswith(".json")):
         with resources.as_file(examples / name) as path:
+            transcript, result = _run(path, args.lang)
+        if args.json:
+            runs[name] = replay.to_json(result)
+        else:
             print(f"=================== {name} ===================")
-            _print_run(path, args.json)
+            print(replay.to_text(result, transcript.setup.schedule.timezone))
+    if args.json:  # one document, so `forumbot demo --json | jq` works
+        print(json.dumps({"games": runs}, ensure_ascii=False, indent=1))
     return EXIT_OK
 
 

@@ -1,4 +1,5 @@
-"""The daemon's subcommands: init, check-config, db upgrade, tick, run, game list|status|start.
+"""The daemon's subcommands: init, check-config, db upgrade, tick, run, game list|status|start|stop|export,
+outbox.
 
 forumbot/cli.py registers them with `add_daemon_commands(subparsers)` and maps expected failures to one line on
 stderr and an exit code: 0 ok, 2 bad configuration or setup (an outdated database schema included), 3 a forum
@@ -21,13 +22,14 @@ from forumbot.errors import ConfigError
 DEFAULT_CONFIG = "forumbot.toml"
 
 
-def add_daemon_commands(subparsers: argparse._SubParsersAction) -> None:
-    common = argparse.ArgumentParser(add_help=False)
+def add_daemon_commands(subparsers: argparse._SubParsersAction,
+                        quiet: argparse.ArgumentParser | None = None) -> None:
+    common = argparse.ArgumentParser(add_help=False, parents=[quiet] if quiet else [])
     common.add_argument("-c", "--config", default=os.environ.get("FORUMBOT_CONFIG", DEFAULT_CONFIG),
                         help="configuration file (default: $FORUMBOT_CONFIG or ./forumbot.toml)")
 
-    p = subparsers.add_parser("init", help="write a commented example forumbot.toml")
-    p.add_argument("path", nargs="?", default=DEFAULT_CONFIG)
+    p = subparsers.add_parser("init", parents=[quiet] if quiet else [], help="write a commented example forumbot.toml")
+    p.add_argument("path", nargs="?", default=DEFAULT_CONFIG, help=f"where to write it (default: {DEFAULT_CONFIG})")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(func=cmd_init)
 
@@ -46,23 +48,56 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("run", parents=[common], help="run a cycle every poll_seconds until SIGTERM/SIGINT")
     p.set_defaults(func=cmd_run)
 
-    p = subparsers.add_parser("game", help="list, inspect and start games")
-    games = p.add_subparsers(dest="game_command", required=True)
+    p = subparsers.add_parser("game", help="list, inspect, start, stop and export games")
+    games = p.add_subparsers(dest="game_command", required=True, metavar="GAME_COMMAND")
     p = games.add_parser("list", parents=[common], help="every configured or stored game and its state")
     p.set_defaults(func=cmd_game_list)
-    p = games.add_parser("status", parents=[common], help="one game's state, seats and outbox")
-    p.add_argument("name")
+    p = games.add_parser("status", parents=[common], help="one game's state, seats and outbox; or how it ended")
+    p.add_argument("name", help="the game's name (its [games.NAME] table)")
     p.set_defaults(func=cmd_game_status)
     p = games.add_parser("start", parents=[common], help="draw roles with a recorded seed and start the game")
-    p.add_argument("name")
+    p.add_argument("name", help="the game's name (its [games.NAME] table)")
     p.set_defaults(func=cmd_game_start)
+    p = games.add_parser("stop", parents=[common],
+                         help="end a running game now: a post says so and reveals the roles; no more ticks")
+    p.add_argument("name", help="the game's name (its [games.NAME] table)")
+    p.add_argument("--reason", default="", help="a line added to the closing post (e.g. why the game stopped)")
+    p.set_defaults(func=cmd_game_stop)
+    p = games.add_parser("export", parents=[common],
+                         help="write the stored game as a transcript that `forumbot replay` plays again")
+    p.add_argument("name", help="the game's name (its [games.NAME] table)")
+    p.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    p.add_argument("--until", type=_iso_time, metavar="TIME",
+                   help="for a running game: export it as a tick at this ISO 8601 time (with offset) would fold "
+                        "it (default: now); an ended game always exports to its end")
+    p.set_defaults(func=cmd_game_export)
+
+    p = subparsers.add_parser("outbox", parents=[common],
+                              help="list a game's stuck messages, or retry or drop one by its key")
+    p.add_argument("name", help="the game's name (its [games.NAME] table)")
+    p.add_argument("action", nargs="?", choices=("list", "retry", "drop"), default="list",
+                   help="list (default): every message not delivered; retry KEY: send it again next tick; "
+                        "drop KEY: never send it")
+    p.add_argument("key", nargs="?", help="the message's key, as `forumbot outbox NAME` lists it")
+    p.set_defaults(func=cmd_outbox)
+
+
+def _iso_time(text: str) -> datetime:
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an ISO 8601 time (e.g. 2026-12-01T22:00:00+03:00)")
+    if at.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no UTC offset (e.g. +03:00)")
+    return at
 
 
 def _config(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
-    logging.basicConfig(level=config.log_level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if config.log_level != "DEBUG":
+    level = getattr(args, "verbosity", None) or config.log_level  # -v/-q win over the file's log_level
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)  # cli.main may have configured logging before the file was read
+    if level != "DEBUG":
         logging.getLogger("alembic").setLevel(logging.WARNING)  # it narrates every schema check
     return config
 
@@ -245,9 +280,15 @@ def _daemon(config: Config):
 def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.daemon import describe, exit_code
 
-    daemon = _daemon(_config(args))
+    config = _config(args)
+    daemon = _daemon(config)
     try:
         report = daemon.cycle()
+        if getattr(args, "verbosity", None) != "WARNING":
+            from forumbot.lifecycle import tick_summary
+
+            for line in tick_summary(daemon.sessions, report):
+                print(line)
     finally:
         daemon.close()
     code = exit_code(report)
@@ -259,11 +300,18 @@ def cmd_tick(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from forumbot.daemon import run_forever
 
-    daemon = _daemon(_config(args))
+    config = _config(args)
+    daemon = _daemon(config)
+    print(f"forumbot: running {len(config.games)} configured game(s) from {config.path}, a cycle every "
+          f"{config.poll_seconds} s; stop with SIGTERM or Ctrl-C", file=sys.stderr, flush=True)
+    code: int | None = None
     try:
-        return run_forever(daemon)
+        code = run_forever(daemon)
+        return code
     finally:
         daemon.close()
+        how = f"exit {code}" if code is not None else "by an error"
+        print(f"forumbot: stopped ({how})", file=sys.stderr, flush=True)
 
 
 def _sessions(config: Config):
@@ -304,4 +352,53 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # terminal know every role
     print(f"{started.name}: started; commitment {started.commitment}. "
           "The next tick sends the role PMs and posts the commitment.")
+    return EXIT_OK
+
+
+def cmd_game_stop(args: argparse.Namespace) -> int:
+    from forumbot.lifecycle import stop_game
+
+    config = _config(args)
+    key = stop_game(_sessions(config), config, args.name, _now(), reason=args.reason)
+    print(f"{args.name}: stopped; the closing post ({key}) goes out with the next tick, which then closes the game")
+    return EXIT_OK
+
+
+def cmd_game_export(args: argparse.Namespace) -> int:
+    import json
+
+    from forumbot.export import export_game
+
+    config = _config(args)
+    transcript = export_game(_sessions(config), config, args.name, args.until or _now())
+    text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output} ({len(transcript['events'])} events); play it with `forumbot replay {args.output}`",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_outbox(args: argparse.Namespace) -> int:
+    from forumbot.lifecycle import outbox_drop, outbox_retry, stuck_messages
+
+    if args.action == "list":
+        if args.key:
+            raise ConfigError(f"outbox {args.name} list takes no key (did you mean `retry {args.key}`?)")
+    elif not args.key:
+        raise ConfigError(f"outbox {args.name} {args.action}: give the message's key (see `forumbot outbox {args.name}`)")
+    config = _config(args)
+    sessions = _sessions(config)
+    if args.action == "retry":
+        print(outbox_retry(sessions, config, args.name, args.key))
+    elif args.action == "drop":
+        print(outbox_drop(sessions, config, args.name, args.key))
+    else:
+        rows = stuck_messages(sessions, config, args.name)
+        for row in rows:
+            print("\t".join(row))
+        if not rows:
+            print(f"{args.name}: nothing stuck in the outbox", file=sys.stderr)
     return EXIT_OK

@@ -168,7 +168,8 @@ class Daemon:
 
     def cycle(self, hook=None) -> TickReport:
         with self.sessions.begin() as session:
-            names = {name for name, in session.execute(select(Game.name).where(Game.status == "running"))}
+            names = {name for name, in session.execute(select(Game.name).where(
+                Game.status.in_(("running", "stopping"))))}  # stopping: `game stop`'s post is still owed
         retry = Retry(self.config.retries, self.config.backoff_seconds)
         if self.sleep is not None:
             retry.sleep = self.sleep

@@ -1,4 +1,5 @@
-"""Game lifecycle: `init`, `check-config`, `game list|status|start`, and the draw commitment.
+"""Game lifecycle: `init`, `check-config`, `game list|status|start|stop`, `outbox`, tick's summary, and the draw
+commitment.
 
 The commitment lets every player check, after the game, that the roles were fixed before it began:
 sha256(SEED + ":" + "nick1=role1,nick2=role2,...") over the seats in config order, with the nicknames as at the
@@ -159,14 +160,191 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         from forumbot.tick import fold_game
 
         try:
-            run = fold_game(sessions, config, name, now)
+            # an ended game is shown as it ended, not folded on past its end
+            run = fold_game(sessions, config, name, game.ended_at or now)
         except SetupError as e:  # a stored setup the fold cannot run on: say so, with the rest of the status
             lines.insert(1, f"not played: {e}")
         else:
             alive = [p.nick for p in run.result.players if p.alive]
-            deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline else ""
+            deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline and not game.ended_at else ""
             lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
+            if game.ended_at is not None:
+                lines[2:2] = _the_end(game, run)
     return "\n".join(lines)
+
+
+def _the_end(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
+    """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
+    result = run.result
+    if game.status in STOPPED:
+        how = f"stopped by `forumbot game stop` at {game.ended_at.isoformat()}, no winner"
+    else:
+        ended = result.ended_at.isoformat() if result.ended_at else game.ended_at.isoformat()
+        how = f"game over at {ended}: winner {result.winner or 'none'}"
+    lines = [f"result: {how}; seed {game.seed}"]
+    for p in result.players:
+        fate = "alive" if p.alive else (f"out ({p.died.cause}, {p.died.phase})" if p.died else "out")
+        lines.append(f"  {p.nick}: {p.role}, {fate}")
+    return lines
+
+
+# --- game stop -----------------------------------------------------------------------------------------------
+
+STOP_KEY = "stopped/result"
+# "stopping": ended by `game stop`, its closing post still owed (a tick delivers it and nothing else);
+# "stopped": that post is out
+STOPPED = ("stopping", "stopped")
+
+
+def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, reason: str = "") -> str:
+    """End a running game now (issue 11 item 11): no winner, the roles and the seed revealed in the game thread.
+
+    The post goes through the outbox like any message; the game is marked "stopping", which a tick only
+    delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
+    from forumbot.markup import escape_bbcode, escape_markdown
+    from forumbot.model import Message, Where
+    from forumbot.outbox import enqueue
+    from forumbot.texts import get_texts
+    from forumbot.tick import fold_game
+
+    with sessions.begin() as session:
+        game = session.scalar(select(Game).where(Game.name == name))
+        if game is None:
+            _game_config(config, name)
+            raise ForumbotError(f"game {name!r} was never started; there is nothing to stop")
+        status = game.status
+    if status != "running":
+        raise ForumbotError(f"game {name!r} is {status}, not running; there is nothing to stop")
+    _game_config(config, name)
+    try:
+        roles = [(p.nick, p.role, p.alive) for p in fold_game(sessions, config, name, now).result.players]
+    except SetupError:  # a stored setup the fold refuses is a reason to stop the game: reveal the seats as stored
+        roles = None
+    with sessions.begin() as session:
+        game = session.scalar(select(Game).where(Game.name == name))
+        setup = _stored_setup(game)
+        escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
+        texts = get_texts(setup.language, escape, setup.schedule.timezone)
+        if roles is None:
+            roles = [(s.current_nick, Role(s.role), True) for s in session.scalars(
+                select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no))]
+        text = texts.stopped(reason, roles, game.seed)
+        enqueue(session, game.id, name, [Message(at=now, where=Where.GAME, to=None, text=text, key=STOP_KEY)],
+                origin="shell")
+        game.status, game.ended_at = "stopping", now
+    return STOP_KEY
+
+
+def _stored_setup(game: Game) -> GameSetup:
+    from forumbot.store.setup_codec import setup_from_json
+
+    return setup_from_json(game.setup_json, game=game.name, check=False)
+
+
+# --- the outbox by hand ------------------------------------------------------------------------------------
+
+STUCK = ("pending", "attempted", "uncertain", "refused", "queued")
+
+
+def stuck_messages(sessions: sessionmaker[Session], config: Config, name: str) -> list[tuple[str, ...]]:
+    """(status, key, where to, first line, last error) of every message not delivered (nor dropped)."""
+    with sessions.begin() as session:
+        game = _stored_game(session, config, name)
+        rows = list(session.scalars(select(OutboxRow).where(
+            OutboxRow.game_id == game.id, OutboxRow.status.in_(STUCK)).order_by(OutboxRow.due_at, OutboxRow.id)))
+        return [(r.status, r.key, _where(r), _first_line(r.text), r.last_error or "") for r in rows]
+
+
+def outbox_retry(sessions: sessionmaker[Session], config: Config, name: str, key: str) -> str:
+    """Send a stuck message again with the next tick. An uncertain PM or a post held for approval may then
+    reach the forum twice: that is the operator's call, and the answer says so."""
+    with sessions.begin() as session:
+        game = _stored_game(session, config, name)
+        if game.status not in ("running", "stopping"):
+            raise ForumbotError(f"game {name!r} is {game.status}: no tick delivers its messages any more")
+        row = _row(session, game, key)
+        if row.status in ("sent", "pending"):
+            raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to retry")
+        was = row.status
+        row.status, row.last_error, row.batch = "pending", None, None
+    warning = {"uncertain": " It may already have gone out once: check the forum, or it may arrive twice.",
+               "queued": " A moderator may still approve the first copy: it may appear twice.",
+               "attempted": " It is sent without looking for it on the forum first."}.get(was, "")
+    return f"{name}: {key} ({was}) is sent again with the next tick.{warning}"
+
+
+def outbox_drop(sessions: sessionmaker[Session], config: Config, name: str, key: str) -> str:
+    with sessions.begin() as session:
+        game = _stored_game(session, config, name)
+        row = _row(session, game, key)
+        if row.status in ("sent", "dropped"):
+            raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to drop")
+        was, row.status = row.status, "dropped"
+    return f"{name}: {key} ({was}) dropped; it will never be sent"
+
+
+def _stored_game(session: Session, config: Config, name: str) -> Game:
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is None:
+        _game_config(config, name)
+        raise ForumbotError(f"game {name!r} was never started (start it with `forumbot game start {name}`)")
+    return game
+
+
+def _row(session: Session, game: Game, key: str) -> OutboxRow:
+    row = session.scalar(select(OutboxRow).where(OutboxRow.game_id == game.id, OutboxRow.key == key))
+    if row is None:
+        raise ForumbotError(f"{game.name}: no message with key {key!r} in the outbox "
+                            f"(see `forumbot outbox {game.name}`)")
+    return row
+
+
+def _where(row: OutboxRow) -> str:
+    return f"PM to {row.to}" if row.where == "pm" else f"{row.where} thread"
+
+
+def _first_line(text: str, width: int = 80) -> str:
+    line = next((l.strip() for l in text.splitlines() if l.strip()), "")
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+# --- tick's summary ----------------------------------------------------------------------------------------
+
+
+def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type: ignore[no-untyped-def]
+    """One line per game the tick saw (issue 11 item 9): phase, inputs stored, messages queued and sent, and
+    what is stuck in its outbox now (uncertain, refused, held for approval, not deliverable)."""
+    names = [o.name for o in report.games]
+    with sessions.begin() as session:
+        stuck: dict[str, dict[str, int]] = {}
+        for game_name, status, count in session.execute(
+                select(Game.name, OutboxRow.status, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
+                .where(Game.name.in_(names), OutboxRow.status.in_(("uncertain", "refused", "queued")))
+                .group_by(Game.name, OutboxRow.status)):
+            stuck.setdefault(game_name, {})[status] = count
+    lines = []
+    for o in report.games:
+        d = o.delivery
+        head = f"{o.name}: {o.phase or '-'}"
+        if o.state == "done":
+            parts = [f"{o.stored} input(s) stored", f"{o.queued} message(s) queued", f"{d.sent if d else 0} sent"]
+            if d and d.recovered:
+                parts.append(f"{d.recovered} found already on the forum")
+        elif o.state == "error":
+            parts = [f"forum error: {o.error}"]
+        elif o.state == "broken":
+            parts = [f"not played: {o.problem}"]
+        else:
+            parts = [{"locked": "skipped: another tick holds it", "ended": "skipped: ended meanwhile",
+                      "unconfigured": "skipped: no longer in the config"}.get(o.state, o.state)]
+        held = stuck.get(o.name, {})
+        if held:
+            words = {"uncertain": "maybe not delivered", "refused": "refused by the forum",
+                     "queued": "awaiting a moderator"}
+            parts.append("stuck: " + ", ".join(f"{n} {words[k]}" for k, n in sorted(held.items()))
+                         + f" (see `forumbot outbox {o.name}`)")
+        lines.append(head + "; " + ", ".join(parts))
+    return lines
 
 
 # --- init / check-config ------------------------------------------------------------------------------------

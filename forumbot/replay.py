@@ -58,6 +58,7 @@ def parse_transcript(raw: Any) -> Transcript:
         night=timedelta(hours=f.hours("night_hours", 12)),
         runoff=timedelta(hours=f.hours("runoff_hours", 12)),
         timezone=timezone,
+        setup_opens=f.time("setup_opens", optional=True),  # optional: when roles go out (`game start`, C-2)
     )
     players = []
     for n, p in enumerate(f.list("players"), 1):
@@ -107,6 +108,9 @@ def parse_transcript(raw: Any) -> Transcript:
             at=at, where=Where(where), author=ef.str("from"), text=ef.str("text"),
             edited_at=ef.time("edited_at", optional=True), id=f"e{n}", at_latest=latest,
             deleted_at=ef.time("deleted_at", optional=True),
+            # optional, written by `game export`: the text first stored before an edit changed it (C-11), and the
+            # accounts the forum said it lacks (recorded with a GM's `замена`)
+            first_text=ef.str("first_text", None), missing_accounts=tuple(ef.names("missing_accounts")),
         ))
     return Transcript(setup, tuple(events), f.time("until", optional=True))
 
@@ -193,8 +197,11 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
             forum.add_post(TOPICS[e.where], e.author, e.text, e.at, e.edited_at, latest=e.at_latest)
     # A deletion is known from the transcript, as the daemon knows it from its store (C-11): the post is read
     # back, then marked.
-    deleted = {e.id: e.deleted_at for e in transcript.events if e.deleted_at is not None}
-    inputs = [replace(i, deleted_at=deleted[i.id]) if i.id in deleted else i for i in _read_back(forum)]
+    # So are the other facts a forum page does not show: the text first seen, the accounts found missing.
+    known = {e.id: e for e in transcript.events}
+    inputs = [replace(i, deleted_at=known[i.id].deleted_at, first_text=known[i.id].first_text,
+                      missing_accounts=known[i.id].missing_accounts) if i.id in known else i
+              for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
     clock_at = [setup.schedule.start]
     forum.clock = lambda: clock_at[0]

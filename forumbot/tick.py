@@ -125,7 +125,7 @@ def tick(ctx: Context) -> TickReport:
     report = TickReport()
     with ctx.sessions.begin() as session:
         running = [(g.id, g.name, g.forum_id) for g in session.scalars(
-            select(Game).where(Game.status == "running").order_by(Game.name))]
+            select(Game).where(Game.status.in_(("running", "stopping"))).order_by(Game.name))]
     ctx.hook("after_list")
     by_forum: dict[str, list[tuple[int, str, int]]] = {}
     for game_id, name, forum in running:
@@ -166,6 +166,9 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             # is neither read nor folded nor delivered again (issue 7 item 15).
             with ctx.sessions.begin() as session:
                 status = session.scalar(select(Game.status).where(Game.id == game_id))
+            if status == "stopping":  # `game stop`: only its closing post is owed (issue 11 item 11)
+                report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
+                continue
             if status != "running":
                 log.info("%s: ended meanwhile by another tick; skipped", name)
                 report.games.append(GameOutcome(name, "ended"))
@@ -245,6 +248,29 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     if result.result.winner is not None:
         _close_if_drained(ctx, game_id, until)
+
+
+def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int,
+                     now: datetime) -> GameOutcome:
+    """A game ended by `game stop`: no reading, no fold; deliver what its outbox owes, then mark it stopped."""
+    outcome = GameOutcome(game.name, "done", phase="stopped")
+    with ctx.sessions.begin() as session:
+        setup = setup_from_json(session.get(Game, game_id).setup_json, game=game.name, check=False)
+    target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+                    subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
+                    gms=setup.gms, language=setup.language, escape=getattr(adapter, "escape", escape_bbcode))
+    outcome.delivery = deliver(ctx.sessions, adapter, target, now, ctx.hook)
+    if outcome.delivery.error is not None:
+        outcome.state, outcome.error = "error", outcome.delivery.error
+        log.error("%s: %s", game.name, outcome.error)
+        return outcome
+    with ctx.sessions.begin() as session:
+        left = session.scalar(select(OutboxRow.id).where(
+            OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
+        if left is None:
+            session.get(Game, game_id).status = "stopped"
+            log.info("%s: stopped, the closing post delivered", game.name)
+    return outcome
 
 
 # --- the re-read before a day's deadline (C-11) ---------------------------------------------------------------

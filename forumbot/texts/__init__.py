@@ -236,6 +236,17 @@ class Texts:
         lines.append(self._("end.seed", seed=seed))
         return "\n".join(lines)
 
+    def stopped(self, reason: str, roles: Sequence[tuple[str, Role, bool]], seed: int) -> str:
+        """`forumbot game stop`: the game ends with no winner, roles and seed revealed as at a real end."""
+        lines = [self._("end.stopped")]
+        if reason.strip():
+            lines.append(self.esc(reason.strip()))
+        lines.append(self._("end.roles"))
+        for nick, role, alive in roles:
+            lines.append(f"{self.n(nick)} — {self.role(role)}" + ("" if alive else f" ({self.T['dead']})"))
+        lines.append(self._("end.seed", seed=seed))
+        return "\n".join(lines)
+
     # --- PMs answering players
 
     def accepted(self, kind: MoveKind, target: str | None, extra: object = None) -> str:

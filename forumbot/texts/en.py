@@ -127,6 +127,7 @@ T: dict[str, str] = {
     "end.draw": "Game over: a draw.",
     "end.why.misfires": "The mafia failed to shoot three nights in a row.",
     "end.why.stalemate": "Only mafia and the maniac remained, and a full day and night passed with no death.",
+    "end.stopped": "The game was stopped by the game master; there is no winner.",
     "end.roles": "Roles:",
     "end.seed": "Draw seed: {seed} — with the role list it reproduces the checksum posted at the start.",
     "move.check": "Accepted: check {nick}.",

@@ -1,0 +1,76 @@
+"""`forumbot game export`: a stored game as a transcript (DESIGN.md, "Replay") that `forumbot replay` plays
+into the same messages and result (issue 11 item 10).
+
+The events are the inputs exactly as the daemon's fold reads them (forumbot.tick.load_game), in its order: the
+threads' posts (a removed quote as the empty quote the vote parsers see), the PMs routed to the game (the GMs'
+included), each with what the store knows beyond the text: `edited_at`, `at_latest`, `deleted_at`, and two
+optional fields the transcript gained for exports: `first_text` (the text first stored, when an edit changed
+it, C-11) and `missing_accounts` (the accounts the forum said it lacks, the facts recorded with a GM's
+`замена`). The top-level `setup_opens` is when `game start` ran (role PMs go out then, C-2); `until` is where
+the game is: its end, or for a running game what a tick now would fold to.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.config import Config
+from forumbot.errors import ConfigError, ForumbotError
+from forumbot.model import Input
+from forumbot.store.models import Game
+
+
+def export_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime) -> dict[str, Any]:
+    from forumbot.tick import load_game
+
+    if name not in config.games:
+        # the fold routes PMs by the game's config (threads, GMs), so a game dropped from it cannot be read back
+        raise ConfigError(f"no game named {name!r} in {config.path}: export reads the game's threads and PM routing "
+                          "from its [games] table")
+    with sessions.begin() as session:
+        game = session.scalar(select(Game).where(Game.name == name))
+        if game is None:
+            raise ForumbotError(f"game {name!r} was never started; there is nothing to export")
+        setup, inputs, _ = load_game(session, config, game.id)
+        ended_at = game.ended_at
+    until = ended_at or now - timedelta(seconds=config.grace_seconds)
+    s = setup.schedule
+    return {
+        "variant": setup.variant,
+        "seed": setup.seed,
+        "timezone": s.timezone,
+        "start": s.start.isoformat(),
+        "setup_opens": s.setup_opens.isoformat() if s.setup_opens else None,
+        "day_hours": _hours(s.day), "night_hours": _hours(s.night), "runoff_hours": _hours(s.runoff),
+        "options": dict(setup.options),
+        "language": setup.language,
+        "markup": setup.markup,
+        "until": until.isoformat(),
+        "bot": setup.bot,
+        "gms": list(setup.gms),
+        # the seats as they were taken at `game start`, with the roles as configured; the rest the seed draws
+        # again exactly as it drew them (a replacement is a GM PM among the events, as it was in the game)
+        "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
+        "events": [_event(i) for i in inputs],
+    }
+
+
+def _hours(span: timedelta) -> float:
+    return span.total_seconds() / 3600
+
+
+def _event(i: Input) -> dict[str, Any]:
+    event: dict[str, Any] = {"at": i.at.isoformat(), "where": str(i.where), "from": i.author, "text": i.text}
+    for name in ("edited_at", "at_latest", "deleted_at"):
+        value = getattr(i, name)
+        if value is not None:
+            event[name] = value.isoformat()
+    if i.first_text is not None:
+        event["first_text"] = i.first_text
+    if i.missing_accounts:
+        event["missing_accounts"] = list(i.missing_accounts)
+    return event

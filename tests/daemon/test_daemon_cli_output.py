@@ -1,0 +1,65 @@
+"""issue 11 item 9: what `tick` and `run` tell the person at the terminal, and -v/-q over the config's log_level."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from daemon_world import config_toml, game_toml
+
+from forumbot.cli import main
+
+
+@pytest.fixture
+def started(tmp_path, capsys):
+    path = tmp_path / "forumbot.toml"
+    start = datetime.now(timezone.utc) + timedelta(days=1)
+    path.write_text(config_toml(game_toml("g1", start=start) + game_toml("g2", start=start, prefix="x")),
+                    encoding="utf-8")
+    assert main(["db", "upgrade", "-c", str(path)]) == 0
+    assert main(["game", "start", "g1", "-c", str(path)]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_tick_prints_one_line_per_game(started, capsys):
+    assert main(["tick", "-c", str(started)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["g1: setup; 0 input(s) stored, 11 message(s) queued, 11 sent"]  # g2 not started
+    assert main(["tick", "-c", str(started)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["g1: setup; 0 input(s) stored, 0 message(s) queued, 0 sent"]
+
+
+def test_tick_quiet_prints_no_summary_and_verbose_logs_debug(started, capsys):
+    root = logging.getLogger()
+    saved = root.level
+    try:
+        assert main(["tick", "-q", "-c", str(started)]) == 0
+        assert capsys.readouterr().out == "" and root.level == logging.WARNING
+        assert main(["-v", "tick", "-c", str(started)]) == 0
+        assert root.level == logging.DEBUG and capsys.readouterr().out.startswith("g1: setup;")
+    finally:
+        root.setLevel(saved)
+
+
+def test_run_says_when_it_starts_and_stops(started, capsys, monkeypatch):
+    from forumbot import daemon
+
+    real = daemon.run_forever
+    stop = threading.Event()
+    stop.set()  # one cycle, then the loop sees the stop (as after SIGTERM)
+    cycles = []
+
+    def once(d, _stop=None):
+        cycles.append(1)
+        return real(d, stop)
+
+    monkeypatch.setattr(daemon, "run_forever", once)
+    assert main(["run", "-c", str(started)]) == 0
+    err = capsys.readouterr().err
+    lines = [l for l in err.splitlines() if l.startswith("forumbot: ")]
+    assert cycles == [1]
+    assert lines[0].startswith("forumbot: running 2 configured game(s) from ") and "every 60 s" in lines[0]
+    assert lines[-1] == "forumbot: stopped (exit 0)"

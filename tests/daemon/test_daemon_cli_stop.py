@@ -1,0 +1,163 @@
+"""issue 11 item 11: `forumbot game stop`, `game status` of an ended game, `forumbot outbox NAME [retry|drop KEY]`;
+and item 9: tick's one summary line per game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from daemon_world import CAST, GM, play, world  # noqa: F401 (a fixture)
+from sqlalchemy import select
+
+from forumbot import cli_daemon
+from forumbot.cli import main
+from forumbot.lifecycle import tick_summary
+from forumbot.store.models import Game, OutboxRow
+
+
+@pytest.fixture
+def cli(world, monkeypatch, capsys):
+    """`forumbot ...` against the world's config and database, at the world's clock."""
+    monkeypatch.setattr(cli_daemon, "_now", lambda: world.now)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main([*argv, "-c", str(world.config_path)])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err
+        return code, out, err
+
+    return run
+
+
+def _status(w) -> str:
+    with w.daemon.sessions.begin() as session:
+        return session.scalar(select(Game.status).where(Game.name == "g1"))
+
+
+def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_ticked(world, cli):
+    w = world
+    play(w, upto=3)  # Day 1 resolved: Маф1 is out
+    before = len(w.bot_posts())
+    w.now += timedelta(hours=1)
+    code, out, _ = cli("game", "stop", "g1", "--reason", "Сервер переезжает.")
+    assert code == 0 and "stopped" in out
+    assert _status(w) == "stopping" and len(w.bot_posts()) == before  # nothing sent by the command itself
+    w.tick()
+    posts = w.bot_posts("g1/game")
+    closing = posts[-1][1]
+    assert "Игра остановлена ведущим" in closing and "Сервер переезжает." in closing
+    assert "Дон — дон" in closing and "Шериф — шериф" in closing and "Маф1 — мафия (выбыл)" in closing
+    assert "Зерно жеребьёвки: 7" in closing
+    assert _status(w) == "stopped"
+    # a stopped game is not read nor folded again: a deadline passing sends nothing
+    sent = w.state()
+    w.pm("Дон", "убить М2")
+    w.now += timedelta(days=2)
+    w.tick()
+    assert w.state() == sent
+    code, out, _ = cli("game", "status", "g1")
+    assert code == 0 and "g1: stopped" in out and "result: stopped by `forumbot game stop`" in out
+    assert "  Дон: don, alive" in out and "  Маф1: mafia, out (vote, day 1)" in out
+    code, _, err = cli("game", "stop", "g1")
+    assert code == 2 and err.strip() == "forumbot: game 'g1' is stopped, not running; there is nothing to stop"
+
+
+def test_game_stop_of_a_game_never_started_or_unknown_is_one_line(world, cli):
+    code, _, err = cli("game", "stop", "g1")
+    assert code == 2 and "never started" in err and len(err.splitlines()) == 1
+    code, _, err = cli("game", "stop", "nope")
+    assert code == 2 and "no game named 'nope'" in err
+
+
+def test_game_status_of_an_ended_game_shows_the_end(world, cli):
+    w = world
+    play(w)
+    w.now += timedelta(hours=1)
+    w.pm(GM, "модкилл Дон")
+    w.pm(GM, "модкилл Маф2")
+    w.tick()
+    w.now += timedelta(minutes=5)
+    w.tick()
+    assert _status(w) == "ended"
+    w.now += timedelta(days=5)
+    code, out, _ = cli("game", "status", "g1")
+    assert code == 0 and "winner town" in out and "seed 7" in out
+    assert "  Дон: don, out (modkill" in out and "  Шериф: sheriff, alive" in out
+    assert "phase: ended;" in out  # folded to its end, not past it
+
+
+def _refuse(w, *nicks: str) -> None:
+    w.forum.accounts = {n for n, _ in CAST if n not in nicks} | {GM}
+
+
+def test_outbox_lists_stuck_messages_and_retry_sends_one_again(world, cli):
+    w = world
+    w.start()
+    _refuse(w, "М6", "М5")  # their role PMs are refused: no such user
+    report = w.tick()
+    line = tick_summary(w.daemon.sessions, report)[0]
+    assert line.startswith("g1: setup; 0 input(s) stored, ") and "2 refused by the forum" in line
+    code, out, _ = cli("outbox", "g1")
+    stuck = [row.split("\t") for row in out.splitlines()]
+    refused = {r[2]: r for r in stuck if r[0] == "refused"}
+    assert set(refused) == {"PM to М5", "PM to М6"}
+    assert all("no such user" in r[4] and r[3] for r in refused.values())
+    retry, drop = refused["PM to М6"][1], refused["PM to М5"][1]
+    _refuse(w)  # the accounts exist now
+    code, out, _ = cli("outbox", "g1", "retry", retry)
+    assert code == 0 and "sent again with the next tick" in out
+    code, out, _ = cli("outbox", "g1", "drop", drop)
+    assert code == 0 and "dropped" in out
+    w.now += timedelta(minutes=1)
+    w.tick()
+    pms = [to for to, _, _ in w.bot_pms()]
+    assert pms.count("М6") == 1 and "М5" not in pms
+    code, out, err = cli("outbox", "g1")
+    assert code == 0 and out == "" and "nothing stuck" in err
+    with w.daemon.sessions.begin() as session:
+        statuses = dict(session.execute(select(OutboxRow.key, OutboxRow.status)).all())
+    assert statuses[retry] == "sent" and statuses[drop] == "dropped"
+
+
+def test_outbox_commands_with_bad_keys_are_one_line_and_change_nothing(world, cli):
+    w = world
+    w.start()
+    w.tick()
+    for argv, words in ((("outbox", "g1", "retry"), "give the message's key"),
+                        (("outbox", "g1", "retry", "no/such"), "no message with key 'no/such'"),
+                        (("outbox", "g1", "list", "x"), "takes no key"),
+                        (("outbox", "nope"), "no game named 'nope'")):
+        code, out, err = cli(*argv)
+        assert code == 2 and words in err and len(err.splitlines()) == 1, argv
+    with w.daemon.sessions.begin() as session:
+        key = session.scalar(select(OutboxRow.key).where(OutboxRow.status == "sent").limit(1))
+    code, _, err = cli("outbox", "g1", "drop", key)
+    assert code == 2 and "is sent; there is nothing to drop" in err
+
+
+def test_tick_summary_names_the_phase_inputs_and_sent(world):
+    w = world
+    play(w, upto=2, ticks=False)  # everything arrives before the first tick
+    report = w.tick()
+    [line] = tick_summary(w.daemon.sessions, report)
+    assert line.startswith("g1: day 1; 11 input(s) stored") and "sent" in line and "stuck" not in line
+
+
+def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, cli):
+    """A broken stored setup (issue 7 item 19) is the game one most wants to stop: the post reveals the seats as
+    stored."""
+    import json
+
+    w = world
+    w.start()
+    with w.daemon.sessions.begin() as session:
+        game = session.scalar(select(Game))
+        data = json.loads(game.setup_json)
+        data["options"]["vote_count_minutes"] = "often"
+        game.setup_json = json.dumps(data, ensure_ascii=False)
+    assert w.tick().games[0].state == "broken"
+    assert cli("game", "stop", "g1")[0] == 0
+    w.tick()
+    [(_, closing, _)] = w.bot_posts("g1/game")
+    assert "Игра остановлена ведущим" in closing and "Дон — дон" in closing and "(выбыл)" not in closing
+    assert _status(w) == "stopped"
