@@ -690,3 +690,7 @@ MYBBRU = replace(
         "flows.pm", "flows.reply_result", "flows.api_edited",
     }),
 )
+
+
+# The HTML engines' profiles by engine name: what a forum table's `profile` overrides are checked against.
+PROFILES: Mapping[str, HtmlProfile] = _ro({p.engine: p for p in (PHPBB, MYBB, FLASKBB, SMF, XENFORO, PUNBB, MYBBRU)})

@@ -29,11 +29,17 @@ MAX_PHASE_HOURS = 24 * 365  # longer is a typo, and much longer overflows date a
 # The keys a forum table may hold besides engine, login, base_url, password_env and markup, by engine: the
 # adapter's own settings, passed to it (daemon.build_adapter). An adapter named "module:attr" may take any key.
 _TRANSPORT_KEYS = frozenset({"timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent", "intervals"})
+# `profile`: a table of board overrides for the HTML engines' profiles (adapters/overrides.py, issue 9 item 5).
+_HTML_KEYS = _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms", "profile"}
 ENGINE_KEYS: dict[str, frozenset[str]] = {
     "memory": frozenset({"page_size"}),
-    "phpbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "mybb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "flaskbb": _TRANSPORT_KEYS,
+    "phpbb": _HTML_KEYS,
+    "mybb": _HTML_KEYS,
+    "smf": _HTML_KEYS,
+    "punbb": _HTML_KEYS,
+    "mybbru": _HTML_KEYS,
+    "xenforo": _TRANSPORT_KEYS | {"timezone_name", "timezone", "profile"},
+    "flaskbb": _TRANSPORT_KEYS | {"profile"},
     "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
                                     "user_api_key_env", "api_user_id"},
 }
@@ -285,6 +291,8 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     if markup not in ("bbcode", "markdown"):
         r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
     extra = _adapter_settings(r, table)
+    if "profile" in table and not custom and isinstance(table["profile"], dict):
+        problems.extend(f"forums.{name}.{p}" for p in _profile_problems(engine, table["profile"]))
     if not custom and engine in ENGINE_KEYS:
         r.unknown(set(_FORUM_KEYS) | ENGINE_KEYS[engine])
     return ForumConfig(name=name, engine=engine, login=login, base_url=base_url, password_env=password_env,
@@ -320,6 +328,13 @@ def _intervals(value: Any) -> str | None:
     return f"expected a table of seconds from 0 to 3600, e.g. {{ post = 15, pm = 15 }}, got {value!r}"
 
 
+def _profile_table(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return None
+    return ("expected a table of overrides, e.g. [forums.main.profile.selectors] post = \"div.post\", "
+            f"got {value!r}")
+
+
 # What the shipped adapters make of each forum-table setting they read (which engine reads which: ENGINE_KEYS).
 FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "timeout": number(0, 600, "seconds", low_open=True),
@@ -332,6 +347,7 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "user_agent": _header,
     "timezone_name": _zone_name,
     "delete_read_pms": flag,
+    "profile": _profile_table,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
     "admin_api_key_env": string, "user_api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
 }
@@ -348,6 +364,16 @@ def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
         else:
             settings[key] = table[key]
     return settings
+
+
+def _profile_problems(engine: str, table: dict) -> list[str]:
+    """A `[forums.NAME.profile]` table checked against the names of the engine's profile."""
+    from adapters.overrides import override_problems
+    from adapters.profiles import PROFILES
+
+    if engine not in PROFILES:
+        return []  # an engine without a page profile: `profile` is an unknown setting there
+    return override_problems(PROFILES[engine], table, where="profile")
 
 
 def _zone(name: str) -> ZoneInfo | None:

@@ -11,6 +11,7 @@ import responses
 from lxml import etree
 
 from adapters.html import parse, select
+from adapters_support import FIXTURES
 from forumbot.cli import main
 from forumbot.probe import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text
 from probe_cases import BASE, CASES, adapter_class, serve, topic_bytes, topic_url
@@ -22,11 +23,13 @@ def _adapter(engine: str):
     return adapter
 
 
-def _renamed_posts(engine: str) -> bytes:
-    """The topic page with each post container's tag and class renamed, as a custom style would."""
+def _renamed_posts(engine: str, name: str | None = None) -> bytes:
+    """The topic page (or saved page `name`) with each post container's tag and class renamed, as a custom
+    style would."""
     profile = adapter_class(engine).profile
     charset = "cp1251" if engine == "mybbru" else "utf-8"
-    tree = parse(topic_bytes(engine).decode(charset))
+    raw = (FIXTURES / engine / name).read_bytes() if name else topic_bytes(engine)
+    tree = parse(raw.decode(charset))
     for el in select(tree, profile.selectors["post"]):
         el.tag = "section"
         el.set("class", "renamed-post")
