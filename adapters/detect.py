@@ -18,7 +18,7 @@ from adapters.html import select_one
 
 @dataclass(frozen=True)
 class Mark:
-    kind: str  # "css": a selector that matches the page; "text": a regex over the page's text; "cookie": a regex on a name
+    kind: str  # "css": a selector matching the page; "text": a regex over its source; "cookie": a regex on a name
     pattern: str
     weight: int = 1
 
@@ -39,7 +39,8 @@ ENGINE_MARKS: dict[str, tuple[Mark, ...]] = {
               Mark("css", "div#brdfooter")),
     "mybbru": (Mark("text", r"\bForumAPITicket\b|\bvar BoardID\s*=", 4), Mark("css", "div#pun, div.punbb", 2),
                Mark("css", "a[href*='mybb.ru'], a[href*='rusff.me']"), Mark("cookie", r"^mybb_ru$", 3)),
-    "vbulletin": (Mark("css", "html#vbulletin_html, style#vbulletin_css, meta[name='generator'][content^='vBulletin']", 4),
+    "vbulletin": (Mark("css", "html#vbulletin_html, style#vbulletin_css, "
+                           "meta[name='generator'][content^='vBulletin']", 4),
                   Mark("text", r"\bSECURITYTOKEN\b", 2), Mark("cookie", r"^bb(?:sessionhash|lastvisit)$", 2)),
     "invision": (Mark("css", "#elCopyright", 2), Mark("text", r"\bipsSettings\b", 3), Mark("cookie", r"^ips4_", 3)),
 }

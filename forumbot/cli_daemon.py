@@ -137,7 +137,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     return EXIT_CONFIG if report.problems else EXIT_OK
 
 
-def _probe_target(args: argparse.Namespace):
+def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
     """The adapter, forum name and thread `probe` reads: from the config's forum table, or (a guest with a
     thread URL and no config file) from the URL and --engine or the engine the page shows."""
     from dataclasses import replace
@@ -164,7 +164,7 @@ def _probe_target(args: argparse.Namespace):
     return build_adapter(forum, os.environ), forum.name, thread
 
 
-def _guest_adapter(url: str, engine: str | None):
+def _guest_adapter(url: str, engine: str | None) -> object:
     from urllib.parse import urlsplit
 
     from adapters.detect import detect_engine

@@ -166,7 +166,8 @@ def _inbox(adapter: Any, profile: Any, tree: Any) -> dict[str, Any]:
 
 def to_text(report: ProbeReport) -> str:
     """The report for a person, one field a line."""
-    out = [f"forum: {report.forum or '-'}    thread: {report.thread}    {'as a guest' if report.guest else 'logged in'}",
+    who = "as a guest" if report.guest else "logged in"
+    out = [f"forum: {report.forum or '-'}    thread: {report.thread}    {who}",
            f"engine: {report.engine} (configured); detected from the page: {report.detected or 'nothing recognised'}",
            f"times read in: {report.timezone or 'the zone the page gives'}"]
     out.append(f"posts on this page: {len(report.posts)}")
