@@ -83,7 +83,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     cookies = [c.name for c in adapter.transport.session.cookies]
     report.detected = detect_engine(topic_tree, topic_page.content.decode(topic_page.charset or "utf-8", "replace"),
                                     cookies)
-    if report.detected and report.detected != engine and not engine.startswith(report.detected):
+    if report.detected and report.detected != engine:
         report.problems.append(f"{where}.engine: the board looks like {report.detected}, not {engine}")
     _read_posts(adapter, profile, topic_page, topic_tree, tid, report)
     _pagination(profile, topic_page.url, topic_tree, report)

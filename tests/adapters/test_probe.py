@@ -149,3 +149,17 @@ def test_check_online_names_the_selector_that_did_not_match(tmp_path):
         http.add("GET", BASE + "pmsnew.php", body=b"")
         wrong, unreachable, _ = check_online(config, {}, factory=lambda forum, env: _adapter("punbb"))
     assert any(w.startswith("forums.main: selectors.post: ") for w in wrong), wrong
+
+
+def test_a_board_of_another_engine_is_named():
+    """A forum table saying mybb for a mybb.ru board: the probe names the engine the page shows."""
+    cls = adapter_class("mybb")
+    adapter = cls(BASE, "bot", "pw")
+    adapter.login = lambda: None
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        http.add("GET", topic_url("mybb"), body=topic_bytes("mybbru"), content_type="text/html; charset=windows-1251")
+        http.add("GET", BASE + cls.profile.urls["inbox"], body=b"<html></html>", content_type="text/html")
+        report = probe(adapter, topic_url("mybb"), forum="main")
+    assert report.detected == "mybbru"
+    assert "forums.main.engine: the board looks like mybbru, not mybb" in report.problems
+    assert any(p.startswith("selectors.post: ") for p in report.problems)
