@@ -62,7 +62,8 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
         report.problems.append(f"engine {engine}: probe reads HTML engines only (this one has no page profile)")
         return report
     report.unverified = sorted(profile.unverified)
-    report.limits = dict(sorted(profile.limits.items()))  # the flood timers the bot paces by
+    # what the bot paces by: the profile's flood timers, as the forum table's `intervals` or `limits` changed them
+    report.limits = dict(sorted(adapter.transport.intervals.items()))
     where = f"forums.{forum}" if forum else "the profile"
     if not guest and login:
         try:

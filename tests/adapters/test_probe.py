@@ -53,7 +53,8 @@ def test_probe_reads_each_engine_and_every_needed_selector_matches(engine):
         f"strip[{i}]" for i in range(len(profile.strip))}
     assert report.unverified == sorted(profile.unverified)
     assert report.inbox is not None and report.inbox["rows"] is not None
-    assert report.timezone == "Europe/Moscow" and report.limits == dict(sorted(profile.limits.items()))
+    assert report.timezone == "Europe/Moscow"
+    assert set(report.limits.values()) == set(profile.limits.values())  # "post+pm" is one timer paced for each
     assert "problems: none" in to_text(report)
 
 
@@ -163,3 +164,13 @@ def test_a_board_of_another_engine_is_named():
     assert report.detected == "mybbru"
     assert "forums.main.engine: the board looks like mybbru, not mybb" in report.problems
     assert any(p.startswith("selectors.post: ") for p in report.problems)
+
+
+def test_the_pacing_reported_is_the_one_configured():
+    adapter = adapter_class("punbb")(BASE, "bot", "pw", intervals={"post": 7}, profile={"limits": {"pm": 40}})
+    adapter.login = lambda: None
+    with responses.RequestsMock() as http:
+        serve(http, "punbb")
+        report = probe(adapter, topic_url("punbb"))
+    assert report.limits == {"pm": 40.0, "post": 7}
+    assert "flood limits paced by: pm 40 s, post 7 s" in to_text(report)
