@@ -147,9 +147,9 @@ def test_check_online_names_the_selector_that_did_not_match(tmp_path):
     config = load_config(_config(tmp_path))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
         serve(http, "punbb", topic_body=_renamed_posts("punbb"))
-        http.add("GET", BASE + "pmsnew.php", body=b"")
         wrong, unreachable, _ = check_online(config, {}, factory=lambda forum, env: _adapter("punbb"))
     assert any(w.startswith("forums.main: selectors.post: ") for w in wrong), wrong
+    assert not any("selectors.page_end" in w or "selectors.logged_in" in w for w in wrong)  # the inbox was read
 
 
 def test_a_board_of_another_engine_is_named():
