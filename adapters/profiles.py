@@ -12,9 +12,17 @@ from types import MappingProxyType
 from typing import Mapping
 
 
-# What an adapter does over several pages, named so a profile can list it as unverified: logging in, posting a
-# reply (and reading its result page), sending a PM, reading a post's edit time through an API.
-FLOWS = frozenset({"login", "reply", "reply_result", "pm", "api_edited"})
+# What an adapter does over several pages, named so a profile can list it as unverified: logging in (and reading
+# the answer), posting a reply (and reading its result page), sending a PM (and its answer), reading a post's edit
+# time through an API, reading an edit notice's wording in a language no saved page showed.
+FLOWS = frozenset({"login", "login_answer", "reply", "reply_result", "reply_answer", "pm", "pm_answer",
+                   "api_edited", "edit_notice_text"})
+
+
+def profile_for(engine: str) -> "HtmlProfile | None":
+    """The profile of HTML engine `engine` among those defined in this module: what a forum table's `profile`
+    overrides are checked against (None for an engine without one)."""
+    return next((p for p in list(globals().values()) if isinstance(p, HtmlProfile) and p.engine == engine), None)
 
 
 def _ro(d: Mapping[str, str]) -> Mapping[str, str]:
@@ -691,6 +699,3 @@ MYBBRU = replace(
     }),
 )
 
-
-# The HTML engines' profiles by engine name: what a forum table's `profile` overrides are checked against.
-PROFILES: Mapping[str, HtmlProfile] = _ro({p.engine: p for p in (PHPBB, MYBB, FLASKBB, SMF, XENFORO, PUNBB, MYBBRU)})

@@ -29,20 +29,23 @@ MAX_PHASE_HOURS = 24 * 365  # longer is a typo, and much longer overflows date a
 # The keys a forum table may hold besides engine, login, base_url, password_env and markup, by engine: the
 # adapter's own settings, passed to it (daemon.build_adapter). An adapter named "module:attr" may take any key.
 _TRANSPORT_KEYS = frozenset({"timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent", "intervals"})
-# `profile`: a table of board overrides for the HTML engines' profiles (adapters/overrides.py, issue 9 item 5).
-_HTML_KEYS = _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms", "profile"}
 ENGINE_KEYS: dict[str, frozenset[str]] = {
     "memory": frozenset({"page_size"}),
-    "phpbb": _HTML_KEYS,
-    "mybb": _HTML_KEYS,
-    "smf": _HTML_KEYS,
-    "punbb": _HTML_KEYS,
-    "mybbru": _HTML_KEYS,
-    "xenforo": _TRANSPORT_KEYS | {"timezone_name", "timezone", "profile"},
-    "flaskbb": _TRANSPORT_KEYS | {"profile"},
+    "phpbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "mybb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "flaskbb": _TRANSPORT_KEYS,
     "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
                                     "user_api_key_env", "api_user_id"},
+    "vbulletin": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms", "printthread"},
+    "invision": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "smf": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "punbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "mybbru": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
+    "xenforo": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
 }
+# `profile`: board overrides of an HTML engine's page profile (adapters/overrides.py, issue 9 item 5).
+HTML_ENGINES = ("phpbb", "mybb", "flaskbb", "vbulletin", "invision", "smf", "punbb", "mybbru", "xenforo")
+ENGINE_KEYS.update({engine: ENGINE_KEYS[engine] | {"profile"} for engine in HTML_ENGINES})
 # Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
 # the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
 ZONED_ENGINES = ("phpbb", "mybb")
@@ -347,9 +350,9 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "user_agent": _header,
     "timezone_name": _zone_name,
     "delete_read_pms": flag,
-    "profile": _profile_table,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
     "admin_api_key_env": string, "user_api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
+    "profile": _profile_table,
 }
 
 
@@ -369,11 +372,12 @@ def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
 def _profile_problems(engine: str, table: dict) -> list[str]:
     """A `[forums.NAME.profile]` table checked against the names of the engine's profile."""
     from adapters.overrides import override_problems
-    from adapters.profiles import PROFILES
+    from adapters.profiles import profile_for
 
-    if engine not in PROFILES:
+    profile = profile_for(engine)
+    if profile is None:
         return []  # an engine without a page profile: `profile` is an unknown setting there
-    return override_problems(PROFILES[engine], table, where="profile")
+    return override_problems(profile, table, where="profile")
 
 
 def _zone(name: str) -> ZoneInfo | None:

@@ -8,7 +8,7 @@ import pytest
 import responses
 
 from adapters.overrides import apply_overrides, override_problems
-from adapters.profiles import PHPBB, PROFILES, PUNBB
+from adapters.profiles import PHPBB, PUNBB, profile_for
 from forumbot.config import ConfigProblems, load_config
 from forumbot.probe import probe
 from probe_cases import BASE, adapter_class, serve, topic_url
@@ -59,7 +59,7 @@ post = 45
 
 @pytest.mark.parametrize("engine", ["phpbb", "mybb", "flaskbb", "smf", "punbb", "mybbru", "xenforo"])
 def test_every_html_engine_takes_a_profile_table(tmp_path, engine):
-    profile = PROFILES[engine]
+    profile = profile_for(engine)
     some = next(iter(profile.selectors))
     load_config(_write(tmp_path, f'[forums.main.profile.selectors]\n{some} = "div.x"', engine))
 
@@ -142,3 +142,8 @@ post = "section.renamed-post[id^='p']"
                  content_type="text/html; charset=UTF-8")
         posts, _ = adapter.fetch_posts("2")
     assert len(posts) > 25 and all(p.author for p in posts)
+
+
+def test_profile_for_finds_each_engines_profile_and_none_for_others():
+    assert profile_for("punbb") is PUNBB and profile_for("phpbb") is PHPBB
+    assert profile_for("discourse") is None and profile_for("memory") is None

@@ -84,9 +84,9 @@ def test_unknown_engine_and_missing_password_are_config_errors(config, capsys):
     run(capsys, "db", "upgrade", "-c", str(config))
     run(capsys, "game", "start", "g1", "-c", str(config))
     text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace('engine = "memory"', 'engine = "yabb"\nbase_url = "http://x"'), encoding="utf-8")
+    config.write_text(text.replace('engine = "memory"', 'engine = "nosuchbb"\nbase_url = "http://x"'), encoding="utf-8")
     code, _, err = run(capsys, "tick", "-c", str(config))
-    assert code == 2 and "unknown forum engine 'yabb'" in err
+    assert code == 2 and "unknown forum engine 'nosuchbb'" in err
     config.write_text(text.replace('login = "', 'password_env = "FORUMBOT_TEST_NO_SUCH_VAR"\nlogin = "'),
                       encoding="utf-8")
     code, _, err = run(capsys, "tick", "-c", str(config))
