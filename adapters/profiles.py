@@ -698,4 +698,3 @@ MYBBRU = replace(
         "flows.pm", "flows.reply_result", "flows.api_edited",
     }),
 )
-
