@@ -52,7 +52,7 @@ class FlaskbbForum(HtmlForum):
     def from_config(cls, forum: Any, password: str | None) -> "FlaskbbForum":
         """Built by the daemon from a `[forums.NAME]` table (engine = "flaskbb")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
-        options = {k: extra[k] for k in _TRANSPORT_KEYS if k in extra}
+        options = {k: extra[k] for k in (*_TRANSPORT_KEYS, "profile") if k in extra}
         return cls(forum.base_url, forum.login, password, **options)
 
     def escape(self, text: str) -> str:

@@ -19,6 +19,7 @@ from adapters.hooks import Context, hook
 from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
+from adapters.overrides import apply_overrides
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import (
@@ -67,13 +68,15 @@ class HtmlForum:
         *,
         timezone_name: str = "UTC",
         transport: Transport | None = None,
-        profile: HtmlProfile | None = None,
+        profile: HtmlProfile | Mapping[str, Mapping[str, Any]] | None = None,
         intervals: Mapping[str, float] | None = None,
         delete_read_pms: bool = True,
         **transport_options: Any,
     ) -> None:
-        if profile is not None:
+        if isinstance(profile, HtmlProfile):
             self.profile = profile
+        elif profile:  # a forum table's [profile] overrides (issue 9 item 5), checked by the config already
+            self.profile = apply_overrides(self.profile, profile)
         self.username = username
         self._password = password  # never logged, never in repr
         self.tz = ZoneInfo(timezone_name)

@@ -12,6 +12,19 @@ from types import MappingProxyType
 from typing import Mapping
 
 
+# What an adapter does over several pages, named so a profile can list it as unverified: logging in (and reading
+# the answer), posting a reply (and reading its result page), sending a PM (and its answer), reading a post's edit
+# time through an API, reading an edit notice's wording in a language no saved page showed.
+FLOWS = frozenset({"login", "login_answer", "reply", "reply_result", "reply_answer", "pm", "pm_answer",
+                   "api_edited", "edit_notice_text"})
+
+
+def profile_for(engine: str) -> "HtmlProfile | None":
+    """The profile of HTML engine `engine` among those defined in this module: what a forum table's `profile`
+    overrides are checked against (None for an engine without one)."""
+    return next((p for p in list(globals().values()) if isinstance(p, HtmlProfile) and p.engine == engine), None)
+
+
 def _ro(d: Mapping[str, str]) -> Mapping[str, str]:
     return MappingProxyType(dict(d))
 
@@ -57,7 +70,19 @@ class HtmlProfile:
     date_order: str = "auto"  # numeric dates: "dmy", "mdy" or "auto"
     # Selectors, urls, forms and flows written from documentation or another engine's markup, no real page
     # seen: `forumbot probe` reports them, so the first GM on a board knows what to check.
+    # One convention: "selectors.NAME", "urls.NAME", "forms.NAME", "messages.NAME", "limits.NAME", "strip[i]",
+    # "flows.NAME" (NAME in FLOWS); `unknown_unverified` names any entry that refers to nothing.
     unverified: frozenset[str] = frozenset()
+
+    def part_names(self) -> set[str]:
+        """Every name an `unverified` entry (or `forumbot probe`) may use for a part of this profile."""
+        return ({f"selectors.{k}" for k in self.selectors} | {f"urls.{k}" for k in self.urls}
+                | {f"forms.{k}" for k in self.forms} | {f"messages.{k}" for k in self.messages}
+                | {f"limits.{k}" for k in self.limits} | {f"strip[{i}]" for i in range(len(self.strip))}
+                | {f"flows.{k}" for k in FLOWS})
+
+    def unknown_unverified(self) -> list[str]:
+        return sorted(self.unverified - self.part_names())
 
     def with_selectors(self, **changes: str) -> "HtmlProfile":
         return replace(self, selectors=_ro({**self.selectors, **changes}))
@@ -495,19 +520,19 @@ XENFORO = HtmlProfile(
     }),
     date_order="dmy",
     unverified=frozenset({
-        "url login_post", "form login", "flow login",  # no login page or answer saved
-        "url reply", "form reply", "flow reply",  # the quick-reply form is absent from the guest page
-        "selector edit_notice",  # seen only in a compiled template, not on a served page
+        "urls.login_post", "forms.login", "flows.login",  # no login page or answer saved
+        "urls.reply", "forms.reply", "flows.reply",  # the quick-reply form is absent from the guest page
+        "selectors.edit_notice",  # seen only in a compiled template, not on a served page
         # documented, not seen served
-        "selector signature", "selector quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
-        "selector pagination", "selector page_link", "selector next_page",  # no page with pageNav saved
-        "selector error", "messages flood", "messages bad_login", "messages login_required", "messages no_recipient",
-        "messages quota",
-        "url inbox", "url inbox_page", "url conversation", "url conversation_page", "url compose",
-        "selector pm_row", "selector pm_row_link", "selector pm_row_time", "selector pm_row_users",
-        "selector pm_row_replies",
-        "selector pm_message", "selector pm_author", "selector pm_time", "selector pm_body", "selector pm_subject",
-        "selector inbox_next", "form compose", "flow pm",
+        "selectors.signature", "selectors.quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
+        "selectors.pagination", "selectors.page_link", "selectors.next_page",  # no page with pageNav saved
+        "selectors.error", "messages.flood", "messages.bad_login", "messages.login_required", "messages.no_recipient",
+        "messages.quota",
+        "urls.inbox", "urls.inbox_page", "urls.conversation", "urls.conversation_page", "urls.compose",
+        "selectors.pm_row", "selectors.pm_row_link", "selectors.pm_row_time", "selectors.pm_row_users",
+        "selectors.pm_row_replies",
+        "selectors.pm_message", "selectors.pm_author", "selectors.pm_time", "selectors.pm_body", "selectors.pm_subject",
+        "selectors.inbox_next", "forms.compose", "flows.pm",
     }),
 )
 
@@ -670,7 +695,7 @@ MYBBRU = replace(
         "urls.inbox", "urls.pm", "urls.compose", "urls.sentbox", "forms.compose", "selectors.pm_row",
         "selectors.pm_row_link", "selectors.pm_row_users", "selectors.pm_unread", "selectors.pm_view",
         "selectors.pm_author", "selectors.pm_time", "selectors.pm_subject", "messages.pm_sent",
-        "flows.pm", "flows.reply_result", "api.edited",
+        "flows.pm", "flows.reply_result", "flows.api_edited",
     }),
 )
 

@@ -66,7 +66,7 @@ class XenforoForum(HtmlForum):
     def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
         """Built by the daemon from a `[forums.NAME]` table (engine = "xenforo")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
-        options = {k: extra[k] for k in _TRANSPORT_KEYS if k in extra}
+        options = {k: extra[k] for k in (*_TRANSPORT_KEYS, "profile") if k in extra}
         zone = extra.get("timezone_name", extra.get("timezone", "UTC"))  # only for a time without data-time
         return cls(forum.base_url, forum.login, password, timezone_name=zone, **options)
 

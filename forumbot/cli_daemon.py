@@ -37,6 +37,15 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     p.add_argument("--online", action="store_true", help="also log in to each forum and open every thread")
     p.set_defaults(func=cmd_check_config)
 
+    p = subparsers.add_parser("probe", parents=[common],
+                              help="log in, read one thread page and the inbox, print what the bot understood")
+    p.add_argument("url", nargs="?", help="a thread (default: the first game's game_thread on that forum)")
+    p.add_argument("--forum", help="the forum table to use (default: the only one)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--guest", action="store_true", help="read a public thread without logging in")
+    p.add_argument("--engine", help="the engine, with --guest and no forum table (default: detected)")
+    p.set_defaults(func=cmd_probe)
+
     p = subparsers.add_parser("db", help="database maintenance")
     db = p.add_subparsers(dest="db_command", required=True)
     p = db.add_parser("upgrade", parents=[common], help="create the database or bring its schema up to date")
@@ -146,6 +155,74 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_probe(args: argparse.Namespace) -> int:
+    """issue 9 item 4: exit 0 when every selector the bot needs matched, 2 naming each that did not."""
+    import json
+
+    from forumbot.probe import probe, to_text
+
+    adapter, forum_name, thread = _probe_target(args)
+    report = probe(adapter, thread, forum=forum_name, guest=args.guest)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+    else:
+        print(to_text(report))
+    for problem in report.problems:
+        print(f"forumbot: {problem}", file=sys.stderr)
+    return EXIT_CONFIG if report.problems else EXIT_OK
+
+
+def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
+    """The adapter, forum name and thread `probe` reads: from the config's forum table, or (a guest with a
+    thread URL and no config file) from the URL and --engine or the engine the page shows."""
+    from dataclasses import replace
+
+    from forumbot.daemon import adapter_factory, build_adapter
+
+    if args.guest and args.url and not Path(args.config).exists():
+        return _guest_adapter(args.url, args.engine), "", args.url
+    config = _config(args)
+    forums = config.forums
+    if args.forum is not None and args.forum not in forums:
+        raise ConfigError(f"--forum: no forum named {args.forum!r} (known: {', '.join(sorted(forums))})")
+    if args.forum is None and len(forums) > 1:
+        raise ConfigError(f"--forum: {len(forums)} forums configured, name one ({', '.join(sorted(forums))})")
+    forum = forums[args.forum] if args.forum else next(iter(forums.values()))
+    thread = args.url or next((g.game_thread for g in config.games.values() if g.forum == forum.name), "")
+    if not thread:
+        raise ConfigError(f"forums.{forum.name}: no game on it names a thread; give one: forumbot probe URL")
+    if args.engine:
+        adapter_factory(args.engine)  # an unknown name is one line, here
+        forum = replace(forum, engine=args.engine)
+    if args.guest:
+        forum = replace(forum, password_env="")
+    return build_adapter(forum, os.environ), forum.name, thread
+
+
+def _guest_adapter(url: str, engine: str | None) -> object:
+    from urllib.parse import urlsplit
+
+    from adapters.detect import detect_engine
+    from forumbot.daemon import adapter_factory
+    from forumbot.transport import Transport
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{url!r}: not an http(s) URL of a thread")
+    origin = f"{parts.scheme}://{parts.netloc}"
+    if not engine:
+        page = Transport(origin + "/", bot="probe").get(url)
+        engine = detect_engine(page.tree(), page.content.decode(page.charset or "utf-8", "replace"))
+        if engine is None:
+            raise ConfigError(f"{url}: no engine recognised on the page; name it with --engine")
+    factory = adapter_factory(engine)
+    # the board's root is what comes before the engine's topic path ("viewtopic.php", "threads/", "topic/")
+    topic_path = getattr(getattr(factory, "profile", None), "urls", {}).get("topic", "").split("{")[0].split("?")[0]
+    cut = parts.path.find(topic_path) if topic_path else -1
+    root = parts.path[:cut] if cut >= 0 else parts.path.rsplit("/", 1)[0] + "/"
+    return factory(origin + (root if root.endswith("/") else root + "/"), "guest")
+
+
 def _started_games(config: Config) -> set[str]:
     """The games already in the database; none when there is no usable database yet (check-config creates
     nothing)."""
@@ -201,6 +278,7 @@ def check_online(config: Config, environ, factory=None,
             if mismatch:
                 wrong.append(mismatch)
         threads: list[str] = []
+        named: list[str] = []  # threads the engine can name, read or not: the probe says what it failed to find
         for game in config.games.values():
             if game.forum != forum.name:
                 continue
@@ -210,6 +288,7 @@ def check_online(config: Config, environ, factory=None,
                 try:
                     if hasattr(adapter, "topic_id"):
                         adapter.topic_id(thread)
+                    named.append(thread)
                     posts, _ = adapter.fetch_posts(thread)
                 except ValueError as e:  # not a topic this engine can name
                     wrong.append(f"games.{game.name}.{key}: {e} (give the topic's address or number)")
@@ -221,6 +300,16 @@ def check_online(config: Config, environ, factory=None,
             rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
             if rough:
                 warnings.append(f"games.{game.name}: {rough}")
+        if named and hasattr(getattr(adapter, "profile", None), "selectors"):
+            # issue 9 item 4: what `forumbot probe` checks, quietly: each selector the bot needs matched
+            from forumbot.probe import probe
+
+            try:
+                report = probe(adapter, named[0], forum=forum.name, login=False)
+            except ForumError as e:
+                unreachable.append(f"forums.{forum.name}: cannot read {named[0]} or the inbox: {e}")
+            else:
+                wrong.extend(p if p.startswith("forums.") else f"forums.{forum.name}: {p}" for p in report.problems)
         check = getattr(adapter, "check_account", None)  # optional: what the account lacks (Discourse)
         if check is not None:
             try:

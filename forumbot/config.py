@@ -43,6 +43,9 @@ ENGINE_KEYS: dict[str, frozenset[str]] = {
     "mybbru": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
     "xenforo": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
 }
+# `profile`: board overrides of an HTML engine's page profile (adapters/overrides.py, issue 9 item 5).
+HTML_ENGINES = ("phpbb", "mybb", "flaskbb", "vbulletin", "invision", "smf", "punbb", "mybbru", "xenforo")
+ENGINE_KEYS.update({engine: ENGINE_KEYS[engine] | {"profile"} for engine in HTML_ENGINES})
 # Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
 # the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
 ZONED_ENGINES = ("phpbb", "mybb", "vbulletin", "smf", "punbb", "mybbru")  # XenForo, Invision: unix times
@@ -291,6 +294,8 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     if markup not in ("bbcode", "markdown"):
         r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
     extra = _adapter_settings(r, table)
+    if "profile" in table and not custom and isinstance(table["profile"], dict):
+        problems.extend(f"forums.{name}.{p}" for p in _profile_problems(engine, table["profile"]))
     if not custom and engine in ENGINE_KEYS:
         r.unknown(set(_FORUM_KEYS) | ENGINE_KEYS[engine])
     return ForumConfig(name=name, engine=engine, login=login, base_url=base_url, password_env=password_env,
@@ -326,6 +331,13 @@ def _intervals(value: Any) -> str | None:
     return f"expected a table of seconds from 0 to 3600, e.g. {{ post = 15, pm = 15 }}, got {value!r}"
 
 
+def _profile_table(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return None
+    return ("expected a table of overrides, e.g. [forums.main.profile.selectors] post = \"div.post\", "
+            f"got {value!r}")
+
+
 # What the shipped adapters make of each forum-table setting they read (which engine reads which: ENGINE_KEYS).
 FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "timeout": number(0, 600, "seconds", low_open=True),
@@ -341,6 +353,7 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "printthread": flag,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
     "admin_api_key_env": string, "user_api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
+    "profile": _profile_table,
 }
 
 
@@ -355,6 +368,17 @@ def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
         else:
             settings[key] = table[key]
     return settings
+
+
+def _profile_problems(engine: str, table: dict) -> list[str]:
+    """A `[forums.NAME.profile]` table checked against the names of the engine's profile."""
+    from adapters.overrides import override_problems
+    from adapters.profiles import profile_for
+
+    profile = profile_for(engine)
+    if profile is None:
+        return []  # an engine without a page profile: `profile` is an unknown setting there
+    return override_problems(profile, table, where="profile")
 
 
 def _zone(name: str) -> ZoneInfo | None:

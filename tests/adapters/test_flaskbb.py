@@ -46,7 +46,7 @@ def redirect(http, path: str, location: str, method: str = "POST") -> None:
 def test_every_selector_matches_on_some_saved_page():
     trees = [tree(p.name) for p in sorted((FIXTURES / "flaskbb").glob("*.html"))]
     selectors = [*FLASKBB.selectors.items(), *((f"strip[{i}]", s) for i, s in enumerate(FLASKBB.strip)),
-                 *((f"form {n}", f.selector) for n, f in FLASKBB.forms.items())]
+                 *((f"forms.{n}", f.selector) for n, f in FLASKBB.forms.items())]
     dead = [name for name, css in selectors if not any(select(t, css) for t in trees)]
     assert dead == []
     for name, spec in FLASKBB.forms.items():

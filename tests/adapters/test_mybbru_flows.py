@@ -69,11 +69,7 @@ def test_mybbru_shares_punbbs_forms_urls_and_login_marks():
 
 
 def test_every_unverified_name_is_a_profile_name():
-    for entry in MYBBRU.unverified:
-        kind, _, name = entry.partition(".")
-        table = {"selectors": MYBBRU.selectors, "urls": MYBBRU.urls, "forms": MYBBRU.forms,
-                 "messages": MYBBRU.messages}.get(kind)
-        assert table is None and kind in ("flows", "api") or name in table, entry
+    assert MYBBRU.unknown_unverified() == []
 
 
 # --- login (real pages) -----------------------------------------------------------------------------------

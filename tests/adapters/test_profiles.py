@@ -34,7 +34,7 @@ def all_selectors(profile: HtmlProfile):
     for i, css in enumerate(profile.strip):
         yield f"strip[{i}]", css
     for name, spec in profile.forms.items():
-        yield f"form {name}", spec.selector
+        yield f"forms.{name}", spec.selector
 
 
 @pytest.mark.parametrize("profile,engine", [(PHPBB, "phpbb"), (MYBB, "mybb")], ids=["phpbb", "mybb"])

@@ -300,8 +300,8 @@ def test_find_own_pm_finds_the_marker_in_a_conversation_with_the_recipient(http,
 
 
 def test_profile_says_what_is_unverified():
-    assert {"flow login", "flow reply", "flow pm", "selector edit_notice"} <= XENFORO.unverified
-    assert "selector post" not in XENFORO.unverified and "selector time" not in XENFORO.unverified
+    assert {"flows.login", "flows.reply", "flows.pm", "selectors.edit_notice"} <= XENFORO.unverified
+    assert "selectors.post" not in XENFORO.unverified and "selectors.time" not in XENFORO.unverified
 
 
 def test_pages_from_a_logged_out_session_are_login_required(http, forum):

@@ -209,6 +209,10 @@ def board(monkeypatch):
         # the saved page's footer: "Часовой пояс: UTC+03:00"
         http.add("GET", PHPBB_URL + "index.php", body=(FIXTURES / "phpbb" / "05_index_logged_in.html").read_bytes(),
                  content_type="text/html; charset=UTF-8")
+        # the probe's selector check (issue 9 item 4) reads a thread page and the inbox
+        for path, name in (("viewtopic.php", "20_topic_page1.html"), ("ucp.php", "30_pm_inbox_all_unread.html")):
+            http.add("GET", PHPBB_URL + path, body=(FIXTURES / "phpbb" / name).read_bytes(),
+                     content_type="text/html; charset=UTF-8")
         yield http
 
 

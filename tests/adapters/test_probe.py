@@ -1,0 +1,176 @@
+"""`forumbot probe` over saved pages, one case per HTML engine (issue 9 item 4): the engine detected, the posts
+read field by field, every selector matched or not, the unverified parts; a renamed post container is named
+and exits 2; `--json` is one valid JSON object; `--guest` reads without logging in."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import responses
+from lxml import etree
+
+from adapters.html import parse, select
+from adapters_support import FIXTURES
+from forumbot.cli import main
+from forumbot.probe import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text
+from probe_cases import BASE, CASES, adapter_class, serve, topic_bytes, topic_url
+
+
+def _adapter(engine: str):
+    adapter = adapter_class(engine)(BASE, "bot", "pw", timezone_name="Europe/Moscow")
+    adapter.login = lambda: None  # a session restored from the database: no login pages needed
+    return adapter
+
+
+def _renamed_posts(engine: str, name: str | None = None) -> bytes:
+    """The topic page (or saved page `name`) with each post container's tag and class renamed, as a custom
+    style would."""
+    profile = adapter_class(engine).profile
+    charset = "cp1251" if engine == "mybbru" else "utf-8"
+    raw = (FIXTURES / engine / name).read_bytes() if name else topic_bytes(engine)
+    tree = parse(raw.decode(charset))
+    for el in select(tree, profile.selectors["post"]):
+        el.tag = "section"
+        el.set("class", "renamed-post")
+        el.set("data-content", "renamed")
+    return etree.tostring(tree, method="html", encoding=charset)
+
+
+@pytest.mark.parametrize("engine", sorted(CASES))
+def test_probe_reads_each_engine_and_every_needed_selector_matches(engine):
+    with responses.RequestsMock() as http:
+        serve(http, engine)
+        report = probe(_adapter(engine), topic_url(engine), forum="main")
+    assert report.problems == []
+    assert report.detected == engine and report.engine == engine
+    assert report.posts and all(p["id"].isdigit() and p["posted_at"] for p in report.posts)
+    assert any(p["author"] for p in report.posts)
+    for name in (*NEEDED_ON_TOPIC, *NEEDED_ON_INBOX):
+        assert report.selectors[f"selectors.{name}"] is True, name
+    profile = adapter_class(engine).profile
+    assert set(report.selectors) == {f"selectors.{k}" for k in profile.selectors} | {
+        f"strip[{i}]" for i in range(len(profile.strip))}
+    assert report.unverified == sorted(profile.unverified)
+    assert report.inbox is not None and report.inbox["rows"] is not None
+    assert report.timezone == "Europe/Moscow"
+    assert set(report.limits.values()) == set(profile.limits.values())  # "post+pm" is one timer paced for each
+    assert "problems: none" in to_text(report)
+
+
+def test_probe_reports_edit_notice_quote_and_pagination_as_read():
+    """phpBB page 1 of a 3-page topic: offsets of 10, a next page; the posts' quotes are named stripped."""
+    with responses.RequestsMock() as http:
+        serve(http, "phpbb")
+        report = probe(_adapter("phpbb"), topic_url("phpbb"))
+    assert report.pagination["has_next"] is True and report.pagination["per_page"] == 10
+    assert report.pagination["kind"] == "offset" and report.pagination["current"] == 0
+    assert report.inbox["unread"] == 4
+
+
+@pytest.mark.parametrize("engine", sorted(CASES))
+def test_a_renamed_post_container_is_named(engine):
+    with responses.RequestsMock() as http:
+        serve(http, engine, topic_body=_renamed_posts(engine))
+        report = probe(_adapter(engine), topic_url(engine), forum="main")
+    assert report.selectors["selectors.post"] is False
+    assert any(p.startswith("selectors.post: ") and "[forums.main.profile.selectors]" in p for p in report.problems)
+    assert report.posts == []
+
+
+def _config(tmp_path, engine: str = "punbb") -> str:
+    path = tmp_path / "forumbot.toml"
+    path.write_text(f'''
+[forums.main]
+engine = "{CASES[engine][0]}"
+base_url = "{BASE}"
+login = "bot"
+timezone_name = "Europe/Moscow"
+
+[games.g]
+forum = "main"
+variant = "moscow"
+game_thread = "{topic_url(engine)}"
+vote_thread = "{topic_url(engine)}&x=1"
+gms = ["gm"]
+start = 2026-12-01T10:00:00+03:00
+players = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
+''', encoding="utf-8")
+    return str(path)
+
+
+def _no_login(monkeypatch, engine: str) -> None:
+    monkeypatch.setattr(adapter_class(engine), "login", lambda self: None)
+
+
+def test_cli_probe_json_is_one_valid_object_and_exits_0(tmp_path, monkeypatch, capsys):
+    _no_login(monkeypatch, "punbb")
+    with responses.RequestsMock() as http:
+        serve(http, "punbb")
+        code = main(["probe", "-c", _config(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["engine"] == "punbb" and out["engine_detected"] == "punbb" and out["problems"] == []
+    assert {"id", "author", "posted_at", "edited_at", "text"} <= set(out["posts"][0])
+    assert out["selectors"]["selectors.post"] is True and isinstance(out["unverified"], list)
+
+
+def test_cli_probe_exits_2_naming_the_renamed_post_container(tmp_path, monkeypatch, capsys):
+    _no_login(monkeypatch, "punbb")
+    with responses.RequestsMock() as http:
+        serve(http, "punbb", topic_body=_renamed_posts("punbb"))
+        code = main(["probe", "-c", _config(tmp_path), "--forum", "main"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "MISS selectors.post" in captured.out
+    assert "forumbot: selectors.post: " in captured.err
+
+
+def test_cli_probe_guest_reads_a_public_thread_without_config_or_login(tmp_path, monkeypatch, capsys):
+    """--guest with a URL and no config file: the engine detected from the page, no inbox read, no login."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(adapter_class("punbb"), "login", lambda self: pytest.fail("a guest does not log in"))
+    monkeypatch.setattr("forumbot.daemon.adapter_factory", lambda engine: adapter_class(engine))
+    with responses.RequestsMock() as http:
+        serve(http, "punbb", inbox=False)
+        code = main(["probe", "--guest", "--json", topic_url("punbb")])
+        assert len(http.calls) == 2  # the page once to tell the engine, once read
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["guest"] is True and out["inbox"] is None and out["engine"] == "punbb"
+
+
+def test_check_online_names_the_selector_that_did_not_match(tmp_path):
+    """check-config --online runs the probe's checks quietly: the renamed container is a config problem."""
+    from forumbot.cli_daemon import check_online
+    from forumbot.config import load_config
+
+    config = load_config(_config(tmp_path))
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        serve(http, "punbb", topic_body=_renamed_posts("punbb"))
+        wrong, unreachable, _ = check_online(config, {}, factory=lambda forum, env: _adapter("punbb"))
+    assert any(w.startswith("forums.main: selectors.post: ") for w in wrong), wrong
+    assert not any("selectors.page_end" in w or "selectors.logged_in" in w for w in wrong)  # the inbox was read
+
+
+def test_a_board_of_another_engine_is_named():
+    """A forum table saying mybb for a mybb.ru board: the probe names the engine the page shows."""
+    cls = adapter_class("mybb")
+    adapter = cls(BASE, "bot", "pw")
+    adapter.login = lambda: None
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        http.add("GET", topic_url("mybb"), body=topic_bytes("mybbru"), content_type="text/html; charset=windows-1251")
+        http.add("GET", BASE + cls.profile.urls["inbox"], body=b"<html></html>", content_type="text/html")
+        report = probe(adapter, topic_url("mybb"), forum="main")
+    assert report.detected == "mybbru"
+    assert "forums.main.engine: the board looks like mybbru, not mybb" in report.problems
+    assert any(p.startswith("selectors.post: ") for p in report.problems)
+
+
+def test_the_pacing_reported_is_the_one_configured():
+    adapter = adapter_class("punbb")(BASE, "bot", "pw", intervals={"post": 7}, profile={"limits": {"pm": 40}})
+    adapter.login = lambda: None
+    with responses.RequestsMock() as http:
+        serve(http, "punbb")
+        report = probe(adapter, topic_url("punbb"))
+    assert report.limits == {"pm": 40.0, "post": 7}
+    assert "flood limits paced by: pm 40 s, post 7 s" in to_text(report)

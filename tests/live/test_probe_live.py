@@ -1,0 +1,90 @@
+"""`forumbot probe` against a real FluxBB 1.5 board (../shared/boards/fluxbb.sh): logged in as the bot, with an
+unread PM from the GM, it reads the game thread and the inbox and reports every selector matched, no problem,
+exit 0 (issue 9 item 4). Selectors only an error, a captcha or a post's redirect page shows are not on those
+pages; they are proven by tests/live/test_punbb_adapter.py.
+
+Built on HTTP_PORT 18545 under a temporary folder; skips saying why when ../shared/boards or php is missing, and
+fails instead under FORUMBOT_REQUIRE_LIVE=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from adapters.punbb import PunbbForum
+from forumbot.cli import main
+from forumbot.probe import probe
+from test_punbb_adapter import boards_dir, load_env, unavailable
+
+pytestmark = pytest.mark.live
+
+PORT = os.environ.get("FORUMBOT_PROBE_FLUXBB_PORT", "18545")
+# shown only by an error page, a captcha, a post's redirect page: none is on a thread page or the inbox
+SITUATIONAL = {"selectors.error", "selectors.captcha", "selectors.redirect"}
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    boards = boards_dir()
+    if boards is None:
+        unavailable("no shared/boards/fluxbb.sh next to the project")
+    php = os.environ.get("PHP", "php8.2")
+    if shutil.which(php) is None and shutil.which("php") is None:
+        unavailable(f"{php} is not installed")
+    folder = tmp_path_factory.mktemp("fluxbb-probe")
+    env = {**os.environ, "BOARD_DIR": str(folder), "HTTP_PORT": PORT, "POST_FLOOD": "1",
+           "SKIP_APT": os.environ.get("SKIP_APT", "1")}
+    script = str(boards / "fluxbb.sh")
+    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=300)
+    if built.returncode != 0:
+        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
+        unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")
+    try:
+        yield load_env(folder / "board.env")
+    finally:
+        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
+
+
+def _adapter(board, name: str) -> PunbbForum:
+    return PunbbForum(board["BASE_URL"], name, board["PASSWORD"], timezone_name="Europe/Moscow",
+                      intervals={"post": 1.0, "pm": 1.0})
+
+
+def test_probe_reports_every_selector_matched_on_the_live_board(board, tmp_path, capsys, monkeypatch):
+    gm = _adapter(board, board["GM_NAME"])
+    gm.login()
+    gm.send_pm(board["BOT_NAME"], "Проба", "Бот, ты тут? [m:probe-1]")  # an unread dialogue in the bot's inbox
+
+    report = probe(_adapter(board, board["BOT_NAME"]), board["GAME_TOPIC"], forum="main")
+    assert report.problems == []
+    assert report.detected == "punbb"
+    missed = sorted(name for name, ok in report.selectors.items() if not ok)
+    assert set(missed) <= SITUATIONAL, missed
+    assert len(report.posts) == 25 and report.posts[0]["id"] == board["FIRST_POST"]
+    assert report.posts[0]["author"] == board["GM_NAME"]
+    assert any(p["edited_at"] for p in report.posts) and any(p["quote_stripped"] for p in report.posts)
+    assert report.pagination["has_next"] is True and report.pagination["pages"] == 2
+    assert report.inbox["unread"] >= 1
+
+    config = tmp_path / "forumbot.toml"
+    config.write_text(f'''
+[forums.main]
+engine = "adapters.punbb:PunbbForum"
+base_url = "{board["BASE_URL"]}"
+login = "{board["BOT_NAME"]}"
+password_env = "FORUMBOT_PROBE_PASSWORD"
+timezone_name = "Europe/Moscow"
+
+[games]
+''', encoding="utf-8")
+    monkeypatch.setenv("FORUMBOT_PROBE_PASSWORD", board["PASSWORD"])
+    capsys.readouterr()
+    code = main(["probe", "-c", str(config), "--json", board["GAME_TOPIC"]])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["problems"] == [] and out["engine_detected"] == "punbb"
+    assert {n for n, ok in out["selectors"].items() if not ok} <= SITUATIONAL

@@ -1,0 +1,81 @@
+"""Each engine is where a GM looks for it (issue 9 item 6): an entry point in pyproject.toml, a name
+check-config accepts (and a misspelt one it suggests), the `forumbot init` template's comments, and the README's
+engine table; the template's override example is a valid override."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from forumbot.config import ConfigProblems, load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTRY_POINTS = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["entry-points"][
+    "forumbot.adapters"]
+TEMPLATE = (ROOT / "forumbot" / "examples" / "forumbot.toml").read_text("utf-8")
+README = (ROOT / "README.md").read_text("utf-8")
+ENGINES = ("phpbb", "mybb", "flaskbb", "discourse", "smf", "punbb", "mybbru", "xenforo")
+
+
+def test_every_engine_has_an_entry_point_that_loads():
+    assert set(ENGINES) | {"memory"} <= set(ENTRY_POINTS)
+    for name, target in ENTRY_POINTS.items():
+        module, _, attr = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), attr)), name
+
+
+def _config(tmp_path, forum_lines: str) -> Path:
+    path = tmp_path / "forumbot.toml"
+    path.write_text(f'[forums.main]\nlogin = "bot"\nbase_url = "http://127.0.0.1:1/"\n{forum_lines}\n'
+                    '[games.g]\nforum = "main"\nvariant = "moscow"\ngame_thread = "1"\nvote_thread = "2"\n'
+                    'gms = ["gm"]\nstart = 2026-12-01T10:00:00+03:00\n'
+                    'players = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]\n', encoding="utf-8")
+    return path
+
+
+def _problems(path: Path) -> list[str]:
+    try:
+        load_config(path)
+    except ConfigProblems as e:
+        return e.problems
+    return []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_check_config_accepts_each_engine_name(tmp_path, engine):
+    assert [p for p in _problems(_config(tmp_path, f'engine = "{engine}"')) if ".engine:" in p] == []
+
+
+@pytest.mark.parametrize("typo,meant", [("xenforro", "xenforo"), ("punnbb", "punbb"), ("mybb_ru", "mybbru"),
+                                        ("smff", "smf")])
+def test_a_misspelt_engine_is_named_with_the_closest(tmp_path, typo, meant):
+    [problem] = _problems(_config(tmp_path, f'engine = "{typo}"'))
+    assert problem.startswith(f"forums.main.engine: unknown forum engine '{typo}' (did you mean '{meant}'?)")
+
+
+def test_the_template_names_every_engine_and_the_readme_table_has_a_row_each():
+    comment = " ".join(line for line in TEMPLATE.splitlines() if line.startswith("#"))
+    rows = {m.group(1) for m in re.finditer(r"^\| `(\w+)` \|", README, re.MULTILINE)}
+    for engine in ENGINES:
+        assert re.search(rf"\b{engine}\b", comment), engine
+        assert engine in rows, engine
+
+
+def test_the_templates_override_example_is_a_valid_override(tmp_path):
+    lines, inside = [], False
+    for line in TEMPLATE.splitlines():
+        if line.startswith("# [forums.main.profile"):
+            inside = True
+        elif inside and not re.match(r"# [\w\"+]+ *=", line):
+            inside = False
+        if inside:
+            lines.append(line[2:])
+    assert len(lines) >= 8
+    path = _config(tmp_path, 'engine = "phpbb"')
+    path.write_text(path.read_text("utf-8").replace("[games.g]", "\n".join(lines) + "\n\n[games.g]"), "utf-8")
+    config = load_config(path)
+    assert set(config.forums["main"].extra["profile"]) == {"selectors", "urls", "messages", "limits"}
