@@ -797,11 +797,11 @@ VBULLETIN = HtmlProfile(
     date_order="auto",  # stock vB prints m-d-Y, Russian packs d.m.Y; the vB3 page shows Y-m-d
     unverified=frozenset({
         "urls.print", "urls.print_page", "selectors.print_post", "selectors.print_author", "selectors.print_time",
-        "selectors.print_body", "flow.login_answer", "flow.reply_answer", "urls.inbox", "urls.pm", "urls.compose",
+        "selectors.print_body", "flows.login_answer", "flows.reply_answer", "urls.inbox", "urls.pm", "urls.compose",
         "urls.sentbox", "selectors.pm_row_link", "selectors.pm_view", "selectors.pm_subject",
         "selectors.pm_sent_to", "forms.compose", "forms.folder", "selectors.error", "messages.flood",
         "messages.flood_seconds", "messages.form_invalid", "messages.bad_login", "messages.no_permission",
-        "messages.no_recipient", "edit_notice.russian", "limits.pm", "limits.post",
+        "messages.no_recipient", "flows.edit_notice_text", "limits.pm", "limits.post",
     }),
 )
 
@@ -878,7 +878,7 @@ INVISION = HtmlProfile(
         "selectors.logged_in", "selectors.error", "selectors.pm_row", "selectors.pm_row_link",
         "selectors.pm_row_time", "selectors.pm_row_users", "selectors.pm_message", "selectors.pm_subject",
         "selectors.page_end", "selectors.signature", "forms.login", "forms.reply", "forms.compose",
-        "flow.login_answer", "flow.reply_answer", "flow.pm_answer", "messages.flood", "messages.bad_login",
+        "flows.login_answer", "flows.reply_answer", "flows.pm_answer", "messages.flood", "messages.bad_login",
         "messages.form_invalid", "limits.post", "limits.pm",
     }),
 )

@@ -190,7 +190,7 @@ def test_vb_pm_folder_needs_login(http):
 def test_profiles_name_what_is_unverified():
     """`forumbot probe` reports these: flows and selectors no real page showed (issue 10 item 4)."""
     for profile in (VBULLETIN, INVISION):
-        assert "flow.login_answer" in profile.unverified and "urls.inbox" in profile.unverified
+        assert "flows.login_answer" in profile.unverified and "urls.inbox" in profile.unverified
         names = {n.split(".", 1)[1] for n in profile.unverified if n.startswith("selectors.")}
         assert names <= set(profile.selectors)
     assert "selectors.post" not in VBULLETIN.unverified and "selectors.post" not in INVISION.unverified
