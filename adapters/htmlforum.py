@@ -55,6 +55,18 @@ class ReplyId(str):
         return obj
 
 
+def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]) -> dict[str, float]:
+    """The engine's flood timers with a forum table's on top: a configured action replaces every engine timer
+    naming it, shared ones included (phpBB's "post+pm"), so `intervals = {post = 5, pm = 5}` is what it says."""
+    named = {action for key in configured for action in key.split("+")}
+    kept: dict[str, float] = {}
+    for key, seconds in engine.items():
+        rest = [action for action in key.split("+") if action not in named]
+        if rest:  # the actions the table does not name keep the engine's timer
+            kept["+".join(rest)] = seconds
+    return {**kept, **configured}
+
+
 class HtmlForum:
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
 
@@ -81,7 +93,8 @@ class HtmlForum:
         self._password = password  # never logged, never in repr
         self.tz = ZoneInfo(timezone_name)
         self.transport = transport or Transport(
-            base_url, bot=username, intervals={**self.profile.limits, **(intervals or {})}, **transport_options)
+            base_url, bot=username, intervals=merge_intervals(self.profile.limits, intervals or {}),
+            **transport_options)
         self.delete_read_pms = delete_read_pms
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
 

@@ -27,9 +27,8 @@ MARKER = re.compile(r"#fb:[0-9a-f]{8}")
 
 
 def next_minute() -> None:
-    """Wait until the clock is in a later minute than now. phpBB and MyBB show a PM's time to the minute, so a
-    GM's `end-phase` sent in the minute of the phase's last input would close the phase at that minute's start,
-    before the input (C-1); sent in the next minute it is stamped after every input of the phase."""
+    """Wait until the clock is in a later minute than now. phpBB and MyBB show a PM's time only to the minute,
+    so a GM's PM counts from that minute's end (C-1, C-9) and is folded by the first tick after it."""
     now = time.time()
     time.sleep(math.floor(now / 60) * 60 + 60 - now + 0.5)
 
@@ -101,9 +100,9 @@ players = [
                          str(occurrence)]).returncode
 
     def end_phase(self, gm: Member) -> None:
-        """The GM closes the open phase by PM (C-1, C-9), in a later minute than every input before it."""
-        next_minute()
+        """The GM closes the open phase by PM (C-1, C-9); the next tick folds it once its minute is over."""
         gm.pm(self.board.bot, self.name, "конец-фазы")
+        next_minute()
 
     # --- what the bot left on the board -------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from livegame import LiveGame
+from livegame import LiveGame, next_minute
 
 pytestmark = pytest.mark.live
 
@@ -121,6 +121,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     # --- Day 2: the GM modkills the mafia; the end ---------------------------------------------------------------
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
     gm.pm(board.bot, "g1", "модкилл Шарик")
+    next_minute()  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
     game.tick()
     game.tick()
     text = game.game_text(gm)
