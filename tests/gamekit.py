@@ -43,6 +43,12 @@ def _offset(text: str) -> timedelta:
     return sign * total
 
 
+def plain(text: str) -> str:
+    """A bot text without the bot's own bold tags: rule tests read what it says; tests/test_texts*.py check
+    how it is formatted (issue 11 item 1)."""
+    return text.replace("[b]", "").replace("[/b]", "")
+
+
 @dataclass
 class Result:
     run: GameRun
@@ -62,13 +68,13 @@ class Result:
         return (d.phase, d.cause) if d else None
 
     def posts(self, where: str = "game") -> list[str]:
-        return [m.text for m in self.run.messages if m.where == where]
+        return [plain(m.text) for m in self.run.messages if m.where == where]
 
     def pms(self, to: str) -> list[str]:
-        return [m.text for m in self.run.messages if m.where == "pm" and m.to == to]
+        return [plain(m.text) for m in self.run.messages if m.where == "pm" and m.to == to]
 
     def text(self) -> str:
-        return "\n".join(m.text for m in self.run.messages)
+        return "\n".join(plain(m.text) for m in self.run.messages)
 
     def keys(self) -> list[str]:
         return [m.key for m in self.run.messages]
