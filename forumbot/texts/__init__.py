@@ -306,7 +306,7 @@ class Texts:
                 lines.append(self._("role.revealed", role=self.role(role)))
         if outcome.deaths and lw_deadline is not None:
             lines.append(self._("lastword.until", at=self.time(lw_deadline)))
-        if outcome.reason in ("all_no_lynch", "no_votes", "tie", "day1_single"):
+        if outcome.reason not in ("vote", "autokill") and f"day.{outcome.reason}" in self.T:  # house rules add reasons
             pardoned = [revealed(x)[0] for x in outcome.pardoned]
             lines.append(self._(f"day.{outcome.reason}", names=self.names(pardoned, bold=True)))
         return self.post(self.heading("day.result", n=n), self.prose(*lines))
