@@ -247,3 +247,24 @@ def test_issue11_item7_the_end_post_prints_the_hashed_string_and_a_command_that_
     assert out.split()[0] == commitment(7, roles)
     setup = t.setup_post(list(roles), AT, commitment(7, roles))
     assert "#fb:" in setup  # the marker line is explained once, in the opening post
+
+
+def test_issue11_item1_the_engine_writes_the_boards_markup_and_its_spoiler() -> None:
+    """The setup's `markup` decides the formatting of every post; option `spoiler` puts long lists in one."""
+    from dataclasses import replace
+
+    from gamekit import Game
+
+    from forumbot.game import run
+
+    g = Game.moscow()
+    for n, who in enumerate(["Шериф", "Дон", "Маф1", "Маф2", "М1", "М2", "М3", "М4", "М5"]):
+        g.vote("day 1", f"+{n + 1}m", who, f"{who} потому что")  # nine posts not counted: a long list
+    base = g.setup()
+    md = run(replace(base, markup="markdown", options={"spoiler": "details"}), g.events, None)
+    bb = run(base, g.events, None)
+    md_result = next(m.text for m in md.messages if m.key == "day 1/result")
+    bb_result = next(m.text for m in bb.messages if m.key == "day 1/result")
+    assert md_result.startswith("**Итоговый подсчёт голосов (день 1)**") and '[details="' in md_result
+    assert bb_result.startswith("[b]Итоговый подсчёт голосов (день 1)[/b]") and "[details" not in bb_result
+    assert "[spoiler" not in bb_result  # no spoiler unless the board has one (option spoiler)

@@ -74,7 +74,7 @@ class Texts:
         self.zone = zone
         self.f = fmt or Format()
         self.plural = plural
-        self.spoiler_tag = spoiler
+        self.spoiler_tag = "" if spoiler == "none" else spoiler
 
     # --- helpers
 
@@ -401,7 +401,7 @@ class Texts:
         and `me` (the sender), and what a bare nickname would be (`bare`, a move kind)."""
         lines = [self._("pm.not_understood", text=self.quoted(text), why=self.reason(reason, shown=self._excerpt(text)))]
         if not explain:
-            return "\n".join(lines)
+            return self.prose(*lines)
         expected = self._examples(moves, example, me)
         if expected:
             lines.append(self._("pm.expected", grammar="; ".join(expected)))
@@ -409,7 +409,7 @@ class Texts:
                 lines.append(self._("pm.bare", kind=self.T[f"kind.{bare}"]))
         else:
             lines.append(self._("pm.no_moves"))
-        return "\n".join(lines)
+        return self.prose(*lines)
 
     def you_are_dead(self) -> str:
         return self._("pm.dead")
@@ -486,7 +486,7 @@ class Texts:
             lines.append(self._("status.votes", votes="; ".join(f"{self.n(v)} → {self.target(t)}" for v, t in votes.items())))
         if missing:
             lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
-        return "\n".join(lines)
+        return self.prose(*lines)
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:
         if by is None:
