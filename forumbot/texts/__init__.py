@@ -478,7 +478,8 @@ class Texts:
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]]) -> str:
-        lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline) if deadline else "—")]
+        lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
+                 else self._("status.phase_only", phase=self.phase(label))]
         if paused:
             lines.append(self._("status.paused"))
         lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))

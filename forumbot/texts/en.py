@@ -233,6 +233,7 @@ T: dict[str, str] = {
     "undo.say": "announcement",
     "undo.other": "last action",
     "status.phase": "Phase: {phase}, until {at}.",
+    "status.phase_only": "Phase: {phase}.",
     "status.paused": "The game is paused.",
     "status.alive": "In the game, {count}: {names}.",
     "status.votes": "Votes: {votes}.",

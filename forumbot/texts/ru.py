@@ -245,6 +245,7 @@ T: dict[str, str] = {
     "undo.say": "объявление",
     "undo.other": "последнее действие",
     "status.phase": "Фаза: {phase}, до {at}.",
+    "status.phase_only": "Фаза: {phase}.",
     "status.paused": "Игра на паузе.",
     "status.alive": "В игре {count}: {names}.",
     "status.votes": "Голоса: {votes}.",
