@@ -49,6 +49,17 @@ def plain(text: str) -> str:
     return text.replace("[b]", "").replace("[/b]", "")
 
 
+# Issue 11 item 6: a phase opening at a deadline is announced in the post with that deadline's results.
+OPENINGS = {"day": ("Наступил день {n}", "Day {n} begins"), "night": ("Наступила ночь {n}", "Night {n} falls")}
+
+
+def opening(r, label: str):  # type: ignore[no-untyped-def]
+    """The game-thread post that announces phase `label` ("night 1"), alone or after the results."""
+    kind, n = label.split()
+    heads = [h.format(n=n) for h in OPENINGS[kind]]
+    return next((m for m in r.run.messages if m.where == "game" and any(h in plain(m.text) for h in heads)), None)
+
+
 @dataclass
 class Result:
     run: GameRun

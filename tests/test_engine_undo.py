@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import Game, plain  # noqa: E402
+from gamekit import Game, opening, plain  # noqa: E402
 
 from forumbot.model import Role  # noqa: E402
 
@@ -105,7 +105,7 @@ def test_C9_undo_of_an_extend_after_the_original_deadline_is_refused():
     g.gm("day 1", "+25h", "отмена")
     r = g.run("night 1", "+3h")
     assert "срок фазы, который вернула бы отмена, уже прошёл" in r.pms("ГМ")[-1]
-    assert next(m for m in r.run.messages if m.key == "night 1/opens").at == g.at("day 1", "+26h")
+    assert opening(r, "night 1").at == g.at("day 1", "+26h")
 
 
 def test_C9_undo_whose_rederivation_puts_a_passed_deadline_back_is_refused_and_changes_nothing():
@@ -137,7 +137,7 @@ def test_C9_item19_extend_by_a_billion_days_is_refused_by_pm_and_the_game_goes_o
     replies = r.pms("ГМ")
     assert "больше 30 дней" in replies[-2] and "отменять нечего" in replies[-1]
     assert r.died("М3") == ("day 1", "vote")
-    assert next(m for m in r.run.messages if m.key == "night 1/opens").at == g.at("day 1", "+24h")
+    assert opening(r, "night 1").at == g.at("day 1", "+24h")
 
 
 def test_C9_item19_extends_that_add_up_past_30_days_from_now_are_refused():

@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import MOSCOW_CAST, START, Game, plain  # noqa: E402
+from gamekit import MOSCOW_CAST, START, Game, opening, plain  # noqa: E402
 
 from forumbot.errors import SetupError  # noqa: E402
 from forumbot.model import Role  # noqa: E402
@@ -34,10 +34,16 @@ def final_count(r, day: str = "day 1") -> str:
 
 
 def msg(r, key: str):
+    if key.endswith("/opens"):
+        found = opening(r, key.split("/")[0])
+        assert found is not None, key
+        return found
     return next(m for m in r.run.messages if m.key == key)
 
 
 def has_key(r, key: str) -> bool:
+    if key.endswith("/opens"):
+        return opening(r, key.split("/")[0]) is not None
     return any(m.key == key for m in r.run.messages)
 
 

@@ -54,7 +54,9 @@ def modkill_in_setup(g: Game, nicks: list[str]) -> None:
 
 
 def night_post(r: Result, n: int) -> str:
-    return next(plain(m.text) for m in r.run.messages if m.key == f"night {n}/result")
+    """The night's results, without the opening of the day posted with them (issue 11 item 6)."""
+    text = next(plain(m.text) for m in r.run.messages if m.key == f"night {n}/result")
+    return text.split(f"\n\nDay {n + 1} begins")[0].split(f"\n\nНаступил день {n + 1}")[0]
 
 
 def _day_result(r: Result, n: int) -> str:
@@ -1354,7 +1356,8 @@ def test_H15_a_failed_hunt_never_names_the_target() -> None:
     post = night_post(r, 1)
     assert "Г1" in post and "Г6" not in post
     after = [m for m in r.run.messages if m.at >= g.at("night 1", "+12h") and m.where != "pm"]
-    assert not any("Г6" in plain(m.text) for m in after if not m.key.endswith("/opens"))
+    shown = [night_post(r, 1) if m.key == "night 1/result" else plain(m.text) for m in after if not m.key.endswith("/opens")]
+    assert not any("Г6" in text for text in shown)  # the day's opening, posted with the results, lists the alive
 
 
 def test_H15_the_drawn_request_is_never_revealed() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import DAY, MOSCOW_CAST, START, Game, _offset, plain  # noqa: E402
+from gamekit import DAY, MOSCOW_CAST, START, Game, _offset, opening, plain  # noqa: E402
 
 from forumbot.errors import SetupError  # noqa: E402
 from forumbot.model import Role  # noqa: E402
@@ -28,6 +28,8 @@ def shoot(g: Game, night: str, target: str, offset: str = "+1h", who=MAFIA) -> N
 
 
 def msg(r, key: str):
+    if key.endswith("/opens"):  # issue 11 item 6: announced in the results' post
+        return opening(r, key.split("/")[0])
     return next(m for m in r.run.messages if m.key == key)
 
 

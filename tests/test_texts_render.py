@@ -268,3 +268,22 @@ def test_issue11_item1_the_engine_writes_the_boards_markup_and_its_spoiler() -> 
     assert md_result.startswith("**Итоговый подсчёт голосов (день 1)**") and '[details="' in md_result
     assert bb_result.startswith("[b]Итоговый подсчёт голосов (день 1)[/b]") and "[details" not in bb_result
     assert "[spoiler" not in bb_result  # no spoiler unless the board has one (option spoiler)
+
+
+def test_issue11_item6_one_post_per_deadline_results_then_what_opens_next() -> None:
+    """A board's flood limit or MyBB's merging of consecutive posts cannot split the results from the opening."""
+    from gamekit import Game, START
+
+    g = Game.moscow()
+    g.votes("day 1", {"М1": "М2", "М3": "М2"})
+    for m in ("Дон", "Маф1", "Маф2"):
+        g.pm("night 1", "+1h", m, "убить М4")
+    r = g.run("day 2", "+1h")
+    for deadline, result, heading in ((START + timedelta(hours=24), "Итоги дня 1.", "Наступила ночь 1"),
+                                      (START + timedelta(hours=36), "Итоги ночи 1.", "Наступил день 2")):
+        posts = [m for m in r.run.messages if m.where == "game" and m.at == deadline]
+        assert len(posts) == 1, [m.key for m in posts]
+        text = posts[0].text
+        assert text.index(result) < text.index(heading)
+    assert not [m for m in r.run.messages if m.key in ("night 1/opens", "day 2/opens")]
+    assert [m.key for m in r.run.messages if m.key == "day 1/opens"]  # Day 1 opens alone: no results before it

@@ -193,7 +193,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self.s.posts = []
             self.s.day_modkill = False
             self.s.doomed = set()
-            self._post(at, Where.GAME, self.t.day_opens(number, ph.deadline, self._alive_nicks()), f"{ph.label}/opens")
+            self._post_opening(at, self.t.day_opens(number, ph.deadline, self._alive_nicks()), f"{ph.label}/opens")
         elif kind == "runoff":
             self.s.runoff_posts = []
             self.s.runoff_speakers = set()
@@ -203,7 +203,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 for hunter in sorted(self.s.moves.hunts):
                     self._pm(at, hunter, self.t.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
                 self.s.moves.hunts.clear()
-            self._post(at, Where.GAME, self.t.night_opens(number, ph.deadline, self._night_grammar()), f"{ph.label}/opens")
+            self._post_opening(at, self.t.night_opens(number, ph.deadline, self._night_grammar()), f"{ph.label}/opens")
 
     def _open_setup(self, at: datetime) -> None:
         ph = self.s.phase
@@ -522,6 +522,20 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def _post(self, at: datetime, where: Where, text: str, key: str) -> None:
         self._emit(Message(at, where, None, text, key))
+
+    def _post_opening(self, at: datetime, text: str, key: str) -> None:
+        """Issue 11 item 6: a phase opening at a deadline is announced in the post with that deadline's results,
+        so a board's flood limit or MyBB's merging of consecutive posts cannot split or delay them."""
+        pool = (self.capture if self.capture is not None else []) if self.suppress else list(self.messages.values())
+        last = next((m for m in reversed(pool) if m.where is Where.GAME), None)
+        if last is None or last.at != at or not last.key.endswith("/result"):
+            self._post(at, Where.GAME, text, key)
+            return
+        joined = Message(last.at, last.where, last.to, self.t.post(last.text, text), last.key)
+        if self.suppress:
+            self.capture[self.capture.index(last)] = joined  # type: ignore[union-attr]
+        else:
+            self.messages[last.key] = joined
 
     def _pm(self, at: datetime, to: str, text: str, key: str) -> None:
         nick = self.s.seats[to].nick if to in self.s.seats else to
