@@ -28,3 +28,59 @@ _MARKDOWN_BREAKS = re.compile(r"@|(?<=:)//|(?<=www)\\?\.", re.IGNORECASE)
 def escape_markdown(text: str) -> str:
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
     return _MARKDOWN_BREAKS.sub(lambda m: m.group(0) + ZWSP if m.group(0) == "@" else ZWSP + m.group(0), escaped)
+
+
+class Format:
+    """How a post's structure is written on one markup: the bot's own formatting, around text already escaped.
+
+    BBCode boards turn every newline into a line break, so lines stay lines; Markdown joins lines into one
+    paragraph, so there every line is a paragraph or a list item."""
+
+    name = "bbcode"
+
+    def bold(self, text: str) -> str:
+        return f"[b]{text}[/b]" if text else text
+
+    def lines(self, lines: list[str]) -> str:
+        return "\n".join(x for x in lines if x)
+
+    def items(self, items: list[str]) -> str:
+        return "\n".join(items)
+
+    def blocks(self, blocks: list[str]) -> str:
+        return "\n\n".join(b for b in blocks if b)
+
+    def spoiler(self, tag: str, title: str, body: str) -> str:
+        if tag == "spoiler":
+            return f'[spoiler="{title}"]\n{body}\n[/spoiler]'
+        return f"{self.bold(title)}\n{body}"
+
+    def code(self, text: str) -> str:
+        # nothing is parsed inside [code] but its own closing tag, so only that one is broken
+        return "[code]" + re.sub(r"\[(/code)", "[" + ZWSP + r"\1", text, flags=re.IGNORECASE) + "[/code]"
+
+
+class MarkdownFormat(Format):
+    name = "markdown"
+
+    def bold(self, text: str) -> str:
+        return f"**{text}**" if text else text
+
+    def lines(self, lines: list[str]) -> str:
+        return "\n\n".join(x for x in lines if x)
+
+    def items(self, items: list[str]) -> str:
+        return "\n".join(f"- {x}" for x in items)
+
+    def spoiler(self, tag: str, title: str, body: str) -> str:
+        if tag == "details":  # Discourse's bundled details plugin
+            return f'[details="{title}"]\n{body}\n[/details]'
+        return f"{self.bold(title)}\n\n{body}"
+
+    def code(self, text: str) -> str:
+        fence = "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+        return f"{fence}\n{text}\n{fence}"
+
+
+def get_format(markup: str) -> Format:
+    return MarkdownFormat() if markup == "markdown" else Format()

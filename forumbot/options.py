@@ -88,6 +88,8 @@ OPTIONS: dict[str, Option] = {
     "vote_count_minutes": Option(number(1, 7 * 24 * 60, "minutes")),
     "remind_hours": Option(number(0, 24 * 365, "hours")),  # 0: no reminders
     "agitation_markers": Option(words),
+    # the board's spoiler tag for long lists in the bot's posts (issue 11 item 1): BBCode [spoiler] or Discourse's [details]
+    "spoiler": Option(choice("none", "spoiler", "details")),
     "mafia": Option(whole(), ("free_hunt",), "H-1"),
     "maniac": Option(flag, ("free_hunt",), "H-1"),
     # RULES.md section R: house rules; left out, the variant's clause holds (rules/house.py reads them)

@@ -43,6 +43,23 @@ def _offset(text: str) -> timedelta:
     return sign * total
 
 
+def plain(text: str) -> str:
+    """A bot text without the bot's own bold tags: rule tests read what it says; tests/test_texts*.py check
+    how it is formatted (issue 11 item 1)."""
+    return text.replace("[b]", "").replace("[/b]", "")
+
+
+# Issue 11 item 6: a phase opening at a deadline is announced in the post with that deadline's results.
+OPENINGS = {"day": ("Наступил день {n}", "Day {n} begins"), "night": ("Наступила ночь {n}", "Night {n} falls")}
+
+
+def opening(r, label: str):  # type: ignore[no-untyped-def]
+    """The game-thread post that announces phase `label` ("night 1"), alone or after the results."""
+    kind, n = label.split()
+    heads = [h.format(n=n) for h in OPENINGS[kind]]
+    return next((m for m in r.run.messages if m.where == "game" and any(h in plain(m.text) for h in heads)), None)
+
+
 @dataclass
 class Result:
     run: GameRun
@@ -62,13 +79,13 @@ class Result:
         return (d.phase, d.cause) if d else None
 
     def posts(self, where: str = "game") -> list[str]:
-        return [m.text for m in self.run.messages if m.where == where]
+        return [plain(m.text) for m in self.run.messages if m.where == where]
 
     def pms(self, to: str) -> list[str]:
-        return [m.text for m in self.run.messages if m.where == "pm" and m.to == to]
+        return [plain(m.text) for m in self.run.messages if m.where == "pm" and m.to == to]
 
     def text(self) -> str:
-        return "\n".join(m.text for m in self.run.messages)
+        return "\n".join(plain(m.text) for m in self.run.messages)
 
     def keys(self) -> list[str]:
         return [m.key for m in self.run.messages]

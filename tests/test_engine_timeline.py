@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import START, Game  # noqa: E402
+from gamekit import START, Game, plain  # noqa: E402
 
 from forumbot.errors import SetupError  # noqa: E402
 from forumbot.model import Role  # noqa: E402
@@ -37,9 +37,9 @@ def test_M14_item24_night_victims_last_word_deadline_that_would_be_past_is_the_e
     r = g.run(day2 + timedelta(hours=1))
     assert r.died("М2") == ("night 1", "mafia")
     result = next(m for m in r.run.messages if m.key == "night 1/result")
-    assert "Последнее слово — в игровой теме до 02.12.2026 02:00" in result.text  # day 2's end, not 23:00 before
+    assert "Последнее слово — в игровой теме до 02.12 02:00" in result.text  # day 2's end, not 23:00 before
     assert result.at == day2
-    assert not any("написал в игровой теме" in m.text for m in r.run.messages)  # a last word, not a breach
+    assert not any("написал в игровой теме" in plain(m.text) for m in r.run.messages)  # a last word, not a breach
     assert any("last word of М2" in line for line in r.run.log)
 
 
@@ -49,8 +49,8 @@ def test_M14_last_word_deadline_of_an_ordinary_day_is_still_three_hours_before_i
     for m in MAFIA:
         g.pm("night 1", "+1h", m, "убить М2")
     r = g.run("day 2", "+1h")
-    result = next(m.text for m in r.run.messages if m.key == "night 1/result")
-    assert "до 03.12.2026 19:00" in result  # day 2 ends at 22:00
+    result = next(plain(m.text) for m in r.run.messages if m.key == "night 1/result")
+    assert "до 03.12 19:00" in result  # day 2 ends at 22:00
 
 
 # ---------------------------------------------------------------------------------- issue 7 item 19
@@ -103,7 +103,7 @@ def test_item19_lone_surrogates_in_inputs_fold_and_every_message_can_be_encoded(
     g.votes("day 1", {"М3": "М4"}, offset="+2h")
     r = g.run("day 2", "+1h")
     for m in r.run.messages:
-        for text in (m.text, m.to or "", m.key):
+        for text in (plain(m.text), m.to or "", m.key):
             text.encode("utf-8")
     for line in r.run.log:
         line.encode("utf-8")
@@ -113,7 +113,7 @@ def test_item19_a_surrogate_pair_in_a_text_is_the_character_it_encodes():
     g = Game.moscow()
     g.gm("day 1", "+1h", "сказать привет \ud83d\ude00")
     r = g.run("day 1", "+2h")
-    assert any(m.text == "привет \U0001F600" for m in r.run.messages)
+    assert any(plain(m.text) == "привет \U0001F600" for m in r.run.messages)
 
 
 @pytest.mark.parametrize("who", ["player", "GM"])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import Game  # noqa: E402
+from gamekit import Game, opening, plain  # noqa: E402
 
 from forumbot.model import Role  # noqa: E402
 
@@ -35,12 +35,12 @@ def test_C9_item18_refused_replace_that_an_undo_makes_succeed_is_told_and_played
     nicks = [p.nick for p in r.run.result.players]
     assert nicks[4:6] == ["М1", "Админ"]  # М1 has his seat back; Админ holds М2's seat
     told_gm = by_key(r, f"undo/{undo.id}/rederived/{refused.id}/ГМ")
-    assert len(told_gm) == 1 and "замена М2 Админ" in told_gm[0].text and "Выполнено" in told_gm[0].text
+    assert len(told_gm) == 1 and "замена М2 Админ" in plain(told_gm[0].text) and "Выполнено" in told_gm[0].text
     told_thread = by_key(r, f"undo/{undo.id}/rederived/{refused.id}/post")
     assert len(told_thread) == 1 and told_thread[0].where == "game" and told_thread[0].at == undo.at
-    replaced = [m for m in r.run.messages if m.where == "game" and "место М2 занимает Админ" in m.text]
+    replaced = [m for m in r.run.messages if m.where == "game" and plain(m.text).startswith("Замена: место игрока М2 занимает Админ")]
     assert len(replaced) == 1 and replaced[0].at == undo.at
-    role_pms = [m for m in r.run.messages if m.to == "Админ" and "Ваша роль" in m.text]
+    role_pms = [m for m in r.run.messages if m.to == "Админ" and "Ваша роль" in plain(m.text)]
     assert [m.at for m in role_pms] == [g.at("day 1", "+1h"), undo.at]
     # the extend, undone by the first undo, stays undone: only the replace changed, so only it is told
     assert len(by_key(r, f"undo/{undo.id}/rederived/")) == 2
@@ -68,7 +68,7 @@ def test_C9_item18_undo_that_changes_no_later_command_tells_nothing_more():
     g.gm("day 1", "+5h", "undo")
     r = g.run("day 1", "+6h")
     assert not any("/rederived/" in m.key for m in r.run.messages)
-    assert not any("пересчитана" in m.text for m in r.run.messages)
+    assert not any("пересчитана" in plain(m.text) for m in r.run.messages)
 
 
 def test_C9_item18_undo_reaches_past_no_command_it_undid():
@@ -85,7 +85,7 @@ def test_C9_item18_undo_reaches_past_no_command_it_undid():
     assert [p.nick for p in r.run.result.players][4] == "М1" and r.alive("М1")
     assert not any(m.to == "Админ" and m.at >= undo.at for m in r.run.messages)
     told = by_key(r, f"undo/{undo.id}/rederived/{first.id}/ГМ")
-    assert len(told) == 1 and "alias" in told[0].text.lower()
+    assert len(told) == 1 and "псевдоним" in told[0].text.lower()
     assert r.died("М5") == ("day 1", "vote")  # "котик" names nobody now: 2 against М5, no runoff
 
 
@@ -105,7 +105,7 @@ def test_C9_undo_of_an_extend_after_the_original_deadline_is_refused():
     g.gm("day 1", "+25h", "отмена")
     r = g.run("night 1", "+3h")
     assert "срок фазы, который вернула бы отмена, уже прошёл" in r.pms("ГМ")[-1]
-    assert next(m for m in r.run.messages if m.key == "night 1/opens").at == g.at("day 1", "+26h")
+    assert opening(r, "night 1").at == g.at("day 1", "+26h")
 
 
 def test_C9_undo_whose_rederivation_puts_a_passed_deadline_back_is_refused_and_changes_nothing():
@@ -118,7 +118,7 @@ def test_C9_undo_whose_rederivation_puts_a_passed_deadline_back_is_refused_and_c
     g.gm("day 1", "+4h", "отмена")  # undoes the modkill
     undo = g.gm("day 1", "+25h", "отмена")
     r = g.run("day 1", "+26h")
-    assert "уже прошёл" in next(m.text for m in r.run.messages if m.key == f"gm/{undo.id}")
+    assert "уже прошёл" in next(plain(m.text) for m in r.run.messages if m.key == f"gm/{undo.id}")
     assert r.run.phase == "day 1" and r.run.next_deadline == g.at("day 1", "+29h")
     assert [p.nick for p in r.run.result.players][4] == "Админ" and r.alive("Админ")
     assert not any(m.key.startswith(f"undo/{undo.id}") for m in r.run.messages)
@@ -137,7 +137,7 @@ def test_C9_item19_extend_by_a_billion_days_is_refused_by_pm_and_the_game_goes_o
     replies = r.pms("ГМ")
     assert "больше 30 дней" in replies[-2] and "отменять нечего" in replies[-1]
     assert r.died("М3") == ("day 1", "vote")
-    assert next(m for m in r.run.messages if m.key == "night 1/opens").at == g.at("day 1", "+24h")
+    assert opening(r, "night 1").at == g.at("day 1", "+24h")
 
 
 def test_C9_item19_extends_that_add_up_past_30_days_from_now_are_refused():
@@ -175,10 +175,10 @@ def test_C9_item18_rederivation_that_ends_the_game_earlier_tells_the_commands_th
     undo = g.gm("day 1", "+6h", "отмена")  # undoes the replace: both modkills stand, 3 mafia v 3 town
     r = g.run("day 1", "+7h")
     assert r.winner == "mafia" and r.run.result.ended_at == refused.at
-    told = {m.key.split("/")[3]: m.text for m in r.run.messages
+    told = {m.key.split("/")[3]: plain(m.text) for m in r.run.messages
             if m.key.startswith(f"undo/{undo.id}/rederived/") and m.to == "ГМ"}
     assert set(told) == {refused.id, first.id}
-    assert "Выполнено: modkill М3" in told[refused.id] and "игра уже окончена" in told[first.id]
+    assert "Выполнено: модкилл — М3 покидает игру" in told[refused.id] and "игра уже окончена" in told[first.id]
     game_over = [m for m in r.run.messages if m.key.startswith("ended/result")]
     assert len(game_over) == 1 and game_over[0].at == undo.at
 
@@ -187,4 +187,4 @@ def test_C9_setvote_answer_names_the_vote_as_written():
     g = Game.moscow()
     g.gm("day 1", "+1h", "голос М4 М5")
     r = g.run("day 1", "+2h")
-    assert r.pms("ГМ")[-1].startswith("Выполнено: setvote М4, М5.")
+    assert r.pms("ГМ")[-1].startswith("Выполнено: голос игрока М4 засчитан; цель — М5.")

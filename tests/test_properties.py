@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from forumbot.game import GameRun, run
 from forumbot.model import Input, Role, Where
 
-from gamekit import DAY, HUNT_CAST, MOSCOW_CAST, NIGHT, START, Game
+from gamekit import DAY, HUNT_CAST, MOSCOW_CAST, NIGHT, START, Game, plain
 
 CAUSES = {"vote", "runoff", "mafia", "maniac", "hunt", "failed_hunt", "modkill", "autokill"}
 PHASE_LABEL = re.compile(r"^(setup|day [1-9][0-9]*|night [1-9][0-9]*)$")
@@ -291,7 +291,7 @@ COUNT_KEY = re.compile(r"^(day|runoff) (\d+)/(count/\d+|result|runoff)$")
 
 
 def _acks(r: GameRun, inp: Input) -> list[str]:
-    return [m.text for m in r.messages if m.key == f"pm/{inp.id}"]
+    return [plain(m.text) for m in r.messages if m.key == f"pm/{inp.id}"]
 
 
 def _renamed(g: Game) -> bool:
@@ -311,7 +311,7 @@ def _check_counts(r: GameRun) -> None:
             continue
         day = int(km.group(2))
         final = km.group(3) == "result"
-        for line in m.text.splitlines():
+        for line in plain(m.text).splitlines():
             lm = COUNT_LINE.match(line)
             if not lm:
                 continue
@@ -404,7 +404,7 @@ def _check_dead_do_not_act(r: GameRun, g: Game) -> None:
     for m in r.messages:
         if m.where is not Where.PM or m.to not in died or not m.key.startswith("pm/") or m.at < died[m.to]:
             continue
-        lines = m.text.splitlines()
+        lines = plain(m.text).splitlines()
         if m.at == died[m.to] and causes[m.to] == "modkill":
             # his own PM asked the modkill (M-12): nothing after that line is accepted
             own = [i for i, line in enumerate(lines) if "по просьбе" in line or "on request" in line]
@@ -504,7 +504,7 @@ def test_M12_no_move_after_a_tactical_modkill_in_the_same_pm() -> None:
     g = Game.moscow(language="en")
     pm = g.pm("night 1", "+1h", "Маф1", "модкилл\nубить М1\nмодкилл")
     r = g.run("night 1", "+2h")
-    reply = next(m.text for m in r.run.messages if m.key == f"pm/{pm.id}").splitlines()
+    reply = next(plain(m.text) for m in r.run.messages if m.key == f"pm/{pm.id}").splitlines()
     assert reply[0].startswith("Accepted: you leave the game")
     assert not any(line.startswith("Accepted") for line in reply[1:])
     assert r.died("Маф1") == ("night 1", "modkill")

@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import MOSCOW_CAST, START, Game  # noqa: E402
+from gamekit import MOSCOW_CAST, START, Game, opening, plain  # noqa: E402
 
 from forumbot.errors import SetupError  # noqa: E402
 from forumbot.model import Role  # noqa: E402
@@ -30,14 +30,20 @@ def shoot(g: Game, night: str, target: str, offset: str = "+1h", who=MAFIA) -> N
 def final_count(r, day: str = "day 1") -> str:
     """C-6: the final count is posted in the game thread at the deadline (with the day's outcome)."""
     label = {"day": "день", "runoff": "перестрелка дня"}[day.split()[0]] + " " + day.split()[1]
-    return next(m.text for m in r.run.messages if m.where == "game" and f"Итоговый подсчёт голосов ({label})" in m.text)
+    return next(plain(m.text) for m in r.run.messages if m.where == "game" and f"Итоговый подсчёт голосов ({label})" in plain(m.text))
 
 
 def msg(r, key: str):
+    if key.endswith("/opens"):
+        found = opening(r, key.split("/")[0])
+        assert found is not None, key
+        return found
     return next(m for m in r.run.messages if m.key == key)
 
 
 def has_key(r, key: str) -> bool:
+    if key.endswith("/opens"):
+        return opening(r, key.split("/")[0]) is not None
     return any(m.key == key for m in r.run.messages)
 
 
@@ -98,7 +104,7 @@ def test_C1_move_stamped_at_night_deadline_is_for_the_next_night():
     shoot(g, "night 1", "М1", "+12h")  # exactly the night-1 deadline: Day 2 has begun
     r = g.run("day 2", "+1h")
     assert r.alive("М1")
-    assert "несострел" in msg(r, "night 1/result").text
+    assert "несострел" in plain(msg(r, "night 1/result").text)
     r = g.run("day 3", "+1h")
     assert r.died("М1") == ("night 2", "mafia")
 
@@ -180,9 +186,9 @@ def test_C2_each_player_gets_a_role_pm_and_mafia_their_partners():
     assert "дон" in r.pms("Дон")[0]
     for m in MAFIA:
         text = r.pms(m)[0]
-        assert "партнёры" in text
+        assert "Мафия вместе с вами" in text
         assert all(p in text for p in MAFIA if p != m)
-    assert "партнёры" not in r.pms("Шериф")[0] and "Маф1" not in r.pms("М1")[0]
+    assert "Мафия вместе с вами" not in r.pms("Шериф")[0] and "Маф1" not in r.pms("М1")[0]
 
 
 def test_C2_player_list_is_posted():
@@ -250,7 +256,7 @@ def test_C3_dead_players_post_is_not_a_vote():
     r = g.run("night 2", "+1h")
     assert r.died("М3") == ("day 2", "vote")
     assert r.alive("М4")
-    assert "выбыл" in final_count(r, "day 2")
+    assert "М1 «М4» — автор вне игры и не голосует" in final_count(r, "day 2")
 
 
 def test_C3_non_player_post_is_not_a_vote_and_is_reported():
@@ -261,7 +267,7 @@ def test_C3_non_player_post_is_not_a_vote_and_is_reported():
     g.vote("day 1", "+1h", "М2", "М4")
     r = g.run("night 1", "+1h")
     assert r.died("М4") == ("day 1", "vote")
-    assert "Прохожий не играет" in final_count(r)
+    assert "Прохожий «М3» — автор не участвует в этой игре" in final_count(r)
 
 
 def test_C3_bot_posts_are_not_votes():
@@ -280,7 +286,7 @@ def test_C3_vote_for_dead_player_is_invalid_and_reported():
     g.votes("day 2", {"М2": "М1", "М3": "М1", "М4": "М5"})
     r = g.run("night 2", "+1h")
     assert r.died("М5") == ("day 2", "vote")
-    assert "игрок М1 выбыл" in final_count(r, "day 2")
+    assert "этот игрок вне игры" in final_count(r, "day 2")
 
 
 def test_C3_one_post_holds_at_most_one_vote():
@@ -329,7 +335,7 @@ def test_C4_unknown_name_is_reported_in_the_count():
     g = Game.moscow()
     g.votes("day 1", {"М1": "Вася", "М2": "М3", "М4": "М3"})
     r = g.run("night 1", "+1h")
-    assert "нет игрока с ником «Вася»" in final_count(r)
+    assert "нет игрока с таким ником" in final_count(r)
 
 
 def test_C4_gm_alias_matches_in_votes():
@@ -344,7 +350,7 @@ def test_C4_keywords_match_after_normalisation():
     g = Game.moscow()
     g.votes("day 1", {"М1": "[b]НнВ[/b]", "М2": "нНв.", "М3": "ННВ"})
     r = g.run("night 1", "+1h")
-    assert "Все голоса — ннв" in msg(r, "day 1/result").text
+    assert "Все голоса — ннв" in plain(msg(r, "day 1/result").text)
 
 
 # ------------------------------------------------------------------------------------------------ C-5
@@ -367,7 +373,7 @@ def test_C5_void_latest_move_does_not_fall_back_to_an_earlier_one():
     g.gm("night 1", "+3h", "модкилл М2")  # Маф1's latest target is dead when the night resolves
     r = g.run("day 2", "+1h")
     assert r.alive("М1")
-    assert "несострел" in msg(r, "night 1/result").text
+    assert "несострел" in plain(msg(r, "night 1/result").text)
 
 
 def test_C5_move_of_a_sender_dead_at_resolution_is_void():
@@ -395,7 +401,7 @@ def test_C5_move_from_a_dead_player_is_refused_by_pm():
     g.pm("night 1", "+1h", "Маф1", "убить М3")
     shoot(g, "night 1", "М4", who=("Дон", "Маф2"))
     r = g.run("day 2", "+1h")
-    assert any("выбыли" in t for t in r.pms("Маф1"))
+    assert any("Вы вне игры" in t for t in r.pms("Маф1"))
     assert r.alive("М3") and not r.alive("М4")
 
 
@@ -406,8 +412,8 @@ def test_C5_each_accepted_move_is_acknowledged():
     g.pm("night 1", "+1h", "Дон", "убить М3")
     r = g.run("day 2", "+1h")
     acks = [t for t in r.pms("Шериф") if t.startswith("Принято")]
-    assert acks == ["Принято: проверка М1.", "Принято: проверка М2."]
-    assert "Принято: выстрел в М3." in r.pms("Дон")
+    assert acks == ["Принято: проверка. Цель — М1.", "Принято: проверка. Цель — М2."]
+    assert "Принято: выстрел. Цель — М3." in r.pms("Дон")
 
 
 # ------------------------------------------------------------------------------------------------ C-6
@@ -422,7 +428,7 @@ def test_C6_vote_count_at_most_every_60_minutes_and_only_when_changed():
     r = g.run("day 1", "+23h")
     posted = counts(r)
     assert [m.at for m in posted] == [START + timedelta(hours=2), START + timedelta(hours=6)]
-    assert "М2 — 2" in posted[0].text and "М2 — 3" in posted[1].text
+    assert "М2 — 2 голоса" in plain(posted[0].text) and "М2 — 3 голоса" in plain(posted[1].text)
 
 
 def test_C6_count_interval_is_a_game_option():
@@ -438,9 +444,9 @@ def test_C6_final_count_and_outcome_are_posted_in_the_game_thread_at_the_day_dea
     g.votes("day 1", {"М1": "М2", "М3": "М2"})
     r = g.run("night 1", "+1h")
     deadline = START + timedelta(hours=24)
-    at_deadline = "\n".join(m.text for m in r.run.messages if m.where == "game" and m.at == deadline)
-    assert "Итоговый подсчёт голосов (день 1)" in at_deadline and "М2 — 2: М1, М3" in at_deadline
-    assert "покидает М2" in msg(r, "day 1/result").text
+    at_deadline = "\n".join(plain(m.text) for m in r.run.messages if m.where == "game" and m.at == deadline)
+    assert "Итоговый подсчёт голосов (день 1)" in at_deadline and "М2 — 2 голоса: М1, М3" in at_deadline
+    assert "покидает М2" in plain(msg(r, "day 1/result").text)
 
 
 def test_C6_night_outcome_is_posted_at_the_night_deadline():
@@ -458,8 +464,8 @@ def test_C6_game_end_posts_the_winner_and_every_role():
         g.gm("day 1", "+1h", f"модкилл {m}")
     r = g.run("day 1", "+2h")
     assert r.winner == "town"
-    end = msg(r, "ended/result").text
-    assert "победил город" in end
+    end = plain(msg(r, "ended/result").text)
+    assert "победа города" in end
     for nick, role in MOSCOW_CAST:
         line = next(ln for ln in end.splitlines() if ln.startswith(f"{nick} — "))
         assert {"sheriff": "шериф", "don": "дон", "mafia": "мафия", "civilian": "мирный"}[role.value] in line
@@ -528,7 +534,7 @@ def test_C8_hanged_player_gets_one_last_word():
     g.post("night 1", "+1h", "М2", "Я мирный, зря вы так")
     g.post("night 1", "+2h", "М2", "И ещё одно")
     r = g.run("day 2", "+1h")
-    reports = [t for t in r.pms("ГМ") if "Выбывший игрок М2" in t]
+    reports = [t for t in r.pms("ГМ") if "от игрока вне игры — М2" in t]
     assert len(reports) == 1 and "t4" in reports[0]
 
 
@@ -537,7 +543,7 @@ def test_C8_night_victim_gets_one_last_word():
     shoot(g, "night 1", "М3")
     g.post("day 2", "+1h", "М3", "Последнее слово")
     r = g.run("day 2", "+2h")
-    assert not any("Выбывший игрок М3" in t for t in r.pms("ГМ"))
+    assert not any("от игрока вне игры — М3" in t for t in r.pms("ГМ"))
     assert any("last word of М3" in line for line in r.run.log)
 
 
@@ -546,7 +552,7 @@ def test_C8_modkilled_player_has_no_last_word():
     g.gm("day 1", "+1h", "модкилл М3 спам")
     g.post("day 1", "+2h", "М3", "Это несправедливо")
     r = g.run("day 1", "+3h")
-    assert any("Выбывший игрок М3" in t for t in r.pms("ГМ"))
+    assert any("от игрока вне игры — М3" in t for t in r.pms("ГМ"))
 
 
 def test_C8_extra_posts_of_dead_players_are_reported_to_the_gm():
@@ -555,7 +561,7 @@ def test_C8_extra_posts_of_dead_players_are_reported_to_the_gm():
     for k in range(3):
         g.post("night 1", f"+{k + 1}h", "М2", f"пост {k}")
     r = g.run("night 1", "+5h")
-    assert sum("Выбывший игрок М2" in t for t in r.pms("ГМ")) == 2
+    assert sum("от игрока вне игры — М2" in t for t in r.pms("ГМ")) == 2
 
 
 def test_C8_last_word_after_its_deadline_is_reported_to_the_gm():
@@ -563,7 +569,7 @@ def test_C8_last_word_after_its_deadline_is_reported_to_the_gm():
     g.votes("day 1", {"М1": "М2", "М3": "М2"})
     g.post("day 2", "+1h", "М2", "опоздал")  # due before night 1 ended (M-14)
     r = g.run("day 2", "+2h")
-    assert any("Выбывший игрок М2" in t for t in r.pms("ГМ"))
+    assert any("от игрока вне игры — М2" in t for t in r.pms("ГМ"))
 
 
 # ------------------------------------------------------------------------------------------------ C-9
@@ -643,7 +649,7 @@ def test_C9_gm_status(word):
     g.gm("day 1", "+2h", word)
     r = g.run("day 1", "+3h")
     status = r.pms("ГМ")[-1]
-    assert "день 1" in status and "Живы (9)" in status and "М1 → М2" in status and "М6" not in status.split("Живы")[1]
+    assert "день 1" in status and "В игре 9 игроков" in status and "М1 → М2" in status and "М6" not in status.split("В игре")[1]
 
 
 @pytest.mark.parametrize("cmd", ["модкилл М2 спам в личке", "modkill М2 spam"])
@@ -652,7 +658,7 @@ def test_C9_gm_modkill(cmd):
     g.gm("day 1", "+1h", cmd)
     r = g.run("day 1", "+2h")
     assert r.died("М2") == ("day 1", "modkill")
-    post = msg(r, "day 1/modkill/М2").text
+    post = plain(msg(r, "day 1/modkill/М2").text)
     assert "Модкилл: М2" in post and "спам" in post or "spam" in post
     assert r.pms("ГМ")[-1].startswith("Выполнено")
 
@@ -664,7 +670,7 @@ def test_C9_gm_modkill_of_a_dead_player_is_refused_and_changes_nothing():
     g.gm("day 1", "+3h", "модкилл Никто")
     r = g.run("day 1", "+4h")
     replies = r.pms("ГМ")
-    assert "уже выбыл" in replies[-2]
+    assert "уже вне игры" in replies[-2]
     assert replies[-1].startswith("Команда не выполнена") and "Никто" in replies[-1]
     assert sum(1 for m in r.run.messages if "/modkill/" in m.key) == 1
 
@@ -680,7 +686,7 @@ def test_C9_gm_replace_keeps_the_seat_role_and_new_account_plays(cmd):
     assert r.died("Маф1") == ("day 1", "vote")
     assert r.player("Новичок").role is Role.CIVILIAN
     assert any("Ваша роль: мирный" in t for t in r.pms("Новичок"))
-    assert "М3 не играет" in final_count(r)
+    assert "Не засчитано: М3 «М1» — автор не участвует в этой игре" in final_count(r)
 
 
 def test_C9_gm_replace_of_a_special_role_moves_with_the_seat():
@@ -786,7 +792,7 @@ def test_C9_gm_say(cmd):
     g = Game.moscow()
     g.gm("day 1", "+1h", cmd)
     r = g.run("day 1", "+2h")
-    said = [m for m in r.run.messages if m.text == "Всем привет!"]
+    said = [m for m in r.run.messages if plain(m.text) == "Всем привет!"]
     assert len(said) == 1 and said[0].where == "game" and said[0].at == g.at("day 1", "+1h")
 
 
@@ -855,7 +861,7 @@ def test_C9_gm_commands_answer_in_english_for_an_english_game():
     g.gm("day 1", "+2h", "resume")
     r = g.run("day 1", "+3h")
     replies = [t for t in r.pms("ГМ") if "Day 1" not in t]
-    assert replies[0].startswith("Done: modkill М2")
+    assert replies[0].startswith("Done: modkill — М2 leaves the game")
     assert replies[1] == "Command not done: the game is not paused."
 
 
@@ -870,8 +876,8 @@ def test_C10_modkill_at_any_time_removes_the_player_without_last_word():
     r = g.run("day 2", "+1h")
     assert r.died("М1") == ("setup", "modkill")
     assert r.died("М2") == ("night 1", "modkill")
-    assert any("Выбывший игрок М2" in t for t in r.pms("ГМ"))
-    assert "Последнее слово" not in msg(r, "night 1/modkill/М2").text
+    assert any("от игрока вне игры — М2" in t for t in r.pms("ГМ"))
+    assert "Последнее слово" not in plain(msg(r, "night 1/modkill/М2").text)
 
 
 # ------------------------------------------------------------------------------------------------ C-11
@@ -950,7 +956,7 @@ def test_C12_multi_line_pm_makes_several_moves():
     r = g.run("day 2", "+1h")
     assert r.died("М1") == ("night 1", "mafia")
     assert any("Шериф — шериф" in t for t in r.pms("Дон"))
-    assert "Принято: выстрел в М1.\nПринято: проверка Шериф." in r.pms("Дон")
+    assert "Принято: выстрел. Цель — М1.\nПринято: проверка. Цель — Шериф." in r.pms("Дон")
 
 
 def test_C12_english_keywords_work():
@@ -972,7 +978,7 @@ def test_C12_bare_nickname_is_the_only_possible_move():
     g.pm("night 1", "+1h", "Дон", "М1")  # the Don has two moves: not understood
     r = g.run("day 2", "+1h")
     assert any("Маф2 — мафия" in t for t in r.pms("Шериф"))
-    assert "Принято: выстрел в М1." in r.pms("Маф1")
+    assert "Принято: выстрел. Цель — М1." in r.pms("Маф1")
     assert any(t.startswith("Не понято") for t in r.pms("Дон"))
     assert r.alive("М1")  # the Don sent no shot: misfire
 
@@ -992,7 +998,7 @@ def test_C12_unknown_pm_is_answered_with_what_was_expected_and_changes_nothing()
     r = g.run("day 2", "+1h")
     assert r.died("М1") == ("night 1", "mafia")
     reply = r.pms("Маф1")[-1]
-    assert reply.startswith("Не понято") and "Ожидалось: «убить НИК»" in reply
+    assert reply.startswith("Не понято") and "Можно написать: «убить НИК»" in reply
     assert any(t.startswith("Не понято") and "«проверка НИК»" in t for t in r.pms("Шериф"))
 
 
@@ -1001,7 +1007,7 @@ def test_C12_one_bad_line_does_not_spoil_the_good_ones():
     g.pm("night 1", "+1h", "Шериф", "привет\nпроверка Маф1\nспасибо")
     r = g.run("day 2", "+1h")
     reply = next(t for t in r.pms("Шериф") if "Принято" in t)
-    assert reply.count("Не понято") == 2 and "Принято: проверка Маф1." in reply
+    assert reply.count("Не понято") == 2 and "Принято: проверка. Цель — Маф1." in reply
     assert any("Маф1 — мафия" in t for t in r.pms("Шериф"))
 
 
@@ -1023,9 +1029,9 @@ def test_C1_lengths_are_elapsed_hours_across_a_clock_change():
     )
     r = run(setup, [], start + timedelta(hours=25))
     assert r.phase == "night 1"
-    night = next(m for m in r.messages if m.where == "game" and "ночь 1" in m.text)
+    night = next(m for m in r.messages if m.where == "game" and "ночь 1" in plain(m.text))
     assert night.at == start + timedelta(hours=24)
-    assert "25.10.2026 23:00" in night.text  # 24 h after 12:00 CEST is 11:00 CET; +12 h is 23:00 CET
+    assert "25.10 23:00" in night.text  # 24 h after 12:00 CEST is 11:00 CET; +12 h is 23:00 CET
 
 
 def test_C1_gm_extend_during_setup_moves_day_1():
@@ -1033,7 +1039,7 @@ def test_C1_gm_extend_during_setup_moves_day_1():
     g.gm("setup", "-2h", "extend 1h")
     g.vote("day 1", "+30m", "М1", "М2")  # setup still: not a vote
     r = g.run("day 1", "+2h")
-    opens = next(m for m in r.run.messages if m.where == "game" and "Наступил день 1" in m.text)
+    opens = next(m for m in r.run.messages if m.where == "game" and "Наступил день 1" in plain(m.text))
     assert opens.at == g.at("day 1", "+1h")
     assert not any("М2 — 1" in t for t in r.posts("vote") + r.posts("game"))
 

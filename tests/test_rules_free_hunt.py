@@ -16,7 +16,7 @@ from forumbot.errors import SetupError
 from forumbot.game import run
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
 
-from gamekit import HUNT_CAST, START, Game, Result
+from gamekit import HUNT_CAST, START, Game, Result, plain
 
 P = [n for n, _ in HUNT_CAST]  # Ф1 Ф2 Ф3 Док Ман Г1..Г7
 MAFIA = ["Ф1", "Ф2", "Ф3"]
@@ -54,11 +54,13 @@ def modkill_in_setup(g: Game, nicks: list[str]) -> None:
 
 
 def night_post(r: Result, n: int) -> str:
-    return next(m.text for m in r.run.messages if m.key == f"night {n}/result")
+    """The night's results, without the opening of the day posted with them (issue 11 item 6)."""
+    text = next(plain(m.text) for m in r.run.messages if m.key == f"night {n}/result")
+    return text.split(f"\n\nDay {n + 1} begins")[0].split(f"\n\nНаступил день {n + 1}")[0]
 
 
 def _day_result(r: Result, n: int) -> str:
-    return next(m.text for m in r.run.messages if m.key == f"day {n}/result")
+    return next(plain(m.text) for m in r.run.messages if m.key == f"day {n}/result")
 
 
 def day_post(r: Result, n: int) -> str:
@@ -76,7 +78,7 @@ def final_count(r: Result, n: int) -> str:
 
 def pm_after(r: Result, to: str, inp) -> list[str]:  # type: ignore[no-untyped-def]
     """The PM answers the bot sent to `to` for the input `inp` (key pm/<id>)."""
-    return [m.text for m in r.run.messages if m.to == to and m.key == f"pm/{inp.id}"]
+    return [plain(m.text) for m in r.run.messages if m.to == to and m.key == f"pm/{inp.id}"]
 
 
 # ================================================================================================ H-1
@@ -214,7 +216,7 @@ def test_H1_each_player_gets_a_role_pm_and_may_confirm() -> None:
         pm = r.pms(nick)[0]
         assert f"Your role: {'civilian' if role is Role.CIVILIAN else role}" in pm
     assert "Ф2" in r.pms("Ф1")[0] and "Ф3" in r.pms("Ф1")[0]  # mafia know each other
-    assert "Ф1" not in r.pms("Ман")[0]
+    assert "The mafia with you" not in r.pms("Ман")[0]  # an example may name anyone; partners only for the mafia
     to_gm = r.pms("ГМ")[0]
     assert "Г2" in to_gm and "Г1" not in to_gm
 
@@ -227,7 +229,7 @@ def test_H2_day_vote_reveals_the_exact_role() -> None:
     lynch(g, "day 1", "Ф1")
     r = g.run("day 1", "+24h")
     assert r.died("Ф1") == ("day 1", "vote")
-    assert "Ф1 leaves the game. Role: mafia." in day_post(r, 1)
+    assert "By vote, Ф1 leaves the game.\nRole: mafia." in day_post(r, 1)
 
 
 def test_H2_autokill_reveals_the_role() -> None:
@@ -235,7 +237,7 @@ def test_H2_autokill_reveals_the_role() -> None:
     ring(g, "day 1", [p for p in P if p != "Ман"])
     r = g.run("day 1", "+24h")
     assert r.died("Ман") == ("day 1", "autokill")
-    assert "Ман is out automatically (autokill). Role: maniac." in day_post(r, 1)
+    assert "Autokill: Ман leaves the game (reason: no vote).\nRole: maniac." in day_post(r, 1)
 
 
 def test_H2_modkill_reveals_the_role() -> None:
@@ -257,14 +259,14 @@ def test_H2_every_night_death_names_its_cause_and_role() -> None:
     post = night_post(r, 1)
     assert r.died("Г1") == ("night 1", "mafia") and "Mafia victim: Г1 (civilian)." in post
     assert r.died("Г2") == ("night 1", "maniac") and "Maniac victim: Г2 (civilian)." in post
-    assert r.died("Ф2") == ("night 1", "hunt") and "Killed on the hunt: Ф2 (mafia)." in post
+    assert r.died("Ф2") == ("night 1", "hunt") and "Hunt victim: Ф2 (mafia)." in post
 
     g2 = fh()
     ring(g2, "day 1")
     g2.pm("night 1", "+1h", "Г3", "hunt Г4")
     r2 = g2.run("night 1", "+12h")
     assert r2.died("Г3") == ("night 1", "failed_hunt")
-    assert "Failed hunt: the hunter Г3 died (civilian)." in night_post(r2, 1)
+    assert "Failed hunt: the hunter Г3 (civilian) leaves the game." in night_post(r2, 1)
 
 
 def test_H2_maniac_killed_on_hunt_is_revealed_as_maniac() -> None:
@@ -273,7 +275,7 @@ def test_H2_maniac_killed_on_hunt_is_revealed_as_maniac() -> None:
     g.pm("night 1", "+1h", "Г3", "hunt Ман maniac")
     r = g.run("night 1", "+12h")
     assert r.died("Ман") == ("night 1", "hunt")
-    assert "Killed on the hunt: Ман (maniac)." in night_post(r, 1)
+    assert "Hunt victim: Ман (maniac)." in night_post(r, 1)
 
 
 def test_H2_roles_in_russian_too() -> None:
@@ -294,7 +296,7 @@ def test_H3_a_bare_nickname_is_a_vote_after_normalisation() -> None:
     g.vote("day 1", "+1h", "Г1", "Г2")
     r = g.run("day 1", "+24h")
     assert r.died("Г1") == ("day 1", "vote")
-    assert "Г1 — 11:" in final_count(r, 1)
+    assert "Г1 — 11 votes:" in final_count(r, 1)
 
 
 def test_H3_latest_accepted_vote_counts() -> None:
@@ -306,7 +308,7 @@ def test_H3_latest_accepted_vote_counts() -> None:
     g.vote("day 1", "+5h", "Г6", "Г4")  # was Г7
     r = g.run("day 1", "+24h")
     count = final_count(r, 1)
-    assert "Г4 — 4:" in count  # Г3, Г1, Г5, Г6
+    assert "Г4 — 4 votes:" in count  # Г3, Г1, Г5, Г6
     assert r.died("Г4") == ("day 1", "vote")
 
 
@@ -330,7 +332,7 @@ def test_H3_a_later_vote_may_go_back_to_an_earlier_target() -> None:
     ("[quote=Г2]Г3[/quote]\nГ1", "not a vote"),
     ("[quote=Г2]Г1[/quote]", "not a vote"),  # a post that is only a quote of a vote is a quote (H-3)
     ("голосую за Г1", "not a vote"),  # no agitation marker: only a rejected post (H-4)
-    ("Вася", "no player named"),
+    ("Вася", "no player by that name"),
     ("ннв", "not a vote"),
 ])
 def test_H3_anything_but_a_nickname_is_rejected_and_listed(post: str, why: str) -> None:
@@ -341,7 +343,7 @@ def test_H3_anything_but_a_nickname_is_rejected_and_listed(post: str, why: str) 
     count = final_count(r, 1)
     line = next(ln for ln in count.splitlines() if ln.startswith("Not counted: Г3"))
     assert why in line
-    assert "Г4 — 1: Г3" in count  # the rejected post does not replace the accepted vote
+    assert "Г4 — 1 vote: Г3" in count  # the rejected post does not replace the accepted vote
     assert r.alive("Г3")  # nor does it make him a no-show
 
 
@@ -352,8 +354,8 @@ def test_H3_a_vote_for_a_dead_player_is_rejected() -> None:
     g.vote("day 2", "+2h", "Г2", "Г1")
     r = g.run("day 2", "+24h")
     count = final_count(r, 2)
-    assert "Not counted: Г2 “Г1” — Г1 is out of the game." in count
-    assert "Г3 — 1: Г2" in count
+    assert "Not counted: Г2 “Г1” — that player is out of the game." in count
+    assert "Г3 — 1 vote: Г2" in count
 
 
 def test_H3_a_player_whose_posts_were_all_rejected_is_a_no_show() -> None:
@@ -363,7 +365,7 @@ def test_H3_a_player_whose_posts_were_all_rejected_is_a_no_show() -> None:
     g.vote("day 1", "+3h", "Г3", "Г1, Г2")
     r = g.run("day 1", "+24h")
     assert r.died("Г3") == ("day 1", "autokill")
-    assert "Г3" in next(ln for ln in final_count(r, 1).splitlines() if ln.startswith("Not voted"))
+    assert "Г3" in next(ln for ln in final_count(r, 1).splitlines() if ln.startswith("No vote"))
 
 
 def test_H3_posts_by_the_dead_and_non_players_are_not_votes() -> None:
@@ -374,7 +376,7 @@ def test_H3_posts_by_the_dead_and_non_players_are_not_votes() -> None:
     g.vote("day 2", "+2h", "Зритель", "Г2")
     r = g.run("day 2", "+24h")
     count = final_count(r, 2)
-    assert "Г2 — 1:" in count
+    assert "Г2 — 1 vote:" in count
     assert "Not counted: Г1" in count and "Not counted: Зритель" in count
 
 
@@ -388,10 +390,10 @@ def test_H4_agitation_is_a_final_self_vote() -> None:
     g.vote("day 1", "+3h", "Г1", "Ф1")  # not a vote any more: his vote is final
     r = g.run("day 1", "+24h")
     count = final_count(r, 1)
-    assert "Г1 — 2: Ман, Г1" in count
-    assert "Г1: agitation" in count
+    assert "Г1 — 2 votes: Ман, Г1" in count
+    assert "Agitation: Г1" in count
     assert "Not counted: Г1 “Ф1”" in count
-    assert "Ф1 — 1:" not in count.replace("Ф1 — 1: Г7", "")  # only Г7's ring vote names Ф1
+    assert "Ф1 — 1 vote:" not in count.replace("Ф1 — 1 vote: Г7", "")  # only Г7's ring vote names Ф1
     assert r.died("Г1") == ("day 1", "vote")  # two votes lead: he leaves by his own agitation
 
 
@@ -402,7 +404,7 @@ def test_H4_agitation_replaces_an_earlier_vote_and_is_no_no_show() -> None:
     g.vote("day 1", "+3h", "Г2", "Г6")  # Г2 moves to Г6, who gets 2
     r = g.run("day 1", "+24h")
     assert r.alive("Г5")
-    assert "Г5 — 1: Г5" in final_count(r, 1)
+    assert "Г5 — 1 vote: Г5" in final_count(r, 1)
     assert r.died("Г6") == ("day 1", "vote")
 
 
@@ -415,7 +417,7 @@ def test_H4_markers_are_agitation(post: str) -> None:
     ring(g, "day 1")
     g.vote("day 1", "+2h", "Г1", post)
     r = g.run("day 1", "+24h")
-    assert "Г1: agitation" in final_count(r, 1)
+    assert "Agitation: Г1" in final_count(r, 1)
 
 
 def test_H4_markers_are_extendable_per_game() -> None:
@@ -423,7 +425,7 @@ def test_H4_markers_are_extendable_per_game() -> None:
     ring(g, "day 1")
     g.vote("day 1", "+2h", "Г1", "вешаем Ф1")
     r = g.run("day 1", "+24h")
-    assert "Г1: agitation" in final_count(r, 1)
+    assert "Agitation: Г1" in final_count(r, 1)
 
 
 def test_H4_second_agitation_the_same_day_autokills_at_the_deadline() -> None:
@@ -458,7 +460,7 @@ def test_H4_editing_does_not_undo_an_agitation() -> None:
     g.vote("day 1", "+2h", "Г1", "Г2", edited_at=edited, first_text="голосуйте за Г2")
     r = g.run("day 1", "+24h")
     count = final_count(r, 1)
-    assert "Г1: agitation" in count and "Г1 — 1: Г1" in count
+    assert "Agitation: Г1" in count and "Г1 — 1 vote: Г1" in count
     # ... and it still counts toward the second-agitation autokill
     g.vote("day 2", "+2h", "Г1", "давайте Г3")
     ring(g, "day 2", alive_after(g, ["Ф1", "Г1"]))
@@ -478,7 +480,7 @@ def test_H4_outside_a_day_a_vote_thread_post_is_neither_vote_nor_agitation() -> 
     r = g.run("day 2", "+24h")
     assert r.alive("Г1") and r.alive("Г2")
     assert r.died("Г3") == ("day 2", "autokill")
-    assert "Г1: agitation" not in final_count(r, 1)
+    assert "Agitation: Г1" not in final_count(r, 1)
 
 
 def test_H4_a_plain_vote_for_is_only_a_rejected_post() -> None:
@@ -550,7 +552,7 @@ def test_H6_tie_nobody_leaves() -> None:
         g.vote("day 1", "+1h", v, "Ф1" if v != "Ф1" else "Г6")
     r = g.run("day 1", "+24h")
     assert all(r.alive(n) for n in P)
-    assert "Tie between" in day_post(r, 1)
+    assert "Tie:" in day_post(r, 1)
 
 
 def test_H6_any_autokill_means_nobody_leaves_by_vote() -> None:
@@ -589,7 +591,7 @@ def test_H6_a_vote_for_a_player_modkilled_later_counts_for_nobody_and_is_no_no_s
         assert r.alive(v), v  # no no-shows
     count = final_count(r, 1)
     assert "Г1 —" not in count
-    assert "Not voted: nobody." in count
+    assert "No vote" not in count  # nobody left without a vote: no line
 
 
 def test_H6_after_a_modkill_the_voters_may_still_change_their_vote() -> None:
@@ -641,7 +643,7 @@ def test_H7_executor_is_acknowledged_and_stands_when_the_sender_dies() -> None:
     shot = g.pm("night 1", "+1h", "Ф1", "kill Г1 by Ф2")
     g.pm("night 1", "+2h", "Г5", "hunt Ф1")  # the sender dies first, on the hunt
     r = g.run("night 1", "+12h")
-    assert pm_after(r, "Ф1", shot) == ["Accepted: shot at Г1, executor Ф2."]
+    assert pm_after(r, "Ф1", shot) == ["Accepted: shot. Target — Г1, fired by Ф2."]
     assert r.died("Ф1") == ("night 1", "hunt")
     assert r.died("Г1") == ("night 1", "mafia")
 
@@ -730,10 +732,10 @@ def test_H8_maniac_may_not_repeat_last_nights_target_refused_at_once() -> None:
     r = g.run("night 2", "+12h")
     assert r.alive("Г1")
     refusal = pm_after(r, "Ман", again)
-    assert len(refusal) == 1 and "Г1" in refusal[0] and "H-8" in refusal[0]
-    assert refusal[0] == next(m.text for m in r.run.messages if m.key == f"pm/{again.id}")
+    assert len(refusal) == 1 and "Г1" in refusal[0] and "H-8" not in refusal[0]
+    assert refusal[0] == next(plain(m.text) for m in r.run.messages if m.key == f"pm/{again.id}")
     assert next(m.at for m in r.run.messages if m.key == f"pm/{again.id}") == again.at  # at once
-    assert pm_after(r, "Ман", other) == ["Accepted: shot at Г2."]
+    assert pm_after(r, "Ман", other) == ["Accepted: shot. Target — Г2."]
     assert r.died("Г2") == ("night 2", "maniac")
 
 
@@ -746,7 +748,7 @@ def test_H8_refused_repeat_by_day_and_the_refusal_changes_nothing() -> None:
     g.pm("day 2", "+1h", "Ман", "kill Г3")  # a move for night 2
     again = g.pm("day 2", "+2h", "Ман", "Г1")  # bare nickname: his only move
     r = g.run("night 2", "+12h")
-    assert "H-8" in pm_after(r, "Ман", again)[0]
+    assert "H-8" not in pm_after(r, "Ман", again)[0]
     assert r.alive("Г1") and r.died("Г3") == ("night 2", "maniac")
 
 
@@ -759,7 +761,7 @@ def test_H8_only_the_move_in_force_counts() -> None:
     ring(g, "day 2")
     first = g.pm("night 2", "+1h", "Ман", "kill Г1")
     r = g.run("night 2", "+12h")
-    assert pm_after(r, "Ман", first) == ["Accepted: shot at Г1."]
+    assert pm_after(r, "Ман", first) == ["Accepted: shot. Target — Г1."]
     assert r.died("Г1") == ("night 2", "maniac")
 
 
@@ -772,7 +774,7 @@ def test_H8_the_ban_lasts_one_night() -> None:
     ring(g, "day 3")
     ok = g.pm("night 3", "+1h", "Ман", "kill Г1")
     r = g.run("night 3", "+12h")
-    assert pm_after(r, "Ман", ok) == ["Accepted: shot at Г1."]
+    assert pm_after(r, "Ман", ok) == ["Accepted: shot. Target — Г1."]
     assert r.died("Г1") == ("night 3", "maniac")
 
 
@@ -862,7 +864,7 @@ def test_H10_status_defaults_to_mafia() -> None:
     ring(g, "day 1")
     m = g.pm("night 1", "+1h", "Г1", "охота Ман")  # the Maniac is not mafia: a wrong guess
     r = g.run("night 1", "+12h")
-    assert pm_after(r, "Г1", m) == ["Accepted: hunt on Ман (status: mafia)."]
+    assert pm_after(r, "Г1", m) == ["Accepted: hunt. Target — Ман, status — mafia."]
     assert r.died("Г1") == ("night 1", "failed_hunt") and r.alive("Ман")
 
 
@@ -1336,7 +1338,7 @@ def test_H14_the_game_over_post_names_the_winner_and_every_role() -> None:
     modkill_in_setup(g, ["Ф2", "Ф3", "Ман"])
     lynch(g, "day 1", "Ф1", alive_after(g, ["Ф2", "Ф3", "Ман"]))
     r = g.run("day 1", "+24h")
-    post = next(m.text for m in r.run.messages if m.key == "ended/result")
+    post = next(plain(m.text) for m in r.run.messages if m.key == "ended/result")
     assert "town wins" in post
     for nick, role in HUNT_CAST:
         assert nick in post
@@ -1354,7 +1356,8 @@ def test_H15_a_failed_hunt_never_names_the_target() -> None:
     post = night_post(r, 1)
     assert "Г1" in post and "Г6" not in post
     after = [m for m in r.run.messages if m.at >= g.at("night 1", "+12h") and m.where != "pm"]
-    assert not any("Г6" in m.text for m in after if not m.key.endswith("/opens"))
+    shown = [night_post(r, 1) if m.key == "night 1/result" else plain(m.text) for m in after if not m.key.endswith("/opens")]
+    assert not any("Г6" in text for text in shown)  # the day's opening, posted with the results, lists the alive
 
 
 def test_H15_the_drawn_request_is_never_revealed() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import HUNT_CAST, MOSCOW_CAST, Game  # noqa: E402
+from gamekit import HUNT_CAST, MOSCOW_CAST, Game, plain  # noqa: E402
 
 from forumbot.errors import SetupError  # noqa: E402
 from forumbot.model import Role  # noqa: E402
@@ -26,7 +26,9 @@ HUNT = [n for n, _ in HUNT_CAST]
 
 
 def day_result(r, n: int = 1) -> str:
-    return "\n".join(m.text for m in r.run.messages if m.key in (f"day {n}/result", f"runoff {n}/result"))
+    """The day's posts as a player reads them, list bullets and the bot's bold tags left out."""
+    text = "\n".join(plain(m.text) for m in r.run.messages if m.key in (f"day {n}/result", f"runoff {n}/result"))
+    return "\n".join(line.removeprefix("- ").removeprefix("• ") for line in text.splitlines())
 
 
 def hunt_day(options: dict, ballots: dict[str, str]) -> object:
@@ -100,14 +102,14 @@ def test_R3_bold_only():
         return g.run("night 1", "+1m")
     house = day_result(story({"vote_format": "bold"}))
     assert "не выделен жирным" in house and "Голос засчитывается только жирным" in house
-    assert "М2 — 1" not in house and "Маф1 — 8" in house
-    assert "М2 — 1" in day_result(story({}))
+    assert "М2 — 1 голос" not in house and "Маф1 — 8 голос" in house
+    assert "М2 — 1 голос" in day_result(story({}))
 
 
 def test_R3_html_bold_counts():
     g = Game.moscow(options={"vote_format": "bold"})
     g.votes("day 1", {n: "<strong>Маф1</strong>" if n != "Маф1" else "<b>Маф2</b>" for n in MOSCOW})
-    assert "Маф1 — 9" in day_result(g.run("night 1", "+1m"))
+    assert "Маф1 — 9 голос" in day_result(g.run("night 1", "+1m"))
 
 
 def test_R3_color_only():
@@ -118,7 +120,7 @@ def test_R3_color_only():
     ballots["М1"] = "[color=blue]М2[/color]"
     g.votes("day 1", ballots)
     text = day_result(g.run("night 1", "+1m"))
-    assert "Маф1 — 8" in text and "Маф2 — 1" in text
+    assert "Маф1 — 8 голос" in text and "Маф2 — 1 голос" in text
     assert "не выделен цветом (red, green)" in text
 
 

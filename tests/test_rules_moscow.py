@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gamekit import DAY, MOSCOW_CAST, START, Game, _offset  # noqa: E402
+from gamekit import DAY, MOSCOW_CAST, START, Game, _offset, opening, plain  # noqa: E402
 
 from forumbot.errors import SetupError  # noqa: E402
 from forumbot.model import Role  # noqa: E402
@@ -28,6 +28,8 @@ def shoot(g: Game, night: str, target: str, offset: str = "+1h", who=MAFIA) -> N
 
 
 def msg(r, key: str):
+    if key.endswith("/opens"):  # issue 11 item 6: announced in the results' post
+        return opening(r, key.split("/")[0])
     return next(m for m in r.run.messages if m.key == key)
 
 
@@ -37,11 +39,11 @@ def has_key(r, key: str) -> bool:
 
 def result(r, day: int = 1) -> str:
     """The game-thread post(s) ending day N: its result or its runoff's, whichever came."""
-    return "\n".join(m.text for m in r.run.messages if m.key in (f"day {day}/result", f"runoff {day}/result"))
+    return "\n".join(plain(m.text) for m in r.run.messages if m.key in (f"day {day}/result", f"runoff {day}/result"))
 
 
 def final_count(r, label: str) -> str:
-    return next(m.text for m in r.run.messages if m.where == "game" and f"Итоговый подсчёт голосов ({label})" in m.text)
+    return next(plain(m.text) for m in r.run.messages if m.where == "game" and f"Итоговый подсчёт голосов ({label})" in plain(m.text))
 
 
 def drawn_mafia(seed: int) -> list[str]:
@@ -178,10 +180,10 @@ def test_M2_no_role_or_team_in_any_post_before_the_end(language):
     posts = [m for m in r.run.messages if m.where != "pm"]
     assert any("runoff" in m.key for m in posts)
     for m in posts:
-        for line in m.text.splitlines():
+        for line in plain(m.text).splitlines():
             if any(n in line for n, _ in NEUTRAL):
                 assert not ROLE_WORDS.search(line), (m.key, line)
-        assert not re.search(r"\b(роль|role):", m.text, re.I), m.key
+        assert not re.search(r"\b(роль|role):", plain(m.text), re.I), m.key
 
 
 def test_M2_roles_are_revealed_at_the_end():
@@ -189,7 +191,7 @@ def test_M2_roles_are_revealed_at_the_end():
     for m in ("Боря", "Вика", "Гоша"):
         g.gm("day 1", "+1h", f"модкилл {m}")
     r = g.run("day 1", "+2h")
-    end = msg(r, "ended/result").text
+    end = plain(msg(r, "ended/result").text)
     assert "Аня — шериф" in end and "Боря — дон" in end
 
 
@@ -197,7 +199,7 @@ def test_M2_roles_are_revealed_at_the_end():
 
 
 def test_M3_sheriff_learns_town_or_mafia_and_the_don_shows_as_mafia():
-    for target, word in (("Дон", "мафия"), ("Маф2", "мафия"), ("М4", "мирный")):
+    for target, word in (("Дон", "мафия"), ("Маф2", "мафия"), ("М4", "мирный житель")):
         g = Game.moscow()
         g.pm("night 1", "+1h", "Шериф", f"проверка {target}")
         r = g.run("day 2", "+1h")
@@ -220,7 +222,7 @@ def test_M3_one_check_per_night_results_each_night():
     g.pm("night 2", "+1h", "Шериф", "проверка Маф1")
     r = g.run("day 3", "+1h")
     res = [t for t in r.pms("Шериф") if "Результат" in t]
-    assert res == ["Результат проверки: М1 — мирный.", "Результат проверки: Маф1 — мафия."]
+    assert res == ["Результат проверки: М1 — мирный житель.", "Результат проверки: Маф1 — мафия."]
 
 
 # ------------------------------------------------------------------------------------------------ M-4
@@ -261,7 +263,7 @@ def test_M5_unanimous_shot_kills():
     shoot(g, "night 1", "М6")
     r = g.run("day 2", "+1h")
     assert r.died("М6") == ("night 1", "mafia")
-    assert "несострел" not in msg(r, "night 1/result").text
+    assert "несострел" not in plain(msg(r, "night 1/result").text)
 
 
 def test_M5_one_member_sending_nothing_is_a_misfire():
@@ -269,7 +271,7 @@ def test_M5_one_member_sending_nothing_is_a_misfire():
     shoot(g, "night 1", "М6", who=("Дон", "Маф1"))
     r = g.run("day 2", "+1h")
     assert r.alive("М6")
-    assert "несострел" in msg(r, "night 1/result").text
+    assert "несострел" in plain(msg(r, "night 1/result").text)
 
 
 def test_M5_different_targets_are_a_misfire():
@@ -278,7 +280,7 @@ def test_M5_different_targets_are_a_misfire():
     shoot(g, "night 1", "М5", who=("Маф2",))
     r = g.run("day 2", "+1h")
     assert r.alive("М6") and r.alive("М5")
-    assert "несострел" in msg(r, "night 1/result").text
+    assert "несострел" in plain(msg(r, "night 1/result").text)
 
 
 def test_M5_target_dead_at_resolution_is_a_misfire():
@@ -287,7 +289,7 @@ def test_M5_target_dead_at_resolution_is_a_misfire():
     g.gm("night 1", "+2h", "модкилл М6")
     r = g.run("day 2", "+1h")
     assert r.died("М6") == ("night 1", "modkill")
-    assert "несострел" in msg(r, "night 1/result").text
+    assert "несострел" in plain(msg(r, "night 1/result").text)
 
 
 def test_M5_self_shot_is_allowed():
@@ -324,7 +326,7 @@ def test_M6_three_consecutive_misfires_town_wins():
     r = g.run("day 4", "+1h")
     assert r.winner == "town"
     assert r.run.result.ended_at == g.at("night 3", "+12h")
-    assert "три ночи подряд" in msg(r, "ended/result").text
+    assert "три ночи подряд" in plain(msg(r, "ended/result").text)
 
 
 def test_M6_a_kill_resets_the_misfire_streak():
@@ -451,7 +453,7 @@ def test_M9_day1_single_vote_among_no_lynch_pardons():
     g.votes("day 1", {"М1": "ннв", "М2": "ннв", "М3": "М5"})
     r = g.run("night 1", "+1h")
     assert r.alive("М5")
-    assert "помилован" in result(r)
+    assert "М5 остаётся в игре" in result(r)
 
 
 def test_M9_day1_single_vote_alone_pardons():
@@ -491,7 +493,7 @@ def test_M10_tie_opens_a_runoff_of_12_hours():
     r = g.run("day 1", "+25h")
     assert r.run.phase == "runoff 1"
     assert r.run.next_deadline == g.at("day 1", "+36h")
-    post = msg(r, "day 1/runoff").text
+    post = plain(msg(r, "day 1/runoff").text)
     assert "М3" in post and "М4" in post and "повесить всех" in post
 
 
@@ -512,7 +514,7 @@ def test_M10_even_alive_hang_all_without_strict_majority_pardons_all():
     g.vote(runoff(), "", "М5", "помиловать всех")
     r = g.run("night 1", "+13h")
     assert r.alive("М3") and r.alive("М4")
-    assert "помилованы" in result(r)
+    assert "Помилованы все" in result(r)
 
 
 def test_M10_hang_all_has_one_win_check_after_all_leaders_leave():
@@ -537,7 +539,7 @@ def test_M10_odd_alive_runoff_among_the_leaders():
     g.vote(runoff(), "", "М2", "М4")
     g.vote(runoff(), "", "М5", "М3")
     r = g.run("night 1", "+13h")
-    assert "голосуйте за одного из них" in msg(r, "day 1/runoff").text
+    assert "голосуйте за одного из них" in plain(msg(r, "day 1/runoff").text)
     assert r.died("М4") == ("day 1", "runoff") and r.alive("М3")
 
 
@@ -712,7 +714,7 @@ def test_M12_tactical_modkill_leaves_the_game_and_cancels_the_day_vote(text):
     r = g.run("night 1", "+1h")
     assert r.died("М6") == ("day 1", "modkill")
     assert r.alive("М3")
-    assert "по просьбе" in msg(r, "day 1/modkill/М6").text
+    assert "по просьбе" in plain(msg(r, "day 1/modkill/М6").text)
 
 
 def test_M12_tactical_modkill_of_someone_else_is_refused():
@@ -770,7 +772,7 @@ def test_M13_mafia_win_at_parity():
     g.votes("day 1", {"Дон": "М4", "Маф1": "М4"})  # 7 → 6 alive: 3 mafia, 3 town
     r = g.run("night 1", "+1h")
     assert r.winner == "mafia"
-    assert "победила мафия" in msg(r, "ended/result").text
+    assert "победа мафии" in plain(msg(r, "ended/result").text)
 
 
 def test_M13_no_end_while_mafia_are_fewer_and_more_than_four_alive():
@@ -790,7 +792,7 @@ def test_M14_hanged_players_last_word_is_due_before_the_night_ends():
     g.votes("day 1", {"М1": "М3", "М2": "М3"})
     g.post("night 1", "+11h59m", "М3", "последнее слово")
     r = g.run("day 2", "+1h")
-    assert "Последнее слово — в игровой теме до 02.12.2026 22:00" in result(r)
+    assert "Последнее слово — в игровой теме до 02.12 22:00" in result(r)
     assert not any("М3" in t for t in r.pms("ГМ") if "Выбывший" in t)
 
 
@@ -799,7 +801,7 @@ def test_M14_night_victims_last_word_is_due_3h_before_the_day_ends():
     shoot(g, "night 1", "М3")
     g.post("day 2", "+20h59m", "М3", "последнее слово")
     r = g.run("day 2", "+22h")
-    assert "Последнее слово — в игровой теме до 03.12.2026 19:00" in msg(r, "night 1/result").text
+    assert "Последнее слово — в игровой теме до 03.12 19:00" in plain(msg(r, "night 1/result").text)
     assert not any("Выбывший игрок М3" in t for t in r.pms("ГМ"))
 
 
@@ -808,7 +810,7 @@ def test_M14_late_last_word_is_not_deleted_but_reported():
     shoot(g, "night 1", "М3")
     g.post("day 2", "+21h", "М3", "поздно")
     r = g.run("day 2", "+22h")
-    assert any("Выбывший игрок М3" in t for t in r.pms("ГМ"))
+    assert any("от игрока вне игры — М3" in t for t in r.pms("ГМ"))
     assert r.winner is None
 
 
@@ -819,5 +821,5 @@ def test_M14_runoff_victims_last_word_is_due_before_the_night_ends():
         g.vote(runoff(), "", who, "повесить всех")
     r = g.run("night 1", "+13h")
     # the runoff ended at day 1 +36h (02.12 22:00); night 1 ends 12 h later
-    assert "Последнее слово — в игровой теме до 03.12.2026 10:00" in result(r)
+    assert "Последнее слово — в игровой теме до 03.12 10:00" in result(r)
 

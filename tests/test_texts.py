@@ -6,7 +6,7 @@ import re
 import string
 
 import pytest
-from gamekit import Game
+from gamekit import Game, plain
 
 from forumbot.model import REJECTION_CODES, Role
 from forumbot.texts import en, ru
@@ -38,7 +38,7 @@ def test_C4_a_hostile_nickname_is_never_rendered_as_markup_in_any_bot_message() 
         g.vote("day 1", "+1h", who, HOSTILE)
     g.vote("day 1", "+2h", "М5", f"{HOSTILE} и ещё текст")  # rejected: its excerpt is quoted back
     r = g.run("night 1", "+1h")
-    texts = [m.text for m in r.run.messages]
+    texts = [plain(m.text) for m in r.run.messages]
     assert any("evil.example" in t for t in texts)  # the name is shown...
     assert not any(re.search(r"\[/?url", t) for t in texts)  # ...but never as a tag
     assert not any("http://evil" in t for t in texts)  # ...nor as a link the forum would make

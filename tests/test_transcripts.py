@@ -51,7 +51,7 @@ def test_M6_three_misfires_town_wins() -> None:
     assert deaths(out) == {}
     game_posts = [m["text"] for m in out["messages"] if m["where"] == "game"]
     assert sum("несострел" in t for t in game_posts) == 3
-    assert any("помилован" in t for t in game_posts)  # M-9 day-1 lone vote
+    assert any("остаётся в игре" in t for t in game_posts)  # M-9 day-1 lone vote
 
 
 def test_H14_maniac_wins() -> None:

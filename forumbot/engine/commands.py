@@ -67,7 +67,10 @@ class CommandsMixin:
             f"override by {gm} at {inp.at.isoformat()}: {_describe(cmd)}; before: {_state_line(before)}; "
             f"after: {_state_line(self.s)}"
         )
-        self._answer(inp, self.t.command_done(_describe(cmd)) + "\n" + self._status_text())
+        # An end-phase is told by the phase it closed; every other command by the phase as it left it.
+        shown = before.phase if isinstance(cmd, EndPhase) else self.s.phase
+        done = self.t.command_done(cmd, shown.label, shown.deadline)
+        self._answer(inp, done + "\n" + self._status_text())
 
     def _answer(self, inp: Input, text: str) -> None:
         """The reply to a GM command; its first line is how the command turned out, which an undo may change."""
@@ -101,7 +104,7 @@ class CommandsMixin:
             if self.s.paused_at is not None and ph.deadline - self.s.paused_at + cmd.by > MAX_EXTEND:
                 return "extend_too_far"
             ph.deadline += cmd.by
-            self._post(at, Where.GAME, self.t.extended(ph.label, ph.deadline), f"gm/{cmd_id}/post")
+            self._post(at, Where.GAME, self.t.extended(ph.label, ph.deadline, cmd.by), f"gm/{cmd_id}/post")
         elif isinstance(cmd, Pause):
             if self.s.paused_at is not None:
                 return "already_paused"
@@ -161,8 +164,7 @@ class CommandsMixin:
         self.s.seats[sid].nick = cmd.new
         self.s.accounts[cmd.new] = sid
         self.matcher = self._matcher()
-        seat = self.s.seats[sid]
-        self._pm(at, sid, self.t.role_pm(seat.role, self._partners(sid), choose_don=False), f"gm/{cmd_id}/role")
+        self._pm(at, sid, self._role_pm(sid, choose_don=False), f"gm/{cmd_id}/role")
         self._post(at, Where.GAME, self.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
         return None
 
@@ -222,8 +224,10 @@ class CommandsMixin:
         self.log.append(
             f"override by {gm} at {inp.at.isoformat()}: undo {name}; before: {state_before}; after: {_state_line(self.s)}"
         )
-        self._post(inp.at, Where.GAME, self.t.undone(name), f"undo/{inp.id}")
-        self._answer(inp, self.t.command_done("undo " + name) + "\n" + self._status_text())
+        ph = self.s.phase
+        self._post(inp.at, Where.GAME, self.t.undone(name, ph.label, ph.deadline, self.s.paused_at is not None),
+                   f"undo/{inp.id}")
+        self._answer(inp, self.t.undo_done(name) + "\n" + self._status_text())
         if not self.suppress:
             self._tell_rederived(inp)
 

@@ -19,6 +19,7 @@ from forumbot.engine.setup import (
     check_schedule,
     clean_input,
     commitment,
+    commitment_text,
     draw_seats,
     number_option,
 )
@@ -53,7 +54,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.setup = setup
         self.variant = configure(get_variant(setup.variant), setup.options)  # section R: house rules as data
         escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
-        self.t: Texts = get_texts(setup.language, escape, setup.schedule.timezone)
+        self.t: Texts = get_texts(setup.language, escape, setup.schedule.timezone, setup.markup,
+                                  str(setup.options.get("spoiler", "")))
         self.options = dict(setup.options)
         self.edited_votes = str(self.options.get("edited_votes", "void"))
         if self.edited_votes not in ("void", "first_seen"):
@@ -93,6 +95,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.redo_msgs: dict[str, list[Message]] = {}  # what re-handling each input would have sent
         self.voids: dict[str, str] = {}  # undo input id -> id of the GM command it undid (C-9)
         self.capture: list[Message] | None = None  # collects suppressed messages while an undo re-handles one
+        self.drawn = ""  # the string the draw's commitment hashes (C-2)
         self.last_count: str = ""
         self.count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
         self.next_count: datetime | None = None
@@ -195,7 +198,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self.s.posts = []
             self.s.day_modkill = False
             self.s.doomed = set()
-            self._post(at, Where.GAME, self.t.day_opens(number, ph.deadline, self._alive_nicks()), f"{ph.label}/opens")
+            self._post_opening(at, self.t.day_opens(number, ph.deadline, self._alive_nicks()), f"{ph.label}/opens")
         elif kind == "runoff":
             self.s.runoff_posts = []
             self.s.runoff_speakers = set()
@@ -205,12 +208,13 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 for hunter in sorted(self.s.moves.hunts):
                     self._pm(at, hunter, self.t.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
                 self.s.moves.hunts.clear()
-            self._post(at, Where.GAME, self.t.night_opens(number, ph.deadline), f"{ph.label}/opens")
+            self._post_opening(at, self.t.night_opens(number, ph.deadline, self._night_grammar()), f"{ph.label}/opens")
 
     def _open_setup(self, at: datetime) -> None:
         ph = self.s.phase
         ph.opens = at
         roles = {sid: seat.role for sid, seat in self.s.seats.items()}
+        self.drawn = commitment_text(self.setup.seed, roles)  # printed at the end, so the hash can be checked
         self._post(
             at, Where.GAME,
             self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles), self._house_summary()),
@@ -219,8 +223,24 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         # M-1: with a Don in the variant but none dealt, the mafia choose him
         choose_don = Role.DON in self.variant.roles and not any(s.role is Role.DON for s in self.s.seats.values())
         for sid, seat in self.s.seats.items():
-            partners = self._partners(sid)
-            self._pm(at, sid, self.t.role_pm(seat.role, partners, choose_don), f"setup/role/{sid}")
+            self._pm(at, sid, self._role_pm(sid, choose_don), f"setup/role/{sid}")
+
+    def _role_pm(self, sid: str, choose_don: bool) -> str:
+        """The role PM with the role's night moves, an example each (issue 11 item 3)."""
+        seat = self.s.seats[sid]
+        moves = [m for m in self._possible_moves(sid) if m != "don"]
+        return self.t.role_pm(seat.role, self._partners(sid), choose_don, moves,
+                              example=self._example_nick(sid), me=seat.nick)
+
+    def _night_grammar(self) -> list[str]:
+        """The short forms of every night move someone alive can make, for the night's opening post."""
+        found: list[str] = []
+        for sid in self._alive_ids():
+            for move in self._possible_moves(sid):
+                if move not in found and move != "don":
+                    found.append(move)
+        order = ["check", "shot", "shot_by", "heal", "hunt"]
+        return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
 
     def _partners(self, sid: str) -> list[str]:
         seat = self.s.seats[sid]
@@ -277,6 +297,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             if sid in self.s.doomed or (self.variant.no_show_autokill and sid not in voted)
         ]
         votes = ballots.in_post_order({v: t for v, t in ballots.final.items() if self._counts(v, t)})
+        autokill_why = {k.nick: "agitation" if k.nick in self.s.doomed else "no_vote" for k in autokills}
         if autokills:
             outcome = DayOutcome(reason="autokill")
         else:
@@ -286,7 +307,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return
         for kill in autokills + list(outcome.deaths):
             self._kill(kill.nick, kill.cause, at)
-        self._post(at, Where.GAME, count + self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote")), f"{ph.label}/result")
+        self._post(at, Where.GAME, count + self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote"), autokill_why), f"{ph.label}/result")
         self._end_phase_checks(at, "night", n)
 
     def _start_runoff(self, at: datetime, outcome: DayOutcome, count: str) -> None:
@@ -366,9 +387,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.s.ended_at = at
         self.s.phase = Phase("ended", self.s.phase.number, at, at)
         self.next_count = None
-        roles = [(s.nick, s.role, s.alive) for s in self.s.seats.values()]
+        roles = [(s.nick, s.role, s.alive, sid) for sid, s in self.s.seats.items()]
         self.log.append(f"game over: {winner}" + (f" ({why})" if why else ""))
-        self._post(at, Where.GAME, self.t.game_over(winner, why, roles, self.setup.seed), "ended/result")
+        self._post(at, Where.GAME, self.t.game_over(winner, why, roles, self.setup.seed, self.drawn), "ended/result")
 
     def _kill(self, sid: str, cause: str, at: datetime) -> None:
         seat = self.s.seats[sid]
@@ -467,7 +488,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                         needed = needed - {MoveKind.SHOT}
                 missing = [k for k in sorted(needed) if (sid, k) not in self.s.moves.by_player]
                 if missing:
-                    self._pm(at, sid, self.t.move_reminder(ph.deadline, missing), f"{ph.label}/remind/{sid}")
+                    short = [m for m in self._possible_moves(sid) if m in {str(k) for k in missing} or
+                             (m == "shot_by" and MoveKind.SHOT in missing)]
+                    self._pm(at, sid, self.t.move_reminder(ph.deadline, missing, short), f"{ph.label}/remind/{sid}")
 
     # ---------------------------------------------------------------------------------------------- utils
 
@@ -504,6 +527,20 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
 
     def _post(self, at: datetime, where: Where, text: str, key: str) -> None:
         self._emit(Message(at, where, None, text, key))
+
+    def _post_opening(self, at: datetime, text: str, key: str) -> None:
+        """Issue 11 item 6: a phase opening at a deadline is announced in the post with that deadline's results,
+        so a board's flood limit or MyBB's merging of consecutive posts cannot split or delay them."""
+        pool = (self.capture if self.capture is not None else []) if self.suppress else list(self.messages.values())
+        last = next((m for m in reversed(pool) if m.where is Where.GAME), None)
+        if last is None or last.at != at or not last.key.endswith("/result"):
+            self._post(at, Where.GAME, text, key)
+            return
+        joined = Message(last.at, last.where, last.to, self.t.post(last.text, text), last.key)
+        if self.suppress:
+            self.capture[self.capture.index(last)] = joined  # type: ignore[union-attr]
+        else:
+            self.messages[last.key] = joined
 
     def _pm(self, at: datetime, to: str, text: str, key: str) -> None:
         nick = self.s.seats[to].nick if to in self.s.seats else to

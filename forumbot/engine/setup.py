@@ -51,10 +51,14 @@ def draw_seats(setup: GameSetup) -> dict[str, Seat]:
     return {nick: Seat(nick, role) for nick, role in zip(nicks, roles)}
 
 
+def commitment_text(seed: int, roles: dict[str, Role]) -> str:
+    """The exact string the commitment hashes: the end post prints it so that players can check (C-2)."""
+    return f"{seed}:" + ",".join(f"{nick}={role}" for nick, role in roles.items())
+
+
 def commitment(seed: int, roles: dict[str, Role]) -> str:
     """SHA-256 of the seed and the role list, posted at start and revealed at the end so players can verify."""
-    text = f"{seed}:" + ",".join(f"{nick}={role}" for nick, role in roles.items())
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(commitment_text(seed, roles).encode("utf-8")).hexdigest()
 
 
 # Bounds the engine keeps even when config validation is bypassed (a transcript, a hand-made setup): beyond

@@ -1,77 +1,198 @@
 """What the bot says, in Russian (default) or English. Every player-supplied string goes through `escape`.
 
 Texts are templates in one table per language (`ru.py`, `en.py`); this module only assembles them, so a new
-language is a new table.
+language is a new table. Grammar is by construction (issue 11 item 2): a nickname only ever stands where the
+sentence needs the nominative (after a dash or a colon, or as the subject), counts take their plural form from
+the table's `forms.*` entries, verbs agree with the number of names, and no text uses a past tense that would
+give a player a gender. Formatting is the board's own (BBCode or Markdown), through `forumbot.markup.Format`.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+import shlex
+from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from forumbot.errors import SetupError
-from forumbot.model import MoveKind, Rejection, Role, Special
+from forumbot.markup import Format, get_format
+from forumbot.model import (
+    Alias, EndPhase, Extend, Modkill, MoveKind, Pause, Rejection, Replace, Resume, Role, Say, SetVote, Special,
+)
+from forumbot.parse.normalize import normalize, strip_markup
 from forumbot.texts import en, ru
 
 TABLES = {"ru": ru.T, "en": en.T}
+PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
+
+# A quote the shell or the post left in a vote's text (H-3): shown as a word, never as markup.
+_QUOTE = re.compile(r"\[quote\b|<blockquote\b", re.IGNORECASE)
+# A long list goes into the board's spoiler, where it has one, beyond this many lines.
+SPOILER_AFTER = 8
 
 
-def get_texts(language: str, escape: Callable[[str], str], timezone: str) -> "Texts":
+def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
+              spoiler: str = "") -> "Texts":
     if language not in TABLES:
         raise SetupError(f"unknown language {language!r}; known: {', '.join(sorted(TABLES))}")
     try:
         zone = ZoneInfo(timezone)
     except (KeyError, ValueError):
         raise SetupError(f"unknown time zone {timezone!r}") from None
-    return Texts(TABLES[language], escape, zone)
+    return Texts(TABLES[language], escape, zone, get_format(markup), PLURALS[language], spoiler)
+
+
+def zone_label(zone: ZoneInfo, at: datetime, table: Mapping[str, str]) -> str:
+    """The zone as a reader knows it: the table's name for it (МСК), its abbreviation (CET), else UTC±H."""
+    named = table.get(f"zone.{getattr(zone, 'key', '')}")
+    if named:
+        return named
+    local = at.astimezone(zone)
+    abbr = local.tzname() or ""
+    if abbr.isalpha():
+        return abbr
+    offset = local.utcoffset() or timedelta()
+    sign = "-" if offset < timedelta() else "+"
+    minutes = abs(int(offset.total_seconds())) // 60
+    return f"UTC{sign}{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+
+
+def duration_parts(length: timedelta) -> list[tuple[int, str]]:
+    """Whole days, hours and minutes of a length (seconds and smaller are never shown)."""
+    minutes = int(length.total_seconds()) // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    return [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
 
 
 class Texts:
-    def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo) -> None:
+    def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo,
+                 fmt: Format | None = None, plural: Callable[[int], int] = ru.plural, spoiler: str = "") -> None:
         self.T = table
         self.esc = escape
         self.zone = zone
+        self.f = fmt or Format()
+        self.plural = plural
+        self.spoiler_tag = "" if spoiler == "none" else spoiler
 
     # --- helpers
 
     def _(self, key: str, **kw: object) -> str:
         return self.T[key].format(**kw)
 
+    def forms(self, n: int, word: str) -> str:
+        return self.T[f"forms.{word}"].split("|")[self.plural(n)]
+
+    def count(self, n: int, word: str) -> str:
+        """`1 голос`, `2 голоса`, `5 голосов`, `21 голос`."""
+        return f"{n} {self.forms(n, word)}"
+
+    def verb(self, key: str, n: int) -> str:
+        """The verb form agreeing with `n` subjects: the table's `verb.KEY` is `singular|plural`."""
+        one, many = self.T[f"verb.{key}"].split("|")
+        return one if n == 1 else many
+
     def time(self, at: datetime) -> str:
-        return at.astimezone(self.zone).strftime("%d.%m.%Y %H:%M")
+        local = at.astimezone(self.zone)
+        return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M"),
+                      zone=zone_label(self.zone, at, self.T))
 
     def time_s(self, at: datetime) -> str:
-        return at.astimezone(self.zone).strftime("%d.%m.%Y %H:%M:%S")
+        local = at.astimezone(self.zone)
+        return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M:%S"),
+                      zone=zone_label(self.zone, at, self.T))
+
+    def duration(self, length: timedelta) -> str:
+        parts = duration_parts(length) or [(0, "minute")]
+        return " ".join(self.count(n, unit) for n, unit in parts)
 
     def n(self, nick: str) -> str:
         return self.esc(nick)
 
-    def names(self, nicks: Sequence[str]) -> str:
+    def b(self, nick: str) -> str:
+        """A nickname in bold: the names a post is about."""
+        return self.f.bold(self.esc(nick))
+
+    def join(self, parts: Sequence[str]) -> str:
+        """`А`, `А и Б`, `А, Б и В` (already rendered parts)."""
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + f" {self.T['and']} " + parts[-1]
+
+    def names(self, nicks: Sequence[str], bold: bool = False) -> str:
+        if not nicks:
+            return self.T["nobody"]
+        return self.join([self.b(x) if bold else self.n(x) for x in nicks])
+
+    def plain_names(self, nicks: Sequence[str]) -> str:
         return ", ".join(self.n(x) for x in nicks) if nicks else self.T["nobody"]
 
     def role(self, role: Role | str) -> str:
         return self.T[f"role.{role}"]
 
-    def target(self, t: str) -> str:
-        return self.T[f"special.{t}"] if isinstance(t, Special) else self.n(t)
+    def target(self, t: str, bold: bool = False) -> str:
+        if isinstance(t, Special):
+            return self.f.bold(self.T[f"special.{t}"]) if bold else self.T[f"special.{t}"]
+        return self.b(t) if bold else self.n(t)
 
-    def reason(self, r: Rejection) -> str:
-        return self._(f"reject.{r.code}", detail=self.esc(r.detail))
+    def reason(self, r: Rejection, shown: str = "", who: str = "") -> str:
+        """Why a post or line was refused. The detail is left out where it would only repeat what the line
+        already shows (the post's own text, its author): «X» — это не голос, not «X» — это не голос: «X»."""
+        detail = strip_markup(r.detail)
+        repeats = bool(detail) and normalize(detail) in {normalize(shown), normalize(who)} - {""}
+        short = f"reject.{r.code}.short"
+        if (repeats or not detail) and short in self.T:
+            return self.T[short]
+        return self._(f"reject.{r.code}", detail=self.esc(detail))
 
     def excerpt(self, text: str) -> str:
-        one_line = " ".join(text.split())
-        return self.esc(one_line[:60] + ("…" if len(one_line) > 60 else ""))
+        return self.esc(self._excerpt(text))
+
+    @staticmethod
+    def _excerpt(text: str) -> str:
+        one_line = " ".join(strip_markup(text).split())
+        return one_line[:60] + ("…" if len(one_line) > 60 else "")
+
+    def quoted(self, text: str) -> str:
+        """A player's post quoted back: «text», marked when it held a quote (the quote is never shown)."""
+        shown = self._("quoted", text=self.excerpt(text))
+        return shown + self.T["with_quote"] if _QUOTE.search(text) else shown
+
+    def heading(self, key: str, **kw: object) -> str:
+        return self.f.bold(self._(key, **kw))
+
+    def section(self, title: str, items: list[str]) -> str:
+        """A titled list; a long one goes into the board's spoiler where it has one."""
+        if not items:
+            return ""
+        body = self.f.items(items)
+        if len(items) > SPOILER_AFTER and self.spoiler_tag:
+            return self.f.spoiler(self.spoiler_tag, title, body)
+        return self.f.lines([self.f.bold(title)]) + "\n" + ("\n" if self.f.name == "markdown" else "") + body
+
+    def post(self, *blocks: str) -> str:
+        return self.f.blocks(list(blocks))
+
+    def prose(self, *lines: str) -> str:
+        return self.f.lines(list(lines))
+
+    def moves_short(self, moves: Sequence[str]) -> str:
+        return ", ".join(self.T[f"grammar.{k}"] for k in moves if f"grammar.{k}" in self.T)
 
     # --- setup
 
     def setup_post(self, nicks: Sequence[str], start: datetime, commitment: str,
                    house: Sequence[tuple[str, Any]] = ()) -> str:
-        lines = [self._("setup.title")] + [f"{i}. {self.n(x)}" for i, x in enumerate(nicks, 1)]
-        lines.append(self._("setup.start", at=self.time(start)))
-        lines.extend(self.house_rules(house))
-        lines.append(self._("setup.commitment", hash=commitment))
-        return "\n".join(lines)
+        return self.post(
+            self.heading("setup.title"),
+            self.f.items([self.b(x) for x in nicks]) if self.f.name == "markdown"
+            else self.f.items([f"{i}. {self.b(x)}" for i, x in enumerate(nicks, 1)]),
+            self.prose(self._("setup.start", at=self.time(start))),
+            self.prose(*self.house_rules(house)) if house else "",
+            self.prose(self._("setup.commitment", hash=commitment), self.T["setup.how_to_check"]),
+            self.prose(self.T["setup.marker"]),
+        )
 
     def house_rules(self, house: Sequence[tuple[str, Any]]) -> list[str]:
         """The house rules in force (RULES.md R), one line each; nothing when the variant's clauses hold."""
@@ -98,18 +219,31 @@ class Texts:
             lines.append(f"— {line}.")
         return lines
 
-    def role_pm(self, role: Role, partners: Sequence[str], choose_don: bool) -> str:
-        """`choose_don`: the mafia pick their Don by PM before Day 1 (M-1)."""
-        lines = [self._("role.pm", role=self.role(role))]
+    def role_pm(self, role: Role, partners: Sequence[str], choose_don: bool, moves: Sequence[str] = (),
+                example: str = "", me: str = "") -> str:
+        """`choose_don`: the mafia pick their Don by PM before Day 1 (M-1). `moves`: the role's night moves as
+        grammar keys, each shown with an example naming `example` (another player) and `me`."""
+        lines = [self._("role.pm", role=self.f.bold(self.role(role)))]
         if partners:
-            lines.append(self._("role.partners", names=self.names(partners)))
+            lines.append(self._("role.partners", names=self.names(partners, bold=True)))
             if choose_don and role is Role.MAFIA:
                 lines.append(self._("role.choose_don"))
-        lines.append(self._("role.confirm"))
-        return "\n".join(lines)
+        blocks = [self.prose(*lines)]
+        examples = self._examples(moves, example, me)
+        if examples:
+            blocks.append(self.section(self.T["role.moves"], examples))
+        blocks.append(self.prose(self._("role.confirm")))
+        return self.post(*blocks)
+
+    def _examples(self, moves: Sequence[str], example: str, me: str) -> list[str]:
+        return [
+            self._("pm.grammar_example", grammar=self.T[f"grammar.{k}"],
+                   example=self._(f"example.{k}", nick=self.n(example), me=self.n(me)))
+            for k in moves if f"grammar.{k}" in self.T
+        ]
 
     def don_chosen(self, nick: str, how: str) -> str:
-        return self._(f"don.{how}", nick=self.n(nick))
+        return self._(f"don.{how}", nick=self.b(nick))
 
     def unconfirmed_to_gm(self, nicks: Sequence[str]) -> str:
         return self._("gm.unconfirmed", names=self.names(nicks)) if nicks else self._("gm.all_confirmed")
@@ -123,10 +257,17 @@ class Texts:
     # --- phases
 
     def day_opens(self, n: int, deadline: datetime, alive: Sequence[str]) -> str:
-        return self._("day.opens", n=n, at=self.time(deadline), alive=self.names(alive))
+        return self.post(
+            self.heading("day.opens", n=n),
+            self.prose(self._("day.vote_until", at=self.time(deadline))),
+            self.prose(self._("day.alive", count=self.count(len(alive), "player"), alive=self.plain_names(alive))),
+        )
 
-    def night_opens(self, n: int, deadline: datetime) -> str:
-        return self._("night.opens", n=n, at=self.time(deadline))
+    def night_opens(self, n: int, deadline: datetime, moves: Sequence[str] = ()) -> str:
+        lines = [self._("night.moves_until", at=self.time(deadline))]
+        if moves:
+            lines.append(self._("night.how", moves=self.moves_short(moves)))
+        return self.post(self.heading("night.opens", n=n), self.prose(*lines))
 
     def vote_count(
         self, label: str, votes: Mapping[str, str], not_voted: Sequence[str],
@@ -137,148 +278,177 @@ class Texts:
         rough: Sequence[tuple[str, str, datetime, datetime]] = (),
         house: Sequence[tuple[str, Any]] = (),
     ) -> str:
+        """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
+        post not counted, or counted with a note, and why."""
         tally: dict[str, list[str]] = {}
         for voter, target in votes.items():
             tally.setdefault(target, []).append(voter)
-        title = self._("count.final" if final else "count.title", phase=self.phase(label))
-        lines = [title] + self.house_rules(house)
-        for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
-            lines.append(f"{self.target(target)} — {len(voters)}: {self.names(voters)}")
-        if not tally:
-            lines.append(self._("count.none"))
-        lines.append(self._("count.not_voted", names=self.names(not_voted)))
+        title = self.heading("count.final" if final else "count.title", phase=self.phase(label))
+        house_block = self.prose(*self.house_rules(house)) if house else ""
+        lines = [
+            self._("count.line", target=self.target(target, bold=True), count=self.count(len(voters), "vote"),
+                   voters=self.plain_names(voters))
+            for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0])))
+        ]
+        tally_block = self.f.items(lines) if lines else self.prose(self._("count.none"))
+        not_voted_block = self.prose(self._("count.not_voted", count=len(not_voted), names=self.plain_names(not_voted))) \
+            if not_voted else ""
+        notes: list[str] = []
         for nick in agitators:
-            lines.append(self._("count.agitation", nick=self.n(nick)))
+            notes.append(self._("count.agitation", nick=self.b(nick)))
         for nick, text, why in rejected:
-            lines.append(self._("count.rejected", nick=self.n(nick), text=self.excerpt(text), why=self.reason(why)))
+            notes.append(self._("count.rejected", nick=self.b(nick), text=self.quoted(text),
+                                why=self.reason(why, shown=self._excerpt(text), who=nick)))
         for nick, text, why in ignored:
-            lines.append(self._(f"count.ignored.{why}", nick=self.n(nick), text=self.excerpt(text)))
+            notes.append(self._(f"count.ignored.{why}", nick=self.b(nick), text=self.quoted(text)))
         for nick, text in voided:
-            lines.append(self._("count.edited", nick=self.n(nick), text=self.excerpt(text)))
+            notes.append(self._("count.edited", nick=self.b(nick), text=self.quoted(text)))
         for nick, text in edited_kept:  # C-11: the count names every edited post, counted or not
-            lines.append(self._("count.edited_kept", nick=self.n(nick), text=self.excerpt(text)))
+            notes.append(self._("count.edited_kept", nick=self.b(nick), text=self.quoted(text)))
         for nick, text in deleted:  # C-11: gone from the thread at the deadline re-read
-            lines.append(self._("count.deleted", nick=self.n(nick), text=self.excerpt(text)))
+            notes.append(self._("count.deleted", nick=self.b(nick), text=self.quoted(text)))
         for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
-            lines.append(self._("count.rough", nick=self.n(nick), text=self.excerpt(text),
+            notes.append(self._("count.rough", nick=self.b(nick), text=self.quoted(text),
                                 earliest=self.time_s(earliest), latest=self.time_s(latest)))
-        return "\n".join(lines)
+        return self.post(title, house_block, tally_block, not_voted_block, self.section(self.T["count.notes"], notes))
 
     def phase(self, label: str) -> str:
         kind, _, n = label.partition(" ")
         return self._(f"phase.{kind}", n=n)
 
-    def day_result(self, n: int, outcome, autokills, revealed, lw_deadline) -> str:  # type: ignore[no-untyped-def]
-        lines = [self._("day.result", n=n)]
+    def day_result(self, n: int, outcome, autokills, revealed, lw_deadline,  # type: ignore[no-untyped-def]
+                   why: Mapping[str, str] | None = None) -> str:
+        """`why`: seat -> "agitation" or "no_vote", the reason each autokill is for (H-4, H-5)."""
+        lines = []
         for kill in autokills:
             nick, role = revealed(kill.nick)
-            if role is None:  # closed roles (M-2, R-9) with an autokill (R-7)
-                lines.append(self._("day.autokill_closed", nick=self.n(nick)))
-            else:
-                lines.append(self._("day.autokill", nick=self.n(nick), role=self.role(role)))
+            reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]
+            lines.append(self._("day.autokill", nick=self.b(nick), why=reason))
+            if role:
+                lines.append(self._("role.revealed", role=self.role(role)))
         if autokills:
             lines.append(self._("day.no_vote_after_autokill"))
         for kill in outcome.deaths:
             nick, role = revealed(kill.nick)
-            lines.append(self._("day.hanged_role" if role else "day.hanged", nick=self.n(nick), role=self.role(role) if role else ""))
+            lines.append(self._("day.hanged", nick=self.b(nick)))
+            if role:
+                lines.append(self._("role.revealed", role=self.role(role)))
         if outcome.deaths and lw_deadline is not None:
             lines.append(self._("lastword.until", at=self.time(lw_deadline)))
-        if outcome.reason in ("all_no_lynch", "no_votes", "tie", "day1_single", "no_majority", "tie_all", "tie_first"):
-            names = self.names([revealed(x)[0] for x in outcome.pardoned])
-            lines.append(self._(f"day.{outcome.reason}", names=names))
-        return "\n".join(lines)
+        if outcome.reason not in ("vote", "autokill") and f"day.{outcome.reason}" in self.T:  # house rules add reasons
+            pardoned = [revealed(x)[0] for x in outcome.pardoned]
+            lines.append(self._(f"day.{outcome.reason}", names=self.names(pardoned, bold=True)))
+        return self.post(self.heading("day.result", n=n), self.prose(*lines))
 
     def day_cancelled_by_modkill(self, n: int) -> str:
-        return self._("day.modkill_no_vote", n=n)
+        return self.post(self.heading("day.result", n=n), self.prose(self._("day.modkill_no_vote", n=n)))
 
     def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime) -> str:
         how = self._("runoff.hang_all" if hang_all else "runoff.among")
-        return self._("runoff.opens", n=n, names=self.names(leaders), how=how, at=self.time(deadline))
+        return self.post(
+            self.heading("runoff.title", n=n),
+            self.prose(self._("runoff.tie", names=self.names(leaders, bold=True)),
+                       self._("runoff.speeches"), self._("runoff.vote", how=how, at=self.time(deadline))),
+        )
 
     def runoff_cancelled(self, n: int) -> str:
-        return self._("runoff.cancelled", n=n)
+        return self.post(self.heading("runoff.result", n=n), self.prose(self._("runoff.cancelled", n=n)))
 
     def runoff_result(self, n: int, outcome, nick, lw_deadline) -> str:  # type: ignore[no-untyped-def]
-        lines = [self._("runoff.result", n=n)]
+        lines = []
         if outcome.deaths:
-            lines.append(self._("runoff.hanged", names=self.names([nick(k.nick) for k in outcome.deaths])))
+            gone = [nick(k.nick) for k in outcome.deaths]
+            lines.append(self._("runoff.hanged", verb=self.verb("leaves", len(gone)), names=self.names(gone, bold=True)))
             if lw_deadline is not None:
                 lines.append(self._("lastword.until", at=self.time(lw_deadline)))
         else:
-            lines.append(self._(f"runoff.{outcome.reason}", names=self.names([nick(x) for x in outcome.pardoned])))
-        return "\n".join(lines)
+            lines.append(self._(f"runoff.{outcome.reason}", names=self.names([nick(x) for x in outcome.pardoned], bold=True)))
+        return self.post(self.heading("runoff.result", n=n), self.prose(*lines))
 
     def night_result(self, n: int, report, revealed, open_roles: bool, lw_deadline) -> str:  # type: ignore[no-untyped-def]
-        lines = [self._("night.result", n=n)]
+        lines = []
         for kill in report.deaths:
             nick, role = revealed(kill.nick)
             key = f"night.death.{kill.cause}" if open_roles else "night.death"
-            lines.append(self._(key, nick=self.n(nick), role=self.role(role) if role else ""))
+            lines.append(self._(key, nick=self.b(nick), role=self.role(role) if role else ""))
         if report.misfire:
             lines.append(self._("night.misfire"))
         if not report.deaths and not report.misfire:
             lines.append(self._("night.quiet"))
         if report.deaths and lw_deadline is not None:
             lines.append(self._("lastword.until", at=self.time(lw_deadline)))
-        return "\n".join(lines)
+        return self.post(self.heading("night.result", n=n), self.prose(*lines))
 
     def check_result(self, target: str, result: str) -> str:
         word = self._(f"check.{result}") if result in ("town", "mafia") else self.role(result)
-        return self._("check.result", nick=self.n(target), result=word)
+        return self._("check.result", nick=self.b(target), result=self.f.bold(word))
 
-    def game_over(self, winner: str, why: str, roles: Sequence[tuple[str, Role, bool]], seed: int) -> str:
-        lines = [self._(f"end.{winner}")]
+    def game_over(self, winner: str, why: str, roles: Sequence[tuple], seed: int, drawn: str = "") -> str:
+        """`roles`: (nick, role, alive[, seat]) per seat, `seat` the nickname it started under. `drawn`: the exact
+        string whose SHA-256 the opening post gave (C-2), printed with the command that checks it."""
+        head = [self._(f"end.{winner}")]
         if why:
-            lines.append(self._(f"end.why.{why}"))
-        lines.append(self._("end.roles"))
-        for nick, role, alive in roles:
-            lines.append(f"{self.n(nick)} — {self.role(role)}" + ("" if alive else f" ({self.T['dead']})"))
-        lines.append(self._("end.seed", seed=seed))
-        return "\n".join(lines)
+            head.append(self._(f"end.why.{why}"))
+        items = []
+        for nick, role, alive, *rest in roles:
+            seat = rest[0] if rest else nick
+            line = self._("end.role", nick=self.b(nick), role=self.role(role))
+            if seat != nick:
+                line += self._("end.seat", seat=self.n(seat))
+            if not alive:
+                line += self._("end.out")
+            items.append(line)
+        blocks = [self.f.bold(self.prose(*head)) if self.f.name == "bbcode" else self.prose(*map(self.f.bold, head)),
+                  self.section(self.T["end.roles"], items)]
+        if drawn:
+            blocks.append(self.prose(self._("end.drawn", seed=seed)))
+            blocks.append(self.f.code(drawn))
+            blocks.append(self.prose(self.T["end.check"]))
+            blocks.append(self.f.code(f"printf '%s' {shlex.quote(drawn)} | sha256sum"))
+        else:
+            blocks.append(self.prose(self._("end.seed", seed=seed)))
+        return self.post(*blocks)
 
     def stopped(self, reason: str, roles: Sequence[tuple[str, Role, bool]], seed: int) -> str:
         """`forumbot game stop`: the game ends with no winner, roles and seed revealed as at a real end."""
-        lines = [self._("end.stopped")]
+        head = [self.f.bold(self._("end.stopped"))]
         if reason.strip():
-            lines.append(self.esc(reason.strip()))
-        lines.append(self._("end.roles"))
-        for nick, role, alive in roles:
-            lines.append(f"{self.n(nick)} — {self.role(role)}" + ("" if alive else f" ({self.T['dead']})"))
-        lines.append(self._("end.seed", seed=seed))
-        return "\n".join(lines)
+            head.append(self.esc(reason.strip()))
+        items = [self._("end.role", nick=self.b(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
+                 for nick, role, alive in roles]
+        return self.post(self.prose(*head), self.section(self.T["end.roles"], items),
+                         self.prose(self._("end.seed", seed=seed)))
 
     # --- PMs answering players
 
     def accepted(self, kind: MoveKind, target: str | None, extra: object = None) -> str:
         if kind is MoveKind.HUNT:
-            return self._("move.hunt", nick=self.n(target or ""), guess=self.role(extra))  # type: ignore[arg-type]
+            return self._("move.hunt", nick=self.b(target or ""), guess=self.role(extra))  # type: ignore[arg-type]
         if kind is MoveKind.SHOT and extra:
-            return self._("move.shot_by", nick=self.n(target or ""), by=self.n(str(extra)))
-        return self._(f"move.{kind}", nick=self.n(target or ""))
+            return self._("move.shot_by", nick=self.b(target or ""), by=self.b(str(extra)))
+        return self._(f"move.{kind}", nick=self.b(target or ""))
 
     def refused(self, code: str, *args: object) -> str:
-        return self._(f"refuse.{code}", arg=self.esc(str(args[0])) if args else "")
+        if code == "no_ability" and args:
+            return self._("refuse.no_ability", arg=self.T.get(f"kind.{args[0]}", self.esc(str(args[0]))))
+        return self._(f"refuse.{code}", arg=self.b(str(args[0])) if args else "")
 
     def rejected_line(self, text: str, reason: Rejection, moves: Sequence[str], example: str = "",
                       me: str = "", bare: str | None = None, explain: bool = True) -> str:
         """C-12: what was not understood and why; with `explain`, the sender's own possible `moves` (grammar
         keys: check, shot, shot_by, heal, hunt, don), each with an example naming `example` (another player)
         and `me` (the sender), and what a bare nickname would be (`bare`, a move kind)."""
-        lines = [self._("pm.not_understood", text=self.excerpt(text), why=self.reason(reason))]
+        lines = [self._("pm.not_understood", text=self.quoted(text), why=self.reason(reason, shown=self._excerpt(text)))]
         if not explain:
-            return "\n".join(lines)
-        expected = [
-            self._("pm.grammar_example", grammar=self.T[f"grammar.{k}"],
-                   example=self._(f"example.{k}", nick=self.n(example), me=self.n(me)))
-            for k in moves if f"grammar.{k}" in self.T
-        ]
+            return self.prose(*lines)
+        expected = self._examples(moves, example, me)
         if expected:
             lines.append(self._("pm.expected", grammar="; ".join(expected)))
             if bare is not None:
                 lines.append(self._("pm.bare", kind=self.T[f"kind.{bare}"]))
         else:
             lines.append(self._("pm.no_moves"))
-        return "\n".join(lines)
+        return self.prose(*lines)
 
     def you_are_dead(self) -> str:
         return self._("pm.dead")
@@ -289,16 +459,18 @@ class Texts:
     def vote_reminder(self, deadline: datetime, autokill: bool) -> str:
         return self._("remind.vote_autokill" if autokill else "remind.vote", at=self.time(deadline))
 
-    def move_reminder(self, deadline: datetime, missing: Sequence[MoveKind]) -> str:
-        return self._("remind.moves", at=self.time(deadline), moves=", ".join(self.T[f"kind.{k}"] for k in missing))
+    def move_reminder(self, deadline: datetime, missing: Sequence[MoveKind], moves: Sequence[str] = ()) -> str:
+        text = self._("remind.moves", at=self.time(deadline), moves=", ".join(self.T[f"kind.{k}"] for k in missing))
+        short = self.moves_short([str(m) for m in moves] or [str(m) for m in missing])
+        return text + (" " + self._("remind.how", moves=short) if short else "")
 
     # --- reports to the GM and GM commands
 
     def dead_player_posted(self, nick: str, post_id: str) -> str:
-        return self._("gm.dead_posted", nick=self.n(nick), id=self.esc(post_id))
+        return self._("gm.dead_posted", nick=self.b(nick), id=self.esc(post_id))
 
     def runoff_post_reported(self, nick: str, post_id: str) -> str:
-        return self._("gm.runoff_post", nick=self.n(nick), id=self.esc(post_id))
+        return self._("gm.runoff_post", nick=self.b(nick), id=self.esc(post_id))
 
     def command_rejected(self, r: Rejection) -> str:
         return self._("gm.rejected", why=self.reason(r))
@@ -306,23 +478,60 @@ class Texts:
     def command_refused(self, code: str) -> str:
         return self._("gm.refused", why=self.T[f"gm.refuse.{code}"])
 
-    def command_done(self, what: str) -> str:
-        return self._("gm.done", what=self.esc(what))
+    def command_done(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
+        """What a GM command changed, in words (issue 11 item 4). `label` and `deadline`: the phase as the
+        command left it (for an end-phase, the phase it closed)."""
+        return self._("gm.done", what=self.command_words(cmd, label, deadline))
+
+    def command_words(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
+        at = self.time(deadline) if deadline is not None else "—"
+        phase = self.phase(label) if label else ""
+        if isinstance(cmd, Modkill):
+            what = self._("done.modkill", nick=self.b(cmd.nick))
+            reason = _unquote(cmd.reason)
+            return what + (self._("done.reason", reason=self.esc(reason)) if reason else "")
+        if isinstance(cmd, Replace):
+            return self._("done.replace", old=self.b(cmd.old), new=self.b(cmd.new))
+        if isinstance(cmd, Extend):
+            return self._("done.extend", by=self.duration(cmd.by), phase=phase, at=at)
+        if isinstance(cmd, Pause):
+            return self._("done.pause", phase=phase)
+        if isinstance(cmd, Resume):
+            return self._("done.resume", phase=phase, at=at)
+        if isinstance(cmd, EndPhase):
+            return self._("done.endphase", phase=phase)
+        if isinstance(cmd, SetVote):
+            what = self._("done.setvote", voter=self.b(cmd.voter), target=self.target(cmd.vote.target, bold=True))
+            if cmd.vote.runoff is not None:
+                what += self._("done.setvote_runoff", target=self.target(cmd.vote.runoff, bold=True))
+            return what
+        if isinstance(cmd, Alias):
+            return self._("done.alias", alias=self.esc(cmd.alias), nick=self.b(cmd.nick))
+        if isinstance(cmd, Say):
+            return self.T["done.say"]
+        return self.T["done.other"]
+
+    def undo_words(self, name: str) -> str:
+        """The undone command as a noun (`продление`), from its class name."""
+        return self.T.get(f"undo.{name.lower()}", self.T["undo.other"])
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]]) -> str:
-        lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline) if deadline else "—")]
+        lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
+                 else self._("status.phase_only", phase=self.phase(label))]
         if paused:
             lines.append(self._("status.paused"))
-        lines.append(self._("status.alive", n=len(alive), names=self.names(alive)))
+        lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))
         if votes:
             lines.append(self._("status.votes", votes="; ".join(f"{self.n(v)} → {self.target(t)}" for v, t in votes.items())))
         if missing:
             lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
-        return "\n".join(lines)
+        return self.prose(*lines)
 
-    def extended(self, label: str, deadline: datetime) -> str:
-        return self._("gm.extended", phase=self.phase(label), at=self.time(deadline))
+    def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:
+        if by is None:
+            return self._("gm.extended", phase=self.phase(label), at=self.time(deadline))
+        return self._("gm.extended_by", phase=self.phase(label), by=self.duration(by), at=self.time(deadline))
 
     def paused(self) -> str:
         return self._("gm.paused")
@@ -331,24 +540,46 @@ class Texts:
         return self._("gm.resumed", phase=self.phase(label), at=self.time(deadline))
 
     def modkilled(self, nick: str, role: Role | None, reason: str, tactical: bool, cancels_vote: bool) -> str:
-        lines = [self._("modkill.tactical" if tactical else "modkill.gm", nick=self.n(nick))]
+        lines = [self._("modkill.tactical" if tactical else "modkill.gm", nick=self.b(nick))]
         if role is not None:
-            lines.append(self._("modkill.role", role=self.role(role)))
+            lines.append(self._("role.revealed", role=self.role(role)))
+        reason = _unquote(reason)
         if reason:
             lines.append(self._("modkill.reason", reason=self.esc(reason)))
         if cancels_vote:
             lines.append(self._("modkill.no_vote"))
-        return "\n".join(lines)
+        return self.prose(*lines)
 
     def replaced(self, old: str, new: str) -> str:
-        return self._("gm.replaced", old=self.n(old), new=self.n(new))
+        return self._("gm.replaced", old=self.b(old), new=self.b(new))
 
-    def undone(self, name: str) -> str:
-        return self._("gm.undone", what=self.esc(name.lower()))
+    def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False) -> str:
+        """C-9: the public notice of an undo: what was undone and where the game stands now."""
+        what = self.undo_words(name)
+        if not label or label.startswith("ended"):
+            return self._("gm.undone", what=what)
+        if paused:
+            return self._("gm.undone_paused", what=what, phase=self.phase(label))
+        return self._("gm.undone_until", what=what, phase=self.phase(label),
+                      at=self.time(deadline) if deadline else "—")
+
+    def undo_done(self, name: str) -> str:
+        return self._("gm.done", what=self._("done.undo", what=self.undo_words(name)))
 
     def rederived(self, at: datetime, command: str, verdict: str) -> str:
         """C-9: an undo changed how a later GM command turned out; `verdict` is the new answer, already rendered."""
-        return self._("gm.rederived", at=self.time(at), command=self.excerpt(command), verdict=verdict)
+        return self._("gm.rederived", at=self.time(at), command=self.quoted(command), verdict=verdict)
 
     def rederived_post(self, at: datetime, verdict: str) -> str:
         return self._("gm.rederived_post", at=self.time(at), verdict=verdict)
+
+
+_QUOTES = {'"': '"', "«": "»", "“": "”", "„": "“", "'": "'"}
+
+
+def _unquote(text: str) -> str:
+    """A modkill reason as the GM meant it, without the quotes he typed around it."""
+    text = text.strip()
+    while len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
+        text = text[1:-1].strip()
+    return text

@@ -44,7 +44,7 @@ def _row(w: World, item_id: str) -> RawInput:
 
 
 def _bot_texts(w: World) -> list[str]:
-    return [t for _, t, _ in w.bot_posts()]
+    return [t.replace("[b]", "").replace("[/b]", "") for _, t, _ in w.bot_posts()]  # the words, not the bold
 
 
 def test_C11_a_vote_edited_before_the_deadline_is_voided_in_the_live_count(tmp_path):

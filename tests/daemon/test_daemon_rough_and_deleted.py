@@ -42,7 +42,8 @@ def _row(w: World, item_id: str) -> RawInput:
 
 
 def _result_text(w: World) -> str:
-    return next(t for _, t, _ in w.bot_posts("g1/game") if t.startswith("Итоговый подсчёт голосов (день 1)"))
+    texts = [t.replace("[b]", "").replace("[/b]", "") for _, t, _ in w.bot_posts("g1/game")]  # the words, not the bold
+    return next(t for t in texts if t.startswith("Итоговый подсчёт голосов (день 1)"))
 
 
 def test_C1_issue7_item7_a_last_minute_vote_read_as_one_minute_ago_counts_and_is_marked(tmp_path):

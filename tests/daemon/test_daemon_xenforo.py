@@ -114,7 +114,7 @@ def test_the_whole_game_happens_on_the_xenforo_board(reference):
     # The confirmations were answered inside the role conversations, the night moves too: all were read
     confirmed = {to for to, t in pms if t.startswith("Роль подтверждена")}
     assert confirmed == {nick for nick, _ in CAST}
-    assert ("Шериф", "Принято: проверка Дон.") in [(to, t.split("\n")[0]) for to, t in pms]
+    assert ("Шериф", "Принято: проверка. Цель — Дон.") in [(to, t.replace("[b]", "").replace("[/b]", "").split("\n")[0]) for to, t in pms]
     assert any(to == GM and t.startswith("Фаза: день 2") for to, t in pms)  # the GM's статус, started by him
 
 
