@@ -152,7 +152,7 @@ def test_a_moscow_game_through_forumbot_tick(flaskbb, tmp_path):
     # --- Day 1: the GM opens it; votes in the vote thread; the GM ends it; a tick killed mid-delivery ------
     end_phase(gm)
     game.tick()
-    assert any("Day 1 has begun" in t for t in bot_posts(reader, game_url)), "the GM's end-phase did not open Day 1"
+    assert any("Day 1 begins" in t for t in bot_posts(reader, game_url)), "the GM's end-phase did not open Day 1"
     to_gm = gm.messages_from(BOT.name)
     assert any(m.startswith("Done:") for m in to_gm) and any("Every player confirmed" in m for m in to_gm), to_gm
     next_second()
@@ -183,12 +183,12 @@ def test_a_moscow_game_through_forumbot_tick(flaskbb, tmp_path):
     players["dave"].pm(BOT.name, "g1", "kill frank")
     players["alice"].pm(BOT.name, "g1", "check bob")
     game.tick()
-    assert any("Accepted: shot at frank" in m for m in players["dave"].messages_from(BOT.name))
+    assert any("Accepted: shot. Target — frank." in m for m in players["dave"].messages_from(BOT.name))
     end_phase(gm)
     game.tick()
     game_posts = "\n".join(bot_posts(reader, game_url))
     assert "Night 1 results." in game_posts and "frank" in game_posts.split("Night 1 results.")[1]
-    assert any("Check result: bob is mafia." in m for m in players["alice"].messages_from(BOT.name))
+    assert any("Check result: bob — mafia." in m for m in players["alice"].messages_from(BOT.name))
 
     posts = bot_posts(reader, game_url) + bot_posts(reader, vote_url)
     markers = [m for t in posts for m in MARKER.findall(t)]

@@ -87,9 +87,9 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     text = game.game_text(gm)
     assert text.count("Итоговый подсчёт голосов") == 1, text
     final = text.split("Итоговый подсчёт голосов", 1)[1]
-    assert "Мурзик выбывает автоматически (автокилл). Роль: мафия." in final, f"no autokill (H-5): {final}"
+    assert "Автокилл: Мурзик покидает игру (причина — нет голоса)." in final, f"no autokill (H-5): {final}"
     assert "Из-за автокилла по итогам голосования никто не уходит." in final, final
-    assert "Петя2007: агитация" in final, f"agitation not counted against its author (H-4): {final}"
+    assert "Агитация: Петя2007" in final, f"agitation not counted against its author (H-4): {final}"
     assert "Не засчитано: ёжик" in final and "Не засчитано: Alex Smith" in final, f"H-3 rejections: {final}"
     assert "Не засчитано: Наташа" in final and "отредактировано" in final, f"edited vote not named (C-11): {final}"
     assert "удал" in final, f"the deleted vote is not named in the final count (C-11): {final}"
@@ -105,16 +105,16 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     game.tick()
     gm.pm(board.bot, "g1", "отмена")
     game.tick()
-    assert any("Принято: выстрел в Маша" in m.text for m in p["Lucky_Strike"].pms_from(board.bot))
-    assert any("Принято: лечение Маша" in m.text for m in p["Наташа"].pms_from(board.bot))
-    assert any("Принято: охота на Kolya_95" in m.text for m in p["Дядя Фёдор"].pms_from(board.bot))
+    assert any("Принято: выстрел. Цель — Маша." in m.text for m in p["Lucky_Strike"].pms_from(board.bot))
+    assert any("Принято: лечение. Цель — Маша." in m.text for m in p["Наташа"].pms_from(board.bot))
+    assert any("Принято: охота. Цель — Kolya_95" in m.text for m in p["Дядя Фёдор"].pms_from(board.bot))
     game.end_phase(gm)
     game.tick()
     text = game.game_text(gm)
     night = text.split("Итоги ночи 1.", 1)[1]
-    assert "Жертва маньяка: Кот Баюн" in night and "Убит(а) на охоте: Kolya_95" in night, night[:800]
+    assert "Жертва маньяка: Кот Баюн" in night and "Жертва охоты: Kolya_95" in night, night[:800]
     assert "Жертва мафии" not in night.split("Наступил день 2", 1)[0], "the doctor's heal did not hold (H-9)"
-    assert "ёжик" in night.split("Живы:", 1)[1], "the undone modkill still holds (C-9)"
+    assert "ёжик" in night.split("В игре", 1)[1], "the undone modkill still holds (C-9)"
 
     # --- Day 2: the GM ends it -------------------------------------------------------------------------------------
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
@@ -123,7 +123,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     game.tick()
     game.tick()
     text = game.game_text(gm)
-    assert "Игра окончена: победил город!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, text[-1500:]
+    assert "Игра окончена: победа города!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, text[-1500:]
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     game.assert_outbox_drained()

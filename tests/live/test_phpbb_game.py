@@ -42,7 +42,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     for name, member in p.items():
         role = RU_ROLE[ROLES.get(name, "civilian")]
         assert any(f"Ваша роль: {role}." in m.text for m in member.pms_from(board.bot)), f"{name}: no role PM"
-    assert "Игра начинается. Список игроков:" in game.game_text(gm)
+    assert "Игра начинается. Игроки:" in game.game_text(gm)
     for member in p.values():
         member.pm(board.bot, "g1", "подтверждаю")
     p["Незнайка"].pm(board.bot, "g1", f"{board.gm} пишет:\nконец-фазы")  # forged: not from the GM's account
@@ -54,7 +54,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     game.end_phase(gm)
     game.tick()
     assert "Наступил день 1" in game.game_text(gm)
-    assert any("Все игроки подтвердили роли" in m.text for m in gm.pms_from(board.bot))
+    assert any("Роли подтверждены всеми игроками" in m.text for m in gm.pms_from(board.bot))
 
     # --- Day 1: every form of vote; a 4:4 tie ---------------------------------------------------------------
     masha = p["Маша"].reply(vote, "Кот Баюн")                              # bare
@@ -85,7 +85,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     final = text.split("Итоговый подсчёт голосов", 1)[1]
     assert "Кот Баюн — 4" in final and "Маша — 4" in final, f"4:4 expected: {final}"
     assert "Не засчитано: Печкин 2000" in final and "отредактировано" in final, f"edited vote not named (C-11): {final}"
-    assert "Незнайка" in final.split("Не проголосовали:", 1)[1].split("\n")[0], f"deleted vote counted: {final}"
+    assert "Незнайка" in final.split("Без голоса (", 1)[1].split("\n")[0], f"deleted vote counted: {final}"
     assert "Незнайка" in final and "удал" in final, f"the deleted vote is not named in the final count (C-11): {final}"
 
     # --- Runoff: hang all ------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     text = game.game_text(gm)
     assert "Итоги перестрелки дня 1." in text
     after = text.split("Итоги перестрелки дня 1.", 1)[1]
-    assert "Игру покидает:" in after and "Маша" in after and "Кот Баюн" in after, after[:500]
+    assert "Игру покидают:" in after and "Маша" in after and "Кот Баюн" in after, after[:500]
     assert "Наступила ночь 1" in after
 
     # --- Night 1: a unanimous mafia shot; a modkill and its undo ----------------------------------------------
@@ -110,13 +110,13 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     gm.pm(board.bot, "g1", "отмена")
     game.tick()
     for name in ("Lucky_Strike", "Шарик"):
-        assert any("Принято: выстрел в Незнайка" in m.text for m in p[name].pms_from(board.bot)), name
+        assert any("Принято: выстрел. Цель — Незнайка." in m.text for m in p[name].pms_from(board.bot)), name
     game.end_phase(gm)
     game.tick()
     text = game.game_text(gm)
     night = text.split("Итоги ночи 1.", 1)[1]
-    assert "Этой ночью убит(а) Незнайка." in night and "Наступил день 2" in night, night[:500]
-    assert "Kapitan Vrungel" in night.split("Живы:", 1)[1], "the undone modkill still holds (C-9)"
+    assert "Жертва этой ночи: Незнайка." in night and "Наступил день 2" in night, night[:500]
+    assert "Kapitan Vrungel" in night.split("В игре", 1)[1], "the undone modkill still holds (C-9)"
 
     # --- Day 2: the GM modkills the mafia; the end ---------------------------------------------------------------
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
@@ -125,7 +125,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     game.tick()
     game.tick()
     text = game.game_text(gm)
-    assert "Игра окончена: победил город!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, text[-1500:]
+    assert "Игра окончена: победа города!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, text[-1500:]
     ending = text.split("Игра окончена", 1)[1]
     assert all(name in ending for name in board.players), "the end post does not list every role"
 
