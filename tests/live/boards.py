@@ -160,7 +160,16 @@ class PM:
 
 
 def _text(node) -> str:  # type: ignore[no-untyped-def]
-    return re.sub(r"[ \t]+", " ", node.get_text("\n")).strip() if node is not None else ""
+    """What a reader sees: line breaks where the board breaks lines, inline markup (the bot's bold names) in the
+    flow of the sentence."""
+    if node is None:
+        return ""
+    for br in node.find_all("br"):
+        br.replace_with("\n")
+    for block in node.find_all(["p", "div", "li", "blockquote", "ul", "ol", "pre"]):
+        block.insert_before("\n")
+        block.insert_after("\n")
+    return re.sub(r"[ \t]+", " ", node.get_text("")).strip()
 
 
 def _forms(page: str) -> list[dict]:

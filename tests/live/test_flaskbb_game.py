@@ -138,7 +138,7 @@ def test_a_moscow_game_through_forumbot_tick(flaskbb, tmp_path):
     game.tick()
     for name, member in players.items():
         from_bot = member.messages_from(BOT.name)
-        role = ROLES.get(name, "civilian").replace("don", "mafia don")
+        role = ROLES.get(name, "civilian").replace("don", "mafia Don")
         assert any(f"Your role: {role}." in m for m in from_bot), f"{name} has no role PM: {from_bot}"
     assert any("The game begins" in t for t in bot_posts(reader, game_url))
     for i, (name, member) in enumerate(players.items()):
