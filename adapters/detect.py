@@ -42,7 +42,11 @@ ENGINE_MARKS: dict[str, tuple[Mark, ...]] = {
     "vbulletin": (Mark("css", "html#vbulletin_html, style#vbulletin_css, "
                            "meta[name='generator'][content^='vBulletin']", 4),
                   Mark("text", r"\bSECURITYTOKEN\b", 2), Mark("cookie", r"^bb(?:sessionhash|lastvisit)$", 2)),
-    "invision": (Mark("css", "#elCopyright", 2), Mark("text", r"\bipsSettings\b", 3), Mark("cookie", r"^ips4_", 3)),
+    # IPS 4's JavaScript controllers (`data-controller="core.front.core.comment"`) and hovercards are on every
+    # post, so a post excerpt without the page's head or footer is still told (fixtures/invision/)
+    "invision": (Mark("css", "#elCopyright", 2), Mark("text", r"\bipsSettings\b", 3), Mark("cookie", r"^ips4_", 3),
+                 Mark("css", "[data-controller^='core.front.'], [data-controller^='core.global.']", 3),
+                 Mark("css", "[data-ipshover]")),
 }
 
 

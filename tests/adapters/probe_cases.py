@@ -47,3 +47,35 @@ def serve(http, engine: str, topic_body: bytes | None = None, inbox: bool = True
 
 def topic_bytes(engine: str) -> bytes:
     return (FIXTURES / engine / CASES[engine][2]).read_bytes()
+
+
+# Engines whose saved pages are thread pages only (no inbox saved): probed as a guest (issue 10).
+# case: (adapter class, topic id, engine's fixture dir, thread page, content type)
+GUEST_CASES = {
+    "vbulletin-3.8": ("adapters.vbulletin:VbulletinForum", "128882", "vbulletin",
+                      "a-thread-vb3811-en-loggedin.animesuki.REAL.html", "text/html; charset=ISO-8859-1"),
+    "vbulletin-4.2": ("adapters.vbulletin:VbulletinForum", "9687", "vbulletin",
+                      "a-thread-vb423-en-guest.militarytimes.REAL.html", UTF8),
+    # an excerpt of one post: no footer, so selectors.page_end (listed unverified) cannot match on it
+    "invision": ("adapters.invision:InvisionForum", "34923", "invision",
+                 "a-topic-onepost-ips4-en.armbian.REAL-EXCERPT.html", UTF8),
+}
+
+
+def guest_class(case: str):
+    module, _, attr = GUEST_CASES[case][0].partition(":")
+    return getattr(import_module(module), attr)
+
+
+def guest_url(case: str) -> str:
+    return BASE + guest_class(case).profile.urls["topic"].format(topic=GUEST_CASES[case][1])
+
+
+def guest_bytes(case: str) -> bytes:
+    _, _, folder, page, _ = GUEST_CASES[case]
+    return (FIXTURES / folder / page).read_bytes()
+
+
+def serve_guest(http, case: str, body: bytes | None = None) -> None:
+    http.add("GET", guest_url(case), body=guest_bytes(case) if body is None else body,
+             content_type=GUEST_CASES[case][4])

@@ -31,3 +31,22 @@ def test_mybbru_outweighs_the_punbb_markup_it_inherits():
 
 def test_every_engine_of_section_12_has_marks():
     assert {"phpbb", "mybbru", "mybb", "xenforo", "invision", "vbulletin", "smf", "discourse"} <= set(ENGINE_MARKS)
+
+
+def test_vbulletin_and_invision_saved_pages_are_told():
+    """issue 10: `forumbot probe` names the engine from each engine's saved thread page; the Invision excerpt
+    has neither head nor footer, only its posts' IPS controllers and hovercards."""
+    from adapters_support import FIXTURES
+
+    pages = {
+        "vbulletin": ("a-thread-vb3811-en-loggedin.animesuki.REAL.html", "iso-8859-1"),
+        "invision": ("a-topic-onepost-ips4-en.armbian.REAL-EXCERPT.html", "utf-8"),
+    }
+    for engine, (name, charset) in pages.items():
+        html = (FIXTURES / engine / name).read_bytes().decode(charset)
+        assert _detect(html) == engine, name
+    vb4 = (FIXTURES / "vbulletin" / "a-thread-vb423-en-guest.militarytimes.REAL.html").read_text("utf-8")
+    assert _detect(vb4) == "vbulletin"
+    post = ('<div data-controller="core.front.core.comment" data-commentid="1"><a data-ipshover href="/profile/1-a/">'
+            'a</a></div>')
+    assert engine_scores(parse(post), post) == {"invision": 4}

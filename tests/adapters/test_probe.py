@@ -14,7 +14,8 @@ from adapters.html import parse, select
 from adapters_support import FIXTURES
 from forumbot.cli import main
 from forumbot.probe import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text
-from probe_cases import BASE, CASES, adapter_class, serve, topic_bytes, topic_url
+from probe_cases import (BASE, CASES, GUEST_CASES, adapter_class, guest_bytes, guest_class, guest_url, serve,
+                         serve_guest, topic_bytes, topic_url)
 
 
 def _adapter(engine: str):
@@ -174,3 +175,81 @@ def test_the_pacing_reported_is_the_one_configured():
         report = probe(adapter, topic_url("punbb"))
     assert report.limits == {"pm": 40.0, "post": 7}
     assert "flood limits paced by: pm 40 s, post 7 s" in to_text(report)
+
+
+# --- vBulletin and Invision: thread pages only were saved, so they are probed as a guest (issue 10) ----------
+
+def _guest_probe(case: str, body: bytes | None = None):
+    cls = guest_class(case)
+    kwargs = {"printthread": False} if cls.engine == "vbulletin" else {}
+    adapter = cls(BASE, "bot", "pw", timezone_name="Europe/Moscow", **kwargs)
+    adapter.login = lambda: pytest.fail("a guest probe does not log in")
+    with responses.RequestsMock() as http:
+        serve_guest(http, case, body)
+        return probe(adapter, guest_url(case), forum="main", guest=True)
+
+
+@pytest.mark.parametrize("case", sorted(GUEST_CASES))
+def test_probe_reads_vbulletin_and_invision_thread_pages_as_a_guest(case):
+    """issue 10: the probe on each engine's saved page reports what matched and what is unverified."""
+    profile = guest_class(case).profile
+    report = _guest_probe(case)
+    assert report.detected == profile.engine == report.engine
+    assert report.guest is True and report.inbox is None
+    assert report.posts and all(p["id"].isdigit() and p["posted_at"] and p["author"] for p in report.posts)
+    for name in NEEDED_ON_TOPIC:
+        matched = report.selectors[f"selectors.{name}"]
+        # a needed selector may miss only where no saved page shows it, and then the profile says so
+        assert matched or f"selectors.{name}" in profile.unverified, name
+    assert set(report.selectors) == {f"selectors.{k}" for k in profile.selectors} | {
+        f"strip[{i}]" for i in range(len(profile.strip))}
+    assert report.unverified == sorted(profile.unverified) and report.unverified
+    text_out = to_text(report)
+    assert "unverified (written without a real page): " + ", ".join(report.unverified) in text_out
+    missed = [n for n in NEEDED_ON_TOPIC if not report.selectors[f"selectors.{n}"]]
+    assert [p.partition(":")[0] for p in report.problems] == [f"selectors.{n}" for n in missed]
+
+
+def test_vbulletin_pages_match_every_needed_selector_and_invision_misses_only_its_unverified_footer():
+    assert _guest_probe("vbulletin-3.8").problems == [] and _guest_probe("vbulletin-4.2").problems == []
+    assert [len(_guest_probe(c).posts) for c in ("vbulletin-3.8", "vbulletin-4.2", "invision")] == [20, 10, 1]
+    invision = _guest_probe("invision")
+    assert [p.partition(":")[0] for p in invision.problems] == ["selectors.page_end"]
+    assert "selectors.page_end" in invision.unverified
+
+
+def _renamed_guest_posts(case: str) -> bytes:
+    profile = guest_class(case).profile
+    charset = GUEST_CASES[case][4].rpartition("=")[2]
+    tree = parse(guest_bytes(case).decode(charset))
+    for el in select(tree, profile.selectors["post"]):
+        el.tag = "section"
+        el.set("class", "renamed-post")
+        el.set("id", "renamed")
+        el.attrib.pop("data-quotedata", None)
+        el.attrib.pop("data-commentid", None)
+    return etree.tostring(tree, method="html", encoding=charset)
+
+
+@pytest.mark.parametrize("case", sorted(GUEST_CASES))
+def test_a_renamed_vbulletin_or_invision_post_container_is_named(case):
+    report = _guest_probe(case, _renamed_guest_posts(case))
+    assert report.selectors["selectors.post"] is False
+    assert any(p.startswith("selectors.post: ") and "[forums.main.profile.selectors]" in p for p in report.problems)
+    assert report.posts == []
+
+
+@pytest.mark.parametrize("case", sorted(GUEST_CASES))
+def test_cli_probe_guest_exits_2_naming_a_renamed_vbulletin_or_invision_container(case, tmp_path, monkeypatch,
+                                                                                   capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(guest_class(case), "login", lambda self: pytest.fail("a guest does not log in"))
+    monkeypatch.setattr("forumbot.daemon.adapter_factory", lambda engine: guest_class(case))
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        body = _renamed_guest_posts(case)
+        serve_guest(http, case, body)
+        code = main(["probe", "--guest", guest_url(case)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "MISS selectors.post" in captured.out
+    assert "forumbot: selectors.post: " in captured.err
