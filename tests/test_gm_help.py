@@ -17,8 +17,7 @@ from gamekit import Game, plain  # noqa: E402
 
 from forumbot.engine import Engine  # noqa: E402
 from forumbot.markup import escape_bbcode, escape_markdown  # noqa: E402
-from forumbot.model import Status
-Help = object  # noqa: E402
+from forumbot.model import Help, Status  # noqa: E402
 from forumbot.parse import NickMatcher, parse_command  # noqa: E402
 from forumbot.parse.commands import COMMAND_WORDS  # noqa: E402
 from forumbot.texts import get_texts  # noqa: E402
