@@ -223,7 +223,12 @@ class Undo:
     pass
 
 
-Command = Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+Command = Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo | Help
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from forumbot.model import (
     Say,
     SetVote,
     Special,
+    Help,
     Status,
     Undo,
     Vote,
@@ -228,7 +229,7 @@ def test_C9_any_gm_pm_gives_a_command_or_a_known_rejection(text: str) -> None:
     else:
         assert isinstance(
             result,
-            Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo,
+            Status | Modkill | Replace | Extend | Pause | Resume | EndPhase | SetVote | Alias | Say | Undo | Help,
         )
 
 

@@ -13,6 +13,7 @@ from forumbot.model import (
     Alias,
     EndPhase,
     Extend,
+    Help,
     Input,
     Message,
     Modkill,
@@ -49,6 +50,9 @@ class CommandsMixin:
             return
         if isinstance(cmd, Status):
             self._pm(inp.at, gm, self._status_text(), key)
+            return
+        if isinstance(cmd, Help):  # like status: only an answer, nothing for an undo to take back
+            self._pm(inp.at, gm, self.t.gm_help(), key)
             return
         if isinstance(cmd, Undo):
             self._undo(inp, gm)

@@ -13,6 +13,7 @@ from forumbot.model import (
     Command,
     EndPhase,
     Extend,
+    Help,
     Modkill,
     Pause,
     Rejection,
@@ -39,6 +40,7 @@ COMMAND_WORDS: Mapping[str, tuple[str, ...]] = {
     "alias": ("alias", "алиас"),
     "say": ("say", "сказать"),
     "undo": ("undo", "отмена"),
+    "help": ("help", "помощь"),
 }
 _COMMANDS = {keyword_form(word): name for name, words in COMMAND_WORDS.items() for word in words}
 _NO_ARGUMENT: Mapping[str, Command] = {
@@ -47,6 +49,7 @@ _NO_ARGUMENT: Mapping[str, Command] = {
     "resume": Resume(),
     "end-phase": EndPhase(),
     "undo": Undo(),
+    "help": Help(),
 }
 
 _MINUTE_WORDS = ("m", "min", "mins", "minute", "minutes", "м", "мин", "минута", "минуту", "минуты", "минут")

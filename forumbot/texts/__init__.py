@@ -30,6 +30,9 @@ PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
 _QUOTE = re.compile(r"\[quote\b|<blockquote\b", re.IGNORECASE)
 # A long list goes into the board's spoiler, where it has one, beyond this many lines.
 SPOILER_AFTER = 8
+# The GM commands `помощь|help` lists, in DESIGN.md's order; each has `help.grammar.*` and `help.what.*` texts.
+HELP_COMMANDS = ("status", "modkill", "replace", "extend", "pause", "resume", "endphase", "setvote", "alias",
+                 "say", "undo", "help")
 
 
 def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
@@ -514,6 +517,17 @@ class Texts:
     def undo_words(self, name: str) -> str:
         """The undone command as a noun (`продление`), from its class name."""
         return self.T.get(f"undo.{name.lower()}", self.T["undo.other"])
+
+    def gm_help(self) -> str:
+        """GM `помощь|help` (DESIGN.md, issue 11 item 3): every command as typed, with an example where it takes
+        arguments. Nothing in it is user-supplied; it is never put in a spoiler, since the GM asked to read it."""
+        items = []
+        for name in HELP_COMMANDS:
+            grammar, what = self.T[f"help.grammar.{name}"], self.T[f"help.what.{name}"]
+            example = self.T.get(f"help.example.{name}")
+            items.append(self._("help.line_example", grammar=grammar, what=what, example=example) if example
+                         else self._("help.line", grammar=grammar, what=what))
+        return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]]) -> str:
