@@ -231,6 +231,13 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         with ctx.sessions.begin() as session:
             setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
+    closed_at = _closed_early(known_phase, result)
+    if closed_at is not None:
+        # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
+        _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
+        with ctx.sessions.begin() as session:
+            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+        result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
     with ctx.sessions.begin() as session:
@@ -302,10 +309,27 @@ def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameR
         set_cursor(session, forum_id, phase_stream(game_id), value)
 
 
+def _closed_early(known: str | None, result: GameRun) -> datetime | None:
+    """When the remembered day or runoff is over in this fold before its scheduled deadline: when it closed (the
+    next phase's opening; None when the fold went further than one phase, or the phase is not over)."""
+    if not known:
+        return None
+    last = json.loads(known)
+    if last.get("phase", "").split(" ")[0] not in ("day", "runoff") or not last.get("deadline"):
+        return None
+    if result.phase == last["phase"] or result.phase_opens is None:
+        return None
+    if result.phase_opens >= datetime.fromisoformat(last["deadline"]):
+        return None  # closed at (or after) its deadline: the ordinary re-read has run
+    return result.phase_opens
+
+
 def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
-                            started: datetime, until: datetime, outcome: GameOutcome) -> str | None:
+                            started: datetime, until: datetime, outcome: GameOutcome,
+                            closed_at: datetime | None = None) -> str | None:
     """Re-read the vote thread if the remembered phase is a day or runoff about to be resolved and not re-read
-    for this deadline yet; return the remembered phase (its cursor value)."""
+    for this deadline yet; return the remembered phase (its cursor value). `closed_at`: the fold shows the phase
+    closed then, before its deadline (a GM `конец-фазы`)."""
     with ctx.sessions.begin() as session:
         values = dict(session.execute(select(Cursor.stream, Cursor.value).where(
             Cursor.forum_id == forum_id, Cursor.stream.in_([phase_stream(game_id), reread_stream(game_id)]))).all())
@@ -316,8 +340,9 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     if last.get("phase", "").split(" ")[0] not in ("day", "runoff") or not last.get("deadline") \
             or not last.get("opens") or done == last["deadline"]:
         return known
-    if datetime.fromisoformat(last["deadline"]) > until:
+    if closed_at is None and datetime.fromisoformat(last["deadline"]) > until:
         return known
+    resolved_at = closed_at or datetime.fromisoformat(last["deadline"])
     reread = getattr(adapter, "reread_from", None)
     if reread is None:
         kind = type(adapter).__name__
@@ -341,7 +366,7 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     gone = [i for i in ids[:last_seen] if i not in seen]
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
-        outcome.stored += mark_deleted(session, forum_id, topic, gone, datetime.fromisoformat(last["deadline"]))
+        outcome.stored += mark_deleted(session, forum_id, topic, gone, resolved_at)
         set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
     return known
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from daemon_world import CAST, T0, World
+from daemon_world import CAST, GM, T0, World
 from sqlalchemy import select
 
 from forumbot.store.models import RawInput
@@ -137,3 +137,24 @@ def test_issue7_item7_the_warning_says_how_to_make_mybb_times_exact():
     spans = [(T0, T0 + timedelta(minutes=1))]
     assert "rel_time" in rough_times_warning("mybb", spans) and "global.lang.php" in rough_times_warning("mybb", spans)
     assert rough_times_warning("mybb", [(T0, None), (T0, T0 + timedelta(seconds=59))]) is None
+
+
+def test_C11_a_vote_post_deleted_before_a_gm_ends_the_day_early_does_not_count(tmp_path):
+    """A day a GM closes with `конец-фазы` is re-read like one reaching its deadline (found by the live phpBB
+    game: the deleted vote still counted, since only the scheduled deadline triggered the re-read)."""
+    w = World(tmp_path)
+    _day(w)
+    w.now = T0 + timedelta(hours=3)
+    decisive = w.post("vote", "М4", "М1")
+    w.tick()
+    w.now = T0 + timedelta(hours=5)
+    w.forum.delete_post(decisive.id)
+    w.tick()
+    w.now = T0 + timedelta(hours=6)
+    w.pm(GM, "конец-фазы")
+    w.now = T0 + timedelta(hours=6, minutes=2)
+    w.tick()
+    assert _row(w, decisive.id).deleted_at is not None
+    assert _died(w, "М1") is None and _died(w, "Маф1") is None  # 3 to 3 without it: a runoff
+    assert "М4 «М1» — сообщение удалено из темы." in _result_text(w)
+    w.close()
