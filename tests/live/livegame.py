@@ -26,11 +26,13 @@ TICK_TIMEOUT = 300
 MARKER = re.compile(r"#fb:[0-9a-f]{8}")
 
 
-def next_minute() -> None:
-    """Wait until the clock is in a later minute than now. phpBB and MyBB show a PM's time only to the minute,
-    so a GM's PM counts from that minute's end (C-1, C-9) and is folded by the first tick after it."""
+def next_minute(engine: str = "phpbb") -> None:
+    """Wait until a GM PM just sent is folded by the next tick. phpBB shows a PM's time to the minute, so it
+    counts from that minute's end (C-1, C-9); MyBB shows "less than a minute ago" for a minute after it, whose
+    range ends at the moment the page is read: wait until it reads "1 minute ago"."""
     now = time.time()
-    time.sleep(math.floor(now / 60) * 60 + 60 - now + 0.5)
+    wait = math.floor(now / 60) * 60 + 60 - now + 0.5
+    time.sleep(max(wait, 61.0) if engine == "mybb" else wait)
 
 
 class LiveGame:
@@ -102,7 +104,7 @@ players = [
     def end_phase(self, gm: Member) -> None:
         """The GM closes the open phase by PM (C-1, C-9); the next tick folds it once its minute is over."""
         gm.pm(self.board.bot, self.name, "конец-фазы")
-        next_minute()
+        next_minute(self.board.engine)
 
     # --- what the bot left on the board -------------------------------------------------------------------
 

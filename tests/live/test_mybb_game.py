@@ -119,7 +119,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     # --- Day 2: the GM ends it -------------------------------------------------------------------------------------
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
     gm.pm(board.bot, "g1", "модкилл \"Старый Мельник\"")
-    next_minute()  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
+    next_minute("mybb")  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
     game.tick()
     game.tick()
     text = game.game_text(gm)
