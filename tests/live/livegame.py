@@ -103,7 +103,10 @@ players = [
 
     def end_phase(self, gm: Member) -> None:
         """The GM closes the open phase by PM (C-1, C-9); the next tick folds it once its minute is over."""
-        gm.pm(self.board.bot, self.name, "конец-фазы")
+        # a new subject each time: MyBB drops a PM identical to one the member already sent (same subject,
+        # text and recipient) without a word, so a second "конец-фазы" never arrived
+        self.end_phases = getattr(self, "end_phases", 0) + 1
+        gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
         next_minute(self.board.engine)
 
     # --- what the bot left on the board -------------------------------------------------------------------

@@ -105,7 +105,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     game.tick()
     gm.pm(board.bot, "g1", "отмена")
     game.tick()
-    assert any("Принято: выстрел. Цель — Маша." in m.text for m in p["Lucky_Strike"].pms_from(board.bot))
+    assert any("Принято: выстрел. Цель — Маша" in m.text for m in p["Lucky_Strike"].pms_from(board.bot))
     assert any("Принято: лечение. Цель — Маша." in m.text for m in p["Наташа"].pms_from(board.bot))
     assert any("Принято: охота. Цель — Kolya_95" in m.text for m in p["Дядя Фёдор"].pms_from(board.bot))
     game.end_phase(gm)
