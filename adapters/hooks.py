@@ -79,8 +79,9 @@ def phpbb_pm_sent_line(line: etree._Element, ctx: Context) -> Span | None:
 
 
 def text_date(el: etree._Element, ctx: Context) -> Span | None:
-    """A date printed as text and nothing else in the element (SMF: "29 ноября 2026, 17:26",
-    "<strong>Сегодня</strong> в 11:06", "November 29, 2026, 05:26:31 PM"), as the range it allows (C-1)."""
+    """A date printed as text and nothing else in the element, as the range it allows (C-1): SMF ("29 ноября
+    2026, 17:26", "<strong>Сегодня</strong> в 11:06", "November 29, 2026, 05:26:31 PM") and PunBB / FluxBB /
+    mybb.ru permalinks ("29.11.2026 17:29", "Сегодня 10:08", "2026-03-16 15:14:23")."""
     return ctx.span(text(el))
 
 
@@ -112,12 +113,6 @@ def xf_data_time(el: etree._Element, ctx: Context) -> Span | None:
             return Span(at, at)
         except ValueError:
             pass
-    return ctx.span(text(el))
-
-
-def punbb_post_date(el: etree._Element, ctx: Context) -> Span | None:
-    """PunBB / FluxBB / mybb.ru: the post's permalink text, "29.11.2026 17:29", "Сегодня 10:08",
-    "Вчера 21:00:00" or "2026-03-16 15:14:23", in the zone the forum shows the bot (C-1: a minute is a span)."""
     return ctx.span(text(el))
 
 
@@ -276,7 +271,6 @@ def mybbru_antibot(tree: etree._Element) -> list[tuple[str, str]]:
 
 
 HOOKS: dict[str, Callable[..., Any]] = {
-    "punbb_post_date": punbb_post_date,
     "punbb_edit_notice": punbb_edit_notice,
     "none": no_fields,
     "mybbru_antibot": mybbru_antibot,

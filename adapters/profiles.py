@@ -615,9 +615,9 @@ PUNBB = HtmlProfile(
     # include/pms_new/mdl/post.php), both refused while now - last < g_post_flood (30 s for Members, stock).
     limits=_ro({"post": 30.0, "pm": 30.0}),
     hooks=_ro({
-        "post_time": "punbb_post_date",
+        "post_time": "text_date",
         "edit_notice": "punbb_edit_notice",
-        "pm_time": "punbb_post_date",
+        "pm_time": "text_date",
         "prepare_reply": "none",
     }),
     date_order="dmy",
