@@ -13,12 +13,15 @@ The test's view of what the bot did is read from those pages, never from the bot
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import html
 import os
 import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
 import urllib.parse
 from dataclasses import dataclass
@@ -28,8 +31,10 @@ import requests
 from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_PORTS = {"phpbb": {"HTTP_PORT": "18130"}, "mybb": {"HTTP_PORT": "18135", "DB_PORT": "18136"}}
-PACKAGES = {"phpbb": ("php8.2", "pdo_sqlite"), "mybb": ("php8.2", "mysqli")}
+DEFAULT_PORTS = {"phpbb": {"HTTP_PORT": 18130}, "mybb": {"HTTP_PORT": 18135, "DB_PORT": 18136},
+                 "smf": {"HTTP_PORT": 18140, "DB_PORT": 18141}, "fluxbb": {"HTTP_PORT": 18145}}
+PACKAGES = {"phpbb": ("php8.2", "pdo_sqlite"), "mybb": ("php8.2", "mysqli"), "smf": ("php8.2", "mysqli"),
+            "fluxbb": ("php8.2", "pdo_sqlite")}
 BUILD_TIMEOUT = 600
 TIMEOUT = 60
 FORM_MIN_AGE = 1.1  # phpBB refuses a form sent within 1 s of serving it
@@ -46,6 +51,24 @@ def boards_folder() -> Path:
 
 def live_required() -> bool:
     return os.environ.get("FORUMBOT_REQUIRE_LIVE", "") not in ("", "0")
+
+
+def ports(engine: str, shift: int = 0) -> dict[str, str]:
+    """The board's ports: the engine's defaults moved by `shift` and by FORUMBOT_BOARD_PORT_OFFSET (so two
+    checkouts can run their live tests at once on one machine)."""
+    offset = int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)
+    return {key: str(port + shift + offset) for key, port in DEFAULT_PORTS[engine].items()}
+
+
+@contextlib.contextmanager
+def install_lock():  # type: ignore[no-untyped-def]
+    """One board build at a time may install Debian packages (dpkg has one lock); others wait here."""
+    with open(Path(tempfile.gettempdir()) / "forumbot-boards-install.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def load_env(path: Path) -> dict[str, str]:
@@ -72,7 +95,7 @@ def missing_packages(engine: str) -> str | None:
 class BoardBuild:
     """One `<engine>.sh build` running in the background, started at once so several engines build together."""
 
-    def __init__(self, engine: str, board_dir: Path, knobs: dict[str, str]) -> None:
+    def __init__(self, engine: str, board_dir: Path, knobs: dict[str, str], shift: int = 0) -> None:
         self.engine, self.dir = engine, board_dir
         script = boards_folder() / f"{engine}.sh"
         if not script.exists():
@@ -81,7 +104,7 @@ class BoardBuild:
         if why and not (live_required() and os.geteuid() == 0):  # in CI the script installs them itself
             raise Unavailable(why)
         board_dir.mkdir(parents=True, exist_ok=True)
-        self.env = {**os.environ, **DEFAULT_PORTS[engine], **knobs, "BOARD_DIR": str(board_dir / "board")}
+        self.env = {**os.environ, **ports(engine, shift), **knobs, "BOARD_DIR": str(board_dir / "board")}
         self.installs_packages = bool(why)
         if not why:
             self.env["SKIP_APT"] = "1"

@@ -31,15 +31,19 @@ def flaskbb(tmp_path_factory):
     server.stop()
 
 
-# --- real phpBB and MyBB boards (issue 8 item 1) ---------------------------------------------------------------
+# --- real boards (issue 8 item 1) ----------------------------------------------------------------------------
 
-from boards import BoardBuild, Unavailable as BoardUnavailable, live_required  # noqa: E402
+from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, live_required  # noqa: E402
 
+# A board a test asks for by fixture name: (engine, knobs, port shift). Each is built once per session, when the
+# first test asking for it runs; its tests share one xdist worker (`pytest_collection_modifyitems`), so two
+# workers never build the same board on the same ports, and different boards build at once in their workers.
 # Whole games lower the flood limits (phpBB FLOOD=1; MyBB POST_FLOOD=PM_FLOOD=2) to fit the time budget, and
-# MyBB MIN_MSG=1 (stock 5 refuses a vote such as "Маша");
-# MyBB keeps its stock post merging (MERGE_MINS=60).
-GAME_KNOBS = {"phpbb": {"FLOOD": "1"}, "mybb": {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}}
-BOARD_FIXTURES = {"phpbb_board": "phpbb", "mybb_board": "mybb"}
+# MyBB MIN_MSG=1 (stock 5 refuses a vote such as "Маша"); MyBB keeps its stock post merging (MERGE_MINS=60).
+BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
+    "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
+    "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
+}
 
 
 def unavailable(reason: str) -> None:
@@ -49,52 +53,39 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def board_builds(request, tmp_path_factory):
-    """Starts, all at once, the builds of every board a collected test uses; each board fixture waits for its own."""
+def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
+    """Keep each live board's (or live module's) tests on one xdist worker: the board is built once, by it."""
+    for item in items:
+        if item.get_closest_marker("live") is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        wanted = [f for f in getattr(item, "fixturenames", ()) if f in BOARD_SPECS or f == "flaskbb"]
+        item.add_marker(pytest.mark.xdist_group(wanted[0] if wanted else item.module.__name__))
+
+
+def _start_board(name: str, tmp_path_factory):  # type: ignore[no-untyped-def]
     if os.environ.get("FORUMBOT_SKIP_LIVE"):
         pytest.skip("live forum tests: FORUMBOT_SKIP_LIVE is set")
-    wanted = {BOARD_FIXTURES[f] for item in request.session.items for f in getattr(item, "fixturenames", ())
-              if f in BOARD_FIXTURES}
-    root = tmp_path_factory.mktemp("boards")
-    builds: dict[str, BoardBuild | str] = {}
-    for engine in sorted(wanted):
-        try:
-            build = builds[engine] = BoardBuild(engine, root / engine, GAME_KNOBS[engine])
-        except BoardUnavailable as e:
-            builds[engine] = str(e)
-            continue
-        if build.installs_packages:  # two apt-get runs at once would fight over dpkg's lock
-            build.proc.wait()
-    boards: dict = {}
-    yield builds, boards
-    for board in boards.values():
+    engine, knobs, shift = BOARD_SPECS[name]
+    try:
+        with install_lock():  # two apt-get runs at once (two workers) would fight over dpkg's lock
+            build = BoardBuild(engine, tmp_path_factory.mktemp(name), knobs, shift)
+            if build.installs_packages:
+                build.proc.wait()
+        board = build.wait()
+    except BoardUnavailable as e:
+        unavailable(f"live {engine} board unavailable: {e}")
+    print(f"\n{name} up at {board.base_url} in {board.build_seconds:.0f} s")
+    return board
+
+
+def _board_fixture(name: str):  # type: ignore[no-untyped-def]
+    @pytest.fixture(scope="session", name=name)
+    def fixture(tmp_path_factory):  # type: ignore[no-untyped-def]
+        board = _start_board(name, tmp_path_factory)
+        yield board
         board.stop()
-    for build in builds.values():
-        if isinstance(build, BoardBuild) and build.proc.poll() is None:
-            os.killpg(build.proc.pid, 15)
+    return fixture
 
 
-def _board(board_builds, engine: str):  # type: ignore[no-untyped-def]
-    builds, boards = board_builds
-    if engine not in boards:
-        build = builds.get(engine)
-        if isinstance(build, str) or build is None:
-            unavailable(f"live {engine} board unavailable: {build or 'not built'}")
-        try:
-            boards[engine] = build.wait()
-        except BoardUnavailable as e:
-            builds[engine] = str(e)
-            unavailable(f"live {engine} board unavailable: {e}")
-        print(f"\n{engine} board up at {boards[engine].base_url} in {boards[engine].build_seconds:.0f} s")
-    return boards[engine]
-
-
-@pytest.fixture(scope="session")
-def phpbb_board(board_builds):
-    return _board(board_builds, "phpbb")
-
-
-@pytest.fixture(scope="session")
-def mybb_board(board_builds):
-    return _board(board_builds, "mybb")
+for _name in BOARD_SPECS:
+    globals()[f"_{_name}"] = _board_fixture(_name)
