@@ -140,8 +140,7 @@ class Board:
     def member(self, name: str) -> "Member":
         """A member logged in through the board's login form (one session per account, kept)."""
         if name not in self._members:
-            cls = {"phpbb": PhpbbMember, "mybb": MybbMember}[self.engine]
-            self._members[name] = cls(self, name)
+            self._members[name] = member_class(self.engine)(self, name)
         return self._members[name]
 
     def topic(self, key: str) -> str:
@@ -513,3 +512,13 @@ def _error(page: str) -> str:
     found = soup.select_one("div.error, p.error, div.error li, td.trow1 ul li")
     return _text(found) if found is not None and ("error" in " ".join(found.get("class", [])) or
                                                  found.find_parent(class_="error") is not None) else ""
+
+
+def member_class(engine: str) -> type[Member]:
+    """The player driver of an engine: phpBB and MyBB here, any other in `board_<engine>.py` as `MEMBER`."""
+    if engine == "phpbb":
+        return PhpbbMember
+    if engine == "mybb":
+        return MybbMember
+    import importlib
+    return importlib.import_module(f"board_{engine}").MEMBER
