@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Collection, Mapping, Sequence
@@ -330,6 +330,10 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
             parts = [f"{o.stored} input(s) stored", f"{o.queued} message(s) queued", f"{d.sent if d else 0} sent"]
             if d and d.recovered:
                 parts.append(f"{d.recovered} found already on the forum")
+            if o.held_back and o.held_until is not None:
+                # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
+                parts.append(f"{o.held_back} more due from {o.held_until.astimezone(timezone.utc):%H:%M:%S} UTC "
+                             f"(grace_seconds)")
         elif o.state == "error":
             parts = [f"forum error: {o.error}"]
         elif o.state == "broken":
