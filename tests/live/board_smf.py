@@ -213,7 +213,7 @@ def set_setting(board: Board, name: str, value: str) -> None:
     off on these boards, so the next request reads the new value."""
     env = board.env
     sql = f"REPLACE INTO smf_settings (variable, value) VALUES ('{name}', '{value}')"
-    done = subprocess.run(["mariadb", f"--socket={env['DB_SOCKET']}", "-u", env["DB_USER"],
+    done = subprocess.run(["mariadb", "--no-defaults", "-h", "127.0.0.1", "-P", env["DB_PORT"], "-u", env["DB_USER"],
                            f"-p{env['DB_PASSWORD']}", env["DB_NAME"], "-e", sql], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
