@@ -49,6 +49,10 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "smf_board": ("smf", {"SEED_POSTS": "0", "SPAM_WAIT": "2", "EDIT_WAIT": "0", "PLAYERS": "\n".join((
         "Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка", "Kapitan Vrungel",
         "Алёна_77", "Шарик"))}, 0),
+    # SMF with its stock limits (spamWaitTime 5 s per IP, 20 PMs an hour): what the bot does on a real SMF forum
+    "smf_stock_board": ("smf", {"SEED_POSTS": "0", "PLAYERS": "\n".join((
+        "Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка", "Kapitan Vrungel",
+        "Алёна_77", "Шарик"))}, 1000),
 }
 
 
