@@ -188,11 +188,12 @@ class HtmlForum:
         return "pm_header" in self.profile.selectors and "pm_header" in self.profile.hooks
 
     def unread_pms_shown(self) -> int | None:
-        """The unread-PM count the header of the topic pages read since the last call shows (the latest page's),
-        and forget those pages. None when no page was read, or one of them showed no count that reads as one (a
-        guest's page, another style, a language the hook does not know): the caller reads the inbox then."""
+        """The unread-PM count the headers of the topic pages read since the last call show (the highest: one
+        page showing a PM is enough), and forget those pages. None when no page was read, or one of them showed
+        no count that reads as one (a guest's page, another style, a language the hook does not know): the
+        caller reads the inbox then."""
         seen, self._pm_header = self._pm_header, []
-        return seen[-1] if seen and None not in seen else None
+        return max(seen) if seen and None not in seen else None  # type: ignore[type-var]
 
     def _note_pm_header(self, tree: etree._Element) -> None:
         if not self.shows_unread_pms:
