@@ -127,6 +127,9 @@ class BoardBuild:
         return Board(self.engine, Path(self.env["BOARD_DIR"]), self.env, seconds)
 
 
+_SERVED = re.compile(rb"\] 127\.0\.0\.1:\d+ \[\d{3}\]: ([A-Z]+ \S+)")
+
+
 class Board:
     def __init__(self, engine: str, board_dir: Path, script_env: dict[str, str], build_seconds: float) -> None:
         self.engine, self.dir, self.script_env, self.build_seconds = engine, board_dir, script_env, build_seconds
@@ -157,8 +160,14 @@ class Board:
 
     def requests_logged(self) -> int:
         """Requests the board has served so far (one line each in its PHP server log)."""
+        return len(self.requests_served())
+
+    def requests_served(self, since: int = 0) -> list[str]:
+        """"METHOD /path?query" of each request served, in order, from the `since`-th on. The server also logs
+        "Accepted" and "Closing" for each connection; only the status line is a request."""
         with open(self.dir / "run" / "php.log", "rb") as f:
-            return sum(1 for line in f if b"] 127.0.0.1:" in line and b" [" in line)
+            served = [m.group(1).decode("utf-8", "replace") for m in map(_SERVED.search, f) if m]
+        return served[since:]
 
     def stop(self) -> None:
         subprocess.run([str(boards_folder() / f"{self.engine}.sh"), "stop"], env=self.script_env,
