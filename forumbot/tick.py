@@ -200,8 +200,8 @@ class _Inbox:
 
     Where the adapter cannot skip it (`skippable` False) it is read first, before any thread, as always. Where it
     can, a game's threads are read first and the inbox is left unread only when all of these hold (issue 8):
-    - every topic page the game's reads fetched in this tick shows an unread-PM count, and the latest shows 0
-      (a page where it cannot be read means a read);
+    - every topic page the game's reads fetched in this tick shows an unread-PM count, and all show 0 (a page
+      where it cannot be read means a read);
     - the inbox was read within `ctx.inbox_every` (30 min): a PM the board shows as read but the store lacks (a
       tick killed between reading and storing it, or a person reading it logged in as the bot) is still in the
       inbox, past the cursor, and is stored by the next read. So it waits at most that long, far below a day
