@@ -240,6 +240,32 @@ def ips_quotedata(el: etree._Element, ctx: Context) -> dict[str, Any]:
 _ADDRESS = re.compile(r"address_list\[u\]\[(\d+)\]")
 
 
+# --- the unread-PM count in a page's header (issue 8: an idle tick skips the inbox when it reads 0) ----------
+#
+# Given the one element the profile's "pm_header" selector matched; None when it does not read as a count, so
+# the caller reads the inbox instead. Never a guess: a wrong 0 would leave a PM unread until the next full read.
+
+_COUNT = re.compile(r"\d+(?:[,.\u00a0\u202f ]\d{3})*")
+
+
+def _count(value: str) -> int:
+    return int(re.sub(r"\D", "", value))
+
+
+def count_text(el: etree._Element) -> int | None:
+    """An element whose whole text is the count: phpBB prosilver's header badge, `<strong class="badge">1</strong>`
+    (`<strong class="badge hidden">0</strong>` with none unread)."""
+    value = " ".join(text(el).split())
+    return _count(value) if _COUNT.fullmatch(value) else None
+
+
+def mybb_pm_usage(el: etree._Element) -> int | None:
+    """MyBB's welcome block: `<a href=".../private.php">Private Messages</a> (Unread 1, Total 6)` (Russian pack:
+    "(Непрочитано 2, Всего 6)"): the first of exactly two counts after the link."""
+    numbers = _COUNT.findall(el.tail or "")
+    return _count(numbers[0]) if len(numbers) == 2 else None
+
+
 def phpbb_address_list(tree: etree._Element, profile: HtmlProfile) -> list[str]:
     """User ids the compose form now carries as recipients (after `username_list` + `add_to`)."""
     ids = []
@@ -291,6 +317,8 @@ HOOKS: dict[str, Callable[..., Any]] = {
     "vb_post_date": vb_post_date,
     "vb_edit_notice": vb_edit_notice,
     "ips_quotedata": ips_quotedata,
+    "count_text": count_text,
+    "mybb_pm_usage": mybb_pm_usage,
 }
 
 

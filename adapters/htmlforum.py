@@ -97,6 +97,8 @@ class HtmlForum:
             **transport_options)
         self.delete_read_pms = delete_read_pms
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
+        # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
+        self._pm_header: list[int | None] = []
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -177,6 +179,27 @@ class HtmlForum:
                 raise
             self.login()
             return fn()
+
+    # --- the unread-PM count in the header (issue 8) ----------------------------------------------------------
+
+    @property
+    def shows_unread_pms(self) -> bool:
+        """Whether topic pages are read for the header's unread-PM count (the profile names where and how)."""
+        return "pm_header" in self.profile.selectors and "pm_header" in self.profile.hooks
+
+    def unread_pms_shown(self) -> int | None:
+        """The unread-PM count the headers of the topic pages read since the last call show (the highest: one
+        page showing a PM is enough), and forget those pages. None when no page was read, or one of them showed
+        no count that reads as one (a guest's page, another style, a language the hook does not know): the
+        caller reads the inbox then."""
+        seen, self._pm_header = self._pm_header, []
+        return max(seen) if seen and None not in seen else None  # type: ignore[type-var]
+
+    def _note_pm_header(self, tree: etree._Element) -> None:
+        if not self.shows_unread_pms:
+            return
+        found = select(tree, self.profile.selectors["pm_header"])
+        self._pm_header.append(hook(self.profile, "pm_header")(found[0]) if len(found) == 1 else None)
 
     # --- accounts -------------------------------------------------------------------------------------------
 
@@ -383,6 +406,7 @@ class HtmlForum:
         if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
             raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
         self.check_complete(page)
+        self._note_pm_header(tree)
         posts = extract_posts(tree, self.profile, self.ctx(page), tid)
         if not posts and not select(tree, self.profile.selectors["post"]):
             raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")

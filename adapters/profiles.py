@@ -136,6 +136,8 @@ PHPBB = HtmlProfile(
         "page_end": "div#page-footer",  # after the posts and rows: a page without it was cut short
         "member_name": "dl.profile-details > dd > span",  # the profile's "Имя пользователя"
         "message_panel": "div#message",  # phpBB's notice box (trigger_error), e.g. "no such user"
+        # the header's inbox link and its badge: the bot's unread PMs (user_unread_privmsg), "0" when none
+        "pm_header": "a[href*='i=pm'][href*='folder=inbox'] > strong.badge",
     }),
     strip=("blockquote", "div.codebox", "details.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=10),
@@ -170,6 +172,7 @@ PHPBB = HtmlProfile(
         "pm_time": "phpbb_pm_sent_line",
         "recipients": "phpbb_address_list",
         "stale": "phpbb_post_review",
+        "pm_header": "count_text",
     }),
     date_order="dmy",
 )
@@ -221,6 +224,8 @@ MYBB = HtmlProfile(
         "page_end": "div#footer",
         "member_row": "td.trow1 > a[href*='action=profile'], td.trow2 > a[href*='action=profile']",
         "member_search": "form[action$='memberlist.php']",  # only the member list has it
+        # the welcome block's inbox link, followed by "(Unread N, Total M)" (users.unreadpms)
+        "pm_header": "ul.user_links a[href$='private.php']",
     }),
     strip=("blockquote.mycode_quote", "div.codeblock", "details.spoiler"),
     pagination=Pagination(param="page", kind="page", per_page=10),
@@ -254,6 +259,7 @@ MYBB = HtmlProfile(
         "edit_notice": "mybb_edit_notice",
         "pm_time": "mybb_post_date",
         "merge": "mybb_merged",
+        "pm_header": "mybb_pm_usage",
     }),
     date_order="auto",  # stock MyBB prints m-d-Y; Russian packs d.m.Y
 )

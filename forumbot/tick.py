@@ -4,6 +4,10 @@ Per forum the inbox is read once (it is shared by all games there); per game, un
 the game and vote threads, store what is new, fold *all* stored inputs up to the cycle's start, queue the due
 messages, deliver. A forum error while reading stops that game's cycle before the fold, so a deadline is
 never resolved on a partial read; a later cycle reads on from the stored cursors and catches up.
+
+Where the adapter reads the header's unread-PM count off the thread pages (`shows_unread_pms`, phpBB and
+MyBB), the threads are read first and the inbox only when needed (issue 8): an idle tick costs two requests,
+not three. See `_Inbox` for when it is read all the same.
 """
 
 from __future__ import annotations
@@ -100,6 +104,7 @@ class Context:
     retry: Retry = field(default_factory=Retry)
     hook: Hook = lambda point: None  # tests make it raise at a named point to simulate a crash there
     inbox_wait: float = 60.0
+    inbox_every: timedelta = timedelta(minutes=30)  # the longest the inbox goes unread, whatever headers say
 
 
 @dataclass
@@ -151,13 +156,9 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
     started = ctx.clock()
-    inbox_error: ForumError | None = None
-    try:
-        _read_inbox(ctx, adapter, forum_name, forum_id, started)
-    except ForumError as e:
-        inbox_error = e
-        report.unreachable[forum_name] = e
-        log.error("%s: reading the inbox failed: %s", forum_name, e)
+    inbox = _Inbox(forum_name, forum_id, started, report, skippable=bool(getattr(adapter, "shows_unread_pms", False)))
+    if not inbox.skippable:
+        inbox.read(ctx, adapter)
     for game_id, name, _ in games:
         with ctx.locks.hold(f"game:{name}") as mine:
             if not mine:
@@ -177,7 +178,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 continue
             outcome = GameOutcome(name, "done")
             try:
-                _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox_error, outcome)
+                _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
             except ForumError as e:
                 outcome.state, outcome.error = "error", e
                 kind = e.cause if isinstance(e, PartlySent) else e
@@ -190,6 +191,85 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 report.broken[name] = str(e)
                 log.error("%s", e)
             report.games.append(outcome)
+
+
+INBOX_READ = "inbox:read"  # cursor stream: when the inbox was last read (the `started` of that tick)
+
+
+@dataclass
+class _Inbox:
+    """A forum's inbox in one tick: read at most once, before the first fold that needs it.
+
+    Where the adapter cannot skip it (`skippable` False) it is read first, before any thread, as always. Where it
+    can, a game's threads are read first and the inbox is left unread only when all of these hold (issue 8):
+    - every topic page the game's reads fetched in this tick shows an unread-PM count, and all show 0 (a page
+      where it cannot be read means a read);
+    - the inbox was read within `ctx.inbox_every` (30 min): a PM the board shows as read but the store lacks (a
+      tick killed between reading and storing it, or a person reading it logged in as the bot) is still in the
+      inbox, past the cursor, and is stored by the next read. So it waits at most that long, far below a day
+      or night phase, and never past a deadline (below); for one request in every 30 of a once-a-minute cron;
+    - the game's remembered phase has no deadline due in this fold, and is known (not the first fold);
+    and after the fold, if the fold moved the phase (a deadline, a GM's `конец-фазы`, a win), the inbox is read
+    then and the fold redone: no phase is resolved on a fold that skipped the inbox.
+    Skipping still waits for the inbox lock, so the PMs a concurrent tick has just read are stored first."""
+
+    name: str
+    forum_id: int
+    started: datetime
+    report: TickReport
+    skippable: bool
+    state: str = "unread"  # unread | skipped | read
+    error: ForumError | None = None
+
+    def read(self, ctx: Context, adapter: ForumAdapter) -> None:
+        """Read and store it now (once a tick); a failure is recorded, and raised to each game that needs it."""
+        if self.state == "read" or self.error is not None:
+            return
+        try:
+            _read_inbox(ctx, adapter, self.name, self.forum_id, self.started)
+        except ForumError as e:
+            self.error = e
+            self.report.unreachable[self.name] = e
+            log.error("%s: reading the inbox failed: %s", self.name, e)
+            return
+        self.state = "read"
+        if self.skippable:
+            with ctx.sessions.begin() as session:
+                set_cursor(session, self.forum_id, INBOX_READ, self.started.isoformat())
+
+    def before_fold(self, ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime) -> None:
+        """After a game's threads are read: read the inbox, unless it may be skipped for this fold."""
+        shown = adapter.unread_pms_shown() if self.skippable else None  # type: ignore[attr-defined]
+        if self.state == "read" or self.error is not None:
+            return
+        why = self._why_read(ctx, game_id, until, shown)
+        if why:
+            log.debug("%s: reading the inbox (%s)", self.name, why)
+            self.read(ctx, adapter)
+            return
+        with ctx.locks.hold(f"inbox:{self.name}", wait=ctx.inbox_wait) as mine:
+            if not mine:  # another tick has been reading it for a minute: read it ourselves, which says why
+                self.read(ctx, adapter)
+                return
+        self.state = "skipped"
+        log.debug("%s: the thread pages show no unread PM; inbox not read", self.name)
+
+    def _why_read(self, ctx: Context, game_id: int, until: datetime, shown: int | None) -> str:
+        if shown is None:
+            return "the pages show no unread-PM count"
+        if shown:
+            return f"{shown} unread"
+        with ctx.sessions.begin() as session:
+            last_read = get_cursor(session, self.forum_id, INBOX_READ)
+            known = get_cursor(session, self.forum_id, phase_stream(game_id))
+        if last_read is None or self.started - datetime.fromisoformat(last_read) >= ctx.inbox_every:
+            return f"not read for {ctx.inbox_every}"
+        if not known:
+            return "the game's phase is not known yet"
+        deadline = json.loads(known).get("deadline")
+        if deadline and datetime.fromisoformat(deadline) <= until:
+            return "a deadline is due"
+        return ""
 
 
 def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: int, now: datetime) -> None:
@@ -210,11 +290,13 @@ def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: 
 
 
 def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
-           started: datetime, inbox_error: ForumError | None, outcome: GameOutcome) -> None:
-    if inbox_error is not None:
+           started: datetime, inbox: _Inbox, outcome: GameOutcome) -> None:
+    if inbox.error is not None:
         # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
         # failed is not asked for more
-        raise inbox_error
+        raise inbox.error
+    if inbox.skippable:
+        adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
@@ -226,6 +308,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
         ctx.hook("after_store")
     until = started - timedelta(seconds=ctx.config.grace_seconds)
+    inbox.before_fold(ctx, adapter, game_id, until)
+    if inbox.error is not None:
+        raise inbox.error
     known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
     with ctx.sessions.begin() as session:
         setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
@@ -233,6 +318,18 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         with ctx.sessions.begin() as session:
             setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
     result = ctx.fold(setup, inputs, until)
+    if inbox.state == "skipped" and _phase_value(result) != known_phase:
+        # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
+        log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
+        inbox.read(ctx, adapter)
+        if inbox.error is not None:
+            raise inbox.error
+        with ctx.sessions.begin() as session:
+            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+        if _check_accounts(ctx, adapter, game_id, gm_commands):
+            with ctx.sessions.begin() as session:
+                setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+        result = ctx.fold(setup, inputs, until)
     closed_at = _closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
@@ -305,12 +402,17 @@ def reread_stream(game_id: int) -> str:
     return f"game:{game_id}:reread"
 
 
-def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun, known: str | None) -> None:
-    value = json.dumps({
+def _phase_value(result: GameRun) -> str:
+    """The fold's open phase as remembered (the phase cursor's value)."""
+    return json.dumps({
         "phase": result.phase,
         "opens": result.phase_opens.isoformat() if result.phase_opens else None,
         "deadline": result.next_deadline.isoformat() if result.next_deadline else None,
     }, sort_keys=True)
+
+
+def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun, known: str | None) -> None:
+    value = _phase_value(result)
     if value != known:  # a quiet cycle neither writes nor asks again
         set_cursor(session, forum_id, phase_stream(game_id), value)
 

@@ -38,7 +38,8 @@ PACKAGES = {"phpbb": ("php8.2", "pdo_sqlite"), "mybb": ("php8.2", "mysqli"), "sm
 BUILD_TIMEOUT = 600
 TIMEOUT = 60
 FORM_MIN_AGE = 1.1  # phpBB refuses a form sent within 1 s of serving it
-SERVED = re.compile(rb"\] 127\.0\.0\.1:\d+ \[\d{3}\]: ")  # a request line of PHP's built-in server log
+# a request line of PHP's built-in server log ("[200]: GET /path"); group 1 is the method and path
+SERVED = re.compile(rb"\] 127\.0\.0\.1:\d+ \[\d{3}\]: ([A-Z]+ \S+)")
 UA = "Mozilla/5.0 (X11; Linux x86_64) forumbot-live-tests/1"
 
 
@@ -128,6 +129,8 @@ class BoardBuild:
         return Board(self.engine, Path(self.env["BOARD_DIR"]), self.env, seconds)
 
 
+
+
 class Board:
     def __init__(self, engine: str, board_dir: Path, script_env: dict[str, str], build_seconds: float) -> None:
         self.engine, self.dir, self.script_env, self.build_seconds = engine, board_dir, script_env, build_seconds
@@ -157,10 +160,15 @@ class Board:
         return done.stdout
 
     def requests_logged(self) -> int:
-        """Requests the board has served so far: the lines of its PHP server log with a status (`[200]: GET ...`);
-        with PHP_CLI_SERVER_WORKERS the server also logs "Accepted" and "Closing" lines for each connection."""
+        """Requests the board has served so far (one line each in its PHP server log)."""
+        return len(self.requests_served())
+
+    def requests_served(self, since: int = 0) -> list[str]:
+        """"METHOD /path?query" of each request served, in order, from the `since`-th on. The server also logs
+        "Accepted" and "Closing" for each connection; only the status line is a request."""
         with open(self.dir / "run" / "php.log", "rb") as f:
-            return sum(1 for line in f if SERVED.search(line))
+            served = [m.group(1).decode("utf-8", "replace") for m in map(SERVED.search, f) if m]
+        return served[since:]
 
     def stop(self) -> None:
         subprocess.run([str(boards_folder() / f"{self.engine}.sh"), "stop"], env=self.script_env,
