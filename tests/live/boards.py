@@ -129,8 +129,6 @@ class BoardBuild:
         return Board(self.engine, Path(self.env["BOARD_DIR"]), self.env, seconds)
 
 
-
-
 class Board:
     def __init__(self, engine: str, board_dir: Path, script_env: dict[str, str], build_seconds: float) -> None:
         self.engine, self.dir, self.script_env, self.build_seconds = engine, board_dir, script_env, build_seconds
