@@ -210,7 +210,15 @@ players = [
         assert rows and all(status == "sent" for *_, status in rows), [r for r in rows if r[4] != "sent"]
         sent = [(datetime.fromisoformat(at).replace(tzinfo=timezone.utc), where, to, text)
                 for at, where, to, text, _ in rows]
+        # messages due at one instant may be enqueued by different ticks: compare in time order, then by content
+        sent.sort(key=_message_order)
+        replayed.sort(key=_message_order)
         for n, (mine, theirs) in enumerate(zip(sent, replayed)):
             assert mine == theirs, f"message {n}: sent {mine!r}\nreplayed {theirs!r}\n(transcript: {exported})"
         assert len(sent) == len(replayed), f"sent {len(sent)} messages, the replay {len(replayed)} ({exported})"
         return len(sent)
+
+
+def _message_order(m: tuple) -> tuple:
+    at, where, to, text = m
+    return at, where, to or "", text
