@@ -573,8 +573,7 @@ class Texts:
         the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news."""
         what = self.undo_words(name)
         if back:
-            return self._("gm.undone_back", what=what, names=self.names(back, bold=True),
-                          verb="is" if len(back) == 1 else "are")
+            return self._("gm.undone_back", what=what, names=self.names(back, bold=True))
         if not label or label.startswith("ended"):
             return self._("gm.undone", what=what)
         if paused:
