@@ -42,6 +42,7 @@ from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, li
 # MyBB MIN_MSG=1 (stock 5 refuses a vote such as "Маша"); MyBB keeps its stock post merging (MERGE_MINS=60).
 BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
+    "phpbb_season_board": ("phpbb", {"FLOOD": "1"}, 2000),  # two games in a row, beside the whole-game test
     "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
 }
 

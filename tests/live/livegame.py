@@ -8,6 +8,7 @@ the bot left on the board: every post and PM once (by the marker each carries), 
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import math
 import os
@@ -49,14 +50,13 @@ def next_minute(engine: str = "phpbb") -> None:
 
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
-                 bot_intervals: dict[str, float], options: str = "") -> None:
+                 bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None) -> None:
         self.board, self.tmp, self.name = board, tmp, name
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: board.password, "PYTHONPATH": str(ROOT)}
         self.log = tmp / "ticks.log"
         self.game_topic, self.vote_topic = board.env["GAME_TOPIC"], board.env["VOTE_TOPIC"]
-        players = ",\n    ".join(f'{{ nick = "{p}", role = "{roles.get(p, "civilian")}" }}' for p in board.players)
-        start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=2)
+        self.players = list(players or board.players)
         intervals = ", ".join(f"{k} = {v}" for k, v in bot_intervals.items())
         self.config.write_text(f"""poll_seconds = 60
 grace_seconds = 0
@@ -69,8 +69,17 @@ base_url = "{board.base_url}"
 login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
 intervals = {{ {intervals} }}
+""" + self._game_table(variant, roles, options), encoding="utf-8")
+        done = self.cli("db", "upgrade")
+        assert done.returncode == 0, done.stderr
+        self.start()
 
-[games.{name}]
+    def _game_table(self, variant: str, roles: dict[str, str], options: str) -> str:
+        board = self.board
+        players = ",\n    ".join(f'{{ nick = "{p}", role = "{roles.get(p, "civilian")}" }}' for p in self.players)
+        start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=2)
+        return f"""
+[games.{self.name}]
 forum = "live"
 variant = "{variant}"
 language = "ru"
@@ -87,11 +96,22 @@ options = {{ {options} }}
 players = [
     {players}
 ]
-""", encoding="utf-8")
-        done = self.cli("db", "upgrade")
-        assert done.returncode == 0, done.stderr
-        done = self.cli("game", "start", name)
+"""
+
+    def start(self) -> subprocess.CompletedProcess:
+        done = self.cli("game", "start", self.name)
         assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+    def next_game(self, name: str, variant: str, roles: dict[str, str], options: str = "",
+                  players: list[str] | None = None) -> "LiveGame":
+        """The season's next game: its table added to the same config (this game's kept, so `game status` of
+        this one still folds its end), the same database and threads. Not started: `start()` it."""
+        game = copy.copy(self)
+        game.name, game.end_phases, game.players = name, 0, list(players or self.players)
+        with open(self.config, "a", encoding="utf-8") as f:
+            f.write(game._game_table(variant, roles, options))
+        return game
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
         return self.run([sys.executable, "-m", "forumbot.cli", *args, "-c", str(self.config)])
@@ -196,7 +216,7 @@ players = [
 
     def assert_export_replays(self) -> int:
         """`game export` then `replay --json` gives, byte for byte and at the same times, every message the
-        bot's fold produced in this game (the outbox rows of origin core), all of them sent. Returns how many."""
+        bot's fold produced in this game (its outbox rows of origin core), all of them sent. Returns how many."""
         exported = self.tmp / f"{self.name}-export.json"
         done = self.cli("game", "export", self.name, "-o", str(exported))
         assert done.returncode == 0, done.stdout + done.stderr
@@ -205,8 +225,8 @@ players = [
         replayed = [(datetime.fromisoformat(m["at"]), m["where"], m["to"], m["text"])
                     for m in json.loads(done.stdout)["messages"]]
         with contextlib.closing(sqlite3.connect(self.tmp / "forumbot.db")) as db:
-            rows = db.execute('SELECT due_at, "where", "to", text, status FROM outbox WHERE origin = ? '
-                              "ORDER BY due_at, id", ("core",)).fetchall()
+            rows = db.execute('SELECT due_at, "where", "to", text, status FROM outbox WHERE origin = ? AND game_id = '
+                              "(SELECT id FROM games WHERE name = ?) ORDER BY due_at, id", ("core", self.name)).fetchall()
         assert rows and all(status == "sent" for *_, status in rows), [r for r in rows if r[4] != "sent"]
         sent = [(datetime.fromisoformat(at).replace(tzinfo=timezone.utc), where, to, text)
                 for at, where, to, text, _ in rows]
