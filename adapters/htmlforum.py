@@ -21,7 +21,7 @@ from adapters.html import (
 )
 from adapters.overrides import apply_overrides
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.adapter import ForumPM, ForumPost, ReplyId  # noqa: F401 (ReplyId: the engines import it from here)
 from forumbot.errors import (
     CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
@@ -41,18 +41,6 @@ MAX_REREAD_PAGES = 200
 OWN_PM_LOOKBACK = 3
 
 _HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
-
-
-class ReplyId(str):
-    """A post id as `reply` returns it. `merged` is True when the forum appended the text to the bot's
-    previous post (MyBB postmergemins): the message is delivered, inside that older post."""
-
-    merged: bool
-
-    def __new__(cls, value: str, merged: bool = False) -> "ReplyId":
-        obj = super().__new__(cls, value)
-        obj.merged = merged
-        return obj
 
 
 def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]) -> dict[str, float]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Callable, Sequence
 
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.adapter import ForumPM, ForumPost, ReplyId
 from forumbot.errors import ForumError, FormRejected
 from forumbot.markup import escape_bbcode
 
@@ -34,6 +34,9 @@ class MemoryForum:
     # The forum's accounts, when a test sets them: a PM to any other name is refused as by a real forum, and
     # account_exists answers. None: every name is taken to exist, and account_exists cannot tell.
     accounts: set[str] | None = None
+    # MyBB's post merging, when a test sets it: a reply right after the bot's own last post of the topic is
+    # appended to that post, and `reply` says so (ReplyId.merged)
+    merge_replies: bool = False
     _failures: list[ForumError] = field(default_factory=list)
     _next_id: int = 1
 
@@ -115,7 +118,12 @@ class MemoryForum:
 
     def reply(self, topic: str, text: str) -> str:
         self._call(f"reply {topic}")
-        return self.add_post(topic, self.bot, text, self.clock()).id
+        posts = self.topics.get(topic, [])
+        if self.merge_replies and posts and posts[-1].author == self.bot:
+            last = posts[-1]
+            posts[-1] = replace(last, text=f"{last.text}\n\n{text}", html=f"{last.html}\n\n{text}")
+            return ReplyId(last.id, merged=True)
+        return ReplyId(self.add_post(topic, self.bot, text, self.clock()).id)
 
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
         self._call("fetch_pms")

@@ -24,6 +24,18 @@ class ForumPost:
     posted_latest: datetime | None = None  # the latest instant a rough time ("1 минуту назад", "15:07") allows
 
 
+class ReplyId(str):
+    """A post id as `reply` returns it. `merged` is True when the forum appended the text to the bot's
+    previous post (MyBB postmergemins): the message is delivered, inside that older post."""
+
+    merged: bool
+
+    def __new__(cls, value: str, merged: bool = False) -> "ReplyId":
+        obj = super().__new__(cls, value)
+        obj.merged = merged
+        return obj
+
+
 @dataclass(frozen=True)
 class ForumPM:
     """A private message in the bot's inbox."""

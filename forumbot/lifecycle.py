@@ -26,6 +26,7 @@ from forumbot.config import Config, ForumConfig, GameConfig, shared_threads
 from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
+from forumbot.outbox import MERGED
 from forumbot.store.models import Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
 from forumbot.store.setup_codec import setup_to_json
@@ -172,6 +173,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
         uncertain = list(session.scalars(select(OutboxRow.key).where(
             OutboxRow.game_id == game.id, OutboxRow.status == "uncertain")))
+        merged = list(session.execute(select(OutboxRow.key, OutboxRow.where).where(
+            OutboxRow.game_id == game.id, OutboxRow.status == "sent", OutboxRow.remote_id.startswith(MERGED))
+            .order_by(OutboxRow.due_at, OutboxRow.id)))
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
@@ -185,6 +189,10 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
     ]
     if uncertain:
         lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
+    if merged:  # delivered, but inside the bot's previous post: players may miss it, and it reads as one post
+        lines.append(f"merged by the forum into the bot's previous post: {_posts(len(merged))} ("
+                     + ", ".join(f"{key} in the {where} thread" for key, where in merged)
+                     + "); turn off the board's post merging (MyBB: postmergemins = 0) so each is a post of its own")
     for key, where, to, why in refused:  # issue 7 item 2: set aside, the GMs were told
         lines.append(f"refused by the forum, not sent: {key} ({f'PM to {to}' if where == 'pm' else where + ' thread'})"
                      f": {why}")
@@ -203,6 +211,10 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             if game.ended_at is not None:
                 lines[2:2] = _the_end(game, run)
     return "\n".join(lines)
+
+
+def _posts(n: int) -> str:
+    return f"{n} post" if n == 1 else f"{n} posts"
 
 
 def _the_end(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]

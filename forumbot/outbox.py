@@ -372,8 +372,13 @@ def _mark_attempt(sessions, rows, now, batch) -> None:
     _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=OutboxRow.attempts + 1)
 
 
+MERGED = "merged:"  # a remote id's prefix: the forum appended the post to the bot's previous one (MyBB)
+
+
 def _mark_sent(sessions, rows, remote: str | None, now) -> None:
-    _update(sessions, rows, status="sent", remote_id=remote or "", sent_at=now, last_error=None)
+    # a merge is delivery all the same (the marker is in the older post); `game status` tells the operator
+    remote_id = MERGED + remote if getattr(remote, "merged", False) else remote or ""
+    _update(sessions, rows, status="sent", remote_id=remote_id, sent_at=now, last_error=None)
 
 
 def _mark_uncertain(sessions, rows) -> None:

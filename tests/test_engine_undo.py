@@ -188,3 +188,14 @@ def test_C9_setvote_answer_names_the_vote_as_written():
     g.gm("day 1", "+1h", "голос М4 М5")
     r = g.run("day 1", "+2h")
     assert r.pms("ГМ")[-1].startswith("Выполнено: голос игрока М4 засчитан; цель — М5.")
+
+
+def test_C9_an_undone_modkill_tells_the_thread_who_is_back_in_the_game():
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "модкилл М3 проверка")
+    undo = g.gm("day 1", "+2h", "отмена")
+    r = g.run("day 1", "+3h")
+    post = by_key(r, f"undo/{undo.id}")
+    assert len(post) == 1 and post[0].where == "game"
+    assert plain(post[0].text) == "Отменено действие ведущего — модкилл: М3 снова в игре.", post[0].text
+    assert next(p for p in r.run.result.players if p.nick == "М3").alive

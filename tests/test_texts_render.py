@@ -100,6 +100,7 @@ def every_message(t, k: int) -> dict[str, str]:  # type: ignore[no-untyped-def]
         "replaced": t.replaced(one, names[-1]),
         "undone": t.undone("Extend", "day 1", AT),
         "undone_paused": t.undone("Pause", "night 1", AT, paused=True),
+        "undone_back": t.undone("Modkill", "night 1", AT, back=names),
         "undo_done": t.undo_done("Extend"),
         "rederived": t.rederived(AT, "модкилл " + one, t.command_refused("game_ended")),
         "rederived_post": t.rederived_post(AT, t.command_done(Modkill(one, '"флуд"'))),
@@ -175,7 +176,10 @@ def test_issue11_item4_gm_answers_say_what_changed_in_words(lang: str) -> None:
     if lang == "ru":
         assert answer == "Выполнено: голос игрока [b]judy[/b] засчитан; цель — [b]carol[/b]."
         assert extend == "Выполнено: продление на 2 минуты — день 1 теперь до 02.12 22:00 МСК."
-        assert undo == "Ведущий отменил своё последнее действие (продление): фаза «день 1» снова до 02.12 22:00 МСК."
+        assert undo == "Отменено действие ведущего — продление: день 1 снова до 02.12 22:00 МСК."
+        # an undone modkill: who is back is the news, not a deadline that never changed
+        assert t.undone("Modkill", "night 1", AT, back=["ёжик"]) == \
+            "Отменено действие ведущего — модкилл: [b]ёжик[/b] снова в игре."
     else:
         assert extend == "Done: extended by 2 minutes — day 1 now until 02.12 22:00 MSK."
     modkill = t.modkilled("Вася", None, '"флуд"', tactical=False, cancels_vote=False)

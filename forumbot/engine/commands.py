@@ -202,6 +202,7 @@ class CommandsMixin:
             self.voids.pop(self.processed[k].id, None)
         self.voids[self.processed[current].id] = self.processed[index].id
         state_before = _state_line(self.s)
+        out_before = {sid for sid, seat in self.s.seats.items() if not seat.alive}
         self.s = copy.deepcopy(before)  # the snapshot stays intact: a refused undo below puts it back
         self.matcher = self._matcher()
         outer = (self.suppress, self.redo_at, self.capture)
@@ -229,8 +230,9 @@ class CommandsMixin:
             f"override by {gm} at {inp.at.isoformat()}: undo {name}; before: {state_before}; after: {_state_line(self.s)}"
         )
         ph = self.s.phase
-        self._post(inp.at, Where.GAME, self.t.undone(name, ph.label, ph.deadline, self.s.paused_at is not None),
-                   f"undo/{inp.id}")
+        back = [seat.nick for sid, seat in self.s.seats.items() if seat.alive and sid in out_before]
+        self._post(inp.at, Where.GAME, self.t.undone(name, ph.label, ph.deadline, self.s.paused_at is not None,
+                                                     back), f"undo/{inp.id}")
         self._answer(inp, self.t.undo_done(name) + "\n" + self._status_text())
         if not self.suppress:
             self._tell_rederived(inp)

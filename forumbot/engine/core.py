@@ -115,6 +115,12 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 # A GM's PM shown only to the minute (phpBB, MyBB) takes effect at the minute's end: an
                 # `end-phase` must not void the players' posts made earlier in the minute it was sent.
                 inp = replace(inp, at=inp.at_latest, at_latest=None)
+            opens = self.setup.schedule.setup_opens
+            if opens is not None and inp.at < opens and inp.at_latest is not None and inp.at_latest >= opens:
+                # C-1: a rough time straddling `game start` counts as the game's (the daemon keeps it), so it was
+                # sent from the start on; its earliest instant must not move Setup back before the role PMs went
+                # out, or a later fold (and a replay) would date Setup's messages otherwise than the first did
+                inp = replace(inp, at=opens)
             queue.append((inp.at, n, "input", inp))
             if inp.edited_at is not None and inp.where is Where.VOTE:
                 queue.append((inp.edited_at, n, "edit", inp))

@@ -567,9 +567,13 @@ class Texts:
     def replaced(self, old: str, new: str) -> str:
         return self._("gm.replaced", old=self.b(old), new=self.b(new))
 
-    def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False) -> str:
-        """C-9: the public notice of an undo: what was undone and where the game stands now."""
+    def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
+               back: Sequence[str] = ()) -> str:
+        """C-9: the public notice of an undo: what was undone and where the game stands now. `back`: the players
+        the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news."""
         what = self.undo_words(name)
+        if back:
+            return self._("gm.undone_back", what=what, names=self.names(back, bold=True))
         if not label or label.startswith("ended"):
             return self._("gm.undone", what=what)
         if paused:

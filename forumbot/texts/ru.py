@@ -289,9 +289,10 @@ T: dict[str, str] = {
     "modkill.reason": "Причина: {reason}.",
     "modkill.no_vote": "Из-за модкилла голосования сегодня не будет.",
     "gm.replaced": "Замена: место игрока {old} занимает {new}.",
-    "gm.undone": "Ведущий отменил своё последнее действие: {what}.",
-    "gm.undone_until": "Ведущий отменил своё последнее действие ({what}): фаза «{phase}» снова до {at}.",
-    "gm.undone_paused": "Ведущий отменил своё последнее действие ({what}): фаза «{phase}», игра на паузе.",
+    "gm.undone": "Отменено действие ведущего — {what}.",
+    "gm.undone_until": "Отменено действие ведущего — {what}: {phase} снова до {at}.",
+    "gm.undone_paused": "Отменено действие ведущего — {what}: {phase}, игра на паузе.",
+    "gm.undone_back": "Отменено действие ведущего — {what}: {names} снова в игре.",
     "gm.rederived": "После отмены пересчитана ваша команда от {at} {command}; теперь — {verdict}",
     "gm.rederived_post": "После отмены пересчитана команда ведущего от {at}; теперь — {verdict}",
     # GM `помощь` (DESIGN.md, issue 11 item 3): every command as typed, with an example where it takes arguments

@@ -323,6 +323,7 @@ class Member:
             time.sleep(1.0)
 
     # engine-specific
+    def page_path(self, topic: str, page: int) -> str: raise NotImplementedError
     def login(self) -> None: raise NotImplementedError
     def _page_posts(self, topic: str, page: int) -> list[Post]: raise NotImplementedError
     def _inbox_ids(self) -> list[str]: raise NotImplementedError
@@ -352,9 +353,11 @@ class PhpbbMember(Member):
     def flood(self) -> float:
         return float(self.board.env.get("FLOOD", "15"))
 
+    def page_path(self, topic: str, page: int) -> str:
+        return f"viewtopic.php?t={topic}&start={page * int(self.board.env.get('PER_PAGE', '10'))}"
+
     def _page_posts(self, topic: str, page: int) -> list[Post]:
-        per = int(self.board.env.get("PER_PAGE", "10"))
-        soup = BeautifulSoup(self.get(f"viewtopic.php?t={topic}&start={page * per}").text, "lxml")
+        soup = BeautifulSoup(self.get(self.page_path(topic, page)).text, "lxml")
         out = []
         for div in soup.select("div.post[id^='p']"):
             who = div.select_one("dl.postprofile dt .username, dl.postprofile dt .username-coloured")
@@ -444,8 +447,11 @@ class MybbMember(Member):
                     {"username": self.name, "password": self.board.password, "remember": "yes"}, "submit")
         assert "action=logout" in self.get("index.php").text, f"{self.name} cannot log in to MyBB"
 
+    def page_path(self, topic: str, page: int) -> str:
+        return f"showthread.php?tid={topic}&page={page + 1}"
+
     def _page_posts(self, topic: str, page: int) -> list[Post]:
-        soup = BeautifulSoup(self.get(f"showthread.php?tid={topic}&page={page + 1}").text, "lxml")
+        soup = BeautifulSoup(self.get(self.page_path(topic, page)).text, "lxml")
         out = []
         for div in soup.select("div.post[id^='post_']"):
             if any(c.startswith("deleted_post") for c in div.get("class", [])):

@@ -7,10 +7,14 @@ the bot left on the board: every post and PM once (by the marker each carries), 
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import json
 import math
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -25,6 +29,14 @@ ROOT = HERE.parents[1]
 PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
 TICK_TIMEOUT = 300
 MARKER = re.compile(r"#fb:[0-9a-f]{8}")
+# What a reader must never see in a rendered bot post: a BBCode tag the board did not render (an opening tag of
+# the codes the bot uses, any closing tag), Markdown emphasis, an HTML entity escaped twice. A player's text the
+# bot quotes keeps its brackets only escaped (a zero-width space after "["), which none of these match.
+LITERAL_MARKUP = re.compile(r"\[(?:b|i|u|s|\*|list|spoiler|size|color|quote|url|code|hide)(?:=[^\]]*)?\]|\[/"
+                            r"|\*\*|&(?:lt|gt|amp|quot|nbsp|#\d+);", re.I)
+RENDERED_BOLD = re.compile(r"<(?:strong|b)\b|mycode_b|font-weight:\s*bold", re.I)
+CHROMIUM = "chromium"
+SCREENSHOT_TIMEOUT = 120
 
 
 def next_minute(engine: str = "phpbb") -> None:
@@ -157,3 +169,76 @@ players = [
         status = self.cli("game", "status", self.name)
         outbox = next((ln for ln in status.stdout.splitlines() if ln.startswith("outbox:")), "")
         assert status.returncode == 0 and re.fullmatch(r"outbox: sent \d+", outbox), status.stdout + status.stderr
+
+    # --- how the board shows the bot's posts (issue 11, "Done means") ---------------------------------------
+
+    def assert_no_literal_markup(self, reader: Member) -> int:
+        """The bot's posts as the board rendered them: no markup shown as text, and the bold it asked for
+        rendered as bold. Returns how many posts were read."""
+        posts = [p for t in (self.game_topic, self.vote_topic) for p in reader.posts_by(t, self.board.bot)]
+        literal = [(p.id, m.group(0), p.text[max(0, m.start() - 60):m.end() + 60])
+                   for p in posts for m in LITERAL_MARKUP.finditer(p.text)]
+        assert not literal, "markup shown as text in the bot's posts:\n" + "\n".join(map(repr, literal))
+        assert any(RENDERED_BOLD.search(p.html) for p in posts), "no bot post rendered any bold: markup not applied"
+        return len(posts)
+
+    def screenshot_posts(self, reader: Member, opening: str, closing: str, name: str) -> list[Path]:
+        """PNGs of the game thread's pages from the bot's post holding `opening` to the one holding `closing`
+        (one day's posts), beside ticks.log, for a person to look at. The boards let guests read, so Chromium
+        needs no session. Without Chromium the screenshot is skipped with a line saying why, not the test."""
+        posts = reader.posts(self.game_topic)
+        bot = [(n, p) for n, p in enumerate(posts) if p.author == self.board.bot]
+        first = next(n for n, p in bot if opening in p.text)
+        last = next(n for n, p in bot if n >= first and closing in p.text)
+        chromium = shutil.which(CHROMIUM)
+        if chromium is None:
+            print(f"\nno screenshot of {name}: {CHROMIUM} is not installed (Debian package chromium)")
+            return []
+        per = int(self.board.env.get("PER_PAGE", "10"))
+        shots = []
+        for page in range(first // per, last // per + 1):
+            url = reader.url(reader.page_path(self.game_topic, page))
+            shot = self.tmp / f"{name}-page{page + 1}.png"
+            done = subprocess.run(
+                [chromium, "--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                 *(["--no-sandbox"] if os.geteuid() == 0 else []),  # Chromium refuses root without it
+                 f"--user-data-dir={self.tmp / 'chromium-profile'}", "--window-size=1280,7000",
+                 "--lang=ru", f"--screenshot={shot}", url],
+                capture_output=True, text=True, timeout=SCREENSHOT_TIMEOUT)
+            if done.returncode != 0 or not shot.exists():
+                print(f"\nno screenshot of {url}: chromium exited {done.returncode}: {done.stderr.strip()[-300:]}")
+                continue
+            print(f"\nscreenshot of {name} (page {page + 1}): {shot}")
+            shots.append(shot)
+        return shots
+
+    # --- the dispute tool on this very game (issue 11 item 10) ------------------------------------------------
+
+    def assert_export_replays(self) -> int:
+        """`game export` then `replay --json` gives, byte for byte and at the same times, every message the
+        bot's fold produced in this game (its outbox rows of origin core), all of them sent. Returns how many."""
+        exported = self.tmp / f"{self.name}-export.json"
+        done = self.cli("game", "export", self.name, "-o", str(exported))
+        assert done.returncode == 0, done.stdout + done.stderr
+        done = self.run([sys.executable, "-m", "forumbot.cli", "replay", "--json", str(exported)])
+        assert done.returncode == 0, done.stderr[-3000:]
+        replayed = [(datetime.fromisoformat(m["at"]), m["where"], m["to"], m["text"])
+                    for m in json.loads(done.stdout)["messages"]]
+        with contextlib.closing(sqlite3.connect(self.tmp / "forumbot.db")) as db:
+            rows = db.execute('SELECT due_at, "where", "to", text, status FROM outbox WHERE origin = ? AND game_id = '
+                              "(SELECT id FROM games WHERE name = ?) ORDER BY due_at, id", ("core", self.name)).fetchall()
+        assert rows and all(status == "sent" for *_, status in rows), [r for r in rows if r[4] != "sent"]
+        sent = [(datetime.fromisoformat(at).replace(tzinfo=timezone.utc), where, to, text)
+                for at, where, to, text, _ in rows]
+        # messages due at one instant may be enqueued by different ticks: compare in time order, then by content
+        sent.sort(key=_message_order)
+        replayed.sort(key=_message_order)
+        for n, (mine, theirs) in enumerate(zip(sent, replayed)):
+            assert mine == theirs, f"message {n}: sent {mine!r}\nreplayed {theirs!r}\n(transcript: {exported})"
+        assert len(sent) == len(replayed), f"sent {len(sent)} messages, the replay {len(replayed)} ({exported})"
+        return len(sent)
+
+
+def _message_order(m: tuple) -> tuple:
+    at, where, to, text = m
+    return at, where, to or "", text

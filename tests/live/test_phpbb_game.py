@@ -133,4 +133,8 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     to_gm = [m.text for m in gm.pms_from(board.bot)]
     assert sum("Выполнено" in t for t in to_gm) >= 6, to_gm  # 3 end-phases, 2 modkills + the undone one, undo
     game.assert_outbox_drained()
-    print(f"\nphpBB Moscow game: {time.monotonic() - t0:.0f} s, {posts} bot posts, {pms} bot PMs; log: {game.log}")
+    game.assert_no_literal_markup(gm)  # issue 11: the board rendered every tag the bot wrote
+    game.screenshot_posts(gm, "Наступил день 1", "Итоговый подсчёт голосов", "day1")  # for a person to look at
+    replayed = game.assert_export_replays()  # issue 11 item 10: the dispute tool on this very game
+    print(f"\nphpBB Moscow game: {time.monotonic() - t0:.0f} s, {posts} bot posts, {pms} bot PMs, {replayed} messages "
+          f"replayed from the export; log: {game.log}")
