@@ -504,7 +504,9 @@ class MybbMember(Member):
         ids: list[str] = []
         page = 1
         while True:
-            soup = BeautifulSoup(self.get(f"private.php?fid=1&page={page}").text, "lxml")
+            # fid=0 is the Inbox; fid=1 is MyBB 1.8's "Unread" view, which once read a PM drops it (so the
+            # test saw 9 of the bot's 37 PMs and "every PM once" was barely checked)
+            soup = BeautifulSoup(self.get(f"private.php?fid=0&page={page}").text, "lxml")
             found = [m.group(1) for a in soup.select("a[href*='pmid=']")
                      if (m := re.search(r"action=read&(?:amp;)?pmid=(\d+)", a["href"]))]
             new = list(dict.fromkeys(i for i in found if i not in ids))
