@@ -530,7 +530,7 @@ class Texts:
         return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
-               votes: Mapping[str, str], missing: Sequence[tuple[str, str]]) -> str:
+               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = ()) -> str:
         lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
                  else self._("status.phase_only", phase=self.phase(label))]
         if paused:
@@ -540,6 +540,8 @@ class Texts:
             lines.append(self._("status.votes", votes="; ".join(f"{self.n(v)} → {self.target(t)}" for v, t in votes.items())))
         if missing:
             lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
+        if unconfirmed:
+            lines.append(self._("status.unconfirmed", names=self.plain_names(unconfirmed)))
         return self.prose(*lines)
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:

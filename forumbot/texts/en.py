@@ -268,6 +268,7 @@ T: dict[str, str] = {
     "status.alive": "In the game, {count}: {names}.",
     "status.votes": "Votes: {votes}.",
     "status.missing": "Missing moves: {moves}.",
+    "status.unconfirmed": "Roles not confirmed: {names}.",
     "gm.extended": "The GM extended {phase} until {at}.",
     "gm.extended_by": "The GM extended {phase} by {by}: now until {at}.",
     "gm.paused": "The GM paused the game.",

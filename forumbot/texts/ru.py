@@ -280,6 +280,7 @@ T: dict[str, str] = {
     "status.alive": "В игре {count}: {names}.",
     "status.votes": "Голоса: {votes}.",
     "status.missing": "Нет ходов: {moves}.",
+    "status.unconfirmed": "Роль не подтвердили: {names}.",
     "gm.extended": "Ведущий продлил фазу «{phase}» до {at}.",
     "gm.extended_by": "Ведущий продлил фазу «{phase}» на {by}: теперь до {at}.",
     "gm.paused": "Игра приостановлена ведущим.",
