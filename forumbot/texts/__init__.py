@@ -216,7 +216,9 @@ class Texts:
             elif name == "draw_at":
                 line = self._("house.draw_at.off") if value == 0 else self._("house.draw_at", n=value)
             elif name == "cast":
-                line = self._("house.cast", roles=", ".join(f"{n} {self.role(r)}" for r, n in value.items()))
+                # a role the cast leaves out (`maniac = 0`) is not named; the civilians are the rest
+                items = [self._("house.cast.item", role=self.role(r), n=n) for r, n in value.items() if n]
+                line = self._("house.cast", roles=", ".join(items + [self.T["house.cast.rest"]]))
             else:
                 line = self._(f"house.{name}.{value}")
             lines.append(f"— {line}.")

@@ -87,6 +87,8 @@ T: dict[str, str] = {
     "house.open_roles.True": "A departing player's role is announced",
     "house.open_roles.False": "A departing player's role is not announced",
     "house.cast": "Cast: {roles}",
+    "house.cast.item": "{n} {role}",
+    "house.cast.rest": "the rest civilians",
     "setup.title": "The game begins. Players:",
     "setup.start": "Day 1 opens {at}. Roles come by PM.",
     "setup.commitment": "Checksum of the role draw (SHA-256): {hash}",

@@ -95,6 +95,8 @@ T: dict[str, str] = {
     "house.open_roles.True": "Роль выбывшего объявляется",
     "house.open_roles.False": "Роль выбывшего не объявляется",
     "house.cast": "Состав: {roles}",
+    "house.cast.item": "{role} — {n}",
+    "house.cast.rest": "остальные — мирные жители",
     # setup (C-2)
     "setup.title": "Игра начинается. Игроки:",
     "setup.start": "День 1 начнётся {at}. Роли приходят в личные сообщения.",
