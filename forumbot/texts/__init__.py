@@ -406,7 +406,9 @@ class Texts:
         blocks = [self.f.bold(self.prose(*head)) if self.f.name == "bbcode" else self.prose(*map(self.f.bold, head)),
                   self.section(self.T["end.roles"], items)]
         if drawn:
-            blocks.append(self.prose(self._("end.drawn", seed=seed)))
+            # the note on a Don chosen after the draw only where the game has a Don (not in Free Hunt)
+            has_don = any(str(r[1]) == "don" for r in roles)
+            blocks.append(self.prose(self._("end.drawn" if has_don else "end.drawn_no_don", seed=seed)))
             blocks.append(self.f.code(drawn))
             blocks.append(self.prose(self.T["end.check"]))
             blocks.append(self.f.code(f"printf '%s' {shlex.quote(drawn)} | sha256sum"))

@@ -172,6 +172,7 @@ T: dict[str, str] = {
     "end.seat": " (the seat of {seat})",
     "end.out": " — out",
     "end.drawn": "Checking the draw. The seed is {seed}; the checksum in the first post is the SHA-256 of this string (seats under their starting nicknames, roles as the draw wrote them: mafia, don, sheriff, civilian, doctor, maniac; a Don chosen later is written as mafia):",
+    "end.drawn_no_don": "Checking the draw. The seed is {seed}; the checksum in the first post is the SHA-256 of this string (seats under their starting nicknames, roles as the draw wrote them: mafia, sheriff, civilian, doctor, maniac):",
     "end.check": "To check it in a terminal (Linux, macOS; on macOS use shasum -a 256 instead of sha256sum):",
     "end.seed": "Draw seed: {seed}.",
     "move.check": "Accepted: check. Target — {nick}.",
