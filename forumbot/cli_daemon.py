@@ -12,7 +12,7 @@ import argparse
 import logging
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from forumbot.cli import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
@@ -437,11 +437,15 @@ def cmd_game_start(args: argparse.Namespace) -> int:
         problems = [p for p in check_setups(config) if p.startswith(f"games.{args.name}:")]
         if problems:
             raise ConfigError(problems[0])
-    started = start_game(_sessions(config), config, args.name, _now())
+    now = _now()
+    started = start_game(_sessions(config), config, args.name, now)
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
+    # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
+    due = (now + timedelta(seconds=config.grace_seconds)).astimezone(timezone.utc)
     print(f"{started.name}: started; commitment {started.commitment}. "
-          "The next tick sends the role PMs and posts the commitment.")
+          f"The first tick from {due:%H:%M:%S} UTC (grace_seconds = {config.grace_seconds}) sends the role PMs "
+          "and posts the commitment.")
     return EXIT_OK
 
 

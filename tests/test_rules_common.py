@@ -1114,3 +1114,19 @@ def test_C9_gm_account_matches_regardless_of_case_but_not_a_lookalike() -> None:
     r = g.run("day 1", "+3h")
     assert r.died("М1") == ("day 1", "modkill")
     assert r.alive("М2")
+
+
+def test_C9_gm_status_names_night_moves_only_by_night_and_unconfirmed_roles_in_setup():
+    # seen on a live SMF board: a Setup `статус` listed every mafia shot and the Sheriff's check as missing
+    g = Game.moscow()
+    g.pm("setup", "-2h", "М1", "подтверждаю")
+    g.gm("setup", "-1h", "статус")
+    g.gm("day 1", "+1h", "статус")
+    g.gm("night 1", "+1h", "статус")
+    r = g.run("night 1", "+2h")
+    setup, day, night = [t for t in r.pms("ГМ") if t.startswith("Фаза:")]
+    assert "Нет ходов" not in setup and "Нет ходов" not in day
+    assert "Роль не подтвердили" in setup and "М2" in setup.split("Роль не подтвердили")[1]
+    assert "М1," not in setup.split("Роль не подтвердили")[1]
+    assert "Роль не подтвердили" not in day
+    assert "Нет ходов" in night and "проверка" in night

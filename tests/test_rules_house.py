@@ -242,6 +242,15 @@ def test_R10_cast_of_eleven():
     assert roles.count(Role.CIVILIAN) == 7
 
 
+def test_R10_the_opening_post_names_the_cast_without_its_zero_roles():
+    # seen on a live SMF board: "Состав: 1 доктор, 2 мафия, 0 маньяк" named a role the game does not have
+    cast = [(f"И{i}", None) for i in range(7)]
+    r = Game("free_hunt", cast, options={"cast": {"mafia": 2, "doctor": 1, "maniac": 0}}).run("setup", "+1m")
+    opening = plain(next(m.text for m in r.run.messages if m.key == "setup/players"))
+    assert "Состав: мафия — 2, доктор — 1, остальные — мирные жители." in opening
+    assert "маньяк" not in opening
+
+
 def test_R10_cast_needs_more_town_than_bad():
     with pytest.raises(SetupError, match="more town than bad players"):
         Game("free_hunt", [(f"И{i}", None) for i in range(8)], options={"cast": {"mafia": 3, "maniac": 1}}).run("setup", "+1m")

@@ -253,6 +253,19 @@ def test_issue11_item7_the_end_post_prints_the_hashed_string_and_a_command_that_
     assert "#fb:" in setup  # the marker line is explained once, in the opening post
 
 
+def test_C2_the_end_post_mentions_a_later_chosen_don_only_in_a_game_with_a_don() -> None:
+    # seen on a live SMF Free Hunt game: its end post explained how "a Don chosen later" is written
+    from forumbot.engine.setup import commitment_text
+
+    t = texts("ru", "bbcode")
+    hunt = {"Маша": Role.DOCTOR, "Оля": Role.MAFIA, "Вася": Role.CIVILIAN}
+    end = t.game_over("town", "", [(n, r, True, n) for n, r in hunt.items()], 7, commitment_text(7, hunt))
+    assert "Проверка раздачи" in end and "дон" not in end.lower()
+    moscow = {"Маша": Role.DON, "Оля": Role.MAFIA, "Вася": Role.SHERIFF}
+    end = t.game_over("town", "", [(n, r, True, n) for n, r in moscow.items()], 7, commitment_text(7, moscow))
+    assert "дон, выбранный позже, записан как mafia" in end
+
+
 def test_issue11_item1_the_engine_writes_the_boards_markup_and_its_spoiler() -> None:
     """The setup's `markup` decides the formatting of every post; option `spoiler` puts long lists in one."""
     from dataclasses import replace

@@ -266,15 +266,17 @@ class CommandsMixin:
             ballots = self._ballots(self.s.runoff_posts if ph.kind == "runoff" else self.s.posts)
             votes = {self._nick(v): self._target_nick(t) for v, t in ballots.final.items()}
         missing = []
-        for sid in self._alive_ids():
+        # night moves are owed only by night: by day or in Setup the list would name every role as missing
+        for sid in (self._alive_ids() if ph.kind == "night" else ()):
             for kind in sorted(self.variant.abilities(self.s.seats[sid].role) - {MoveKind.HUNT}):
                 if (sid, kind) not in self.s.moves.by_player and not (
                     kind is MoveKind.SHOT and self.variant.team_shot and self.s.seats[sid].is_mafia
                     and (TEAM_SHOT, kind) in self.s.moves.by_player
                 ):
                     missing.append((self._nick(sid), str(kind)))
+        unconfirmed = ([x.nick for x in self.s.seats.values() if not x.confirmed] if ph.kind == "setup" else [])
         return self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
-                             self._alive_nicks(), votes, missing)
+                             self._alive_nicks(), votes, missing, unconfirmed)
 
 
 def _state_line(s: State) -> str:

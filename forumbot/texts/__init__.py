@@ -216,7 +216,9 @@ class Texts:
             elif name == "draw_at":
                 line = self._("house.draw_at.off") if value == 0 else self._("house.draw_at", n=value)
             elif name == "cast":
-                line = self._("house.cast", roles=", ".join(f"{n} {self.role(r)}" for r, n in value.items()))
+                # a role the cast leaves out (`maniac = 0`) is not named; the civilians are the rest (R-10)
+                items = [self._("house.cast.item", role=self.role(r), n=n) for r, n in value.items() if n]
+                line = self._("house.cast", roles=", ".join(items + [self.T["house.cast.rest"]]))
             else:
                 line = self._(f"house.{name}.{value}")
             lines.append(f"— {line}.")
@@ -404,7 +406,9 @@ class Texts:
         blocks = [self.f.bold(self.prose(*head)) if self.f.name == "bbcode" else self.prose(*map(self.f.bold, head)),
                   self.section(self.T["end.roles"], items)]
         if drawn:
-            blocks.append(self.prose(self._("end.drawn", seed=seed)))
+            # the note on a Don chosen after the draw only where the game has a Don (not in Free Hunt)
+            has_don = any(str(r[1]) == "don" for r in roles)
+            blocks.append(self.prose(self._("end.drawn" if has_don else "end.drawn_no_don", seed=seed)))
             blocks.append(self.f.code(drawn))
             blocks.append(self.prose(self.T["end.check"]))
             blocks.append(self.f.code(f"printf '%s' {shlex.quote(drawn)} | sha256sum"))
@@ -530,7 +534,7 @@ class Texts:
         return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
-               votes: Mapping[str, str], missing: Sequence[tuple[str, str]]) -> str:
+               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = ()) -> str:
         lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
                  else self._("status.phase_only", phase=self.phase(label))]
         if paused:
@@ -540,6 +544,8 @@ class Texts:
             lines.append(self._("status.votes", votes="; ".join(f"{self.n(v)} → {self.target(t)}" for v, t in votes.items())))
         if missing:
             lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
+        if unconfirmed:
+            lines.append(self._("status.unconfirmed", names=self.plain_names(unconfirmed)))
         return self.prose(*lines)
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:

@@ -95,6 +95,8 @@ T: dict[str, str] = {
     "house.open_roles.True": "Роль выбывшего объявляется",
     "house.open_roles.False": "Роль выбывшего не объявляется",
     "house.cast": "Состав: {roles}",
+    "house.cast.item": "{role} — {n}",
+    "house.cast.rest": "остальные — мирные жители",
     # setup (C-2)
     "setup.title": "Игра начинается. Игроки:",
     "setup.start": "День 1 начнётся {at}. Роли приходят в личные сообщения.",
@@ -180,6 +182,7 @@ T: dict[str, str] = {
     "end.seat": " (место игрока {seat})",
     "end.out": " — вне игры",
     "end.drawn": "Проверка раздачи. Зерно жеребьёвки — {seed}; контрольная сумма из первого сообщения — это SHA-256 вот этой строки (места под начальными никами, роли — как их записала раздача: mafia, don, sheriff, civilian, doctor, maniac; дон, выбранный позже, записан как mafia):",
+    "end.drawn_no_don": "Проверка раздачи. Зерно жеребьёвки — {seed}; контрольная сумма из первого сообщения — это SHA-256 вот этой строки (места под начальными никами, роли — как их записала раздача: mafia, sheriff, civilian, doctor, maniac):",
     "end.check": "Проверить в терминале (Linux, macOS; в macOS вместо sha256sum — shasum -a 256):",
     "end.seed": "Зерно жеребьёвки: {seed}.",
     # moves (C-5, C-12)
@@ -280,6 +283,7 @@ T: dict[str, str] = {
     "status.alive": "В игре {count}: {names}.",
     "status.votes": "Голоса: {votes}.",
     "status.missing": "Нет ходов: {moves}.",
+    "status.unconfirmed": "Роль не подтвердили: {names}.",
     "gm.extended": "Ведущий продлил фазу «{phase}» до {at}.",
     "gm.extended_by": "Ведущий продлил фазу «{phase}» на {by}: теперь до {at}.",
     "gm.paused": "Игра приостановлена ведущим.",
