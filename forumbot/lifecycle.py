@@ -27,7 +27,7 @@ from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
-from forumbot.store.models import Game, OutboxRow, Seat
+from forumbot.store.models import Forum, Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
 from forumbot.store.setup_codec import setup_to_json
 
@@ -360,6 +360,8 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
     what is stuck in its outbox now (uncertain, refused, held for approval, not deliverable)."""
     names = [o.name for o in report.games]
     with sessions.begin() as session:
+        forums = dict(session.execute(select(Game.name, Forum.name).join(Forum, Forum.id == Game.forum_id)
+                                      .where(Game.name.in_(names))).all())
         stuck: dict[str, dict[str, int]] = {}
         for game_name, status, count in session.execute(
                 select(Game.name, OutboxRow.status, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
@@ -371,7 +373,10 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
         d = o.delivery
         head = f"{o.name}: {o.phase or '-'}"
         if o.state == "done":
-            parts = [f"{o.stored} input(s) stored", f"{o.queued} message(s) queued", f"{d.sent if d else 0} sent"]
+            # PMs come through the forum's one inbox, shared by its games: the count is the forum's
+            pms = report.pms_stored.get(forums.get(o.name, ""), 0)
+            parts = [f"{o.stored} post(s) and {pms} PM(s) stored", f"{o.queued} message(s) queued",
+                     f"{d.sent if d else 0} sent"]
             if d and d.recovered:
                 parts.append(f"{d.recovered} found already on the forum")
             if o.held_back and o.held_until is not None:

@@ -126,6 +126,7 @@ class TickReport:
     games: list[GameOutcome] = field(default_factory=list)
     unreachable: dict[str, ForumError] = field(default_factory=dict)  # forum name -> the error that stopped it
     broken: dict[str, str] = field(default_factory=dict)  # game name -> why its stored setup was refused
+    pms_stored: dict[str, int] = field(default_factory=dict)  # forum name -> PMs its inbox gave this tick
 
 
 def tick(ctx: Context) -> TickReport:
@@ -226,13 +227,14 @@ class _Inbox:
         if self.state == "read" or self.error is not None:
             return
         try:
-            _read_inbox(ctx, adapter, self.name, self.forum_id, self.started)
+            stored = _read_inbox(ctx, adapter, self.name, self.forum_id, self.started)
         except ForumError as e:
             self.error = e
             self.report.unreachable[self.name] = e
             log.error("%s: reading the inbox failed: %s", self.name, e)
             return
         self.state = "read"
+        self.report.pms_stored[self.name] = self.report.pms_stored.get(self.name, 0) + stored
         if self.skippable:
             with ctx.sessions.begin() as session:
                 set_cursor(session, self.forum_id, INBOX_READ, self.started.isoformat())
@@ -272,7 +274,7 @@ class _Inbox:
         return ""
 
 
-def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: int, now: datetime) -> None:
+def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: int, now: datetime) -> int:
     # The inbox is shared by every game on the forum; wait for a concurrent reader rather than skip, so that
     # every PM sent before `now` is stored before this tick folds.
     with ctx.locks.hold(f"inbox:{forum_name}", wait=ctx.inbox_wait) as mine:
@@ -282,11 +284,13 @@ def _read_inbox(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: 
             cursor = get_cursor(session, forum_id, INBOX)
         pms, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_pms(after=cursor))
         ctx.hook("after_fetch")
+        stored = 0
         if pms or new_cursor != cursor:
             with ctx.sessions.begin() as session:
-                store_pms(session, forum_id, pms, now)
+                stored = store_pms(session, forum_id, pms, now)
                 set_cursor(session, forum_id, INBOX, new_cursor)
         ctx.hook("after_store")
+        return stored
 
 
 def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,

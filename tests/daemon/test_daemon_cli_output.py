@@ -27,9 +27,9 @@ def started(tmp_path, capsys):
 def test_tick_prints_one_line_per_game(started, capsys):
     assert main(["tick", "-c", str(started)]) == 0
     out, err = capsys.readouterr()
-    assert out.splitlines() == ["g1: setup; 0 input(s) stored, 11 message(s) queued, 11 sent"]  # g2 not started
+    assert out.splitlines() == ["g1: setup; 0 post(s) and 0 PM(s) stored, 11 message(s) queued, 11 sent"]  # g2 not started
     assert main(["tick", "-c", str(started)]) == 0
-    assert capsys.readouterr().out.splitlines() == ["g1: setup; 0 input(s) stored, 0 message(s) queued, 0 sent"]
+    assert capsys.readouterr().out.splitlines() == ["g1: setup; 0 post(s) and 0 PM(s) stored, 0 message(s) queued, 0 sent"]
 
 
 def test_tick_quiet_prints_no_summary_and_verbose_logs_debug(started, capsys):
@@ -77,8 +77,25 @@ def test_tick_says_what_grace_seconds_holds_back(tmp_path, capsys):
     capsys.readouterr()
     assert main(["tick", "-c", str(path)]) == 0
     line, = capsys.readouterr().out.splitlines()
-    assert line.startswith("g1: setup; 0 input(s) stored, 0 message(s) queued, 0 sent, 11 more due from "), line
+    assert line.startswith("g1: setup; 0 post(s) and 0 PM(s) stored, 0 message(s) queued, 0 sent, 11 more due from "), line
     h, m, sec = map(int, line.split("due from ")[1][:8].split(":"))
     expected = datetime.now(timezone.utc) + timedelta(hours=1)  # the role PMs were made at `game start`
     off = (h * 3600 + m * 60 + sec - (expected.hour * 3600 + expected.minute * 60 + expected.second)) % 86400
     assert min(off, 86400 - off) < 300, line
+
+
+def test_tick_summary_counts_the_pms_it_stored(tmp_path):
+    """A tick that stored ten confirmations said "0 input(s) stored" (GM acceptance on SMF): PMs count too."""
+    from daemon_world import World, _confirm
+
+    from forumbot.lifecycle import tick_summary
+
+    world = World(tmp_path)
+    world.start()
+    world.tick()
+    _confirm(world)
+    world.post("vote", "М1", "Дон")
+    line, = tick_summary(world.daemon.sessions, world.tick())
+    world.close()
+    confirmed = len([p for p in world.forum.pms if p.pm.text == "подтверждаю"])
+    assert confirmed >= 5 and f" post(s) and {confirmed} PM(s) stored, " in line, line
