@@ -1130,3 +1130,15 @@ def test_C9_gm_status_names_night_moves_only_by_night_and_unconfirmed_roles_in_s
     assert "М1," not in setup.split("Роль не подтвердили")[1]
     assert "Роль не подтвердили" not in day
     assert "Нет ходов" in night and "проверка" in night
+
+
+def test_C9_a_gm_command_after_the_end_is_answered_not_met_with_silence():
+    """A GM's `отмена` sent seconds after the modkill that ended the game got no answer (GM acceptance on SMF)."""
+    g = Game.moscow()
+    for m in MAFIA:
+        g.gm("day 1", "+1h", f"модкилл {m}")
+    g.gm("day 1", "+2h", "отмена")
+    r = g.run("day 2", "+1h")
+    assert r.winner == "town"
+    answers = [t for t in r.pms("ГМ") if "игра уже окончена" in t]
+    assert len(answers) == 1, r.pms("ГМ")

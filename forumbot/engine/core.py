@@ -431,9 +431,14 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return
         if self.s.phase.kind == "ended":
             self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
-            if self.suppress and inp.where is Where.PM and inp.author.casefold() in self.gm_accounts:
-                # an undo's re-derivation ended the game before this command: it no longer does anything (C-9)
-                self.rederived[inp.id] = self.t.command_refused("game_ended")
+            if inp.where is Where.PM and inp.author.casefold() in self.gm_accounts:
+                if self.suppress:
+                    # an undo's re-derivation ended the game before this command: it no longer does anything (C-9)
+                    self.rederived[inp.id] = self.t.command_refused("game_ended")
+                else:
+                    # C-9: every GM command is answered; one sent just after a modkill ended the game (an
+                    # `отмена` of it, say) would otherwise meet silence
+                    self._answer(inp, self.t.command_refused("game_ended"))
             return
         if inp.where is Where.PM:
             if parse.account_key(inp.author) in self.gm_accounts:
