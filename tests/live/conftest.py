@@ -43,6 +43,9 @@ from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, li
 BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
     "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
+    # stock knobs (test_stock_limits.py): phpBB FLOOD=15; MyBB POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5
+    "phpbb_stock_board": ("phpbb", {}, 1000),
+    "mybb_stock_board": ("mybb", {}, 1000),
 }
 
 

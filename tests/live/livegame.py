@@ -37,7 +37,7 @@ def next_minute(engine: str = "phpbb") -> None:
 
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
-                 bot_intervals: dict[str, float], options: str = "") -> None:
+                 bot_intervals: dict[str, float], options: str = "", forum_settings: str = "") -> None:
         self.board, self.tmp, self.name = board, tmp, name
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: board.password, "PYTHONPATH": str(ROOT)}
@@ -57,6 +57,7 @@ base_url = "{board.base_url}"
 login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
 intervals = {{ {intervals} }}
+{forum_settings}
 
 [games.{name}]
 forum = "live"
