@@ -174,6 +174,8 @@ def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     assert posts == 1, "MyBB should have merged every bot post of the game thread into one"
+    # the setup post, Day 1's opening, Day 1's final count: three messages, each delivered once, in one post
+    assert len(MARKER.findall(merged)) == 3, merged[-1500:]
     game.assert_outbox_drained()
     report(game, f"MyBB stock (POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5): {time.monotonic() - t0:.0f} s, "
           f"{len(ticks.outputs)} ticks (Setup {setup_ticks}), {len(MARKER.findall(merged))} messages merged into one "
