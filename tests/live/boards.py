@@ -490,7 +490,8 @@ class MybbMember(Member):
         ids: list[str] = []
         page = 1
         while True:
-            soup = BeautifulSoup(self.get(f"private.php?fid=1&page={page}").text, "lxml")
+            # the inbox is fid 0 (or none): MyBB 1.8's fid=1 is the "Unread" view, which drops a PM once read
+            soup = BeautifulSoup(self.get(f"private.php?fid=0&page={page}").text, "lxml")
             found = [m.group(1) for a in soup.select("a[href*='pmid=']")
                      if (m := re.search(r"action=read&(?:amp;)?pmid=(\d+)", a["href"]))]
             new = list(dict.fromkeys(i for i in found if i not in ids))
