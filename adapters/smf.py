@@ -279,6 +279,8 @@ class SmfForum(HtmlForum):
     def _send_one(self, to: str, subject: str, text: str) -> None:
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
+        # SMF checks the hourly PM limit when it serves the form (a 403 error page, seen live), and again on send
+        self.raise_if_hourly_limit(page)
         result = self.submit_smf(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
                                                    spec.fields["message"]: text}, action="pm")
         if result.status in _REDIRECTS and self.matches("pm_sent", result.location or ""):
@@ -290,13 +292,18 @@ class SmfForum(HtmlForum):
             log.warning("smf: PM %r sent only in part: %s", subject, "; ".join(report))
             return
         problem = self.error_text(result)
-        hourly = self.matches("pm_hourly", problem)
-        if hourly:
-            limit = int(next(g for g in hourly.groups() if g) or SMF_PMS_PER_HOUR)
-            # The oldest PM of the hour leaves the window first; when is not shown: the average spacing.
-            raise FloodLimited(f"smf: PM limit: {problem}", retry_after=3600.0 / max(limit, 1))
+        self.raise_if_hourly_limit(result, problem)
         if result.status in _REDIRECTS:
             raise ForumUnavailable(f"smf: PM to {to} went to {result.location}, not to the sent notice; "
                                    "it may have been sent")
         self.raise_for_errors(result, flood_action="pm", text=problem)
 
+    def raise_if_hourly_limit(self, page: Page, problem: str | None = None) -> None:
+        """pm_spam_settings' PMs an hour (20 stock for a Regular Member, as the bot is): FloodLimited, so the
+        outbox sends the PM later; as a plain error page it would be a refusal for good, and the PM lost."""
+        problem = self.error_text(page) if problem is None else problem
+        hourly = self.matches("pm_hourly", problem)
+        if hourly:
+            limit = int(next(g for g in hourly.groups() if g) or SMF_PMS_PER_HOUR)
+            # The oldest PM of the hour leaves the window first; when is not shown: the average spacing.
+            raise FloodLimited(f"smf: PM limit: {problem}", retry_after=3600.0 / max(limit, 1))

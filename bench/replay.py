@@ -11,7 +11,6 @@ import random
 import statistics
 import sys
 import time
-from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
@@ -20,7 +19,6 @@ from gamekit import Game  # noqa: E402
 
 from forumbot import replay  # noqa: E402
 from forumbot.game import run  # noqa: E402
-from forumbot.model import Input, Where  # noqa: E402
 
 TRANSCRIPTS = Path(__file__).parent.parent / "fixtures" / "transcripts"
 WORDS = ["ннв", "я думаю", "голосуйте за", "проверка", "убить", "лечу", "охота", "подтверждаю", "?"]

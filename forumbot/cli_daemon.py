@@ -129,7 +129,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_check_config(args: argparse.Namespace) -> int:
     from forumbot.daemon import config_warnings
-    from forumbot.lifecycle import check_forums, check_setups, late_starts
+    from forumbot.lifecycle import check_forums, check_setups, late_starts, thread_warnings
 
     config = _config(args)
     for warning in config_warnings(config):
@@ -139,7 +139,8 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         print(f"forumbot: {problem}", file=sys.stderr)
     if problems:
         return EXIT_CONFIG
-    for warning in late_starts(config, _now(), _started_games(config)):
+    statuses = _game_statuses(config)
+    for warning in late_starts(config, _now(), set(statuses)) + thread_warnings(config, statuses):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
     if args.online:
         wrong, unreachable, warnings = check_online(config, os.environ)
@@ -223,9 +224,9 @@ def _guest_adapter(url: str, engine: str | None) -> object:
     return factory(origin + (root if root.endswith("/") else root + "/"), "guest")
 
 
-def _started_games(config: Config) -> set[str]:
-    """The games already in the database; none when there is no usable database yet (check-config creates
-    nothing)."""
+def _game_statuses(config: Config) -> dict[str, str]:
+    """The games already in the database, by name, with their status; none when there is no usable database
+    yet (check-config creates nothing)."""
     from sqlalchemy import select
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -234,16 +235,16 @@ def _started_games(config: Config) -> set[str]:
 
     url = config.database_url
     if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
-        return set()
+        return {}
     try:
         engine = open_engine(url)
         try:
             with engine.connect() as connection:
-                return set(connection.scalars(select(Game.name)))
+                return dict(connection.execute(select(Game.name, Game.status)).all())
         finally:
             engine.dispose()
     except SQLAlchemyError:
-        return set()
+        return {}
 
 
 def check_online(config: Config, environ, factory=None,

@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -260,7 +260,6 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         game = _parse_game(name, table, forums, problems)
         if game is not None:
             games[name] = game
-    _check_threads_unique(games, problems)
     forums = _default_board_zones(forums, games, problems)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
                   grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level)
@@ -514,11 +513,16 @@ def _parse_schedule(r: _Reader) -> Schedule | None:
                     timezone=tz_name)
 
 
-def _check_threads_unique(games: dict[str, GameConfig], problems: list[str]) -> None:
-    owner: dict[tuple[str, str], str] = {}
-    for game in games.values():
-        for key in ("game_thread", "vote_thread"):
-            thread = (game.forum, getattr(game, key))
-            if thread in owner and owner[thread] != game.name:
-                problems.append(f"games.{game.name}.{key}: thread already used by game {owner[thread]!r}")
-            owner.setdefault(thread, game.name)
+def shared_threads(games: Mapping[str, GameConfig], name: str) -> list[tuple[str, str]]:
+    """(key, other game) for each thread of game `name` that another configured game on its forum also names.
+
+    Not a problem in itself: a season plays game after game in the same threads, each game reading only what
+    was posted from its own `game start` on. Two games may not *run* in one thread at once; `game start`
+    refuses that, since only the database knows which games are running."""
+    game = games[name]
+    found = []
+    for key in ("game_thread", "vote_thread"):
+        thread = getattr(game, key)
+        found += [(key, other.name) for other in games.values() if other.name != name and other.forum == game.forum
+                  and thread in (other.game_thread, other.vote_thread)]
+    return found

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Collection, Mapping, Sequence
@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot import engine
-from forumbot.config import Config, ForumConfig, GameConfig
+from forumbot.config import Config, ForumConfig, GameConfig, shared_threads
 from forumbot.errors import ConfigError, FloodLimited, ForumbotError, PartlySent, SetupError
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
@@ -83,6 +83,10 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     with sessions.begin() as session:
         if session.scalar(select(Game.id).where(Game.name == name)) is not None:
             raise ForumbotError(f"game {name!r} was already started (see `forumbot game status {name}`)")
+        running = set(session.scalars(select(Game.name).where(Game.status.in_(ACTIVE))))
+        busy = thread_conflicts(config, name, running)
+        if busy:
+            raise ConfigError(busy[0])
         row = Game(name=name, forum_id=forum_id(session, forum.name, forum.engine), status="running",
                    mode=game.mode, seed=seed, setup_json=setup_to_json(setup), commitment=digest, started_at=now)
         session.add(row)
@@ -102,6 +106,34 @@ def past_day_one(game: GameConfig, now: datetime) -> str | None:
         return None
     return (f"games.{game.name}.start: Day 1 would have ended at {ends.isoformat()}, before now "
             f"({now.astimezone(ends.tzinfo).isoformat(timespec='seconds')}); set `start` to a later time")
+
+
+# a game still reading its threads (or owing its closing post)
+ACTIVE = ("running", "stopping")
+
+
+def thread_conflicts(config: Config, name: str, running: Collection[str]) -> list[str]:
+    """Why game `name` cannot start while the games `running` run: one of its threads is also theirs. A thread
+    holds one game at a time (both would count the same votes); game after game in it is a season."""
+    return [f"games.{name}.{key}: also the thread of game {other!r}, which is still running; start {name} once "
+            f"{other} has ended" for key, other in shared_threads(config.games, name) if other in running]
+
+
+def thread_warnings(config: Config, statuses: Mapping[str, str]) -> list[str]:
+    """check-config: games not started yet that share a thread with a running game (or one listed before them
+    and not started). Legal (a season planned ahead), but `game start` waits for the other to end: say so."""
+    warnings = []
+    order = list(config.games)
+    for name in order:
+        if name in statuses:
+            continue
+        for key, other in shared_threads(config.games, name):
+            # of two games not started, the one listed later is the one that waits
+            if statuses.get(other) in ACTIVE or (other not in statuses and order.index(other) < order.index(name)):
+                state = "still running" if other in statuses else "not started yet"
+                warnings.append(f"games.{name}.{key}: also the thread of game {other!r} ({state}); one game runs "
+                                f"in a thread at a time, so `forumbot game start {name}` waits until {other} has ended")
+    return warnings
 
 
 def _game_config(config: Config, name: str) -> GameConfig:
@@ -340,6 +372,10 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
             parts = [f"{o.stored} input(s) stored", f"{o.queued} message(s) queued", f"{d.sent if d else 0} sent"]
             if d and d.recovered:
                 parts.append(f"{d.recovered} found already on the forum")
+            if o.held_back and o.held_until is not None:
+                # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
+                parts.append(f"{o.held_back} more due from {o.held_until.astimezone(timezone.utc):%H:%M:%S} UTC "
+                             f"(grace_seconds)")
         elif o.state == "error" and deferred_by_flood(o.error):
             # routine, not an outage: the forum's flood timer holds the rest until a later tick
             owed = waiting.get(o.name, 0)

@@ -110,6 +110,8 @@ class GameOutcome:
     stored: int = 0
     queued: int = 0
     delivery: Delivery | None = None
+    held_back: int = 0  # messages the fold made that are younger than grace_seconds: sent by a later tick
+    held_until: datetime | None = None  # the earliest of them becomes due at this moment
     error: ForumError | None = None
     problem: str = ""  # state "broken": why its stored setup was refused
 
@@ -249,6 +251,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
+    later = [m.at for m in result.messages if m.at > until]
+    if later:
+        outcome.held_back = len(later)
+        outcome.held_until = min(later) + timedelta(seconds=ctx.config.grace_seconds)
     ctx.hook("after_outbox")
     target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,

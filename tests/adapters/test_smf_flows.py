@@ -404,6 +404,19 @@ def test_pm_hourly_limit_is_flood_limited(clock, http):
     assert e.value.retry_after == 180.0
 
 
+def test_pm_hourly_limit_on_the_compose_form_is_flood_limited_not_a_refusal(clock, http):
+    """SMF checks the hourly limit when it serves the compose form: seen live (en/37, the limit set to 2), the
+    GET is the 403 error page. As FormRejected the outbox would set the PM aside for good (issue 9)."""
+    forum = SmfForum(EN, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep,
+                     max_wait=1.0)
+    add_page(http, "GET", EN + "index.php?action=pm;sa=send", "smf/en", "37_pm_compose_hourly_limit_403.html",
+             status=403, headers=DATE)
+    with pytest.raises(FloodLimited) as e:
+        forum.send_pm("Маша", "Роль", "текст")
+    assert e.value.retry_after == 1800.0  # 3600 s over the limit of 2 the page names
+    assert posts(http) == []
+
+
 def test_find_own_pm_in_the_sent_folder(forum, http):
     serve(http, "GET", "index.php?action=pm;f=sent;sort=date;desc", "32_pm_sentbox.html")
     serve(http, "GET", "index.php?action=pm;f=sent;pmsg=5", "32_pm_sentbox.html")

@@ -63,3 +63,22 @@ def test_run_says_when_it_starts_and_stops(started, capsys, monkeypatch):
     assert cycles == [1]
     assert lines[0].startswith("forumbot: running 2 configured game(s) from ") and "every 60 s" in lines[0]
     assert lines[-1] == "forumbot: stopped (exit 0)"
+
+
+def test_tick_says_what_grace_seconds_holds_back(tmp_path, capsys):
+    """A GM's first `tick` right after `game start` sends nothing while grace_seconds runs: the summary says so
+    and when, instead of a bare "0 sent"."""
+    path = tmp_path / "forumbot.toml"
+    start = datetime.now(timezone.utc) + timedelta(days=1)
+    path.write_text(config_toml(game_toml("g1", start=start)).replace("grace_seconds = 0", "grace_seconds = 3600"),
+                    encoding="utf-8")
+    assert main(["db", "upgrade", "-c", str(path)]) == 0
+    assert main(["game", "start", "g1", "-c", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["tick", "-c", str(path)]) == 0
+    line, = capsys.readouterr().out.splitlines()
+    assert line.startswith("g1: setup; 0 input(s) stored, 0 message(s) queued, 0 sent, 11 more due from "), line
+    h, m, sec = map(int, line.split("due from ")[1][:8].split(":"))
+    expected = datetime.now(timezone.utc) + timedelta(hours=1)  # the role PMs were made at `game start`
+    off = (h * 3600 + m * 60 + sec - (expected.hour * 3600 + expected.minute * 60 + expected.second)) % 86400
+    assert min(off, 86400 - off) < 300, line

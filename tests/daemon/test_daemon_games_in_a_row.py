@@ -136,3 +136,55 @@ def test_pm_before_game_start_is_not_the_games(tmp_path):
     w.tick()
     assert [t for to, t, _ in w.bot_pms() if to == "М1"] and len([to for to, _, _ in w.bot_pms() if to == "М1"]) == 1
     w.close()
+
+
+# --- a season in the same threads: game 2 where game 1 was played ----------------------------------------------
+
+
+def same_threads(tmp_path) -> World:
+    g2 = game_toml("g2", start=SECOND_T0).replace('"g2/game"', '"g1/game"').replace('"g2/vote"', '"g1/vote"')
+    return World(tmp_path, games=game_toml("g1") + g2)
+
+
+def test_a_second_game_in_the_first_games_threads_waits_for_it_to_end(tmp_path, capsys):
+    """The config names both games (g1's table kept, so `game status g1` still folds its end); the threads are
+    shared, so g2 cannot start while g1 runs, and check-config says so ahead: a warning, not a refusal."""
+    from forumbot.cli import main
+    from forumbot.errors import ConfigError
+
+    w = same_threads(tmp_path)
+    assert main(["check-config", "-c", str(w.config_path)]) == 0
+    err = capsys.readouterr().err
+    assert "games.g2.game_thread: also the thread of game 'g1' (not started yet)" in err
+    assert "games.g1" not in err  # of two games not started, the later one waits
+    play(w, upto=2)
+    try:
+        w.start("g2", seed=3)
+    except ConfigError as e:
+        assert str(e).startswith("games.g2.game_thread: also the thread of game 'g1', which is still running")
+    else:
+        raise AssertionError("g2 started in g1's threads while g1 runs: both would count the same votes")
+    w.close()
+
+
+def test_a_second_game_in_the_same_threads_counts_no_vote_of_the_first(tmp_path, capsys):
+    from forumbot.cli import main
+
+    w = same_threads(tmp_path)
+    _end_first_game(w)  # g1's Day 1 had 7 votes for Маф1 in g1/vote
+    assert main(["check-config", "-c", str(w.config_path)]) == 0
+    assert "warning" not in capsys.readouterr().err  # g1 has ended: g2 may start in its threads
+    w.now = SECOND_T0 - timedelta(days=1)
+    w.start("g2", seed=3)
+    w.now += timedelta(minutes=1)
+    w.tick()
+    w.now = SECOND_T0 + timedelta(hours=2)
+    w.post("vote", "М1", "М2")
+    w.now = SECOND_T0 + timedelta(hours=24, minutes=1)
+    w.tick()
+    run = fold_game(w.daemon.sessions, w.config, "g2", w.now)
+    final = next(m.text for m in run.messages if "Итоговый подсчёт голосов (день 1)" in m.text)
+    # its one vote only: none of g1's seven for Маф1 posted in the same vote thread
+    assert "[b]М2[/b] — 1 голос: М1\n\nБез голоса (9)" in final and "Маф1[/b] —" not in final, final
+    assert "result: game over" in game_status(w.daemon.sessions, w.config, "g1", now=w.now)
+    w.close()

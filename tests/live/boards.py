@@ -38,6 +38,7 @@ PACKAGES = {"phpbb": ("php8.2", "pdo_sqlite"), "mybb": ("php8.2", "mysqli"), "sm
 BUILD_TIMEOUT = 600
 TIMEOUT = 60
 FORM_MIN_AGE = 1.1  # phpBB refuses a form sent within 1 s of serving it
+SERVED = re.compile(rb"\] 127\.0\.0\.1:\d+ \[\d{3}\]: ")  # a request line of PHP's built-in server log
 UA = "Mozilla/5.0 (X11; Linux x86_64) forumbot-live-tests/1"
 
 
@@ -156,9 +157,10 @@ class Board:
         return done.stdout
 
     def requests_logged(self) -> int:
-        """Requests the board has served so far (one line each in its PHP server log)."""
+        """Requests the board has served so far: the lines of its PHP server log with a status (`[200]: GET ...`);
+        with PHP_CLI_SERVER_WORKERS the server also logs "Accepted" and "Closing" lines for each connection."""
         with open(self.dir / "run" / "php.log", "rb") as f:
-            return sum(1 for line in f if b"] 127.0.0.1:" in line and b" [" in line)
+            return sum(1 for line in f if SERVED.search(line))
 
     def stop(self) -> None:
         subprocess.run([str(boards_folder() / f"{self.engine}.sh"), "stop"], env=self.script_env,

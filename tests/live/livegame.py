@@ -7,6 +7,7 @@ the bot left on the board: every post and PM once (by the marker each carries), 
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import re
@@ -37,14 +38,14 @@ def next_minute(engine: str = "phpbb") -> None:
 
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
-                 bot_intervals: dict[str, float], options: str = "", forum_settings: str = "") -> None:
+                 bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None,
+                 forum_settings: str = "") -> None:
         self.board, self.tmp, self.name = board, tmp, name
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: board.password, "PYTHONPATH": str(ROOT)}
         self.log = tmp / "ticks.log"
         self.game_topic, self.vote_topic = board.env["GAME_TOPIC"], board.env["VOTE_TOPIC"]
-        players = ",\n    ".join(f'{{ nick = "{p}", role = "{roles.get(p, "civilian")}" }}' for p in board.players)
-        start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=2)
+        self.players = list(players or board.players)
         intervals = ", ".join(f"{k} = {v}" for k, v in bot_intervals.items())
         self.config.write_text(f"""poll_seconds = 60
 grace_seconds = 0
@@ -58,8 +59,17 @@ login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
 intervals = {{ {intervals} }}
 {forum_settings}
+""" + self._game_table(variant, roles, options), encoding="utf-8")
+        done = self.cli("db", "upgrade")
+        assert done.returncode == 0, done.stderr
+        self.start()
 
-[games.{name}]
+    def _game_table(self, variant: str, roles: dict[str, str], options: str) -> str:
+        board = self.board
+        players = ",\n    ".join(f'{{ nick = "{p}", role = "{roles.get(p, "civilian")}" }}' for p in self.players)
+        start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=2)
+        return f"""
+[games.{self.name}]
 forum = "live"
 variant = "{variant}"
 language = "ru"
@@ -76,11 +86,22 @@ options = {{ {options} }}
 players = [
     {players}
 ]
-""", encoding="utf-8")
-        done = self.cli("db", "upgrade")
-        assert done.returncode == 0, done.stderr
-        done = self.cli("game", "start", name)
+"""
+
+    def start(self) -> subprocess.CompletedProcess:
+        done = self.cli("game", "start", self.name)
         assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+    def next_game(self, name: str, variant: str, roles: dict[str, str], options: str = "",
+                  players: list[str] | None = None) -> "LiveGame":
+        """The season's next game: its table added to the same config (this game's kept, so `game status` of
+        this one still folds its end), the same database and threads. Not started: `start()` it."""
+        game = copy.copy(self)
+        game.name, game.end_phases, game.players = name, 0, list(players or self.players)
+        with open(self.config, "a", encoding="utf-8") as f:
+            f.write(game._game_table(variant, roles, options))
+        return game
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
         return self.run([sys.executable, "-m", "forumbot.cli", *args, "-c", str(self.config)])

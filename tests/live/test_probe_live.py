@@ -23,7 +23,7 @@ from test_punbb_adapter import boards_dir, load_env, unavailable
 
 pytestmark = pytest.mark.live
 
-PORT = os.environ.get("FORUMBOT_PROBE_FLUXBB_PORT", "18545")
+PORT = os.environ.get("FORUMBOT_PROBE_FLUXBB_PORT", str(18545 + int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)))
 # shown only by an error page, a captcha, a post's redirect page: none is on a thread page or the inbox
 SITUATIONAL = {"selectors.error", "selectors.captcha", "selectors.redirect"}
 

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.live
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVE_FLOOD = 3  # seconds: POST_FLOOD for the board, the adapter's post and PM limits
-PORT = os.environ.get("FORUMBOT_FLUXBB_PORT", "18145")
+# 21145 (+ FORUMBOT_BOARD_PORT_OFFSET): the whole-game FluxBB board has the stock 18145
+PORT = os.environ.get("FORUMBOT_FLUXBB_PORT", str(21145 + int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)))
 
 
 def unavailable(reason: str) -> None:

@@ -4,7 +4,8 @@ login, the seeded 32-post thread read across its pages, a reply, and a PM round 
 The board is built fresh for the session in a temporary folder and stopped at the end. It skips with the reason
 where it cannot run (no board scripts, no PHP or MariaDB, a failed build); with FORUMBOT_REQUIRE_LIVE=1 it fails
 instead. The boards' folder is FORUMBOT_BOARDS, else `../shared/boards` next to the checkout (or next to the
-folder holding the worktree). Ports: FORUMBOT_SMF_HTTP_PORT / FORUMBOT_SMF_DB_PORT (18140 / 18141)."""
+folder holding the worktree). Ports: FORUMBOT_SMF_HTTP_PORT / FORUMBOT_SMF_DB_PORT (21140 / 21141, plus FORUMBOT_BOARD_PORT_OFFSET: the
+whole-game SMF board has the stock 18140)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.live
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT = 600
+_OFFSET = int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)
 
 
 def _required() -> bool:
@@ -65,8 +67,8 @@ def board(tmp_path_factory):
         _unavailable(f"{', '.join(missing)} not installed (Debian packages: {boards / 'README.md'})")
     folder = tmp_path_factory.mktemp("smf-board")
     knobs = {"BOARD_DIR": str(folder), "SKIP_APT": "1",
-             "HTTP_PORT": os.environ.get("FORUMBOT_SMF_HTTP_PORT", "18140"),
-             "DB_PORT": os.environ.get("FORUMBOT_SMF_DB_PORT", "18141")}
+             "HTTP_PORT": os.environ.get("FORUMBOT_SMF_HTTP_PORT", str(21140 + _OFFSET)),
+             "DB_PORT": os.environ.get("FORUMBOT_SMF_DB_PORT", str(21141 + _OFFSET))}
     script = str(boards / "smf.sh")
     try:
         done = subprocess.run([script, "build"], env={**os.environ, **knobs}, capture_output=True, text=True,
