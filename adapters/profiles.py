@@ -244,7 +244,8 @@ MYBB = HtmlProfile(
     }),
     messages=_ro({
         "flood": r"слишком быстро|too quickly|too soon|flood",
-        "flood_seconds": r"(\d+)\s*(?:секунд|second)",
+        # MyBB 1.8: "Please wait 45 more seconds." (datahandler_post/pm.lang.php)
+        "flood_seconds": r"(\d+)\s*(?:more\s+)?(?:секунд|second)",
         "bad_login": r"не ?правильн\w* (комп?бинаци|имя|пароль)|invalid username|incorrect password|invalid password",
         "form_invalid": r"Несоответствие кода авторизации|authorization code mismatch",
         "quota": r"квот|quota",

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot import engine
 from forumbot.config import Config, ForumConfig, GameConfig, shared_threads
-from forumbot.errors import ConfigError, ForumbotError, SetupError
+from forumbot.errors import ConfigError, FloodLimited, ForumbotError, PartlySent, SetupError
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
@@ -355,6 +355,12 @@ def _first_line(text: str, width: int = 80) -> str:
 # --- tick's summary ----------------------------------------------------------------------------------------
 
 
+def deferred_by_flood(error: BaseException | None) -> bool:
+    """A delivery the forum's flood limit stopped (the rest goes out next tick), not an outage."""
+    cause = error.cause if isinstance(error, PartlySent) else error
+    return isinstance(cause, FloodLimited)
+
+
 def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type: ignore[no-untyped-def]
     """One line per game the tick saw (issue 11 item 9): phase, inputs stored, messages queued and sent, and
     what is stuck in its outbox now (uncertain, refused, held for approval, not deliverable)."""
@@ -368,6 +374,10 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 .where(Game.name.in_(names), OutboxRow.status.in_(("uncertain", "refused", "queued")))
                 .group_by(Game.name, OutboxRow.status)):
             stuck.setdefault(game_name, {})[status] = count
+        waiting = dict(session.execute(
+            select(Game.name, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
+            .where(Game.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))
+            .group_by(Game.name)).all())
     lines = []
     for o in report.games:
         d = o.delivery
@@ -383,6 +393,13 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
                 parts.append(f"{o.held_back} more due from {o.held_until.astimezone(timezone.utc):%H:%M:%S} UTC "
                              f"(grace_seconds)")
+        elif o.state == "error" and deferred_by_flood(o.error):
+            # routine, not an outage: the forum's flood timer holds the rest until a later tick
+            owed = waiting.get(o.name, 0)
+            after = o.error.cause if isinstance(o.error, PartlySent) else o.error
+            when = f", next try in {after.retry_after:.0f} s" if after.retry_after is not None else ""
+            parts = [f"{d.sent if d else 0} sent", f"deferred: {owed} message(s) wait for the forum's flood "
+                     f"limit{when} ({after})"]
         elif o.state == "error":
             parts = [f"forum error: {o.error}"]
         elif o.state == "broken":

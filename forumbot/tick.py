@@ -185,7 +185,10 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 kind = e.cause if isinstance(e, PartlySent) else e
                 if not isinstance(kind, (FloodLimited, FormRejected)):
                     report.unreachable.setdefault(forum_name, e)
-                log.error("%s: %s", name, e)
+                if isinstance(kind, FloodLimited):  # routine: the rest waits for a later tick, in order
+                    log.info("%s: delivery deferred by the forum's flood limit: %s", name, e)
+                else:
+                    log.error("%s: %s", name, e)
             except SetupError as e:
                 # a stored setup the fold cannot run on stops this game only; the others are played on
                 outcome.state, outcome.problem = "broken", str(e)

@@ -250,6 +250,8 @@ class Transport:
             return
         if self.max_wait is not None and gap > self.max_wait + PACE_MARGIN:
             raise FloodLimited(f"next {action} allowed in {gap:.0f} s", retry_after=gap)
+        # logged, so a tick's output shows every flood wait it sat out (each at most max_wait + PACE_MARGIN)
+        log.info("waiting %.1f s for the forum's %s flood timer", gap, action)
         self.sleep(gap)
 
     def done(self, action: str) -> None:

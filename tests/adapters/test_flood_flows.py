@@ -134,8 +134,11 @@ class MybbFloodRule:
         if what in self.last and now - self.last[what] <= self.secs[what]:
             self.refused.append(what)
             wait = self.secs[what] - (now - self.last[what]) + 1
-            body = (f'<html><body><div class="error"><ul><li>You are trying to send too quickly. Please wait {wait} '
-                    "seconds.</li></ul></div></body></html>").encode()
+            # MyBB 1.8.37's own words (inc/languages/english/datahandler_post.lang.php, datahandler_pm.lang.php)
+            sent = "post" if what == "post" else "send"
+            body = (f'<html><body><div class="error"><ul><li>You are trying to {sent} a message too quickly after '
+                    f"{sent}ing a previous message. Please wait {wait} more seconds.</li></ul></div></body></html>"
+                    ).encode()
             return 200, {"Content-Type": HTML}, body
         self.last[what] = now
         self.accepted.append((what, now))

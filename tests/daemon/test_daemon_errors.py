@@ -151,6 +151,41 @@ def test_flood_limit_while_delivering_goes_on_next_cycle(tmp_path, reference):
     w.close()
 
 
+def test_a_tick_stopped_by_the_flood_limit_says_what_it_deferred(tmp_path, caplog):
+    """A flood deferral is routine (issue 8 item 4): the tick's summary says how many messages wait and when it
+    tries again, and logs no error; the next tick sends them."""
+    from forumbot.lifecycle import tick_summary
+
+    w = World(tmp_path)
+    w.start()
+    w.now = STEPS[0][0]
+    original = w.forum.send_pm
+    state = {"n": 0}
+
+    def flood_on_third(to, subject, text):
+        state["n"] += 1
+        if state["n"] == 3:
+            raise FloodLimited("next pm allowed in 45 s", retry_after=45)
+        return original(to, subject, text)
+
+    w.forum.send_pm = flood_on_third
+    with caplog.at_level("INFO"):
+        report = w.tick()
+    [line] = tick_summary(w.daemon.sessions, report)
+    with w.daemon.sessions.begin() as s:
+        owed = s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "pending"))
+    assert owed > 0
+    # the setup post and two role PMs went out before the flood
+    assert f"3 sent, deferred: {owed} message(s) wait for the forum's flood limit, next try in 45 s (" in line, line
+    assert "forum error" not in line, line
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+    assert "deferred by the forum's flood limit" in caplog.text
+    w.tick()
+    [line] = tick_summary(w.daemon.sessions, report := w.tick())
+    assert "deferred" not in line
+    w.close()
+
+
 def test_forum_that_cannot_log_in_is_reported_unreachable(world):
     # the memory adapter keeps no cookie jar, so each cycle logs in first
     world.start()

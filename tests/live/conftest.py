@@ -54,6 +54,9 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "smf_stock_board": ("smf", {"SEED_POSTS": "0", "PLAYERS": "\n".join((
         "Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка", "Kapitan Vrungel",
         "Алёна_77", "Шарик"))}, 1000),
+    # stock knobs (test_stock_limits.py): phpBB FLOOD=15; MyBB POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5
+    "phpbb_stock_board": ("phpbb", {}, 1000),
+    "mybb_stock_board": ("mybb", {}, 1000),
 }
 
 

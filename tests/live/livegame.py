@@ -50,7 +50,8 @@ def next_minute(engine: str = "phpbb") -> None:
 
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
-                 bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None) -> None:
+                 bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None,
+                 forum_settings: str = "") -> None:
         self.board, self.tmp, self.name = board, tmp, name
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: board.password, "PYTHONPATH": str(ROOT)}
@@ -69,6 +70,7 @@ base_url = "{board.base_url}"
 login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
 intervals = {{ {intervals} }}
+{forum_settings}
 """ + self._game_table(variant, roles, options), encoding="utf-8")
         done = self.cli("db", "upgrade")
         assert done.returncode == 0, done.stderr
