@@ -6,6 +6,7 @@ Casts (tests/gamekit.py): Moscow Шериф, Дон, Маф1, Маф2, М1..М6;
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -219,7 +220,9 @@ def test_C12_free_hunt_mafia_are_shown_the_executor_form_and_mafia_in_setup_the_
     ring(g, "day 1")
     m = g.pm("night 1", "+1h", "Ф1", "hello")
     r = g.run("night 1", "+2h")
-    assert "“kill NICK by NICK2” (for example, “kill Ф2 by Ф1”)" in pm_after(r, "Ф1", m)[0]
+    said = pm_after(r, "Ф1", m)[0]
+    example = re.search(r"“kill NICK by NICK2” \(for example, “kill (\S+) by Ф1”\)", said)
+    assert example and example.group(1) not in ("Ф2", "Ф3"), said  # never his own partner
     g = Game("moscow", [(n, None if role.value == "don" else role) for n, role in Game.moscow().cast])
     m = g.pm("setup", "-2h", "Маф1", "хочу быть доном")
     r = g.run("setup", "-1h")
@@ -385,3 +388,12 @@ def test_C1_C9_a_gm_command_shown_to_the_minute_takes_effect_at_the_minutes_end(
     r = g.run("night 1", "+1h")
     assert r.died("М3") == ("day 1", "vote")
     assert "М3 — 3 голоса: М1, М2, М5" in final_count(r)
+
+
+def test_C12_a_mafiosos_example_never_names_his_own_partner():
+    """GM acceptance on SMF: a mafioso's role PM said «убить Маша» with Маша his partner."""
+    r = Game.free_hunt().run("setup", "+1m")  # seats Ф1, Ф2, Ф3 (mafia) come first
+    for maf in ("Ф1", "Ф2", "Ф3"):
+        role = next(t for t in r.pms(maf) if "Ваша роль" in t)
+        named = [n for n in ("Ф1", "Ф2", "Ф3") if f"«убить {n}»" in role]
+        assert "«убить " in role and not named, role

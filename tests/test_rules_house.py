@@ -300,3 +300,15 @@ def test_R3_rejection_names_the_rule_in_english():
     g = Game.moscow(options={"vote_format": "bold"}, language="en")
     g.vote("day 1", "+1h", "М1", "Маф1")
     assert "the vote is not in bold" in g.run("day 1", "+23h").text()
+
+
+def test_R10_no_maniac_in_the_cast_leaves_only_the_mafia_to_guess_in_a_hunt():
+    """GM acceptance on SMF: a Free Hunt cast without a Maniac still told players «охота НИК маф|маньяк»."""
+    cast = [(f"И{i}", None) for i in range(7)]
+    r = Game("free_hunt", cast, options={"cast": {"mafia": 2, "doctor": 1, "maniac": 0}}).run("night 1", "+1m")
+    texts = [t for i in range(7) for t in r.pms(f"И{i}")] + r.posts()
+    hunts = [t for t in texts if "охота" in t]
+    assert hunts and all("маньяк" not in t for t in hunts), hunts[:2]
+    assert any("«охота НИК маф»" in t for t in hunts)
+    with_maniac = Game.free_hunt().run("night 1", "+1m")
+    assert any("«охота НИК маф|маньяк»" in t for t in with_maniac.posts() + with_maniac.pms("Г1"))

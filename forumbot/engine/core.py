@@ -245,7 +245,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             for move in self._possible_moves(sid):
                 if move not in found and move != "don":
                     found.append(move)
-        order = ["check", "shot", "shot_by", "heal", "hunt"]
+        order = ["check", "shot", "shot_by", "heal", "hunt", "hunt_mafia"]
         return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
 
     def _partners(self, sid: str) -> list[str]:

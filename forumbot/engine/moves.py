@@ -63,14 +63,21 @@ class MovesMixin:
         for kind in sorted(self.variant.abilities(seat.role)):
             if kind is MoveKind.HUNT and not self._hunting_open():
                 continue
+            if kind is MoveKind.HUNT and not any(s.role is Role.MANIAC for s in self.s.seats.values()):
+                moves.append("hunt_mafia")  # R-10: a cast without a Maniac leaves only the mafia to guess
+                continue
             moves.append(kind)
             if kind is MoveKind.SHOT and self.variant.team_shot and seat.is_mafia:
                 moves.append("shot_by")  # H-7
         return moves
 
     def _example_nick(self, sid: str) -> str:
-        """Another alive player to name in an example, or the sender when nobody else is left."""
-        return next((s.nick for k, s in self.s.seats.items() if k != sid and s.alive), self.s.seats[sid].nick)
+        """Another alive player to name in an example, outside the sender's mafia team where one is left (a
+        mafioso's «убить Маша» naming his own partner read as advice), or the sender when nobody else is."""
+        me = self.s.seats[sid]
+        others = [s for k, s in self.s.seats.items() if k != sid and s.alive]
+        outside = [s for s in others if not (me.is_mafia and s.is_mafia)]
+        return (outside or others or [me])[0].nick
 
     def _hunting_open(self) -> bool:
         """H-12: fixed when a night opens; by day, what the next night would say now."""
