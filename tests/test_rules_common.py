@@ -1142,3 +1142,18 @@ def test_C9_a_gm_command_after_the_end_is_answered_not_met_with_silence():
     assert r.winner == "town"
     answers = [t for t in r.pms("ГМ") if "игра уже окончена" in t]
     assert len(answers) == 1, r.pms("ГМ")
+
+
+def test_M14_no_last_word_time_in_a_result_that_ends_the_game():
+    """GM acceptance on SMF: the day result that ended the game still said «Последнее слово — … до 02.12 05:18»."""
+    g = Game.moscow()
+    g.gm("setup", "-2h", "модкилл Маф1")
+    g.gm("setup", "-2h", "модкилл Маф2")
+    g.votes("day 1", {n: "Дон" for n in ("Шериф", "М1", "М2", "М3", "М4", "М5", "М6")}, offset="+2h")
+    r = g.run("night 1", "+1h")
+    assert r.winner == "town"
+    result = next(t for t in r.posts() if "Итоги дня 1" in t)
+    assert "Последнее слово" not in result, result
+    g = Game.moscow()
+    g.votes("day 1", {"М1": "М2", "М3": "М2"})
+    assert any("Последнее слово" in t for t in g.run("night 1", "+1h").posts())  # the game goes on: it is said

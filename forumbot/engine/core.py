@@ -413,7 +413,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends.
 
         A deadline that would already be past when the death is announced (a day of 3 h or less) is the end of
-        the phase that opens then."""
+        the phase that opens then. None when these deaths end the game (C-7): no phase opens to say it in, and
+        the result post would name a time for a night that never comes."""
+        if self.variant.winner(list(self.s.seats.values())):
+            return None
         sched = self.setup.schedule
         if cause in ("vote", "runoff"):
             return at + sched.night
