@@ -11,7 +11,7 @@ phpBB (FLOOD=15: one timer for posts *and* PMs; default max_wait 60, so the tick
   on the one shared timer in one tick (M-3, M-4).
 MyBB (POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5; max_wait 30, so a tick never sleeps a whole interval:
   each tick sends what its timers allow and defers the rest, saying so):
-  Setup's 12 role PMs go out one per tick; every later bot post in the game thread falls within 60 minutes of the
+  Setup's 7 role PMs (7 players, an R-10 cast, to fit the suite's time) go out one per tick; every later bot post in the game thread falls within 60 minutes of the
   bot's last one there with nobody posting between, so MyBB merges them all into the setup post: the adapter
   sees each merge (the reply's pid is not newer than the thread's last, `ReplyId.merged`), records the message
   as delivered inside that post, and posts nothing again. Votes name `Kolya_95` (MIN_MSG=5 refuses a post
@@ -138,15 +138,16 @@ def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
         ("60", "60", "60", "5"), board.env
     gm = board.member(board.gm)
     p = {name: board.member(name) for name in board.players}
-    roles = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Мурзик": "mafia", "Наташа": "doctor",
-             "Старый Мельник": "maniac"}
+    roles = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Наташа": "doctor", "Старый Мельник": "maniac"}
+    assert len(p) == 7, board.players
     max_wait = 30.0
-    game = LiveGame(board, tmp_path, "g1", "free_hunt", roles, {}, forum_settings=f"max_wait = {max_wait:g}")
+    game = LiveGame(board, tmp_path, "g1", "free_hunt", roles, {}, forum_settings=f"max_wait = {max_wait:g}",
+                    options="cast = { mafia = 2, doctor = 1, maniac = 1 }")  # 7 players
     ticks = Ticks(max_wait, [], [])
 
-    # --- Setup: 12 role PMs at 61 s and the setup post ----------------------------------------------------------
+    # --- Setup: 7 role PMs at 61 s and the setup post ----------------------------------------------------------
     setup_ticks = ticks.drain(game, limit=len(p) + 3)
-    assert ticks.deferrals >= len(p) - 1, "12 PMs at 60 s went out without a tick deferring"
+    assert ticks.deferrals >= len(p) - 1, "7 PMs at 60 s went out without a tick deferring"
     for name, member in p.items():
         assert sum("Ваша роль:" in m.text for m in member.pms_from(board.bot)) == 1, f"{name}: no role PM"
     [setup_post] = [t for t in game.bot_posts(gm)]
@@ -169,7 +170,7 @@ def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
     ticks.drain(game, limit=5)
     [merged] = game.bot_posts(gm)
     final = merged.split("Итоговый подсчёт голосов", 1)[1]
-    assert "Kolya_95 — 11" in final and "Наступила ночь 1" in final, final[:1500]
+    assert f"Kolya_95 — {len(p) - 1}" in final and "Наступила ночь 1" in final, final[:1500]
     assert "reply merged into the bot's post" in "".join(ticks.outputs[before:])
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
