@@ -40,9 +40,15 @@ from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, li
 # workers never build the same board on the same ports, and different boards build at once in their workers.
 # Whole games lower the flood limits (phpBB FLOOD=1; MyBB POST_FLOOD=PM_FLOOD=2) to fit the time budget, and
 # MyBB MIN_MSG=1 (stock 5 refuses a vote such as "Маша"); MyBB keeps its stock post merging (MERGE_MINS=60).
+# FluxBB: POST_FLOOD=2 (stock 30 s for posts and, through New PMS, for PMs: a game would wait half an hour),
+# PER_PAGE=10 (stock 25: the game's threads then cross pages), no seeded conversation, the Moscow ten players
+# (names with a space, Cyrillic, ё, digits).
+MOSCOW_PLAYERS = "\n".join(("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка",
+                             "Kapitan Vrungel", "Алёна_77", "Шарик"))
 BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
     "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
+    "fluxbb_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": MOSCOW_PLAYERS, "POST_FLOOD": "2", "PER_PAGE": "10"}, 0),
 }
 
 

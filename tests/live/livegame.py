@@ -24,6 +24,8 @@ ROOT = HERE.parents[1]
 PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
 TICK_TIMEOUT = 300
 MARKER = re.compile(r"#fb:[0-9a-f]{8}")
+# A board script's engine name where forumbot's adapter has another: fluxbb.sh's board is driven by adapters/punbb.py.
+ADAPTER_ENGINE = {"fluxbb": "punbb"}
 
 
 def next_minute(engine: str = "phpbb") -> None:
@@ -52,7 +54,7 @@ retries = 2
 backoff_seconds = 1
 
 [forums.live]
-engine = "{board.engine}"
+engine = "{ADAPTER_ENGINE.get(board.engine, board.engine)}"
 base_url = "{board.base_url}"
 login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
