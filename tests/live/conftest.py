@@ -49,6 +49,10 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
     "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
     "fluxbb_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": MOSCOW_PLAYERS, "POST_FLOOD": "2", "PER_PAGE": "10"}, 0),
+    # stock limits (POST_FLOOD 30 for posts and, on their own timer, PMs): a 7-player cast keeps Setup's role PMs
+    # within one tick
+    "fluxbb_stock_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": "\n".join(
+        ("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Шарик"))}, 1000),
 }
 
 
