@@ -8,7 +8,8 @@ take an hour of flood waits; the bot is told the same 2 s), PER_PAGE=10 (both th
 SEED_POSTS=0. fluxbb.sh seeds the GM into the Guests group (60 s flood, no posting) though its notes say
 Moderators: the admin moves him there through the board's own profile form first (a moderator of no forum yet: the
 admin deletes); his PMs wait what the board's refusal names (New PMS still holds a moderator to 30 s).
-FluxBB shows times to the minute ("Сегодня 16:07"), so each GM `конец-фазы` is folded by a tick in a later minute (C-1, C-9). Roles are given:
+FluxBB shows times to the minute ("Сегодня 16:07"), so each GM `конец-фазы` is folded by a tick in a later
+minute (C-1, C-9). Roles are given:
   Setup: 10 role PMs (into new dialogues); confirmations answered in them; a player's PM quoting the GM (forged).
   Day 1: votes bare, bold + Latin K, Latin e, capitals, look-alikes in both words, a nick with a space, a runoff
          part; rejected: an explanation, agitation, a quote; an edited vote (void, C-11); a vote deleted by the
