@@ -40,6 +40,11 @@ from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, li
 # workers never build the same board on the same ports, and different boards build at once in their workers.
 # Whole games lower the flood limits (phpBB FLOOD=1; MyBB POST_FLOOD=PM_FLOOD=2) to fit the time budget, and
 # MyBB MIN_MSG=1 (stock 5 refuses a vote such as "Маша"); MyBB keeps its stock post merging (MERGE_MINS=60).
+# FluxBB: POST_FLOOD=2 (stock 30 s for posts and, through New PMS, for PMs: a game would wait half an hour),
+# PER_PAGE=10 (stock 25: the game's threads then cross pages), no seeded conversation, the Moscow ten players
+# (names with a space, Cyrillic, ё, digits).
+MOSCOW_PLAYERS = "\n".join(("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка",
+                             "Kapitan Vrungel", "Алёна_77", "Шарик"))
 BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
     "phpbb_season_board": ("phpbb", {"FLOOD": "1"}, 2000),  # two games in a row, beside the whole-game test
@@ -60,6 +65,11 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     # Setup's role PMs alone took 12 minutes and the scenario 15, the whole suite's budget
     "mybb_stock_board": ("mybb", {"PLAYERS": "\n".join(("Lucky_Strike", "Kolya_95", "Наташа", "Старый Мельник",
                                                         "Дядя Фёдор", "Кот Баюн", "Мурзик"))}, 1000),
+    "fluxbb_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": MOSCOW_PLAYERS, "POST_FLOOD": "2", "PER_PAGE": "10"}, 0),
+    # stock limits (POST_FLOOD 30 for posts and, on their own timer, PMs): a 7-player cast keeps Setup's role PMs
+    # within one tick
+    "fluxbb_stock_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": "\n".join(
+        ("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Шарик"))}, 1000),
 }
 
 

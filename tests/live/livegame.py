@@ -37,6 +37,8 @@ LITERAL_MARKUP = re.compile(r"\[(?:b|i|u|s|\*|list|spoiler|size|color|quote|url|
 RENDERED_BOLD = re.compile(r"<(?:strong|b)\b|mycode_b|font-weight:\s*bold", re.I)
 CHROMIUM = "chromium"
 SCREENSHOT_TIMEOUT = 120
+# A board script's engine name where forumbot's adapter has another: fluxbb.sh's board is driven by adapters/punbb.py.
+ADAPTER_ENGINE = {"fluxbb": "punbb"}
 
 
 def next_minute(engine: str = "phpbb") -> None:
@@ -65,7 +67,7 @@ retries = 2
 backoff_seconds = 1
 
 [forums.live]
-engine = "{board.engine}"
+engine = "{ADAPTER_ENGINE.get(board.engine, board.engine)}"
 base_url = "{board.base_url}"
 login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
