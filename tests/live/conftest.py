@@ -52,13 +52,9 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     # SMF: the Moscow game's 10 players (a nick with a space, Cyrillic, a Latin one), no seeded conversation;
     # SPAM_WAIT=2 (stock 5, per IP: every member and the bot share one timer); EDIT_WAIT=0 (stock 90: an
     # author's edit within it leaves no edit notice, so the edited vote could not be voided, C-11).
-    "smf_board": ("smf", {"SEED_POSTS": "0", "SPAM_WAIT": "2", "EDIT_WAIT": "0", "PLAYERS": "\n".join((
-        "Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка", "Kapitan Vrungel",
-        "Алёна_77", "Шарик"))}, 0),
+    "smf_board": ("smf", {"SEED_POSTS": "0", "SPAM_WAIT": "2", "EDIT_WAIT": "0", "PLAYERS": MOSCOW_PLAYERS}, 0),
     # SMF with its stock limits (spamWaitTime 5 s per IP, 20 PMs an hour): what the bot does on a real SMF forum
-    "smf_stock_board": ("smf", {"SEED_POSTS": "0", "PLAYERS": "\n".join((
-        "Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка", "Kapitan Vrungel",
-        "Алёна_77", "Шарик"))}, 1000),
+    "smf_stock_board": ("smf", {"SEED_POSTS": "0", "PLAYERS": MOSCOW_PLAYERS}, 1000),
     # stock knobs (test_stock_limits.py): phpBB FLOOD=15; MyBB POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5
     "phpbb_stock_board": ("phpbb", {}, 1000),
     # stock limits, but 7 players (R-10 cast) instead of Free Hunt's 12: at MyBB's stock 60 s between PMs,
