@@ -179,7 +179,7 @@ def to_text(report: ProbeReport) -> str:
         when = p["posted_at"] + (f" .. {p['posted_latest']}" if p["posted_latest"] else "")
         words = " ".join(p["text"].split())
         out.append(f"  #{p['id']} {p['author'] or '(no author)'} at {when}"
-                   f"{'; ' + ', '.join(flags) if flags else ''}: {words[:60]}{'...' if len(words) > 60 else ''}")
+                   f"{' [' + ', '.join(flags) + ']' if flags else ''}: «{words[:60]}{'...' if len(words) > 60 else ''}»")
     pg = report.pagination
     if pg:
         out.append(f"pagination: {pg['param']} ({pg['kind']}), this page {pg['current']}, pages {pg['pages'] or '?'}, "
@@ -191,8 +191,12 @@ def to_text(report: ProbeReport) -> str:
     else:
         out.append("inbox: not read (guest)")
     out.append("flood limits paced by: " + (", ".join(f"{k} {v:g} s" for k, v in report.limits.items()) or "none"))
-    out.append("selectors:")
-    out.extend(f"  {'ok  ' if ok else 'MISS'} {name}" for name, ok in report.selectors.items())
+    # only a needed selector that matched nothing is a problem; the others (a quote, an edit notice, a next page,
+    # an error box) are simply absent from these pages, which a GM cannot tell from a real miss
+    needed = {f"selectors.{n}" for n in (*NEEDED_ON_TOPIC, *NEEDED_ON_INBOX)}
+    out.append("selectors (ok: matched; MISS: needed and matched nothing; --: not on these pages, used when present):")
+    out.extend(f"  {'ok  ' if ok else 'MISS' if name in needed else '--  '} {name}"
+               for name, ok in report.selectors.items())
     out.append("unverified (written without a real page): " + (", ".join(report.unverified) or "none"))
     if report.problems:
         out.append("problems:")
