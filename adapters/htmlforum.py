@@ -411,9 +411,8 @@ class HtmlForum:
                            inbox: Page | None = None) -> tuple[list[ForumPM], str]:
         """PMs of an inbox whose rows carry growing PM ids (phpBB, MyBB, vBulletin, SMF, mybb.ru), over the
         pages `inbox_pages` walks. Cursor: {"max": the newest id read, "del": ids read, not deleted yet}. The
-        read ones are deleted a tick later (the daemon has stored them by then), through the first page's
-        folder form; one not on the pages read stays in "del" while the inbox has further pages (it sits
-        there), so deleting two pages' worth of read PMs does not leave the older ones in the inbox for good.
+        read ones are deleted a tick later (the daemon has stored them by then), by id through the first page's
+        folder form: those on later pages too, so two pages' worth of read PMs leave none behind.
         `delete` None: the engine deletes nothing, the cursor keeps no "del". `first` looks at page 1 alone
         (phpBB's folder usage); `inbox` is page 1 when the engine has read it already (SMF)."""
         cur = self.cursor_set(after)
@@ -428,16 +427,14 @@ class HtmlForum:
             for pid, row in page_rows.items():
                 if pid not in rows:
                     rows[pid], page_of[pid] = row, page
-        pending = [str(pid) for pid in cur.get("del", [])]
-        done = [pid for pid in pending if pid in rows]
-        kept = [pid for pid in pending if pid not in rows] if more and self.delete_read_pms else []
+        # a read PM not on the pages read sits on a later page (when there is one): deleted by id all the same
+        done = [pid for pid in map(str, cur.get("del", [])) if pid in rows or more]
         if done and delete is not None and self.delete_read_pms:
             delete(pages[0][0], done)
         fresh = sorted((pid for pid in rows if int(pid) > seen), key=int)
         pms = [open_pm(page_of[pid], pid, rows[pid]) for pid in fresh]
         top = max([seen, *(int(p) for p in fresh)])
-        marked = [*fresh, *(pid for pid in kept if pid not in fresh)] if delete is not None else []
-        return pms, json.dumps({"max": top, "del": marked}, separators=(",", ":"))
+        return pms, json.dumps({"max": top, "del": fresh if delete is not None else []}, separators=(",", ":"))
 
     def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
         """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""
