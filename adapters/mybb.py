@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta, timezone
+from typing import Sequence
 
 from lxml import etree
 
@@ -134,16 +135,18 @@ class MybbForum(HtmlForum):
         """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash); then empty the
         trash, where they still count against the PM quota (a full quota holds new PMs back)."""
         self.submit(inbox, "folder", {f"check[{i}]": "1" for i in ids}, action="read")
-        self._empty_trash()
+        self._empty_trash(ids)
 
-    def _empty_trash(self) -> None:
+    def _empty_trash(self, ids: Sequence[str] = ()) -> None:
         """Delete every PM in the trash (fid 4): MyBB deletes for good what is deleted there. Two requests, only
-        in a cycle that deleted something; a failure is logged, not raised (the PMs were read and stored)."""
+        in a cycle that deleted something; a failure is logged, not raised (the PMs were read and stored). The
+        ones just deleted go by id too: the trash shows 20 a page, two pages' worth were deleted."""
         trash = self.get(self.url("trash"))
         rows = self._inbox_rows(trash.tree())
         if not rows:
             return
-        result = self.submit(trash, "folder", {f"check[{i}]": "1" for i in rows}, action="read")
+        result = self.submit(trash, "folder", {f"check[{i}]": "1" for i in {**rows, **dict.fromkeys(ids)}},
+                             action="read")
         problem = self.error_text(result)
         if problem or result.status >= 400:
             log.warning("mybb: emptying the PM trash failed (HTTP %s) %s", result.status, problem)
