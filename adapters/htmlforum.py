@@ -30,12 +30,16 @@ from forumbot.transport import Page, Transport
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+R = TypeVar("R")
 
 # phpBB rejects a form posted in the second it was issued (FORM_INVALID); 1.1 s clears the boundary.
 FORM_MIN_AGE = 1.1
 
 # A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
 MAX_REREAD_PAGES = 200
+
+# An inbox walk follows "next" links at most this far (a loop guard: 50 pages of 20 is a thousand unread PMs).
+MAX_INBOX_PAGES = 50
 
 # Sent PMs to the recipient that find_own_pm opens, newest first: recovery runs before anything else is sent.
 OWN_PM_LOOKBACK = 3
@@ -364,6 +368,73 @@ class HtmlForum:
         last = max([last_id, *(int(p.id) for p in new)])
         out = sorted([*again.values(), *new], key=lambda p: int(p.id))
         return out, json.dumps({"n": seen_n, "last": last, "pp": per_page}, separators=(",", ":"))
+
+    # --- the PM inbox ---------------------------------------------------------------------------------------
+
+    def inbox_pages(self, first: Page, rows_of: Callable[[Page], Mapping[str, R]],
+                    is_new: Callable[[str, R], bool]) -> tuple[list[tuple[Page, dict[str, R]]], bool]:
+        """The inbox's first page and, while every row of the last page read is new, the older pages its "next"
+        link leads to (one request each): more PMs than a page holds may arrive between two ticks, and the
+        older ones, read later, would sit below the cursor and be skipped for ever. Rows come newest first, so a
+        page that shows a row already seen ends the walk; a page 1 that does (the idle case) or that is not
+        full (it links no next page) costs nothing more. A linked page without rows is PageFormatChanged,
+        never "no more PMs". Gives each page read with its rows (key -> what `rows_of` gave), and whether the
+        last page read links a further one."""
+        sel = self.profile.selectors.get("inbox_next") or self.profile.selectors["next_page"]
+        pages = [(first, dict(rows_of(first)))]
+        visited = {first.url}
+        while True:
+            page, rows = pages[-1]
+            link = select_one(page.tree(), sel)
+            href = link.get("href", "") if link is not None else ""
+            if not href:
+                return pages, False
+            if not rows or not all(is_new(k, v) for k, v in rows.items()):
+                return pages, True
+            path = urljoin(page.url, href)
+            if path in visited or len(pages) >= MAX_INBOX_PAGES:
+                log.warning("%s: the inbox walk stopped at %s after %d pages; older PMs are read later",
+                            self.profile.engine, path, len(pages))
+                return pages, True
+            older = self.read_page(path)
+            visited.add(older.url)
+            older_rows = dict(rows_of(older))
+            if not older_rows:
+                raise PageFormatChanged(f"{self.profile.engine}: inbox page {older.url} (linked as the next "
+                                        "one) shows no PMs")
+            pages.append((older, older_rows))
+
+    def fetch_numbered_pms(self, after: str | None, rows_of: Callable[[Page], Mapping[str, R]],
+                           open_pm: Callable[[Page, str, R], ForumPM],
+                           delete: Callable[[Page, list[str]], None] | None,
+                           first: Callable[[Page], None] | None = None,
+                           inbox: Page | None = None) -> tuple[list[ForumPM], str]:
+        """PMs of an inbox whose rows carry growing PM ids (phpBB, MyBB, vBulletin, SMF, mybb.ru), over the
+        pages `inbox_pages` walks. Cursor: {"max": the newest id read, "del": ids read, not deleted yet}. The
+        read ones are deleted a tick later (the daemon has stored them by then), by id through the first page's
+        folder form: those on later pages too, so two pages' worth of read PMs leave none behind.
+        `delete` None: the engine deletes nothing, the cursor keeps no "del". `first` looks at page 1 alone
+        (phpBB's folder usage); `inbox` is page 1 when the engine has read it already (SMF)."""
+        cur = self.cursor_set(after)
+        seen = int(cur.get("max", 0))
+        inbox = inbox or self.read_page(self.url("inbox"))
+        if first is not None:
+            first(inbox)
+        pages, more = self.inbox_pages(inbox, rows_of, lambda pid, _: int(pid) > seen)
+        rows: dict[str, R] = {}
+        page_of: dict[str, Page] = {}
+        for page, page_rows in pages:
+            for pid, row in page_rows.items():
+                if pid not in rows:
+                    rows[pid], page_of[pid] = row, page
+        # a read PM not on the pages read sits on a later page (when there is one): deleted by id all the same
+        done = [pid for pid in map(str, cur.get("del", [])) if pid in rows or more]
+        if done and delete is not None and self.delete_read_pms:
+            delete(pages[0][0], done)
+        fresh = sorted((pid for pid in rows if int(pid) > seen), key=int)
+        pms = [open_pm(page_of[pid], pid, rows[pid]) for pid in fresh]
+        top = max([seen, *(int(p) for p in fresh)])
+        return pms, json.dumps({"max": top, "del": fresh if delete is not None else []}, separators=(",", ":"))
 
     def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
         """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""

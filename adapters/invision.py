@@ -136,8 +136,12 @@ class InvisionForum(HtmlForum):
         # is opened again only when its latest time moved (an idle inbox costs one request)
         cur: dict[str, list] = json.loads(after) if after else {}
         inbox = self.read_page(self.url("inbox"))
+        # rows come latest first: while a whole page changed, the next one may hold changed ones too
+        pages, _ = self.inbox_pages(inbox, lambda page: {c[0]: c for c in self._conversations(page.tree())},
+                                    lambda cid, c: not (c[4] and c[4] == cur.get(cid, [0, ""])[1]))
+        rows = {cid: row for _, page_rows in reversed(pages) for cid, row in page_rows.items()}
         out: list[ForumPM] = []
-        for cid, href, title, _, latest in self._conversations(inbox.tree()):
+        for cid, href, title, _, latest in rows.values():
             seen_id, seen_at = cur.get(cid, [0, ""])
             if latest and latest == seen_at:
                 continue

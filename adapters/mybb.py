@@ -14,9 +14,9 @@ Flows as observed on a real MyBB 1.8.37 board (fixtures/mybb/README.md):
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime, timedelta, timezone
+from typing import Sequence
 
 from lxml import etree
 
@@ -119,16 +119,9 @@ class MybbForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        cur = self.cursor_set(after)
-        inbox = self.read_page(self.url("inbox"))
-        rows = self._inbox_rows(inbox.tree())
-        done = [pid for pid in cur.get("del", []) if pid in rows]
-        if done and self.delete_read_pms:
-            self._delete(inbox, done)
-        fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
-        pms = [self._read_pm(pid, rows[pid]) for pid in fresh]
-        top = max([int(cur.get("max", 0)), *(int(p) for p in fresh)])
-        return pms, json.dumps({"max": top, "del": fresh}, separators=(",", ":"))
+        # 20 PMs a page: a busy night overflows page 1, the walk reads the older pages too
+        return self.fetch_numbered_pms(after, lambda page: self._inbox_rows(page.tree()),
+                                       lambda _, pid, subject: self._read_pm(pid, subject), self._delete)
 
     def _inbox_rows(self, tree: etree._Element) -> dict[str, str]:
         rows: dict[str, str] = {}
@@ -142,16 +135,18 @@ class MybbForum(HtmlForum):
         """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash); then empty the
         trash, where they still count against the PM quota (a full quota holds new PMs back)."""
         self.submit(inbox, "folder", {f"check[{i}]": "1" for i in ids}, action="read")
-        self._empty_trash()
+        self._empty_trash(ids)
 
-    def _empty_trash(self) -> None:
+    def _empty_trash(self, ids: Sequence[str] = ()) -> None:
         """Delete every PM in the trash (fid 4): MyBB deletes for good what is deleted there. Two requests, only
-        in a cycle that deleted something; a failure is logged, not raised (the PMs were read and stored)."""
+        in a cycle that deleted something; a failure is logged, not raised (the PMs were read and stored). The
+        ones just deleted go by id too: the trash shows 20 a page, two pages' worth were deleted."""
         trash = self.get(self.url("trash"))
         rows = self._inbox_rows(trash.tree())
         if not rows:
             return
-        result = self.submit(trash, "folder", {f"check[{i}]": "1" for i in rows}, action="read")
+        result = self.submit(trash, "folder", {f"check[{i}]": "1" for i in {**rows, **dict.fromkeys(ids)}},
+                             action="read")
         problem = self.error_text(result)
         if problem or result.status >= 400:
             log.warning("mybb: emptying the PM trash failed (HTTP %s) %s", result.status, problem)

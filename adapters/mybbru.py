@@ -133,14 +133,8 @@ class MybbruForum(PunbbForum):
     # --- PMs: messages.php, PunBB 1.2's message list (unverified markup) ---------------------------------------
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        cur = self.cursor_set(after)
-        seen = int(cur.get("max", 0))
-        inbox = self.read_page(self.url("inbox"))
-        rows = self._message_rows(inbox.tree())
-        fresh = sorted((pid for pid in rows if int(pid) > seen), key=int)
-        pms = [self._read_pm(pid, rows[pid][0]) for pid in fresh]
-        top = max([seen, *(int(p) for p in fresh)])
-        return pms, json.dumps({"max": top, "del": []}, separators=(",", ":"))
+        return self.fetch_numbered_pms(after, lambda page: self._message_rows(page.tree()),
+                                       lambda _, pid, row: self._read_pm(pid, row[0]), None)
 
     def _message_rows(self, tree: etree._Element) -> dict[str, tuple[str, list[str]]]:
         """pm id -> (subject, the row's names: sender or recipients) per row of a messages.php folder."""

@@ -11,7 +11,6 @@ Flows as observed on a real phpBB 3.3.10 board (fixtures/phpbb/README.md):
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from datetime import timedelta
@@ -124,17 +123,8 @@ class PhpbbForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        cur = self.cursor_set(after)
-        inbox = self.read_page(self.url("inbox"))
-        rows = self._inbox_rows(inbox)
-        self._note_usage(inbox)
-        done = [pid for pid in cur.get("del", []) if pid in rows]
-        if done and self.delete_read_pms:
-            self._delete(inbox, done)
-        fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
-        pms = [self._read_pm(pid, rows[pid]) for pid in fresh]
-        top = max([int(cur.get("max", 0)), *(int(p) for p in fresh)])
-        return pms, json.dumps({"max": top, "del": fresh}, separators=(",", ":"))
+        return self.fetch_numbered_pms(after, self._inbox_rows, lambda _, pid, subject: self._read_pm(pid, subject),
+                                       self._delete, first=self._note_usage)
 
     def _inbox_rows(self, inbox: Page) -> dict[str, str]:
         """pm id -> subject, for every row of the inbox page."""

@@ -152,9 +152,13 @@ class PunbbForum(HtmlForum):
         known: dict[str, str] = dict(cur.get("dlg", {}))
         listing = self.read_page(self.url("pm_list"))
         self._note_usage(listing)
+        # newest first: while every dialogue of a page changed, the next page may hold changed ones too
+        pages, _ = self.inbox_pages(listing, lambda page: {r[0]: r for r in self._dialogue_rows(page.tree())},
+                                    lambda tid, r: known.get(tid) != r[3])
+        listed = {tid: row for _, page_rows in reversed(pages) for tid, row in page_rows.items()}
         pms: list[ForumPM] = []
         counts: dict[str, str] = {}
-        for tid, subject, users, replies in self._dialogue_rows(listing.tree()):
+        for tid, subject, users, replies in listed.values():
             counts[tid] = replies
             if known.get(tid) == replies:
                 continue

@@ -23,7 +23,6 @@ Flows as observed on a real SMF 2.1.4 board (fixtures/smf/README.md):
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from urllib.parse import urljoin
@@ -183,7 +182,6 @@ class SmfForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        cur = self.cursor_set(after)
         inbox = self.read_page(self.url("inbox"))
         if select_one(inbox.tree(), self.profile.selectors["pm_conversation_mode"]) is not None:
             # One row per conversation hides a player's earlier PM behind the later one: switch the account to
@@ -194,15 +192,11 @@ class SmfForum(HtmlForum):
             if select_one(inbox.tree(), self.profile.selectors["pm_conversation_mode"]) is not None:
                 raise PageFormatChanged("smf: the PM inbox stays in conversation mode; set the bot's PM display "
                                         "mode to 'all at once' in its profile")
-        rows = {pid: subject for pid, subject, _ in self._rows(inbox.tree())}
-        fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
-        pms = [self._pm_on(inbox, pid, rows[pid]) if self._pm_element(inbox.tree(), pid) is not None
-               else self._read_pm(pid, rows[pid]) for pid in fresh]
-        done = [pid for pid in cur.get("del", []) if pid in rows]
-        if done and self.delete_read_pms:
-            self._delete(inbox, done)
-        top = max([int(cur.get("max", 0)), *(int(p) for p in fresh)])
-        return pms, json.dumps({"max": top, "del": fresh}, separators=(",", ":"))
+        return self.fetch_numbered_pms(
+            after, lambda page: {pid: subject for pid, subject, _ in self._rows(page.tree())},
+            lambda page, pid, subject: self._pm_on(page, pid, subject)
+            if self._pm_element(page.tree(), pid) is not None else self._read_pm(pid, subject),
+            self._delete, inbox=inbox)
 
     def _rows(self, tree: etree._Element) -> list[tuple[str, str, list[str]]]:
         """(pm id, subject, the names in the From/To column) per row of a folder page, newest first."""

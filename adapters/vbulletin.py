@@ -163,16 +163,8 @@ class VbulletinForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        cur = self.cursor_set(after)
-        inbox = self.read_page(self.url("inbox"))
-        rows = self._rows(inbox.tree())
-        done = [pid for pid in cur.get("del", []) if pid in rows]
-        if done and self.delete_read_pms:
-            self._delete(inbox, done)
-        fresh = sorted((pid for pid in rows if int(pid) > int(cur.get("max", 0))), key=int)
-        pms = [self._read_pm(pid, rows[pid]) for pid in fresh]
-        top = max([int(cur.get("max", 0)), *(int(p) for p in fresh)])
-        return pms, json.dumps({"max": top, "del": fresh}, separators=(",", ":"))
+        return self.fetch_numbered_pms(after, lambda page: self._rows(page.tree()),
+                                       lambda _, pid, subject: self._read_pm(pid, subject), self._delete)
 
     def _rows(self, tree: etree._Element) -> dict[str, str]:
         rows: dict[str, str] = {}
