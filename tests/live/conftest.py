@@ -76,13 +76,37 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+# The live groups, longest first (minutes on a loaded 2-core machine). xdist (with --no-loadscope-reorder) hands
+# out work in collection order, two units to each worker at the start: these go first, one to a worker, each with
+# a unit test as its second unit; the shorter live groups come after the unit tests, to whichever worker is free.
+# Collected in file order, two long games queued behind each other on one worker and the suite ran past its 15
+# minutes.
+LONGEST_FIRST = ("mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board", "mybb_board", "phpbb_stock_board",
+                 "smf_board", "phpbb_board", "fluxbb_board", "smf_stock_board", "flaskbb")
+
+
 def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
-    """Keep each live board's (or live module's) tests on one xdist worker: the board is built once, by it."""
+    """Keep each live board's (or live module's) tests on one xdist worker, where the board is built once, and
+    hand the live groups out first, longest first."""
+    groups: dict[int, str] = {}
     for item in items:
-        if item.get_closest_marker("live") is None or item.get_closest_marker("xdist_group") is not None:
+        if item.get_closest_marker("live") is None:
             continue
-        wanted = [f for f in getattr(item, "fixturenames", ()) if f in BOARD_SPECS or f == "flaskbb"]
-        item.add_marker(pytest.mark.xdist_group(wanted[0] if wanted else item.module.__name__))
+        marker = item.get_closest_marker("xdist_group")
+        if marker is None:
+            wanted = [f for f in getattr(item, "fixturenames", ()) if f in BOARD_SPECS or f == "flaskbb"]
+            marker = pytest.mark.xdist_group(wanted[0] if wanted else item.module.__name__)
+            item.add_marker(marker)
+            marker = item.get_closest_marker("xdist_group")
+        groups[id(item)] = marker.args[0] if marker.args else marker.kwargs.get("name", "")
+
+    def rank(item) -> int:  # type: ignore[no-untyped-def]
+        group = groups.get(id(item))
+        if group is None:
+            return len(LONGEST_FIRST)  # a unit test
+        return LONGEST_FIRST.index(group) if group in LONGEST_FIRST else len(LONGEST_FIRST) + 1
+
+    items.sort(key=rank)  # stable: each group's tests keep their order
 
 
 def _start_board(name: str, tmp_path_factory):  # type: ignore[no-untyped-def]
