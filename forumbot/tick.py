@@ -319,24 +319,14 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if inbox.error is not None:
         raise inbox.error
     known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
-    with ctx.sessions.begin() as session:
-        setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    if _check_accounts(ctx, adapter, game_id, gm_commands):
-        with ctx.sessions.begin() as session:
-            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    result = ctx.fold(setup, inputs, until)
+    setup, inputs, gm_commands, result = _fold_stored(ctx, adapter, game_id, until)
     if inbox.state == "skipped" and _phase_value(result) != known_phase:
         # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
         log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
         inbox.read(ctx, adapter)
         if inbox.error is not None:
             raise inbox.error
-        with ctx.sessions.begin() as session:
-            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-        if _check_accounts(ctx, adapter, game_id, gm_commands):
-            with ctx.sessions.begin() as session:
-                setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-        result = ctx.fold(setup, inputs, until)
+        setup, inputs, gm_commands, result = _fold_stored(ctx, adapter, game_id, until)
     closed_at = _closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
@@ -365,6 +355,17 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     if result.result.winner is not None:
         _close_if_drained(ctx, game_id, until)
+
+
+def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime):  # type: ignore[no-untyped-def]
+    """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
+    checked (the answers are stored with the PMs, so the fold is the same in a replay)."""
+    with ctx.sessions.begin() as session:
+        setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+    if _check_accounts(ctx, adapter, game_id, gm_commands):
+        with ctx.sessions.begin() as session:
+            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+    return setup, inputs, gm_commands, ctx.fold(setup, inputs, until)
 
 
 def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int,
