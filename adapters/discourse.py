@@ -32,7 +32,7 @@ from adapters.html import clean_text, parse, select
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
-from forumbot.transport import Page, Transport
+from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
 
 STRIP = ("aside.quote", "div.spoiler", "div.spoiled", "details", "pre", "code")
 QUOTES = "aside.quote, blockquote"
@@ -48,6 +48,11 @@ log = logging.getLogger(__name__)
 
 class DiscourseForum:
     engine = "discourse"
+    # read by forumbot.config.engine_traits: its forum-table settings, zoned times, markup
+    settings = TRANSPORT_SETTINGS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
+                                     "user_api_key_env", "api_user_id"}
+    prints_local_times = False
+    markup = "markdown"
 
     def __init__(
         self,

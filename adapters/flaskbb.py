@@ -30,7 +30,7 @@ from adapters.profiles import FLASKBB, HtmlProfile
 from forumbot.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
-from forumbot.transport import Page
+from forumbot.transport import TRANSPORT_SETTINGS, Page
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,6 @@ MAX_INBOX_PAGES = 20
 # Sent conversations to the recipient that find_own_pm opens, newest first.
 OWN_PM_LOOKBACK = 3
 
-_TRANSPORT_KEYS = ("intervals", "timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent")
 
 
 class FlaskbbForum(HtmlForum):
@@ -47,12 +46,15 @@ class FlaskbbForum(HtmlForum):
 
     engine = "flaskbb"
     profile: HtmlProfile = FLASKBB
+    settings = TRANSPORT_SETTINGS | {"profile"}
+    prints_local_times = False  # its dates carry their zone
+    markup = "markdown"
 
     @classmethod
     def from_config(cls, forum: Any, password: str | None) -> "FlaskbbForum":
         """Built by the daemon from a `[forums.NAME]` table (engine = "flaskbb")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
-        options = {k: extra[k] for k in (*_TRANSPORT_KEYS, "profile") if k in extra}
+        options = {k: extra[k] for k in cls.settings if k in extra}
         return cls(forum.base_url, forum.login, password, **options)
 
     def escape(self, text: str) -> str:

@@ -26,7 +26,7 @@ from forumbot.errors import (
     CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
-from forumbot.transport import Page, Transport
+from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -63,6 +63,13 @@ class HtmlForum:
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
 
     profile: HtmlProfile
+    # What the config reads off the adapter class (forumbot.config.engine_traits), so a new engine needs no line
+    # in forumbot: the forum-table settings it takes besides engine, login, base_url, password_env and markup;
+    # whether its pages print local times without a zone (read in `timezone_name`, which then defaults to the
+    # zone of the forum's games); the markup its posts are written in.
+    settings: frozenset[str] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
+    prints_local_times: bool = True
+    markup: str = "bbcode"
 
     def __init__(
         self,

@@ -40,6 +40,7 @@ class InvisionForum(HtmlForum):
 
     engine = "invision"
     profile: HtmlProfile = INVISION
+    prints_local_times = False
 
     # --- login ----------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from forumbot.adapter import ForumPM, ForumPost, ReplyId
 from forumbot.errors import ForumError, FormRejected
@@ -24,6 +24,11 @@ class _PM:
 @dataclass
 class MemoryForum:
     """A forum held in memory. `bot` is the bot's account; `clock` stamps the bot's own posts and PMs."""
+
+    # read by forumbot.config.engine_traits: its forum-table settings, zoned times, markup
+    settings: ClassVar[frozenset[str]] = frozenset({"page_size"})
+    prints_local_times: ClassVar[bool] = False
+    markup: ClassVar[str] = "bbcode"
 
     bot: str = "bot"
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))

@@ -60,6 +60,7 @@ class VbulletinForum(HtmlForum):
 
     engine = "vbulletin"
     profile: HtmlProfile = VBULLETIN
+    settings = HtmlForum.settings | {"printthread"}
 
     def __init__(self, base_url: str, username: str, password: str | None = None, *, printthread: bool = True,
                  **kwargs: Any) -> None:

@@ -34,7 +34,7 @@ from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import XENFORO, HtmlProfile
 from forumbot.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
-from forumbot.transport import Page
+from forumbot.transport import TRANSPORT_SETTINGS, Page
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,6 @@ OWN_PM_LOOKBACK = 3  # recent conversations with the recipient that find_own_pm 
 EARLY_MAX_AGE = 30.0  # seconds a page the inbox check read stays good for the topic read of the same cycle
 _UNREAD = re.compile(r"conversations_unread['\"]?\s*:\s*['\"]?(\d+)")
 _MESSAGE_ID = re.compile(r"(\d+)$")
-_TRANSPORT_KEYS = ("intervals", "timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent")
 
 
 class XenforoForum(HtmlForum):
@@ -52,6 +51,7 @@ class XenforoForum(HtmlForum):
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO
+    prints_local_times = False  # <time data-time>: unix times; timezone_name only for a time without one
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -66,7 +66,7 @@ class XenforoForum(HtmlForum):
     def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
         """Built by the daemon from a `[forums.NAME]` table (engine = "xenforo")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
-        options = {k: extra[k] for k in (*_TRANSPORT_KEYS, "profile") if k in extra}
+        options = {k: extra[k] for k in TRANSPORT_SETTINGS | {"profile", "delete_read_pms"} if k in extra}
         zone = extra.get("timezone_name", extra.get("timezone", "UTC"))  # only for a time without data-time
         return cls(forum.base_url, forum.login, password, timezone_name=zone, **options)
 

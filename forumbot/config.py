@@ -7,6 +7,7 @@ holds each one.
 
 from __future__ import annotations
 
+import functools
 import math
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -23,32 +24,35 @@ from forumbot.options import closest, flag, number, option_problems, string, who
 VARIANTS = ("moscow", "free_hunt")
 MODES = ("live", "shadow")
 LANGUAGES = ("ru", "en")
-MARKDOWN_ENGINES = {"discourse": "markdown", "flaskbb": "markdown"}  # the rest speak BBCode
 MAX_PHASE_HOURS = 24 * 365  # longer is a typo, and much longer overflows date arithmetic
 
-# The keys a forum table may hold besides engine, login, base_url, password_env and markup, by engine: the
-# adapter's own settings, passed to it (daemon.build_adapter). An adapter named "module:attr" may take any key.
-_TRANSPORT_KEYS = frozenset({"timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent", "intervals"})
-ENGINE_KEYS: dict[str, frozenset[str]] = {
-    "memory": frozenset({"page_size"}),
-    "phpbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "mybb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "flaskbb": _TRANSPORT_KEYS,
-    "discourse": _TRANSPORT_KEYS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
-                                    "user_api_key_env", "api_user_id"},
-    "vbulletin": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms", "printthread"},
-    "invision": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "smf": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "punbb": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "mybbru": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-    "xenforo": _TRANSPORT_KEYS | {"timezone_name", "delete_read_pms"},
-}
-# `profile`: board overrides of an HTML engine's page profile (adapters/overrides.py, issue 9 item 5).
-HTML_ENGINES = ("phpbb", "mybb", "flaskbb", "vbulletin", "invision", "smf", "punbb", "mybbru", "xenforo")
-ENGINE_KEYS.update({engine: ENGINE_KEYS[engine] | {"profile"} for engine in HTML_ENGINES})
-# Engines whose pages print local times without a zone: they read them in `timezone_name`, which defaults to
-# the zone of the games on that forum (a board set up for a Moscow game shows Moscow time).
-ZONED_ENGINES = ("phpbb", "mybb", "vbulletin", "smf", "punbb", "mybbru")  # XenForo, Invision: unix times
+# What an engine's adapter class declares, read here so that adding an engine touches only adapters/ and the
+# entry-point registry: `settings` (the forum-table keys it takes besides _FORUM_KEYS, passed to it by
+# daemon.build_adapter), `prints_local_times` (pages print local times without a zone: read in `timezone_name`,
+# which defaults to the zone of the games on that forum, since a board set up for a Moscow game shows Moscow
+# time), `markup` ("bbcode" or "markdown"). An adapter named "module:attr" may take any key.
+
+
+@dataclass(frozen=True)
+class EngineTraits:
+    settings: frozenset[str]
+    prints_local_times: bool
+    markup: str
+
+
+@functools.cache
+def engine_traits(engine: str) -> EngineTraits | None:
+    """The traits of an installed engine (entry-point group "forumbot.adapters"); None for one not installed."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group="forumbot.adapters", name=engine)
+    if not found:
+        return None
+    cls = next(iter(found)).load()
+    return EngineTraits(frozenset(getattr(cls, "settings", frozenset())), bool(getattr(cls, "prints_local_times",
+                        False)), str(getattr(cls, "markup", "bbcode")))
+
+
 _FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
 
 
@@ -266,10 +270,10 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
 
 
 def known_engines() -> list[str]:
-    """The engine names installed (entry-point group "forumbot.adapters") and those forumbot ships."""
+    """The engine names installed (entry-point group "forumbot.adapters"; forumbot ships its own there)."""
     from importlib.metadata import entry_points
 
-    return sorted(set(ENGINE_KEYS) | {ep.name for ep in entry_points(group="forumbot.adapters")})
+    return sorted({ep.name for ep in entry_points(group="forumbot.adapters")})
 
 
 def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
@@ -289,14 +293,15 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     elif engine and engine != "memory":
         r.problem("base_url", "missing")
     password_env = r.get("password_env", str, "")
-    markup = r.get("markup", str, MARKDOWN_ENGINES.get(engine, "bbcode"))
+    traits = engine_traits(engine) if engine and not custom and engine in known_engines() else None
+    markup = r.get("markup", str, traits.markup if traits else "bbcode")
     if markup not in ("bbcode", "markdown"):
         r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
     extra = _adapter_settings(r, table)
     if "profile" in table and not custom and isinstance(table["profile"], dict):
         problems.extend(f"forums.{name}.{p}" for p in _profile_problems(engine, table["profile"]))
-    if not custom and engine in ENGINE_KEYS:
-        r.unknown(set(_FORUM_KEYS) | ENGINE_KEYS[engine])
+    if traits is not None:
+        r.unknown(set(_FORUM_KEYS) | traits.settings)
     return ForumConfig(name=name, engine=engine, login=login, base_url=base_url, password_env=password_env,
                        markup=markup, extra=extra)
 
@@ -337,7 +342,7 @@ def _profile_table(value: Any) -> str | None:
             f"got {value!r}")
 
 
-# What the shipped adapters make of each forum-table setting they read (which engine reads which: ENGINE_KEYS).
+# What the shipped adapters make of each forum-table setting they read (which engine reads which: its adapter's `settings`).
 FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "timeout": number(0, 600, "seconds", low_open=True),
     "backoff": number(0, 600, "seconds"),
@@ -392,7 +397,8 @@ def _default_board_zones(forums: dict[str, ForumConfig], games: dict[str, GameCo
     out = {}
     for name, forum in forums.items():
         zones = sorted({g.schedule.timezone for g in games.values() if g.forum == name})
-        if forum.engine in ZONED_ENGINES and not forum.timezone_name and zones:
+        traits = engine_traits(forum.engine) if ":" not in forum.engine else None
+        if traits is not None and traits.prints_local_times and not forum.timezone_name and zones:
             if len(zones) > 1:
                 problems.append(f"forums.{name}.timezone_name: missing; its games use different zones "
                                 f"({', '.join(zones)}): give the zone the board shows the bot's account")

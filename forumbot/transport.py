@@ -46,6 +46,8 @@ _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # Added to every flood interval: servers count whole seconds, and MyBB refuses until *more* than its interval
 # has passed (TIME_NOW - lastpost <= postfloodsecs), phpBB once it has (now - lastpost < flood_interval).
 PACE_MARGIN = 1.0
+# The forum-table settings a Transport takes (timeouts, retries, pacing), for every adapter built on it.
+TRANSPORT_SETTINGS = frozenset({"timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent", "intervals"})
 # The longest flood wait slept within a tick (MyBB's stock 60 s); a longer one defers to the next tick.
 MAX_FLOOD_WAIT = 60.0
 # The longest a forum's "not before" is believed (a 429 asking for a day, or a clock set back, must not stop the

@@ -79,3 +79,30 @@ def test_the_templates_override_example_is_a_valid_override(tmp_path):
     path.write_text(path.read_text("utf-8").replace("[games.g]", "\n".join(lines) + "\n\n[games.g]"), "utf-8")
     config = load_config(path)
     assert set(config.forums["main"].extra["profile"]) == {"selectors", "urls", "messages", "limits"}
+
+
+def test_a_new_engine_is_an_adapter_class_and_a_registry_line_only(tmp_path, monkeypatch):
+    """Issue 9: adding an engine touches adapters/ and the registry, not forumbot. An engine installed only as an
+    entry point is configured by what its class declares: its own settings accepted, others refused, its markup
+    the default, its local times read in the games' zone."""
+    from forumbot.config import engine_traits
+
+    package = tmp_path / "site"
+    (package / "fakeboard_dist-1.0.dist-info").mkdir(parents=True)
+    (package / "fakeboard_dist-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: fakeboard-dist\nVersion: 1.0\n", encoding="utf-8")
+    (package / "fakeboard_dist-1.0.dist-info" / "entry_points.txt").write_text(
+        "[forumbot.adapters]\nfakeboard = fakeboard_mod:FakeBoard\n", encoding="utf-8")
+    (package / "fakeboard_mod.py").write_text(
+        "class FakeBoard:\n    settings = frozenset({'shoe_size', 'timezone_name'})\n"
+        "    prints_local_times = True\n    markup = 'markdown'\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(package))
+    engine_traits.cache_clear()
+    try:
+        config = load_config(_config(tmp_path, 'engine = "fakeboard"\nshoe_size = 44'))
+        forum = config.forums["main"]
+        assert forum.markup == "markdown" and forum.extra["shoe_size"] == 44
+        assert forum.timezone_name == "Europe/Moscow"  # the game's zone: its pages print local times
+        assert any("forums.main.hat_size" in p for p in _problems(_config(tmp_path, 'engine = "fakeboard"\nhat_size = 1')))
+    finally:
+        engine_traits.cache_clear()

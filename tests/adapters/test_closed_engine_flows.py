@@ -288,7 +288,7 @@ def test_config_takes_the_new_engines_by_name(tmp_path):
     """engine = "vbulletin" / "invision" with their settings; vBulletin prints local times (zoned)."""
     from daemon_world import config_toml, game_toml
 
-    from forumbot.config import ZONED_ENGINES, load_config
+    from forumbot.config import engine_traits, load_config
     for engine, extra in (("vbulletin", 'printthread = false\ntimezone_name = "Europe/Moscow"\n'), ("invision", "")):
         path = tmp_path / f"{engine}.toml"
         path.write_text(config_toml(game_toml("g1"), engine=engine,
@@ -297,7 +297,7 @@ def test_config_takes_the_new_engines_by_name(tmp_path):
         assert config.forums["main"].engine == engine
     assert config.forums["main"].extra == {}
     assert load_config(tmp_path / "vbulletin.toml").forums["main"].extra["printthread"] is False
-    assert "vbulletin" in ZONED_ENGINES and "invision" not in ZONED_ENGINES
+    assert engine_traits("vbulletin").prints_local_times and not engine_traits("invision").prints_local_times
     bad = tmp_path / "bad.toml"
     bad.write_text(config_toml(game_toml("g1"), engine="invision",
                                forum_extra='base_url = "https://i.example/"\nprintthread = true\n'), encoding="utf-8")
