@@ -49,6 +49,10 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
     "phpbb_season_board": ("phpbb", {"FLOOD": "1"}, 2000),  # two games in a row, beside the whole-game test
     "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
+    # the same boards again for the short checks (idle requests, an inbox past one page), beside the whole games:
+    # on the game's board they queued behind it, and that worker ran 14 minutes
+    "phpbb_side_board": ("phpbb", {"FLOOD": "1"}, 3000),
+    "mybb_side_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 3000),
     # SMF: the Moscow game's 10 players (a nick with a space, Cyrillic, a Latin one), no seeded conversation;
     # SPAM_WAIT=2 (stock 5, per IP: every member and the bot share one timer); EDIT_WAIT=0 (stock 90: an
     # author's edit within it leaves no edit notice, so the edited vote could not be voided, C-11).
@@ -82,7 +86,8 @@ def unavailable(reason: str) -> None:
 # Collected in file order, two long games queued behind each other on one worker and the suite ran past its 15
 # minutes.
 LONGEST_FIRST = ("mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board", "mybb_board", "phpbb_stock_board",
-                 "smf_board", "phpbb_board", "fluxbb_board", "smf_stock_board", "flaskbb")
+                 "smf_board", "phpbb_board", "fluxbb_board", "smf_stock_board", "mybb_side_board", "phpbb_side_board",
+                 "flaskbb")
 
 
 def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]

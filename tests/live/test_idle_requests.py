@@ -92,11 +92,11 @@ MYBB_ROLES = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Мурзик": "maf
               "Старый Мельник": "maniac"}
 
 
-def test_idle_requests_on_phpbb(phpbb_board, tmp_path):
-    game = LiveGame(phpbb_board, tmp_path, "idle", "moscow", roles(phpbb_board), {"post": 1.2, "pm": 1.2})
-    check_idle_requests(phpbb_board, game)
+def test_idle_requests_on_phpbb(phpbb_side_board, tmp_path):
+    game = LiveGame(phpbb_side_board, tmp_path, "idle", "moscow", roles(phpbb_side_board), {"post": 1.2, "pm": 1.2})
+    check_idle_requests(phpbb_side_board, game)
 
 
-def test_idle_requests_on_mybb(mybb_board, tmp_path):
-    game = LiveGame(mybb_board, tmp_path, "idle", "free_hunt", MYBB_ROLES, {"post": 3, "pm": 3})
-    check_idle_requests(mybb_board, game)
+def test_idle_requests_on_mybb(mybb_side_board, tmp_path):
+    game = LiveGame(mybb_side_board, tmp_path, "idle", "free_hunt", MYBB_ROLES, {"post": 3, "pm": 3})
+    check_idle_requests(mybb_side_board, game)

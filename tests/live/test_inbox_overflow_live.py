@@ -52,11 +52,11 @@ def check_overflow(board: Board, game: LiveGame) -> None:
     assert stored == sent, "each PM stored exactly once, in the order sent"
 
 
-def test_inbox_overflow_on_mybb(mybb_board, tmp_path):
-    game = LiveGame(mybb_board, tmp_path, "overflow", "free_hunt", MYBB_ROLES, {"post": 3, "pm": 3})
-    check_overflow(mybb_board, game)
+def test_inbox_overflow_on_mybb(mybb_side_board, tmp_path):
+    game = LiveGame(mybb_side_board, tmp_path, "overflow", "free_hunt", MYBB_ROLES, {"post": 3, "pm": 3})
+    check_overflow(mybb_side_board, game)
 
 
-def test_inbox_overflow_on_phpbb(phpbb_board, tmp_path):
-    game = LiveGame(phpbb_board, tmp_path, "overflow", "moscow", roles(phpbb_board), {"post": 1.2, "pm": 1.2})
-    check_overflow(phpbb_board, game)
+def test_inbox_overflow_on_phpbb(phpbb_side_board, tmp_path):
+    game = LiveGame(phpbb_side_board, tmp_path, "overflow", "moscow", roles(phpbb_side_board), {"post": 1.2, "pm": 1.2})
+    check_overflow(phpbb_side_board, game)
