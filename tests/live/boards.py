@@ -106,7 +106,12 @@ class BoardBuild:
         if why and not (live_required() and os.geteuid() == 0):  # in CI the script installs them itself
             raise Unavailable(why)
         board_dir.mkdir(parents=True, exist_ok=True)
-        self.env = {**os.environ, **ports(engine, shift), **knobs, "BOARD_DIR": str(board_dir / "board")}
+        # A temp folder of its own: a MariaDB server starting up deletes every "#sql*" file in its tmpdir (TMPDIR,
+        # else /tmp), so with several MariaDB boards building at once one's mariadb-install-db lost its temporary
+        # tables to another's start ("Unknown table 'mysql.tmp_user_nopasswd'") and the build failed.
+        (board_dir / "tmp").mkdir(parents=True, exist_ok=True)
+        self.env = {**os.environ, **ports(engine, shift), **knobs, "BOARD_DIR": str(board_dir / "board"),
+                    "TMPDIR": str(board_dir / "tmp")}
         self.installs_packages = bool(why)
         if not why:
             self.env["SKIP_APT"] = "1"

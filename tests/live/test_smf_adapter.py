@@ -66,7 +66,8 @@ def board(tmp_path_factory):
     if missing:
         _unavailable(f"{', '.join(missing)} not installed (Debian packages: {boards / 'README.md'})")
     folder = tmp_path_factory.mktemp("smf-board")
-    knobs = {"BOARD_DIR": str(folder), "SKIP_APT": "1",
+    # its own TMPDIR: a MariaDB server starting deletes the "#sql*" temp files of any other in a shared one
+    knobs = {"BOARD_DIR": str(folder), "SKIP_APT": "1", "TMPDIR": str(tmp_path_factory.mktemp("smf-tmp")),
              "HTTP_PORT": os.environ.get("FORUMBOT_SMF_HTTP_PORT", str(21140 + _OFFSET)),
              "DB_PORT": os.environ.get("FORUMBOT_SMF_DB_PORT", str(21141 + _OFFSET))}
     script = str(boards / "smf.sh")
