@@ -464,6 +464,22 @@ class HtmlForum:
             subject=text(subject_el).strip() if subject_el is not None else subject,
             text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
 
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        return self.with_login(lambda: self._find_own_post(topic, marker))
+
+    def _find_own_post(self, topic: str, marker: str) -> str | None:
+        tid = self.topic_id(topic)
+        # Whole pages only: a marker missed on a page cut short would send the message twice. The bot's
+        # message is recent: the last two pages hold it if it is there at all (the page before through the
+        # profile's `prev_page` link; engines without one override this).
+        page, tree, _ = self._topic_page(self.url("last_page", topic=tid), tid)
+        hit = self.own_posts_with(tree, page, tid, marker)
+        prev = select_one(tree, self.profile.selectors["prev_page"])
+        if hit or prev is None:
+            return hit
+        p = self._topic_page(urljoin(page.url, prev.get("href", "")), tid)[0]
+        return self.own_posts_with(p.tree(), p, tid, marker)
+
     def _topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
         """A whole topic page, its tree and its posts. Topics may be open to guests: only a page without posts
         is taken for a login page; a page cut short is PageIncomplete (issue 7 item 9)."""

@@ -214,6 +214,7 @@ MYBB = HtmlProfile(
         "captcha": "input[name='imagestring'], div.g-recaptcha, div.h-captcha",
         "success_message": "td.trow1 p",
         "pm_row_link": "a.new_pm[href*='pmid='], a.old_pm[href*='pmid='], a.re_pm[href*='pmid='], a.fw_pm[href*='pmid=']",
+        "prev_page": "div.pagination a.pagination_previous",
         "pm_unread": "a.new_pm",
         "pm_view": "div.post",
         "pm_author": "div.author_information span.largetext a",
@@ -761,6 +762,7 @@ VBULLETIN = HtmlProfile(
         "print_body": "div[id^='post_message_'], blockquote.postcontent, div.content",
         # private.php
         "pm_row_link": "a[href*='do=showpm'][href*='pmid=']",
+        "prev_page": "div.pagenav a[rel='prev'], div.pagination a[rel='prev']",
         "pm_view": "table[id^='post'].tborder, li.postcontainer, li.postbit, div#post",
         "pm_author": "a.bigusername, a.username, span.username",
         "pm_time": "td.thead, span.date, span.datetime",

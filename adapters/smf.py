@@ -161,21 +161,6 @@ class SmfForum(HtmlForum):
 
     # --- find own post ----------------------------------------------------------------------------------------
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice. The bot's
-        # message is recent: the last two pages hold it if it is there at all.
-        page, tree, _ = self._topic_page(self.url("last_page", topic=tid), tid)
-        hit = self.own_posts_with(tree, page, tid, marker)
-        prev = select_one(tree, self.profile.selectors["prev_page"])
-        if hit or prev is None:
-            return hit
-        p = self._topic_page(urljoin(page.url, prev.get("href", "")), tid)[0]
-        return self.own_posts_with(p.tree(), p, tid, marker)
-
     # --- PMs --------------------------------------------------------------------------------------------------
 
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:

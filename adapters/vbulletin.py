@@ -143,21 +143,6 @@ class VbulletinForum(HtmlForum):
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("vbulletin: reply gave neither a post id nor an error")
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
-        last = self._topic_page(self.url("last_page", topic=tid), tid)[0]
-        hit = self.own_posts_with(last.tree(), last, tid, marker)
-        if hit:
-            return hit
-        prev = select_one(last.tree(), "div.pagenav a[rel='prev'], div.pagination a[rel='prev']")
-        if prev is not None:
-            p = self._topic_page(prev.get("href", ""), tid)[0]
-            return self.own_posts_with(p.tree(), p, tid, marker)
-        return None
-
     # --- PMs --------------------------------------------------------------------------------------------------
 
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
