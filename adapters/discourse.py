@@ -6,8 +6,9 @@
   `{"action": "enqueued", "pending_post": ...}` (PostsController#backwards_compatible_json): PostQueued;
 - PMs: one PM topic per player, found in the bot's private-messages list and replied to; a new one is opened
   only when there is none (non-staff may open 20 a day, max_personal_messages_per_day);
-- inbox: /topics/private-messages/{username}.json lists PM conversations; a conversation whose
-  highest_post_number passed the cursor is read with /t/{id}.json;
+- inbox: /topics/private-messages/{username}.json lists PM conversations, most recently bumped first, 30 a
+  page (`more_topics_url` names the next); a conversation whose highest_post_number passed the cursor is read
+  with /t/{id}.json, and the list is followed while every conversation on a page has something new;
 - auth, in order of preference: an admin API key (Api-Key + Api-Username, or Api-User-Id), the default;
   a user API key (User-Api-Key, 2,880 requests a day); a password login (GET /session/csrf, then POST /session
   with X-CSRF-Token), which is impossible on SSO boards and limited to 6 logins a minute, 30 an hour. In
@@ -24,11 +25,12 @@ import logging
 import os
 import unicodedata
 from datetime import timezone
-from typing import Any, Mapping, Sequence
-from urllib.parse import quote
+from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import parse_qs, quote, urlsplit
 
 from adapters.dates import parse_iso
 from adapters.html import clean_text, parse, select
+from adapters.htmlforum import MAX_INBOX_PAGES
 from forumbot.adapter import ForumPM, ForumPost
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
@@ -407,7 +409,7 @@ class DiscourseForum:
 
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
         seen: dict[str, int] = json.loads(after)["t"] if after else {}
-        listing = self._json(self.transport.get(self._pm_list_path()))
+        listing = self._pm_list(lambda t: int(t.get("highest_post_number") or 0) > seen.get(str(t["id"]), 0))
         self._learn_pm_topics(listing)
         pms: list[ForumPM] = []
         for t in listing.get("topic_list", {}).get("topics", []):
@@ -429,6 +431,34 @@ class DiscourseForum:
             seen[key] = max([seen.get(key, 0), high, *(int(p.get("post_number", 0)) for p in posts)])
         pms.sort(key=lambda pm: (pm.sent_at, int(pm.id)))
         return pms, json.dumps({"t": seen}, sort_keys=True)
+
+    def _pm_list(self, is_new: Callable[[Mapping[str, Any]], bool]) -> dict[str, Any]:
+        """The PM list's first page and, while every conversation on the last page read has something new, the
+        pages after it, as one listing. More conversations than a page holds may be bumped between two ticks;
+        the list is sorted by bump, so those on page 2 would otherwise be read never (their new messages lie
+        below the cursor once they are bumped no more). A page holding one conversation with nothing new ends
+        the walk: the idle case costs one request."""
+        path = self._pm_list_path()
+        first = self._json(self.transport.get(path))
+        users = list(first.get("users") or [])
+        topics = list((first.get("topic_list") or {}).get("topics") or [])
+        page, last = first, 0
+        for _ in range(MAX_INBOX_PAGES - 1):
+            shown = (page.get("topic_list") or {}).get("topics") or []
+            more = (page.get("topic_list") or {}).get("more_topics_url")
+            if not more or not shown or not all(is_new(t) for t in shown):
+                break
+            number = parse_qs(urlsplit(str(more)).query).get("page", [""])[0]
+            if not number.isdigit() or int(number) <= last:
+                raise PageFormatChanged(f"discourse: {path}: more_topics_url {more!r} names no later page")
+            last = int(number)
+            page = self._json(self.transport.get(f"{path}?page={last}"))
+            users.extend(page.get("users") or [])
+            topics.extend((page.get("topic_list") or {}).get("topics") or [])
+        else:
+            log.warning("discourse: the PM list walk stopped after %d pages; older conversations are read later",
+                        MAX_INBOX_PAGES)
+        return {"users": users, "topic_list": {"topics": topics}}
 
     # --- helpers --------------------------------------------------------------------------------------------
 
