@@ -97,6 +97,23 @@ def test_M1_mafia_nomination_chooses_the_don():
         assert any("по выбору мафии" in t for t in r.pms(mafia[1]))
 
 
+def test_M1_M4_the_chosen_don_alone_is_told_his_check_and_how_to_send_it():
+    """His role PM was a mafioso's (no check): the PM naming him the Don is where he learns «проверка НИК»."""
+    for nominate in (True, False):
+        mafia = drawn_mafia(5)
+        g = Game("moscow", list(DRAWN), seed=5)
+        if nominate:
+            g.pm("setup", "-3h", mafia[0], f"дон {mafia[1]}")
+        r = g.run("day 1", "+1h")
+        don = next(m for m in mafia if r.player(m).role is Role.DON)
+        told = [t for t in r.pms(don) if "Дон мафии" in t]
+        assert len(told) == 1 and "«проверка " in told[0] and "«убить " in told[0]
+        assert mafia[0] not in told[0].split("Ваши ночные ходы")[1], "the example names no partner"
+        for other in (m for m in mafia if m != don):
+            news = [t for t in r.pms(other) if "Дон мафии" in t]
+            assert len(news) == 1 and "проверка" not in news[0]
+
+
 def test_M1_if_nominations_differ_the_last_before_day_1_counts():
     a, b, c = drawn_mafia(5)
     g = Game("moscow", list(DRAWN), seed=5)

@@ -282,7 +282,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 self.s.seats[don].role = Role.DON
                 self.log.append(f"don: {self.s.seats[don].nick} by {how}")
                 for sid in mafia:
-                    self._pm(at, sid, self.t.don_chosen(self.s.seats[don].nick, how), f"setup/don/{sid}")
+                    moves = [m for m in self._possible_moves(sid) if m != "don"] if sid == don else []
+                    self._pm(at, sid, self.t.don_chosen(self.s.seats[don].nick, how, moves,
+                                                        example=self._example_nick(sid), me=self.s.seats[sid].nick),
+                             f"setup/don/{sid}")
         for gm in sorted(self.gms):
             self._pm(at, gm, self.t.unconfirmed_to_gm(unconfirmed), f"setup/unconfirmed/{gm}")
         self._open("day", 1, at)

@@ -247,8 +247,14 @@ class Texts:
             for k in moves if f"grammar.{k}" in self.T
         ]
 
-    def don_chosen(self, nick: str, how: str) -> str:
-        return self._(f"don.{how}", nick=self.b(nick))
+    def don_chosen(self, nick: str, how: str, moves: Sequence[str] = (), example: str = "", me: str = "") -> str:
+        """To each mafioso (M-1); `moves`, for the Don himself: what he may do now that he could not as a
+        mafioso (M-4's check), shown as in a role PM, since his role PM did not list it."""
+        announce = self.prose(self._(f"don.{how}", nick=self.b(nick)))
+        examples = self._examples(moves, example, me)
+        if not examples:
+            return self.post(announce)
+        return self.post(announce, self.prose(self._("don.you")), self.section(self.T["don.moves"], examples))
 
     def unconfirmed_to_gm(self, nicks: Sequence[str]) -> str:
         return self._("gm.unconfirmed", names=self.names(nicks)) if nicks else self._("gm.all_confirmed")

@@ -102,6 +102,8 @@ T: dict[str, str] = {
     "role.revealed": "Role: {role}.",
     "don.nomination": "The mafia Don is {nick} (chosen by the mafia).",
     "don.lot": "The mafia Don is {nick} (drawn by lot).",
+    "don.you": "Your role is now mafia Don: you shoot with the mafia and, besides, each night you may check one player; in the morning you learn their role.",
+    "don.moves": "Your night moves now:",
     "gm.unconfirmed": "Day 1 has begun. Roles not confirmed: {names}.",
     "gm.all_confirmed": "Day 1 has begun. Every player confirmed.",
     "remind.confirm": "Reminder: please confirm your role by replying “confirm”.",
