@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from forumbot.errors import ConfigError
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
 from forumbot.options import closest, flag, number, option_problems, string, whole
+from forumbot.texts import TABLES
 
 VARIANTS = ("moscow", "free_hunt")
 MODES = ("live", "shadow")
@@ -93,7 +94,12 @@ class GameConfig:
 
     @property
     def subject(self) -> str:
-        return self.pm_subject or self.name
+        """The bot's PM subject. By default the game's name in the game's language: a bare config key
+        ("autumn") read to Russian players as a stray word; the name stays in it, since a player's reply keeps
+        the subject and a GM addresses a game by naming it."""
+        if self.pm_subject:
+            return self.pm_subject
+        return TABLES.get(self.language, TABLES["ru"])["pm.subject"].format(name=self.name)
 
     @property
     def shadow_recipient(self) -> str:

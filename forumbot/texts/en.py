@@ -94,6 +94,7 @@ T: dict[str, str] = {
     "setup.commitment": "Checksum of the role draw (SHA-256): {hash}",
     "setup.how_to_check": "The game's last post will show the string this checksum was made from (the draw's seed and the role of every seat) and a command to check it: its output must equal the checksum above.",
     "setup.marker": "A line like #fb:… at the end of the bot's posts is a tag the bot finds its own posts by; it means nothing for the game.",
+    "pm.subject": "Mafia: {name}",
     "role.pm": "Your role: {role}.",
     "role.partners": "The mafia with you: {names}.",
     "role.choose_don": "Choose your Don before Day 1: PM me “don NICK”.",

@@ -81,3 +81,22 @@ def test_pms_to_the_bot_from_itself_or_before_start_are_harmless(tmp_path):
     w.tick()
     assert BOT not in {to for to, _, _ in w.bot_pms()}
     w.close()
+
+
+def test_the_default_pm_subject_is_the_game_name_in_the_games_language_and_a_reply_to_it_names_the_game(tmp_path):
+    """A bare config key ("autumn") read to Russian players as a stray word; «Мафия: autumn» still holds the
+    name, so a GM replying to the bot's PM (the subject kept, "Re: ...") steers that game alone."""
+    games = game_toml("spring", prefix="s_") + game_toml("autumn", prefix="a_")
+    w = World(tmp_path, games=games)
+    w.start("spring")
+    w.start("autumn")
+    w.now = STEPS[2][0]
+    w.tick()
+    subjects = {p.to: p.pm.subject for p in w.forum.pms if p.pm.author == BOT and p.to.startswith(("a_", "s_"))}
+    assert subjects["a_М1"] == "Мафия: autumn" and subjects["s_М1"] == "Мафия: spring"
+    w.pm(GM, "модкилл a_М3", subject="Re: Мафия: autumn")
+    w.tick()
+    autumn = {p.nick: p.alive for p in fold_game(w.daemon.sessions, w.config, "autumn", w.now).result.players}
+    assert autumn["a_М3"] is False
+    assert all(p.alive for p in fold_game(w.daemon.sessions, w.config, "spring", w.now).result.players)
+    w.close()
