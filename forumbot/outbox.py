@@ -32,7 +32,9 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import ForumAdapter
-from forumbot.errors import ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued
+from forumbot.errors import (
+    FloodLimited, ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued,
+)
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -107,29 +109,56 @@ Hook = Callable[[str], None]
 
 def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Target, now: datetime,
             hook: Hook = lambda point: None) -> Delivery:
-    """Deliver every due row of the game, in order, setting aside the ones the forum refuses for good; stop
-    at the first other forum error (the next cycle goes on)."""
+    """Deliver every due row of the game, in order, setting aside the ones the forum refuses for good; a flood
+    limit holds back the rest of its kind (posts or PMs) and the other kind goes on; stop at the first other
+    forum error (the next cycle goes on)."""
     report = Delivery()
     try:
         attempted = _due(sessions, target, now, "attempted")
         if attempted:
             _recover(sessions, adapter, target, attempted, now, report)
         refused = -1
+        held: set[str] = set()  # kinds ("post", "pm") a flood limit holds back until a later cycle
         # a refusal or a post held for approval queues notices for the GMs: deliver those too
         while refused != len(report.refused) + len(report.queued):
             refused = len(report.refused) + len(report.queued)
             batch: list[OutboxRow] = []
             for row in _due(sessions, target, now, "pending"):
+                kind = _kind(row, target)
+                if kind in held:
+                    continue
                 if target.shadowed(row):
                     batch.append(row)
                     continue
-                _send_batch(sessions, adapter, target, batch, now, report, hook)
+                _flood_held(held, report, "pm", lambda: _send_batch(sessions, adapter, target, batch, now, report,
+                                                                     hook))
                 batch = []
-                _send_one(sessions, adapter, target, row, now, report, hook)
-            _send_batch(sessions, adapter, target, batch, now, report, hook)
+                _flood_held(held, report, kind, lambda: _send_one(sessions, adapter, target, row, now, report, hook))
+            if "pm" not in held:
+                _flood_held(held, report, "pm", lambda: _send_batch(sessions, adapter, target, batch, now, report,
+                                                                     hook))
     except ForumError as e:
         report.error = e
     return report
+
+
+def _kind(row: OutboxRow, target: Target) -> str:
+    """The flood timer a row goes out under: a shadowed row is a PM to the GM, whatever it would have been."""
+    return "pm" if row.where == Where.PM or target.shadowed(row) else "post"
+
+
+def _flood_held(held: set[str], report: Delivery, kind: str, send: Callable[[], None]) -> None:
+    """Run `send`; a flood limit holds back its kind only, in order, while the other kind goes on: a PM that
+    must wait a minute (MyBB times posts and PMs apart) must not hold a deadline's result post for a whole
+    cron interval, nor the reverse. Where one timer covers both (phpBB), the other kind is refused by the
+    transport's own pacing, before any request. Any other error still stops delivery."""
+    try:
+        send()
+    except (FloodLimited, PartlySent) as e:
+        if isinstance(e, PartlySent) and not isinstance(e.cause, FloodLimited):
+            raise
+        held.add(kind)
+        report.error = report.error or e
 
 
 def _due(sessions, target: Target, now: datetime, status: str) -> list[OutboxRow]:

@@ -4,7 +4,7 @@ lose nothing; the next good cycle catches up (issue 3, "Done means" 3)."""
 from __future__ import annotations
 
 import pytest
-from daemon_world import STEPS, World, play, world  # noqa: F401  (fixture)
+from daemon_world import GM, STEPS, World, play, world  # noqa: F401  (fixture)
 from sqlalchemy import func, select
 
 from forumbot.daemon import EXIT_OK, EXIT_UNREACHABLE, exit_code
@@ -194,3 +194,53 @@ def test_forum_that_cannot_log_in_is_reported_unreachable(world):
     report = world.tick()
     assert exit_code(report) == EXIT_UNREACHABLE and world.state() == ([], [])
 
+
+
+def test_a_post_held_by_a_flood_limit_does_not_hold_the_check_pms_after_it(tmp_path, reference):
+    """Night 1 resolves: the result post and the Sheriff's and Don's check PMs are due in one tick. MyBB and
+    SMF time posts and PMs apart, so a PM that must wait must not hold the night's result for a whole cron
+    interval, nor a post the checks; within a kind the order stays. The next tick sends what waited, once."""
+    w = World(tmp_path)
+    play(w, upto=4)
+    w.now, act = STEPS[5]
+    act(w)
+    posts, pms = len(w.bot_posts()), len(w.bot_pms())
+    original = w.forum.reply
+
+    def flood(*args, **kwargs):
+        raise FloodLimited("too soon", retry_after=60)
+
+    w.forum.reply = flood
+    report = w.tick()
+    assert exit_code(report) == EXIT_OK
+    assert len(w.bot_posts()) == posts and len(w.bot_pms()) > pms, "the check PMs went out meanwhile"
+    w.forum.reply = original
+    w.tick()
+    finish(w, 6)
+    assert sorted(w.bot_posts()) == sorted(reference[0]) and sorted(p[:2] for p in w.bot_pms()) == sorted(
+        p[:2] for p in reference[1])
+    w.close()
+
+
+def test_a_pm_held_by_a_flood_limit_does_not_hold_the_post_after_it(tmp_path):
+    """`замена` owes the new player his role PM, then the thread its notice, then the GM his answer: with the
+    PM timer running, the notice goes now and both PMs next tick, each once, the role PM before the answer."""
+    w = World(tmp_path)
+    play(w, upto=4)
+    w.pm(GM, "замена М4 Новичок")
+    posts, pms = set(w.bot_posts()), len(w.bot_pms())
+    original = w.forum.send_pm
+
+    def flood(*args, **kwargs):
+        raise FloodLimited("too soon", retry_after=60)
+
+    w.forum.send_pm = flood
+    w.tick()
+    new_posts = set(w.bot_posts()) - posts
+    assert len(new_posts) == 1 and "Новичок" in str(new_posts) and len(w.bot_pms()) == pms
+    w.forum.send_pm = original
+    w.tick()
+    w.tick()
+    sent = [to for to, _, _ in w.bot_pms()[pms:]]
+    assert sent == ["Новичок", GM] and len(w.bot_posts()) == len(posts) + 1
+    w.close()
