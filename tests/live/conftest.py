@@ -90,9 +90,13 @@ LONGEST_FIRST = ("mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board",
                  "flaskbb")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
     """Keep each live board's (or live module's) tests on one xdist worker, where the board is built once, and
-    hand the live groups out first, longest first."""
+    hand the live groups out first, longest first. First of the hooks: xdist's own (registered on a worker
+    before this conftest is loaded, so called after it otherwise) turns the `xdist_group` marks into the
+    node-id suffix `--dist loadgroup` schedules by; marks added after it were ignored, each module was its own
+    group, and two modules on one board built it twice on the same ports when they ran at once."""
     groups: dict[int, str] = {}
     for item in items:
         if item.get_closest_marker("live") is None:
