@@ -100,6 +100,9 @@ class Forums:
             try:
                 if not (jar and _restore(adapter, name, jar)):
                     retry(adapter, adapter.login)
+                    # kept at once: a tick killed later in its cycle (cron's timeout, a reboot) would otherwise
+                    # leave the next one to log in again, the request the stored session is there to save
+                    self._save(name, adapter)
             except ForumError as e:
                 log.error("%s: cannot log in: %s", name, e)
                 opened[name] = e  # opened afresh next cycle
@@ -109,21 +112,22 @@ class Forums:
 
     def save(self) -> None:
         for name, adapter in self.live.items():
-            export = getattr(adapter, "export_cookies", None)
-            if export is None:
-                continue
-            if export() == self._saved.get(name):
-                continue
-            with self.sessions.begin() as session:
-                row = session.scalar(select(Forum).where(Forum.name == name).with_for_update())
-                if row is None:
-                    continue
-                if row.cookies and row.cookies != self._saved.get(name):
-                    # another process (an overlapping tick) saved since we read: keep its later flood times
-                    _restore(adapter, name, row.cookies)
-                jar = export()
-                row.cookies = jar
-            self._saved[name] = jar
+            self._save(name, adapter)
+
+    def _save(self, name: str, adapter: ForumAdapter) -> None:
+        export = getattr(adapter, "export_cookies", None)
+        if export is None or export() == self._saved.get(name):
+            return
+        with self.sessions.begin() as session:
+            row = session.scalar(select(Forum).where(Forum.name == name).with_for_update())
+            if row is None:
+                return
+            if row.cookies and row.cookies != self._saved.get(name):
+                # another process (an overlapping tick) saved since we read: keep its later flood times
+                _restore(adapter, name, row.cookies)
+            jar = export()
+            row.cookies = jar
+        self._saved[name] = jar
 
 
 def _restore(adapter: ForumAdapter, name: str, jar: str) -> bool:

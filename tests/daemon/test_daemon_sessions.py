@@ -100,6 +100,18 @@ def test_a_second_tick_with_stored_cookies_does_not_log_in(world, clock, http):
     assert again.transport.session.cookies.get("phpbb3_eqsqk_u") == "58"
 
 
+def test_a_tick_killed_after_its_login_leaves_the_session_for_the_next_one(world, clock, http):
+    """issue 7 item 6: the session is stored when the login succeeds, not only when the cycle ends: a tick killed
+    in between (cron's timeout, a reboot) made the next one log in again."""
+    first = process(world, clock)
+    first.open({"main"}, Retry(sleep=clock.sleep))  # and killed here: no save()
+    assert logins(http) == 1
+    calls = len(http.calls)
+    second = process(world, clock)
+    again = second.open({"main"}, Retry(sleep=clock.sleep))["main"]
+    assert len(http.calls) == calls and again.transport.session.cookies.get("phpbb3_eqsqk_u") == "58"
+
+
 def test_after_a_restart_the_stored_last_post_time_is_honoured(world, clock, http):
     """issue 7 item 6: the flood timer of the last tick's post holds the next tick's PM (phpBB: one timer)."""
     first = process(world, clock)
