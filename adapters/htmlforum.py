@@ -195,10 +195,13 @@ class HtmlForum:
         return max(seen) if seen and None not in seen else None  # type: ignore[type-var]
 
     def _note_pm_header(self, tree: etree._Element) -> None:
-        if not self.shows_unread_pms:
-            return
+        if self.shows_unread_pms:
+            self._pm_header.append(self.header_unread_pms(tree))
+
+    def header_unread_pms(self, tree: etree._Element) -> int | None:
+        """The unread-PM count one page's header shows; None when it shows none that reads as one."""
         found = select(tree, self.profile.selectors["pm_header"])
-        self._pm_header.append(hook(self.profile, "pm_header")(found[0]) if len(found) == 1 else None)
+        return hook(self.profile, "pm_header")(found[0]) if len(found) == 1 else None
 
     # --- accounts -------------------------------------------------------------------------------------------
 

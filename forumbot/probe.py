@@ -2,7 +2,8 @@
 
 It logs in (unless `guest`), reads one thread page and the inbox page, and reports: the engine the pages show,
 each post as read (id, author, time and the zone assumed, edit notice, whether a quote or signature was
-stripped), the pagination, the unread PMs, the pacing limits, every profile selector matched or not, and the
+stripped), the pagination, the unread PMs (in the inbox, and in the thread page's header where the engine reads
+it there), the pacing limits, every profile selector matched or not, and the
 profile parts nobody has seen on a real board. Nothing is posted, no PM is opened (opening marks it read).
 `check-config --online` runs the same checks and keeps only the problems.
 """
@@ -39,6 +40,9 @@ class ProbeReport:
     posts: list[dict[str, Any]] = field(default_factory=list)
     pagination: dict[str, Any] = field(default_factory=dict)
     inbox: dict[str, Any] | None = None
+    # the unread-PM count the thread page's header shows, where the engine reads it (idle ticks then skip the
+    # inbox while it is 0): {"engine_reads_it": bool, "unread": int | None}
+    pm_header: dict[str, Any] = field(default_factory=dict)
     limits: dict[str, float] = field(default_factory=dict)
     selectors: dict[str, bool] = field(default_factory=dict)
     unverified: list[str] = field(default_factory=list)
@@ -88,6 +92,9 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
         report.problems.append(f"{where}.engine: the board looks like {report.detected}, not {engine}")
     _read_posts(adapter, profile, topic_page, topic_tree, tid, report)
     _pagination(profile, topic_page.url, topic_tree, report)
+    reads_header = bool(getattr(adapter, "shows_unread_pms", False))
+    report.pm_header = {"engine_reads_it": reads_header,
+                        "unread": adapter.header_unread_pms(topic_tree) if reads_header else None}
     inbox_tree = None
     if not guest:
         inbox_page = adapter.get(adapter.url("inbox"))
@@ -190,6 +197,13 @@ def to_text(report: ProbeReport) -> str:
                    f"unread {unread if unread is not None else 'not shown'}")
     else:
         out.append("inbox: not read (guest)")
+    header = report.pm_header
+    if header.get("engine_reads_it") and header.get("unread") is not None:
+        out.append(f"unread PMs in the thread page's header: {header['unread']} (an idle tick reads the inbox only "
+                   "when a page shows more than 0)")
+    elif header.get("engine_reads_it") and not report.guest:
+        out.append("unread PMs in the thread page's header: not readable here (another style or language?): "
+                   "every tick reads the inbox, one request more")
     out.append("flood limits paced by: " + (", ".join(f"{k} {v:g} s" for k, v in report.limits.items()) or "none"))
     # only a needed selector that matched nothing is a problem; the others (a quote, an edit notice, a next page,
     # an error box) are simply absent from these pages, which a GM cannot tell from a real miss

@@ -71,6 +71,31 @@ def test_probe_reports_edit_notice_quote_and_pagination_as_read():
     assert report.inbox["unread"] == 4
 
 
+@pytest.mark.parametrize("engine", ["phpbb", "mybb"])
+def test_probe_says_what_the_thread_pages_header_shows_of_unread_pms(engine):
+    """issue 8: where the header's unread-PM count is read (phpBB, MyBB), an idle tick skips the inbox while it
+    is 0; a GM on a custom style must see whether it reads, since a miss costs a request every tick."""
+    with responses.RequestsMock() as http:
+        serve(http, engine)
+        report = probe(_adapter(engine), topic_url(engine))
+    assert report.pm_header == {"engine_reads_it": True, "unread": 2}
+    assert "unread PMs in the thread page's header: 2 (" in to_text(report)
+
+    profile = adapter_class(engine).profile
+    with responses.RequestsMock() as http:
+        serve(http, engine, topic_body=_stripped(engine, profile.selectors["pm_header"]))
+        report = probe(_adapter(engine), topic_url(engine))
+    assert report.pm_header == {"engine_reads_it": True, "unread": None}
+    assert "header: not readable here" in to_text(report)
+
+
+def _stripped(engine: str, css: str) -> bytes:
+    tree = parse(topic_bytes(engine).decode("utf-8"))
+    for el in select(tree, css):
+        el.getparent().remove(el)
+    return etree.tostring(tree, method="html", encoding="utf-8")
+
+
 @pytest.mark.parametrize("engine", sorted(CASES))
 def test_a_renamed_post_container_is_named(engine):
     with responses.RequestsMock() as http:
