@@ -118,6 +118,19 @@ def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
     items.sort(key=rank)  # stable: each group's tests keep their order
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):  # type: ignore[no-untyped-def]
+    """On an xdist worker, fail a live test before its board is built if the groups did not take: pytest 9.2
+    keeps node ids where xdist 3.8's `item._nodeid` suffix no longer reaches, so `--dist loadgroup` hands out
+    each test alone, two workers build one board on the same ports, and the tests fail as races ("port ... is
+    taken") instead of saying this."""
+    if getattr(item.config.option, "loadgroup", False) and item.get_closest_marker("live") is not None \
+            and "@" not in item.nodeid:
+        pytest.fail(f"pytest-xdist's --dist loadgroup did not group the live tests: pytest {pytest.__version__} "
+                    "with this pytest-xdist drops the groups; install the versions pyproject.toml names "
+                    "(python3 -m pip install -e '.[test]'), or run them with -n 0", pytrace=False)
+
+
 def _start_board(name: str, tmp_path_factory):  # type: ignore[no-untyped-def]
     if os.environ.get("FORUMBOT_SKIP_LIVE"):
         pytest.skip("live forum tests: FORUMBOT_SKIP_LIVE is set")
