@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from lxml import etree
 
@@ -105,22 +105,10 @@ class FlaskbbForum(HtmlForum):
 
     # --- find own post ----------------------------------------------------------------------------------------
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice.
+    def recent_pages(self, tid: str) -> Iterator[Page]:
         first = self._topic_page(self.url("topic", topic=tid), tid)[0]
         numbers = [self._page_number(a) for a in select(first.tree(), self.profile.selectors["page_link"])]
-        last = max([1, *(n for n in numbers if n)])
-        # The bot's message is recent: the last two pages hold it if it is there at all.
-        for number in range(last, max(last - 2, 1), -1):
-            page = self._topic_page(self.url("topic_page", topic=tid, start=number), tid)[0]
-            hit = self.own_posts_with(page.tree(), page, tid, marker)
-            if hit:
-                return hit
-        return self.own_posts_with(first.tree(), first, tid, marker) if last <= 2 else None
+        return self.numbered_recent_pages(tid, first, max([1, *(n for n in numbers if n)]))
 
     def _page_number(self, link: etree._Element) -> int | None:
         value = self.query_value(link.get("href", ""), "page")

@@ -8,7 +8,7 @@ import logging
 import re
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo
 
@@ -472,16 +472,30 @@ class HtmlForum:
 
     def _find_own_post(self, topic: str, marker: str) -> str | None:
         tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice. The bot's
-        # message is recent: the last two pages hold it if it is there at all (the page before through the
-        # profile's `prev_page` link; engines without one override this).
-        page, tree, _ = self._topic_page(self.url("last_page", topic=tid), tid)
-        hit = self.own_posts_with(tree, page, tid, marker)
-        prev = select_one(tree, self.profile.selectors["prev_page"])
-        if hit or prev is None:
-            return hit
-        p = self._topic_page(urljoin(page.url, prev.get("href", "")), tid)[0]
-        return self.own_posts_with(p.tree(), p, tid, marker)
+        for page in self.recent_pages(tid):
+            hit = self.own_posts_with(page.tree(), page, tid, marker)
+            if hit:
+                return hit
+        return None
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """The pages where a message the bot posted lately may be, newest first, each read when the one before
+        did not hold it: the last two (the bot's message is recent). Whole pages only: a marker missed on a
+        page cut short would send the message twice. Here the last page, then the page its `prev_page` link
+        names; an engine that finds its pages otherwise overrides this alone."""
+        page = self._topic_page(self.url("last_page", topic=tid), tid)[0]
+        yield page
+        prev = select_one(page.tree(), self.profile.selectors["prev_page"])
+        if prev is not None:
+            yield self._topic_page(urljoin(page.url, prev.get("href", "")), tid)[0]
+
+    def numbered_recent_pages(self, tid: str, first: Page, last: int) -> Iterator[Page]:
+        """`recent_pages` for engines that number their pages from 1 and show the count on page 1 (FlaskBB,
+        XenForo): the last two, then page 1 (already read) when it is one of them."""
+        for number in range(last, max(last - 2, 1), -1):
+            yield self._topic_page(self.url("topic_page", topic=tid, start=number), tid)[0]
+        if last <= 2:
+            yield first
 
     def _topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
         """A whole topic page, its tree and its posts. Topics may be open to guests: only a page without posts

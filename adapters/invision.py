@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+from typing import Iterator
 
 from lxml import etree
 
@@ -93,14 +94,11 @@ class InvisionForum(HtmlForum):
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("invision: reply gave neither a comment id nor an error")
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """The last page only, found through page 1's pagination."""
         page = self._last_page(tid)
         self.check_complete(page)
-        return self.own_posts_with(page.tree(), page, tid, marker)
+        yield page
 
     def reread_from(self, topic, post_id, ids=()):
         # IPS's findComment URL names the topic too

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from datetime import timedelta
+from typing import Iterator
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -98,24 +99,15 @@ class PhpbbForum(HtmlForum):
 
     # --- find own post ----------------------------------------------------------------------------------------
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice.
-        page = self._topic_page(self.url("topic", topic=tid), tid)[0]
-        found = self.own_posts_with(page.tree(), page, tid, marker)
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """Page 1's links give the other pages' offsets: the last two, then page 1."""
+        first = self._topic_page(self.url("topic", topic=tid), tid)[0]
         links = [self.query_value(a.get("href", ""), "start") for a in
-                 select(page.tree(), self.profile.selectors["page_link"])]
+                 select(first.tree(), self.profile.selectors["page_link"])]
         starts = sorted({int(s) for s in links if s and s.isdigit()})
-        # The bot's message is recent: the last two pages hold it if it is there at all.
         for start in reversed(starts[-2:]):
-            p = self._topic_page(self.url("topic_page", topic=tid, start=start), tid)[0]
-            hit = self.own_posts_with(p.tree(), p, tid, marker)
-            if hit:
-                return hit
-        return found
+            yield self._topic_page(self.url("topic_page", topic=tid, start=start), tid)[0]
+        yield first
 
     # --- PMs --------------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Sequence
+from typing import Iterator, Sequence
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -118,25 +118,16 @@ class PunbbForum(HtmlForum):
 
     # --- find own post ----------------------------------------------------------------------------------------
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice.
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """PunBB 1.2 (mybb.ru) prints no "previous" link: the page before is the shown page's number less one."""
         last = self._topic_page(self.url("last_page", topic=tid), tid)[0]
-        hit = self.own_posts_with(last.tree(), last, tid, marker)
-        if hit:
-            return hit
-        # PunBB 1.2 (mybb.ru) prints no "previous" link: the page before is the shown page's number less one.
+        yield last
         shown = select_one(last.tree(), self.profile.selectors["current_page"])
         number = text(shown).strip() if shown is not None else ""
         if number.isdigit() and int(number) > 1:
             before = int(number) - 1
             path = self.url("topic", topic=tid) if before == 1 else self.url("topic_page", topic=tid, start=before)
-            p = self._topic_page(path, tid)[0]
-            return self.own_posts_with(p.tree(), p, tid, marker)
-        return None
+            yield self._topic_page(path, tid)[0]
 
     # --- PMs: New PMS dialogues --------------------------------------------------------------------------------
 

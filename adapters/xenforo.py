@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from lxml import etree
 
@@ -165,21 +165,9 @@ class XenforoForum(HtmlForum):
 
     # --- find own post ----------------------------------------------------------------------------------------
 
-    def find_own_post(self, topic: str, marker: str) -> str | None:
-        return self.with_login(lambda: self._find_own_post(topic, marker))
-
-    def _find_own_post(self, topic: str, marker: str) -> str | None:
-        tid = self.topic_id(topic)
-        # Whole pages only: a marker missed on a page cut short would send the message twice.
+    def recent_pages(self, tid: str) -> Iterator[Page]:
         first = self._topic_page(self.url("topic", topic=tid), tid)[0]
-        last = page_info(first.tree(), self.profile, 1).pages or 1
-        # The bot's message is recent: the last two pages hold it if it is there at all.
-        for number in range(last, max(last - 2, 1), -1):
-            page = self._topic_page(self.url("topic_page", topic=tid, start=number), tid)[0]
-            hit = self.own_posts_with(page.tree(), page, tid, marker)
-            if hit:
-                return hit
-        return self.own_posts_with(first.tree(), first, tid, marker) if last <= 2 else None
+        return self.numbered_recent_pages(tid, first, page_info(first.tree(), self.profile, 1).pages or 1)
 
     # --- PMs: conversations -----------------------------------------------------------------------------------
 
