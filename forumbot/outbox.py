@@ -130,11 +130,14 @@ def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Targ
                 if target.shadowed(row):
                     batch.append(row)
                     continue
-                _flood_held(held, report, "pm", lambda: _send_batch(sessions, adapter, target, batch, now, report,
-                                                                     hook))
-                batch = []
+                if batch:  # the shadow digest due before this row goes first
+                    _flood_held(held, report, "pm", lambda: _send_batch(sessions, adapter, target, batch, now,
+                                                                         report, hook))
+                    batch = []
+                    if kind in held:  # this row is a PM too: it waits behind the digest, in order
+                        continue
                 _flood_held(held, report, kind, lambda: _send_one(sessions, adapter, target, row, now, report, hook))
-            if "pm" not in held:
+            if batch:
                 _flood_held(held, report, "pm", lambda: _send_batch(sessions, adapter, target, batch, now, report,
                                                                      hook))
     except ForumError as e:

@@ -4,7 +4,7 @@ lose nothing; the next good cycle catches up (issue 3, "Done means" 3)."""
 from __future__ import annotations
 
 import pytest
-from daemon_world import GM, STEPS, World, play, world  # noqa: F401  (fixture)
+from daemon_world import BOT, GM, STEPS, World, game_toml, play, world  # noqa: F401  (fixture)
 from sqlalchemy import func, select
 
 from forumbot.daemon import EXIT_OK, EXIT_UNREACHABLE, exit_code
@@ -243,4 +243,30 @@ def test_a_pm_held_by_a_flood_limit_does_not_hold_the_post_after_it(tmp_path):
     w.tick()
     sent = [to for to, _, _ in w.bot_pms()[pms:]]
     assert sent == ["Новичок", GM] and len(w.bot_posts()) == len(posts) + 1
+    w.close()
+
+
+def test_in_shadow_mode_a_gms_pm_waits_behind_the_digest_a_flood_limit_held(tmp_path):
+    """Shadow mode sends the GM a digest of what would be posted, then his own command's answer: both PMs. A
+    flood limit on the digest holds the answer too, so the GM reads them in the order they were due."""
+    w = World(tmp_path, games=game_toml("g1", mode="shadow"))
+    play(w, upto=1)
+    w.now, _ = STEPS[2]
+    w.pm(GM, "статус")  # its answer is due after the digest of what the fold would post
+    original, refused = w.forum.send_pm, []
+
+    def digest_flooded_once(to, subject, text):
+        if subject.startswith("[shadow]") and not refused:
+            refused.append(text)
+            raise FloodLimited("too soon", retry_after=60)
+        return original(to, subject, text)
+
+    w.forum.send_pm = digest_flooded_once
+    w.tick()
+    assert refused, "no digest was due"
+    assert not any("Фаза:" in p.pm.text for p in w.forum.pms), "the answer went out ahead of the digest held before it"
+    w.tick()
+    kinds = ["digest" if p.pm.subject.startswith("[shadow]") else "answer" for p in w.forum.pms
+             if p.pm.author == BOT and (p.pm.subject.startswith("[shadow]") or "Фаза:" in p.pm.text)]
+    assert kinds[-1] == "answer" and kinds.count("answer") == 1 and len(kinds) > 1, kinds  # the digests first
     w.close()
