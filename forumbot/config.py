@@ -299,7 +299,7 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     elif engine and engine != "memory":
         r.problem("base_url", "missing")
     password_env = r.get("password_env", str, "")
-    traits = engine_traits(engine) if engine and not custom and engine in known_engines() else None
+    traits = engine_traits(engine) if engine and not custom else None  # None: not installed (named above)
     markup = r.get("markup", str, traits.markup if traits else "bbcode")
     if markup not in ("bbcode", "markdown"):
         r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")

@@ -234,16 +234,19 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _role_pm(self, sid: str, choose_don: bool) -> str:
         """The role PM with the role's night moves, an example each (issue 11 item 3)."""
         seat = self.s.seats[sid]
-        moves = [m for m in self._possible_moves(sid) if m != "don"]
-        return self.t.role_pm(seat.role, self._partners(sid), choose_don, moves,
+        return self.t.role_pm(seat.role, self._partners(sid), choose_don, self._night_moves(sid),
                               example=self._example_nick(sid), me=seat.nick)
+
+    def _night_moves(self, sid: str) -> list[str]:
+        """What the seat may send at night, as grammar keys (the Setup-only `дон` left out)."""
+        return [m for m in self._possible_moves(sid) if m != "don"]
 
     def _night_grammar(self) -> list[str]:
         """The short forms of every night move someone alive can make, for the night's opening post."""
         found: list[str] = []
         for sid in self._alive_ids():
-            for move in self._possible_moves(sid):
-                if move not in found and move != "don":
+            for move in self._night_moves(sid):
+                if move not in found:
                     found.append(move)
         order = ["check", "shot", "shot_by", "heal", "hunt", "hunt_mafia"]
         return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
@@ -282,7 +285,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 self.s.seats[don].role = Role.DON
                 self.log.append(f"don: {self.s.seats[don].nick} by {how}")
                 for sid in mafia:
-                    moves = [m for m in self._possible_moves(sid) if m != "don"] if sid == don else []
+                    moves = self._night_moves(sid) if sid == don else []
                     self._pm(at, sid, self.t.don_chosen(self.s.seats[don].nick, how, moves,
                                                         example=self._example_nick(sid), me=self.s.seats[sid].nick),
                              f"setup/don/{sid}")
