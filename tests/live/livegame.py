@@ -24,6 +24,9 @@ from pathlib import Path
 
 from boards import Board, Member
 
+# the role names of the role PMs («Ваша роль: шериф.»)
+RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель",
+           "doctor": "доктор", "maniac": "маньяк"}
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
@@ -144,6 +147,48 @@ players = [
         self.end_phases = getattr(self, "end_phases", 0) + 1
         gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
         next_minute(self.board.engine)
+
+    # --- the steps every whole game plays ------------------------------------------------------------------
+
+    def play_setup(self, gm: Member, players: dict[str, Member], roles: dict[str, str], forger: str,
+                   forged: str) -> None:
+        """Setup as the whole games play it: each player's role PM (`roles`, civilians left out), the
+        confirmations by PM, `forger`'s PM quoting a GM command (`forged`: not from the GM's account, so it
+        changes nothing, C-9), then the GM's `конец-фазы` opens Day 1."""
+        bot = self.board.bot
+        self.tick()
+        for name, member in players.items():
+            role = RU_ROLE[roles.get(name, "civilian")]
+            assert any(f"Ваша роль: {role}." in m.text for m in member.pms_from(bot)), f"{name}: no role PM"
+        assert "Игра начинается. Игроки:" in self.game_text(gm)
+        for member in players.values():
+            member.pm(bot, self.name, "подтверждаю")
+        players[forger].pm(bot, self.name, forged)
+        self.tick()
+        for name, member in players.items():
+            assert any("Роль подтверждена" in m.text for m in member.pms_from(bot)), f"{name}: not confirmed"
+        assert "Наступил день 1" not in self.game_text(gm), "a player's PM ended Setup (C-9: only the GM's account)"
+        self.end_phase(gm)
+        self.tick()
+        assert "Наступил день 1" in self.game_text(gm)
+        assert any("Роли подтверждены всеми игроками" in m.text for m in gm.pms_from(bot))
+
+    def end_phase_killed_after_first_post(self, gm: Member) -> None:
+        """The GM closes the phase; the tick that resolves it dies (as by SIGKILL) right after its first post
+        went out, and the next tick delivers the rest without sending that post again."""
+        self.end_phase(gm)
+        before = self.bot_posts(gm)
+        assert self.tick_killed_at("after_send") == 137, "the crash point was never reached"
+        assert len(self.bot_posts(gm)) == len(before) + 1, "the killed tick should have sent exactly one post"
+        self.tick()
+
+    def assert_town_won(self, reader: Member) -> None:
+        """The end post: the town's win, every player's role and the seed."""
+        text = self.game_text(reader)
+        assert "Игра окончена: победа города!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, \
+            text[-1500:]
+        ending = text.split("Игра окончена", 1)[1]
+        assert all(name in ending for name in self.players), "the end post does not list every role"
 
     # --- what the bot left on the board -------------------------------------------------------------------
 

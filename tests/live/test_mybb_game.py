@@ -30,7 +30,6 @@ pytestmark = pytest.mark.live
 
 ROLES = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Мурзик": "mafia", "Наташа": "doctor",
          "Старый Мельник": "maniac"}
-RU_ROLE = {"mafia": "мафия", "doctor": "доктор", "maniac": "маньяк", "civilian": "мирный житель"}
 
 
 def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
@@ -41,21 +40,8 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     game = LiveGame(board, tmp_path, "g1", "free_hunt", ROLES, {"post": 3, "pm": 3})
     vote = game.vote_topic
 
-    # --- Setup ---------------------------------------------------------------------------------------------
-    game.tick()
-    for name, member in p.items():
-        role = RU_ROLE[ROLES.get(name, "civilian")]
-        assert any(f"Ваша роль: {role}." in m.text for m in member.pms_from(board.bot)), f"{name}: no role PM"
-    for member in p.values():
-        member.pm(board.bot, "g1", "подтверждаю")
-    p["Ёлка"].pm(board.bot, "g1", f"{board.gm}: конец-фазы")  # forged: not from the GM's account
-    game.tick()
-    for name, member in p.items():
-        assert any("Роль подтверждена" in m.text for m in member.pms_from(board.bot)), f"{name}: not confirmed"
-    assert "Наступил день 1" not in game.game_text(gm), "a player's PM ended Setup (C-9: only the GM's account)"
-    game.end_phase(gm)
-    game.tick()
-    assert "Наступил день 1" in game.game_text(gm)
+    # --- Setup: role PMs, confirmations, a forged GM command, the GM opens Day 1 ---------------------------------
+    game.play_setup(gm, p, ROLES, "Ёлка", f"{board.gm}: конец-фазы")
 
     # --- Day 1 ---------------------------------------------------------------------------------------------------
     masha = p["Маша"].reply(vote, "Кот Баюн")                                 # bare
@@ -122,8 +108,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     next_minute("mybb")  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
     game.tick()
     game.tick()
-    text = game.game_text(gm)
-    assert "Игра окончена: победа города!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, text[-1500:]
+    game.assert_town_won(gm)
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     game.assert_outbox_drained()

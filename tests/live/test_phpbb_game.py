@@ -26,7 +26,6 @@ from livegame import LiveGame, next_minute
 pytestmark = pytest.mark.live
 
 ROLES = {"Маша": "sheriff", "Кот Баюн": "don", "Lucky_Strike": "mafia", "Шарик": "mafia"}
-RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель"}
 
 
 def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
@@ -37,24 +36,8 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     game = LiveGame(board, tmp_path, "g1", "moscow", ROLES, {"post": 1.2, "pm": 1.2})
     vote = game.vote_topic
 
-    # --- Setup ---------------------------------------------------------------------------------------------
-    game.tick()
-    for name, member in p.items():
-        role = RU_ROLE[ROLES.get(name, "civilian")]
-        assert any(f"Ваша роль: {role}." in m.text for m in member.pms_from(board.bot)), f"{name}: no role PM"
-    assert "Игра начинается. Игроки:" in game.game_text(gm)
-    for member in p.values():
-        member.pm(board.bot, "g1", "подтверждаю")
-    p["Незнайка"].pm(board.bot, "g1", f"{board.gm} пишет:\nконец-фазы")  # forged: not from the GM's account
-    game.tick()
-    for name, member in p.items():
-        assert any("Роль подтверждена" in m.text for m in member.pms_from(board.bot)), f"{name}: not confirmed"
-    assert "Наступил день 1" not in game.game_text(gm), "a player's PM ended Setup (C-9: only the GM's account)"
-
-    game.end_phase(gm)
-    game.tick()
-    assert "Наступил день 1" in game.game_text(gm)
-    assert any("Роли подтверждены всеми игроками" in m.text for m in gm.pms_from(board.bot))
+    # --- Setup: role PMs, confirmations, a forged GM command, the GM opens Day 1 ---------------------------------
+    game.play_setup(gm, p, ROLES, "Незнайка", f"{board.gm} пишет:\nконец-фазы")
 
     # --- Day 1: every form of vote; a 4:4 tie ---------------------------------------------------------------
     masha = p["Маша"].reply(vote, "Кот Баюн")                              # bare
@@ -74,11 +57,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     p["Шарик"].reply(vote, "Маша")                                         # a rejected post used none either
     game.tick()
 
-    game.end_phase(gm)
-    before = game.bot_posts(gm)
-    assert game.tick_killed_at("after_send") == 137, "the crash point was never reached"
-    assert len(game.bot_posts(gm)) == len(before) + 1, "the killed tick should have sent exactly one post"
-    game.tick()
+    game.end_phase_killed_after_first_post(gm)
     text = game.game_text(gm)
     assert text.count("Итоговый подсчёт голосов") == 1, text
     assert "Перестрелка" in text, f"no runoff after a 4:4 tie (M-10): {text[-1500:]}"
@@ -124,10 +103,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     next_minute()  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
     game.tick()
     game.tick()
-    text = game.game_text(gm)
-    assert "Игра окончена: победа города!" in text and "Роли:" in text and "Зерно жеребьёвки" in text, text[-1500:]
-    ending = text.split("Игра окончена", 1)[1]
-    assert all(name in ending for name in board.players), "the end post does not list every role"
+    game.assert_town_won(gm)
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     to_gm = [m.text for m in gm.pms_from(board.bot)]
