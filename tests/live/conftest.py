@@ -102,12 +102,12 @@ def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
         if item.get_closest_marker("live") is None:
             continue
         marker = item.get_closest_marker("xdist_group")
-        if marker is None:
-            wanted = [f for f in getattr(item, "fixturenames", ()) if f in BOARD_SPECS or f == "flaskbb"]
-            marker = pytest.mark.xdist_group(wanted[0] if wanted else item.module.__name__)
-            item.add_marker(marker)
-            marker = item.get_closest_marker("xdist_group")
-        groups[id(item)] = marker.args[0] if marker.args else marker.kwargs.get("name", "")
+        if marker is not None:
+            groups[id(item)] = marker.args[0] if marker.args else marker.kwargs.get("name", "")
+            continue
+        wanted = [f for f in getattr(item, "fixturenames", ()) if f in BOARD_SPECS or f == "flaskbb"]
+        groups[id(item)] = wanted[0] if wanted else item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
 
     def rank(item) -> int:  # type: ignore[no-untyped-def]
         group = groups.get(id(item))
