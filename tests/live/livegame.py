@@ -27,6 +27,8 @@ from boards import Board, Member
 # the role names of the role PMs («Ваша роль: шериф.»)
 RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель",
            "doctor": "доктор", "maniac": "маньяк"}
+# a tick's summary line when it queued and sent nothing
+IDLE_SUMMARY = re.compile(r"(?<!\d)0 message\(s\) queued, 0 sent")
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
@@ -135,6 +137,17 @@ players = [
         done = self.cli("tick")
         assert done.returncode == 0, f"tick failed ({done.returncode}): {done.stderr[-3000:]}"
         return done.stdout + done.stderr
+
+    def settle(self, engine: str, most: int = 5) -> None:
+        """Tick until a tick sends nothing, once every GM PM sent so far has taken effect (shown to the minute,
+        it counts from its minute's end, C-1): then the board holds nothing the next tick must act on or read
+        back (a dialogue the bot's own answer changed), so that tick is idle. A condition, not a count of ticks:
+        an undo folded one tick later on a loaded machine moved the answers, and the read-back, a tick on."""
+        next_minute(engine)
+        for _ in range(most):
+            if IDLE_SUMMARY.search(self.tick()):
+                return
+        raise AssertionError(f"{most} ticks in a row still sent something; log: {self.log}")
 
     def tick_killed_at(self, point: str, occurrence: int = 1) -> int:
         return self.run([sys.executable, str(HERE / "tick_and_die.py"), str(self.config), point,

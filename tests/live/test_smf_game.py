@@ -112,7 +112,7 @@ def test_a_moscow_game_on_smf(smf_board, tmp_path):
     assert any("Принято: выстрел. Цель — Незнайка." in t for t in to_don), to_don
     for name in ("Lucky_Strike", "Шарик"):
         assert any("Принято: выстрел. Цель — Незнайка." in m.text for m in p[name].pms_from(board.bot)), name
-    game.tick()  # deletes the PMs it acknowledged
+    game.settle(board.engine)  # its answers out and read back, the read PMs deleted
     before = board.requests_logged()
     game.tick()
     idle = board.requests_logged() - before
