@@ -8,7 +8,8 @@ import logging
 import os
 import sys
 from importlib import resources
-from typing import Sequence
+from datetime import datetime
+from typing import Callable, Sequence
 
 from sqlalchemy.exc import OperationalError
 
@@ -75,8 +76,10 @@ def _version() -> str:
         return __version__
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, clock: Callable[[], datetime] | None = None) -> int:
+    """Run one command line. `clock` is the commands' "now" (default: the real clock); a test hands its own."""
     args = build_parser().parse_args(argv)
+    args.clock = clock
     logging.basicConfig(level=args.verbosity or "INFO", stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.verbosity:

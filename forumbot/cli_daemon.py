@@ -111,8 +111,11 @@ def _config(args: argparse.Namespace) -> Config:
     return config
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
+def _now(args: argparse.Namespace) -> datetime:
+    """The command's "now": the real clock, unless `cli.main` was handed another one (tests give the CLI their
+    clock, so no test depends on the day it runs)."""
+    clock = getattr(args, "clock", None)
+    return clock() if clock is not None else datetime.now(timezone.utc)
 
 
 # --- commands -----------------------------------------------------------------------------------------------
@@ -140,10 +143,10 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if problems:
         return EXIT_CONFIG
     statuses = _game_statuses(config)
-    for warning in late_starts(config, _now(), set(statuses)) + thread_warnings(config, statuses):
+    for warning in late_starts(config, _now(args), set(statuses)) + thread_warnings(config, statuses):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
     if args.online:
-        wrong, unreachable, warnings = check_online(config, os.environ)
+        wrong, unreachable, warnings = check_online(config, os.environ, now=_now(args))
         for warning in warnings:
             print(f"forumbot: warning: {warning}", file=sys.stderr)
         for problem in wrong + unreachable:
@@ -257,7 +260,7 @@ def check_online(config: Config, environ, factory=None,
     from forumbot.errors import ForumError
 
     factory = factory or build_adapter
-    now = now or _now()
+    now = now or datetime.now(timezone.utc)
     wrong: list[str] = []
     unreachable: list[str] = []
     warnings: list[str] = []
@@ -425,7 +428,7 @@ def cmd_game_status(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import game_status
 
     config = _config(args)
-    print(game_status(_sessions(config), config, args.name, _now()))
+    print(game_status(_sessions(config), config, args.name, _now(args)))
     return EXIT_OK
 
 
@@ -437,7 +440,7 @@ def cmd_game_start(args: argparse.Namespace) -> int:
         problems = [p for p in check_setups(config) if p.startswith(f"games.{args.name}:")]
         if problems:
             raise ConfigError(problems[0])
-    now = _now()
+    now = _now(args)
     started = start_game(_sessions(config), config, args.name, now)
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
@@ -453,7 +456,7 @@ def cmd_game_stop(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import stop_game
 
     config = _config(args)
-    key = stop_game(_sessions(config), config, args.name, _now(), reason=args.reason)
+    key = stop_game(_sessions(config), config, args.name, _now(args), reason=args.reason)
     print(f"{args.name}: stopped; the closing post ({key}) goes out with the next tick, which then closes the game")
     return EXIT_OK
 
@@ -464,7 +467,7 @@ def cmd_game_export(args: argparse.Namespace) -> int:
     from forumbot.export import export_game
 
     config = _config(args)
-    transcript = export_game(_sessions(config), config, args.name, args.until or _now())
+    transcript = export_game(_sessions(config), config, args.name, args.until or _now(args))
     text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

@@ -153,7 +153,7 @@ def test_a_second_game_in_the_first_games_threads_waits_for_it_to_end(tmp_path, 
     from forumbot.errors import ConfigError
 
     w = same_threads(tmp_path)
-    assert main(["check-config", "-c", str(w.config_path)]) == 0
+    assert main(["check-config", "-c", str(w.config_path)], clock=lambda: w.now) == 0
     err = capsys.readouterr().err
     assert "games.g2.game_thread: also the thread of game 'g1' (not started yet)" in err
     assert "games.g1" not in err  # of two games not started, the later one waits
@@ -172,7 +172,7 @@ def test_a_second_game_in_the_same_threads_counts_no_vote_of_the_first(tmp_path,
 
     w = same_threads(tmp_path)
     _end_first_game(w)  # g1's Day 1 had 7 votes for Маф1 in g1/vote
-    assert main(["check-config", "-c", str(w.config_path)]) == 0
+    assert main(["check-config", "-c", str(w.config_path)], clock=lambda: w.now) == 0
     assert "warning" not in capsys.readouterr().err  # g1 has ended: g2 may start in its threads
     w.now = SECOND_T0 - timedelta(days=1)
     w.start("g2", seed=3)
