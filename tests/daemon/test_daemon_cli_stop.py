@@ -9,19 +9,17 @@ import pytest
 from daemon_world import CAST, GM, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
-from forumbot import cli_daemon
 from forumbot.cli import main
 from forumbot.lifecycle import tick_summary
 from forumbot.store.models import Game, OutboxRow
 
 
 @pytest.fixture
-def cli(world, monkeypatch, capsys):
+def cli(world, capsys):
     """`forumbot ...` against the world's config and database, at the world's clock."""
-    monkeypatch.setattr(cli_daemon, "_now", lambda: world.now)
 
     def run(*argv: str) -> tuple[int, str, str]:
-        code = main([*argv, "-c", str(world.config_path)])
+        code = main([*argv, "-c", str(world.config_path)], clock=lambda: world.now)
         out, err = capsys.readouterr()
         assert "Traceback" not in err
         return code, out, err
