@@ -118,8 +118,8 @@ class CommandsMixin:
             if self.s.paused_at is None:
                 return "not_paused"
             ph.deadline += at - self.s.paused_at
-            if self.next_count is not None:
-                self.next_count += at - self.s.paused_at
+            if self.s.next_count is not None:
+                self.s.next_count += at - self.s.paused_at
             self.s.paused_at = None
             self._post(at, Where.GAME, self.t.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
         elif isinstance(cmd, EndPhase):
@@ -190,7 +190,7 @@ class CommandsMixin:
         if why:
             self._answer(inp, self.t.command_refused(why))
             return
-        saved = (copy.deepcopy(self.s), list(self.overrides), self.next_count, len(self.log),
+        saved = (copy.deepcopy(self.s), list(self.overrides), len(self.log),
                  dict(self.rederived), dict(self.redo_msgs), dict(self.voids))
         self.overrides.pop()
         # The inputs between the command and this undo are handled again; an undo met while redoing (a
@@ -204,6 +204,7 @@ class CommandsMixin:
         state_before = _state_line(self.s)
         out_before = {sid for sid, seat in self.s.seats.items() if not seat.alive}
         self.s = copy.deepcopy(before)  # the snapshot stays intact: a refused undo below puts it back
+        self.s.reminded |= saved[0].reminded  # a reminder sent since stays sent: the players have it
         self.matcher = self._matcher()
         outer = (self.suppress, self.redo_at, self.capture)
         self.suppress = True
@@ -211,6 +212,10 @@ class CommandsMixin:
             for k in range(index + 1, current + 1):
                 for _, edited in (e for e in self.edits if e[0] == k):
                     self._edited(edited)  # C-11 edits that came in between are applied again, in place
+                self.capture = None
+                # the counts between are re-derived too, in their order with the inputs: the grid and what the
+                # last count showed are then those of the game without the override (C-9)
+                self._recount_until(inp.at if k == current else self.processed[k].at)
                 if k < current and self.processed[k].id not in self.voids.values():
                     self.redo_at = k
                     self.capture = []
@@ -221,7 +226,7 @@ class CommandsMixin:
         ph = self.s.phase
         if self.s.paused_at is None and ph.kind != "ended" and ph.deadline <= inp.at:
             # Re-derived, a later pause or extend no longer holds and the phase's deadline is behind us.
-            self.s, self.overrides, self.next_count, n_log, self.rederived, self.redo_msgs, self.voids = saved
+            self.s, self.overrides, n_log, self.rederived, self.redo_msgs, self.voids = saved
             del self.log[n_log:]
             self.matcher = self._matcher()
             self._answer(inp, self.t.command_refused("undo_deadline_passed"))

@@ -96,10 +96,6 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.voids: dict[str, str] = {}  # undo input id -> id of the GM command it undid (C-9)
         self.capture: list[Message] | None = None  # collects suppressed messages while an undo re-handles one
         self.drawn = ""  # the string the draw's commitment hashes (C-2)
-        self.last_count: str = ""
-        self.count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
-        self.next_count: datetime | None = None
-        self.reminded: set[str] = set()
         self.clock: datetime | None = None  # the latest time the timeline reached (advance_to)
         self.matcher = self._matcher()
 
@@ -152,16 +148,28 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 self.clock = t if self.clock is None else max(self.clock, t)
                 return
             at, kind = timed
+            due = at
             if self.clock is not None and at < self.clock:
                 at = self.clock  # overdue after a GM undo (a pause undone): due now, never back in time
             if kind == "deadline":
                 self._resolve(at)
             elif kind == "count":
                 self._post_count(at)
-                self.next_count = self._count_slot_after(at, t)
+                # on the count's own grid: an overdue count (restored by an undo) keeps the slots it had (C-9)
+                self.s.next_count = self._count_slot_after(due, t)
             elif kind.startswith("remind"):
-                self.reminded.add(kind)
+                self.s.reminded.add(kind)
                 self._remind(at, kind)
+
+    def _recount_until(self, t: datetime) -> None:
+        """The counts due up to `t`, for an undo's re-derivation (suppressed): deadlines cannot fall there (the
+        undo is refused then) and reminders are owed, not re-derived, so they go out once the undo is done."""
+        ph = self.s.phase
+        while (self.s.next_count is not None and ph.kind in ("day", "runoff") and self.s.next_count <= t
+               and self.s.next_count < ph.deadline):
+            at = self.s.next_count
+            self._post_count(at)
+            self.s.next_count = self._count_slot_after(at, t)
 
     def _count_slot_after(self, at: datetime, t: datetime) -> datetime:
         """The next count's time on its grid. What a count shows changes only with an input or another timed
@@ -180,15 +188,15 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             if ph.kind == "setup":
                 key = "remind:setup"
                 at = max(ph.opens + (ph.deadline - ph.opens) / 2, ph.deadline - timedelta(hours=12))
-                if key not in self.reminded and ph.opens < at < ph.deadline:
+                if key not in self.s.reminded and ph.opens < at < ph.deadline:
                     found.append((at, key))
             elif self.remind_before > timedelta(0):
                 key = f"remind:{ph.label}"
                 at = ph.deadline - self.remind_before
-                if key not in self.reminded and ph.opens < at:
+                if key not in self.s.reminded and ph.opens < at:
                     found.append((at, key))
-        if counts and self.next_count is not None and ph.kind in ("day", "runoff") and self.next_count < ph.deadline:
-            found.append((self.next_count, "count"))
+        if counts and self.s.next_count is not None and ph.kind in ("day", "runoff") and self.s.next_count < ph.deadline:
+            found.append((self.s.next_count, "count"))
         return min(found) if found else None
 
     def _open(self, kind: str, number: int, at: datetime) -> None:
@@ -196,9 +204,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         length = {"day": sched.day, "night": sched.night, "runoff": sched.runoff}[kind]
         self.s.phase = Phase(kind, number, at, at + length)
         self.s.deaths_this_phase = 0
-        self.next_count = at + self.count_every if kind in ("day", "runoff") else None
-        self.last_count = ""
-        self.count_signature = ()
+        self.s.next_count = at + self.count_every if kind in ("day", "runoff") else None
+        self.s.last_count = ""
+        self.s.count_signature = ()
         ph = self.s.phase
         if kind == "day":
             self.s.posts = []
@@ -398,7 +406,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.s.winner = winner
         self.s.ended_at = at
         self.s.phase = Phase("ended", self.s.phase.number, at, at)
-        self.next_count = None
+        self.s.next_count = None
         roles = [(s.nick, s.role, s.alive, sid) for sid, s in self.s.seats.items()]
         self.log.append(f"game over: {winner}" + (f" ({why})" if why else ""))
         self._post(at, Where.GAME, self.t.game_over(winner, why, roles, self.setup.seed, self.drawn), "ended/result")

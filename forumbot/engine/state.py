@@ -58,3 +58,9 @@ class State:
     ended_at: datetime | None = None
     resolutions: int = 0
     deaths_this_phase: int = 0
+    # The count schedule is game state too: an undo restores it with the rest, as if the override was never
+    # given (C-9); only the clock, the time the fold has reached, stays on the Engine.
+    next_count: datetime | None = None
+    reminded: set[str] = field(default_factory=set)
+    last_count: str = ""
+    count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one

@@ -128,13 +128,13 @@ class VotesMixin:
         # Rendering a count is most of a quiet day's cost; skip it while nothing it shows has changed.
         signature = (len(posts), sum(p.voided or p.edited for p in posts),
                      tuple((s.nick, s.alive) for s in self.s.seats.values()))
-        if signature == self.count_signature:
+        if signature == self.s.count_signature:
             return
-        self.count_signature = signature
+        self.s.count_signature = signature
         text = self._count_text(final=False)
-        if text == self.last_count:
+        if text == self.s.last_count:
             return
-        self.last_count = text
+        self.s.last_count = text
         # Keyed by its tick, a count keeps its key when a late-fetched post changes an earlier one (outbox).
         self._post(at, Where.VOTE, text, f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
 
