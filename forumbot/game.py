@@ -37,6 +37,9 @@ class GameRun:
     phase: str = ""  # the phase open at `until`: "setup", "day 1", "runoff 1", "night 1", "ended"
     next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
     phase_opens: datetime | None = None  # when the open phase opened
+    resolved: tuple[tuple[str, datetime], ...] = ()  # every phase resolved, by label, with its (game) time
+    # C-13: inputs read after the phase they were stamped in was resolved: (input id, that phase, the stamp)
+    late: tuple[tuple[str, str, datetime], ...] = ()
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:

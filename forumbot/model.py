@@ -65,6 +65,8 @@ class Input:
     deleted_at: datetime | None = None  # the post was gone from the forum by then (a moderator deleted it, C-11)
     # accounts the forum said it does not have, asked when the bot stored this PM (a GM `замена`'s new account)
     missing_accounts: tuple[str, ...] = ()
+    # when the bot first read it (the store's first_seen_at); None: unknown, never late (C-13)
+    read_at: datetime | None = None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -262,6 +264,8 @@ class Schedule:
     runoff: timedelta = timedelta(hours=12)
     timezone: str = "Europe/Moscow"
     setup_opens: datetime | None = None  # when roles go out (the game's start command); default: `start`
+    # C-13: when the bot resolved each phase, by label ("day 1"): a deadline gets only the inputs read by then
+    resolved: tuple[tuple[str, datetime], ...] = ()
 
 
 @dataclass(frozen=True)

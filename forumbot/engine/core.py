@@ -4,6 +4,7 @@ Seats are identified by their original nickname (the seat id); `Seat.nick` is th
 
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -98,6 +99,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.drawn = ""  # the string the draw's commitment hashes (C-2)
         self.clock: datetime | None = None  # the latest time the timeline reached (advance_to)
         self.matcher = self._matcher()
+        self.late: dict[str, tuple[str, datetime]] = {}  # C-13: input id -> (the phase it missed, its stamp)
+        self.resolved: list[tuple[str, datetime]] = []  # each phase this fold resolved, with when (game time)
 
     # ------------------------------------------------------------------------------------------------ run
 
@@ -126,18 +129,40 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         sched = self.setup.schedule
         setup_open = min([sched.setup_opens or sched.start] + [q[0] for q in queue])
         self._open_setup(setup_open)
-        for at, _, what, inp in queue:
+        resolved = dict(sched.resolved)
+        heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue]  # already in heap order
+        while heap:
+            at, n, _, what, inp = heapq.heappop(heap)
             self.advance_to(at)
-            if what == "input":
-                self.processed.append(inp)
-                self.handle(inp)
-            else:
+            if what == "edit":
                 self.edits.append((len(self.processed), inp))
                 self._edited(inp)
+                continue
+            missed = self._missed(inp, resolved)
+            if missed is not None:
+                # C-13: read after its phase was resolved and announced; it counts from when it was read on
+                self.late[inp.id] = (missed, inp.at)
+                if until is None or inp.read_at <= until:  # type: ignore[operator]
+                    late = replace(inp, at=inp.read_at, at_latest=None)
+                    heapq.heappush(heap, (late.at, n, False, "late", late))
+                continue
+            if what == "late":
+                missed, stamped = self.late[inp.id]
+                self._to_gms(at, self.t.late_input(inp.author, str(inp.where), stamped, missed, inp.text), f"late/{inp.id}")
+            self.processed.append(inp)
+            self.handle(inp)
         if until is None:
             until = self.s.phase.deadline if self.s.phase.kind != "ended" else self.s.ended_at
         self.advance_to(until)  # type: ignore[arg-type]
         return self._result()
+
+    def _missed(self, inp: Input, resolved: dict[str, datetime]) -> str | None:
+        """C-13: the phase this input was stamped in, if the bot had resolved it before first reading the input."""
+        label = self.s.phase.label
+        done = resolved.get(label)
+        if inp.read_at is None or done is None or inp.read_at <= done or inp.id in self.late:
+            return None
+        return label
 
     # ------------------------------------------------------------------------------------------- timeline
 
@@ -270,6 +295,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _resolve(self, at: datetime) -> None:
         ph = self.s.phase
         self.s.resolutions += 1
+        if not self.suppress:
+            self.resolved.append((ph.label, at))
         if ph.kind == "setup":
             self._start_day_one(at)
         elif ph.kind == "day":
@@ -598,4 +625,6 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             phase=ph.label,
             next_deadline=None if ph.kind == "ended" or self.s.paused_at else ph.deadline,
             phase_opens=ph.opens,
+            resolved=tuple(self.resolved),
+            late=tuple((i, label, stamped) for i, (label, stamped) in self.late.items()),
         )

@@ -485,6 +485,11 @@ class Texts:
     def runoff_post_reported(self, nick: str, post_id: str) -> str:
         return self._("gm.runoff_post", nick=self.b(nick), id=self.esc(post_id))
 
+    def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
+        """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""
+        return self._("gm.late_input", nick=self.b(nick), where=self._(f"gm.late_where.{where}"),
+                      at=self.time(stamped), phase=self.phase(phase), text=self.esc(text))
+
     def command_rejected(self, r: Rejection) -> str:
         return self._("gm.rejected", why=self.reason(r))
 

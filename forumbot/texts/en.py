@@ -328,3 +328,13 @@ T: dict[str, str] = {
     "help.grammar.help": "“help”",
     "help.what.help": "this list",
 }
+
+# --- h19: C-13 late inputs ---
+T.update({
+    "gm.late_input": ("Read after the results — from {nick}: {where}, stamped {at} by the forum, but read only after "
+                      "the results of {phase} were out. The announced results stand (C-13); from now on it counts "
+                      "as sent now. Text: {text}"),
+    "gm.late_where.game": "a post in the game thread",
+    "gm.late_where.vote": "a post in the vote thread",
+    "gm.late_where.pm": "a private message",
+})
