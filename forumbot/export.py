@@ -7,7 +7,9 @@ included), each with what the store knows beyond the text: `edited_at`, `at_late
 optional fields the transcript gained for exports: `first_text` (the text first stored, when an edit changed
 it, C-11) and `missing_accounts` (the accounts the forum said it lacks, the facts recorded with a GM's
 `замена`). The top-level `setup_opens` is when `game start` ran (role PMs go out then, C-2); `until` is where
-the game is: its end, or for a running game what a tick now would fold to.
+the game is: its end, or for a running game what a tick now would fold to. C-13: each event's `read_at` is when
+the bot first read it, the top-level `resolved` when it resolved each phase, so a replay gives each deadline only
+the inputs read before it; an event read after its phase was resolved carries `late` (the phase it missed).
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         setup, inputs, _ = load_game(session, config, game.id)
         ended_at = game.ended_at
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
+    from forumbot.game import run
+
+    late = {i: phase for i, phase, _ in run(setup, inputs, until).late}
     s = setup.schedule
     return {
         "variant": setup.variant,
@@ -55,7 +60,8 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         # the seats as they were taken at `game start`, with the roles as configured; the rest the seed draws
         # again exactly as it drew them (a replacement is a GM PM among the events, as it was in the game)
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
-        "events": [_event(i) for i in inputs],
+        "resolved": {phase: at.isoformat() for phase, at in s.resolved},
+        "events": [_event(i, late.get(i.id)) for i in inputs],
     }
 
 
@@ -63,9 +69,9 @@ def _hours(span: timedelta) -> float:
     return span.total_seconds() / 3600
 
 
-def _event(i: Input) -> dict[str, Any]:
+def _event(i: Input, late: str | None) -> dict[str, Any]:
     event: dict[str, Any] = {"at": i.at.isoformat(), "where": str(i.where), "from": i.author, "text": i.text}
-    for name in ("edited_at", "at_latest", "deleted_at"):
+    for name in ("edited_at", "at_latest", "deleted_at", "read_at"):
         value = getattr(i, name)
         if value is not None:
             event[name] = value.isoformat()
@@ -73,4 +79,6 @@ def _event(i: Input) -> dict[str, Any]:
         event["first_text"] = i.first_text
     if i.missing_accounts:
         event["missing_accounts"] = list(i.missing_accounts)
+    if late is not None:
+        event["late"] = late  # C-13: read after this phase was resolved (information; the replay derives it)
     return event

@@ -59,6 +59,7 @@ def parse_transcript(raw: Any) -> Transcript:
         runoff=timedelta(hours=f.hours("runoff_hours", 12)),
         timezone=timezone,
         setup_opens=f.time("setup_opens", optional=True),  # optional: when roles go out (`game start`, C-2)
+        resolved=_resolved(f.get("resolved", {}, dict)),  # optional: when the bot resolved each phase (C-13)
     )
     players = []
     for n, p in enumerate(f.list("players"), 1):
@@ -111,8 +112,14 @@ def parse_transcript(raw: Any) -> Transcript:
             # optional, written by `game export`: the text first stored before an edit changed it (C-11), and the
             # accounts the forum said it lacks (recorded with a GM's `замена`)
             first_text=ef.str("first_text", None), missing_accounts=tuple(ef.names("missing_accounts")),
+            read_at=ef.time("read_at", optional=True),  # when the bot first read it (C-13)
         ))
     return Transcript(setup, tuple(events), f.time("until", optional=True))
+
+
+def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
+    f = _Fields(raw, "resolved")
+    return tuple(sorted(((str(phase), f.time(phase)) for phase in raw), key=lambda r: r[1]))
 
 
 _REQUIRED = object()  # a field's default meaning "the transcript must have it"
@@ -200,7 +207,8 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
     # So are the other facts a forum page does not show: the text first seen, the accounts found missing.
     known = {e.id: e for e in transcript.events}
     inputs = [replace(i, deleted_at=known[i.id].deleted_at, first_text=known[i.id].first_text,
-                      missing_accounts=known[i.id].missing_accounts) if i.id in known else i
+                      missing_accounts=known[i.id].missing_accounts, read_at=known[i.id].read_at)
+              if i.id in known else i
               for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
     clock_at = [setup.schedule.start]

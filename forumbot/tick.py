@@ -33,7 +33,7 @@ from forumbot.model import GameSetup, Input, Rejection, Replace, Where
 from forumbot.parse import NickMatcher, parse_command
 from forumbot.outbox import Delivery, Target, deliver, enqueue
 from forumbot.store.locks import Locks
-from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Seat, UTCDateTime
+from forumbot.store.models import Cursor, Game, OutboxRow, Override, RawInput, Resolution, Seat, UTCDateTime
 from forumbot.store.records import INBOX, get_cursor, mark_deleted, set_cursor, store_pms, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 
@@ -339,6 +339,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     with ctx.sessions.begin() as session:
         _remember_phase(session, forum_id, game_id, result, known_phase)
         _sync_game(session, game_id, game, result)
+        _record_resolutions(session, game_id, result, started)
         _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
@@ -535,7 +536,10 @@ def load_game(session: Session, config: Config,
     row = session.get(Game, game_id)
     setup = setup_from_json(row.setup_json, game=row.name)
     # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
-    setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at))
+    # C-13: each deadline gets only the inputs read before the bot resolved it
+    resolved = tuple((phase, at) for phase, at in session.execute(select(Resolution.phase, Resolution.resolved_at)
+                     .where(Resolution.game_id == game_id).order_by(Resolution.resolved_at, Resolution.id)))
+    setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved))
     inputs, commands = _inputs(session, config, config.games[row.name], setup, row)
     return setup, inputs, commands
 
@@ -600,7 +604,7 @@ def _input(row: RawInput, where: Where) -> Input:
     missing = tuple(json.loads(row.facts).get("missing_accounts", ())) if row.facts else ()
     return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
                  id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at,
-                 missing_accounts=missing)
+                 missing_accounts=missing, read_at=row.first_seen_at)
 
 
 @dataclass(frozen=True)
@@ -671,6 +675,15 @@ def _sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun
                 seat.current_nick = player.nick  # a replacement took the seat; its role stays
             if seat.role != str(player.role):
                 seat.role = str(player.role)  # e.g. the Moscow Don chosen by the mafia during Setup (M-1)
+
+
+def _record_resolutions(session: Session, game_id: int, result: GameRun, started: datetime) -> None:
+    """C-13: the phases this tick resolved, with its time: every input read by this tick was read before."""
+    known = set(session.scalars(select(Resolution.phase).where(Resolution.game_id == game_id)))
+    for label, _ in result.resolved:
+        if label not in known:
+            session.add(Resolution(game_id=game_id, phase=label, resolved_at=started))
+            known.add(label)
 
 
 def _log_overrides(session: Session, ctx: Context, setup: GameSetup, inputs: list[Input],

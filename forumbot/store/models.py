@@ -159,3 +159,16 @@ class Override(Base):
     command: Mapped[str] = mapped_column(Text)
     state_before: Mapped[str] = mapped_column(Text)  # JSON summary
     state_after: Mapped[str] = mapped_column(Text)  # JSON summary
+
+
+class Resolution(Base):
+    """C-13: when the bot resolved a phase of a game (the tick's time); the fold gives that phase's deadline only
+    the inputs first read by then."""
+
+    __tablename__ = "resolutions"
+    __table_args__ = (UniqueConstraint("game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(40))  # the phase's label: "setup", "day 1", "runoff 1", "night 1"
+    resolved_at: Mapped[datetime] = mapped_column(UTCDateTime)
