@@ -15,12 +15,9 @@ from sqlalchemy.exc import OperationalError
 
 from forumbot.config import ConfigProblems
 from forumbot.errors import ForumbotError, ForumError
+from forumbot.exit_codes import EXIT_BROKEN_PIPE, EXIT_CONFIG, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE
 
 # 2: a human must fix the input (config, setup, transcript, database); 3: a forum could not be reached.
-EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
-EXIT_INTERNAL = 1  # a bug, not the user's input
-EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a process ended by SIGPIPE
-
 
 LANGUAGES = ("ru", "en")
 

@@ -15,7 +15,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from forumbot.cli import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
+from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 from forumbot.config import Config, load_config
 from forumbot.errors import ConfigError
 
@@ -181,7 +181,8 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
     thread URL and no config file) from the URL and --engine or the engine the page shows."""
     from dataclasses import replace
 
-    from forumbot.daemon import adapter_factory, build_adapter
+    from forumbot.daemon import build_adapter
+    from forumbot.registry import adapter_factory
 
     if args.guest and args.url and not Path(args.config).exists():
         return _guest_adapter(args.url, args.engine), "", args.url
@@ -206,8 +207,7 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
 def _guest_adapter(url: str, engine: str | None) -> object:
     from urllib.parse import urlsplit
 
-    from adapters.detect import detect_engine
-    from forumbot.daemon import adapter_factory
+    from forumbot.registry import adapter_factory, detect_engine
     from forumbot.transport import Transport
 
     parts = urlsplit(url)
@@ -255,7 +255,7 @@ def check_online(config: Config, environ, factory=None,
     """`check-config --online`: log in to each forum, compare the zone its board shows the bot with the one
     its dates are read in, and read each game's threads. Returns (what the config gets wrong, what could not
     be reached, warnings), one line each naming the setting."""
-    from adapters.dates import rough_times_warning
+    from forumbot.registry import rough_times_warning
     from forumbot.daemon import build_adapter
     from forumbot.errors import ForumError
 

@@ -382,8 +382,7 @@ def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
 
 def _profile_problems(engine: str, table: dict) -> list[str]:
     """A `[forums.NAME.profile]` table checked against the names of the engine's profile."""
-    from adapters.overrides import override_problems
-    from adapters.profiles import profile_for
+    from forumbot.registry import override_problems, profile_for
 
     profile = profile_for(engine)
     if profile is None:

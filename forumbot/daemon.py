@@ -1,7 +1,7 @@
 """The shell around the cycle: open the database and the forums, run `tick` once (cron) or forever (`run`).
 
-Adapters are found by engine name in the "forumbot.adapters" entry-point group (a "module:attr" engine names
-one directly, for an adapter not installed as a package). An adapter class is built with `from_config(forum,
+Adapters are found by engine name through forumbot.registry (the "forumbot.adapters" entry-point group, or a
+"module:attr" engine name for an adapter not installed as a package). An adapter class is built with `from_config(forum,
 password)` when it has that classmethod, else called with those of base_url, login, username, bot and password
 that its signature names, plus the forum table's other keys (all of them if it takes **kwargs). Its session, when it offers
 `export_cookies() -> str` and `import_cookies(str)` (every HTML adapter does: cookies and flood times), is kept in the
@@ -10,7 +10,6 @@ database, so a cron tick neither logs in anew nor posts before the forum's flood
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import logging
 import os
@@ -18,7 +17,6 @@ import signal
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from importlib.metadata import entry_points
 from typing import Callable, Mapping
 
 from sqlalchemy import select
@@ -26,6 +24,8 @@ from sqlalchemy import select
 from forumbot.adapter import ForumAdapter
 from forumbot.config import Config, ForumConfig
 from forumbot.errors import ConfigError, ForumError
+from forumbot.registry import adapter_factory
+from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 from forumbot.store import open_engine, require_current, session_factory
 from forumbot.store.locks import locks_for
 from forumbot.store.models import Forum, Game
@@ -34,25 +34,9 @@ from forumbot.tick import Context, Fold, Retry, TickReport, default_fold, tick
 
 log = logging.getLogger("forumbot.daemon")
 
-EXIT_OK, EXIT_CONFIG, EXIT_UNREACHABLE = 0, 2, 3
-
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def adapter_factory(engine: str) -> Callable[..., ForumAdapter]:
-    if ":" in engine:
-        module, _, attr = engine.partition(":")
-        try:
-            return getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as e:
-            raise ConfigError(f"forum engine {engine!r} cannot be loaded: {e}") from None
-    found = entry_points(group="forumbot.adapters", name=engine)
-    if not found:
-        known = ", ".join(sorted(ep.name for ep in entry_points(group="forumbot.adapters"))) or "none"
-        raise ConfigError(f"unknown forum engine {engine!r} (installed: {known})")
-    return next(iter(found)).load()
 
 
 def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapter:

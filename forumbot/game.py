@@ -7,39 +7,14 @@ game and `until=now`; replay calls it with a transcript's events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Sequence
 
-from forumbot.model import Death, GameSetup, Input, Message, Role
+from forumbot.engine import Engine
+from forumbot.engine.results import GameResult, GameRun, PlayerResult
+from forumbot.model import GameSetup, Input
 
-
-@dataclass(frozen=True)
-class PlayerResult:
-    nick: str
-    role: Role
-    alive: bool
-    died: Death | None
-
-
-@dataclass(frozen=True)
-class GameResult:
-    winner: str | None  # "town" | "mafia" | "maniac" | "draw" | None while running
-    ended_at: datetime | None
-    players: tuple[PlayerResult, ...]
-
-
-@dataclass(frozen=True)
-class GameRun:
-    messages: tuple[Message, ...]  # in time order; each with a stable outbox key
-    result: GameResult
-    log: tuple[str, ...]  # what the engine did and why, one line each (for GMs and disputes)
-    phase: str = ""  # the phase open at `until`: "setup", "day 1", "runoff 1", "night 1", "ended"
-    next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
-    phase_opens: datetime | None = None  # when the open phase opened
-    resolved: tuple[tuple[str, datetime], ...] = ()  # every phase resolved, by label, with its (game) time
-    # C-13: inputs read after the phase they were stamped in was resolved: (input id, that phase, the stamp)
-    late: tuple[tuple[str, str, datetime], ...] = ()
+__all__ = ["GameResult", "GameRun", "PlayerResult", "run"]
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:
@@ -48,6 +23,4 @@ def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None
     Inputs stamped after `until` are not processed. Without `until`: up to the deadline of the phase in which
     the last input falls. Raises SetupError for a setup that breaks a rule.
     """
-    from forumbot.engine import Engine
-
     return Engine(setup).run(inputs, until)

@@ -448,7 +448,7 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
 
 def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
     """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password."""
-    from forumbot.daemon import adapter_factory
+    from forumbot.registry import adapter_factory
 
     problems = []
     for forum in config.forums.values():

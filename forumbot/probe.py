@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from adapters.detect import detect_engine
-from adapters.extract import extract_posts, page_info, post_id, query_params
-from adapters.html import select, select_one, text
+from forumbot.registry import (  # the bundled adapters' page reading, through the one door to them
+    detect_engine, extract_posts, page_info, post_id, query_params, select, select_one, text,
+)
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
 
 # A login the board refused or could not be done as written: reported, not raised (the network failing is).

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from adapters.memory import MemoryForum
 from forumbot.config import MAX_PHASE_HOURS, describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
 from forumbot.game import GameRun, run
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.options import option_problems
+from forumbot.registry import MemoryForum
 
 TOPICS = {Where.GAME: "game", Where.VOTE: "vote"}
 

@@ -27,7 +27,7 @@ from forumbot.engine.setup import (
 from forumbot.engine.state import LAST_WORD_CAUSES, TEAM_SHOT, Phase, State
 from forumbot.engine.votes import VotesMixin
 from forumbot.errors import SetupError
-from forumbot.game import GameResult, GameRun, PlayerResult
+from forumbot.engine.results import GameResult, GameRun, PlayerResult
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import (
     Death,

@@ -1,0 +1,38 @@
+"""What a fold returns: the messages, the result, the log, where the game is (DESIGN.md, "pure core").
+
+Defined beside the engine that builds them, so the engine never imports `forumbot.game`, its caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from forumbot.model import Death, Message, Role
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    nick: str
+    role: Role
+    alive: bool
+    died: Death | None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    winner: str | None  # "town" | "mafia" | "maniac" | "draw" | None while running
+    ended_at: datetime | None
+    players: tuple[PlayerResult, ...]
+
+
+@dataclass(frozen=True)
+class GameRun:
+    messages: tuple[Message, ...]  # in time order; each with a stable outbox key
+    result: GameResult
+    log: tuple[str, ...]  # what the engine did and why, one line each (for GMs and disputes)
+    phase: str = ""  # the phase open at `until`: "setup", "day 1", "runoff 1", "night 1", "ended"
+    next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
+    phase_opens: datetime | None = None  # when the open phase opened
+    resolved: tuple[tuple[str, datetime], ...] = ()  # every phase resolved, by label, with its (game) time
+    # C-13: inputs read after the phase they were stamped in was resolved: (input id, that phase, the stamp)
+    late: tuple[tuple[str, str, datetime], ...] = ()

@@ -1,0 +1,137 @@
+"""Imports go one way (DESIGN.md; issue 19 item 7), read from the source with `ast`, function-level imports included:
+
+- no import circle among `forumbot`'s modules (a package's `__init__` counts as its own module);
+- `rules` and `parse` are pure: they import only `forumbot.model` (and `forumbot.errors`, a leaf of exceptions);
+- the pure core (model, parse, rules, texts, markup, engine, game) imports nothing of the shell;
+- `forumbot` reaches the `adapters` package only through `forumbot.registry`;
+- `adapters` import only the interface layer of `forumbot`, never the daemon's shell.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEAVES = {"forumbot.errors", "forumbot.exit_codes"}
+PURE = ("forumbot.model", "forumbot.parse", "forumbot.rules", "forumbot.texts", "forumbot.markup",
+        "forumbot.engine", "forumbot.game", "forumbot.errors", "forumbot.options")
+ADAPTERS_MAY_IMPORT = {"forumbot.adapter", "forumbot.errors", "forumbot.markup", "forumbot.options",
+                       "forumbot.transport", "forumbot.model"}
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules(package: str) -> dict[str, Path]:
+    return {_name(p): p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts}
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """Every module of `known` (or of `adapters`) that `path` imports, at module level or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module in known or node.module.split(".")[0] == "adapters":
+                found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in known}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name in known or a.name.split(".")[0] == "adapters"}
+    return found - {"forumbot"}  # `from forumbot import parse` imports forumbot.parse, not the empty package
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules("forumbot")
+    return {m: _imports(p, set(mods)) - {m} for m, p in mods.items()}
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_forumbot_has_no_import_circle():
+    assert _cycles(_graph()) == []
+
+
+def test_the_circles_issue_19_names_are_gone():
+    graph = _graph()
+    assert "forumbot.cli" not in graph["forumbot.cli_daemon"]  # exit codes: forumbot.exit_codes
+    assert not any(_within(d, "forumbot.game") for m, deps in graph.items() if _within(m, "forumbot.engine")
+                   for d in deps)  # result types: forumbot.engine.results
+
+
+def test_rules_and_parse_import_only_the_model():
+    graph = _graph()
+    for module, deps in graph.items():
+        for package in ("forumbot.rules", "forumbot.parse"):
+            if _within(module, package):
+                outside = {d for d in deps if not _within(d, package)} - {"forumbot.model"} - LEAVES
+                assert not outside, f"{module} imports {sorted(outside)}"
+
+
+def test_the_pure_core_imports_nothing_of_the_shell():
+    graph = _graph()
+    for module, deps in graph.items():
+        if any(_within(module, p) for p in PURE):
+            shell = {d for d in deps if not any(_within(d, p) for p in PURE)} - LEAVES
+            assert not shell, f"{module} imports {sorted(shell)}"
+
+
+def test_only_the_registry_imports_adapters():
+    graph = _graph()
+    importers = sorted(m for m, deps in graph.items() if any(_within(d, "adapters") for d in deps))
+    assert importers == [], importers  # the registry names its modules as strings, imported on first use
+    registry = (ROOT / "forumbot" / "registry.py").read_text(encoding="utf-8")
+    assert '"adapters.memory"' in registry
+
+
+def test_adapters_import_only_the_interface_layer_of_forumbot():
+    adapters = _modules("adapters")
+    forumbot = set(_modules("forumbot"))
+    for module, path in adapters.items():
+        used = {d for d in _imports(path, forumbot) if _within(d, "forumbot")}
+        assert used <= ADAPTERS_MAY_IMPORT, f"{module} imports {sorted(used - ADAPTERS_MAY_IMPORT)}"
+
+
+def test_the_layering_check_sees_a_circle_and_a_stray_import(tmp_path):
+    """The checks above can fail: a circle and a function-level import are found."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+    stray = tmp_path / "m.py"
+    stray.write_text("def f():\n    from adapters.memory import MemoryForum\n    from forumbot.tick import tick\n")
+    assert _imports(stray, {"forumbot.tick"}) == {"adapters.memory", "forumbot.tick"}
