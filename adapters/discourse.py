@@ -31,7 +31,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from adapters.dates import parse_iso
 from adapters.html import clean_text, parse, select
 from adapters.htmlforum import MAX_INBOX_PAGES
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
 from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
@@ -48,7 +48,8 @@ BAD_CSRF = b'["BAD CSRF"]'  # ApplicationController#handle_unverified_request, w
 log = logging.getLogger(__name__)
 
 
-class DiscourseForum:
+class DiscourseForum(AdapterBase):
+    CAPABILITIES = frozenset({COOKIES, REREAD, OWN_PM})
     engine = "discourse"
     # read by forumbot.config.engine_traits: its forum-table settings, zoned times, markup
     settings = TRANSPORT_SETTINGS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",

@@ -27,7 +27,7 @@ from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import FLASKBB, HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
 from forumbot.transport import TRANSPORT_SETTINGS, Page
@@ -43,6 +43,7 @@ OWN_PM_LOOKBACK = 3
 
 class FlaskbbForum(HtmlForum):
     """FlaskBB adapter: `FlaskbbForum(base_url, username, password)`."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "flaskbb"
     profile: HtmlProfile = FLASKBB

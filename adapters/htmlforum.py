@@ -21,7 +21,9 @@ from adapters.html import (
 )
 from adapters.overrides import apply_overrides
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPM, ForumPost, ReplyId  # noqa: F401 (ReplyId: the engines import it from here)
+from forumbot.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
+    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPM, ForumPost, ReplyId,
+)
 from forumbot.errors import (
     CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
@@ -59,8 +61,9 @@ def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]
     return {**kept, **configured}
 
 
-class HtmlForum:
+class HtmlForum(AdapterBase):
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
+    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
 
     profile: HtmlProfile
     # What the config reads off the adapter class (forumbot.config.engine_traits), so a new engine needs no line

@@ -24,7 +24,7 @@ from adapters.extract import extract_posts
 from adapters.html import select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import INVISION, HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.adapter import ForumPM, OWN_PM
 from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
@@ -38,6 +38,7 @@ def to_html(message: str) -> str:
 
 class InvisionForum(HtmlForum):
     """Invision Community 4. `InvisionForum(base_url, username, password)`; times are exact (unix/ISO)."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "invision"
     profile: HtmlProfile = INVISION

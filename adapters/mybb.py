@@ -25,7 +25,7 @@ from adapters.hooks import hook
 from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.adapter import ForumPM, OWN_PM
 from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent
 from forumbot.transport import Page
 
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 class MybbForum(HtmlForum):
     """MyBB adapter. `MybbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (MyBB prints no zone at all)."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "mybb"
     profile: HtmlProfile = MYBB

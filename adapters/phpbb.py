@@ -25,7 +25,7 @@ from adapters.html import (
 )
 from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.profiles import PHPBB, HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
@@ -37,6 +37,7 @@ STALE_RETRIES = 3
 class PhpbbForum(HtmlForum):
     """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "phpbb"
     profile: HtmlProfile = PHPBB

@@ -26,7 +26,7 @@ from adapters.hooks import hook
 from adapters.html import meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import PUNBB, HtmlProfile
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
@@ -41,6 +41,7 @@ MAX_DIALOGUE_PAGES = 20
 class PunbbForum(HtmlForum):
     """PunBB / FluxBB adapter. `PunbbForum(base_url, username, password, timezone_name="Europe/Moscow")`;
     the zone is the one the forum shows the bot's account (PunBB prints none)."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "punbb"
     profile: HtmlProfile = PUNBB

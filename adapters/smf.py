@@ -34,7 +34,7 @@ from adapters.hooks import hook
 from adapters.html import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR, HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.adapter import ForumPM, OWN_PM
 from forumbot.errors import FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged
 from forumbot.transport import PACE_MARGIN, Page
 
@@ -49,6 +49,7 @@ _NOBBC_CLOSE = re.compile(r"\[/nobbc\]", re.IGNORECASE)
 class SmfForum(HtmlForum):
     """SMF 2.1 adapter. `SmfForum(base_url, username, password, timezone_name="Europe/Moscow")`; base_url is the
     folder holding index.php; the zone is the one the forum shows the bot's account (SMF prints no zone)."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "smf"
     profile: HtmlProfile = SMF

@@ -28,7 +28,7 @@ from lxml import etree
 from adapters.html import find_form, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import VBULLETIN, HtmlProfile, _ro
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
@@ -57,6 +57,7 @@ def print_profile(profile: HtmlProfile) -> HtmlProfile:
 class VbulletinForum(HtmlForum):
     """vBulletin 3.8/4.2. `VbulletinForum(base_url, username, password, timezone_name="Europe/Moscow",
     printthread=True)`; the zone is the one the board shows the bot's account (vB prints none)."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "vbulletin"
     profile: HtmlProfile = VBULLETIN

@@ -32,7 +32,7 @@ from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import XENFORO, HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.transport import TRANSPORT_SETTINGS, Page
 
@@ -48,6 +48,7 @@ _MESSAGE_ID = re.compile(r"(\d+)$")
 
 class XenforoForum(HtmlForum):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,25 @@ class ForumPM:
     text: str  # quotes removed
     html: str
     sent_latest: datetime | None = None  # the latest instant a rough time allows; None: `sent_at` is exact
+
+
+# Optional abilities, declared once on the adapter class in CAPABILITIES (the shell asks `can`, never probes):
+REREAD = "reread_from"  # reread_from(topic, post_id, ids): a thread re-read from a post on, as it is now (C-11)
+ACCOUNTS = "account_exists"  # account_exists(name) -> bool | None (a GM `замена`'s new account)
+UNREAD_PMS = "unread_pms"  # shows_unread_pms and unread_pms_shown(): the page header's unread-PM count
+OWN_PM = "find_own_pm"  # find_own_pm(to, marker): the bot's sent PM carrying a marker (outbox recovery)
+COOKIES = "cookies"  # export_cookies() -> str and import_cookies(str): a session the store keeps
+
+
+class AdapterBase:
+    """What every adapter class may declare beyond the protocol: the optional abilities it implements."""
+
+    CAPABILITIES: ClassVar[frozenset[str]] = frozenset()
+
+
+def can(adapter: object, capability: str) -> bool:
+    """Whether an adapter declares an optional ability (an adapter not built on AdapterBase declares none)."""
+    return capability in getattr(adapter, "CAPABILITIES", frozenset())
 
 
 @runtime_checkable

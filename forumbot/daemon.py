@@ -21,11 +21,11 @@ from typing import Callable, Mapping
 
 from sqlalchemy import select
 
-from forumbot.adapter import ForumAdapter
+from forumbot.adapter import COOKIES, ForumAdapter, can
 from forumbot.config import Config, ForumConfig
 from forumbot.errors import ConfigError, ForumError
-from forumbot.registry import adapter_factory
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
+from forumbot.registry import adapter_factory
 from forumbot.store import open_engine, require_current, session_factory
 from forumbot.store.locks import locks_for
 from forumbot.store.models import Forum, Game
@@ -99,8 +99,10 @@ class Forums:
             self._save(name, adapter)
 
     def _save(self, name: str, adapter: ForumAdapter) -> None:
-        export = getattr(adapter, "export_cookies", None)
-        if export is None or export() == self._saved.get(name):
+        if not can(adapter, COOKIES):
+            return
+        export = adapter.export_cookies  # type: ignore[attr-defined]
+        if export() == self._saved.get(name):
             return
         with self.sessions.begin() as session:
             row = session.scalar(select(Forum).where(Forum.name == name).with_for_update())
@@ -116,11 +118,10 @@ class Forums:
 
 def _restore(adapter: ForumAdapter, name: str, jar: str) -> bool:
     """Hand a stored session to the adapter; False when it cannot take it (then the caller logs in)."""
-    restore = getattr(adapter, "import_cookies", None)
-    if restore is None:
+    if not can(adapter, COOKIES):
         return False
     try:
-        restore(jar)
+        adapter.import_cookies(jar)  # type: ignore[attr-defined]
     except (ValueError, TypeError, KeyError, AttributeError) as e:
         log.warning("%s: the stored session is unreadable (%s); logging in afresh", name, type(e).__name__)
         return False

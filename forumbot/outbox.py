@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Sequence
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from forumbot.adapter import ForumAdapter
+from forumbot.adapter import OWN_PM, ForumAdapter, can
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued,
 )
@@ -187,7 +187,7 @@ def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, 
         if found is not None:
             _mark_sent(sessions, [row], found, now)
             report.recovered += 1
-        elif row.where == Where.PM and not hasattr(adapter, "find_own_pm"):
+        elif row.where == Where.PM and not can(adapter, OWN_PM):
             _mark_uncertain(sessions, [row])
             report.uncertain += 1
         else:
@@ -197,7 +197,7 @@ def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, 
         if found is not None:
             _mark_sent(sessions, group, found, now)
             report.recovered += len(group)
-        elif not hasattr(adapter, "find_own_pm"):
+        elif not can(adapter, OWN_PM):
             _mark_uncertain(sessions, group)
             report.uncertain += len(group)
         else:
@@ -205,8 +205,7 @@ def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, 
 
 
 def _find_pm(adapter, to: str, tag: str) -> str | None:
-    find = getattr(adapter, "find_own_pm", None)
-    return None if find is None else find(to, tag)
+    return adapter.find_own_pm(to, tag) if can(adapter, OWN_PM) else None
 
 
 # --- sending -----------------------------------------------------------------------------------------------
@@ -277,7 +276,7 @@ def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, r
 def _after_failure(sessions, adapter, rows: list[OutboxRow], error: ForumError) -> None:
     maybe_sent = isinstance(error, ForumUnavailable)  # a timeout may come after the forum accepted it
     is_pm = rows[0].where == Where.PM or rows[0].batch is not None
-    searchable = hasattr(adapter, "find_own_pm") if is_pm else True
+    searchable = can(adapter, OWN_PM) if is_pm else True
     if maybe_sent and searchable:
         _note_error(sessions, rows, error)  # stays "attempted": the marker is looked for before re-sending
     else:

@@ -22,7 +22,7 @@ from typing import Callable, Sequence, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from forumbot.adapter import ForumAdapter
+from forumbot.adapter import ACCOUNTS, REREAD, UNREAD_PMS, ForumAdapter, can
 from forumbot.config import Config, GameConfig
 from forumbot.errors import (
     FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, PartlySent, SetupError,
@@ -157,7 +157,8 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
     started = ctx.clock()
-    inbox = _Inbox(forum_name, forum_id, started, report, skippable=bool(getattr(adapter, "shows_unread_pms", False)))
+    shown = can(adapter, UNREAD_PMS) and adapter.shows_unread_pms  # type: ignore[attr-defined]
+    inbox = _Inbox(forum_name, forum_id, started, report, skippable=shown)
     if not inbox.skippable:
         inbox.read(ctx, adapter)
     for game_id, name, _ in games:
@@ -460,7 +461,7 @@ def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfi
     if closed_at is None and datetime.fromisoformat(last["deadline"]) > until:
         return known
     resolved_at = closed_at or datetime.fromisoformat(last["deadline"])
-    reread = getattr(adapter, "reread_from", None)
+    reread = adapter.reread_from if can(adapter, REREAD) else None  # type: ignore[attr-defined]
     if reread is None:
         kind = type(adapter).__name__
         if kind not in _warned_no_reread:
@@ -508,7 +509,7 @@ def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands:
             return False
         nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
             session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
-    ask = getattr(adapter, "account_exists", None)
+    ask = adapter.account_exists if can(adapter, ACCOUNTS) else None  # type: ignore[attr-defined]
     matcher = NickMatcher(sorted(nicks))
     facts: dict[int, dict] = {}
     for row_id, text in unchecked:

@@ -60,6 +60,8 @@ class NoPMSearch:
     def __getattr__(self, name):
         if name == "find_own_pm":
             raise AttributeError(name)
+        if name == "CAPABILITIES":  # declares it cannot (issue 19 item 7: declared, not probed)
+            return self._forum.CAPABILITIES - {"find_own_pm"}
         return getattr(self._forum, name)
 
 

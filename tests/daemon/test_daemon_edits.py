@@ -143,7 +143,7 @@ def test_C11_without_the_reread_an_edit_on_an_older_page_is_missed(tmp_path, cap
 
     monkeypatch.setattr(tick, "_warned_no_reread", set())
     w = World(tmp_path)
-    w.forum.reread_from = None
+    w.forum.CAPABILITIES = w.forum.CAPABILITIES - {"reread_from"}  # declares it lacks the re-read
     change = _busy_day(w)
     _older_page_edit(w, change)
     w.now = T0 + timedelta(hours=24, minutes=1)
