@@ -42,7 +42,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
     from forumbot.game import run
 
-    late = {i: phase for i, phase, _ in run(setup, inputs, until).late}
+    late = {(where, i): phase for i, phase, _, where in run(setup, inputs, until).late}
     s = setup.schedule
     return {
         "variant": setup.variant,
@@ -61,7 +61,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         # again exactly as it drew them (a replacement is a GM PM among the events, as it was in the game)
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
-        "events": [_event(i, late.get(i.id)) for i in inputs],
+        "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
     }
 
 

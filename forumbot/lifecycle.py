@@ -210,8 +210,8 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
             if game.ended_at is not None:
                 lines[2:2] = _the_end(game, run)
-            for item, phase, stamped in run.late:  # C-13: stored, the GMs told; the announced results stand
-                lines.append(f"late: input {item} (stamped {stamped.isoformat()}) was read after {phase} was "
+            for item, phase, stamped, where in run.late:  # C-13: stored, the GMs told; the announced results stand
+                lines.append(f"late: {where} {item} (stamped {stamped.isoformat()}) was read after {phase} was "
                              "resolved; it counts from when it was read")
     return "\n".join(lines)
 

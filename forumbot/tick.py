@@ -341,7 +341,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _remember_phase(session, forum_id, game_id, result, known_phase)
         _sync_game(session, game_id, game, result)
         _record_resolutions(session, game_id, result, started)
-        _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
+        _log_overrides(session, result, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
     later = [m.at for m in result.messages if m.at > until]
@@ -687,28 +687,20 @@ def _record_resolutions(session: Session, game_id: int, result: GameRun, started
             known.add(label)
 
 
-def _log_overrides(session: Session, ctx: Context, setup: GameSetup, inputs: list[Input],
-                   commands: list[tuple[int, Input]], game_id: int) -> None:
+def _log_overrides(session: Session, result: GameRun, commands: list[tuple[int, Input]], game_id: int) -> None:
+    """C-9: each GM PM the fold handled, once, with the game just before and after it, read from the fold's
+    result (issue 19: no fold more per command)."""
     if not commands:
         return
     logged = set(session.scalars(select(Override.input_id).where(Override.game_id == game_id)))
+    states = {input_id: (before, after) for input_id, before, after in result.commands}
     for input_id, command in commands:
-        if input_id in logged:
+        if input_id in logged or command.id not in states:
             continue
-        before = ctx.fold(setup, inputs, command.at - timedelta(microseconds=1))
-        after = ctx.fold(setup, inputs, command.at)
+        before, after = states[command.id]
         session.add(Override(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
-                             command=command.text, state_before=_summary(before), state_after=_summary(after)))
-
-
-def _summary(run: GameRun) -> str:
-    return json.dumps({
-        "phase": run.phase,
-        "next_deadline": run.next_deadline.isoformat() if run.next_deadline else None,
-        "winner": run.result.winner,
-        "players": [{"nick": p.nick, "alive": p.alive, "died": p.died.phase if p.died else None}
-                    for p in run.result.players],
-    }, ensure_ascii=False)
+                             command=command.text, state_before=json.dumps(before, ensure_ascii=False),
+                             state_after=json.dumps(after, ensure_ascii=False)))
 
 
 def _close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:

@@ -51,8 +51,8 @@ def test_C13_votes_read_after_the_day_was_resolved_do_not_change_its_announced_r
     late = day_one(g, read_late)
     r = fold(g, {"day 1": deadline + 2 * MIN}, g.at("night 1", "+1h"))
     assert r.died("М1") == ("day 1", "vote") and r.alive("М2")  # as announced at the deadline
-    assert [(i, phase) for i, phase, _ in r.run.late] == [(v.id, "day 1") for v in late]
-    assert [stamped for _, _, stamped in r.run.late] == [v.at for v in late]
+    assert [(i, phase) for i, phase, *_ in r.run.late] == [(v.id, "day 1") for v in late]
+    assert [stamped for _, _, stamped, _ in r.run.late] == [v.at for v in late]
     # one PM to the GM per late input, when it was read, naming its author, where it was and the phase it missed
     told = [m for m in r.run.messages if m.key.startswith("late/")]
     assert [(m.key, m.to, m.at) for m in told] == [(f"late/{v.id}/ГМ", "ГМ", read_late) for v in late]
@@ -102,7 +102,7 @@ def test_C1_C13_a_rough_time_straddling_the_deadline_read_after_it_was_resolved_
     rough = g.vote("day 1", "+23h59m", "М1", "М3", at_latest=deadline + MIN, read_at=deadline + 20 * MIN)
     r = fold(g, {"day 1": deadline + 2 * MIN}, g.at("night 1", "+1h"))
     assert r.died("М2") == ("day 1", "vote")
-    assert [(i, phase) for i, phase, _ in r.run.late] == [(rough.id, "day 1")]
+    assert [(i, phase) for i, phase, *_ in r.run.late] == [(rough.id, "day 1")]
     final_count = next(m for m in r.run.messages if m.key == "day 1/result")
     assert "М3 — 1 голос: М1" not in plain(final_count.text) and "Время неточное: М1" not in plain(final_count.text)
 
@@ -112,5 +112,5 @@ def test_C13_an_input_read_after_the_fold_s_end_waits_for_a_later_fold():
     deadline = g.at("day 1", "+24h")
     late = day_one(g, deadline + 3 * 60 * MIN)
     r = fold(g, {"day 1": deadline + 2 * MIN}, deadline + 60 * MIN)
-    assert [i for i, _, _ in r.run.late] == [v.id for v in late]
+    assert [i for i, _, *_ in r.run.late] == [v.id for v in late]
     assert not [m for m in r.run.messages if m.key.startswith("late/")]  # told when read, by a later fold

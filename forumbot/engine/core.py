@@ -99,8 +99,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.drawn = ""  # the string the draw's commitment hashes (C-2)
         self.clock: datetime | None = None  # the latest time the timeline reached (advance_to)
         self.matcher = self._matcher()
-        self.late: dict[str, tuple[str, datetime]] = {}  # C-13: input id -> (the phase it missed, its stamp)
+        # C-13: (where, input id) -> (the phase it missed, its stamp); a post and a PM may share an id
+        self.late: dict[tuple[Where, str], tuple[str, datetime]] = {}
         self.resolved: list[tuple[str, datetime]] = []  # each phase this fold resolved, with when (game time)
+        self.commands: list[tuple[str, dict, dict]] = []  # GM PM id -> the game just before and after it
 
     # ------------------------------------------------------------------------------------------------ run
 
@@ -141,13 +143,13 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             missed = self._missed(inp, resolved)
             if missed is not None:
                 # C-13: read after its phase was resolved and announced; it counts from when it was read on
-                self.late[inp.id] = (missed, inp.at)
+                self.late[inp.where, inp.id] = (missed, inp.at)
                 if until is None or inp.read_at <= until:  # type: ignore[operator]
                     late = replace(inp, at=inp.read_at, at_latest=None)
                     heapq.heappush(heap, (late.at, n, False, "late", late))
                 continue
             if what == "late":
-                missed, stamped = self.late[inp.id]
+                missed, stamped = self.late[inp.where, inp.id]
                 self._to_gms(at, self.t.late_input(inp.author, str(inp.where), stamped, missed, inp.text), f"late/{inp.id}")
             self.processed.append(inp)
             self.handle(inp)
@@ -160,7 +162,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         """C-13: the phase this input was stamped in, if the bot had resolved it before first reading the input."""
         label = self.s.phase.label
         done = resolved.get(label)
-        if inp.read_at is None or done is None or inp.read_at <= done or inp.id in self.late:
+        if inp.read_at is None or done is None or inp.read_at <= done or (inp.where, inp.id) in self.late:
             return None
         return label
 
@@ -475,6 +477,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return
         if self.s.phase.kind == "ended":
             self.log.append(f"after the end: {inp.where} from {inp.author} ignored")
+            if inp.where is Where.PM and inp.author.casefold() in self.gm_accounts and not self.suppress:
+                self.commands.append((inp.id, self._summary(), self._summary()))
             if inp.where is Where.PM and inp.author.casefold() in self.gm_accounts:
                 if self.suppress:
                     # an undo's re-derivation ended the game before this command: it no longer does anything (C-9)
@@ -486,7 +490,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return
         if inp.where is Where.PM:
             if parse.account_key(inp.author) in self.gm_accounts:
+                before = None if self.suppress else self._summary()
                 self._command(inp)
+                if before is not None:  # the override log's state before and after (C-9), without a fold more
+                    self.commands.append((inp.id, before, self._summary()))
             else:
                 self._player_pm(inp)
         elif inp.where is Where.VOTE:
@@ -613,6 +620,17 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             key = f"{msg.key}#{n}"
         self.messages[key] = Message(msg.at, msg.where, msg.to, msg.text, key)
 
+    def _summary(self) -> dict:
+        """The game in one line of JSON: what the override log (C-9) keeps before and after a GM command."""
+        ph = self.s.phase
+        return {
+            "phase": ph.label,
+            "next_deadline": None if ph.kind == "ended" or self.s.paused_at else ph.deadline.isoformat(),
+            "winner": self.s.winner,
+            "players": [{"nick": s.nick, "alive": s.alive, "died": s.died.phase if s.died else None}
+                        for s in self.s.seats.values()],
+        }
+
     def _result(self) -> GameRun:
         players = tuple(
             PlayerResult(s.nick, s.role, s.alive, s.died) for s in self.s.seats.values()
@@ -626,5 +644,6 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             next_deadline=None if ph.kind == "ended" or self.s.paused_at else ph.deadline,
             phase_opens=ph.opens,
             resolved=tuple(self.resolved),
-            late=tuple((i, label, stamped) for i, (label, stamped) in self.late.items()),
+            late=tuple((i, label, stamped, str(where)) for (where, i), (label, stamped) in self.late.items()),
+            commands=tuple(self.commands),
         )

@@ -34,5 +34,8 @@ class GameRun:
     next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
     phase_opens: datetime | None = None  # when the open phase opened
     resolved: tuple[tuple[str, datetime], ...] = ()  # every phase resolved, by label, with its (game) time
-    # C-13: inputs read after the phase they were stamped in was resolved: (input id, that phase, the stamp)
-    late: tuple[tuple[str, str, datetime], ...] = ()
+    # C-13: inputs read after the phase they were stamped in was resolved: (input id, that phase, the stamp,
+    # where: "game" | "vote" | "pm")
+    late: tuple[tuple[str, str, datetime, str], ...] = ()
+    # every GM PM this fold handled: (input id, the game just before, just after), as the override log keeps it
+    commands: tuple[tuple[str, dict, dict], ...] = ()

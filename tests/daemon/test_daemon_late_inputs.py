@@ -56,13 +56,13 @@ def test_C13_votes_approved_after_the_deadline_leave_the_announced_day_as_it_was
     run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
     died = {p.nick: p.died.phase for p in run.result.players if p.died}
     assert died == {"Маф1": "day 1"}  # the announced result; by their stamps the votes would hang М1
-    assert [item for item, phase, _ in run.late] == [p.id for p in late]
-    assert {phase for _, phase, _ in run.late} == {"day 1"}
+    assert [item for item, phase, *_ in run.late] == [p.id for p in late]
+    assert {phase for _, phase, *_ in run.late} == {"day 1"}
     # one PM to the GM per late input, naming it
-    to_gm = [text for to, text, _ in w.bot_pms() if to == GM and "Прочитано после итогов" in text]
+    to_gm = [text for to, text, *_ in w.bot_pms() if to == GM and "Прочитано после итогов" in text]
     assert len(to_gm) == len(CHANGED) and all("день 1" in t for t in to_gm)
     status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-    assert sum(line.startswith("late: input ") and "after day 1 was resolved" in line
+    assert sum(line.startswith("late: vote ") and "after day 1 was resolved" in line
                for line in status.splitlines()) == len(CHANGED)
     transcript = export_game(w.daemon.sessions, w.config, "g1", w.now)
     assert datetime.fromisoformat(transcript["resolved"]["day 1"]) == STEPS[3][0]
@@ -88,6 +88,6 @@ def test_C1_C13_a_rough_time_read_after_the_deadline_was_resolved_is_late(world)
                              latest=DEADLINE + timedelta(minutes=1))
     w.tick()
     run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
-    assert [(item, phase) for item, phase, _ in run.late] == [(rough.id, "day 1")]
-    counts = [text for topic, text, _ in w.bot_posts("g1/vote")]
+    assert [(item, phase) for item, phase, *_ in run.late] == [(rough.id, "day 1")]
+    counts = [text for topic, text, *_ in w.bot_posts("g1/vote")]
     assert not any("Время неточное" in text for text in counts)  # never counted into the resolved day
