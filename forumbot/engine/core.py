@@ -43,7 +43,7 @@ from forumbot.model import (
 )
 from forumbot.rules import NightMoves, get_variant
 from forumbot.rules.house import configure
-from forumbot.rules.ballots import VotePost
+from forumbot.rules.ballots import Tally, VotePost
 from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
 
@@ -103,6 +103,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.late: dict[tuple[Where, str], tuple[str, datetime]] = {}
         self.resolved: list[tuple[str, datetime]] = []  # each phase this fold resolved, with when (game time)
         self.commands: list[tuple[str, dict, dict]] = []  # GM PM id -> the game just before and after it
+        self.tallies: dict[int, tuple[list, Tally]] = {}  # resumable ballot counts by vote-post list (votes.py)
 
     # ------------------------------------------------------------------------------------------------ run
 

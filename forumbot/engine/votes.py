@@ -14,7 +14,7 @@ from forumbot.model import (
     Vote,
     Where,
 )
-from forumbot.rules.ballots import Ballots, VotePost, count_ballots
+from forumbot.rules.ballots import Ballots, Tally, VotePost
 from forumbot.rules.house import defaults
 
 # the house rules a vote count restates (the opening post lists them all)
@@ -80,6 +80,7 @@ class VotesMixin:
         for post in open_posts:  # an edit after the post's day or runoff closed changes nothing
             if post.id == inp.id:
                 post.edited = True
+                self.tallies.clear()  # a post already counted changed
                 if self.edited_votes == "void" and not isinstance(post.parsed, Agitation):
                     post.voided = True  # H-4: an edit does not undo an agitation
                 self.log.append(f"{self.s.phase.label}: vote post {inp.id} by {inp.author} edited")
@@ -92,11 +93,21 @@ class VotesMixin:
         for post in posts:
             if post.deleted_at is not None and post.deleted_at <= at and not isinstance(post.parsed, Agitation):
                 post.deleted = True
+                self.tallies.clear()
                 self.log.append(f"{self.s.phase.label}: vote post {post.id} by {self._poster(post)} deleted")
 
     def _ballots(self, posts: list[VotePost]) -> Ballots:
         alive = {sid for sid, seat in self.s.seats.items() if seat.alive}
-        return count_ballots(posts, alive, self.variant.vote_changes, self.variant.house.repeat_is_change)
+        # Resumed while only appends happened to this list and the alive set is the same: a GM command's status
+        # and an hourly count re-read only the new posts (issue 19: 2,000 `голос` stay linear).
+        key = id(posts)
+        entry = self.tallies.get(key)
+        if entry is None or entry[0] is not posts or entry[1].alive != alive or entry[1].seen > len(posts):
+            if len(self.tallies) > 4:
+                self.tallies.clear()
+            entry = (posts, Tally(frozenset(alive), self.variant.vote_changes, self.variant.house.repeat_is_change))
+            self.tallies[key] = entry
+        return entry[1].feed(posts)
 
     def _counts(self, voter: str, target: Target) -> bool:
         """A vote counts if its author and its target are alive (H-6: a vote for a modkilled player counts for nobody)."""

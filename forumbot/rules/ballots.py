@@ -62,47 +62,66 @@ def count_ballots(
     (edited) and deleted posts use up none either (C-11). With R-1 set (`repeat_is_change` False) a vote for
     the target already voted for is no change; R-2: a vote with the final word locks the voter's vote.
     """
-    final: dict[str, Target] = {}
-    changes: Counter = Counter()
-    locked: set[str] = set()
-    b = Ballots(final, [], [], [], [])
-    behind = b.final_posts
-    for index, post in enumerate(posts):
+    return Tally(frozenset(alive), changes_allowed, repeat_is_change).feed(posts)
+
+
+@dataclass
+class Tally:
+    """`count_ballots` as a resumable left fold: `feed` takes the posts appended since the last call, so a day
+    of n posts each followed by a count (a GM `голос` is answered with the status) costs n steps, not n²/2.
+    Only appends are seen: whoever changes a post already fed (an edit, a deletion) or the alive set starts a
+    new Tally."""
+
+    alive: frozenset[str]
+    changes_allowed: int | None
+    repeat_is_change: bool = True
+    ballots: Ballots = field(default_factory=lambda: Ballots({}, [], [], [], []))
+    changes: Counter = field(default_factory=Counter)
+    locked: set[str] = field(default_factory=set)
+    seen: int = 0
+
+    def feed(self, posts: list[VotePost]) -> Ballots:
+        for index in range(self.seen, len(posts)):
+            self.take(index, posts[index])
+        self.seen = len(posts)
+        return self.ballots
+
+    def take(self, index: int, post: VotePost) -> None:
+        b, final, locked, changes = self.ballots, self.ballots.final, self.locked, self.changes
         if post.deleted:  # C-11: as if never posted, so it uses up no vote change either
             b.deleted.append(post)
-            continue
+            return
         if post.voided:
             b.voided.append(post)
-            continue
+            return
         if isinstance(post.parsed, Rejection):
             b.rejected.append((post, post.parsed))
-            continue
-        if post.voter not in alive:
-            continue
+            return
+        if post.voter not in self.alive:
+            return
         if isinstance(post.parsed, Agitation):
             if post.voter not in locked:
                 final[post.voter] = post.voter
-                behind[post.voter] = post
+                b.final_posts[post.voter] = post
                 b.position[post.voter] = index
                 locked.add(post.voter)
                 b.agitators.append(post.voter)
-            continue
+            return
         if post.voter in locked:
             b.ignored.append((post, "final" if post.voter not in b.agitators else "agitation"))
-            continue
-        repeat = not repeat_is_change and post.voter in final and final[post.voter] == post.parsed.target
+            return
+        repeat = not self.repeat_is_change and post.voter in final and final[post.voter] == post.parsed.target
         if repeat:
             if post.final:
                 locked.add(post.voter)
-            continue
-        if not post.by_gm and changes_allowed is not None:
-            if changes[post.voter] > changes_allowed:
+            return
+        if not post.by_gm and self.changes_allowed is not None:
+            if changes[post.voter] > self.changes_allowed:
                 b.ignored.append((post, "limit"))
-                continue
+                return
             changes[post.voter] += 1
         final[post.voter] = post.parsed.target
-        behind[post.voter] = post
+        b.final_posts[post.voter] = post
         b.position[post.voter] = index
         if post.final:
             locked.add(post.voter)
-    return b
