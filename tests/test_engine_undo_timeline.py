@@ -71,15 +71,15 @@ def test_C9_a_reminder_sent_before_the_undo_is_not_sent_again():
 # --- the property: an override and its undo before the next deadline leave the state of neither (C-9)
 
 OVERRIDES = ["пауза", "продлить 2ч", "голос М5 М6", "замена М4 Новичок", "модкилл М6", "псевдоним Шер Шериф",
-             "скажи всем привет"]
+             "сказать всем привет"]
 VOTERS = [nick for nick, _ in MOSCOW_CAST]
 
 
-def fold(events: list, until_minutes: int) -> Engine:
+def fold(events: list, until_minutes: int, phase: str = "day 1") -> Engine:
     g = Game.moscow()
     g.events = list(events)
     engine = Engine(g.setup())
-    engine.run(g.events, g.at("day 1", f"+{until_minutes}m"))
+    engine.run(g.events, g.at(phase, f"+{until_minutes}m"))
     return engine
 
 
@@ -113,3 +113,43 @@ def test_C9_property_override_then_undo_before_the_deadline_is_as_if_never_given
 
 def _messages(engine: Engine) -> list:
     return list(engine.messages.values())
+
+
+MOVES = ["убить М1", "убить М2", "проверка Дон", "проверка М3", "убить Шериф"]
+MOVERS = ["Дон", "Маф1", "Маф2", "Шериф"]
+PHASES = {"night 1": 12 * 60, "day 2": 24 * 60}  # length in minutes
+
+
+@settings(max_examples=60)
+@given(
+    moves=st.lists(st.tuples(st.integers(1, 700), st.sampled_from(MOVERS), st.sampled_from(MOVES)), max_size=6),
+    day2=st.lists(st.tuples(st.integers(1, 1400), st.sampled_from(VOTERS), st.sampled_from(VOTERS)), max_size=6),
+    phase=st.sampled_from(sorted(PHASES)),
+    override=st.sampled_from(OVERRIDES),
+    when=st.integers(1, 10_000),
+    gap=st.integers(1, 120),
+    after=st.integers(0, 900),
+)
+def test_C9_property_the_same_in_a_night_and_a_later_day(moves, day2, phase, override, when, gap, after):
+    """The same property past Day 1: night moves (M-3..M-5) and Day 2's votes around an override of Night 1 or
+    Day 2 and its undo before that phase's deadline. Day 1 ends without a lynch or a runoff (everyone `ннв`), so
+    the phases keep the plain schedule."""
+    when = 1 + when % (PHASES[phase] - 125)
+    base = Game.moscow()
+    base.votes("day 1", {nick: "ннв" for nick in VOTERS})
+    for minute, who, text in moves:
+        base.pm("night 1", f"+{minute}m", who, text)
+    for minute, who, target in day2:
+        base.vote("day 2", f"+{minute}m", who, target)
+    with_override = Game.moscow()
+    with_override.events = list(base.events)
+    with_override.gm(phase, f"+{when}m", override)
+    with_override.gm(phase, f"+{when + gap}m", "отмена")
+    until = when + gap + after
+    overridden = fold(with_override.events, until, phase)
+    assert not overridden.overrides, "the undo was refused"
+    neither = fold(base.events, until, phase)
+    assert overridden.s == neither.s
+    undo_at = with_override.at(phase, f"+{when + gap}m")
+    later = [(m.at, m.where, m.to, m.text) for m in _messages(overridden) if m.at > undo_at]
+    assert later == [(m.at, m.where, m.to, m.text) for m in _messages(neither) if m.at > undo_at]
