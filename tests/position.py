@@ -73,7 +73,8 @@ class Position:
             engine.s.agitations[nick] = int(count)
         if sections.get("leaders"):
             engine.s.leaders = tuple(sections["leaders"].split(","))
-            engine.s.hang_all = engine.variant.runoff_is_hang_all(len(engine._alive_ids()))  # type: ignore[attr-defined]
+            alive = len(engine._alive_ids())
+            engine.s.hang_all = engine.variant.runoff_is_hang_all(alive)  # type: ignore[attr-defined]
         p = cls(engine, opens)
         for vote in sections.get("votes", "").split():
             voter, target = vote.split(">")

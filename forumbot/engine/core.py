@@ -151,7 +151,8 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 continue
             if what == "late":
                 missed, stamped = self.late[inp.where, inp.id]
-                self._to_gms(at, self.t.late_input(inp.author, str(inp.where), stamped, missed, inp.text), f"late/{inp.id}")
+                text = self.t.late_input(inp.author, str(inp.where), stamped, missed, inp.text)
+                self._to_gms(at, text, f"late/{inp.id}")
             self.processed.append(inp)
             self.handle(inp)
         if until is None:
@@ -223,8 +224,9 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
                 at = ph.deadline - self.remind_before
                 if key not in self.s.reminded and ph.opens < at:
                     found.append((at, key))
-        if counts and self.s.next_count is not None and ph.kind in ("day", "runoff") and self.s.next_count < ph.deadline:
-            found.append((self.s.next_count, "count"))
+        due = self.s.next_count
+        if counts and due is not None and ph.kind in ("day", "runoff") and due < ph.deadline:
+            found.append((due, "count"))
         return min(found) if found else None
 
     def _open(self, kind: str, number: int, at: datetime) -> None:

@@ -11,8 +11,9 @@ import pytest
 from forumbot.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, UNREAD_PMS, AdapterBase, can
 from forumbot.registry import adapter_factory
 
-METHODS = {REREAD: ("reread_from",), ACCOUNTS: ("account_exists",), UNREAD_PMS: ("shows_unread_pms", "unread_pms_shown"),
-           OWN_PM: ("find_own_pm",), COOKIES: ("export_cookies", "import_cookies")}
+METHODS = {REREAD: ("reread_from",), ACCOUNTS: ("account_exists",),
+           UNREAD_PMS: ("shows_unread_pms", "unread_pms_shown"), OWN_PM: ("find_own_pm",),
+           COOKIES: ("export_cookies", "import_cookies")}
 ENGINES = sorted(ep.name for ep in entry_points(group="forumbot.adapters"))
 
 

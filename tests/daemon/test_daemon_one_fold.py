@@ -58,7 +58,8 @@ def test_the_override_log_keeps_the_state_before_and_after_each_command_from_the
     before, after = rows[extend.text]
     assert before["phase"] == after["phase"] == "day 1"
     deadline = STEPS[3][0] - timedelta(minutes=1)
-    assert before["next_deadline"] == deadline.isoformat() and after["next_deadline"] == (deadline + timedelta(hours=1)).isoformat()
+    assert before["next_deadline"] == deadline.isoformat()
+    assert after["next_deadline"] == (deadline + timedelta(hours=1)).isoformat()
     before, after = rows[kill.text]
     m3 = lambda state: next(p for p in state["players"] if p["nick"] == "М3")  # noqa: E731
     assert m3(before) == {"nick": "М3", "alive": True, "died": None}
