@@ -53,6 +53,7 @@ _NO_LYNCH = _forms(NO_LYNCH_WORDS)
 _PARDON_ALL = _forms(PARDON_ALL_WORDS)
 _HANG_ALL = _forms(HANG_ALL_WORDS)
 _ALL_WORDS = _NO_LYNCH | _PARDON_ALL | _HANG_ALL
+PASS_FORMS: frozenset[str] = _ALL_WORDS  # words a vote reads before any name: no alias may be one
 # Parts of a post longer than this (normalised) are none of these words (see NickMatcher.key_limit).
 _KEYWORD_LIMIT = 4 * max(len(word) for word in _ALL_WORDS) + 4
 
