@@ -364,17 +364,18 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _daemon(config: Config):
+def _daemon(config: Config, args: argparse.Namespace):
     from forumbot.daemon import Daemon
 
-    return Daemon(config)
+    clock = getattr(args, "clock", None)  # a test's clock, handed to `cli.main`
+    return Daemon(config) if clock is None else Daemon(config, clock=clock)
 
 
 def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.daemon import describe, exit_code
 
     config = _config(args)
-    daemon = _daemon(config)
+    daemon = _daemon(config, args)
     try:
         report = daemon.cycle()
         if getattr(args, "verbosity", None) != "WARNING":
@@ -394,7 +395,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from forumbot.daemon import run_forever
 
     config = _config(args)
-    daemon = _daemon(config)
+    daemon = _daemon(config, args)
     print(f"forumbot: running {len(config.games)} configured game(s) from {config.path}, a cycle every "
           f"{config.poll_seconds} s; stop with SIGTERM or Ctrl-C", file=sys.stderr, flush=True)
     code: int | None = None
