@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import stat
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -471,12 +472,23 @@ def cmd_game_export(args: argparse.Namespace) -> int:
     transcript = export_game(_sessions(config), config, args.name, args.until or _now(args))
     text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write_private(Path(args.output), text)
         print(f"wrote {args.output} ({len(transcript['events'])} events); play it with `forumbot replay {args.output}`",
               file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def _write_private(path: Path, text: str) -> None:
+    """`text` into `path`, readable by its owner alone (0600, whatever the umask or the mode of a file there
+    before): an export of a running game holds every PM, roles included (issue 17 item 25). The mode is set
+    before a byte is written."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # not /dev/stdout
+            os.fchmod(fd, 0o600)
+        f.write(text)
 
 
 def cmd_outbox(args: argparse.Namespace) -> int:
