@@ -8,8 +8,9 @@ from urllib.parse import parse_qs, urlparse
 
 from lxml import etree
 
+from adapters.bounded import post_content
 from adapters.hooks import Context, hook
-from adapters.html import clean_text, inner_html, select, select_one, text
+from adapters.html import select, select_one, text
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
 from forumbot.errors import PageFormatChanged
@@ -86,6 +87,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
         when = meta.get("time") or (post_time(time_el, ctx) if time_el is not None else None)  # a Span (C-1)
         if when is None:
             raise PageFormatChanged(f"{profile.engine}: post {pid} has no readable time")
+        content, markup = post_content(body, skip)
         edited_at, edits = None, 0
         notice = _first(found["edit_notice"], el)
         if notice is not None:
@@ -100,7 +102,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
             author_id=meta.get("author_id") or user_id(_first(found["author_link"], el)),
             posted_at=when.earliest, posted_latest=when.latest if when.rough else None,
             edited_at=edited_at, edit_count=edits,
-            text=clean_text(body, skip=skip), html=inner_html(body),
+            text=content, html=markup,
             quoted=any(body in q.iterancestors() for q in found["quote"].get(el, ())),
         ))
     return posts

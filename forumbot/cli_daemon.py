@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import stat
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -364,17 +365,18 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _daemon(config: Config):
+def _daemon(config: Config, args: argparse.Namespace):
     from forumbot.daemon import Daemon
 
-    return Daemon(config)
+    clock = getattr(args, "clock", None)  # a test's clock, handed to `cli.main`
+    return Daemon(config) if clock is None else Daemon(config, clock=clock)
 
 
 def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.daemon import describe, exit_code
 
     config = _config(args)
-    daemon = _daemon(config)
+    daemon = _daemon(config, args)
     try:
         report = daemon.cycle()
         if getattr(args, "verbosity", None) != "WARNING":
@@ -394,7 +396,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from forumbot.daemon import run_forever
 
     config = _config(args)
-    daemon = _daemon(config)
+    daemon = _daemon(config, args)
     print(f"forumbot: running {len(config.games)} configured game(s) from {config.path}, a cycle every "
           f"{config.poll_seconds} s; stop with SIGTERM or Ctrl-C", file=sys.stderr, flush=True)
     code: int | None = None
@@ -470,12 +472,23 @@ def cmd_game_export(args: argparse.Namespace) -> int:
     transcript = export_game(_sessions(config), config, args.name, args.until or _now(args))
     text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write_private(Path(args.output), text)
         print(f"wrote {args.output} ({len(transcript['events'])} events); play it with `forumbot replay {args.output}`",
               file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def _write_private(path: Path, text: str) -> None:
+    """`text` into `path`, readable by its owner alone (0600, whatever the umask or the mode of a file there
+    before): an export of a running game holds every PM, roles included (issue 17 item 25). The mode is set
+    before a byte is written."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # not /dev/stdout
+            os.fchmod(fd, 0o600)
+        f.write(text)
 
 
 def cmd_outbox(args: argparse.Namespace) -> int:

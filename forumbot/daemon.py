@@ -23,7 +23,7 @@ from sqlalchemy import select
 
 from forumbot.adapter import COOKIES, ForumAdapter, can
 from forumbot.config import Config, ForumConfig
-from forumbot.errors import ConfigError, ForumError
+from forumbot.errors import ConfigError, FloodLimited, ForumError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 from forumbot.registry import adapter_factory
 from forumbot.store import open_engine, require_current, session_factory
@@ -87,6 +87,12 @@ class Forums:
                     # kept at once: a tick killed later in its cycle (cron's timeout, a reboot) would otherwise
                     # leave the next one to log in again, the request the stored session is there to save
                     self._save(name, adapter)
+            except FloodLimited as e:
+                # kept, so the next process waits as the forum asked instead of logging in again at once
+                log.info("%s: logging in deferred by the forum: %s", name, e)
+                self._save(name, adapter)
+                opened[name] = e
+                continue
             except ForumError as e:
                 log.error("%s: cannot log in: %s", name, e)
                 opened[name] = e  # opened afresh next cycle

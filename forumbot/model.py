@@ -116,6 +116,12 @@ REJECTION_CODES: frozenset[str] = frozenset(
         "quote_unclosed",  # GM command with an unclosed double quote
         "not_a_player",  # a vote-thread post by an account that plays no seat (C-3)
         "dead_voter",  # a vote-thread post by a dead player (C-3)
+        "duration_too_short",  # GM extend by less than a minute (issue 17 item 22)
+        "say_too_long",  # GM say longer than parse MAX_SAY; detail: the cap
+        "reason_too_long",  # GM modkill reason longer than MAX_REASON; detail: the cap
+        "text_too_long",  # any other GM command argument longer than MAX_TEXT; detail: the cap
+        "invisible_name",  # GM replace or alias to a name that shows nothing (zero-width, spaces, markup)
+        "alias_reserved",  # GM alias equal to a word a vote reads before any name (ннв, a pass word)
     }
 )
 

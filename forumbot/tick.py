@@ -151,8 +151,10 @@ def tick(ctx: Context) -> TickReport:
 def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]], report: TickReport) -> None:
     adapter = ctx.adapters.get(forum_name)
     if isinstance(adapter, ForumError) or adapter is None:
-        report.unreachable[forum_name] = adapter or ForumError("no adapter")
-        report.games.extend(GameOutcome(name, "error", error=report.unreachable[forum_name]) for _, name, _ in games)
+        error = adapter or ForumError("no adapter")
+        if not isinstance(error, FloodLimited):  # a login the forum asked to wait with defers the games
+            report.unreachable[forum_name] = error
+        report.games.extend(GameOutcome(name, "error", error=error) for _, name, _ in games)
         return
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
@@ -234,6 +236,9 @@ class _Inbox:
             stored = _read_inbox(ctx, adapter, self.name, self.forum_id, self.started)
         except ForumError as e:
             self.error = e
+            if isinstance(e, FloodLimited):  # the forum is there and asked us to wait: the games are deferred
+                log.info("%s: reading the inbox deferred by the forum: %s", self.name, e)
+                return
             self.report.unreachable[self.name] = e
             log.error("%s: reading the inbox failed: %s", self.name, e)
             return

@@ -53,6 +53,8 @@ MAX_FLOOD_WAIT = 60.0
 # The longest a forum's "not before" is believed (a 429 asking for a day, or a clock set back, must not stop the
 # bot for good).
 LONGEST_HOLD = 3600.0
+# The key of `Transport.not_before` that holds every action (a 429 on a page read or the login).
+EVERY_ACTION = "*"
 # The most a single request sleeps in retries (back-off and Retry-After) before giving up for this tick.
 RETRY_BUDGET = 30.0
 
@@ -235,7 +237,8 @@ class Transport:
     def pause_needed(self, action: str) -> float:
         """Seconds until `action` is allowed: the longest of its timers, and what the forum last said."""
         now = self.clock()
-        gaps = [min(self.not_before.get(action, now) - now, LONGEST_HOLD)]
+        held = max(self.not_before.get(action, now), self.not_before.get(EVERY_ACTION, now))
+        gaps = [min(held - now, LONGEST_HOLD)]
         for actions, seconds in self.timers:
             if action not in actions:
                 continue
@@ -362,6 +365,11 @@ class Transport:
                 if resp.status_code == 429:
                     # remembered (and kept in the store), so no request goes out before the forum allows it
                     self.refused(action, wait if wait is not None else self._backoff(attempt))
+                    if action in ("read", "login"):
+                        # a page or the login refused is the client refused: no request of any kind goes out
+                        # before then (a post's or PM's 429 is that action's own limit, as Discourse's are)
+                        self.not_before[EVERY_ACTION] = max(self.not_before.get(EVERY_ACTION, 0.0),
+                                                            self.not_before[action])
                     raise FloodLimited(f"{method} {url}: 429 Too Many Requests"
                                        + (f" (retry after {wait:.0f} s)" if wait is not None else ""),
                                        retry_after=wait)

@@ -258,6 +258,7 @@ def test_C12_long_shot_line_still_reads() -> None:
 
 
 def test_C9_long_commands_still_read() -> None:
-    assert command("модкилл Маша" + " !" * 500) == command("модкилл Маша")
-    assert command("голос Маша" + " !" * 500 + " Петя") == command("голос Маша Петя")
-    assert command("алиас" + " x" * 500 + " Маша").nick == "Маша"
+    # as long as the caps allow (issue 17 item 22: a reason up to 500 characters, other arguments up to 200)
+    assert command("модкилл Маша" + " !" * 300) == command("модкилл Маша")
+    assert command("голос Маша" + " !" * 150 + " Петя") == command("голос Маша Петя")
+    assert command("алиас" + " x" * 95 + " Маша").nick == "Маша"

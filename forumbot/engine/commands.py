@@ -40,6 +40,7 @@ class CommandsMixin:
         key = f"gm/{inp.id}"
         cmd = parse.parse_command(
             inp.text, self.matcher, everyone=[s.nick for s in self.s.seats.values()], parse_vote=self._parse_vote_words,
+            pass_words=self.variant.house.pass_words or (),
         )
         if isinstance(cmd, Rejection):
             self._answer(inp, self.t.command_rejected(cmd))

@@ -27,6 +27,7 @@ from forumbot.model import (
 )
 from forumbot.parse.nicknames import NickMatcher
 from forumbot.parse.normalize import WHITE_SPACE, Spans, keyword_form, normalize, strip_markup
+from forumbot.parse.votes import PASS_FORMS
 
 COMMAND_WORDS: Mapping[str, tuple[str, ...]] = {
     "status": ("status", "статус"),
@@ -66,6 +67,12 @@ _WORD = re.compile(r"\S+")
 
 
 MAX_EXTEND = timedelta(days=30)  # no phase is sanely extended further; bigger numbers would overflow datetimes
+MIN_EXTEND = timedelta(minutes=1)  # deadlines are shown to the minute: less would change nothing anyone sees
+# Caps on what a GM command puts into a post or PM (issue 17 item 22): a `сказать` is a post of its own, a
+# modkill's reason a line of one, every other argument a name or a word.
+MAX_SAY = 10_000
+MAX_REASON = 500
+MAX_TEXT = 200
 
 
 def read_duration(text: str) -> timedelta | Rejection:
@@ -92,8 +99,10 @@ def read_duration(text: str) -> timedelta | Rejection:
     if hours > MAX_EXTEND / timedelta(hours=1):
         return Rejection("duration_too_long", text)
     total = timedelta(hours=hours)
-    if total <= timedelta():  # "0.0000001м" rounds to nothing
+    if total <= timedelta():  # "0м", or "0.000000001м" rounding to nothing
         return Rejection("duration_not_positive", text)
+    if total < MIN_EXTEND:
+        return Rejection("duration_too_short", text)
     return total
 
 
@@ -188,8 +197,10 @@ def parse_command(
     *,
     everyone: Collection[str],
     parse_vote: Callable[[str], Vote | Agitation | Rejection],
+    pass_words: Collection[str] = (),
 ) -> Command | Rejection:
-    """A GM's PM as a command; the first non-empty line holds it."""
+    """A GM's PM as a command; the first non-empty line holds it. `pass_words`: the game's own no-lynch words
+    (R-4), which no alias may be."""
     found = _first_line(text)
     if found is None:
         return Rejection("empty")
@@ -206,9 +217,16 @@ def parse_command(
         return _NO_ARGUMENT[name]
     if name == "say":
         said = _say_text(lines[index], line, lines[index + 1 :])
+        if len(said) > MAX_SAY:
+            return Rejection("say_too_long", str(MAX_SAY))
         return Say(said) if said else Rejection("missing_argument", word)
     if not normalize(rest):
         return Rejection("missing_argument", word)
+    # Read no further than a name, a reason and what separates them could take: every part past its cap is
+    # refused anyway, and a rejection would quote the text back.
+    if len(rest) > (MAX_TEXT + MAX_REASON if name == "modkill" else 2 * MAX_TEXT) + 8:
+        return Rejection("reason_too_long" if name == "modkill" else "text_too_long",
+                         str(MAX_REASON if name == "modkill" else MAX_TEXT))
     reader = _Reader(matcher, everyone)
     if name == "extend":
         duration = read_duration(rest)
@@ -219,12 +237,12 @@ def parse_command(
             return readings
         nick, reason = readings[0]
         reason = "\n".join([reason, *(strip_markup(ln).strip() for ln in lines[index + 1 :])]).strip()
-        return Modkill(nick, reason)
+        return Rejection("reason_too_long", str(MAX_REASON)) if len(reason) > MAX_REASON else Modkill(nick, reason)
     if name == "replace":
         return _replace(reader, rest, word)
     if name == "setvote":
         return _setvote(reader, rest, word, parse_vote)
-    return _alias(reader, rest, word)
+    return _alias(reader, rest, word, PASS_FORMS | {keyword_form(w) for w in pass_words})
 
 
 def _replace(reader: _Reader, rest: str, word: str) -> Replace | Rejection:
@@ -236,7 +254,18 @@ def _replace(reader: _Reader, rest: str, word: str) -> Replace | Rejection:
     if isinstance(quoted, Rejection):
         return quoted
     new = quoted[0].strip() if quoted is not None else new_text
-    return Replace(old, new) if new else Rejection("missing_argument", word)
+    if not new:
+        return Rejection("missing_argument", word)
+    return _name_refusal(new) or Replace(old, new)
+
+
+def _name_refusal(name: str) -> Rejection | None:
+    """A new name or alias too long to be one, or one that shows nothing (zero-width, markup or spaces only)."""
+    if len(name) > MAX_TEXT:
+        return Rejection("text_too_long", str(MAX_TEXT))
+    if not normalize(strip_markup(name)):
+        return Rejection("invisible_name", name)
+    return None
 
 
 def _setvote(
@@ -250,6 +279,9 @@ def _setvote(
         if not target:
             first = first or Rejection("missing_argument", word)
             continue
+        if len(target) > MAX_TEXT:
+            first = first or Rejection("text_too_long", str(MAX_TEXT))
+            continue
         vote = parse_vote(target)
         if isinstance(vote, Vote):
             return SetVote(voter, vote)
@@ -258,7 +290,7 @@ def _setvote(
     return first
 
 
-def _alias(reader: _Reader, rest: str, word: str) -> Alias | Rejection:
+def _alias(reader: _Reader, rest: str, word: str, reserved: Collection[str]) -> Alias | Rejection:
     quoted = _quoted(rest)
     if isinstance(quoted, Rejection):
         return quoted
@@ -267,7 +299,7 @@ def _alias(reader: _Reader, rest: str, word: str) -> Alias | Rejection:
         if not alias or not normalize(nick_text):
             return Rejection("missing_argument", word)
         nick = reader.nick(nick_text)
-        return nick if isinstance(nick, Rejection) else Alias(alias, nick)
+        return nick if isinstance(nick, Rejection) else _new_alias(alias, nick, reserved)
     # The shortest alias that leaves a player's name after it: the longest name wins.
     ends = _word_ends(rest, 1)[::-1]
     if not ends:
@@ -276,5 +308,16 @@ def _alias(reader: _Reader, rest: str, word: str) -> Alias | Rejection:
     for end in ends:
         nick = reader.matcher.match_key(spans.key(end, len(rest)), reader.everyone)
         if isinstance(nick, str):
-            return Alias(rest[:end], nick)
+            return _new_alias(rest[:end], nick, reserved)
     return reader.nick(rest[ends[0] :].strip())
+
+
+def _new_alias(alias: str, nick: str, reserved: Collection[str]) -> Alias | Rejection:
+    """An alias that would never be read as a name is refused: an invisible one, or a pass word ("ннв",
+    "помиловать всех"), which a vote reads as that word before any name."""
+    refusal = _name_refusal(alias)
+    if refusal is not None:
+        return refusal
+    if keyword_form(alias) in reserved:
+        return Rejection("alias_reserved", alias)
+    return Alias(alias, nick)

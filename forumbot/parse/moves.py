@@ -7,7 +7,15 @@ from collections.abc import Collection, Mapping
 
 from forumbot.model import Move, MoveKind, RejectedLine, Rejection, Role
 from forumbot.parse.nicknames import NickMatcher
-from forumbot.parse.normalize import WHITE_SPACE, Spans, keyword_form, keyword_words, normalize, strip_markup
+from forumbot.parse.normalize import (
+    WHITE_SPACE,
+    Spans,
+    has_text,
+    keyword_form,
+    keyword_within,
+    keyword_words,
+    strip_markup,
+)
 
 MOVE_WORDS: Mapping[MoveKind, tuple[str, ...]] = {
     MoveKind.CHECK: ("проверка", "проверяю", "check"),
@@ -39,6 +47,10 @@ _CONFIRM = frozenset(keyword_form(word) for word in CONFIRM_WORDS)
 _EXECUTOR = frozenset(keyword_form(word) for word in EXECUTOR_WORDS)
 _STATUS = {keyword_form(word): role for word, role in HUNT_STATUS_WORDS.items()}
 _PREPOSITION = frozenset(keyword_form(word) for word in PREPOSITIONS)
+# A word longer than this (normalised) is none of the words above; a PM line's words are looked for in this much
+# of its normalised text (issue 17 item 23: NFKC expands a character up to 18-fold).
+_WORD_LIMIT = 4 * max(len(w) for w in (*_KINDS, *_CONFIRM, *_EXECUTOR, *_STATUS, *_PREPOSITION)) + 4
+LINE_LOOK = 100_000
 _HEAD = re.compile(r"[\s:,]*([^\s:,]+)[\s:,]*(.*)", re.DOTALL)
 _BARE_KINDS = (MoveKind.CHECK, MoveKind.SHOT, MoveKind.HEAL, MoveKind.DON)
 
@@ -74,9 +86,9 @@ class _Line:
         if m is None:
             return Rejection("unknown_command", self.line)
         head, rest = m.group(1), m.group(2)
-        kind = _KINDS.get(keyword_form(head))
+        kind = _KINDS.get(keyword_within(head, _WORD_LIMIT) or "")
         if kind is None:
-            if _CONFIRM.intersection(keyword_words(self.line)):
+            if _CONFIRM.intersection(keyword_words(self.line, LINE_LOOK)):
                 return Move(MoveKind.CONFIRM)
             return self.bare()
         if kind is MoveKind.CONFIRM:
@@ -114,12 +126,12 @@ class _Line:
     def after_preposition(rest: str) -> str | None:
         """`rest` without a leading preposition standing as a word, or None if it has none (C-12)."""
         spans = _word_spans(rest)
-        if not spans or keyword_form(rest[spans[0][0] : spans[0][1]]) not in _PREPOSITION:
+        if not spans or keyword_within(rest[spans[0][0] : spans[0][1]], _WORD_LIMIT) not in _PREPOSITION:
             return None
         return rest[spans[0][1] :]
 
     def keyword_argument(self, kind: MoveKind, head: str, rest: str) -> Move | Rejection:
-        if not normalize(rest):
+        if not has_text(rest):
             return Rejection("missing_argument", head)
         if kind is MoveKind.CHECK:
             return self.named(kind, self.matcher.match(rest, allowed=self.everyone))
@@ -135,7 +147,7 @@ class _Line:
 
     def modkill(self, rest: str) -> Move | Rejection:
         """M-12: `модкилл` alone or with the sender's own nick; the target None means the sender."""
-        if not normalize(rest):
+        if not has_text(rest):
             return Move(MoveKind.MODKILL)
         found = self.matcher.match(rest)
         if isinstance(found, Rejection):
@@ -150,16 +162,18 @@ class _Line:
     def splits(rest: str, words: frozenset[str]) -> list[tuple[int, int]]:
         """(end of before, start of after) of every split of `rest` around one of `words` standing as a word."""
         spans = _word_spans(rest)
-        return [spans[i] for i in range(1, len(spans) - 1) if keyword_form(rest[spans[i][0] : spans[i][1]]) in words]
+        return [spans[i] for i in range(1, len(spans) - 1) if keyword_within(rest[spans[i][0] : spans[i][1]], _WORD_LIMIT) in words]
 
     def shot(self, rest: str) -> Move | Rejection:
         whole = self.matcher.match(rest, allowed=self.alive)
         if isinstance(whole, str):
             return Move(MoveKind.SHOT, whole)
         # Every part is normalised in one pass (`Spans`): `kill X by by by …` is linear in its length.
-        parts = Spans(rest, WHITE_SPACE, self.matcher.key_limit)
+        splits = self.splits(rest, _EXECUTOR)
+        parts = Spans(rest, WHITE_SPACE, self.matcher.key_limit) if splits else None
         first: Rejection | None = None
-        for before, after in self.splits(rest, _EXECUTOR):
+        for before, after in splits:
+            assert parts is not None
             target = self.matcher.match_key(parts.key(0, before), self.alive)
             if isinstance(target, Rejection):
                 first = first or self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
@@ -185,7 +199,7 @@ class _Line:
         if len(spans) < 2 or whole.code != "unknown_name":
             return whole
         name_text, last = rest[: spans[-1][0]], rest[spans[-1][0] :]
-        role = _STATUS.get(keyword_form(last))
+        role = _STATUS.get(keyword_within(last, _WORD_LIMIT) or "")
         found = self.matcher.match(name_text, allowed=self.alive)
         if role is not None:
             return found if isinstance(found, Rejection) else Move(MoveKind.HUNT, found, guess=role)
@@ -208,7 +222,7 @@ def parse_pm(
     out: list[Move | RejectedLine] = []
     for raw in strip_markup(text).splitlines():
         line = raw.strip()
-        if not normalize(line):
+        if not has_text(line):
             continue
         parsed = _Line(
             line,

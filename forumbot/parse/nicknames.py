@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable, Mapping
 from types import MappingProxyType
 
 from forumbot.model import Rejection
-from forumbot.parse.normalize import fold_lookalikes, normalize, strip_markup
+from forumbot.parse.normalize import fold_lookalikes, normalize, strip_markup, within
 
 
 def _keys(name: str) -> set[str]:
@@ -91,7 +91,7 @@ class NickMatcher:
 
     def match(self, text: str, allowed: Collection[str] | None = None) -> str | Rejection:
         """The canonical nick `text` names among `allowed` (None: everyone), or why not."""
-        return self.match_key(normalize(text), allowed, text)
+        return self.match_key(within(text, self._key_limit), allowed, text)
 
     def match_key(self, key: str | None, allowed: Collection[str] | None = None, text: str = "") -> str | Rejection:
         """match() of a text already normalised (`Spans.key`: None for one too long to be a name); `text` is
@@ -117,5 +117,5 @@ class NickMatcher:
 
     def names_any(self, text: str) -> bool:
         """Whether `text` names some player (alive or not), exactly or after folding."""
-        key = normalize(text)
+        key = within(text, self._key_limit)
         return bool(key) and len(key) <= self._key_limit and (key in self._exact or fold_lookalikes(key) in self._folded)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from forumbot.parse.confusables import LOOKALIKES
@@ -146,6 +146,88 @@ def normalize(text: str) -> str:
     return _trimmed(_SPACES.sub(" ", _letters(text)))
 
 
+_CHUNK = 64  # how much of a run without white space `within` normalises at a time (NFKC expands up to 18-fold)
+_PIECES = re.compile(r"\s+|\S+")
+
+
+def _composition_seconds() -> frozenset[str]:
+    """Characters that compose with the character before them although they are no combining mark (Hangul
+    vowels and final consonants, a few Indic vowel signs): a text is never cut before one."""
+    seconds = {chr(cp) for cp in (*range(0x1161, 0x1176), *range(0x11A8, 0x11C3))}
+    for cp in range(0x30000):  # every canonical composition pairs characters of the first three planes
+        parts = unicodedata.decomposition(chr(cp)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            seconds.add(chr(int(parts[1], 16)))
+    return frozenset(seconds)
+
+
+_SECONDS: frozenset[str] | None = None
+
+
+def _cuttable_before(ch: str) -> bool:
+    """Whether C-4 normalisation of a text cut before `ch` is that of the two parts joined: `ch` is visible
+    and its decomposition starts with a character that nothing before it composes or reorders with."""
+    global _SECONDS
+    if _SECONDS is None:
+        _SECONDS = _composition_seconds()
+    if not _visible(ch):
+        return False
+    first = unicodedata.normalize("NFKD", ch)[:1] or ch
+    return unicodedata.combining(first) == 0 and first not in _SECONDS and ch not in _SECONDS
+
+
+def _chunks(text: str) -> Iterator[str]:
+    """`text` in pieces that normalise independently: white space, and runs of the rest cut about every
+    `_CHUNK` characters where `_cuttable_before` allows."""
+    for m in _PIECES.finditer(text):
+        piece = m.group()
+        start = 0
+        while len(piece) - start > _CHUNK:
+            cut = start + _CHUNK
+            while cut < len(piece) and not _cuttable_before(piece[cut]):
+                cut += 1
+            yield piece[start:cut]
+            start = cut
+        if start < len(piece):
+            yield piece[start:]
+
+
+def normalized_prefix(text: str, limit: int) -> tuple[str, bool]:
+    """The start of normalize(text), a little over `limit` characters at most, and whether it is all of it,
+    having normalised only about as much of `text` as that takes (issue 17 item 23: 60,000 characters of
+    U+FDFA normalise to over a million)."""
+    out: list[str] = []
+    size = 0
+    trailing = 0  # edge characters (white space, punctuation) at the end of `out`: trimmed at the very end
+    for chunk in _chunks(text):
+        piece = _SPACES.sub(" ", _letters(chunk))
+        if not out:
+            k = 0
+            while k < len(piece) and _is_edge(piece[k]):
+                k += 1
+            piece = piece[k:]  # leading edges go, as in _trimmed
+        elif piece.startswith(" ") and out[-1].endswith(" "):
+            piece = piece[1:]
+        if not piece:
+            continue
+        out.append(piece)
+        size += len(piece)
+        end = len(piece)
+        while end > 0 and _is_edge(piece[end - 1]):
+            end -= 1
+        trailing = trailing + len(piece) if end == 0 else len(piece) - end
+        if size - trailing > limit:
+            return "".join(out)[: size - trailing], False
+    return _trimmed("".join(out)), True
+
+
+def within(text: str, limit: int) -> str | None:
+    """normalize(text) when it is at most `limit` characters long, else None (no name, keyword or vote is
+    longer), at the cost of normalising about `limit` characters of it."""
+    found, whole = normalized_prefix(text, limit)
+    return found if whole else None
+
+
 WHITE_SPACE = r"\s"  # the cuts of `Spans`: the inside of a regex character class
 SLASH = "/"
 
@@ -208,6 +290,21 @@ _WORD = re.compile(r"\w+(?:'\w+)*")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
 
 
-def keyword_words(text: str) -> list[str]:
-    """The words of `text` in keyword form: what whole-word keyword and marker matching looks at."""
-    return _WORD.findall(keyword_form(text.translate(_APOSTROPHES)))
+def keyword_words(text: str, limit: int | None = None) -> list[str]:
+    """The words of `text` in keyword form: what whole-word keyword and marker matching looks at; with a
+    `limit`, those of about the first `limit` characters of its normalised form only."""
+    text = text.translate(_APOSTROPHES)
+    if limit is None:
+        return _WORD.findall(keyword_form(text))
+    return _WORD.findall(fold_lookalikes(normalized_prefix(text, limit)[0]))
+
+
+def keyword_within(text: str, limit: int) -> str | None:
+    """keyword_form(text) when its normalised form is at most `limit` characters long, else None."""
+    key = within(text, limit)
+    return fold_lookalikes(key) if key is not None else None
+
+
+def has_text(text: str) -> bool:
+    """normalize(text) != "", found at the first character that stays."""
+    return within(text, 0) != ""

@@ -14,10 +14,12 @@ from forumbot.parse.normalize import (
     Spans,
     drop_blocks,
     fold_lookalikes,
+    has_text,
     keyword_form,
     keyword_words,
     normalize,
     strip_markup,
+    within,
 )
 
 NO_LYNCH_WORDS: tuple[str, ...] = ("ннв",)
@@ -53,8 +55,18 @@ _NO_LYNCH = _forms(NO_LYNCH_WORDS)
 _PARDON_ALL = _forms(PARDON_ALL_WORDS)
 _HANG_ALL = _forms(HANG_ALL_WORDS)
 _ALL_WORDS = _NO_LYNCH | _PARDON_ALL | _HANG_ALL
+PASS_FORMS: frozenset[str] = _ALL_WORDS  # words a vote reads before any name: no alias may be one
 # Parts of a post longer than this (normalised) are none of these words (see NickMatcher.key_limit).
 _KEYWORD_LIMIT = 4 * max(len(word) for word in _ALL_WORDS) + 4
+# A vote-thread post longer than this is no vote, whatever it holds, and is refused before it is normalised:
+# NFKC expands a character up to 18-fold (U+FDFA), and every fold reads every post (issue 17 item 23).
+MAX_VOTE_CHARS = 10_000
+# Agitation (H-4) is looked for in this much of a post's normalised text: all of any post a forum takes (60,000
+# characters), but not the million a post of U+FDFA makes.
+AGITATION_LOOK = 100_000
+# A vote (`TARGET / RUNOFF`, a final word) is shorter than this, normalised: a longer post is not read with the
+# house rules, only refused by the variant's grammar.
+HOUSE_LOOK = 1_000
 
 
 def excerpt(text: str) -> str:
@@ -75,7 +87,7 @@ def _quoted(text: str) -> Rejection:
 
 
 def _one_line(stripped: str) -> str | Rejection:
-    lines = [line.strip() for line in stripped.splitlines() if normalize(line)]
+    lines = [line.strip() for line in stripped.splitlines() if has_text(line)]
     if not lines:
         return Rejection("empty")
     if len(lines) > 1:
@@ -85,7 +97,10 @@ def _one_line(stripped: str) -> str | Rejection:
 
 def _more_than_a_name(matcher: NickMatcher, text: str) -> bool:
     """Text that is longer than any name, or holds a name with more around it (M-7, H-3)."""
-    words = normalize(text).split(" ")
+    key = within(text, matcher.key_limit)
+    if key is None:
+        return True
+    words = key.split(" ")
     if len(words) > matcher.max_words:
         return True
     return any(
@@ -103,15 +118,24 @@ def _name_rejection(
 
     `shown` is what a not-a-vote answer quotes (the whole post rather than the part that failed).
     """
-    if rejection.code == "empty" or keyword_form(text) in _ALL_WORDS:
+    if rejection.code == "empty" or _is_pass_word(text):
         return _not_a_vote(text if shown is None else shown)
     if rejection.code == "unknown_name" and ("/" in text or _more_than_a_name(matcher, text)):
         return _not_a_vote(text if shown is None else shown)
     return rejection
 
 
+def _is_pass_word(text: str) -> bool:
+    key = within(text, _KEYWORD_LIMIT)
+    return key is not None and fold_lookalikes(key) in _ALL_WORDS
+
+
+def _too_long(text: str) -> bool:
+    return len(text) > MAX_VOTE_CHARS
+
+
 def _target(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target | Rejection:
-    return _target_key(normalize(part), matcher, alive, part)
+    return _target_key(within(part, max(matcher.key_limit, _KEYWORD_LIMIT)), matcher, alive, part)
 
 
 def _target_key(key: str | None, matcher: NickMatcher, alive: Collection[str], part: str = "") -> Target | Rejection:
@@ -121,7 +145,7 @@ def _target_key(key: str | None, matcher: NickMatcher, alive: Collection[str], p
 
 
 def _runoff(part: str, matcher: NickMatcher, alive: Collection[str]) -> Target | Rejection:
-    return _runoff_key(normalize(part), matcher, alive, part)
+    return _runoff_key(within(part, max(matcher.key_limit, _KEYWORD_LIMIT)), matcher, alive, part)
 
 
 def _runoff_key(key: str | None, matcher: NickMatcher, alive: Collection[str], part: str = "") -> Target | Rejection:
@@ -161,6 +185,8 @@ def _split_vote(line: str, slashes: list[int], matcher: NickMatcher, alive: Coll
 
 def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -> Vote | Rejection:
     """M-7: `TARGET` or `TARGET / RUNOFF`, nothing else."""
+    if _too_long(text):
+        return _not_a_vote(strip_markup(text))
     if _QUOTE.search(text):
         return _quoted(text)
     line = _one_line(strip_markup(text))
@@ -195,12 +221,15 @@ def parse_runoff_vote(
     text: str, matcher: NickMatcher, alive: Collection[str], leaders: Collection[str] | None
 ) -> Vote | Rejection:
     """M-10: a post during a runoff. `leaders` None: the hang-all / pardon-all runoff."""
+    if _too_long(text):
+        return _not_a_vote(strip_markup(text))
     if _QUOTE.search(text):
         return _quoted(text)
     line = _one_line(strip_markup(text))
     if isinstance(line, Rejection):
         return line
-    form = keyword_form(line)
+    key = within(line, _KEYWORD_LIMIT)
+    form = fold_lookalikes(key) if key is not None else None
     if leaders is None:
         if form in _HANG_ALL:
             return Vote(Special.HANG_ALL)
@@ -228,7 +257,7 @@ def _compiled(markers: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...], boo
 
 def find_agitation(text: str, markers: Sequence[str] = DEFAULT_AGITATION_MARKERS) -> str | None:
     """The first marker (as listed) that occurs in `text` as whole words, or None (H-4)."""
-    words = keyword_words(text)
+    words = keyword_words(text, AGITATION_LOOK)
     for marker, needle, prefix in _compiled(tuple(markers)):
         n = len(needle)
         for i in range(len(words) - n + 1):
@@ -254,17 +283,19 @@ def parse_hunt_vote(
         marker = find_agitation(own, markers) if not matcher.names_any(own) else None
         return Agitation(marker) if marker is not None else _not_a_vote(strip_markup(text))
     stripped = strip_markup(text)
-    if not normalize(stripped):
+    if not has_text(stripped):
         return Rejection("empty")
     # A post that is just a player's name is a vote even when the name holds a marker ("Let's Go").
     if not matcher.names_any(stripped):
         marker = find_agitation(stripped, markers)
         if marker is not None:
             return Agitation(marker)
+    if _too_long(stripped):
+        return _not_a_vote(stripped)
     line = _one_line(stripped)
     if isinstance(line, Rejection):
         return line
-    if keyword_form(line) in _ALL_WORDS:
+    if _is_pass_word(line):
         return _not_a_vote(line)
     found = matcher.match(line, allowed=alive)
     if isinstance(found, Rejection):
@@ -316,9 +347,11 @@ def house_vote(
 
     R-2: the final word after the nickname locks the vote. R-3: the nickname must carry the formatting.
     R-4: `pass_words` (None: the variant's own) are the no-lynch vote."""
-    if _QUOTE.search(text) or (final_word is None and vote_format == "any" and pass_words is None):
+    if _QUOTE.search(text) or _too_long(text) or (final_word is None and vote_format == "any" and pass_words is None):
         return base(text), False
     plain = strip_markup(text)
+    if within(plain, HOUSE_LOOK) is None:  # no vote, and too long to be worth reading closer
+        return base(plain), False
     words = plain.split()
     final = False
     if final_word and len(words) > 1 and keyword_form(words[-1]) == keyword_form(final_word):

@@ -327,6 +327,13 @@ T: dict[str, str] = {
     "help.what.undo": "take back the GM's last action as if it had never been given",
     "help.grammar.help": "“help”",
     "help.what.help": "this list",
+    # --- h17d: GM command limits (issue 17 item 22) ---
+    "reject.duration_too_short": "duration “{detail}” is less than a minute",
+    "reject.say_too_long": "the text to “say” is longer than {detail} characters",
+    "reject.reason_too_long": "the modkill reason is longer than {detail} characters",
+    "reject.text_too_long": "an argument is longer than {detail} characters",
+    "reject.invisible_name": "the name has no visible character (only spaces, invisible characters or formatting)",
+    "reject.alias_reserved": "“{detail}” is a voting word and cannot be an alias",
 }
 
 # --- h19: C-13 late inputs ---

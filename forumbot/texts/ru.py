@@ -339,6 +339,13 @@ T: dict[str, str] = {
     "help.what.undo": "отменить последнее действие ведущего, как будто его не было",
     "help.grammar.help": "«помощь»",
     "help.what.help": "этот список",
+    # --- h17d: GM command limits (issue 17 item 22) ---
+    "reject.duration_too_short": "длительность «{detail}» меньше минуты",
+    "reject.say_too_long": "текст для «сказать» длиннее {detail} знаков",
+    "reject.reason_too_long": "причина модкилла длиннее {detail} знаков",
+    "reject.text_too_long": "аргумент длиннее {detail} знаков",
+    "reject.invisible_name": "в имени нет ни одного видимого знака (только пробелы, невидимые символы или оформление)",
+    "reject.alias_reserved": "«{detail}» — слово голосования, оно не может быть алиасом",
 }
 
 # --- h19: C-13 late inputs ---

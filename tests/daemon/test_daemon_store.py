@@ -10,7 +10,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import func, select, text
 
 from adapters.memory import MemoryForum
-from daemon_world import PG_URL, pg_database, world  # noqa: F401  (fixtures)
+from daemon_world import pg_database, world  # noqa: F401  (fixtures)
 from forumbot.store import Base, RawInput, SchemaOutdated, open_engine, require_current, session_factory, upgrade
 from forumbot.store.records import forum_id, store_pms, store_posts
 from forumbot.store.schema import current_revision, head_revision
@@ -158,7 +158,6 @@ def test_migrations_build_exactly_the_models_sqlite(tmp_path):
     engine.dispose()
 
 
-@pytest.mark.skipif(not PG_URL, reason="FORUMBOT_TEST_PG_URL is not set (PostgreSQL tests need a server)")
 def test_migrations_build_exactly_the_models_postgresql(pg_database):
     engine = open_engine(pg_database)
     _assert_migrations_match_models(engine)

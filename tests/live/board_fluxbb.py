@@ -104,12 +104,6 @@ class FluxbbMember(Member):
         r = self._flood_paced("pm", send)
         assert not _errors(r.text) and "punredirect" in r.text, f"{self.name}: PM to {to} not sent: {_errors(r.text)}"
 
-    def set_group(self, user_id: str, group_id: str) -> None:
-        """An administrator moves an account into a group through the profile's admin section."""
-        r = self.submit(f"profile.php?section=admin&id={user_id}", lambda f: f["id"] == "profile7",
-                        {"group_id": group_id}, "update_group_membership")
-        assert not _errors(r.text) and "punredirect" in r.text, f"{self.name}: group of {user_id}: {_errors(r.text)}"
-
     # --- reading ------------------------------------------------------------------------------------------------
 
     def _page_posts(self, topic: str, page: int) -> list[Post]:

@@ -22,7 +22,9 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from boards import Board, Member
+import pytest
+
+from boards import Board, Member, live_required
 
 # the role names of the role PMs («Ваша роль: шериф.»)
 RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель",
@@ -42,6 +44,37 @@ LITERAL_MARKUP = re.compile(r"\[(?:b|i|u|s|\*|list|spoiler|size|color|quote|url|
 RENDERED_BOLD = re.compile(r"<(?:strong|b)\b|mycode_b|font-weight:\s*bold", re.I)
 CHROMIUM = "chromium"
 SCREENSHOT_TIMEOUT = 120
+# Headless Chromium as root in a container: no sandbox (it refuses root without), no GPU, /tmp instead of a small
+# /dev/shm, and nothing of a first run's prompts or a desktop's services.
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                  "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--lang=ru")
+
+
+def screenshot(url: str, shot: Path, profile: Path, size: str = "1280,7000", chromium: str = CHROMIUM) -> Path | None:
+    """A PNG of `url` at `shot`, taken by headless Chromium (Debian's `chromium`, installed by .ci/provision).
+    When it cannot be taken (no Chromium, Chromium failing, no PNG written): under FORUMBOT_REQUIRE_LIVE=1 the
+    test fails saying why (issue 17 item 3: nobody could look at the games); otherwise None, after a line."""
+    binary = shutil.which(chromium)
+    why = f"{chromium} is not installed (Debian package chromium)" if binary is None else ""
+    if binary is not None:
+        shot.unlink(missing_ok=True)
+        try:
+            done = subprocess.run([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
+                                   f"--screenshot={shot}", url], capture_output=True, text=True,
+                                  timeout=SCREENSHOT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            why = f"{chromium} took over {SCREENSHOT_TIMEOUT} s"
+        else:
+            if done.returncode != 0 or not shot.exists() or not shot.read_bytes().startswith(b"\x89PNG"):
+                why = f"{chromium} exited {done.returncode} without a PNG: {done.stderr.strip()[-300:]}"
+    if not why:
+        return shot
+    if live_required():
+        pytest.fail(f"no screenshot of {url}: {why}", pytrace=False)
+    print(f"\nno screenshot of {url}: {why}")
+    return None
+
+
 # A board script's engine name where forumbot's adapter has another: fluxbb.sh's board is driven by adapters/punbb.py.
 ADAPTER_ENGINE = {"fluxbb": "punbb"}
 
@@ -247,31 +280,20 @@ players = [
     def screenshot_posts(self, reader: Member, opening: str, closing: str, name: str) -> list[Path]:
         """PNGs of the game thread's pages from the bot's post holding `opening` to the one holding `closing`
         (one day's posts), beside ticks.log, for a person to look at. The boards let guests read, so Chromium
-        needs no session. Without Chromium the screenshot is skipped with a line saying why, not the test."""
+        needs no session. A screenshot that cannot be taken fails the test under FORUMBOT_REQUIRE_LIVE (CI), and
+        is otherwise skipped with a line saying why (`screenshot`)."""
         posts = reader.posts(self.game_topic)
         bot = [(n, p) for n, p in enumerate(posts) if p.author == self.board.bot]
         first = next(n for n, p in bot if opening in p.text)
         last = next(n for n, p in bot if n >= first and closing in p.text)
-        chromium = shutil.which(CHROMIUM)
-        if chromium is None:
-            print(f"\nno screenshot of {name}: {CHROMIUM} is not installed (Debian package chromium)")
-            return []
         per = int(self.board.env.get("PER_PAGE", "10"))
         shots = []
         for page in range(first // per, last // per + 1):
             url = reader.url(reader.page_path(self.game_topic, page))
-            shot = self.tmp / f"{name}-page{page + 1}.png"
-            done = subprocess.run(
-                [chromium, "--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                 *(["--no-sandbox"] if os.geteuid() == 0 else []),  # Chromium refuses root without it
-                 f"--user-data-dir={self.tmp / 'chromium-profile'}", "--window-size=1280,7000",
-                 "--lang=ru", f"--screenshot={shot}", url],
-                capture_output=True, text=True, timeout=SCREENSHOT_TIMEOUT)
-            if done.returncode != 0 or not shot.exists():
-                print(f"\nno screenshot of {url}: chromium exited {done.returncode}: {done.stderr.strip()[-300:]}")
-                continue
-            print(f"\nscreenshot of {name} (page {page + 1}): {shot}")
-            shots.append(shot)
+            shot = screenshot(url, self.tmp / f"{name}-page{page + 1}.png", self.tmp / "chromium-profile")
+            if shot is not None:
+                print(f"\nscreenshot of {name} (page {page + 1}): {shot}")
+                shots.append(shot)
         return shots
 
     # --- the dispute tool on this very game (issue 11 item 10) ------------------------------------------------
