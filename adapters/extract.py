@@ -13,6 +13,8 @@ from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
 from forumbot.errors import PageFormatChanged
+from forumbot.htmlparse import FLATTENED
+from forumbot.unreadable import UnreadablePost
 
 _DIGITS = re.compile(r"(\d+)$")
 _NUMBER = re.compile(r"\d+")
@@ -58,7 +60,10 @@ def by_post(tree: etree._Element, posts: set[etree._Element], selector: str) -> 
     return out
 
 
-def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str) -> list[ForumPost]:
+def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str,
+                  unreadable: list[UnreadablePost] | None = None) -> list[ForumPost]:
+    """The posts on a topic page. A post holding markup nested past the parser's bound is skipped and named in
+    `unreadable` (issue 17 item 17): the rest of the page reads as if it were not there."""
     sel = profile.selectors
     post_time = hook(profile, "post_time")
     # Engines whose post element carries its own facts (Invision's data-quotedata): id, author, time from it
@@ -74,6 +79,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
     skip: set[etree._Element] = set()
     for strip in (*profile.strip, sel["signature"]):
         skip.update(select(scope, strip))
+    flattened = set(by_post(scope, members, f"[{FLATTENED}]"))
     posts: list[ForumPost] = []
     for el in elements:
         meta = post_meta(el, ctx) if post_meta is not None else {}
@@ -81,6 +87,12 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
         body = _first(found["body"], el)
         if pid is None or body is None:
             continue  # an ignored or deleted-post placeholder: no body to read
+        if el in flattened:
+            author_el = _first(found["author"], el)
+            if unreadable is not None:
+                unreadable.append(UnreadablePost(topic, pid, meta.get("author") or (
+                    " ".join(text(author_el).split()) if author_el is not None else "")))
+            continue
         author_el = _first(found["author"], el)
         time_el = _first(found["time"], el)
         when = meta.get("time") or (post_time(time_el, ctx) if time_el is not None else None)  # a Span (C-1)

@@ -13,6 +13,8 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from forumbot.htmlparse import parse_html
+
 _BLOCK = frozenset({"p", "div", "blockquote", "li", "ul", "ol", "pre", "table", "tr", "h1", "h2", "h3", "h4",
                     "details", "dl", "dt", "dd", "hr"})
 _SKIP_TYPES = frozenset({"submit", "image", "button", "reset", "file"})
@@ -33,15 +35,13 @@ def select_one(el: etree._Element, selector: str) -> etree._Element | None:
     return found[0] if found else None
 
 
-_PARSER = etree.HTMLParser(recover=True, no_network=True, encoding="utf-8")
 _STRING = etree.XPath("string()")
 
 
 def parse(text: str, base_url: str | None = None) -> etree._Element:
     """Plain lxml elements from libxml2's HTML parser: the lxml.html element classes cost a Python lookup
     per node touched, which tripled extraction time."""
-    root = etree.fromstring(text.encode("utf-8"), _PARSER, base_url=base_url)
-    return root if root is not None else etree.fromstring("<html></html>", _PARSER)
+    return parse_html(text.encode("utf-8"), base_url)
 
 
 def text(el: etree._Element) -> str:

@@ -26,6 +26,7 @@ from forumbot.errors import (
     CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
+from forumbot.unreadable import UnreadablePost
 from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class HtmlForum:
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
         self._pm_header: list[int | None] = []
+        self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -178,6 +180,11 @@ class HtmlForum:
                 raise
             self.login()
             return fn()
+
+    def take_unreadable(self) -> list[UnreadablePost]:
+        """The posts the topic reads skipped since the last call (forumbot.unreadable), and forget them."""
+        out, self._unreadable = list(self._unreadable.values()), {}
+        return out
 
     # --- the unread-PM count in the header (issue 8) ----------------------------------------------------------
 
@@ -506,7 +513,9 @@ class HtmlForum:
             raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
         self.check_complete(page)
         self._note_pm_header(tree)
-        posts = extract_posts(tree, self.profile, self.ctx(page), tid)
+        skipped: list[UnreadablePost] = []
+        posts = extract_posts(tree, self.profile, self.ctx(page), tid, skipped)
+        self._unreadable.update((p.id, p) for p in skipped)
         if not posts and not select(tree, self.profile.selectors["post"]):
             raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
         return page, tree, posts

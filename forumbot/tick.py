@@ -27,6 +27,7 @@ from forumbot.config import Config, GameConfig
 from forumbot.errors import (
     FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, PartlySent, SetupError,
 )
+from forumbot import unreadable
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
@@ -304,10 +305,12 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise inbox.error
     if inbox.skippable:
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
+    skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
         posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        skipped.extend(unreadable.take(adapter, topic))
         ctx.hook("after_fetch")
         if posts or new_cursor != cursor:
             with ctx.sessions.begin() as session:
@@ -342,6 +345,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _log_overrides(session, ctx, setup, inputs, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
+        outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
+            skipped, setup.gms, setup.language, until, escape), origin="shell")
     later = [m.at for m in result.messages if m.at > until]
     if later:
         outcome.held_back = len(later)
