@@ -49,7 +49,7 @@ def notices(posts: Iterable[UnreadablePost], gms: Sequence[str], language: str, 
     words = _WORDS.get(language, _WORDS["en"])
     out: list[Message] = []
     for post in posts:
-        text = words.format(id=escape(post.id), author=escape(post.author or "?"), topic=escape(post.topic))
+        text = words.format(id=escape(post.id), author=escape(post.author or "?"), topic=post.topic)  # the thread as the config names it
         out.extend(Message(at=at, where=Where.PM, to=gm, key=f"{KEY}{post.topic}/{post.id}/{gm}", text=text)
                    for gm in gms)
     return out
