@@ -20,6 +20,7 @@ from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
 from adapters.overrides import apply_overrides
+from adapters.pagechecks import check_error_box
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost, ReplyId  # noqa: F401 (ReplyId: the engines import it from here)
 from forumbot.errors import (
@@ -156,6 +157,7 @@ class HtmlForum:
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
         self.check_complete(page)
+        check_error_box(page, self.profile)
         return page
 
     def check_complete(self, page: Page) -> None:
@@ -517,6 +519,7 @@ class HtmlForum:
         posts = extract_posts(tree, self.profile, self.ctx(page), tid, skipped)
         self._unreadable.update((p.id, p) for p in skipped)
         if not posts and not select(tree, self.profile.selectors["post"]):
+            check_error_box(page, self.profile)  # what the forum said in the posts' place, when it said it
             raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
         return page, tree, posts
 

@@ -1,0 +1,42 @@
+"""The checks a page the tick decides on must pass before anything is read off it (issue 17 items 16, 18, 19).
+
+Shared by every HTML adapter (HtmlForum.read_page and _topic_page) and by `forumbot probe`, which names each
+check a page fails instead of answering "all matched" on a page the tick refuses (item 20). Each check raises
+the typed error the tick reacts to; `problems` gives them all as text."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from lxml import etree
+
+from adapters.html import clean_text, select
+from adapters.profiles import HtmlProfile
+from forumbot.errors import ForumError, PageShowsError
+from forumbot.transport import Page
+
+
+def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
+    """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts; ""
+    when it shows none."""
+    inside = set(posts)
+    said = []
+    for el in select(page.tree(), profile.selectors["error"]):
+        if inside and any(a in inside for a in el.iterancestors()):
+            continue
+        words = " ".join(clean_text(el).split())
+        if words:
+            said.append(words)
+    return " ".join(said)
+
+
+def check_error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> None:
+    """A page read to decide on (an inbox, a PM, a topic page) that shows the engine's error box, or answers
+    403/404 with the logged-in marks intact, is no answer: read as "no PMs" it resolved a night without its
+    moves (issue 17 item 16). PageShowsError, so the tick does not fold on it."""
+    said = error_box(page, profile, posts)
+    if said:
+        raise PageShowsError(f"{profile.engine}: {page.url} shows an error (HTTP {page.status}): {said[:300]}")
+    if page.status >= 400:
+        raise PageShowsError(f"{profile.engine}: {page.url} answered HTTP {page.status}")
