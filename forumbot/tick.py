@@ -145,8 +145,23 @@ def tick(ctx: Context) -> TickReport:
             continue
         by_forum.setdefault(game.forum, []).append((game_id, name, forum))
     for forum_name, games in by_forum.items():
-        _tick_forum(ctx, forum_name, games, report)
+        try:
+            _tick_forum(ctx, forum_name, games, report)
+        except Exception as e:  # a bug or a page nobody foresaw, in one forum: the other forums tick on
+            done = {o.name for o in report.games}
+            for _, name, _ in games:
+                if name not in done:
+                    _unexpected(report, GameOutcome(name, "broken"), e)
     return report
+
+
+def _unexpected(report: TickReport, outcome: GameOutcome, error: Exception) -> None:
+    """An error no handler expected, in one game: that game is `broken` for this tick (exit 2), the others are
+    played on, and the next tick tries it again (issue 17 item 21)."""
+    outcome.state, outcome.problem = "broken", f"{outcome.name}: unexpected error: {type(error).__name__}: {error}"
+    report.broken[outcome.name] = outcome.problem
+    report.games.append(outcome)
+    log.error("%s", outcome.problem, exc_info=error)
 
 
 def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]], report: TickReport) -> None:
@@ -195,6 +210,9 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 outcome.state, outcome.problem = "broken", str(e)
                 report.broken[name] = str(e)
                 log.error("%s", e)
+            except Exception as e:
+                _unexpected(report, outcome, e)
+                continue
             report.games.append(outcome)
 
 
