@@ -20,7 +20,7 @@ from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
 from adapters.overrides import apply_overrides
-from adapters.pagechecks import check_error_box
+from adapters.pagechecks import check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost, ReplyId  # noqa: F401 (ReplyId: the engines import it from here)
 from forumbot.errors import (
@@ -517,6 +517,7 @@ class HtmlForum:
         self._note_pm_header(tree)
         skipped: list[UnreadablePost] = []
         posts = extract_posts(tree, self.profile, self.ctx(page), tid, skipped)
+        check_posts_whole(page, self.profile, posts, select(tree, self.profile.selectors["post"]))
         self._unreadable.update((p.id, p) for p in skipped)
         if not posts and not select(tree, self.profile.selectors["post"]):
             check_error_box(page, self.profile)  # what the forum said in the posts' place, when it said it

@@ -6,14 +6,14 @@ the typed error the tick reacts to; `problems` gives them all as text."""
 
 from __future__ import annotations
 
-import re
-from typing import Callable
+from typing import Sequence
 
 from lxml import etree
 
 from adapters.html import clean_text, select
 from adapters.profiles import HtmlProfile
-from forumbot.errors import ForumError, PageShowsError
+from forumbot.adapter import ForumPost
+from forumbot.errors import PageFormatChanged, PageIncomplete, PageShowsError
 from forumbot.transport import Page
 
 
@@ -40,3 +40,24 @@ def check_error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element
         raise PageShowsError(f"{profile.engine}: {page.url} shows an error (HTTP {page.status}): {said[:300]}")
     if page.status >= 400:
         raise PageShowsError(f"{profile.engine}: {page.url} answered HTTP {page.status}")
+
+
+def check_posts_whole(page: Page, profile: HtmlProfile, posts: Sequence[ForumPost],
+                      elements: Sequence[etree._Element]) -> None:
+    """The posts read off a topic page are all it shows, each once (issue 17 item 19).
+
+    Two posts with one id (ids are unique on a real board; the second would replace the first as an edit) are
+    PageFormatChanged. A post body outside every post element read (SMF dropped a post silently once the posts
+    stopped being direct children of form#quickModForm) means posts went unread: PageIncomplete."""
+    seen: set[str] = set()
+    for post in posts:
+        if post.id in seen:
+            raise PageFormatChanged(f"{profile.engine}: {page.url} shows post {post.id} twice; nothing is read "
+                                    "off it")
+        seen.add(post.id)
+    members = set(elements)
+    stray = [b for b in select(page.tree(), profile.selectors["body"])
+             if not any(a in members for a in b.iterancestors())]
+    if stray:
+        raise PageIncomplete(f"{profile.engine}: {page.url} shows {len(stray)} post(s) outside the posts read "
+                             f"({profile.selectors['post']!r} missed them); read again later")
