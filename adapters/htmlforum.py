@@ -20,7 +20,7 @@ from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
 from adapters.overrides import apply_overrides
-from adapters.pagechecks import check_error_box, check_posts_whole
+from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost, ReplyId  # noqa: F401 (ReplyId: the engines import it from here)
 from forumbot.errors import (
@@ -157,6 +157,7 @@ class HtmlForum:
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
         self.check_complete(page)
+        check_charset(page, self.profile)
         check_error_box(page, self.profile)
         return page
 
@@ -514,6 +515,7 @@ class HtmlForum:
         if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
             raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
         self.check_complete(page)
+        check_charset(page, self.profile)
         self._note_pm_header(tree)
         skipped: list[UnreadablePost] = []
         posts = extract_posts(tree, self.profile, self.ctx(page), tid, skipped)

@@ -6,6 +6,8 @@ the typed error the tick reacts to; `problems` gives them all as text."""
 
 from __future__ import annotations
 
+import codecs
+import re
 from typing import Sequence
 
 from lxml import etree
@@ -61,3 +63,38 @@ def check_posts_whole(page: Page, profile: HtmlProfile, posts: Sequence[ForumPos
     if stray:
         raise PageIncomplete(f"{profile.engine}: {page.url} shows {len(stray)} post(s) outside the posts read "
                              f"({profile.selectors['post']!r} missed them); read again later")
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+# Names browsers read as one encoding (WHATWG: latin-1 and ASCII labels mean windows-1252), or a subset of the
+# other (ASCII of anything ASCII-based): no contradiction between them.
+_SAME = {"latin-1": "cp1252", "ascii": None}
+
+
+def _codec(name: str) -> str | None:
+    try:
+        found = codecs.lookup(name).name
+    except LookupError:
+        return name.lower()
+    return _SAME.get(found, found)
+
+
+def check_charset(page: Page, profile: HtmlProfile) -> None:
+    """A page whose bytes are not in the charset it is decoded by reads as mojibake names, and those votes are
+    "not in this game" (issue 17 item 18): a meta charset contradicting the header's, or bytes that do not decode
+    in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets."""
+    header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")
+    meta = _META_CHARSET.search(page.content[:4096])
+    if header and meta:
+        said, meant = header.group(1).lower(), meta.group(1).decode("ascii").lower()
+        a, b = _codec(said), _codec(meant)
+        if a and b and a != b:
+            raise PageFormatChanged(f"{profile.engine}: {page.url} is labelled {said} by the server but {meant} "
+                                    "by the page itself; nothing is read off it (a misconfigured board or proxy)")
+    try:
+        page.content.decode(page.charset)
+    except UnicodeDecodeError as e:
+        raise PageFormatChanged(f"{profile.engine}: {page.url} does not decode as {page.charset} (byte "
+                                f"{page.content[e.start:e.start + 1].hex()} at {e.start}); nothing is read off it "
+                                "(a page in another charset than it is labelled)") from None
