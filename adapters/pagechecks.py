@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from lxml import etree
 
-from adapters.html import clean_text, select
+from adapters.extract import extract_posts
+from adapters.html import clean_text, select, select_one
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
-from forumbot.errors import PageFormatChanged, PageIncomplete, PageShowsError
+from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
 from forumbot.transport import Page
+from forumbot.unreadable import UnreadablePost
 
 
 def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
@@ -98,3 +100,47 @@ def check_charset(page: Page, profile: HtmlProfile) -> None:
         raise PageFormatChanged(f"{profile.engine}: {page.url} does not decode as {page.charset} (byte "
                                 f"{page.content[e.start:e.start + 1].hex()} at {e.start}); nothing is read off it "
                                 "(a page in another charset than it is labelled)") from None
+
+
+def topic_problems(adapter: Any, page: Page) -> list[str]:
+    """The tick's checks of a topic page, each failing one named (`forumbot probe`, issue 17 item 20): a probe
+    that answers "all matched" on a page the tick refuses or misreads sends a GM into a game that stalls."""
+    profile = adapter.profile
+    tree = page.tree()
+
+    def posts_whole() -> None:
+        skipped: list[UnreadablePost] = []
+        posts = extract_posts(tree, profile, adapter.ctx(page), "", skipped)
+        elements = select(tree, profile.selectors["post"])
+        if not elements:
+            check_error_box(page, profile)
+        check_posts_whole(page, profile, posts, elements)
+        if skipped:
+            raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} nests too deep to read: the tick "
+                                              "skips it and tells the GMs" for p in skipped))
+
+    return _run([("page end", lambda: adapter.check_complete(page)), ("charset", lambda: check_charset(page, profile)),
+                 ("posts", posts_whole)])
+
+
+def inbox_problems(adapter: Any, page: Page) -> list[str]:
+    """The tick's checks of the inbox page (read_page's), each failing one named."""
+    profile = adapter.profile
+
+    def logged_in() -> None:
+        if select_one(page.tree(), profile.selectors["logged_in"]) is None:
+            raise PageFormatChanged(f"{page.url} shows no logged-in marks ({profile.selectors['logged_in']!r})")
+
+    return _run([("logged in", logged_in), ("page end", lambda: adapter.check_complete(page)),
+                 ("charset", lambda: check_charset(page, profile)),
+                 ("error box", lambda: check_error_box(page, profile))])
+
+
+def _run(checks: Sequence[tuple[str, Callable[[], None]]]) -> list[str]:
+    out = []
+    for name, check in checks:
+        try:
+            check()
+        except ForumbotError as e:
+            out.append(f"check {name}: {e}")
+    return out

@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 from adapters.detect import detect_engine
 from adapters.extract import extract_posts, page_info, post_id, query_params
 from adapters.html import select, select_one, text
+from adapters.pagechecks import inbox_problems, topic_problems
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
 
 # A login the board refused or could not be done as written: reported, not raised (the network failing is).
@@ -91,6 +92,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     if report.detected and report.detected != engine:
         report.problems.append(f"{where}.engine: the board looks like {report.detected}, not {engine}")
     _read_posts(adapter, profile, topic_page, topic_tree, tid, report)
+    report.problems.extend(topic_problems(adapter, topic_page))  # the tick's own checks (issue 17 item 20)
     _pagination(profile, topic_page.url, topic_tree, report)
     reads_header = bool(getattr(adapter, "shows_unread_pms", False))
     report.pm_header = {"engine_reads_it": reads_header,
@@ -102,6 +104,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
         pages.append(inbox_tree)
         report.inbox = _inbox(adapter, profile, inbox_tree)
         report.inbox["url"] = inbox_page.url
+        report.problems.extend(f"inbox: {p}" for p in inbox_problems(adapter, inbox_page))
     for name, css in profile.selectors.items():
         report.selectors[f"selectors.{name}"] = any(select_one(t, css) is not None for t in pages)
     for i, css in enumerate(profile.strip):
