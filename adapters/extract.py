@@ -12,7 +12,7 @@ from adapters.hooks import Context, hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
-from forumbot.errors import PageFormatChanged
+from forumbot.errors import ForumbotError, PageFormatChanged
 from forumbot.htmlparse import FLATTENED
 from forumbot.unreadable import UnreadablePost
 
@@ -63,7 +63,24 @@ def by_post(tree: etree._Element, posts: set[etree._Element], selector: str) -> 
 def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str,
                   unreadable: list[UnreadablePost] | None = None) -> list[ForumPost]:
     """The posts on a topic page. A post holding markup nested past the parser's bound is skipped and named in
-    `unreadable` (issue 17 item 17): the rest of the page reads as if it were not there."""
+    `unreadable` (issue 17 item 17): the rest of the page reads as if it were not there. Any other exception
+    the profile's selectors and hooks lead to (a `[forums.NAME.profile]` override such as post = "html" with
+    body = "*" raised TypeError) is PageFormatChanged naming the selectors read with (issue 17 item 21)."""
+    try:
+        return _extract_posts(tree, profile, ctx, topic, unreadable)
+    except ForumbotError:
+        raise
+    except Exception as e:
+        used = ", ".join(f"selectors.{k} = {profile.selectors[k]!r}" for k in _READ if k in profile.selectors)
+        raise PageFormatChanged(f"{profile.engine}: reading the posts failed ({type(e).__name__}: {e}) with "
+                                f"{used}") from e
+
+
+_READ = ("post", "body", "author", "author_link", "time", "edit_notice", "quote", "signature")
+
+
+def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str,
+                   unreadable: list[UnreadablePost] | None) -> list[ForumPost]:
     sel = profile.selectors
     post_time = hook(profile, "post_time")
     # Engines whose post element carries its own facts (Invision's data-quotedata): id, author, time from it
@@ -74,6 +91,8 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
     # Posts are siblings on every engine seen so far: search only their parent, not headers and footers.
     parents = {el.getparent() for el in elements}
     scope = parents.pop() if len(parents) == 1 else tree
+    if scope is None:  # the root itself is the post (a profile override): search the whole page
+        scope = tree
     found = {name: by_post(scope, members, sel[name])
              for name in ("body", "author", "author_link", "time", "edit_notice", "quote")}
     skip: set[etree._Element] = set()

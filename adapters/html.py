@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from forumbot.errors import PageFormatChanged
 from forumbot.htmlparse import parse_html
 
 _BLOCK = frozenset({"p", "div", "blockquote", "li", "ul", "ol", "pre", "table", "tr", "h1", "h2", "h3", "h4",
@@ -27,7 +28,10 @@ def css(selector: str) -> CSSSelector:
 
 
 def select(el: etree._Element, selector: str) -> list[etree._Element]:
-    return css(selector)(el)
+    try:
+        return css(selector)(el)
+    except (etree.XPathError, RecursionError, MemoryError) as e:  # a profile override lxml cannot run
+        raise PageFormatChanged(f"selector {selector[:200]!r} cannot be run: {type(e).__name__}: {e}") from e
 
 
 def select_one(el: etree._Element, selector: str) -> etree._Element | None:

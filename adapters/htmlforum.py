@@ -19,7 +19,7 @@ from adapters.hooks import Context, hook
 from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
-from adapters.overrides import apply_overrides
+from adapters.overrides import apply_overrides, override_warnings
 from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost, ReplyId  # noqa: F401 (ReplyId: the engines import it from here)
@@ -101,6 +101,11 @@ class HtmlForum:
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
         self._pm_header: list[int | None] = []
         self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
+
+    @classmethod
+    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
+        """What check-config warns about in the forum table (a ForumConfig): an unwise profile override."""
+        return override_warnings(cls.profile, forum.extra.get("profile"))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
