@@ -41,3 +41,41 @@ def test_a_deep_post_is_skipped_the_gm_told_once_and_the_votes_around_it_count(t
     day_end = [t for _, t, at in w.bot_posts() if at >= T0 + timedelta(hours=24)]
     assert day_end and "[b]Маф1[/b] — 6 голосов: Шериф, М1, М2, М3, М4, М5" in day_end[0]
     assert "Без голоса (4): Дон, Маф1, Маф2, М6." in day_end[0]  # the deep post is no vote, and the day resolved
+
+
+def test_an_inbox_showing_the_error_box_at_the_night_deadline_folds_nothing_until_it_reads(tmp_path):
+    """issue 17 item 16: the inbox served as the engine's error page (logged-in marks intact) at the night's
+    deadline was read as "no PMs" and the night resolved without its moves; the moves read a tick later then
+    rewrote the past. Now that tick folds nothing, and the next one resolves the night with the moves."""
+    from daemon_world import STEPS
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        w = BoardWorld(tmp_path, engine="vbulletin")
+        w.board.install(mock)
+        w.start()
+        for at, act in STEPS[:5]:  # through the night's moves: the Don and Маф2 kill М2
+            w.now = at
+            act(w)
+            w.tick()
+        served = w.board.handle
+        broken = {"on": True}
+
+        def handle(method, path, query, form, cookies):
+            if broken["on"] and method == "GET" and path == "private.php" and "do" not in query:
+                return w.board.error_page("Форум временно недоступен из-за высокой нагрузки.", True)
+            return served(method, path, query, form, cookies)
+
+        w.board.handle = handle
+        w.board.add_pm("М3", "статус", w.now)  # a PM the error page hides
+        w.now = T0 + timedelta(hours=36, minutes=1)  # the night's deadline has passed
+        before = len(w.bot_posts())
+        report = w.tick()
+        assert report.games[0].state == "error" and "Форум временно недоступен" in str(report.games[0].error)
+        assert len(w.bot_posts()) == before  # no night result on an inbox that said nothing
+        broken["on"] = False
+        w.now += timedelta(minutes=1)
+        report = w.tick()
+        w.close()
+    assert report.games[0].error is None
+    night = [t for _, t, at in w.bot_posts() if at >= T0 + timedelta(hours=36)]
+    assert night and "М2" in night[0] and "Мафия не договорилась" not in night[0]
