@@ -187,7 +187,10 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             with ctx.sessions.begin() as session:
                 status = session.scalar(select(Game.status).where(Game.id == game_id))
             if status == "stopping":  # `game stop`: only its closing post is owed (issue 11 item 11)
-                report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
+                try:
+                    report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
+                except Exception as e:
+                    _unexpected(report, GameOutcome(name, "broken"), e)
                 continue
             if status != "running":
                 log.info("%s: ended meanwhile by another tick; skipped", name)

@@ -74,3 +74,26 @@ def test_a_forum_whose_inbox_raises_unexpectedly_stops_its_games_only(tmp_path):
     assert exit_code(report) == EXIT_CONFIG
     assert len(w.bot_posts("g2/game")) == 1 and other.posts_by(BOT) == []
     w.close()
+
+
+def test_a_stopped_game_whose_closing_post_raises_unexpectedly_does_not_stop_the_next_game(tmp_path):
+    from forumbot.lifecycle import stop_game
+
+    w = World(tmp_path, games=game_toml("g1") + game_toml("g2"))
+    w.start("g1")
+    w.start("g2", seed=3)
+    stop_game(w.daemon.sessions, w.config, "g1", w.now, reason="тест")
+    plain = w.forum.reply
+
+    def reply(topic, text):
+        if topic.startswith("g1/"):
+            raise AttributeError("'NoneType' object has no attribute 'get'")
+        return plain(topic, text)
+
+    w.forum.reply = reply
+    w.now += timedelta(minutes=1)
+    report = w.tick()  # today: AttributeError out of tick(), g2 never played
+    assert {o.name: o.state for o in report.games} == {"g1": "broken", "g2": "done"}
+    assert "g1: unexpected error: AttributeError" in report.broken["g1"]
+    assert len(w.bot_posts("g2/game")) == 1
+    w.close()
