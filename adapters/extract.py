@@ -106,13 +106,12 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
         body = _first(found["body"], el)
         if pid is None or body is None:
             continue  # an ignored or deleted-post placeholder: no body to read
-        if el in flattened:
-            author_el = _first(found["author"], el)
-            if unreadable is not None:
-                unreadable.append(UnreadablePost(topic, pid, meta.get("author") or (
-                    " ".join(text(author_el).split()) if author_el is not None else "")))
-            continue
         author_el = _first(found["author"], el)
+        author = meta.get("author") or (" ".join(text(author_el).split()) if author_el is not None else "")
+        if el in flattened:  # too deep to read faithfully: skipped, and the GMs are told (forumbot.unreadable)
+            if unreadable is not None:
+                unreadable.append(UnreadablePost(topic, pid, author))
+            continue
         time_el = _first(found["time"], el)
         when = meta.get("time") or (post_time(time_el, ctx) if time_el is not None else None)  # a Span (C-1)
         if when is None:
@@ -127,7 +126,7 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
                 edited_at = when.earliest
         posts.append(ForumPost(
             id=pid, topic=topic,
-            author=meta.get("author") or (" ".join(text(author_el).split()) if author_el is not None else ""),
+            author=author,
             author_id=meta.get("author_id") or user_id(_first(found["author_link"], el)),
             posted_at=when.earliest, posted_latest=when.latest if when.rough else None,
             edited_at=edited_at, edit_count=edits,

@@ -27,8 +27,8 @@ from forumbot.errors import (
     CaptchaRequired, FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageIncomplete,
 )
 from forumbot.markup import escape_bbcode
-from forumbot.unreadable import UnreadablePost
 from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
+from forumbot.unreadable import UnreadablePost
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
