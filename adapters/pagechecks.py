@@ -22,12 +22,13 @@ from forumbot.unreadable import UnreadablePost
 
 
 def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
-    """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts; ""
-    when it shows none."""
+    """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts and
+    outside forms; "" when it shows none. An error page's box stands alone; within a form, the selector also
+    matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as an error."""
     inside = set(posts)
     said = []
     for el in select(page.tree(), profile.selectors["error"]):
-        if inside and any(a in inside for a in el.iterancestors()):
+        if any(a in inside or a.tag == "form" for a in el.iterancestors()):
             continue
         words = " ".join(clean_text(el).split())
         if words:
