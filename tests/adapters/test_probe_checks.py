@@ -89,3 +89,17 @@ def test_the_inbox_error_box_is_named(engine):
     problems = _checks(_probe(engine, inbox=_error_inbox(engine)))
     assert [p.split(":")[1] for p in problems] == [" check error box"]
     assert SAID[engine] in problems[0]
+
+
+def test_cli_probe_exits_2_naming_the_failed_check(tmp_path, monkeypatch, capsys):
+    from forumbot.cli import main
+    from test_probe import _config, _no_login
+
+    _no_login(monkeypatch, "punbb")
+    data = topic_bytes("punbb")
+    with responses.RequestsMock() as http:
+        serve(http, "punbb", topic_body=data[: data.rindex(b"</html>")])
+        code = main(["probe", "-c", _config(tmp_path), "--forum", "main"])  # today: exit 0, "problems: none"
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "forumbot: check page end: punbb: " in captured.err and "came back incomplete" in captured.err
