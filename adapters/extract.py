@@ -13,7 +13,9 @@ from adapters.hooks import Context, hook
 from adapters.html import select, select_one, text
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
-from forumbot.errors import PageFormatChanged
+from forumbot.errors import ForumbotError, PageFormatChanged
+from forumbot.htmlparse import FLATTENED
+from forumbot.unreadable import UnreadablePost
 
 _DIGITS = re.compile(r"(\d+)$")
 _NUMBER = re.compile(r"\d+")
@@ -59,7 +61,27 @@ def by_post(tree: etree._Element, posts: set[etree._Element], selector: str) -> 
     return out
 
 
-def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str) -> list[ForumPost]:
+def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str,
+                  unreadable: list[UnreadablePost] | None = None) -> list[ForumPost]:
+    """The posts on a topic page. A post holding markup nested past the parser's bound is skipped and named in
+    `unreadable` (issue 17 item 17): the rest of the page reads as if it were not there. Any other exception
+    the profile's selectors and hooks lead to (a `[forums.NAME.profile]` override such as post = "html" with
+    body = "*" raised TypeError) is PageFormatChanged naming the selectors read with (issue 17 item 21)."""
+    try:
+        return _extract_posts(tree, profile, ctx, topic, unreadable)
+    except ForumbotError:
+        raise
+    except Exception as e:
+        used = ", ".join(f"selectors.{k} = {profile.selectors[k]!r}" for k in _READ if k in profile.selectors)
+        raise PageFormatChanged(f"{profile.engine}: reading the posts failed ({type(e).__name__}: {e}) with "
+                                f"{used}") from e
+
+
+_READ = ("post", "body", "author", "author_link", "time", "edit_notice", "quote", "signature")
+
+
+def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str,
+                   unreadable: list[UnreadablePost] | None) -> list[ForumPost]:
     sel = profile.selectors
     post_time = hook(profile, "post_time")
     # Engines whose post element carries its own facts (Invision's data-quotedata): id, author, time from it
@@ -70,11 +92,14 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
     # Posts are siblings on every engine seen so far: search only their parent, not headers and footers.
     parents = {el.getparent() for el in elements}
     scope = parents.pop() if len(parents) == 1 else tree
+    if scope is None:  # the root itself is the post (a profile override): search the whole page
+        scope = tree
     found = {name: by_post(scope, members, sel[name])
              for name in ("body", "author", "author_link", "time", "edit_notice", "quote")}
     skip: set[etree._Element] = set()
     for strip in (*profile.strip, sel["signature"]):
         skip.update(select(scope, strip))
+    flattened = set(by_post(scope, members, f"[{FLATTENED}]"))
     posts: list[ForumPost] = []
     for el in elements:
         meta = post_meta(el, ctx) if post_meta is not None else {}
@@ -83,6 +108,11 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
         if pid is None or body is None:
             continue  # an ignored or deleted-post placeholder: no body to read
         author_el = _first(found["author"], el)
+        author = meta.get("author") or (" ".join(text(author_el).split()) if author_el is not None else "")
+        if el in flattened:  # too deep to read faithfully: skipped, and the GMs are told (forumbot.unreadable)
+            if unreadable is not None:
+                unreadable.append(UnreadablePost(topic, pid, author))
+            continue
         time_el = _first(found["time"], el)
         when = meta.get("time") or (post_time(time_el, ctx) if time_el is not None else None)  # a Span (C-1)
         if when is None:
@@ -98,7 +128,7 @@ def extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topi
                 edited_at = when.earliest
         posts.append(ForumPost(
             id=pid, topic=topic,
-            author=meta.get("author") or (" ".join(text(author_el).split()) if author_el is not None else ""),
+            author=author,
             author_id=meta.get("author_id") or user_id(_first(found["author_link"], el)),
             posted_at=when.earliest, posted_latest=when.latest if when.rough else None,
             edited_at=edited_at, edit_count=edits,

@@ -13,6 +13,9 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from forumbot.errors import PageFormatChanged
+from forumbot.htmlparse import parse_html
+
 _BLOCK = frozenset({"p", "div", "blockquote", "li", "ul", "ol", "pre", "table", "tr", "h1", "h2", "h3", "h4",
                     "details", "dl", "dt", "dd", "hr"})
 _SKIP_TYPES = frozenset({"submit", "image", "button", "reset", "file"})
@@ -25,7 +28,10 @@ def css(selector: str) -> CSSSelector:
 
 
 def select(el: etree._Element, selector: str) -> list[etree._Element]:
-    return css(selector)(el)
+    try:
+        return css(selector)(el)
+    except (etree.XPathError, RecursionError, MemoryError) as e:  # a profile override lxml cannot run
+        raise PageFormatChanged(f"selector {selector[:200]!r} cannot be run: {type(e).__name__}: {e}") from e
 
 
 def select_one(el: etree._Element, selector: str) -> etree._Element | None:
@@ -33,15 +39,13 @@ def select_one(el: etree._Element, selector: str) -> etree._Element | None:
     return found[0] if found else None
 
 
-_PARSER = etree.HTMLParser(recover=True, no_network=True, encoding="utf-8")
 _STRING = etree.XPath("string()")
 
 
 def parse(text: str, base_url: str | None = None) -> etree._Element:
     """Plain lxml elements from libxml2's HTML parser: the lxml.html element classes cost a Python lookup
     per node touched, which tripled extraction time."""
-    root = etree.fromstring(text.encode("utf-8"), _PARSER, base_url=base_url)
-    return root if root is not None else etree.fromstring("<html></html>", _PARSER)
+    return parse_html(text.encode("utf-8"), base_url)
 
 
 def text(el: etree._Element) -> str:

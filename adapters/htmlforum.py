@@ -19,7 +19,8 @@ from adapters.hooks import Context, hook
 from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
-from adapters.overrides import apply_overrides
+from adapters.overrides import apply_overrides, override_warnings
+from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
     ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPM, ForumPost, ReplyId,
@@ -29,6 +30,7 @@ from forumbot.errors import (
 )
 from forumbot.markup import escape_bbcode
 from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
+from forumbot.unreadable import UnreadablePost
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -101,6 +103,12 @@ class HtmlForum(AdapterBase):
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
         self._pm_header: list[int | None] = []
+        self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
+
+    @classmethod
+    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
+        """What check-config warns about in the forum table (a ForumConfig): an unwise profile override."""
+        return override_warnings(cls.profile, forum.extra.get("profile"))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -157,6 +165,8 @@ class HtmlForum(AdapterBase):
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
         self.check_complete(page)
+        check_charset(page, self.profile)
+        check_error_box(page, self.profile)
         return page
 
     def check_complete(self, page: Page) -> None:
@@ -181,6 +191,11 @@ class HtmlForum(AdapterBase):
                 raise
             self.login()
             return fn()
+
+    def take_unreadable(self) -> list[UnreadablePost]:
+        """The posts the topic reads skipped since the last call (forumbot.unreadable), and forget them."""
+        out, self._unreadable = list(self._unreadable.values()), {}
+        return out
 
     # --- the unread-PM count in the header (issue 8) ----------------------------------------------------------
 
@@ -508,9 +523,14 @@ class HtmlForum(AdapterBase):
         if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
             raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
         self.check_complete(page)
+        check_charset(page, self.profile)
         self._note_pm_header(tree)
-        posts = extract_posts(tree, self.profile, self.ctx(page), tid)
+        skipped: list[UnreadablePost] = []
+        posts = extract_posts(tree, self.profile, self.ctx(page), tid, skipped)
+        check_posts_whole(page, self.profile, posts, select(tree, self.profile.selectors["post"]))
+        self._unreadable.update((p.id, p) for p in skipped)
         if not posts and not select(tree, self.profile.selectors["post"]):
+            check_error_box(page, self.profile)  # what the forum said in the posts' place, when it said it
             raise PageFormatChanged(f"{self.profile.engine}: no posts on {page.url}")
         return page, tree, posts
 

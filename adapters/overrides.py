@@ -17,6 +17,8 @@ from dataclasses import replace
 from string import Formatter
 from typing import Any, Mapping
 
+from lxml import etree
+
 from adapters.html import css
 from adapters.profiles import HtmlProfile, _ro
 from forumbot.options import closest
@@ -62,9 +64,18 @@ def apply_overrides(profile: HtmlProfile, table: Mapping[str, Mapping[str, Any]]
     return replace(profile, **changes)
 
 
+# The most a selector override may hold (issue 17 item 21): the engines' own are under 140 characters and 5
+# alternatives; 5,000 alternatives compiled to an XPath libxml2 stops on with "Recursion limit exceeded".
+MAX_SELECTOR_CHARS = 1000
+MAX_SELECTOR_ALTERNATIVES = 32
+
+
 def _selector(value: Any, _old: Any) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return f"expected a CSS selector, got {value!r}"
+    if len(value) > MAX_SELECTOR_CHARS or value.count(",") >= MAX_SELECTOR_ALTERNATIVES:
+        return (f"a selector of at most {MAX_SELECTOR_CHARS} characters and {MAX_SELECTOR_ALTERNATIVES} "
+                f"alternatives, got {len(value)} characters and {value.count(',') + 1} alternatives")
     try:
         css(value)
     except Exception as e:  # cssselect raises SelectorSyntaxError or ExpressionError, both unrelated to ValueError
@@ -80,9 +91,16 @@ def _url(value: Any, old: str) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return f"expected a URL template, got {value!r}"
     try:
+        fields = list(Formatter().parse(value))
         extra = _placeholders(value) - _placeholders(old)
     except ValueError as e:
         return f"not a URL template: {value!r} ({e})"
+    # "{topic:>100000000}" built 100 MB URLs (issue 17 item 21): a placeholder is a bare name, filled as is
+    shaped = [f"{{{f}{'!' + c if c else ''}{':' + spec if spec else ''}}}" for _, f, spec, c in fields
+              if f is not None and (spec or c or not f.isidentifier())]
+    if shaped:
+        return (f"{', '.join(shaped)}: a placeholder is a bare name such as {{topic}}, without a format spec, "
+                "conversion, attribute or index")
     if extra:
         allowed = ", ".join("{" + p + "}" for p in sorted(_placeholders(old))) or "none"
         return f"{', '.join('{' + p + '}' for p in sorted(extra))} is not filled in here (this URL gets: {allowed})"
@@ -107,3 +125,22 @@ def _limit(value: Any, _old: Any) -> str | None:
 
 
 _CHECKS = {"selectors": _selector, "urls": _url, "messages": _message, "limits": _limit}
+
+
+_SKELETON = etree.fromstring("<html><head></head><body><div></div></body></html>", etree.HTMLParser())
+
+
+def override_warnings(profile: HtmlProfile, table: Any) -> list[str]:
+    """What check-config warns about in a valid `[forums.NAME.profile]` table: a `page_end` that matches the
+    page's <html> or <body> disarms the check that a page came back whole (a page cut short still has both,
+    issue 17 item 21)."""
+    selectors = table.get("selectors") if isinstance(table, Mapping) else None
+    value = selectors.get("page_end") if isinstance(selectors, Mapping) else None
+    if not isinstance(value, str) or _selector(value, None):
+        return []
+    hit = sorted({el.tag for el in css(value)(_SKELETON) if el.tag in ("html", "body")})
+    if not hit:
+        return []
+    return [f"profile.selectors.page_end = {value!r} matches the page's <{hit[0]}>, which a page cut short has "
+            f"too: cut pages would pass as whole; name the element after the posts (the {profile.engine} "
+            f"profile's: {profile.selectors['page_end']!r})"]

@@ -364,8 +364,9 @@ SMF = HtmlProfile(
     }),
     topic_id=r"(?:[?&;]topic=|^)(\d+)",
     selectors=_ro({
-        # the children of the quick-moderation form; "msg_N" (body), "msg_N_signature" are not among them
-        "post": "form#quickModForm > div[id^='msg']",
+        # by id, wherever they sit (a theme wrapping them, no longer children of form#quickModForm, dropped
+        # them silently: issue 17 item 19); "msg_N" (body), "msg_N_signature", "msg_N_quick_mod" are not posts
+        "post": "#forumposts div[id^='msg']:not([id^='msg_'])",
         "author": "div.poster h4",
         "author_link": "div.poster h4 a[href*='action=profile']",
         "time": "div.postinfo a.smalltext[href*='msg=']",

@@ -82,3 +82,10 @@ class PageFormatChanged(ForumError):
 class PageIncomplete(ForumUnavailable):
     """A page came back cut short (HTTP 200, but it does not end where a complete page ends): what it holds is
     not all there is, so nothing is decided on it. Transient like a dropped connection: read again later."""
+
+
+class PageShowsError(PageFormatChanged):
+    """A page read to decide on shows the engine's error box (or a 403/404) where content was expected, the
+    logged-in marks intact: it says nothing of the inbox or topic it stands for, so nothing is decided on it
+    (issue 17 item 16). A PageFormatChanged (the page is not the one expected): not retried within the tick,
+    the next tick reads again."""

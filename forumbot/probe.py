@@ -16,7 +16,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 from forumbot.registry import (  # the bundled adapters' page reading, through the one door to them
-    detect_engine, extract_posts, page_info, post_id, query_params, select, select_one, text,
+    detect_engine, extract_posts, inbox_problems, page_info, post_id, query_params, select, select_one, text,
+    topic_problems,
 )
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
 
@@ -91,6 +92,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     if report.detected and report.detected != engine:
         report.problems.append(f"{where}.engine: the board looks like {report.detected}, not {engine}")
     _read_posts(adapter, profile, topic_page, topic_tree, tid, report)
+    report.problems.extend(topic_problems(adapter, topic_page))  # the tick's own checks (issue 17 item 20)
     _pagination(profile, topic_page.url, topic_tree, report)
     reads_header = bool(getattr(adapter, "shows_unread_pms", False))
     report.pm_header = {"engine_reads_it": reads_header,
@@ -102,6 +104,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
         pages.append(inbox_tree)
         report.inbox = _inbox(adapter, profile, inbox_tree)
         report.inbox["url"] = inbox_page.url
+        report.problems.extend(f"inbox: {p}" for p in inbox_problems(adapter, inbox_page))
     for name, css in profile.selectors.items():
         report.selectors[f"selectors.{name}"] = any(select_one(t, css) is not None for t in pages)
     for i, css in enumerate(profile.strip):

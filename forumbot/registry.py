@@ -32,6 +32,8 @@ HELPERS = {
     "select": "adapters.html",
     "select_one": "adapters.html",
     "text": "adapters.html",
+    "inbox_problems": "adapters.pagechecks",
+    "topic_problems": "adapters.pagechecks",
 }
 
 

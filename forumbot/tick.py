@@ -27,6 +27,7 @@ from forumbot.config import Config, GameConfig
 from forumbot.errors import (
     FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete, PartlySent, SetupError,
 )
+from forumbot import unreadable
 from forumbot.game import GameRun
 from forumbot.markup import escape_bbcode
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
@@ -144,8 +145,23 @@ def tick(ctx: Context) -> TickReport:
             continue
         by_forum.setdefault(game.forum, []).append((game_id, name, forum))
     for forum_name, games in by_forum.items():
-        _tick_forum(ctx, forum_name, games, report)
+        try:
+            _tick_forum(ctx, forum_name, games, report)
+        except Exception as e:  # a bug or a page nobody foresaw, in one forum: the other forums tick on
+            done = {o.name for o in report.games}
+            for _, name, _ in games:
+                if name not in done:
+                    _unexpected(report, GameOutcome(name, "broken"), e)
     return report
+
+
+def _unexpected(report: TickReport, outcome: GameOutcome, error: Exception) -> None:
+    """An error no handler expected, in one game: that game is `broken` for this tick (exit 2), the others are
+    played on, and the next tick tries it again (issue 17 item 21)."""
+    outcome.state, outcome.problem = "broken", f"{outcome.name}: unexpected error: {type(error).__name__}: {error}"
+    report.broken[outcome.name] = outcome.problem
+    report.games.append(outcome)
+    log.error("%s", outcome.problem, exc_info=error)
 
 
 def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]], report: TickReport) -> None:
@@ -174,7 +190,10 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             with ctx.sessions.begin() as session:
                 status = session.scalar(select(Game.status).where(Game.id == game_id))
             if status == "stopping":  # `game stop`: only its closing post is owed (issue 11 item 11)
-                report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
+                try:
+                    report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
+                except Exception as e:
+                    _unexpected(report, GameOutcome(name, "broken"), e)
                 continue
             if status != "running":
                 log.info("%s: ended meanwhile by another tick; skipped", name)
@@ -197,6 +216,9 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 outcome.state, outcome.problem = "broken", str(e)
                 report.broken[name] = str(e)
                 log.error("%s", e)
+            except Exception as e:
+                _unexpected(report, outcome, e)
+                continue
             report.games.append(outcome)
 
 
@@ -310,10 +332,12 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise inbox.error
     if inbox.skippable:
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
+    skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
         posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        skipped.extend(unreadable.take(adapter, topic))
         ctx.hook("after_fetch")
         if posts or new_cursor != cursor:
             with ctx.sessions.begin() as session:
@@ -349,6 +373,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _log_overrides(session, result, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
+        outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
+            skipped, setup.gms, setup.language, until, escape), origin="shell")
     later = [m.at for m in result.messages if m.at > until]
     if later:
         outcome.held_back = len(later)

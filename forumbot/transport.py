@@ -31,9 +31,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from urllib.parse import quote, urlencode, urljoin
 
 import requests
-from lxml import etree
 
 from forumbot.errors import CaptchaRequired, ConfigError, FloodLimited, ForumUnavailable
+from forumbot.htmlparse import parse_html
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -95,9 +95,8 @@ def _seconds(name: str, value: Any) -> float:
         raise ConfigError(f"{name}: expected a number of seconds, got {value!r}")
     return float(value)
 
-# Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced:
-# a meta tag naming another charset can then not make lxml misread them (it returns an empty tree silently).
-_HTML_PARSER = etree.HTMLParser(recover=True, no_network=True, encoding="utf-8")
+# Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced
+# (forumbot.htmlparse): a meta tag naming another charset can then not make lxml misread them.
 
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
@@ -156,8 +155,7 @@ class Page:
         if self._tree is None:
             # UTF-8 as served needs no round trip through str.
             data = self.content if self.charset in ("utf-8", "utf8") else self.text.encode("utf-8")
-            root = etree.fromstring(data, _HTML_PARSER, base_url=self.url) if data.strip() else None
-            self._tree = root if root is not None else etree.fromstring("<html></html>", _HTML_PARSER)
+            self._tree = parse_html(data, self.url)
         return self._tree
 
     def json(self) -> Any:

@@ -1,0 +1,147 @@
+"""The checks a page the tick decides on must pass before anything is read off it (issue 17 items 16, 18, 19).
+
+Shared by every HTML adapter (HtmlForum.read_page and _topic_page) and by `forumbot probe`, which names each
+check a page fails instead of answering "all matched" on a page the tick refuses (item 20). Each check raises
+the typed error the tick reacts to; `problems` gives them all as text."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Any, Callable, Sequence
+
+from lxml import etree
+
+from adapters.extract import extract_posts
+from adapters.html import clean_text, select, select_one
+from adapters.profiles import HtmlProfile
+from forumbot.adapter import ForumPost
+from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
+from forumbot.transport import Page
+from forumbot.unreadable import UnreadablePost
+
+
+def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
+    """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts and
+    outside forms; "" when it shows none. An error page's box stands alone; within a form, the selector also
+    matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as an error."""
+    inside = set(posts)
+    said = []
+    for el in select(page.tree(), profile.selectors["error"]):
+        if any(a in inside or a.tag == "form" for a in el.iterancestors()):
+            continue
+        words = " ".join(clean_text(el).split())
+        if words:
+            said.append(words)
+    return " ".join(said)
+
+
+def check_error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> None:
+    """A page read to decide on (an inbox, a PM, a topic page) that shows the engine's error box, or answers
+    403/404 with the logged-in marks intact, is no answer: read as "no PMs" it resolved a night without its
+    moves (issue 17 item 16). PageShowsError, so the tick does not fold on it."""
+    said = error_box(page, profile, posts)
+    if said:
+        raise PageShowsError(f"{profile.engine}: {page.url} shows an error (HTTP {page.status}): {said[:300]}")
+    if page.status >= 400:
+        raise PageShowsError(f"{profile.engine}: {page.url} answered HTTP {page.status}")
+
+
+def check_posts_whole(page: Page, profile: HtmlProfile, posts: Sequence[ForumPost],
+                      elements: Sequence[etree._Element]) -> None:
+    """The posts read off a topic page are all it shows, each once (issue 17 item 19).
+
+    Two posts with one id (ids are unique on a real board; the second would replace the first as an edit) are
+    PageFormatChanged. A post body outside every post element read (SMF dropped a post silently once the posts
+    stopped being direct children of form#quickModForm) means posts went unread: PageIncomplete."""
+    seen: set[str] = set()
+    for post in posts:
+        if post.id in seen:
+            raise PageFormatChanged(f"{profile.engine}: {page.url} shows post {post.id} twice; nothing is read "
+                                    "off it")
+        seen.add(post.id)
+    members = set(elements)
+    stray = [b for b in select(page.tree(), profile.selectors["body"])
+             if not any(a in members for a in b.iterancestors())]
+    if stray:
+        raise PageIncomplete(f"{profile.engine}: {page.url} shows {len(stray)} post(s) outside the posts read "
+                             f"({profile.selectors['post']!r} missed them); read again later")
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+# Names browsers read as one encoding (WHATWG: latin-1 and ASCII labels mean windows-1252), or a subset of the
+# other (ASCII of anything ASCII-based): no contradiction between them.
+_SAME = {"latin-1": "cp1252", "ascii": None}
+
+
+def _codec(name: str) -> str | None:
+    try:
+        found = codecs.lookup(name).name
+    except LookupError:
+        return name.lower()
+    return _SAME.get(found, found)
+
+
+def check_charset(page: Page, profile: HtmlProfile) -> None:
+    """A page whose bytes are not in the charset it is decoded by reads as mojibake names, and those votes are
+    "not in this game" (issue 17 item 18): a meta charset contradicting the header's, or bytes that do not decode
+    in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets."""
+    header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")
+    meta = _META_CHARSET.search(page.content[:4096])
+    if header and meta:
+        said, meant = header.group(1).lower(), meta.group(1).decode("ascii").lower()
+        a, b = _codec(said), _codec(meant)
+        if a and b and a != b:
+            raise PageFormatChanged(f"{profile.engine}: {page.url} is labelled {said} by the server but {meant} "
+                                    "by the page itself; nothing is read off it (a misconfigured board or proxy)")
+    try:
+        page.content.decode(page.charset)
+    except UnicodeDecodeError as e:
+        raise PageFormatChanged(f"{profile.engine}: {page.url} does not decode as {page.charset} (byte "
+                                f"{page.content[e.start:e.start + 1].hex()} at {e.start}); nothing is read off it "
+                                "(a page in another charset than it is labelled)") from None
+
+
+def topic_problems(adapter: Any, page: Page) -> list[str]:
+    """The tick's checks of a topic page, each failing one named (`forumbot probe`, issue 17 item 20): a probe
+    that answers "all matched" on a page the tick refuses or misreads sends a GM into a game that stalls."""
+    profile = adapter.profile
+    tree = page.tree()
+
+    def posts_whole() -> None:
+        skipped: list[UnreadablePost] = []
+        posts = extract_posts(tree, profile, adapter.ctx(page), "", skipped)
+        elements = select(tree, profile.selectors["post"])
+        if not elements:
+            check_error_box(page, profile)
+        check_posts_whole(page, profile, posts, elements)
+        if skipped:
+            raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} nests too deep to read: the tick "
+                                              "skips it and tells the GMs" for p in skipped))
+
+    return _run([("page end", lambda: adapter.check_complete(page)), ("charset", lambda: check_charset(page, profile)),
+                 ("posts", posts_whole)])
+
+
+def inbox_problems(adapter: Any, page: Page) -> list[str]:
+    """The tick's checks of the inbox page (read_page's), each failing one named."""
+    profile = adapter.profile
+
+    def logged_in() -> None:
+        if select_one(page.tree(), profile.selectors["logged_in"]) is None:
+            raise PageFormatChanged(f"{page.url} shows no logged-in marks ({profile.selectors['logged_in']!r})")
+
+    return _run([("logged in", logged_in), ("page end", lambda: adapter.check_complete(page)),
+                 ("charset", lambda: check_charset(page, profile)),
+                 ("error box", lambda: check_error_box(page, profile))])
+
+
+def _run(checks: Sequence[tuple[str, Callable[[], None]]]) -> list[str]:
+    out = []
+    for name, check in checks:
+        try:
+            check()
+        except ForumbotError as e:
+            out.append(f"check {name}: {e}")
+    return out

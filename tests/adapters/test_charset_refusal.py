@@ -1,0 +1,82 @@
+"""A page in another charset than it is labelled is an error naming the charset, never mojibake names (issue 17
+item 18).
+
+Re-run with windows-1251 bytes labelled UTF-8 and the reverse, xenforo, vbulletin and invision read mojibake
+names, and those votes were "not in this game". Here the saved pages (probe_cases) and the vBulletin and
+Invision fake boards (closed_boards.py, built to their markup) are served under the wrong Content-Type: the read
+raises PageFormatChanged naming the charsets, and nothing is read. Aliases of one charset (utf8 / UTF-8,
+windows-1251 / cp1251, ISO-8859-1 / windows-1252) are no contradiction."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+import responses
+
+from forumbot.errors import PageFormatChanged
+from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))
+from closed_boards import IpsBoard, VbBoard  # noqa: E402
+
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+CP1251 = "text/html; charset=windows-1251"
+UTF8 = "text/html; charset=UTF-8"
+
+
+def _read(engine: str, content_type: str):
+    adapter = adapter_class(engine)(BASE, "bot", "pw", timezone_name="Europe/Moscow")
+    adapter.login = lambda: None
+    with responses.RequestsMock() as http:
+        http.add("GET", topic_url(engine), body=topic_bytes(engine), content_type=content_type)
+        return adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
+
+
+@pytest.mark.parametrize("engine", ["smf", "punbb", "xenforo"])
+def test_utf8_bytes_labelled_windows_1251_are_refused_naming_both(engine):
+    with pytest.raises(PageFormatChanged, match="labelled windows-1251 by the server but utf-8 by the page"):
+        _read(engine, CP1251)  # today: read, every Cyrillic name as mojibake
+
+
+def test_windows_1251_bytes_labelled_utf8_are_refused_naming_the_charset():
+    with pytest.raises(PageFormatChanged, match="labelled utf-8 by the server but windows-1251"):
+        _read("mybbru", UTF8)
+
+
+def test_bytes_that_do_not_decode_are_refused_without_a_meta_to_contradict():
+    body = topic_bytes("mybbru").replace(b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">',
+                                         b"")
+    adapter = adapter_class("mybbru")(BASE, "bot", "pw", timezone_name="Europe/Moscow")
+    with responses.RequestsMock() as http:
+        http.add("GET", topic_url("mybbru"), body=body, content_type=UTF8)
+        with pytest.raises(PageFormatChanged, match=r"does not decode as utf-8 \(byte [0-9a-f]{2} at \d+\)"):
+            adapter._topic_page(topic_url("mybbru")[len(BASE):], CASES["mybbru"][1])
+
+
+@pytest.mark.parametrize("engine, alias", [("xenforo", "text/html; charset=utf8"),
+                                           ("mybbru", "text/html; charset=cp1251")])
+def test_aliases_of_one_charset_read_as_before(engine, alias):
+    assert _read(engine, alias) == _read(engine, CASES[engine][4])
+
+
+@pytest.mark.parametrize("cls, served", [(VbBoard, "text/html; charset=UTF-8"),
+                                         (IpsBoard, "text/html; charset=windows-1251")])
+def test_closed_engines_refuse_a_mislabelled_page(cls, served):
+    from adapters.invision import InvisionForum
+    from adapters.vbulletin import VbulletinForum
+
+    board = cls("Бот", "пароль", lambda: NOW)
+    board.thread(101, "101")
+    board.add_post("101", "Игрок0", "голосую Маф1", NOW - timedelta(minutes=9))
+    plain = board.answer
+    board.answer = lambda status, body, headers=None: (
+        lambda r: (r[0], {**r[1], "Content-Type": served}, r[2]))(plain(status, body, headers))
+    adapter_cls = VbulletinForum if cls is VbBoard else InvisionForum
+    url = board.base + ("showthread.php?t=101" if cls is VbBoard else "topic/101-igra/")
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        board.install(http)
+        with pytest.raises(PageFormatChanged, match="labelled"):
+            adapter_cls(board.base, "Бот", "пароль", timezone_name="Europe/Moscow").fetch_posts(url)
