@@ -16,8 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 LEAVES = {"forumbot.errors", "forumbot.exit_codes"}
 PURE = ("forumbot.model", "forumbot.parse", "forumbot.rules", "forumbot.texts", "forumbot.markup",
         "forumbot.engine", "forumbot.game", "forumbot.errors", "forumbot.options")
+# htmlparse (the depth-tolerant page parser) and unreadable (the skipped-post record adapters hand back) are
+# interface leaves like transport: they import only model and lxml.
 ADAPTERS_MAY_IMPORT = {"forumbot.adapter", "forumbot.errors", "forumbot.markup", "forumbot.options",
-                       "forumbot.transport", "forumbot.model"}
+                       "forumbot.transport", "forumbot.model", "forumbot.htmlparse", "forumbot.unreadable"}
 
 
 def _name(path: Path) -> str:
