@@ -37,6 +37,7 @@ class GameRun:
     phase: str = ""  # the phase open at `until`: "setup", "day 1", "runoff 1", "night 1", "ended"
     next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
     phase_opens: datetime | None = None  # when the open phase opened
+    history: tuple = ()  # forumbot.engine.history.DayRecord per day and runoff, the open one last (public pages)
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:

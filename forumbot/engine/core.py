@@ -11,6 +11,7 @@ from typing import Sequence
 
 from forumbot import parse
 from forumbot.engine.commands import CommandsMixin
+from forumbot.engine.history import HistoryMixin
 from forumbot.engine.moves import MovesMixin
 from forumbot.engine.setup import (
     COUNT_MINUTES,
@@ -47,7 +48,7 @@ from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
 
 
-class Engine(VotesMixin, MovesMixin, CommandsMixin):
+class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
     """A game folded from its setup and inputs; `run` is called once per Engine."""
 
     def __init__(self, setup: GameSetup) -> None:
@@ -262,6 +263,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
     def _resolve(self, at: datetime) -> None:
         ph = self.s.phase
         self.s.resolutions += 1
+        mark = self._history_mark(at)
         if ph.kind == "setup":
             self._start_day_one(at)
         elif ph.kind == "day":
@@ -270,6 +272,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self._resolve_runoff(at)
         elif ph.kind == "night":
             self._resolve_night(at)
+        self._history_record(mark)
 
     def _start_day_one(self, at: datetime) -> None:
         unconfirmed = [s.nick for s in self.s.seats.values() if not s.confirmed]
@@ -590,4 +593,5 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             phase=ph.label,
             next_deadline=None if ph.kind == "ended" or self.s.paused_at else ph.deadline,
             phase_opens=ph.opens,
+            history=self._history(),
         )

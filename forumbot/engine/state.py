@@ -58,3 +58,4 @@ class State:
     ended_at: datetime | None = None
     resolutions: int = 0
     deaths_this_phase: int = 0
+    history: list = field(default_factory=list)  # DayRecord per day and runoff resolved (forumbot.engine.history)
