@@ -1,0 +1,22 @@
+"""Building a game's pages in tests: from a transcript, or from a gamekit story."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forumbot import replay
+from forumbot.pages.site import GamePages, build_game, build_index
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def from_transcript(path: Path, name: str, **kw) -> GamePages:  # type: ignore[no-untyped-def]
+    transcript = replay.load(path)
+    run, _ = replay.replay(transcript)
+    return GamePages(name, transcript.setup, run, **kw)
+
+
+def site(g: GamePages) -> dict[str, bytes]:
+    files = build_game(g)
+    files["index.html"] = build_index([g], g.setup.language, g.setup.schedule.timezone)
+    return files
