@@ -1,18 +1,29 @@
-"""Writing the site: only files whose bytes changed (a quiet tick writes nothing), each atomically, and a game's
-pictures no longer referenced removed (their names carry their content's hash)."""
+"""Writing the site: only files whose bytes changed (a quiet tick writes nothing), each atomically."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
 
-STALE = (".svg", ".png", ".html")
+def write_site(root: Path, files: dict[str, bytes], language: str = "ru", timezone: str = "Europe/Moscow") -> list[str]:
+    """A game's files, then the season index from every game.json the folder holds. Returns what changed."""
+    from forumbot.pages.site import build_index
+
+    changed = write_files(root, files)
+    docs = []
+    for path in sorted(root.glob("*/game.json")):
+        try:
+            docs.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue  # not ours, or half-written by hand: the index lists the games it can read
+    return sorted(changed + write_files(root, {"index.html": build_index(docs, language, timezone)}))
 
 
-def write_files(root: Path, files: dict[str, bytes], games: list[str] = ()) -> list[str]:  # type: ignore[assignment]
-    """Write `files` (paths relative to `root`) that differ from what is there; remove the stale pictures and
-    pages in each of `games`' folders. Returns the paths written or removed, sorted."""
+def write_files(root: Path, files: dict[str, bytes]) -> list[str]:
+    """Write `files` (paths relative to `root`) whose bytes differ from what is there. Nothing is removed: a
+    picture's name carries its hash, and a post that showed it keeps pointing at it."""
     changed: list[str] = []
     for rel, data in sorted(files.items()):
         path = root / rel
@@ -32,13 +43,4 @@ def write_files(root: Path, files: dict[str, bytes], games: list[str] = ()) -> l
             Path(tmp).unlink(missing_ok=True)
             raise
         changed.append(rel)
-    for game in games:
-        folder = root / game
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.iterdir()):
-            rel = f"{game}/{path.name}"
-            if path.suffix in STALE and rel not in files and path.is_file():
-                path.unlink()
-                changed.append(rel)
     return sorted(changed)

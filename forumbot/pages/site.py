@@ -68,23 +68,32 @@ def public_days(g: GamePages) -> list[DayData]:
     return [day_data(r) for r in records]
 
 
-def pictures(g: GamePages, days: list[DayData], words: Words) -> dict[int, tuple[str, str]]:
-    """Day number -> (file name, SVG): a day's picture holds its runoff's panel too."""
-    by_day: dict[int, list[DayData]] = {}
+def pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, tuple[str, str]]:
+    """Phase label -> (file name, SVG) for each resolved day and runoff: the picture its result post shows (a
+    runoff's holds its day's panel above its own). An open day has none: every picture a post points at stays
+    as it was posted, and the site built later from the same game holds the same files."""
+    out: dict[str, tuple[str, str]] = {}
+    if not g.picture:
+        return out
     for d in days:
-        by_day.setdefault(d.number, []).append(d)
-    out = {}
-    for n, panels in by_day.items():
-        svg = render(panels, words, words("picture.title", phase=words.phase("day", n)))
-        out[n] = (file_name(f"day-{n}", svg), svg)
+        if d.closed is None:
+            continue
+        panels = [d] if d.kind == "day" else [x for x in days if x.number == d.number and x.kind == "day"] + [d]
+        svg = render(panels, words, words("picture.title", phase=words.phase("day", d.number)))
+        out[d.label] = (file_name(f"day-{d.number}", svg), svg)
     return out
+
+
+def closed_pictures(g: GamePages, words: Words) -> dict[str, str]:
+    """Phase label -> the file name of its picture, for the posts that show it."""
+    return {label: name for label, (name, _) in pictures(g, public_days(g), words).items()}
 
 
 def build_game(g: GamePages) -> dict[str, bytes]:
     """The game's files, by path relative to the site's folder (under the game's own folder)."""
     words = Words(g.setup.language, g.setup.schedule.timezone)
     days = public_days(g)
-    pics = pictures(g, days, words) if g.picture else {}
+    pics = pictures(g, days, words)
     players = _players(g, words)
     ended = g.run.result.winner is not None
     base = f"{g.name}/"
@@ -97,23 +106,24 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     files[base + "index.html"] = _html("game.html", ctx)
     for n in numbers:
         panels = [d for d in days if d.number == n]
-        files[base + f"day-{n}.html"] = _html("day.html", dict(ctx, n=n, panels=panels))
-        if n in pics:
-            name, svg = pics[n]
-            files[base + name] = svg.encode()
-            if g.png:
-                png = to_png(svg)
-                if png is not None:
-                    files[base + name.removesuffix(".svg") + ".png"] = png
+        shown = next((pics[d.label][0] for d in reversed(panels) if d.label in pics), "")
+        files[base + f"day-{n}.html"] = _html("day.html", dict(ctx, n=n, panels=panels, picture=shown))
+    for name, svg in pics.values():
+        files[base + name] = svg.encode()
+        if g.png:
+            png = to_png(svg)
+            if png is not None:
+                files[base + name.removesuffix(".svg") + ".png"] = png
     files[base + "game.json"] = _json(g, days, players, words)
     files[base + "votes.csv"] = _csv(g, days, words)
     return files
 
 
-def build_index(games: list[GamePages], language: str = "ru", timezone: str = "Europe/Moscow") -> bytes:
+def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe/Moscow") -> bytes:
+    """The season index from the games' game.json documents (what the folder holds, whoever wrote it)."""
     words = Words(language, timezone)
-    rows = [(g.name, words.label(g.run.phase) if g.run.phase else "",
-             words(f"winner.{g.run.result.winner}") if g.run.result.winner else "") for g in games]
+    rows = [(d["game"], words.label(d["phase"]) if d.get("phase") else "",
+             words(f"winner.{d['winner']}") if d.get("winner") else "") for d in games]
     return _html("index.html", dict(w=words, lang=words.language, rows=sorted(rows)))
 
 

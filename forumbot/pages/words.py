@@ -81,6 +81,8 @@ EN: dict[str, str] = {
     "day.reading": "Read as", "day.tally": "Tally after", "day.by_voter": "By player",
     "day.open": "the day is still open", "day.back": "Back to the game", "index.back": "All games",
     "vote_post": "vote post",
+    "post.game_page": "Game page", "post.day_page": "The day's vote history",
+    "post.picture": "Votes of day {n}",
 }
 
 

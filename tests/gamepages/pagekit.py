@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from forumbot import replay
@@ -18,5 +19,6 @@ def from_transcript(path: Path, name: str, **kw) -> GamePages:  # type: ignore[n
 
 def site(g: GamePages) -> dict[str, bytes]:
     files = build_game(g)
-    files["index.html"] = build_index([g], g.setup.language, g.setup.schedule.timezone)
+    doc = json.loads(files[f"{g.name}/game.json"])
+    files["index.html"] = build_index([doc], g.setup.language, g.setup.schedule.timezone)
     return files
