@@ -42,6 +42,8 @@ RU: dict[str, str] = {
     "day.history": "Все посты по порядку", "day.time": "Время", "day.voter": "Автор", "day.post": "Пост",
     "day.reading": "Как прочитан", "day.tally": "Счёт после", "day.by_voter": "По игрокам",
     "day.open": "день ещё идёт", "day.back": "К игре", "index.back": "Все игры", "vote_post": "пост голоса",
+    "post.game_page": "Страница игры", "post.day_page": "История голосования дня",
+    "post.picture": "Голосование дня {n}",
 }
 
 EN: dict[str, str] = {
