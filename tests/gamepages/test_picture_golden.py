@@ -52,3 +52,17 @@ def test_file_name_carries_the_content_hash() -> None:
     for path, data in files.items():
         if path.endswith(".svg"):
             assert hashlib.sha256(data).hexdigest()[:12] in path
+
+
+def test_png_beside_the_svg_with_the_png_extra() -> None:
+    pytest.importorskip("resvg_py")
+    if not Path("/usr/share/fonts/truetype/dejavu").is_dir():
+        pytest.skip("Debian's fonts-dejavu-core is not installed")
+    from forumbot.pages.site import build_game
+
+    g = from_transcript(GAMES["hunt"], "hunt")
+    files = build_game(type(g)(**{**g.__dict__, "png": True}))
+    pngs = {p: d for p, d in files.items() if p.endswith(".png")}
+    svgs = {p for p in files if p.endswith(".svg")}
+    assert {p.removesuffix(".png") for p in pngs} == {p.removesuffix(".svg") for p in svgs}
+    assert all(d.startswith(b"\x89PNG\r\n\x1a\n") and len(d) > 5000 for d in pngs.values())
