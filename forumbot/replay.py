@@ -211,6 +211,13 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
                       missing_accounts=known[i.id].missing_accounts) if i.id in known else i
               for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
+    if transcript.pages.get("url"):
+        # the posts as the game's ticks sent them: linked to its pages (issue 20 item 4)
+        from forumbot.pages.commands import transcript_pages
+        from forumbot.pages.publish import decorate
+
+        pages = transcript_pages(transcript, result, transcript.game or "game")
+        result = replace(result, messages=decorate(pages, result.messages, setup.markup == "markdown", True))
     clock_at = [setup.schedule.start]
     forum.clock = lambda: clock_at[0]
     for msg in result.messages:

@@ -53,7 +53,7 @@ def parse_pages(raw: Any, config_path: Path, problems: list[str]) -> PagesConfig
         folder_raw = "."
     folder = (config_path.parent / folder_raw).resolve()
     url = raw.get("url")
-    if not isinstance(url, str) or not _https(url):
+    if not isinstance(url, str) or not (_https(url) or _loopback(url)):
         problems.append(f"pages.url: the site's public https URL, e.g. https://mafia.example.org/ (got {url!r})")
     post_url = raw.get("post_url", "")
     if post_url and (not isinstance(post_url, str) or not _https(post_url.replace("{id}", "1"), http=True)
@@ -81,6 +81,15 @@ def parse_pages(raw: Any, config_path: Path, problems: list[str]) -> PagesConfig
         return None
     return PagesConfig(folder=folder, url=str(url), picture=flags["picture"], vote_history=str(mode),
                        post_url=str(post_url), png=flags["png"], dashboard=dashboard)
+
+
+def _loopback(url: str) -> bool:
+    """http on this machine (`forumbot serve` on 127.0.0.1, a board that fetches the picture from it)."""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    return _https(url, http=True) and host in ("127.0.0.1", "localhost", "::1")
 
 
 def _https(url: str, http: bool = False) -> bool:

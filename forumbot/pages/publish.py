@@ -15,7 +15,7 @@ from typing import Callable
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Message
 from forumbot.pages.output import write_site
-from forumbot.pages.site import GamePages, build_game, closed_pictures
+from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png
 from forumbot.pages.words import Words
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def decorate(g: GamePages, messages: tuple[Message, ...], markdown: bool, writte
             if label in pics:
                 if not written:
                     continue
-                img = base + pics[label]
+                img = base + (pics[label].removesuffix(".svg") + ".png" if g.png and has_png() else pics[label])
                 pic = f"![{words('post.picture', n=n)}]({img})" if markdown else f"[img]{img}[/img]"
                 m = replace(m, text=m.text + "\n\n" + pic + "\n" + _link(words("post.day_page"),
                                                                           base + f"day-{n}.html", markdown))

@@ -127,6 +127,13 @@ def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe
     return _html("index.html", dict(w=words, lang=words.language, rows=sorted(rows)))
 
 
+def has_png() -> bool:
+    """Whether the `png` extra is installed: a board that checks image sizes (phpBB) reads PNG, not SVG."""
+    import importlib.util
+
+    return importlib.util.find_spec("resvg_py") is not None
+
+
 def _html(template: str, ctx: dict) -> bytes:
     return env().get_template(template).render(**ctx).encode()
 

@@ -14,7 +14,11 @@ import responses
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from daemon_world import STEPS, World, config_toml, game_toml  # noqa: E402
 
+from sqlalchemy import select  # noqa: E402
+
+from forumbot import replay  # noqa: E402
 from forumbot.cli import main  # noqa: E402
+from forumbot.store.models import OutboxRow  # noqa: E402
 from forumbot.config import load_config  # noqa: E402
 from forumbot.export import export_game  # noqa: E402
 from forumbot.pages.commands import probe_public_url  # noqa: E402
@@ -70,6 +74,13 @@ def test_export_then_replay_pages_gives_the_ticks_folder_byte_for_byte(tmp_path:
         assert main(["pages", "build", "-c", str(w.config_path), "-o", str(built)],
                     clock=lambda: w.now) == 0
         assert {k: v for k, v in _files(built).items()} == ticks
+        # and the replay's posts are the ones the ticks sent, links and picture included
+        result, _ = replay.replay(replay.parse_transcript(transcript))
+        with w.daemon.sessions.begin() as session:
+            sent = sorted(session.scalars(select(OutboxRow.text).where(OutboxRow.origin == "core",
+                                                                       OutboxRow.where == "game")))
+        assert sorted(m.text for m in result.messages if str(m.where) == "game") == sent
+        assert any("[img]" in t for t in sent)
     finally:
         w.close()
 
