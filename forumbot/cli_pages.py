@@ -71,12 +71,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("forumbot: serve needs the serve extra: pip install 'forumbot[serve]'", file=sys.stderr)
         return EXIT_CONFIG
-    config = _config(args)
-    folder = Path(args.folder).resolve() if args.folder else (config.pages.folder if config.pages else None)
-    if folder is None:
-        raise ConfigError("serve: give --folder or configure [pages] folder")
-    sessions = _sessions(config)
-    wsgi = app(folder, lambda: dashboard(sessions, _now(args)), os.environ.get("FORUMBOT_DASHBOARD_TOKEN", ""))
+    board = None
+    if args.folder and not Path(args.config).exists():
+        folder = Path(args.folder).resolve()  # the folder alone: no database, so no dashboard
+    else:
+        config = _config(args)
+        folder = Path(args.folder).resolve() if args.folder else (config.pages.folder if config.pages else None)
+        if folder is None:
+            raise ConfigError("serve: give --folder or configure [pages] folder")
+        sessions = _sessions(config)
+        board = lambda: dashboard(sessions, _now(args))  # noqa: E731
+    wsgi = app(folder, board, os.environ.get("FORUMBOT_DASHBOARD_TOKEN", ""))
     server = create_server(wsgi, host=args.host, port=args.port, threads=2)
     print(f"serving {folder} on http://{args.host}:{server.effective_port}/", flush=True)
     try:
