@@ -89,7 +89,7 @@ def probe_public_url(config: Config, http: requests.Session | None = None) -> st
     if pages is None:
         return None
     token = secrets.token_hex(8)
-    name = f".forumbot-probe-{token}.txt"
+    name = f"forumbot-probe-{token}.txt"
     path = pages.folder / name
     try:
         pages.folder.mkdir(parents=True, exist_ok=True)

@@ -146,7 +146,7 @@ def test_check_config_online_fetches_the_probe_through_the_public_url(tmp_path: 
         responses.add_callback(responses.GET, __import__("re").compile(r"https://mafia\.example\.org/.*"),
                                callback=serve_folder)
         assert probe_public_url(w.config) is None
-        assert not list(folder.glob(".forumbot-probe-*"))  # the probe file is removed
+        assert not list(folder.glob("forumbot-probe-*"))  # the probe file is removed
         responses.replace(responses.GET, __import__("re").compile(r"https://mafia\.example\.org/.*"), status=404)
         problem = probe_public_url(w.config)
         assert problem is not None and "did not serve the probe file" in problem
