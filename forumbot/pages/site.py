@@ -102,7 +102,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
                days=days, pics=pics, nights=_nights(g, words), link=lambda i: _post_link(g, i),
                summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
-               phase=words.label(g.run.phase) if g.run.phase else "")
+               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d))
     files[base + "index.html"] = _html("game.html", ctx)
     for n in numbers:
         panels = [d for d in days if d.number == n]
@@ -136,6 +136,22 @@ def has_png() -> bool:
 
 def _html(template: str, ctx: dict) -> bytes:
     return env().get_template(template).render(**ctx).encode()
+
+
+def _timeline(g: GamePages, d: DayData) -> list[tuple[str, object]]:
+    """The day's posts with the bot's count posts between them ("count", its time): what changed since the
+    previous count reads off the table. The counts are public posts of the vote thread."""
+    counts = sorted(m.at for m in g.run.messages
+                    if str(m.where) == "vote" and m.key.startswith(f"{d.label}/count/"))
+    out: list[tuple[str, object]] = []
+    k = 0
+    for row in d.rows:
+        while k < len(counts) and counts[k] <= row.at:
+            out.append(("count", counts[k]))
+            k += 1
+        out.append(("row", row))
+    out += [("count", at) for at in counts[k:]]
+    return out
 
 
 def _post_link(g: GamePages, input_id: str) -> str:

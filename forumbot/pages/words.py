@@ -43,7 +43,7 @@ RU: dict[str, str] = {
     "day.reading": "Как прочитан", "day.tally": "Счёт после", "day.by_voter": "По игрокам",
     "day.open": "день ещё идёт", "day.back": "К игре", "index.back": "Все игры", "vote_post": "пост голоса",
     "post.game_page": "Страница игры", "post.day_page": "История голосования дня",
-    "post.picture": "Голосование дня {n}",
+    "post.picture": "Голосование дня {n}", "day.count_posted": "{at}: промежуточный подсчёт в теме голосования",
 }
 
 EN: dict[str, str] = {
@@ -84,7 +84,7 @@ EN: dict[str, str] = {
     "day.open": "the day is still open", "day.back": "Back to the game", "index.back": "All games",
     "vote_post": "vote post",
     "post.game_page": "Game page", "post.day_page": "The day's vote history",
-    "post.picture": "Votes of day {n}",
+    "post.picture": "Votes of day {n}", "day.count_posted": "{at}: a vote count posted in the vote thread",
 }
 
 

@@ -119,3 +119,14 @@ def test_thirty_players_ten_days_stay_inside_the_layout() -> None:
     assert len(texts) >= 60  # 30 names and 30 segment labels, each clipped
     height = float(root.attrib["height"])
     assert all(float(t.attrib["y"]) < height for t in root.iter(f"{ns}text"))
+
+
+def test_day_page_marks_each_count_post_between_the_votes() -> None:
+    """C-6's counts are public posts: the day's table shows where each fell, so what changed since reads off it."""
+    g = Game.moscow(options={"vote_count_minutes": 60})
+    g.vote("day 1", "+10m", "М1", "Дон")
+    g.vote("day 1", "+3h", "М2", "Дон")
+    r = g.run("night 1", "+1h")
+    day = site(GamePages("c", g.setup(), r.run))["c/day-1.html"].decode()
+    assert day.count("промежуточный подсчёт") == 1
+    assert day.index("М1") < day.index("промежуточный подсчёт") < day.rindex("М2")

@@ -115,3 +115,41 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_side_board, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+MYBB_ROLES = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Мурзик": "mafia", "Наташа": "doctor",
+              "Старый Мельник": "maniac"}
+
+
+def test_pages_on_mybb_replay_byte_for_byte(mybb_side_board, tmp_path):
+    """Free Hunt on MyBB through Day 1 (an edited vote, C-11; an agitation, H-4): the folder the ticks wrote
+    is what `game export` then `replay --pages` builds; the result post shows the SVG picture."""
+    t0 = time.monotonic()
+    board = mybb_side_board
+    gm = board.member(board.gm)
+    p = {name: board.member(name) for name in board.players}
+    pages = '\n[pages]\nfolder = "site"\nurl = "http://127.0.0.1:9/"\nvote_history = "live"\n'
+    game = LiveGame(board, tmp_path, "g1", "free_hunt", MYBB_ROLES, {"post": 3, "pm": 3}, forum_settings=pages)
+    game.play_setup(gm, p, MYBB_ROLES, "Ёлка", f"{board.gm}: конец-фазы")
+    vote = game.vote_topic
+    edited = p["Наташа"].reply(vote, "Ёлка")
+    for name in ("Маша", "Кот Баюн", "Дядя Фёдор", "ёжик", "Alex Smith", "Ёлка", "Петя2007"):
+        p[name].reply(vote, "Мурзик")
+    p["Kolya_95"].reply(vote, "голосуйте за Маша")  # agitation: a vote against himself (H-4)
+    game.tick()
+    p["Наташа"].edit(edited, "Маша")
+    game.tick()
+    game.end_phase(gm)
+    game.tick()
+    game.tick()
+    result = next(post for post in gm.posts_by(game.game_topic, board.bot) if "Итоги дня 1." in post.text)
+    assert re.search(r"http://127\.0\.0\.1:9/g1/day-1-[0-9a-f]{12}\.svg", result.html), result.html[-800:]
+    ticks = _files(tmp_path / "site")
+    assert "g1/day-1.html" in ticks and any(f.endswith(".svg") for f in ticks)
+    exported = tmp_path / "g1-export.json"
+    assert game.cli("game", "export", "g1", "-o", str(exported)).returncode == 0
+    done = game.run([sys.executable, "-m", "forumbot.cli", "replay", str(exported), "--pages",
+                     str(tmp_path / "replayed")])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert _files(tmp_path / "replayed") == ticks, "replay --pages differs from the folder the ticks wrote"
+    print(f"\npages on MyBB: {time.monotonic() - t0:.0f} s; log in {tmp_path}")
