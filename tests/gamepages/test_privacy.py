@@ -128,5 +128,6 @@ def test_day_page_marks_each_count_post_between_the_votes() -> None:
     g.vote("day 1", "+3h", "М2", "Дон")
     r = g.run("night 1", "+1h")
     day = site(GamePages("c", g.setup(), r.run))["c/day-1.html"].decode()
-    assert day.count("промежуточный подсчёт") == 1
-    assert day.index("М1") < day.index("промежуточный подсчёт") < day.rindex("М2")
+    assert day.count("промежуточный подсчёт") == 2  # at 11:00 after М1's vote, at 14:00 after М2's
+    table = day.split("Все посты по порядку", 1)[1]
+    assert table.index("М1") < table.index("промежуточный подсчёт") < table.index("М2") < table.rindex("промежуточный")
