@@ -61,3 +61,18 @@ def write_private(path: Path, text: str) -> None:
     os.fchmod(fd, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def write_after_tick(path: Path, sessions, now: datetime, report) -> None:  # type: ignore[no-untyped-def]
+    """The dashboard file after each tick, with what the tick did per game (0600; a failure only logged:
+    the tick's work is done and delivered)."""
+    import logging
+
+    d = dashboard(sessions, now)
+    d["last_tick"] = {o.name: {"state": o.state, "phase": o.phase, "stored": o.stored, "queued": o.queued,
+                               "sent": o.delivery.sent if o.delivery else 0,
+                               "error": str(o.error or o.problem or o.pages_error or "")} for o in report.games}
+    try:
+        write_private(path, json.dumps(d, ensure_ascii=False, indent=1) + "\n")
+    except OSError as e:
+        logging.getLogger(__name__).warning("cannot write the dashboard %s: %s", path, e.strerror or e)

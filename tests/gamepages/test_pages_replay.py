@@ -88,7 +88,9 @@ def test_export_then_replay_pages_gives_the_ticks_folder_byte_for_byte(tmp_path:
 def test_dashboard_is_private_and_never_public(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     w = _played(tmp_path)
     try:
-        out = w.root / "private" / "dashboard.json"
+        out = w.root / "private" / "dashboard.json"  # written by every tick ([pages] dashboard)
+        assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+        assert json.loads(out.read_text(encoding="utf-8"))["last_tick"]["g1"]["state"] == "done"
         assert main(["dashboard", "--json", "-c", str(w.config_path), "-o", str(out)], clock=lambda: w.now) == 0
         assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
         d = json.loads(out.read_text(encoding="utf-8"))
