@@ -15,7 +15,7 @@ from typing import Callable
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Message
 from forumbot.pages.output import write_site
-from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png
+from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png, public_days
 from forumbot.pages.words import Words
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ def decorate(g: GamePages, messages: tuple[Message, ...], markdown: bool, writte
     words = Words(g.setup.language, g.setup.schedule.timezone)
     base = g.base_url.rstrip("/") + "/" + _quote(g.name) + "/"
     pics = closed_pictures(g, words)
+    shown = {d.label for d in public_days(g) if d.closed is not None}
     out = []
     for m in messages:
         if m.key == "setup/players":
@@ -76,13 +77,15 @@ def decorate(g: GamePages, messages: tuple[Message, ...], markdown: bool, writte
         if found:
             kind, n, _ = found.groups()
             label = f"{kind} {n}"
-            if label in pics:
+            if label in shown:
                 if not written:
                     continue
-                img = base + (pics[label].removesuffix(".svg") + ".png" if g.png and has_png() else pics[label])
-                pic = f"![{words('post.picture', n=n)}]({img})" if markdown else f"[img]{img}[/img]"
-                m = replace(m, text=m.text + "\n\n" + pic + "\n" + _link(words("post.day_page"),
-                                                                          base + f"day-{n}.html", markdown))
+                lines = []
+                if label in pics:
+                    img = base + (pics[label].removesuffix(".svg") + ".png" if g.png and has_png() else pics[label])
+                    lines.append(f"![{words('post.picture', n=n)}]({img})" if markdown else f"[img]{img}[/img]")
+                lines.append(_link(words("post.day_page"), base + f"day-{n}.html", markdown))
+                m = replace(m, text=m.text + "\n\n" + "\n".join(lines))
         out.append(m)
     return tuple(out)
 

@@ -18,9 +18,9 @@ from forumbot.lifecycle import tick_summary  # noqa: E402
 URL = "https://mafia.example.org/site/"
 
 
-def _world(tmp_path: Path, history: str = "after_day") -> World:
+def _world(tmp_path: Path, history: str = "after_day", picture: str = "true") -> World:
     w = World(tmp_path / "w")
-    extra = f'[pages]\nfolder = "site"\nurl = "{URL}"\nvote_history = "{history}"\n'
+    extra = f'[pages]\nfolder = "site"\nurl = "{URL}"\nvote_history = "{history}"\npicture = {picture}\n'
     w.config_path.write_text(config_toml(game_toml("g1"), extra=extra), encoding="utf-8")
     w.config = load_config(w.config_path)
     w.daemon.close()
@@ -92,5 +92,18 @@ def test_after_end_publishes_no_vote_history_while_the_game_runs(tmp_path: Path)
         assert not any(f.endswith(".svg") or "day-" in f for f in files)
         result = next(t for _, t, _ in w.bot_posts("g1/game") if "Итоги дня 1" in t)
         assert "[img]" not in result
+    finally:
+        w.close()
+
+
+def test_without_the_picture_the_result_links_the_day_page(tmp_path: Path) -> None:
+    w = _world(tmp_path, picture="false")
+    try:
+        w.start()
+        _play(w, 4)
+        files = _files(w.root / "site")
+        assert "g1/day-1.html" in files and not any(f.endswith(".svg") for f in files)
+        result = next(t for _, t, _ in w.bot_posts("g1/game") if "Итоги дня 1" in t)
+        assert "[img]" not in result and f"[url]{URL}g1/day-1.html[/url]" in result
     finally:
         w.close()
