@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -102,7 +103,8 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
                days=days, pics=pics, nights=_nights(g, words), link=lambda i: _post_link(g, i),
                summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
-               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d))
+               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d),
+               events=_events(g))
     files[base + "index.html"] = _html("game.html", ctx)
     for n in numbers:
         panels = [d for d in days if d.number == n]
@@ -136,6 +138,20 @@ def has_png() -> bool:
 
 def _html(template: str, ctx: dict) -> bytes:
     return env().get_template(template).render(**ctx).encode()
+
+
+_MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|#fb:[0-9a-f]{8}", re.I)
+
+
+def _events(g: GamePages) -> list[tuple[datetime, str]]:
+    """The GM's public acts as the bot announced them in the game thread (a pause, an extension, a
+    replacement, a modkill, an undo, a GM's own words): time and first line, markup removed."""
+    out = []
+    for m in g.run.messages:
+        if str(m.where) == "game" and (m.key.startswith("gm/") or "/modkill/" in m.key):
+            first = next((ln for ln in _MARKUP.sub("", m.text).splitlines() if ln.strip()), "")
+            out.append((m.at, first.strip()[:200]))
+    return out
 
 
 def _timeline(g: GamePages, d: DayData) -> list[tuple[str, object]]:

@@ -44,6 +44,7 @@ RU: dict[str, str] = {
     "day.open": "день ещё идёт", "day.back": "К игре", "index.back": "Все игры", "vote_post": "пост голоса",
     "post.game_page": "Страница игры", "post.day_page": "История голосования дня",
     "post.picture": "Голосование дня {n}", "day.count_posted": "{at}: промежуточный подсчёт в теме голосования",
+    "game.events": "Объявления ведущего",
 }
 
 EN: dict[str, str] = {
@@ -85,6 +86,7 @@ EN: dict[str, str] = {
     "vote_post": "vote post",
     "post.game_page": "Game page", "post.day_page": "The day's vote history",
     "post.picture": "Votes of day {n}", "day.count_posted": "{at}: a vote count posted in the vote thread",
+    "game.events": "The GM's announcements",
 }
 
 

@@ -4,7 +4,9 @@ vote-thread posts and the bot's public posts only; hostile nicknames stay text."
 from __future__ import annotations
 
 import csv
+import html
 import io
+import re
 import json
 import sys
 from pathlib import Path
@@ -131,3 +133,19 @@ def test_day_page_marks_each_count_post_between_the_votes() -> None:
     assert day.count("промежуточный подсчёт") == 2  # at 11:00 after М1's vote, at 14:00 after М2's
     table = day.split("Все посты по порядку", 1)[1]
     assert table.index("М1") < table.index("промежуточный подсчёт") < table.index("М2") < table.rindex("промежуточный")
+
+
+def test_game_page_lists_the_gms_public_acts_not_his_pms() -> None:
+    """Pauses, extensions and modkills as the bot announced them in the game thread (public events)."""
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "пауза")
+    g.gm("day 1", "+2h", "продолжить")
+    g.gm("day 1", "+3h", "продлить 2ч")
+    g.gm("day 1", "+4h", "модкилл М6 КАНАРЕЙКА-ПРИЧИНА")
+    r = g.run("day 1", "+5h")
+    page = site(GamePages("e", g.setup(), r.run))["e/index.html"].decode()
+    public = "\n".join(m.text for m in r.run.messages if str(m.where) == "game")
+    assert "Объявления ведущего" in page and page.count("<li>01.12") >= 4
+    assert "Модкилл: М6 покидает игру." in page
+    shown = re.findall(r"<li>01\.12 \d\d:\d\d: <bdi>(.*?)</bdi></li>", page)
+    assert shown and all(html.unescape(line) in public.replace("[b]", "").replace("[/b]", "") for line in shown)
