@@ -91,3 +91,26 @@ def test_open_day_is_recorded_as_it_stands() -> None:
     (record,) = r.run.history
     assert record.closed is None and record.label == "day 1"
     assert [(t.name, v) for t, v in day_data(record).final] == [("Дон", ("М1",))]
+
+
+def test_an_undone_command_leaves_the_history_as_without_it() -> None:
+    """C-9: an undo restores the state as if the command never came; the recorded days follow (kept in State)."""
+    def game(with_undo: bool) -> Game:
+        g = Game.moscow()
+        g.votes("day 1", {"М1": "Маф1", "М2": "Маф1", "М3": "Маф1", "М4": "Маф1", "М5": "Маф1", "М6": "Маф1"})
+        g.pm("night 1", "+1h", "Дон", "убить М1")
+        g.vote("day 2", "+1h", "М2", "Маф2")
+        if with_undo:
+            g.gm("day 2", "+2h", "модкилл М3")
+            g.gm("day 2", "+3h", "отмена")
+        g.vote("day 2", "+4h", "М4", "Маф2")
+        return g
+
+    undone, plain = game(True).run("night 2", "+1h"), game(False).run("night 2", "+1h")
+    assert [r.label for r in undone.run.history] == ["day 1", "day 2"]
+    def seen(run):  # type: ignore[no-untyped-def]
+        return [([(r.voter, r.reading, r.target, r.tally) for r in d.rows], d.final, d.not_voted, d.deaths)
+                for d in map(day_data, run.history)]
+
+    assert seen(undone.run) == seen(plain.run)
+    assert day_data(undone.run.history[1]).deaths == (("Маф2", "vote", ""),)
