@@ -27,6 +27,7 @@ from forumbot.rules import get_variant
 from forumbot.rules.house import configure
 
 HISTORY_MODES = ("live", "after_day", "after_end")
+NIGHT_KILLS = frozenset({"mafia", "maniac", "hunt", "failed_hunt"})
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ def _players(g: GamePages, words: Words) -> list[dict]:
     for spec, p in zip(g.setup.players, g.run.result.players):
         cause = ""
         if p.died:
-            cause = p.died.cause if (open_roles or not p.died.phase.startswith("night")) else "night"
+            # a closed-role night post says only "killed at night": who killed stays unsaid (a modkill is said)
+            cause = "night" if p.died.cause in NIGHT_KILLS and not open_roles else p.died.cause
         shown = ended or (open_roles and p.died is not None)
         out.append(dict(seat=spec.nick, nick=p.nick, alive=p.alive, phase=p.died.phase if p.died else "",
                         phase_words=words.label(p.died.phase) if p.died else "", cause=cause,

@@ -149,3 +149,17 @@ def test_game_page_lists_the_gms_public_acts_not_his_pms() -> None:
     assert "Модкилл: М6 покидает игру." in page
     shown = re.findall(r"<li>01\.12 \d\d:\d\d: <bdi>(.*?)</bdi></li>", page)
     assert shown and all(html.unescape(line) in public.replace("[b]", "").replace("[/b]", "") for line in shown)
+
+
+def test_a_night_kill_is_shown_as_the_thread_was_told() -> None:
+    """Moscow's night post names no killer (closed roles): the page says "killed at night"; a modkill is said."""
+    g = Game.moscow()
+    g.votes("day 1", {"М1": "Маф1", "М2": "Маф1", "М3": "Маф1", "М4": "Маф1", "М5": "Маф1", "М6": "Маф1"})
+    g.pm("night 1", "+1h", "Дон", "убить М1")
+    g.pm("night 1", "+1h", "Маф2", "убить М1")
+    g.gm("night 1", "+2h", "модкилл М2")
+    r = g.run("day 2", "+1h")
+    doc = json.loads(site(GamePages("n", g.setup(), r.run))["n/game.json"])
+    causes = {p["seat"]: (p["phase"], p["cause"]) for p in doc["players"]}
+    assert causes["М1"] == ("night 1", "night") and causes["М2"] == ("night 1", "modkill")
+    assert r.died("М1") == ("night 1", "mafia")  # the engine knows; the page does not say
