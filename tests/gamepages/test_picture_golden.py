@@ -66,3 +66,27 @@ def test_png_beside_the_svg_with_the_png_extra() -> None:
     svgs = {p for p in files if p.endswith(".svg")}
     assert {p.removesuffix(".png") for p in pngs} == {p.removesuffix(".svg") for p in svgs}
     assert all(d.startswith(b"\x89PNG\r\n\x1a\n") and len(d) > 5000 for d in pngs.values())
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_pages_are_accessible_in_both_languages(lang: str) -> None:
+    """lang on every page, a caption and th scope on every table, alt on the picture, a title in the SVG; the
+    words in the game's language (Russian by default, English by option)."""
+    import dataclasses
+
+    g = from_transcript(GAMES["runoff"], "runoff")
+    g = dataclasses.replace(g, setup=dataclasses.replace(g.setup, language=lang))
+    files = site(g)
+    words = {"ru": ("Итоговый подсчёт", "Все посты по порядку"), "en": ("Final count", "Every post in order")}
+    for path, data in files.items():
+        if not path.endswith(".html"):
+            continue
+        text = data.decode()
+        assert f'<html lang="{lang}">' in text, path
+        assert text.count("<table>") == text.count("<caption>"), path
+        assert "<th>" not in text and '<th scope="col">' in text, path
+        assert "<script" not in text, path  # readable without JavaScript
+    day = files["runoff/day-1.html"].decode()
+    assert all(w in day for w in words[lang]) and 'alt="' in day
+    svg = next(d for p, d in files.items() if p.endswith(".svg")).decode()
+    assert ("как менялись голоса" if lang == "ru" else "how the votes moved") in svg.split("</title>")[0]
