@@ -10,7 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
-from daemon_world import STEPS, T0, World, config_toml, game_toml  # noqa: E402
+from daemon_world import STEPS, World, config_toml, game_toml  # noqa: E402
 
 from forumbot.config import load_config  # noqa: E402
 from forumbot.lifecycle import tick_summary  # noqa: E402

@@ -17,7 +17,6 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 from gamekit import Game  # noqa: E402
 from pagekit import site  # noqa: E402
 
-from forumbot.model import Role  # noqa: E402
 from forumbot.pages.site import GamePages, csv_cell  # noqa: E402
 
 MARKERS = ("КАНАРЕЙКА-ПМ", "CANARYMOVE", "КАНАРЕЙКА-ГМ")
