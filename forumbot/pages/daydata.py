@@ -31,6 +31,7 @@ class Row:
     detail: str  # the rejection code or why it was ignored (limit, final, agitation)
     target: Target | None  # what the post named, where it named someone
     tally: tuple[tuple[Target, int], ...]  # the running tally after it, most votes first
+    note: str = ""  # a rejection's detail (the fragment or names it was about), as the count post gives it
 
     @property
     def counted(self) -> bool:
@@ -85,8 +86,9 @@ def day_data(record: DayRecord) -> DayData:
             target = Target(voter)
         reading, detail = _reading(post, parsed, alive, ignored, before, after)
         counted = {v: t for v, t in after.items() if _counts(t, alive)}
+        note = parsed.detail if isinstance(parsed, Rejection) else ""
         rows.append(Row(post.id, post.at or record.opens, voter, post.text, reading, detail, target,
-                        _ranked(_tally(counted, target_of))))
+                        _ranked(_tally(counted, target_of)), note))
         before = after
     final: dict[Target, list[str]] = {}
     for voter, t in sorted(record.votes.items(), key=lambda kv: full.position.get(kv[0], -1)):

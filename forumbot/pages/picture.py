@@ -109,7 +109,7 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
             if row.counted:
                 continue
             cx, cy = x_of(row.at), top + LANE_H / 2
-            why = words(f"reading.{row.reading}") + (f" ({row.detail})" if row.detail else "")
+            why = words.why(row)
             svg.add(f'<g><title>{text(voter + ": " + why + " · " + words.time(row.at))}</title>'
                     f'<path d="M{_n(cx - 5)} {_n(cy - 5)}L{_n(cx + 5)} {_n(cy + 5)}M{_n(cx - 5)} {_n(cy + 5)}'
                     f'L{_n(cx + 5)} {_n(cy - 5)}" stroke="#000" stroke-width="2"/></g>')

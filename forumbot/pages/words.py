@@ -116,6 +116,20 @@ class Words:
     def target(self, name: str, special: bool) -> str:
         return self(f"special.{name}") if special else name
 
+    def why(self, row) -> str:  # type: ignore[no-untyped-def]
+        """What a post was read as, with why where it did not count (the count post's own words for a
+        rejection, C-6)."""
+        said = self(f"reading.{row.reading}")
+        if row.reading == "rejected":
+            from forumbot.model import Rejection
+            from forumbot.texts import get_texts
+
+            texts = get_texts(self.language, lambda s: s, str(self.zone))
+            return f"{said}: {texts.reason(Rejection(row.detail, row.note), shown=row.text, who=row.voter)}"
+        if row.reading == "ignored":
+            return f"{said}: {self(f'ignored.{row.detail}')}"
+        return said + (f" ({row.detail})" if row.detail else "")
+
     def cause(self, cause: str) -> str:
         return self.table.get(f"cause.{cause}", cause)
 

@@ -162,3 +162,16 @@ def test_a_night_kill_is_shown_as_the_thread_was_told() -> None:
     causes = {p["seat"]: (p["phase"], p["cause"]) for p in doc["players"]}
     assert causes["М1"] == ("night 1", "night") and causes["М2"] == ("night 1", "modkill")
     assert r.died("М1") == ("night 1", "mafia")  # the engine knows; the page does not say
+
+
+def test_a_rejected_post_says_why_in_the_count_posts_words() -> None:
+    """C-6: the day page gives the reason the bot's count gave, in the game's language."""
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М4", "Абракадабра")
+    g.vote("day 1", "+2h", "М5", "Маф1")
+    r = g.run("night 1", "+1h")
+    day = site(GamePages("w", g.setup(), r.run))["w/day-1.html"].decode()
+    count = next(m.text for m in r.run.messages if m.key == "day 1/result")
+    reason = re.search(r"«Абракадабра» — (.+?)\.?\n", count.replace("[b]", "").replace("[/b]", ""))
+    assert reason, count
+    assert f"не голос: {html.escape(reason.group(1))}" in day
