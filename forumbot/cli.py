@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 from importlib import resources
+from pathlib import Path
 from datetime import datetime
 from typing import Callable, Sequence
 
@@ -45,12 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("transcript", help="a transcript JSON file (see DESIGN.md)")
     p.add_argument("--json", action="store_true", help="print messages, result and log as one JSON object")
     p.add_argument("--lang", choices=LANGUAGES, help="the language of the bot's texts (default: the transcript's)")
+    p.add_argument("--pages", metavar="DIR", help="also build the game's public pages into DIR")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("demo", parents=[quiet], help="replay the bundled example games and print their logs")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: each example's file name and its replay (as `replay --json`)")
     p.add_argument("--lang", choices=LANGUAGES, help="the language of the bot's texts (default: each example's)")
+    p.add_argument("--pages", metavar="DIR", help="also build each example's public pages into DIR")
     p.set_defaults(func=_demo)
 
     try:
@@ -142,11 +145,20 @@ def _replay(args: argparse.Namespace) -> int:
     from forumbot import replay
 
     transcript, result = _run(args.transcript, args.lang)
+    if args.pages:
+        _pages(args.pages, transcript, result, Path(args.transcript).stem)
     if args.json:
         print(json.dumps(replay.to_json(result), ensure_ascii=False, indent=1))
     else:
         print(replay.to_text(result, transcript.setup.schedule.timezone))
     return EXIT_OK
+
+
+def _pages(folder: str, transcript, result, name: str) -> None:  # type: ignore[no-untyped-def]
+    from forumbot.pages.commands import transcript_pages, write_pages
+
+    written = write_pages(Path(folder), transcript_pages(transcript, result, name))
+    print(f"forumbot: pages of {transcript.game or name}: {len(written)} file(s) written in {folder}", file=sys.stderr)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -157,6 +169,8 @@ def _demo(args: argparse.Namespace) -> int:
     for name in sorted(p.name for p in examples.iterdir() if p.name.endswith(".json")):
         with resources.as_file(examples / name) as path:
             transcript, result = _run(path, args.lang)
+        if args.pages:
+            _pages(args.pages, transcript, result, name.removesuffix(".json"))
         if args.json:
             runs[name] = replay.to_json(result)
         else:

@@ -91,6 +91,10 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     p.add_argument("key", nargs="?", help="the message's key, as `forumbot outbox NAME` lists it")
     p.set_defaults(func=cmd_outbox)
 
+    from forumbot.cli_pages import add_pages_commands
+
+    add_pages_commands(subparsers, common)
+
 
 def _iso_time(text: str) -> datetime:
     try:
@@ -156,6 +160,12 @@ def cmd_check_config(args: argparse.Namespace) -> int:
             return EXIT_CONFIG
         if unreachable:
             return EXIT_UNREACHABLE
+        from forumbot.pages.commands import probe_public_url
+
+        problem = probe_public_url(config)
+        if problem:
+            print(f"forumbot: {problem}", file=sys.stderr)
+            return EXIT_CONFIG
     print(f"{config.path}: ok ({len(config.forums)} forum(s), {len(config.games)} game(s))")
     return EXIT_OK
 

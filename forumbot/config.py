@@ -91,6 +91,7 @@ class GameConfig:
     options: dict[str, Any] = field(default_factory=dict)
     shadow_to: str = ""  # who gets the shadow-mode PMs; default: the first GM
     pm_subject: str = ""  # subject of the bot's PMs; default: the game's name
+    publish: bool = True  # its public pages, where [pages] is configured (issue 20)
 
     @property
     def subject(self) -> str:
@@ -125,6 +126,7 @@ class Config:
     retries: int = 3
     backoff_seconds: float = 5.0
     log_level: str = "INFO"
+    pages: Any = None  # forumbot.pages.config.PagesConfig when [pages] is configured (issue 20)
 
     @property
     def state_dir(self) -> Path:
@@ -234,7 +236,7 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 
 _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",
-             "games"}
+             "games", "pages"}
 
 
 def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
@@ -271,8 +273,12 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if game is not None:
             games[name] = game
     forums = _default_board_zones(forums, games, problems)
+    from forumbot.pages.config import parse_pages
+
+    pages = parse_pages(raw.get("pages"), path, problems)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
-                  grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level)
+                  grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,
+                  pages=pages)
 
 
 def known_engines() -> list[str]:
@@ -415,7 +421,7 @@ def _default_board_zones(forums: dict[str, ForumConfig], games: dict[str, GameCo
 
 _GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_thread", "players", "gms", "start",
               "timezone", "day_hours", "night_hours", "runoff_hours", "options", "shadow_to", "pm_subject",
-              "vote_count_minutes", "remind_hours"}
+              "vote_count_minutes", "remind_hours", "publish"}
 
 
 def _parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
@@ -458,12 +464,13 @@ def _parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems
                 options[key] = table[key]
     shadow_to = r.get("shadow_to", str, "")
     pm_subject = r.get("pm_subject", str, "")
+    publish = r.get("publish", bool, True)
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
         return None
     return GameConfig(name=name, forum=forum, variant=variant, game_thread=game_thread, vote_thread=vote_thread,
                       players=players, gms=tuple(gms), schedule=schedule, mode=mode, language=language,
-                      options=options, shadow_to=shadow_to, pm_subject=pm_subject)
+                      options=options, shadow_to=shadow_to, pm_subject=pm_subject, publish=publish)
 
 
 def _parse_players(r: _Reader, items: list) -> tuple[PlayerSpec, ...]:

@@ -174,9 +174,14 @@ class Daemon:
         if hook is not None:
             ctx.hook = hook
         try:
-            return tick(ctx)
+            report = tick(ctx)
         finally:
             self.forums.save()
+        if self.config.pages is not None and self.config.pages.dashboard is not None:
+            from forumbot.pages.dashboard import write_after_tick
+
+            write_after_tick(self.config.pages.dashboard, self.sessions, self.clock(), report)
+        return report
 
     def close(self) -> None:
         self.engine.dispose()

@@ -39,6 +39,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
             raise ForumbotError(f"game {name!r} was never started; there is nothing to export")
         setup, inputs, _ = load_game(session, config, game.id)
         ended_at = game.ended_at
+        setup_json = game.setup_json
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
     from forumbot.game import run
 
@@ -62,7 +63,21 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
+        **_pages(config, name, setup_json),
     }
+
+
+def _pages(config: Config, name: str, setup_json: str) -> dict[str, Any]:
+    """How the game's pages were built, so `replay --pages` builds the same site (issue 20 item 5)."""
+    from forumbot.pages.publish import frozen_url
+
+    pages, game = config.pages, config.games[name]
+    url = frozen_url(setup_json)
+    if pages is None or not game.publish or not url:
+        return {"game": name}
+    threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
+    return {"game": name, "pages": {"url": url, "threads": threads, "post_url": pages.post_url,
+                                    "vote_history": pages.vote_history, "picture": pages.picture, "png": pages.png}}
 
 
 def _hours(span: timedelta) -> float:
@@ -70,7 +85,9 @@ def _hours(span: timedelta) -> float:
 
 
 def _event(i: Input, late: str | None) -> dict[str, Any]:
-    event: dict[str, Any] = {"at": i.at.isoformat(), "where": str(i.where), "from": i.author, "text": i.text}
+    # the forum's id of the post or PM: the public pages link each vote to its post (issue 20 item 1)
+    event: dict[str, Any] = {"at": i.at.isoformat(), "where": str(i.where), "from": i.author, "text": i.text,
+                             "id": i.id}
     for name in ("edited_at", "at_latest", "deleted_at", "read_at"):
         value = getattr(i, name)
         if value is not None:

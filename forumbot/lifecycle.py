@@ -29,6 +29,7 @@ from forumbot.options import closest
 from forumbot.outbox import MERGED
 from forumbot.store.models import Forum, Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
+from forumbot.pages.publish import freeze_url
 from forumbot.store.setup_codec import setup_to_json
 
 Draw = Callable[[GameSetup], dict[str, Role]]
@@ -89,7 +90,7 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
         if busy:
             raise ConfigError(busy[0])
         row = Game(name=name, forum_id=forum_id(session, forum.name, forum.engine), status="running",
-                   mode=game.mode, seed=seed, setup_json=setup_to_json(setup), commitment=digest, started_at=now)
+                   mode=game.mode, seed=seed, setup_json=freeze_url(setup_to_json(setup), config, game), commitment=digest, started_at=now)
         session.add(row)
         session.flush()
         for i, nick in enumerate(nicks):
@@ -410,6 +411,8 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
         else:
             parts = [{"locked": "skipped: another tick holds it", "ended": "skipped: ended meanwhile",
                       "unconfigured": "skipped: no longer in the config"}.get(o.state, o.state)]
+        if o.pages_error:
+            parts.append(f"the posts showing a picture wait: {o.pages_error}")
         held = stuck.get(o.name, {})
         if held:
             words = {"uncertain": "maybe not delivered", "refused": "refused by the forum",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,9 @@ class Transcript:
     setup: GameSetup
     events: tuple[Input, ...]
     until: datetime | None
+    links: dict[str, str] = field(default_factory=dict)  # event id -> the forum's id (`game export` keeps it)
+    game: str = ""  # the game's name, from `game export`
+    pages: dict[str, Any] = field(default_factory=dict)  # how its pages were built, from `game export`
 
 
 def load(path: str | Path) -> Transcript:
@@ -97,12 +100,16 @@ def parse_transcript(raw: Any) -> Transcript:
         markup=markup,
     )
     events = []
+    links: dict[str, str] = {}
     for n, e in enumerate(f.list("events"), 1):
         ef = _Fields(e, f"events[{n}]")
         where = ef.str("where")
         if where not in ("game", "vote", "pm"):
             raise TranscriptError(f"events[{n}]: where must be game, vote or pm, not {where!r}")
         at, latest = ef.time("at"), ef.time("at_latest", optional=True)
+        forum_id = ef.get("id", None, (str, int))
+        if forum_id is not None:
+            links[f"e{n}"] = str(forum_id)
         if latest is not None and latest < at:
             raise TranscriptError(f"events[{n}]: at_latest {ef.obj['at_latest']!r} is before at")
         events.append(Input(
@@ -114,7 +121,8 @@ def parse_transcript(raw: Any) -> Transcript:
             first_text=ef.str("first_text", None), missing_accounts=tuple(ef.names("missing_accounts")),
             read_at=ef.time("read_at", optional=True),  # when the bot first read it (C-13)
         ))
-    return Transcript(setup, tuple(events), f.time("until", optional=True))
+    pages = f.get("pages", {}, dict) or {}
+    return Transcript(setup, tuple(events), f.time("until", optional=True), links, f.str("game", ""), pages)
 
 
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
@@ -211,6 +219,13 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
               if i.id in known else i
               for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
+    if transcript.pages.get("url"):
+        # the posts as the game's ticks sent them: linked to its pages (issue 20 item 4)
+        from forumbot.pages.commands import transcript_pages
+        from forumbot.pages.publish import decorate
+
+        pages = transcript_pages(transcript, result, transcript.game or "game")
+        result = replace(result, messages=decorate(pages, result.messages, setup.markup == "markdown", True))
     clock_at = [setup.schedule.start]
     forum.clock = lambda: clock_at[0]
     for msg in result.messages:

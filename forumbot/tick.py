@@ -29,8 +29,9 @@ from forumbot.errors import (
 )
 from forumbot import unreadable
 from forumbot.game import GameRun
-from forumbot.markup import escape_bbcode
+from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import GameSetup, Input, Rejection, Replace, Where
+from forumbot.pages import publish as pages
 from forumbot.parse import NickMatcher, parse_command
 from forumbot.outbox import Delivery, Target, deliver, enqueue
 from forumbot.store.locks import Locks
@@ -120,6 +121,7 @@ class GameOutcome:
     held_until: datetime | None = None  # the earliest of them becomes due at this moment
     error: ForumError | None = None
     problem: str = ""  # state "broken": why its stored setup was refused
+    pages_error: str = ""  # why the pages could not be written: the posts showing a picture wait (issue 20)
 
 
 @dataclass
@@ -366,6 +368,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         result = ctx.fold(setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
+    result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
+                                                escape is escape_markdown)
     with ctx.sessions.begin() as session:
         _remember_phase(session, forum_id, game_id, result, known_phase)
         _sync_game(session, game_id, game, result)
@@ -388,6 +392,11 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     if result.result.winner is not None:
         _close_if_drained(ctx, game_id, until)
+
+
+def _setup_json(ctx: Context, game_id: int) -> str:
+    with ctx.sessions.begin() as session:
+        return session.get(Game, game_id).setup_json
 
 
 def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime):  # type: ignore[no-untyped-def]

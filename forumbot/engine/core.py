@@ -12,6 +12,7 @@ from typing import Sequence
 
 from forumbot import parse
 from forumbot.engine.commands import CommandsMixin
+from forumbot.engine.history import HistoryMixin
 from forumbot.engine.moves import MovesMixin
 from forumbot.engine.setup import (
     COUNT_MINUTES,
@@ -48,7 +49,7 @@ from forumbot.rules.base import DayOutcome, Kill
 from forumbot.texts import Texts, get_texts
 
 
-class Engine(VotesMixin, MovesMixin, CommandsMixin):
+class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
     """A game folded from its setup and inputs; `run` is called once per Engine."""
 
     def __init__(self, setup: GameSetup) -> None:
@@ -302,6 +303,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.s.resolutions += 1
         if not self.suppress:
             self.resolved.append((ph.label, at))
+        mark = self._history_mark(at)
         if ph.kind == "setup":
             self._start_day_one(at)
         elif ph.kind == "day":
@@ -310,6 +312,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             self._resolve_runoff(at)
         elif ph.kind == "night":
             self._resolve_night(at)
+        self._history_record(mark)
 
     def _start_day_one(self, at: datetime) -> None:
         unconfirmed = [s.nick for s in self.s.seats.values() if not s.confirmed]
@@ -649,4 +652,5 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             resolved=tuple(self.resolved),
             late=tuple((i, label, stamped, str(where)) for (where, i), (label, stamped) in self.late.items()),
             commands=tuple(self.commands),
+            history=self._history(),
         )

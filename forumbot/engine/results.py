@@ -39,3 +39,4 @@ class GameRun:
     late: tuple[tuple[str, str, datetime, str], ...] = ()
     # every GM PM this fold handled: (input id, the game just before, just after), as the override log keeps it
     commands: tuple[tuple[str, dict, dict], ...] = ()
+    history: tuple = ()  # forumbot.engine.history.DayRecord per day and runoff, the open one last (public pages)

@@ -64,3 +64,4 @@ class State:
     reminded: set[str] = field(default_factory=set)
     last_count: str = ""
     count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
+    history: list = field(default_factory=list)  # DayRecord per day and runoff resolved (forumbot.engine.history)

@@ -1,0 +1,91 @@
+"""The pages subcommands (issue 20 item 5): `pages build`, `dashboard`, `serve`. Registered by cli_daemon."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from forumbot.cli import EXIT_CONFIG, EXIT_OK
+from forumbot.errors import ConfigError
+
+
+def add_pages_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser("pages", help="the games' public pages")
+    pages = p.add_subparsers(dest="pages_command", required=True, metavar="ACTION")
+    p = pages.add_parser("build", parents=[common], help="build the static site of stored games now")
+    p.add_argument("names", nargs="*", metavar="NAME", help="games to build (default: every published one)")
+    p.add_argument("-o", "--output", help="the folder to write (default: [pages] folder)")
+    p.set_defaults(func=cmd_pages_build)
+
+    p = subparsers.add_parser("dashboard", parents=[common],
+                              help="every game's phase, deadline and outbox, with stuck messages (private)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("-o", "--output", help="write it to this file (0600; never under the public folder)")
+    p.set_defaults(func=cmd_dashboard)
+
+    p = subparsers.add_parser("serve", parents=[common], help="serve the pages folder read-only (the serve extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
+    p.add_argument("--folder", help="the folder to serve (default: [pages] folder)")
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_pages_build(args: argparse.Namespace) -> int:
+    from forumbot.cli_daemon import _config, _now, _sessions
+    from forumbot.pages.commands import build_stored
+
+    config = _config(args)
+    out = Path(args.output).resolve() if args.output else None
+    written = build_stored(_sessions(config), config, args.names, out, _now(args))
+    print(f"{len(written)} file(s) written" + (": " + ", ".join(written) if written else ""))
+    return EXIT_OK
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    from forumbot.cli_daemon import _config, _now, _sessions
+    from forumbot.pages.dashboard import dashboard, to_text, write_private
+
+    config = _config(args)
+    d = dashboard(_sessions(config), _now(args))
+    text = json.dumps(d, ensure_ascii=False, indent=1) + "\n" if args.json else to_text(d) + "\n"
+    if args.output:
+        path = Path(args.output).resolve()
+        if config.pages is not None and (path == config.pages.folder or config.pages.folder in path.parents):
+            raise ConfigError(f"{path} is under the public pages folder: the dashboard names roles; write it elsewhere")
+        write_private(path, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from forumbot.cli_daemon import _config, _now, _sessions
+    from forumbot.pages.dashboard import dashboard
+    from forumbot.pages.serve import app
+
+    try:
+        from waitress import create_server
+    except ImportError:
+        print("forumbot: serve needs the serve extra: pip install 'forumbot[serve]'", file=sys.stderr)
+        return EXIT_CONFIG
+    board = None
+    if args.folder and not Path(args.config).exists():
+        folder = Path(args.folder).resolve()  # the folder alone: no database, so no dashboard
+    else:
+        config = _config(args)
+        folder = Path(args.folder).resolve() if args.folder else (config.pages.folder if config.pages else None)
+        if folder is None:
+            raise ConfigError("serve: give --folder or configure [pages] folder")
+        sessions = _sessions(config)
+        board = lambda: dashboard(sessions, _now(args))  # noqa: E731
+    wsgi = app(folder, board, os.environ.get("FORUMBOT_DASHBOARD_TOKEN", ""))
+    server = create_server(wsgi, host=args.host, port=args.port, threads=2)
+    print(f"serving {folder} on http://{args.host}:{server.effective_port}/", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK

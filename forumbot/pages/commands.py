@@ -1,0 +1,109 @@
+"""What the pages commands do, apart from argument parsing (forumbot/cli_pages.py): build a stored game's site,
+a transcript's site (`replay --pages`, the same bytes the ticks wrote), and the probe of the public URL."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import requests
+from sqlalchemy import select
+
+from forumbot.config import Config
+from forumbot.errors import ConfigError, TranscriptError
+from forumbot.game import GameRun
+from forumbot.pages.output import write_site
+from forumbot.pages.publish import frozen_url, game_pages
+from forumbot.pages.site import HISTORY_MODES, GamePages, build_game
+
+
+def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type: ignore[no-untyped-def]
+    """A transcript's pages as its game's ticks built them: `game export` records how (URL, threads, post links,
+    vote history) and each event's forum id."""
+    p: dict[str, Any] = transcript.pages or {}
+    mode = p.get("vote_history", "after_day")
+    if mode not in HISTORY_MODES:
+        raise TranscriptError(f"transcript: pages.vote_history must be one of {', '.join(HISTORY_MODES)}")
+    threads = p.get("threads", {})
+    fields = {"url": p.get("url", ""), "post_url": p.get("post_url", ""), "picture": p.get("picture", True),
+              "png": p.get("png", False)}
+    if (not isinstance(threads, dict) or not all(isinstance(v, str) for v in threads.values())
+            or not isinstance(fields["url"], str) or not isinstance(fields["post_url"], str)
+            or not isinstance(fields["picture"], bool) or not isinstance(fields["png"], bool)):
+        raise TranscriptError("transcript: pages holds url, post_url (strings), threads (a table of URLs), "
+                              "picture and png (true or false)")
+    return GamePages(transcript.game or name, transcript.setup, run, base_url=fields["url"], threads=threads,
+                     post_url=fields["post_url"], links=dict(transcript.links), vote_history=mode,
+                     picture=fields["picture"], png=fields["png"])
+
+
+def write_pages(folder: Path, g: GamePages) -> list[str]:
+    return write_site(folder, build_game(g), g.setup.language, g.setup.schedule.timezone)
+
+
+def build_stored(sessions, config: Config, names: list[str], folder: Path | None,  # type: ignore[no-untyped-def]
+                 now: datetime) -> list[str]:
+    """`forumbot pages build`: each named (default: every published) stored game's site, folded as a tick
+    would now; returns the files written."""
+    from datetime import timedelta
+
+    from forumbot.store.models import Game
+    from forumbot.tick import fold_game
+
+    if config.pages is None:
+        raise ConfigError(f"{config.path}: no [pages] table (folder, url): there is nothing to build")
+    with sessions.begin() as session:
+        rows = {g.name: g.setup_json for g in session.scalars(select(Game))}
+    unknown = [n for n in names if n not in rows or n not in config.games]
+    if unknown:
+        raise ConfigError(f"no started game named {', '.join(map(repr, unknown))} in {config.path}")
+    chosen = names or sorted(n for n in rows if n in config.games and config.games[n].publish)
+    out = folder or config.pages.folder
+    written: list[str] = []
+    until = now - timedelta(seconds=config.grace_seconds)
+    for name in chosen:
+        game = config.games[name]
+        run = fold_game(sessions, config, name, until)
+        setup = _setup(sessions, config, name)
+        url = frozen_url(rows[name]) or config.pages.url
+        written += write_pages(out, game_pages(config, game, setup, run, url))
+    return sorted(set(written))
+
+
+def _setup(sessions, config: Config, name: str):  # type: ignore[no-untyped-def]
+    from forumbot.store.models import Game
+    from forumbot.tick import load_game
+
+    with sessions.begin() as session:
+        game_id = session.scalar(select(Game.id).where(Game.name == name))
+        setup, _, _ = load_game(session, config, game_id)
+    return setup
+
+
+def probe_public_url(config: Config, http: requests.Session | None = None) -> str | None:
+    """`check-config --online`: a file written into the folder must come back through the public URL.
+    Returns the problem, or None."""
+    pages = config.pages
+    if pages is None:
+        return None
+    token = secrets.token_hex(8)
+    name = f"forumbot-probe-{token}.txt"
+    path = pages.folder / name
+    try:
+        pages.folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(token, encoding="utf-8")
+    except OSError as e:
+        return f"pages.folder: cannot write {path}: {e.strerror or e}"
+    url = pages.url.rstrip("/") + "/" + name
+    try:
+        response = (http or requests.Session()).get(url, timeout=15)
+        if response.status_code != 200 or response.text.strip() != token:
+            return (f"pages.url: {url} did not serve the probe file written to {pages.folder} "
+                    f"(HTTP {response.status_code}); does the web server serve that folder at that URL?")
+        return None
+    except requests.RequestException as e:
+        return f"pages.url: cannot fetch {url}: {e}"
+    finally:
+        path.unlink(missing_ok=True)

@@ -1,0 +1,143 @@
+"""A day (or runoff) as data: every vote post in time order with what it was read as and the running tally after
+it, the final tally, who did not vote, the outcome (issue 20 item 1). Built from a DayRecord of the fold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from forumbot.engine.history import DayRecord
+from forumbot.model import Agitation, Rejection, Special, Vote
+from forumbot.rules.ballots import count_ballots
+
+SPECIALS = frozenset(str(s) for s in Special)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Whom a vote names: a nick, or a special word's code (`no_lynch`, `pardon_all`, `hang_all`)."""
+
+    name: str
+    special: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    post_id: str
+    at: datetime
+    voter: str  # nick
+    text: str
+    reading: str  # counted | changed | repeated | gm | agitation | rejected | ignored | voided | deleted | voter_out
+    detail: str  # the rejection code or why it was ignored (limit, final, agitation)
+    target: Target | None  # what the post named, where it named someone
+    tally: tuple[tuple[Target, int], ...]  # the running tally after it, most votes first
+    note: str = ""  # a rejection's detail (the fragment or names it was about), as the count post gives it
+
+    @property
+    def counted(self) -> bool:
+        return self.reading in ("counted", "changed", "repeated", "gm", "agitation")
+
+
+@dataclass(frozen=True)
+class DayData:
+    kind: str
+    number: int
+    opens: datetime
+    closed: datetime | None
+    rows: tuple[Row, ...]
+    lanes: tuple[str, ...]  # the voters alive in the phase, in seat order
+    final: tuple[tuple[Target, tuple[str, ...]], ...]  # target -> voters, most votes first
+    vote_post: dict[str, str]  # voter -> id of the post behind his final vote
+    not_voted: tuple[str, ...]
+    majority: int
+    deaths: tuple[tuple[str, str, str], ...]  # (nick, cause, role as announced or "")
+    leaders: tuple[str, ...]
+    cancelled: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.number}"
+
+    @property
+    def slug(self) -> str:
+        return f"{self.kind}-{self.number}"
+
+
+def day_data(record: DayRecord) -> DayData:
+    nicks = record.nicks
+    alive = set(record.alive)
+
+    def target_of(t: str) -> Target:
+        return Target(t, True) if t in SPECIALS and t not in nicks else Target(nicks.get(t, t))
+
+    posts = list(record.posts)
+    full = count_ballots(posts, alive, record.changes_allowed, record.repeat_is_change)
+    ignored = {id(p): why for p, why in full.ignored}
+    rows: list[Row] = []
+    before: dict = {}
+    for i, post in enumerate(posts):
+        after = count_ballots(posts[: i + 1], alive, record.changes_allowed, record.repeat_is_change).final
+        voter = nicks.get(post.voter, post.voter)
+        parsed = post.parsed
+        target = None
+        if isinstance(parsed, Vote):
+            target = target_of(str(parsed.target))
+        elif isinstance(parsed, Agitation):
+            target = Target(voter)
+        reading, detail = _reading(post, parsed, alive, ignored, before, after)
+        counted = {v: t for v, t in after.items() if _counts(t, alive)}
+        note = parsed.detail if isinstance(parsed, Rejection) else ""
+        rows.append(Row(post.id, post.at or record.opens, voter, post.text, reading, detail, target,
+                        _ranked(_tally(counted, target_of)), note))
+        before = after
+    final: dict[Target, list[str]] = {}
+    for voter, t in sorted(record.votes.items(), key=lambda kv: full.position.get(kv[0], -1)):
+        final.setdefault(target_of(t), []).append(nicks[voter])
+    ranked = sorted(final.items(), key=lambda kv: (-len(kv[1]), kv[0].special, kv[0].name))
+    lanes = tuple(nicks[sid] for sid in nicks if sid in alive)
+    not_voted = tuple(nicks[sid] for sid in nicks if sid in alive and sid not in record.votes
+                      and sid not in full.final)
+    return DayData(
+        kind=record.kind, number=record.number, opens=record.opens, closed=record.closed, rows=tuple(rows),
+        lanes=lanes, final=tuple((t, tuple(v)) for t, v in ranked),
+        vote_post={nicks[v]: p.id for v, p in full.final_posts.items() if v in record.votes},
+        not_voted=not_voted, majority=len(alive) // 2 + 1,
+        deaths=tuple((nicks[sid], cause, role) for sid, cause, role in record.deaths),
+        leaders=tuple(nicks.get(x, x) for x in record.leaders), cancelled=record.cancelled,
+    )
+
+
+def _reading(post, parsed, alive, ignored, before, after) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    if post.deleted:
+        return "deleted", ""
+    if post.voided:
+        return "voided", ""
+    if isinstance(parsed, Rejection):
+        return "rejected", parsed.code
+    if post.voter not in alive:
+        return "voter_out", ""
+    if id(post) in ignored:
+        return "ignored", ignored[id(post)]
+    if isinstance(parsed, Agitation):
+        return "agitation", parsed.marker
+    if post.by_gm:
+        return "gm", ""
+    if post.voter not in before:
+        return "counted", ""
+    return ("repeated" if before[post.voter] == after.get(post.voter) else "changed"), ""
+
+
+def _counts(target: object, alive: set[str]) -> bool:
+    return isinstance(target, Special) or target in alive
+
+
+def _tally(votes: dict, target_of) -> dict[Target, int]:  # type: ignore[no-untyped-def]
+    tally: dict[Target, int] = {}
+    for t in votes.values():
+        key = target_of(str(t))
+        tally[key] = tally.get(key, 0) + 1
+    return tally
+
+
+def _ranked(tally: dict[Target, int]) -> tuple[tuple[Target, int], ...]:
+    return tuple(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0].special, kv[0].name)))

@@ -1,0 +1,180 @@
+"""The day's vote-flow picture as SVG, written with the standard library: deterministic (the same day gives the
+same bytes) and escaped (a nickname is text, never markup). One lane per voter, coloured by whom he voted for,
+a label on every segment, a cross for each post that did not count, the tally and outcome in words; a runoff is
+a panel of its own (issue 20 item 2)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import textwrap
+from datetime import datetime
+from xml.sax.saxutils import escape, quoteattr
+
+from forumbot.pages.daydata import DayData, Target
+from forumbot.pages.words import Words
+
+# Okabe & Ito's colour-blind-safe palette, each with the label colour that reads on it
+PALETTE = (("#E69F00", "#000"), ("#56B4E9", "#000"), ("#009E73", "#fff"), ("#F0E442", "#000"),
+           ("#0072B2", "#fff"), ("#D55E00", "#fff"), ("#CC79A7", "#000"), ("#999999", "#000"))
+WIDTH, NAME_W, LANE_H, PAD = 960, 170, 22, 12
+FONT = "DejaVu Sans, Verdana, sans-serif"
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def text(value: str) -> str:
+    """Escaped character data, with characters XML forbids dropped and bidi isolated (an RTL mark in a
+    nickname must not turn the rest of the label around)."""
+    return escape("\u2068" + _UNSAFE.sub("", value) + "\u2069")
+
+
+def attr(value: str) -> str:
+    return quoteattr(_UNSAFE.sub("", value))
+
+
+def _n(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+class _Svg:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.clips = 0
+
+    def add(self, s: str) -> None:
+        self.parts.append(s)
+
+    def label(self, x: float, y: float, w: float, value: str, fill: str = "#000", size: int = 12,
+              weight: str = "normal") -> None:
+        """A text clipped to its box, so a long nickname stays inside the layout."""
+        self.clips += 1
+        cid = f"c{self.clips}"
+        self.add(f'<clipPath id="{cid}"><rect x="{_n(x)}" y="{_n(y - size)}" width="{_n(max(w, 0))}" '
+                 f'height="{_n(size * 1.5)}"/></clipPath>')
+        self.add(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" fill="{fill}" font-weight="{weight}" '
+                 f'clip-path="url(#{cid})">{text(value)}</text>')
+
+
+def render(days: list[DayData], words: Words, title: str) -> str:
+    """The picture of one day: its panel, and its runoff's below when it had one."""
+    svg = _Svg()
+    y = PAD + 18
+    svg.add(f'<text x="{PAD}" y="{y}" font-size="16" font-weight="bold">{text(title)}</text>')
+    y += 14
+    for day in days:
+        y = _panel(svg, day, words, y + 10)
+    height = y + PAD
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{_n(height)}" '
+            f'viewBox="0 0 {WIDTH} {_n(height)}" role="img" aria-labelledby="t d" font-family={attr(FONT)}>'
+            f'<title id="t">{text(title)}</title><desc id="d">{text(words("picture.desc"))}</desc>'
+            f'<rect width="100%" height="100%" fill="#fff"/>')
+    return head + "".join(svg.parts) + "</svg>\n"
+
+
+def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
+    svg.add(f'<text x="{PAD}" y="{_n(y + 12)}" font-size="14" font-weight="bold">'
+            f'{text(words.phase(day.kind, day.number))}</text>')
+    y += 22
+    start = day.opens
+    end = day.closed or max([start] + [r.at for r in day.rows])
+    span = max((end - start).total_seconds(), 1.0)
+    left, right = PAD + NAME_W, WIDTH - PAD
+    colours = _colours(day)
+
+    def x_of(at: datetime) -> float:
+        return left + (right - left) * min(max((at - start).total_seconds() / span, 0.0), 1.0)
+
+    svg.add(f'<text x="{_n(left)}" y="{_n(y + 10)}" font-size="10" fill="#444">{text(words.time(start))}</text>')
+    svg.add(f'<text x="{_n(right)}" y="{_n(y + 10)}" font-size="10" fill="#444" text-anchor="end">'
+            f'{text(words.time(end))}</text>')
+    y += 16
+    lanes = list(day.lanes) + sorted({r.voter for r in day.rows} - set(day.lanes))
+    for i, voter in enumerate(lanes):
+        top = y + i * LANE_H
+        if i % 2:
+            svg.add(f'<rect x="{PAD}" y="{_n(top)}" width="{WIDTH - 2 * PAD}" height="{LANE_H}" fill="#f3f3f3"/>')
+        svg.label(PAD + 2, top + 15, NAME_W - 8, voter)
+        rows = [r for r in day.rows if r.voter == voter]
+        held = [r for r in rows if r.counted and r.target is not None]
+        for k, row in enumerate(held):
+            x0 = x_of(row.at)
+            x1 = x_of(held[k + 1].at) if k + 1 < len(held) else right
+            fill, ink = colours[row.target]  # type: ignore[index]
+            name = words.target(row.target.name, row.target.special)  # type: ignore[union-attr]
+            svg.add(f'<g><title>{text(voter + " → " + name + " · " + words.time(row.at))}</title>'
+                    f'<rect x="{_n(x0)}" y="{_n(top + 3)}" width="{_n(max(x1 - x0, 1))}" height="{LANE_H - 6}" '
+                    f'fill="{fill}" stroke="#fff" stroke-width="0.5"/></g>')
+            svg.label(x0 + 3, top + 15, x1 - x0 - 5, name, ink, 11)
+        for row in rows:
+            if row.counted:
+                continue
+            cx, cy = x_of(row.at), top + LANE_H / 2
+            why = words.why(row)
+            svg.add(f'<g><title>{text(voter + ": " + why + " · " + words.time(row.at))}</title>'
+                    f'<path d="M{_n(cx - 5)} {_n(cy - 5)}L{_n(cx + 5)} {_n(cy + 5)}M{_n(cx - 5)} {_n(cy + 5)}'
+                    f'L{_n(cx + 5)} {_n(cy - 5)}" stroke="#000" stroke-width="2"/></g>')
+    y += len(lanes) * LANE_H + 18
+    for line in summary(day, words):
+        svg.label(PAD, y, WIDTH - 2 * PAD, line, size=12)
+        y += 17
+    return y
+
+
+def summary(day: DayData, words: Words) -> list[str]:
+    """The final tally and the outcome in words, one line each."""
+    lines = [f"{words('final')}:" + ("" if day.final else " " + words("no_votes"))]
+    for t, voters in day.final:
+        lines += textwrap.wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", 130,
+                               subsequent_indent="    ")
+    return lines + outcome(day, words)
+
+
+def outcome(day: DayData, words: Words) -> list[str]:
+    """Who did not vote, and what the day's end did (nothing yet while it is open)."""
+    lines = []
+    if day.not_voted:
+        lines += textwrap.wrap(f"{words('not_voted')}: {', '.join(day.not_voted)}", 130, subsequent_indent="    ")
+    if day.closed is not None:
+        if day.cancelled:
+            said = words("cancelled")
+        elif day.deaths:
+            said = words("leaves", names=", ".join(n for n, _, _ in day.deaths))
+        elif day.leaders and day.kind == "day":
+            said = words("to_runoff", names=", ".join(day.leaders))
+        else:
+            said = words("nobody")
+        lines.append(f"{words('outcome')}: {said}")
+    return lines
+
+
+def _colours(day: DayData) -> dict[Target, tuple[str, str]]:
+    """Each target a colour, in the order of the final tally then of first appearance; specials grey."""
+    order: list[Target] = [t for t, _ in day.final]
+    for row in day.rows:
+        if row.target is not None and row.target not in order:
+            order.append(row.target)
+    colours: dict[Target, tuple[str, str]] = {}
+    k = 0
+    for t in order:
+        if t.special:
+            colours[t] = ("#cccccc", "#000")
+        else:
+            colours[t] = PALETTE[k % (len(PALETTE) - 1)]
+            k += 1
+    return colours
+
+
+def file_name(slug: str, svg: str, ext: str = "svg") -> str:
+    """A name that carries the content's hash: a forum's image cache never shows a stale picture."""
+    return f"{slug}-{hashlib.sha256(svg.encode()).hexdigest()[:12]}.{ext}"
+
+
+def to_png(svg: str) -> bytes | None:
+    """The PNG through resvg (the `png` extra) with Debian's DejaVu fonts; None without the extra."""
+    try:
+        import resvg_py  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    data = resvg_py.svg_to_bytes(svg_string=svg, font_dirs=["/usr/share/fonts/truetype/dejavu"],
+                                 skip_system_fonts=True)
+    return bytes(data)

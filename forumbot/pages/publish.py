@@ -1,0 +1,118 @@
+"""The pages in a running game (issue 20 item 4): the site URL frozen at `game start`, the files written by the
+tick before it delivers, and the bot's posts that point at them: the opening post links the game page, each
+day's result ends with the picture and a link to the day's page. A post whose picture could not be written
+waits for a tick that can write it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from forumbot.game import GameRun
+from forumbot.model import GameSetup, Message
+from forumbot.pages.output import write_site
+from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png, public_days
+from forumbot.pages.words import Words
+
+log = logging.getLogger(__name__)
+
+URL_KEY = "pages_url"  # beside the setup in the stored setup JSON: the URL players were given stays valid
+RESULT = re.compile(r"^(day|runoff) (\d+)/(result|runoff)$")
+
+
+def freeze_url(setup_json: str, config, game) -> str:  # type: ignore[no-untyped-def]
+    """The stored setup with the site's public URL at `game start`, when the game is published."""
+    pages = getattr(config, "pages", None)
+    if pages is None or not game.publish:
+        return setup_json
+    d = json.loads(setup_json)
+    d[URL_KEY] = pages.url
+    return json.dumps(d, ensure_ascii=False, sort_keys=True)
+
+
+def frozen_url(setup_json: str) -> str:
+    return str(json.loads(setup_json).get(URL_KEY, ""))
+
+
+def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,  # type: ignore[no-untyped-def]
+               links: dict[str, str] | None = None) -> GamePages:
+    pages = config.pages
+    threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
+    return GamePages(game.name, setup, run, base_url=url, threads=threads, post_url=pages.post_url,
+                     links=links or {}, vote_history=pages.vote_history, picture=pages.picture, png=pages.png)
+
+
+@dataclass
+class Published:
+    written: list[str]
+    error: str = ""  # why the files could not be written; the posts that point at them wait
+
+
+def publish(folder: Path, g: GamePages) -> Published:
+    """Write the game's changed files (and the season index); a quiet tick writes nothing."""
+    try:
+        return Published(write_site(folder, build_game(g), g.setup.language, g.setup.schedule.timezone))
+    except OSError as e:
+        return Published([], f"cannot write the pages under {folder}: {e.strerror or e}")
+
+
+def decorate(g: GamePages, messages: tuple[Message, ...], markdown: bool, written: bool) -> tuple[Message, ...]:
+    """The posts with their links; without `written`, the posts that would show a picture are left out (they
+    wait: a forum would fetch a picture that is not there)."""
+    if not g.base_url:
+        return messages
+    words = Words(g.setup.language, g.setup.schedule.timezone)
+    base = g.base_url.rstrip("/") + "/" + _quote(g.name) + "/"
+    pics = closed_pictures(g, words)
+    shown = {d.label for d in public_days(g) if d.closed is not None}
+    out = []
+    for m in messages:
+        if m.key == "setup/players":
+            m = replace(m, text=m.text + "\n\n" + _link(words("post.game_page"), base, markdown))
+        found = RESULT.match(m.key)
+        if found:
+            kind, n, _ = found.groups()
+            label = f"{kind} {n}"
+            if label in shown:
+                if not written:
+                    continue
+                lines = []
+                if label in pics:
+                    img = base + (pics[label].removesuffix(".svg") + ".png" if g.png and has_png() else pics[label])
+                    lines.append(f"![{words('post.picture', n=n)}]({img})" if markdown else f"[img]{img}[/img]")
+                lines.append(_link(words("post.day_page"), base + f"day-{n}.html", markdown))
+                m = replace(m, text=m.text + "\n\n" + "\n".join(lines))
+        out.append(m)
+    return tuple(out)
+
+
+def _link(label: str, url: str, markdown: bool) -> str:
+    return f"[{label}]({url})" if markdown else f"{label}: [url]{url}[/url]"
+
+
+def _quote(name: str) -> str:
+    from urllib.parse import quote
+
+    return quote(name)
+
+
+def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
+            markdown: bool) -> tuple[GameRun, str]:
+    """The tick's hook: write the game's pages, then give the fold's result with the posts linked. Returns the
+    result to enqueue and why posts wait ("" when none does)."""
+    if getattr(config, "pages", None) is None or not game.publish:
+        return run, ""
+    url = frozen_url(setup_json())
+    if not url:  # started before [pages] was configured: its posts went out without links
+        return run, ""
+    g = game_pages(config, game, setup, run, url)
+    done = publish(config.pages.folder, g)
+    if done.written:
+        log.info("%s: pages written: %s", game.name, ", ".join(done.written))
+    if done.error:
+        log.warning("%s: %s; the posts showing a picture wait", game.name, done.error)
+    return replace(run, messages=decorate(g, run.messages, markdown, not done.error)), done.error

@@ -1,0 +1,278 @@
+"""The static site of a game (issue 20 items 3 and 6): the game page, a page and a picture per day, game.json,
+votes.csv, and the season index; HTML from Jinja2 templates with autoescape on.
+
+Privacy: everything here is a function of the vote-thread posts (the fold's DayRecords) and of what the bot
+announced publicly: deaths with the cause and role as posted, roles, seed and draw only after the end. PMs,
+night moves and outbox keys are never read."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from forumbot.engine import draw_seats
+from forumbot.engine.setup import commitment_text
+from forumbot.game import GameRun
+from forumbot.model import GameSetup
+from forumbot.pages.daydata import DayData, day_data
+from forumbot.pages.picture import file_name, outcome, render, summary, to_png
+from forumbot.pages.words import Words
+from forumbot.rules import get_variant
+from forumbot.rules.house import configure
+
+HISTORY_MODES = ("live", "after_day", "after_end")
+NIGHT_KILLS = frozenset({"mafia", "maniac", "hunt", "failed_hunt"})
+
+
+@dataclass(frozen=True)
+class GamePages:
+    """One game's inputs to its pages: the fold's result and how the pages are to be built."""
+
+    name: str
+    setup: GameSetup
+    run: GameRun
+    base_url: str = ""  # the site's public URL (frozen into the game at `game start`); "" gives relative links
+    threads: dict[str, str] = field(default_factory=dict)  # "game" / "vote" -> the thread's URL
+    post_url: str = ""  # a vote post's URL with "{id}" for the forum's post id; "" for no post links
+    links: dict[str, str] = field(default_factory=dict)  # input id -> the forum's post id, where they differ
+    vote_history: str = "live"
+    picture: bool = True
+    png: bool = False
+
+
+_ENV: Environment | None = None
+
+
+def env() -> Environment:
+    global _ENV
+    if _ENV is None:
+        _ENV = Environment(loader=PackageLoader("forumbot.pages", "templates"),
+                           autoescape=select_autoescape(default=True, default_for_string=True),
+                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return _ENV
+
+
+def public_days(g: GamePages) -> list[DayData]:
+    """The days the vote history shows now: `live` all, the open one too; `after_day` the resolved ones;
+    `after_end` none before the end."""
+    ended = g.run.result.winner is not None
+    records = g.run.history
+    if g.vote_history == "after_end" and not ended:
+        return []
+    if g.vote_history != "live":
+        records = tuple(r for r in records if r.closed is not None)
+    return [day_data(r) for r in records]
+
+
+def pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, tuple[str, str]]:
+    """Phase label -> (file name, SVG) for each resolved day and runoff: the picture its result post shows (a
+    runoff's holds its day's panel above its own). An open day has none: every picture a post points at stays
+    as it was posted, and the site built later from the same game holds the same files."""
+    out: dict[str, tuple[str, str]] = {}
+    if not g.picture:
+        return out
+    for d in days:
+        if d.closed is None:
+            continue
+        panels = [d] if d.kind == "day" else [x for x in days if x.number == d.number and x.kind == "day"] + [d]
+        svg = render(panels, words, words("picture.title", phase=words.phase("day", d.number)))
+        out[d.label] = (file_name(f"day-{d.number}", svg), svg)
+    return out
+
+
+def closed_pictures(g: GamePages, words: Words) -> dict[str, str]:
+    """Phase label -> the file name of its picture, for the posts that show it."""
+    return {label: name for label, (name, _) in pictures(g, public_days(g), words).items()}
+
+
+def build_game(g: GamePages) -> dict[str, bytes]:
+    """The game's files, by path relative to the site's folder (under the game's own folder)."""
+    words = Words(g.setup.language, g.setup.schedule.timezone)
+    days = public_days(g)
+    pics = pictures(g, days, words)
+    players = _players(g, words)
+    ended = g.run.result.winner is not None
+    base = f"{g.name}/"
+    files: dict[str, bytes] = {}
+    numbers = sorted({d.number for d in days})
+    ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
+               days=days, pics=pics, nights=_nights(g, words), link=lambda i: _post_link(g, i),
+               summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
+               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d),
+               events=_events(g))
+    files[base + "index.html"] = _html("game.html", ctx)
+    for n in numbers:
+        panels = [d for d in days if d.number == n]
+        shown = next((pics[d.label][0] for d in reversed(panels) if d.label in pics), "")
+        files[base + f"day-{n}.html"] = _html("day.html", dict(ctx, n=n, panels=panels, picture=shown))
+    for name, svg in pics.values():
+        files[base + name] = svg.encode()
+        if g.png:
+            png = to_png(svg)
+            if png is not None:
+                files[base + name.removesuffix(".svg") + ".png"] = png
+    files[base + "game.json"] = _json(g, days, players, words)
+    files[base + "votes.csv"] = _csv(g, days, words)
+    return files
+
+
+def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe/Moscow") -> bytes:
+    """The season index from the games' game.json documents (what the folder holds, whoever wrote it)."""
+    words = Words(language, timezone)
+    rows = [(d["game"], words.label(d["phase"]) if d.get("phase") else "",
+             words(f"winner.{d['winner']}") if d.get("winner") else "") for d in games]
+    return _html("index.html", dict(w=words, lang=words.language, rows=sorted(rows)))
+
+
+def has_png() -> bool:
+    """Whether the `png` extra is installed: a board that checks image sizes (phpBB) reads PNG, not SVG."""
+    import importlib.util
+
+    return importlib.util.find_spec("resvg_py") is not None
+
+
+def _html(template: str, ctx: dict) -> bytes:
+    return env().get_template(template).render(**ctx).encode()
+
+
+_MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|#fb:[0-9a-f]{8}", re.I)
+
+
+def _events(g: GamePages) -> list[tuple[datetime, str]]:
+    """The GM's public acts as the bot announced them in the game thread (a pause, an extension, a
+    replacement, a modkill, an undo, a GM's own words): time and first line, markup removed."""
+    out = []
+    for m in g.run.messages:
+        if str(m.where) == "game" and (m.key.startswith("gm/") or "/modkill/" in m.key):
+            first = next((ln for ln in _MARKUP.sub("", m.text).splitlines() if ln.strip()), "")
+            out.append((m.at, first.strip()[:200]))
+    return out
+
+
+def _timeline(g: GamePages, d: DayData) -> list[tuple[str, object]]:
+    """The day's posts with the bot's count posts between them ("count", its time): what changed since the
+    previous count reads off the table. The counts are public posts of the vote thread."""
+    counts = sorted(m.at for m in g.run.messages
+                    if str(m.where) == "vote" and m.key.startswith(f"{d.label}/count/"))
+    out: list[tuple[str, object]] = []
+    k = 0
+    for row in d.rows:
+        while k < len(counts) and counts[k] <= row.at:
+            out.append(("count", counts[k]))
+            k += 1
+        out.append(("row", row))
+    out += [("count", at) for at in counts[k:]]
+    return out
+
+
+def _post_link(g: GamePages, input_id: str) -> str:
+    if not g.post_url:
+        return ""
+    return g.post_url.replace("{id}", g.links.get(input_id, input_id))
+
+
+def _open_roles(g: GamePages) -> bool:
+    return bool(configure(get_variant(g.setup.variant), g.setup.options).open_roles)
+
+
+def _players(g: GamePages, words: Words) -> list[dict]:
+    """Seat, nick, state; the cause and role as the bot announced them (a night's cause and a role only with
+    open roles, every role after the end)."""
+    ended = g.run.result.winner is not None
+    open_roles = _open_roles(g)
+    out = []
+    for spec, p in zip(g.setup.players, g.run.result.players):
+        cause = ""
+        if p.died:
+            # a closed-role night post says only "killed at night": who killed stays unsaid (a modkill is said)
+            cause = "night" if p.died.cause in NIGHT_KILLS and not open_roles else p.died.cause
+        shown = ended or (open_roles and p.died is not None)
+        out.append(dict(seat=spec.nick, nick=p.nick, alive=p.alive, phase=p.died.phase if p.died else "",
+                        phase_words=words.label(p.died.phase) if p.died else "", cause=cause,
+                        cause_words=words.cause(cause) if cause else "",
+                        role=str(p.role) if shown else "", role_words=words.role(str(p.role)) if shown else ""))
+    return out
+
+
+def _nights(g: GamePages, words: Words) -> list[tuple[str, list[str]]]:
+    """Each resolved night with who died in it, as announced."""
+    label = g.run.phase
+    days = [r for r in g.run.history if r.kind == "day"]
+    if label == "ended":
+        last = max((r.number for r in days), default=0)
+        ended_after_day = bool(days) and days[-1].closed == g.run.result.ended_at
+        count = last - 1 if ended_after_day else last
+    else:
+        kind, _, n = label.partition(" ")
+        count = int(n) - 1 if n else 0
+    out = []
+    for n in range(1, count + 1):
+        died = [p["nick"] + " — " + p["cause_words"] + (f" ({p['role_words']})" if p["role_words"] else "")
+                for p in _players(g, words) if p["phase"] == f"night {n}"]
+        out.append((words.phase("night", n), died))
+    return out
+
+
+def _check(g: GamePages) -> dict:
+    """After the end: the seed and the string whose SHA-256 the opening post gave (C-2), with the command."""
+    import shlex
+
+    roles = {sid: seat.role for sid, seat in draw_seats(g.setup).items()}
+    drawn = commitment_text(g.setup.seed, roles)
+    return dict(seed=g.setup.seed, drawn=drawn, command=f"printf '%s' {shlex.quote(drawn)} | sha256sum")
+
+
+def _target(t) -> dict:  # type: ignore[no-untyped-def]
+    return {"name": t.name, "special": t.special} if t is not None else None  # type: ignore[return-value]
+
+
+def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words) -> bytes:
+    ended = g.run.result.winner is not None
+    doc = {
+        "game": g.name, "variant": g.setup.variant, "language": words.language, "phase": g.run.phase,
+        "deadline": _iso(g.run.next_deadline), "winner": g.run.result.winner,
+        "ended_at": _iso(g.run.result.ended_at),
+        "players": [{k: p[k] for k in ("seat", "nick", "alive", "phase", "cause", "role")} for p in players],
+        "days": [{
+            "kind": d.kind, "number": d.number, "opens": _iso(d.opens), "closed": _iso(d.closed),
+            "final": [{"target": _target(t), "voters": list(v)} for t, v in d.final],
+            "not_voted": list(d.not_voted), "majority": d.majority, "leaders": list(d.leaders),
+            "deaths": [{"nick": n, "cause": c, "role": r} for n, c, r in d.deaths], "cancelled": d.cancelled,
+            "posts": [{"id": g.links.get(r.post_id, r.post_id), "at": _iso(r.at), "voter": r.voter,
+                       "text": r.text, "reading": r.reading, "detail": r.detail, "target": _target(r.target),
+                       "tally": [[_target(t), c] for t, c in r.tally]} for r in d.rows],
+        } for d in days],
+    }
+    if ended:
+        doc["check"] = _check(g)
+    return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _iso(at: datetime | None) -> str | None:
+    return at.isoformat() if at is not None else None
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%")
+
+
+def csv_cell(value: str) -> str:
+    """A spreadsheet reads a cell starting with = + - @ (and tab, CR) as a formula: prefixed with ' it is text."""
+    return "'" + value if value.startswith(_FORMULA) else value
+
+
+def _csv(g: GamePages, days: list[DayData], words: Words) -> bytes:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    w.writerow(["phase", "post", "at", "voter", "reading", "detail", "target", "text"])
+    for d in days:
+        for r in d.rows:
+            target = words.target(r.target.name, r.target.special) if r.target else ""
+            w.writerow([csv_cell(x) for x in (d.label, g.links.get(r.post_id, r.post_id), _iso(r.at) or "", r.voter, r.reading, r.detail,
+                                               target, r.text)])
+    return out.getvalue().encode()

@@ -1,0 +1,137 @@
+"""The public pages' words, Russian (default) and English. Kept apart from forumbot/texts: these are HTML and
+SVG labels, escaped by the templates, not forum posts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+RU: dict[str, str] = {
+    "day": "День {n}", "runoff": "Перестрелка дня {n}", "night": "Ночь {n}", "setup": "Набор", "ended": "Игра окончена",
+    "picture.title": "{phase}: как менялись голоса",
+    "picture.desc": "Полоса на каждого голосующего; цвет и подпись — за кого его голос; крестик — пост, не засчитанный как голос.",
+    "final": "Итог", "outcome": "Исход", "nobody": "никто не покидает игру", "leaves": "игру покидает {names}",
+    "to_runoff": "перестрелка: {names}", "cancelled": "голосование отменено модкиллом",
+    "no_votes": "голосов нет", "not_voted": "Не проголосовали",
+    "special.no_lynch": "ннв", "special.pardon_all": "помиловать всех", "special.hang_all": "повесить всех",
+    "reading.counted": "голос", "reading.changed": "смена голоса", "reading.repeated": "повтор",
+    "reading.gm": "голос от ведущего", "reading.agitation": "агитация (голос против себя)",
+    "reading.rejected": "не голос", "reading.ignored": "не засчитан", "reading.voided": "правлен — не засчитан",
+    "reading.deleted": "удалён — не засчитан", "reading.voter_out": "автор выбыл",
+    "ignored.limit": "смена сверх лимита", "ignored.final": "после окончательного голоса",
+    "ignored.agitation": "после агитации",
+    "cause.vote": "повешен", "cause.runoff": "повешен в перестрелке", "cause.mafia": "убит мафией",
+    "cause.maniac": "убит маньяком", "cause.hunt": "убит охотой", "cause.failed_hunt": "погиб на охоте",
+    "cause.modkill": "модкилл", "cause.autokill": "автокилл", "cause.night": "убит ночью",
+    "role.civilian": "мирный", "role.sheriff": "шериф", "role.mafia": "мафия", "role.don": "дон",
+    "role.doctor": "доктор", "role.maniac": "маньяк",
+    "winner.town": "победил город", "winner.mafia": "победила мафия", "winner.maniac": "победил маньяк",
+    "winner.draw": "ничья",
+    "site.title": "Игры", "site.game": "Игра", "site.games": "Игры сезона", "game.title": "Игра «{name}»",
+    "game.phase": "Фаза", "game.deadline": "Срок", "game.paused": "на паузе", "game.players": "Игроки",
+    "game.seat": "Место", "game.nick": "Ник", "game.state": "Статус", "game.role": "Роль",
+    "game.alive": "в игре", "game.out": "выбыл: {phase}, {cause}", "game.replaced": "вместо {seat}",
+    "game.days": "Дни", "game.threads": "Темы", "game.thread.game": "игровая тема",
+    "game.thread.vote": "тема голосования", "game.nights": "Ночи", "game.night.quiet": "никто не погиб",
+    "game.check": "Проверка жеребьёвки", "game.seed": "Зерно: {seed}",
+    "game.check.how": "Строка, хеш которой был в первом посте; проверить:",
+    "game.hidden": "История голосов будет опубликована {when}.", "when.after_day": "после итогов дня",
+    "when.after_end": "после конца игры", "game.files": "Данные",
+    "day.title": "{phase}", "day.picture": "Картинка голосования", "day.final": "Итоговый подсчёт",
+    "day.votes": "Голоса", "day.target": "За кого", "day.voters": "Кто", "day.needed": "До большинства",
+    "day.history": "Все посты по порядку", "day.time": "Время", "day.voter": "Автор", "day.post": "Пост",
+    "day.reading": "Как прочитан", "day.tally": "Счёт после", "day.by_voter": "По игрокам",
+    "day.open": "день ещё идёт", "day.back": "К игре", "index.back": "Все игры", "vote_post": "пост голоса",
+    "post.game_page": "Страница игры", "post.day_page": "История голосования дня",
+    "post.picture": "Голосование дня {n}", "day.count_posted": "{at}: промежуточный подсчёт в теме голосования",
+    "game.events": "Объявления ведущего",
+}
+
+EN: dict[str, str] = {
+    "day": "Day {n}", "runoff": "Runoff of day {n}", "night": "Night {n}", "setup": "Setup", "ended": "Game over",
+    "picture.title": "{phase}: how the votes moved",
+    "picture.desc": "One lane per voter; colour and label say whom the vote is for; a cross marks a post that did not count.",
+    "final": "Final", "outcome": "Outcome", "nobody": "nobody leaves the game", "leaves": "{names} leave(s) the game",
+    "to_runoff": "runoff: {names}", "cancelled": "the vote was cancelled by a modkill",
+    "no_votes": "no votes", "not_voted": "Did not vote",
+    "special.no_lynch": "no lynch", "special.pardon_all": "pardon all", "special.hang_all": "hang all",
+    "reading.counted": "vote", "reading.changed": "vote changed", "reading.repeated": "repeated",
+    "reading.gm": "vote set by the GM", "reading.agitation": "agitation (a vote against oneself)",
+    "reading.rejected": "not a vote", "reading.ignored": "not counted", "reading.voided": "edited, not counted",
+    "reading.deleted": "deleted, not counted", "reading.voter_out": "author out",
+    "ignored.limit": "a change over the limit", "ignored.final": "after a final vote",
+    "ignored.agitation": "after an agitation",
+    "cause.vote": "lynched", "cause.runoff": "lynched in the runoff", "cause.mafia": "killed by the mafia",
+    "cause.maniac": "killed by the maniac", "cause.hunt": "killed by the hunt", "cause.failed_hunt": "died hunting",
+    "cause.modkill": "modkilled", "cause.autokill": "autokilled", "cause.night": "killed at night",
+    "role.civilian": "civilian", "role.sheriff": "sheriff", "role.mafia": "mafia", "role.don": "don",
+    "role.doctor": "doctor", "role.maniac": "maniac",
+    "winner.town": "the town won", "winner.mafia": "the mafia won", "winner.maniac": "the maniac won",
+    "winner.draw": "a draw",
+    "site.title": "Games", "site.game": "Game", "site.games": "Games of the season", "game.title": "Game “{name}”",
+    "game.phase": "Phase", "game.deadline": "Deadline", "game.paused": "paused", "game.players": "Players",
+    "game.seat": "Seat", "game.nick": "Nick", "game.state": "State", "game.role": "Role",
+    "game.alive": "alive", "game.out": "out: {phase}, {cause}", "game.replaced": "replacing {seat}",
+    "game.days": "Days", "game.threads": "Threads", "game.thread.game": "game thread",
+    "game.thread.vote": "vote thread", "game.nights": "Nights", "game.night.quiet": "nobody died",
+    "game.check": "Checking the draw", "game.seed": "Seed: {seed}",
+    "game.check.how": "The string whose hash the first post gave; check it with:",
+    "game.hidden": "The vote history is published {when}.", "when.after_day": "after the day's result",
+    "when.after_end": "after the game ends", "game.files": "Data",
+    "day.title": "{phase}", "day.picture": "Vote picture", "day.final": "Final count",
+    "day.votes": "Votes", "day.target": "For", "day.voters": "Who", "day.needed": "To majority",
+    "day.history": "Every post in order", "day.time": "Time", "day.voter": "Author", "day.post": "Post",
+    "day.reading": "Read as", "day.tally": "Tally after", "day.by_voter": "By player",
+    "day.open": "the day is still open", "day.back": "Back to the game", "index.back": "All games",
+    "vote_post": "vote post",
+    "post.game_page": "Game page", "post.day_page": "The day's vote history",
+    "post.picture": "Votes of day {n}", "day.count_posted": "{at}: a vote count posted in the vote thread",
+    "game.events": "The GM's announcements",
+}
+
+
+class Words:
+    def __init__(self, language: str, timezone: str) -> None:
+        self.language = "en" if language == "en" else "ru"
+        self.table = EN if self.language == "en" else RU
+        self.zone = ZoneInfo(timezone)
+
+    def __call__(self, key: str, **kw: object) -> str:
+        return self.table[key].format(**kw) if kw else self.table[key]
+
+    def phase(self, kind: str, number: int = 0) -> str:
+        return self(kind, n=number)
+
+    def label(self, label: str) -> str:
+        """A phase label as the engine writes it ("day 2", "runoff 1", "night 3", "setup") in words."""
+        kind, _, n = label.partition(" ")
+        return self(kind, n=int(n)) if n else self(kind)
+
+    def time(self, at: datetime | None) -> str:
+        return "" if at is None else at.astimezone(self.zone).strftime("%d.%m %H:%M")
+
+    def time_s(self, at: datetime | None) -> str:
+        return "" if at is None else at.astimezone(self.zone).strftime("%d.%m %H:%M:%S")
+
+    def target(self, name: str, special: bool) -> str:
+        return self(f"special.{name}") if special else name
+
+    def why(self, row) -> str:  # type: ignore[no-untyped-def]
+        """What a post was read as, with why where it did not count (the count post's own words for a
+        rejection, C-6)."""
+        said = self(f"reading.{row.reading}")
+        if row.reading == "rejected":
+            from forumbot.model import Rejection
+            from forumbot.texts import get_texts
+
+            texts = get_texts(self.language, lambda s: s, str(self.zone))
+            return f"{said}: {texts.reason(Rejection(row.detail, row.note), shown=row.text, who=row.voter)}"
+        if row.reading == "ignored":
+            return f"{said}: {self(f'ignored.{row.detail}')}"
+        return said + (f" ({row.detail})" if row.detail else "")
+
+    def cause(self, cause: str) -> str:
+        return self.table.get(f"cause.{cause}", cause)
+
+    def role(self, role: str) -> str:
+        return self.table.get(f"role.{role}", role)

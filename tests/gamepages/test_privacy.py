@@ -1,0 +1,177 @@
+"""Privacy and escaping of the public pages (issue 20 item 6, "Done means"): the site is a function of the
+vote-thread posts and the bot's public posts only; hostile nicknames stay text."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+import json
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from gamekit import Game  # noqa: E402
+from pagekit import site  # noqa: E402
+
+from forumbot.pages.site import GamePages, csv_cell  # noqa: E402
+
+MARKERS = ("КАНАРЕЙКА-ПМ", "CANARYMOVE", "КАНАРЕЙКА-ГМ")
+ROLE_WORDS = {"шериф": "sheriff", "дон": "don", "мафия": "mafia", "мирный": "civilian"}  # Moscow announces no role before the end (M-13)
+
+
+def _canary() -> Game:
+    g = Game.moscow()
+    g.pm("setup", "+1h", "М1", "КАНАРЕЙКА-ПМ хочу играть")  # a player's PM
+    g.pm("night 1", "+1h", "Шериф", "проверка Дон CANARYMOVE")  # a night move with a marker
+    g.pm("night 1", "+1h", "Дон", "убить М1")
+    g.gm("day 1", "+2h", "КАНАРЕЙКА-ГМ")  # a GM PM the bot answers privately
+    g.votes("day 1", {"Шериф": "М2", "Дон": "М2", "Маф1": "М2", "Маф2": "М2", "М1": "М2", "М3": "Дон"})
+    g.votes("day 2", {"Шериф": "Дон", "М3": "Дон", "М4": "Дон", "М5": "Дон", "М6": "Дон", "Маф1": "М3"})
+    return g
+
+
+def _public(files: dict[str, bytes]) -> str:
+    return "\n".join(data.decode() for data in files.values()).casefold()
+
+
+def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
+    g = _canary()
+    private = g.run().text()  # the markers did reach the bot's PMs: the test could fail
+    assert any(m in private for m in ("CANARYMOVE", "КАНАРЕЙКА-ГМ"))
+    for until in ("day 1", "night 1", "day 2", "night 2"):
+        r = g.run(until, "+3h")
+        assert r.winner is None
+        files = site(GamePages("canary", g.setup(), r.run))
+        text = _public(files)
+        for marker in MARKERS:
+            assert marker.casefold() not in text, (until, marker)
+        raw = "\n".join(data.decode() for data in files.values())
+        for word, role in ROLE_WORDS.items():
+            assert f"<td>{word}</td>" not in raw and f'"role": "{role}"' not in raw, (until, word)
+        assert "sha256sum" not in text and '"check"' not in text  # the seed and draw only after the end
+
+
+def test_after_the_end_roles_and_the_draw_are_published() -> None:
+    g = _canary()
+    g.votes("day 3", {"Шериф": "Маф1", "М3": "Маф1", "М4": "Маф1", "М5": "Маф1", "М6": "Маф1"})
+    r = g.run("night 3", "+1h")
+    if r.winner is None:
+        g.votes("day 4", {"Шериф": "Маф2", "М3": "Маф2", "М4": "Маф2", "М5": "Маф2", "М6": "Маф2"})
+        r = g.run("night 4", "+1h")
+    assert r.winner is not None
+    files = site(GamePages("canary", g.setup(), r.run))
+    doc = json.loads(files["canary/game.json"])
+    assert {p["seat"]: p["role"] for p in doc["players"]}["Шериф"] == "sheriff"
+    assert "sha256sum" in doc["check"]["command"]
+    for marker in MARKERS:
+        assert marker.casefold() not in _public(files)
+
+
+HOSTILE = ["<script>alert(1)</script>", "]]><x>", "\u202eevil\u202c", "😈💀🎭", "Щ" * 30, 'a"b\'c&d', "=cmd|' /C calc'!A0"]
+
+
+def test_hostile_nicknames_stay_escaped_in_every_file() -> None:
+    cast = [(n, r) for n, (_, r) in zip(HOSTILE + ["М1", "М2", "М3"], Game.moscow().cast)]
+    g = Game("moscow", cast)
+    g.votes("day 1", {n: HOSTILE[0] for n, _ in cast[1:]})
+    g.vote("day 1", "+2h", HOSTILE[0], "<b>" + HOSTILE[1] + "</b>")
+    r = g.run("night 1", "+1h")
+    files = site(GamePages("<game>", g.setup(), r.run, post_url="https://f.example/p?id={id}"))
+    for path, data in files.items():
+        text = data.decode()
+        if path.endswith(".json"):
+            assert HOSTILE[0] in json.dumps(json.loads(text), ensure_ascii=False)  # data, read back as such
+            continue
+        if path.endswith(".csv"):
+            continue
+        assert "<script>" not in text and "<x>" not in text, path
+        if path.endswith(".svg"):
+            ElementTree.fromstring(data)  # still well-formed
+            assert "&lt;script&gt;" in text
+        if path.endswith(".html"):
+            assert '"=' not in text
+    day = files["<game>/day-1.html"].decode()
+    assert "<bdi>&lt;script&gt;alert(1)&lt;/script&gt;</bdi>" in day  # bidi-isolated, escaped
+    rows = list(csv.reader(io.StringIO(files["<game>/votes.csv"].decode())))
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
+    assert any(cell == "'" + HOSTILE[-1] for row in rows for cell in row)
+
+
+def test_csv_cell_neutralises_formulas() -> None:
+    assert csv_cell("=1+1") == "'=1+1" and csv_cell("@SUM(A1)") == "'@SUM(A1)" and csv_cell("Вася") == "Вася"
+
+
+def test_thirty_players_ten_days_stay_inside_the_layout() -> None:
+    """The picture's height grows with the lanes; every label is clipped to its box."""
+    cast = [(f"Игрок{n:02d}" + "Щ" * 22, None) for n in range(30)]
+    g = Game("moscow", cast, options={"cast": {"mafia": 6}})  # R-10: a house cast plays 30
+    names = [n for n, _ in cast]
+    g.votes("day 1", {n: names[(i + 1) % 30] for i, n in enumerate(names)})
+    r = g.run("night 1", "+1h")
+    files = site(GamePages("big", g.setup(), r.run))
+    svg = next(data for p, data in files.items() if p.endswith(".svg"))
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [t for t in root.iter(f"{ns}text") if "clip-path" in t.attrib]
+    assert len(texts) >= 60  # 30 names and 30 segment labels, each clipped
+    height = float(root.attrib["height"])
+    assert all(float(t.attrib["y"]) < height for t in root.iter(f"{ns}text"))
+
+
+def test_day_page_marks_each_count_post_between_the_votes() -> None:
+    """C-6's counts are public posts: the day's table shows where each fell, so what changed since reads off it."""
+    g = Game.moscow(options={"vote_count_minutes": 60})
+    g.vote("day 1", "+10m", "М1", "Дон")
+    g.vote("day 1", "+3h", "М2", "Дон")
+    r = g.run("night 1", "+1h")
+    day = site(GamePages("c", g.setup(), r.run))["c/day-1.html"].decode()
+    assert day.count("промежуточный подсчёт") == 2  # at 11:00 after М1's vote, at 14:00 after М2's
+    table = day.split("Все посты по порядку", 1)[1]
+    assert table.index("М1") < table.index("промежуточный подсчёт") < table.index("М2") < table.rindex("промежуточный")
+
+
+def test_game_page_lists_the_gms_public_acts_not_his_pms() -> None:
+    """Pauses, extensions and modkills as the bot announced them in the game thread (public events)."""
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "пауза")
+    g.gm("day 1", "+2h", "продолжить")
+    g.gm("day 1", "+3h", "продлить 2ч")
+    g.gm("day 1", "+4h", "модкилл М6 КАНАРЕЙКА-ПРИЧИНА")
+    r = g.run("day 1", "+5h")
+    page = site(GamePages("e", g.setup(), r.run))["e/index.html"].decode()
+    public = "\n".join(m.text for m in r.run.messages if str(m.where) == "game")
+    assert "Объявления ведущего" in page and page.count("<li>01.12") >= 4
+    assert "Модкилл: М6 покидает игру." in page
+    shown = re.findall(r"<li>01\.12 \d\d:\d\d: <bdi>(.*?)</bdi></li>", page)
+    assert shown and all(html.unescape(line) in public.replace("[b]", "").replace("[/b]", "") for line in shown)
+
+
+def test_a_night_kill_is_shown_as_the_thread_was_told() -> None:
+    """Moscow's night post names no killer (closed roles): the page says "killed at night"; a modkill is said."""
+    g = Game.moscow()
+    g.votes("day 1", {"М1": "Маф1", "М2": "Маф1", "М3": "Маф1", "М4": "Маф1", "М5": "Маф1", "М6": "Маф1"})
+    g.pm("night 1", "+1h", "Дон", "убить М1")
+    g.pm("night 1", "+1h", "Маф2", "убить М1")
+    g.gm("night 1", "+2h", "модкилл М2")
+    r = g.run("day 2", "+1h")
+    doc = json.loads(site(GamePages("n", g.setup(), r.run))["n/game.json"])
+    causes = {p["seat"]: (p["phase"], p["cause"]) for p in doc["players"]}
+    assert causes["М1"] == ("night 1", "night") and causes["М2"] == ("night 1", "modkill")
+    assert r.died("М1") == ("night 1", "mafia")  # the engine knows; the page does not say
+
+
+def test_a_rejected_post_says_why_in_the_count_posts_words() -> None:
+    """C-6: the day page gives the reason the bot's count gave, in the game's language."""
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М4", "Абракадабра")
+    g.vote("day 1", "+2h", "М5", "Маф1")
+    r = g.run("night 1", "+1h")
+    day = site(GamePages("w", g.setup(), r.run))["w/day-1.html"].decode()
+    count = next(m.text for m in r.run.messages if m.key == "day 1/result")
+    reason = re.search(r"«Абракадабра» — (.+?)\.?\n", count.replace("[b]", "").replace("[/b]", ""))
+    assert reason, count
+    assert f"не голос: {html.escape(reason.group(1))}" in day
