@@ -58,10 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     try:
         from forumbot.cli_daemon import add_daemon_commands
+        from forumbot.cli_pages import add_pages_commands
     except ImportError:
         pass
     else:
         add_daemon_commands(sub, quiet)
+        add_pages_commands(sub, quiet)
     return parser
 
 

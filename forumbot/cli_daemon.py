@@ -91,10 +91,6 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     p.add_argument("key", nargs="?", help="the message's key, as `forumbot outbox NAME` lists it")
     p.set_defaults(func=cmd_outbox)
 
-    from forumbot.cli_pages import add_pages_commands
-
-    add_pages_commands(subparsers, common)
-
 
 def _iso_time(text: str) -> datetime:
     try:

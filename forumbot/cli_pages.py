@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from forumbot.cli import EXIT_CONFIG, EXIT_OK
+from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.errors import ConfigError
 
 
