@@ -62,8 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     except ImportError:
         pass
     else:
-        add_daemon_commands(sub, quiet)
-        add_pages_commands(sub, quiet)
+        add_pages_commands(sub, add_daemon_commands(sub, quiet))
     return parser
 
 

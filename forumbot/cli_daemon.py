@@ -24,7 +24,8 @@ DEFAULT_CONFIG = "forumbot.toml"
 
 
 def add_daemon_commands(subparsers: argparse._SubParsersAction,
-                        quiet: argparse.ArgumentParser | None = None) -> None:
+                        quiet: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """Adds the daemon's commands; returns their common parent parser (-c, -v/-q) for the pages commands."""
     common = argparse.ArgumentParser(add_help=False, parents=[quiet] if quiet else [])
     common.add_argument("-c", "--config", default=os.environ.get("FORUMBOT_CONFIG", DEFAULT_CONFIG),
                         help="configuration file (default: $FORUMBOT_CONFIG or ./forumbot.toml)")
@@ -90,6 +91,7 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
                         "drop KEY: never send it")
     p.add_argument("key", nargs="?", help="the message's key, as `forumbot outbox NAME` lists it")
     p.set_defaults(func=cmd_outbox)
+    return common
 
 
 def _iso_time(text: str) -> datetime:
