@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from forumbot import parse
 from forumbot.engine.commands import CommandsMixin
@@ -242,12 +242,33 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         return [m for m in self._possible_moves(sid) if m != "don"]
 
     def _night_grammar(self) -> list[str]:
-        """The short forms of every night move someone alive can make, for the night's opening post."""
+        """The short forms of the night moves, for the night's opening post. With closed roles (M-2, R-9) they
+        are the moves of the cast as it started, never of who is alive: a night post that stopped saying
+        «проверка НИК» once the Sheriff and the Don died told everyone so (issue 17 item 5)."""
+        if self.variant.open_roles:
+            return self._ordered_moves(m for sid in self._alive_ids() for m in self._night_moves(sid))
+        return self._ordered_moves(self._cast_moves())
+
+    def _cast_moves(self) -> list[str]:
+        """Every night move some role of the dealt cast has, whoever is alive and whether hunting is open."""
+        maniac = any(s.role is Role.MANIAC for s in self.s.seats.values())
+        moves: list[str] = []
+        for seat in self.s.seats.values():
+            for kind in sorted(self.variant.abilities(seat.role)):
+                if kind is MoveKind.HUNT:
+                    moves.append("hunt" if maniac else "hunt_mafia")
+                    continue
+                moves.append(str(kind))
+                if kind is MoveKind.SHOT and self.variant.team_shot and seat.is_mafia:
+                    moves.append("shot_by")
+        return moves
+
+    @staticmethod
+    def _ordered_moves(moves: Iterable[str]) -> list[str]:
         found: list[str] = []
-        for sid in self._alive_ids():
-            for move in self._night_moves(sid):
-                if move not in found:
-                    found.append(move)
+        for move in moves:
+            if move not in found:
+                found.append(move)
         order = ["check", "shot", "shot_by", "heal", "hunt", "hunt_mafia"]
         return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
 
