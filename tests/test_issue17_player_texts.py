@@ -53,3 +53,27 @@ def test_H2_open_roles_night_post_still_lists_what_the_living_can_do() -> None:
         g.vote("day 1", "+1h", v, voters[(i + 1) % len(voters)])
     r = g.run("night 1", "+1h")
     assert "«охота НИК маф|маньяк»" in plain(opening(r, "night 1").text)
+
+
+# ================================================ item 7: Russian grammar in PMs (C-12 amended), strict votes
+
+
+@pytest.mark.parametrize("language, ack, ambiguous, vote_rejected", [
+    ("ru", "Принято: выстрел. Цель — Шериф.", "ник подходит нескольким игрокам: Печкин 1, Печкин 2",
+     "Не засчитано: М3 «Шерифа» — нет игрока с таким ником."),
+    ("en", "Accepted: shot. Target — Шериф.", "the name fits several players: Печкин 1, Печкин 2",
+     "Not counted: М3 «Шерифа» — no player by that name."),
+])
+def test_C12_inflected_pm_target_is_understood_and_named_the_vote_thread_stays_strict(
+        language: str, ack: str, ambiguous: str, vote_rejected: str) -> None:
+    g = Game.moscow(language=language)
+    g.cast[4:6] = [("Печкин 1", g.cast[4][1]), ("Печкин 2", g.cast[5][1])]
+    g.vote("day 1", "+1h", "М3", "Шерифа")  # M-7, H-3: the vote thread reads no inflected form
+    shots = [g.pm("night 1", "+1h", m, "убить Шерифа") for m in ("Дон", "Маф1")]
+    shots.append(g.pm("night 1", "+1h", "Маф2", "стреляю в Шерифа"))
+    check = g.pm("night 1", "+1h", "Шериф", "проверка Печкина")
+    r = g.run("day 2", "+1h")
+    assert all(pm_after(r, m.author, m) == ack for m in shots)
+    assert ambiguous in pm_after(r, "Шериф", check)
+    assert r.died("Шериф") == ("night 1", "mafia")
+    assert vote_rejected in r.text().replace("“", "«").replace("”", "»")

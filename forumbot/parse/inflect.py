@@ -1,0 +1,79 @@
+"""Names in PMs as Russian writes them (C-12 amended): `убить Машу` for «Маша», `Печкин` for «Печкин 2000».
+
+Only for PMs, and only after the strict match (C-4) found nobody: the vote thread stays strict (M-7, H-3). A
+form names a player when exactly one living player matches; two or more are reported, listing them. Matching is
+word by word on normalised text: a word matches a nickname's word when it is that word with one common case
+ending replaced (`Пети` for «Петя»), removed, or added after a consonant (`Олега`; never `Васяя`). A short
+form is a whole-word prefix of one nickname (`Печкин` for «Печкин 2000»; `Печ` names nobody). Linear: the text is
+looked at only up to the longest name, and each player costs a fixed number of set lookups per word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from forumbot.model import Rejection
+from forumbot.parse.normalize import fold_lookalikes, normalize, strip_markup
+
+# The case endings C-12 names, and the nominative's last soft letters (Игорь → Игоря, Андрей → Андрея), longest
+# first. A stem keeps at least two letters, so `Ия` is never reduced to one letter that many names share.
+ENDINGS: tuple[str, ...] = ("ой", "ей", "ом", "ем", "а", "я", "у", "ю", "ы", "и", "е", "ь", "й")
+MIN_STEM = 2
+
+
+VOWELS = frozenset("аеёиоуыэюяйь")
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word as matched: itself, its stems with one ending removed, and whether an ending may be added to it
+    (a Russian word ending in a consonant: Олег → Олега; never Вася → Васяя). Look-alikes folded (C-4)."""
+
+    full: str
+    cut: frozenset[str]
+    takes_ending: bool
+
+
+def word(text: str) -> Word:
+    cut = {text[: -len(e)] for e in ENDINGS if text.endswith(e) and len(text) - len(e) >= MIN_STEM}
+    last = text[-1:]
+    takes = bool(last) and "а" <= last.lower() <= "я" and last.lower() not in VOWELS
+    return Word(fold_lookalikes(text), frozenset(fold_lookalikes(c) for c in cut), takes)
+
+
+def _same(written: Word, name: Word) -> bool:
+    """The same word, or `written` is `name` with its ending removed, replaced, or (after a consonant) added."""
+    return (written.full == name.full or bool(written.cut & name.cut) or written.full in name.cut
+            or (name.takes_ending and name.full in written.cut))
+
+
+def _words_match(written: list[Word], name: list[Word]) -> bool:
+    """Every written word matches the name's word in its place; fewer written words are a whole-word prefix."""
+    if not written or len(written) > len(name):
+        return False
+    return all(_same(w, n) for w, n in zip(written, name))
+
+
+def loose_match(key: str | None, names: Mapping[str, str], alive: Collection[str]) -> str | Rejection | None:
+    """The living player a normalised `key` names in an inflected or short form, a rejection listing several,
+    or None. `names`: each nickname or alias as written -> the canonical nickname it names."""
+    if not key:
+        return None
+    longest = max((len(normalize(strip_markup(n))) for n in names), default=0)
+    if len(key) > 2 * longest + 4:  # longer than any name in any case form: names nobody, looked at no further
+        return None
+    written = [word(w) for w in key.split(" ")]
+    found: dict[str, None] = {}
+    for name, nick in names.items():
+        if nick not in alive or nick in found:
+            continue
+        words = [word(w) for w in normalize(strip_markup(name)).split(" ") if w]
+        if _words_match(written, words):
+            found[nick] = None
+    if len(found) == 1:
+        return next(iter(found))
+    if found:
+        order = {nick: i for i, nick in enumerate(dict.fromkeys(names.values()))}
+        return Rejection("ambiguous_name", ", ".join(sorted(found, key=order.__getitem__)))
+    return None
