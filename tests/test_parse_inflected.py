@@ -86,5 +86,5 @@ def test_C12_loose_matching_is_linear_in_the_text() -> None:
         assert loose_match(text.strip(), names, list(names)) is None
         assert time.perf_counter() - began < 0.5
     began = time.perf_counter()
-    parse_pm("убить " + "Машу исполнитель " * 20_000, M, variant="free_hunt", alive=NICKS, everyone=NICKS)
-    assert time.perf_counter() - began < 3
+    parse_pm("убить " + "Машу исполнитель " * 5_000, M, variant="free_hunt", alive=NICKS, everyone=NICKS)
+    assert time.perf_counter() - began < 2  # 0.3 s here, as before loose matching

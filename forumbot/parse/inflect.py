@@ -20,6 +20,7 @@ from forumbot.parse.normalize import fold_lookalikes, normalize, strip_markup
 # first. A stem keeps at least two letters, so `Ия` is never reduced to one letter that many names share.
 ENDINGS: tuple[str, ...] = ("ой", "ей", "ом", "ем", "а", "я", "у", "ю", "ы", "и", "е", "ь", "й")
 MIN_STEM = 2
+MIN_SHORT = 3
 
 
 VOWELS = frozenset("аеёиоуыэюяйь")
@@ -49,8 +50,11 @@ def _same(written: Word, name: Word) -> bool:
 
 
 def _words_match(written: list[Word], name: list[Word]) -> bool:
-    """Every written word matches the name's word in its place; fewer written words are a whole-word prefix."""
+    """Every written word matches the name's word in its place; fewer written words are a whole-word prefix, of
+    MIN_SHORT letters at least (a preposition, `стреляю в`, is no short form of «В Мире»)."""
     if not written or len(written) > len(name):
+        return False
+    if len(written) < len(name) and sum(len(w.full) for w in written) < MIN_SHORT:
         return False
     return all(_same(w, n) for w, n in zip(written, name))
 
