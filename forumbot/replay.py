@@ -94,6 +94,8 @@ def parse_transcript(raw: Any) -> Transcript:
         options=options,
         language=language,
         markup=markup,
+        game_url=f.str("game_url", ""),
+        vote_url=f.str("vote_url", ""),
     )
     events = []
     for n, e in enumerate(f.list("events"), 1):

@@ -77,3 +77,116 @@ def test_C12_inflected_pm_target_is_understood_and_named_the_vote_thread_stays_s
     assert ambiguous in pm_after(r, "Шериф", check)
     assert r.died("Шериф") == ("night 1", "mafia")
     assert vote_rejected in r.text().replace("“", "«").replace("”", "»")
+
+
+# ================================================== item 6: the opening post tells the players how to vote
+
+GAME_URL, VOTE_URL = "https://forum.example.org/viewtopic.php?t=101", "https://forum.example.org/viewtopic.php?t=102"
+
+
+def run_with_urls(g: Game, until: str = "day 1", offset: str = "+2h", **urls: str) -> Result:
+    from dataclasses import replace
+
+    from forumbot.game import run
+
+    setup = replace(g.setup(), **({"game_url": GAME_URL, "vote_url": VOTE_URL} | urls))
+    return Result(run(setup, g.events, g.at(until, offset)))
+
+
+OPENING_MOSCOW = {
+    "ru": ["Как голосовать:",
+           f"Голосование — в [url={VOTE_URL}]теме голосования[/url], каждый день до срока",
+           "Голос — сообщение только с ником игрока, как он написан в списке выше",
+           "Голос можно сменить один раз: второй голос окончательный.",  # M-8
+           "Чтобы никого не вешать, напишите «ннв».",  # M-7
+           "голос на этот случай можно дать сразу, через «/»: «НИК / НИК2», «НИК / помиловать всех» или "
+           "«НИК / повесить всех».",  # M-10
+           "Правила этой игры:\n— Уходит набравший больше всех голосов.\n— При ничьей — перестрелка.\n"
+           "— За отсутствие голоса ничего не бывает.\n— Ничья, когда живых 4 или меньше.\n"
+           "— Роль выбывшего не объявляется."],
+    "en": ["How to vote:",
+           f"Votes go in [url={VOTE_URL}]the vote thread[/url], each day until the deadline",
+           "A vote is a post holding only a player's nickname as the list above spells it",
+           "A vote may be changed once: the second vote is final.",
+           "To lynch nobody, write “ннв”.",
+           "“NICK / NICK2”, “NICK / помиловать всех” (pardon all) or “NICK / повесить всех” (hang all).",
+           "This game's rules:\n— The most votes leave.\n— A tie goes to a runoff.\n— Not voting costs nothing.\n"
+           "— A draw at 4 alive or fewer.\n— A departing player's role is not announced."],
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_M7_M8_M10_the_opening_post_says_how_to_vote_and_links_the_vote_thread(language: str) -> None:
+    r = run_with_urls(Game.moscow(language=language))
+    first = r.run.messages[0]
+    assert first.key == "setup/players"
+    for line in OPENING_MOSCOW[language]:
+        assert line in first.text, (line, first.text)
+
+
+@pytest.mark.parametrize("language, lines", [
+    ("ru", ["без пояснений, цитат и второго ника", "Голос можно менять: засчитывается последний до срока.",
+            "Голоса «никого не вешать» в этой игре нет.",
+            "Призыв голосовать («голосуйте за …», «давайте …») засчитывается как голос автора против себя; "
+            "повторный призыв — автокилл.", "— Не проголосовавший выбывает (автокилл)."]),
+    ("en", ["no explanation, quote or second name", "A vote may be changed: the latest before the deadline counts.",
+            "This game has no no-lynch vote.", "a second call is an autokill.",
+            "— A player who does not vote is out (autokill)."]),
+])
+def test_H3_H4_H5_the_free_hunt_opening_post_says_its_strict_vote(language: str, lines: list[str]) -> None:
+    first = plain(run_with_urls(Game.free_hunt(language=language)).run.messages[0].text)
+    for line in lines:
+        assert line in first, (line, first)
+    assert "«/»" not in first and "“/”" not in first  # no runoff in Free Hunt
+
+
+def test_R1_R4_house_rules_change_what_the_opening_post_says() -> None:
+    g = Game.moscow(options={"vote_changes": 2, "pass_words": ["ннв", "пас"], "tie": "nobody"})
+    first = plain(run_with_urls(g).run.messages[0].text)
+    assert "Голос можно сменить 2 раза, после этого он окончательный." in first
+    assert "Чтобы никого не вешать, напишите «ннв» или «пас»." in first
+    assert "— При ничьей никто не уходит." in first and "«/»" not in first
+
+
+@pytest.mark.parametrize("language, line", [
+    ("ru", f"Обсуждение — [url={GAME_URL}]игровая тема[/url]."),
+    ("en", f"Discussion: [url={GAME_URL}]the game thread[/url]."),
+])
+def test_C6_vote_thread_counts_link_the_game_thread(language: str, line: str) -> None:
+    g = Game.moscow(language=language)
+    g.vote("day 1", "+1h", "М1", "М2")
+    r = run_with_urls(g)
+    counts = [m.text for m in r.run.messages if m.where == "vote"]
+    assert counts and all(c.endswith(line) for c in counts), counts
+    assert not any(GAME_URL in m.text for m in r.run.messages if m.where == "game")
+
+
+def test_a_thread_address_that_is_no_plain_url_is_never_linked() -> None:
+    """The config's address is shown escaped, never turned into markup that could carry anything else."""
+    r = run_with_urls(Game.moscow(), vote_url="https://x.example/t?id=1][b]boo[/b]", game_url="javascript:alert(1)")
+    first = r.run.messages[0].text
+    assert "[url=" not in first and "Голосование — в теме голосования," in first
+    from forumbot.markup import get_format
+
+    assert get_format("markdown").link(VOTE_URL, "тема") == f"[тема]({VOTE_URL})"
+    assert get_format("markdown").link("https://x.example/a)b", "тема") == "тема"
+
+
+def test_without_thread_addresses_the_opening_post_still_says_how_to_vote() -> None:
+    r = Game.moscow().run("day 1", "+1h")
+    assert "Голосование — в теме голосования, каждый день" in r.posts()[0]
+
+
+# ======================================= item 15: the #fb: marker of every PM is explained once, in the role PM
+
+
+@pytest.mark.parametrize("language, line", [
+    ("ru", "Строка вида #fb:… в конце моих сообщений — служебная метка"),
+    ("en", "A line like #fb:… at the end of my messages is a tag"),
+])
+def test_C2_the_role_pm_explains_the_marker_and_no_other_pm_repeats_it(language: str, line: str) -> None:
+    g = Game.moscow(language=language)
+    g.pm("setup", "+1h", "М1", "подтверждаю")
+    r = g.run("day 1", "+1h")
+    pms = r.pms("М1")
+    assert line in pms[0] and sum(line in p for p in pms) == 1

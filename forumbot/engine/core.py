@@ -223,13 +223,26 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.drawn = commitment_text(self.setup.seed, roles)  # printed at the end, so the hash can be checked
         self._post(
             at, Where.GAME,
-            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles), self._house_summary()),
+            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles),
+                              self._rules_in_force(), self._how_to_vote()),
             "setup/players",
         )
         # M-1: with a Don in the variant but none dealt, the mafia choose him
         choose_don = Role.DON in self.variant.roles and not any(s.role is Role.DON for s in self.s.seats.values())
         for sid, seat in self.s.seats.items():
             self._pm(at, sid, self._role_pm(sid, choose_don), f"setup/role/{sid}")
+
+    def _how_to_vote(self) -> list[str]:
+        return self.t.how_to_vote(self.variant.vote_grammar == "strict", self.variant.house, self.variant.has_runoff,
+                                  self.setup.vote_url)
+
+    def _rules_in_force(self) -> list[tuple[str, object]]:
+        """The day's and the game's rules as this game plays them, the variant's own included (a default game's
+        players were told none, issue 17 item 6); the vote's own rules are in `_how_to_vote`."""
+        house = self.variant.house
+        rules: list[tuple[str, object]] = [(name, getattr(house, name))
+                                           for name in ("lynch", "tie", "no_show", "draw_at", "open_roles")]
+        return rules + [(k, v) for k, v in self._house_summary() if k == "cast"]
 
     def _role_pm(self, sid: str, choose_don: bool) -> str:
         """The role PM with the role's night moves, an example each (issue 11 item 3)."""

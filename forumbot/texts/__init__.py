@@ -186,22 +186,50 @@ class Texts:
     # --- setup
 
     def setup_post(self, nicks: Sequence[str], start: datetime, commitment: str,
-                   house: Sequence[tuple[str, Any]] = ()) -> str:
+                   house: Sequence[tuple[str, Any]] = (), how_to_vote: Sequence[str] = ()) -> str:
+        """C-2's opening post. `how_to_vote` (see `how_to_vote`) and `house`, the rules in force, are what a
+        player needs before Day 1 (issue 17 item 6)."""
         return self.post(
             self.heading("setup.title"),
             self.f.items([self.b(x) for x in nicks]) if self.f.name == "markdown"
             else self.f.items([f"{i}. {self.b(x)}" for i, x in enumerate(nicks, 1)]),
             self.prose(self._("setup.start", at=self.time(start))),
-            self.prose(*self.house_rules(house)) if house else "",
+            self.section(self.T["setup.vote.title"], list(how_to_vote)) if how_to_vote else "",
+            self.prose(*self.house_rules(house, "setup.rules.title")) if house else "",
             self.prose(self._("setup.commitment", hash=commitment), self.T["setup.how_to_check"]),
             self.prose(self.T["setup.marker"]),
         )
 
-    def house_rules(self, house: Sequence[tuple[str, Any]]) -> list[str]:
+    def how_to_vote(self, strict: bool, house: Any, runoff: bool, vote_url: str) -> list[str]:
+        """How to vote, as this game's rules have it (M-7, M-8, M-10, H-3, H-4, R-1..R-4): where, what a vote
+        is, how often it may change, the no-lynch word, the runoff part; `house` is the game's HouseRules."""
+        lines = [self._("setup.vote.where", thread=self.f.link(vote_url, self.T["setup.vote.thread"])),
+                 self.T["setup.vote.strict" if strict else "setup.vote.nick"]]
+        changes = house.vote_changes
+        lines.append(self.T["setup.vote.changes_unlimited"] if changes is None else
+                     self.T["setup.vote.changes_none"] if changes == 0 else
+                     self.T["setup.vote.changes_once"] if changes == 1 else
+                     self._("setup.vote.changes", count=self.count(changes, "time")))
+        words = house.pass_words if house.pass_words is not None else (() if strict else ("ннв",))
+        quoted = [self._("quoted", text=self.esc(w)) for w in words]
+        either = ", ".join(quoted[:-1]) + f" {self.T['or']} " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
+        lines.append(self._("setup.vote.pass", words=either)
+                     if words else self.T["setup.vote.no_pass"])
+        if house.final_word:
+            lines.append(self._("house.final_word", word=self.esc(house.final_word)) + ".")
+        if house.vote_format != "any":
+            lines.append(self._(f"house.vote_format.{house.vote_format}", colors=", ".join(house.vote_colors)) + ".")
+        if runoff:
+            lines.append(self.T["setup.vote.runoff"])
+        if strict:
+            lines.append(self.T["setup.vote.agitation"])
+        return lines
+
+    def house_rules(self, house: Sequence[tuple[str, Any]], title: str = "house.title") -> list[str]:
         """The house rules in force (RULES.md R), one line each; nothing when the variant's clauses hold."""
         if not house:
             return []
-        lines = [self._("house.title")]
+        lines = [self._(title)]
         for name, value in house:
             if name == "vote_changes":
                 line = (self._("house.vote_changes.unlimited") if value is None else
@@ -238,6 +266,7 @@ class Texts:
         if examples:
             blocks.append(self.section(self.T["role.moves"], examples))
         blocks.append(self.prose(self._("role.confirm")))
+        blocks.append(self.prose(self.T["role.marker"]))  # item 15: once, in the first PM every player gets
         return self.post(*blocks)
 
     def _examples(self, moves: Sequence[str], example: str, me: str) -> list[str]:
@@ -322,6 +351,12 @@ class Texts:
             notes.append(self._("count.rough", nick=self.b(nick), text=self.quoted(text),
                                 earliest=self.time_s(earliest), latest=self.time_s(latest)))
         return self.post(title, house_block, tally_block, not_voted_block, self.section(self.T["count.notes"], notes))
+
+    def with_game_link(self, text: str, game_url: str) -> str:
+        """A vote-thread post with the way to the game thread under it (issue 17 item 6); unchanged without a
+        safe URL to link."""
+        link = self.f.link(game_url, self.T["thread.game"])
+        return text if link == self.T["thread.game"] else self.post(text, self.prose(self._("thread.game_line", link=link)))
 
     def phase(self, label: str) -> str:
         kind, _, n = label.partition(" ")

@@ -328,3 +328,26 @@ T: dict[str, str] = {
     "help.grammar.help": "“help”",
     "help.what.help": "this list",
 }
+
+# --- h17a: issue 17 items 5-10, 15 (player-facing texts) ---
+T.update({
+    "forms.time": "time|times",
+    "setup.vote.title": "How to vote:",
+    "setup.vote.thread": "the vote thread",
+    "setup.vote.where": "Votes go in {thread}, each day until the deadline the day's opening post names.",
+    "setup.vote.nick": "A vote is a post holding only a player's nickname as the list above spells it (case and formatting do not matter); a post with other words is no vote.",
+    "setup.vote.strict": "A vote is a post holding only a player's nickname as the list above spells it: no explanation, quote or second name, or it is no vote.",
+    "setup.vote.changes_once": "A vote may be changed once: the second vote is final.",
+    "setup.vote.changes": "A vote may be changed {count}; after that it is final.",
+    "setup.vote.changes_none": "A vote may not be changed: the first one counts.",
+    "setup.vote.changes_unlimited": "A vote may be changed: the latest before the deadline counts.",
+    "setup.vote.pass": "To lynch nobody, write {words}.",
+    "setup.vote.no_pass": "This game has no no-lynch vote.",
+    "setup.vote.runoff": "A tie leads to a runoff; a vote for that case may be given at once, after “/”: “NICK / NICK2”, “NICK / помиловать всех” (pardon all) or “NICK / повесить всех” (hang all).",
+    "setup.vote.agitation": "A call to vote (“vote for …”, “let's …”) counts as its author's vote against himself; a second call is an autokill.",
+    "setup.rules.title": "This game's rules:",
+    "thread.game": "the game thread",
+    "thread.game_line": "Discussion: {link}.",
+    "role.marker": "A line like #fb:… at the end of my messages is a tag I find my own messages by; no need to answer it, it means nothing for the game.",
+    "or": "or",
+})
