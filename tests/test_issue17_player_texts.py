@@ -18,7 +18,8 @@ MAJORITY = ["Шериф", "Маф1", "Маф2", "М1", "М2", "М3", "М4", "М5
 
 
 def pm_after(r: Result, to: str, inp) -> str:  # type: ignore[no-untyped-def]
-    return next(plain(m.text) for m in r.run.messages if m.to == to and m.key == f"pm/{inp.id}")
+    """The answer to a player's PM, or to a GM's command."""
+    return next(plain(m.text) for m in r.run.messages if m.to == to and m.key in (f"pm/{inp.id}", f"gm/{inp.id}"))
 
 
 def sheriff_and_don_dead(language: str) -> Game:
@@ -73,7 +74,7 @@ def test_C12_inflected_pm_target_is_understood_and_named_the_vote_thread_stays_s
     shots.append(g.pm("night 1", "+1h", "Маф2", "стреляю в Шерифа"))
     check = g.pm("night 1", "+1h", "Шериф", "проверка Печкина")
     r = g.run("day 2", "+1h")
-    assert all(pm_after(r, m.author, m) == ack for m in shots)
+    assert all(pm_after(r, m.author, m).startswith(ack + "\n") for m in shots)
     assert ambiguous in pm_after(r, "Шериф", check)
     assert r.died("Шериф") == ("night 1", "mafia")
     assert vote_rejected in r.text().replace("“", "«").replace("”", "»")
@@ -190,3 +191,39 @@ def test_C2_the_role_pm_explains_the_marker_and_no_other_pm_repeats_it(language:
     r = g.run("day 1", "+1h")
     pms = r.pms("М1")
     assert line in pms[0] and sum(line in p for p in pms) == 1
+
+
+# ============================================= item 8: the mafia are told when their targets differ (M-5)
+
+
+@pytest.mark.parametrize("language, first, second, third, status", [
+    ("ru",
+     "Принято: выстрел. Цель — М1.\nЦели мафии сейчас: Дон — М1; Маф1 — цели нет; Маф2 — цели нет.\n"
+     "Выстрел состоится, только если все живые члены мафии назовут одну и ту же цель; иначе — несострел.",
+     "Принято: выстрел. Цель — М2.\nЦели мафии сейчас: Дон — М1; Маф1 — М2; Маф2 — цели нет.\n"
+     "Выстрел состоится, только если все живые члены мафии назовут одну и ту же цель; иначе — несострел.",
+     "Принято: выстрел. Цель — М1.\nЦели мафии сейчас: Дон — М1; Маф1 — М1; Маф2 — М1.\n"
+     "Цели совпадают: выстрел состоится, если никто их не сменит.",
+     "Мафия: цели не совпадают — Дон — М1; Маф1 — М2; Маф2 — цели нет."),
+    ("en",
+     "Accepted: shot. Target — М1.\nThe mafia's targets now: Дон — М1; Маф1 — no target; Маф2 — no target.\n"
+     "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
+     "Accepted: shot. Target — М2.\nThe mafia's targets now: Дон — М1; Маф1 — М2; Маф2 — no target.\n"
+     "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
+     "Accepted: shot. Target — М1.\nThe mafia's targets now: Дон — М1; Маф1 — М1; Маф2 — М1.\n"
+     "The targets match: the shot happens unless one of them changes.",
+     "Mafia: the targets do not match — Дон — М1; Маф1 — М2; Маф2 — no target."),
+])
+def test_M5_each_mafia_ack_lists_the_team_targets_and_the_gm_status_shows_a_mismatch(
+        language: str, first: str, second: str, third: str, status: str) -> None:
+    g = Game.moscow(language=language)
+    a = g.pm("night 1", "+1h", "Дон", "убить М1")
+    b = g.pm("night 1", "+2h", "Маф1", "убить М2")
+    asked = g.gm("night 1", "+3h", "статус")
+    g.pm("night 1", "+4h", "Маф1", "убить М1")
+    c = g.pm("night 1", "+5h", "Маф2", "убить М1")
+    again = g.gm("night 1", "+6h", "статус")
+    r = g.run("night 1", "+7h")
+    assert (pm_after(r, "Дон", a), pm_after(r, "Маф1", b), pm_after(r, "Маф2", c)) == (first, second, third)
+    assert status in pm_after(r, "ГМ", asked)
+    assert status.split(" — ")[0] not in pm_after(r, "ГМ", again)  # all three match now: nothing to show

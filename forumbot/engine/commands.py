@@ -275,8 +275,11 @@ class CommandsMixin:
                 ):
                     missing.append((self._nick(sid), str(kind)))
         unconfirmed = ([x.nick for x in self.s.seats.values() if not x.confirmed] if ph.kind == "setup" else [])
-        return self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
+        text = self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
                              self._alive_nicks(), votes, missing, unconfirmed)
+        if ph.kind == "night" and not self.variant.team_shot:  # M-5: the GMs see a misfire coming (item 8)
+            text = self.t.prose(text, self.t.mafia_mismatch(self._team_targets()))
+        return text
 
 
 def _state_line(s: State) -> str:

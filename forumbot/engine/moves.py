@@ -132,7 +132,18 @@ class MovesMixin:
             self.s.moves.by_player[(TEAM_SHOT, MoveKind.SHOT)] = Move(move.kind, target, executor=executor)
             return t.accepted(move.kind, self._nick(target), self._nick(executor))
         self.s.moves.by_player[(sid, move.kind)] = Move(move.kind, target)
+        if move.kind is MoveKind.SHOT and seat.is_mafia:  # M-5: a shot kills only when every target matches
+            return t.prose(t.accepted(move.kind, self._nick(target)), t.mafia_targets(self._team_targets()))
         return t.accepted(move.kind, self._nick(target))
+
+    def _team_targets(self) -> list[tuple[str, str | None]]:
+        """M-5: each alive mafioso and the target of his shot now (None: none sent yet)."""
+        out: list[tuple[str, str | None]] = []
+        for sid, seat in self.s.seats.items():
+            if seat.is_mafia and seat.alive:
+                shot = self.s.moves.by_player.get((sid, MoveKind.SHOT))
+                out.append((seat.nick, self._nick(shot.target) if shot and shot.target else None))
+        return out
 
     def _moves_in_force(self) -> NightMoves:
         """C-5: a move whose sender or target is dead when the night resolves is no move."""

@@ -498,6 +498,23 @@ class Texts:
             lines.append(self._("pm.no_moves"))
         return self.prose(*lines)
 
+    def _targets(self, targets: Sequence[tuple[str, str | None]]) -> str:
+        return "; ".join(self._("mafia.target", nick=self.n(nick), target=self.b(target)) if target
+                         else self._("mafia.no_target", nick=self.n(nick)) for nick, target in targets)
+
+    def mafia_targets(self, targets: Sequence[tuple[str, str | None]]) -> str:
+        """M-5, to a mafioso whose shot was accepted: the team's targets now, and that they must match."""
+        chosen = {t for _, t in targets}
+        verdict = "mafia.match" if len(chosen) == 1 and None not in chosen else "mafia.must_match"
+        return self.prose(self._("mafia.targets", targets=self._targets(targets)), self.T[verdict])
+
+    def mafia_mismatch(self, targets: Sequence[tuple[str, str | None]]) -> str:
+        """M-5, in a GM's `статус` by night: the mafia's targets when they do not (yet) match; else nothing."""
+        chosen = {t for _, t in targets}
+        if len(chosen) <= 1 and None not in chosen or chosen == {None}:
+            return ""
+        return self._("status.mafia_mismatch", targets=self._targets(targets))
+
     def you_are_dead(self) -> str:
         return self._("pm.dead")
 

@@ -350,4 +350,10 @@ T.update({
     "thread.game_line": "Discussion: {link}.",
     "role.marker": "A line like #fb:… at the end of my messages is a tag I find my own messages by; no need to answer it, it means nothing for the game.",
     "or": "or",
+    "mafia.targets": "The mafia's targets now: {targets}.",
+    "mafia.target": "{nick} — {target}",
+    "mafia.no_target": "{nick} — no target",
+    "mafia.match": "The targets match: the shot happens unless one of them changes.",
+    "mafia.must_match": "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
+    "status.mafia_mismatch": "Mafia: the targets do not match — {targets}.",
 })
