@@ -227,3 +227,50 @@ def test_M5_each_mafia_ack_lists_the_team_targets_and_the_gm_status_shows_a_mism
     assert (pm_after(r, "Дон", a), pm_after(r, "Маф1", b), pm_after(r, "Маф2", c)) == (first, second, third)
     assert status in pm_after(r, "ГМ", asked)
     assert status.split(" — ")[0] not in pm_after(r, "ГМ", again)  # all three match now: nothing to show
+
+
+# ====================== item 10: an undone modkill gives the vote back, and the players out are told by PM
+
+
+@pytest.mark.parametrize("language, undone, modkilled, back", [
+    ("ru", "Отменено действие ведущего — модкилл: М1 снова в игре.\n"
+           "Голосование снова идёт (день 1) — в теме голосования до 02.12 10:00 МСК.",
+     "Ведущий вывел вас из игры (модкилл).\nПричина: флуд.\nПоследнего слова нет; ходы и голоса больше не принимаются.",
+     "Ведущий отменил модкилл: вы снова в игре, с прежней ролью."),
+    ("en", "The GM undid the last action (modkill); back in the game: М1.\n"
+           "The vote is on again (day 1) — in the vote thread until 02.12 10:00 MSK.",
+     "The GM has taken you out of the game (modkill).\nReason: флуд.\n"
+     "No last word; moves and votes are no longer accepted.",
+     "The GM has undone your modkill: you are back in the game, with your role."),
+])
+def test_M11_C10_an_undone_modkill_says_the_vote_is_on_and_the_player_is_told_both(
+        language: str, undone: str, modkilled: str, back: str) -> None:
+    g = Game.moscow(language=language)
+    g.gm("day 1", "+2h", "модкилл М1 флуд")
+    g.gm("day 1", "+3h", "отмена")
+    g.votes("day 1", {v: "М2" for v in MAJORITY if v != "М2"}, offset="+4h")
+    r = g.run("day 1", "+23h")
+    assert undone in r.posts(), r.posts()
+    assert r.pms("М1")[-2:] == [modkilled, back]
+
+
+@pytest.mark.parametrize("language, hanged, killed", [
+    ("ru", "По итогам голосования вы покидаете игру.\nПоследнее слово — одно сообщение в игровой теме до "
+           "02.12 22:00 МСК.\nОбъявление — в игровой теме.",
+     "Этой ночью вы погибли и покидаете игру.\nПоследнее слово — одно сообщение в игровой теме до 03.12 19:00 МСК.\n"
+     "Объявление — в игровой теме."),
+    ("en", "The vote has taken you out of the game.\nYour last word: one post in the game thread until 02.12 22:00 MSK."
+           "\nThe announcement is in the game thread.",
+     "You were killed tonight and are out of the game.\nYour last word: one post in the game thread until "
+     "03.12 19:00 MSK.\nThe announcement is in the game thread."),
+])
+def test_C8_M14_a_hanged_or_night_killed_player_is_told_by_pm(language: str, hanged: str, killed: str) -> None:
+    g = Game.moscow(language=language)
+    g.votes("day 1", {v: "М1" for v in MAJORITY if v != "М1"})
+    for m in ("Дон", "Маф1", "Маф2"):
+        g.pm("night 1", "+1h", m, "убить М2")
+    r = g.run("day 2", "+1h")
+    assert r.died("М1") == ("day 1", "vote") and r.pms("М1")[-1] == hanged
+    assert r.died("М2") == ("night 1", "mafia") and r.pms("М2")[-1] == killed
+    keys = r.keys()
+    assert keys.index("day 1/out/М1") > keys.index("day 1/result")  # the thread post is the notice of record

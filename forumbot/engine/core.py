@@ -354,6 +354,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         for kill in autokills + list(outcome.deaths):
             self._kill(kill.nick, kill.cause, at)
         self._post(at, Where.GAME, count + self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote"), autokill_why), f"{ph.label}/result")
+        self._tell_out(at, autokills + list(outcome.deaths))
         self._end_phase_checks(at, "night", n)
 
     def _start_runoff(self, at: datetime, outcome: DayOutcome, count: str) -> None:
@@ -381,6 +382,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         for kill in outcome.deaths:
             self._kill(kill.nick, kill.cause, at)
         self._post(at, Where.GAME, count + self.t.runoff_result(n, outcome, self._nick, self._last_word_deadline(at, "vote")), f"runoff {n}/result")
+        self._tell_out(at, outcome.deaths)
         self._end_phase_checks(at, "night", n)
 
     def _resolve_night(self, at: datetime) -> None:
@@ -397,6 +399,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
         self.s.maniac_last = shot.target if shot else None  # H-8: the move in force tonight
         lw = self._last_word_deadline(at, "mafia")
         self._post(at, Where.GAME, self.t.night_result(n, report, self._revealed, self.variant.open_roles, lw if report.deaths else None), f"night {n}/result")
+        self._tell_out(at, report.deaths)
         for checker, target_nick, result in report.checks:
             self._pm(at, checker, self.t.check_result(target_nick, result), f"night {n}/check/{checker}")
         self.s.moves = NightMoves()
@@ -448,6 +451,14 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             deadline = self._last_word_deadline(at, cause)
             if deadline is not None:
                 self.s.last_words[sid] = deadline
+
+    def _tell_out(self, at: datetime, kills: Sequence[Kill]) -> None:
+        """Each player the vote or the night took out is told by PM, with his last word's deadline (C-8, M-14);
+        the result post is the notice of record (issue 17 item 10)."""
+        for kill in kills:
+            seat = self.s.seats[kill.nick]
+            self._pm(at, kill.nick, self.t.you_are_out(kill.cause, self.s.last_words.get(kill.nick)),
+                     f"{seat.died.phase if seat.died else self.s.phase.label}/out/{kill.nick}")
 
     def _last_word_deadline(self, at: datetime, cause: str) -> datetime | None:
         """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends.

@@ -515,6 +515,21 @@ class Texts:
             return ""
         return self._("status.mafia_mismatch", targets=self._targets(targets))
 
+    def you_are_modkilled(self, reason: str) -> str:
+        """C-10, to the player a GM modkilled: out, why, and no last word (C-8)."""
+        reason = _unquote(reason)
+        return self.prose(self.T["out.modkill"],
+                          self._("modkill.reason", reason=self.esc(reason)) if reason else "", self.T["out.no_word"])
+
+    def modkill_undone(self) -> str:
+        return self._("out.modkill_undone")
+
+    def you_are_out(self, cause: str, last_word: datetime | None) -> str:
+        """To a player the vote or the night took out (the game-thread post stays the notice of record)."""
+        key = {"vote": "out.vote", "runoff": "out.vote", "autokill": "out.autokill"}.get(cause, "out.night")
+        word = self._("out.last_word", at=self.time(last_word)) if last_word else self.T["out.no_word"]
+        return self.prose(self.T[key], word, self.T["out.see_thread"])
+
     def you_are_dead(self) -> str:
         return self._("pm.dead")
 
@@ -632,12 +647,17 @@ class Texts:
         return self._("gm.replaced", old=self.b(old), new=self.b(new))
 
     def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
-               back: Sequence[str] = ()) -> str:
+               back: Sequence[str] = (), vote_again: bool = False) -> str:
         """C-9: the public notice of an undo: what was undone and where the game stands now. `back`: the players
-        the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news."""
+        the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news; with
+        `vote_again`, the day's vote the modkill had cancelled is on again (M-11)."""
         what = self.undo_words(name)
         if back:
-            return self._("gm.undone_back", what=what, names=self.names(back, bold=True))
+            text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
+            if vote_again:
+                text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
+                                               at=self.time(deadline) if deadline else "—"))
+            return text
         if not label or label.startswith("ended"):
             return self._("gm.undone", what=what)
         if paused:

@@ -356,4 +356,13 @@ T.update({
     "mafia.match": "The targets match: the shot happens unless one of them changes.",
     "mafia.must_match": "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
     "status.mafia_mismatch": "Mafia: the targets do not match — {targets}.",
+    "gm.undone_vote": "The vote is on again ({phase}) — in the vote thread until {at}.",
+    "out.modkill": "The GM has taken you out of the game (modkill).",
+    "out.modkill_undone": "The GM has undone your modkill: you are back in the game, with your role.",
+    "out.vote": "The vote has taken you out of the game.",
+    "out.night": "You were killed tonight and are out of the game.",
+    "out.autokill": "Autokill: you are out of the game.",
+    "out.last_word": "Your last word: one post in the game thread until {at}.",
+    "out.no_word": "No last word; moves and votes are no longer accepted.",
+    "out.see_thread": "The announcement is in the game thread.",
 })
