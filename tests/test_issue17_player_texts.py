@@ -274,3 +274,68 @@ def test_C8_M14_a_hanged_or_night_killed_player_is_told_by_pm(language: str, han
     assert r.died("М2") == ("night 1", "mafia") and r.pms("М2")[-1] == killed
     keys = r.keys()
     assert keys.index("day 1/out/М1") > keys.index("day 1/result")  # the thread post is the notice of record
+
+
+# ================================ item 9: a GM `голос` is his, and the rejected post it replaced is named so
+
+
+@pytest.mark.parametrize("language, line, note", [
+    ("ru", "М2 — 1 голос: М1 (голос засчитан ведущим)", "Заменено голосом ведущего: М1 «я за М2»."),
+    ("en", "М2 — 1 vote: М1 (vote recorded by the GM)", "Replaced by the GM's vote: М1 “я за М2”."),
+])
+def test_C9_a_gm_vote_is_named_as_recorded_by_the_gm_never_as_not_counted(language: str, line: str, note: str) -> None:
+    g = Game.moscow(language=language)
+    g.vote("day 1", "+1h", "М1", "я за М2")
+    g.gm("day 1", "+2h", "голос М1 М2")
+    g.vote("day 1", "+3h", "М1", "тоже не голос")  # after the GM's vote: still an ordinary rejected post
+    r = g.run("day 1", "+4h")
+    count = plain([m.text for m in r.run.messages if m.where == "vote"][-1])
+    assert line in count and note in count, count
+    assert "«я за М2» —" not in count and "“я за М2” —" not in count  # not also listed as «not a vote»
+    assert ("«тоже не голос» —" if language == "ru" else "“тоже не голос” —") in count
+
+
+# ============================== item 15: an edit quoted with its first text; a deleted agitation; a draw's why
+
+
+@pytest.mark.parametrize("language, option, line", [
+    ("ru", "void", "Не засчитано: М3 «М4» (сначала было «М5») — сообщение отредактировано."),
+    ("ru", "first_seen", "Отредактировано: М3 «М4» (сначала было «М5») — засчитан первоначальный текст."),
+    ("en", "void", "Not counted: М3 “М4” (first “М5”) — the post was edited."),
+])
+def test_C11_an_edited_vote_is_quoted_as_it_reads_now_with_its_first_text(language: str, option: str,
+                                                                          line: str) -> None:
+    g = Game.moscow(language=language, options={"edited_votes": option})
+    g.vote("day 1", "+1h", "М3", "М4", edited_at=Game.moscow().at("day 1", "+2h"), first_text="М5")
+    r = g.run("day 1", "+3h")
+    assert line in plain([m.text for m in r.run.messages if m.where == "vote"][-1])
+
+
+@pytest.mark.parametrize("language, line", [
+    ("ru", "Удалено из темы: Г1 «голосуем за Г2» — это агитация, она засчитана против автора и после удаления."),
+    ("en", "Deleted from the thread: Г1 «голосуем за Г2» — an agitation; it counts against its author all the same."),
+])
+def test_H4_a_deleted_agitation_is_named_as_deleted_in_the_final_count(language: str, line: str) -> None:
+    g = Game.free_hunt(language=language)
+    voters = [n for n, _ in g.cast]
+    g.vote("day 1", "+1h", "Г1", "голосуем за Г2", deleted_at=g.at("day 1", "+5h"))
+    for i, v in enumerate(voters):
+        if v != "Г1":
+            g.vote("day 1", "+2h", v, voters[(i + 1) % len(voters)])
+    r = g.run("night 1", "+1h")
+    line = line.replace("«", "“").replace("»", "”") if language == "en" else line
+    final = next(p for p in r.posts() if p.startswith(("Итоговый подсчёт", "Final vote count")))
+    assert line in final, final
+    assert not any(line in plain(m.text) for m in r.run.messages if m.where == "vote")  # the final count only
+
+
+@pytest.mark.parametrize("language, why", [
+    ("ru", "Игра окончена: ничья.\nВ игре осталось 4 игрока: по правилам этой игры это ничья."),
+    ("en", "4 players left alive: by this game's rules that is a draw."),
+])
+def test_M13_a_draw_says_why(language: str, why: str) -> None:
+    g = Game.moscow(language=language)
+    for n, nick in enumerate(["Маф1", "Маф2", "М1", "М2", "М3", "М4"]):
+        g.gm("day 1", f"+{n + 1}m", f"модкилл {nick}")
+    r = g.run("day 1", "+1h")
+    assert r.winner == "draw" and why in r.posts()[-1], r.posts()[-1]

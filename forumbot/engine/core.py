@@ -427,7 +427,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin):
             return True
         winner = self.variant.winner(list(self.s.seats.values()))
         if winner:
-            self._end(at, winner, "")
+            alive = len(self._alive_ids())
+            # a draw says why (M-13, R-8, H-14; issue 17 item 15)
+            why = "" if winner != "draw" else "nobody" if alive == 0 else "draw_at"
+            self._end(at, winner, why)
             return True
         return False
 

@@ -162,6 +162,12 @@ class Texts:
         shown = self._("quoted", text=self.excerpt(text))
         return shown + self.T["with_quote"] if _QUOTE.search(text) else shown
 
+    def edit_quoted(self, text: str, first: str = "") -> str:
+        """An edited post as it reads now, with the text first stored beside it (C-11, issue 17 item 15)."""
+        if not first or first == text:
+            return self.quoted(text)
+        return self._("count.edit_pair", now=self.quoted(text), first=self.quoted(first))
+
     def heading(self, key: str, **kw: object) -> str:
         return self.f.bold(self._(key, **kw))
 
@@ -317,6 +323,9 @@ class Texts:
         deleted: Sequence[tuple[str, str]] = (),
         rough: Sequence[tuple[str, str, datetime, datetime]] = (),
         house: Sequence[tuple[str, Any]] = (),
+        by_gm: Sequence[str] = (),
+        replaced: Sequence[tuple[str, str]] = (),
+        deleted_agitation: Sequence[tuple[str, str]] = (),
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
         post not counted, or counted with a note, and why."""
@@ -325,9 +334,10 @@ class Texts:
             tally.setdefault(target, []).append(voter)
         title = self.heading("count.final" if final else "count.title", phase=self.phase(label))
         house_block = self.prose(*self.house_rules(house)) if house else ""
+        marked = lambda v: self.n(v) + (self.T["count.by_gm"] if v in by_gm else "")  # noqa: E731
         lines = [
             self._("count.line", target=self.target(target, bold=True), count=self.count(len(voters), "vote"),
-                   voters=self.plain_names(voters))
+                   voters=", ".join(marked(v) for v in voters))
             for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0])))
         ]
         tally_block = self.f.items(lines) if lines else self.prose(self._("count.none"))
@@ -336,15 +346,19 @@ class Texts:
         notes: list[str] = []
         for nick in agitators:
             notes.append(self._("count.agitation", nick=self.b(nick)))
+        for nick, text in deleted_agitation:  # H-4: read, so it counts, though gone from the thread
+            notes.append(self._("count.agitation_deleted", nick=self.b(nick), text=self.quoted(text)))
+        for nick, text in replaced:
+            notes.append(self._("count.replaced", nick=self.b(nick), text=self.quoted(text)))
         for nick, text, why in rejected:
             notes.append(self._("count.rejected", nick=self.b(nick), text=self.quoted(text),
                                 why=self.reason(why, shown=self._excerpt(text), who=nick)))
         for nick, text, why in ignored:
             notes.append(self._(f"count.ignored.{why}", nick=self.b(nick), text=self.quoted(text)))
-        for nick, text in voided:
-            notes.append(self._("count.edited", nick=self.b(nick), text=self.quoted(text)))
-        for nick, text in edited_kept:  # C-11: the count names every edited post, counted or not
-            notes.append(self._("count.edited_kept", nick=self.b(nick), text=self.quoted(text)))
+        for nick, text, *first in voided:
+            notes.append(self._("count.edited", nick=self.b(nick), text=self.edit_quoted(text, *first)))
+        for nick, text, *first in edited_kept:  # C-11: the count names every edited post, counted or not
+            notes.append(self._("count.edited_kept", nick=self.b(nick), text=self.edit_quoted(text, *first)))
         for nick, text in deleted:  # C-11: gone from the thread at the deadline re-read
             notes.append(self._("count.deleted", nick=self.b(nick), text=self.quoted(text)))
         for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
@@ -434,7 +448,7 @@ class Texts:
         string whose SHA-256 the opening post gave (C-2), printed with the command that checks it."""
         head = [self._(f"end.{winner}")]
         if why:
-            head.append(self._(f"end.why.{why}"))
+            head.append(self._(f"end.why.{why}", alive=self.count(sum(1 for r in roles if r[2]), "player")))
         items = []
         for nick, role, alive, *rest in roles:
             seat = rest[0] if rest else nick

@@ -365,4 +365,10 @@ T.update({
     "out.last_word": "Your last word: one post in the game thread until {at}.",
     "out.no_word": "No last word; moves and votes are no longer accepted.",
     "out.see_thread": "The announcement is in the game thread.",
+    "count.by_gm": " (vote recorded by the GM)",
+    "count.replaced": "Replaced by the GM's vote: {nick} {text}.",
+    "count.edit_pair": "{now} (first {first})",
+    "count.agitation_deleted": "Deleted from the thread: {nick} {text} — an agitation; it counts against its author all the same.",
+    "end.why.draw_at": "{alive} left alive: by this game's rules that is a draw.",
+    "end.why.nobody": "Nobody is left alive.",
 })
