@@ -158,7 +158,7 @@ class CommandsMixin:
         nick, role = self._revealed(sid)
         self._post(at, Where.GAME, self.t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=self.variant.modkill_cancels_vote and ph.kind in ("day", "runoff")), f"{ph.label}/modkill/{sid}")
         if by is not None:  # issue 17 item 10: told in person too (a tactical modkill's answer already says it)
-            self._pm(at, sid, self.t.you_are_modkilled(reason), f"{ph.label}/modkill/{sid}/pm")
+            self._pm(at, sid, self.t.you_are_modkilled(reason), f"{ph.label}/modkilled-pm/{sid}")
         self._check_win(at)
 
     def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
@@ -240,7 +240,7 @@ class CommandsMixin:
         self._post(inp.at, Where.GAME, self.t.undone(name, ph.label, ph.deadline, self.s.paused_at is not None,
                                                      back, vote_again), f"undo/{inp.id}")
         for sid in back_ids:
-            self._pm(inp.at, sid, self.t.modkill_undone(), f"undo/{inp.id}/back/{sid}")
+            self._pm(inp.at, sid, self.t.modkill_undone(), f"back/{inp.id}/{sid}")
         self._answer(inp, self.t.undo_done(name) + "\n" + self._status_text())
         if not self.suppress:
             self._tell_rederived(inp)

@@ -59,25 +59,34 @@ def _words_match(written: list[Word], name: list[Word]) -> bool:
     return all(_same(w, n) for w, n in zip(written, name))
 
 
-def loose_match(key: str | None, names: Mapping[str, str], alive: Collection[str]) -> str | Rejection | None:
+class LooseNames:
+    """The names a PM may name, each split into words once (a matcher builds one and keeps it)."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        """`names`: each nickname or alias as written -> the canonical nickname it names."""
+        self.order = {nick: i for i, nick in enumerate(dict.fromkeys(names.values()))}
+        self.words: list[tuple[str, list[Word]]] = []
+        longest = 0
+        for name, nick in names.items():
+            key = normalize(strip_markup(name))
+            longest = max(longest, len(key))
+            self.words.append((nick, [word(w) for w in key.split(" ") if w]))
+        # longer than any name in any case form names nobody: such a text is looked at no further
+        self.limit = 2 * longest + 4
+
+
+def loose_match(key: str | None, names: LooseNames, alive: Collection[str]) -> str | Rejection | None:
     """The living player a normalised `key` names in an inflected or short form, a rejection listing several,
-    or None. `names`: each nickname or alias as written -> the canonical nickname it names."""
-    if not key:
-        return None
-    longest = max((len(normalize(strip_markup(n))) for n in names), default=0)
-    if len(key) > 2 * longest + 4:  # longer than any name in any case form: names nobody, looked at no further
+    or None."""
+    if not key or len(key) > names.limit:
         return None
     written = [word(w) for w in key.split(" ")]
     found: dict[str, None] = {}
-    for name, nick in names.items():
-        if nick not in alive or nick in found:
-            continue
-        words = [word(w) for w in normalize(strip_markup(name)).split(" ") if w]
-        if _words_match(written, words):
+    for nick, words in names.words:
+        if nick in alive and nick not in found and _words_match(written, words):
             found[nick] = None
     if len(found) == 1:
         return next(iter(found))
     if found:
-        order = {nick: i for i, nick in enumerate(dict.fromkeys(names.values()))}
-        return Rejection("ambiguous_name", ", ".join(sorted(found, key=order.__getitem__)))
+        return Rejection("ambiguous_name", ", ".join(sorted(found, key=names.order.__getitem__)))
     return None

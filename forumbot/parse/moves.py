@@ -102,13 +102,15 @@ class _Line:
 
     def find(self, text: str, allowed: Collection[str] | None) -> str | Rejection:
         """The player `text` names: strictly (C-4), else in an inflected or short form (C-12, PMs only)."""
-        return self.loosely(self.matcher.match(text, allowed=allowed), normalize(text))
+        strict = self.matcher.match(text, allowed=allowed)
+        if isinstance(strict, str) or strict.code != "unknown_name":
+            return strict
+        return self.loosely(strict, normalize(text) if len(text) <= self.matcher.loose.limit * 4 else None)
 
     def loosely(self, strict: str | Rejection, key: str | None) -> str | Rejection:
         if isinstance(strict, str) or strict.code != "unknown_name":
             return strict
-        names = {**{nick: nick for nick in self.matcher.nicks}, **self.matcher.aliases}
-        loose = loose_match(key, names, self.alive)
+        loose = loose_match(key, self.matcher.loose, self.alive)
         return strict if loose is None else loose
 
     def keyword_move(self, kind: MoveKind, head: str, rest: str) -> Move | Rejection:
