@@ -138,7 +138,8 @@ class VotesMixin:
             return
         self.last_count = text
         # Keyed by its tick, a count keeps its key when a late-fetched post changes an earlier one (outbox).
-        self._post(at, Where.VOTE, self.t.with_game_link(text, self.setup.game_url), f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
+        self._post(at, Where.VOTE, self.t.with_game_link(text, self.setup.game_url),
+                   f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
 
     def _count_text(self, final: bool) -> str:
         ph = self.s.phase

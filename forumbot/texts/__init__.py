@@ -22,6 +22,8 @@ from forumbot.model import (
 )
 from forumbot.parse.normalize import normalize, strip_markup
 from forumbot.texts import en, ru
+from forumbot.texts.guide import GuideTexts
+from forumbot.texts.guide import unquote as _unquote
 
 TABLES = {"ru": ru.T, "en": en.T}
 PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
@@ -69,7 +71,7 @@ def duration_parts(length: timedelta) -> list[tuple[int, str]]:
     return [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
 
 
-class Texts:
+class Texts(GuideTexts):
     def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo,
                  fmt: Format | None = None, plural: Callable[[int], int] = ru.plural, spoiler: str = "") -> None:
         self.T = table
@@ -162,12 +164,6 @@ class Texts:
         shown = self._("quoted", text=self.excerpt(text))
         return shown + self.T["with_quote"] if _QUOTE.search(text) else shown
 
-    def edit_quoted(self, text: str, first: str = "") -> str:
-        """An edited post as it reads now, with the text first stored beside it (C-11, issue 17 item 15)."""
-        if not first or first == text:
-            return self.quoted(text)
-        return self._("count.edit_pair", now=self.quoted(text), first=self.quoted(first))
-
     def heading(self, key: str, **kw: object) -> str:
         return self.f.bold(self._(key, **kw))
 
@@ -205,31 +201,6 @@ class Texts:
             self.prose(self._("setup.commitment", hash=commitment), self.T["setup.how_to_check"]),
             self.prose(self.T["setup.marker"]),
         )
-
-    def how_to_vote(self, strict: bool, house: Any, runoff: bool, vote_url: str) -> list[str]:
-        """How to vote, as this game's rules have it (M-7, M-8, M-10, H-3, H-4, R-1..R-4): where, what a vote
-        is, how often it may change, the no-lynch word, the runoff part; `house` is the game's HouseRules."""
-        lines = [self._("setup.vote.where", thread=self.f.link(vote_url, self.T["setup.vote.thread"])),
-                 self.T["setup.vote.strict" if strict else "setup.vote.nick"]]
-        changes = house.vote_changes
-        lines.append(self.T["setup.vote.changes_unlimited"] if changes is None else
-                     self.T["setup.vote.changes_none"] if changes == 0 else
-                     self.T["setup.vote.changes_once"] if changes == 1 else
-                     self._("setup.vote.changes", count=self.count(changes, "time")))
-        words = house.pass_words if house.pass_words is not None else (() if strict else ("ннв",))
-        quoted = [self._("quoted", text=self.esc(w)) for w in words]
-        either = ", ".join(quoted[:-1]) + f" {self.T['or']} " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
-        lines.append(self._("setup.vote.pass", words=either)
-                     if words else self.T["setup.vote.no_pass"])
-        if house.final_word:
-            lines.append(self._("house.final_word", word=self.esc(house.final_word)) + ".")
-        if house.vote_format != "any":
-            lines.append(self._(f"house.vote_format.{house.vote_format}", colors=", ".join(house.vote_colors)) + ".")
-        if runoff:
-            lines.append(self.T["setup.vote.runoff"])
-        if strict:
-            lines.append(self.T["setup.vote.agitation"])
-        return lines
 
     def house_rules(self, house: Sequence[tuple[str, Any]], title: str = "house.title") -> list[str]:
         """The house rules in force (RULES.md R), one line each; nothing when the variant's clauses hold."""
@@ -365,12 +336,6 @@ class Texts:
             notes.append(self._("count.rough", nick=self.b(nick), text=self.quoted(text),
                                 earliest=self.time_s(earliest), latest=self.time_s(latest)))
         return self.post(title, house_block, tally_block, not_voted_block, self.section(self.T["count.notes"], notes))
-
-    def with_game_link(self, text: str, game_url: str) -> str:
-        """A vote-thread post with the way to the game thread under it (issue 17 item 6); unchanged without a
-        safe URL to link."""
-        link = self.f.link(game_url, self.T["thread.game"])
-        return text if link == self.T["thread.game"] else self.post(text, self.prose(self._("thread.game_line", link=link)))
 
     def phase(self, label: str) -> str:
         kind, _, n = label.partition(" ")
@@ -511,38 +476,6 @@ class Texts:
         else:
             lines.append(self._("pm.no_moves"))
         return self.prose(*lines)
-
-    def _targets(self, targets: Sequence[tuple[str, str | None]]) -> str:
-        return "; ".join(self._("mafia.target", nick=self.n(nick), target=self.b(target)) if target
-                         else self._("mafia.no_target", nick=self.n(nick)) for nick, target in targets)
-
-    def mafia_targets(self, targets: Sequence[tuple[str, str | None]]) -> str:
-        """M-5, to a mafioso whose shot was accepted: the team's targets now, and that they must match."""
-        chosen = {t for _, t in targets}
-        verdict = "mafia.match" if len(chosen) == 1 and None not in chosen else "mafia.must_match"
-        return self.prose(self._("mafia.targets", targets=self._targets(targets)), self.T[verdict])
-
-    def mafia_mismatch(self, targets: Sequence[tuple[str, str | None]]) -> str:
-        """M-5, in a GM's `статус` by night: the mafia's targets when they do not (yet) match; else nothing."""
-        chosen = {t for _, t in targets}
-        if len(chosen) <= 1 and None not in chosen or chosen == {None}:
-            return ""
-        return self._("status.mafia_mismatch", targets=self._targets(targets))
-
-    def you_are_modkilled(self, reason: str) -> str:
-        """C-10, to the player a GM modkilled: out, why, and no last word (C-8)."""
-        reason = _unquote(reason)
-        return self.prose(self.T["out.modkill"],
-                          self._("modkill.reason", reason=self.esc(reason)) if reason else "", self.T["out.no_word"])
-
-    def modkill_undone(self) -> str:
-        return self._("out.modkill_undone")
-
-    def you_are_out(self, cause: str, last_word: datetime | None) -> str:
-        """To a player the vote or the night took out (the game-thread post stays the notice of record)."""
-        key = {"vote": "out.vote", "runoff": "out.vote", "autokill": "out.autokill"}.get(cause, "out.night")
-        word = self._("out.last_word", at=self.time(last_word)) if last_word else self.T["out.no_word"]
-        return self.prose(self.T[key], word, self.T["out.see_thread"])
 
     def you_are_dead(self) -> str:
         return self._("pm.dead")
@@ -688,14 +621,3 @@ class Texts:
 
     def rederived_post(self, at: datetime, verdict: str) -> str:
         return self._("gm.rederived_post", at=self.time(at), verdict=verdict)
-
-
-_QUOTES = {'"': '"', "«": "»", "“": "”", "„": "“", "'": "'"}
-
-
-def _unquote(text: str) -> str:
-    """A modkill reason as the GM meant it, without the quotes he typed around it."""
-    text = text.strip()
-    while len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
-        text = text[1:-1].strip()
-    return text
