@@ -339,3 +339,35 @@ def test_M13_a_draw_says_why(language: str, why: str) -> None:
         g.gm("day 1", f"+{n + 1}m", f"модкилл {nick}")
     r = g.run("day 1", "+1h")
     assert r.winner == "draw" and why in r.posts()[-1], r.posts()[-1]
+
+
+def test_the_thread_addresses_are_frozen_with_the_setup_and_travel_through_export_and_replay() -> None:
+    """Item 6: the links come from the game's config at `game start`, are stored with its setup, and a replay of
+    an export posts the same links."""
+    import json
+    from dataclasses import replace
+
+    from forumbot.replay import parse_transcript
+    from forumbot.store.setup_codec import setup_from_json, setup_to_json
+
+    setup = replace(Game.moscow().setup(), game_url=GAME_URL, vote_url=VOTE_URL)
+    back = setup_from_json(setup_to_json(setup))
+    assert (back.game_url, back.vote_url) == (GAME_URL, VOTE_URL)
+    old = json.loads(setup_to_json(setup))
+    del old["game_url"], old["vote_url"]  # a game started before the links: none, and no error
+    assert setup_from_json(json.dumps(old)).vote_url == ""
+    raw = json.loads(Path(__file__).parents[1].joinpath("forumbot/examples/moscow.json").read_text("utf-8"))
+    replayed = parse_transcript(raw | {"game_url": GAME_URL, "vote_url": VOTE_URL}).setup
+    assert (replayed.game_url, replayed.vote_url) == (GAME_URL, VOTE_URL)
+
+
+def test_config_game_threads_become_the_setup_links(tmp_path: Path) -> None:
+    from forumbot.config import load_config
+
+    path = tmp_path / "forumbot.toml"
+    example = Path(__file__).parents[1].joinpath("forumbot/examples/forumbot.toml").read_text("utf-8")
+    path.write_text(example, "utf-8")
+    game = next(iter(load_config(path).games.values()))
+    setup = game.setup(1, bot="Бот")
+    assert (setup.game_url, setup.vote_url) == (game.game_thread, game.vote_thread)
+    assert setup.vote_url.startswith("https://")
