@@ -204,7 +204,7 @@ def test_C2_the_role_pm_explains_the_marker_and_no_other_pm_repeats_it(language:
      "Выстрел состоится, только если все живые члены мафии назовут одну и ту же цель; иначе — несострел.",
      "Принято: выстрел. Цель — М1.\nЦели мафии сейчас: Дон — М1; Маф1 — М1; Маф2 — М1.\n"
      "Цели совпадают: выстрел состоится, если никто их не сменит.",
-     "Мафия: цели не совпадают — Дон — М1; Маф1 — М2; Маф2 — цели нет."),
+     "Мафия: цели пока не совпадают (Дон — М1; Маф1 — М2; Маф2 — цели нет)."),
     ("en",
      "Accepted: shot. Target — М1.\nThe mafia's targets now: Дон — М1; Маф1 — no target; Маф2 — no target.\n"
      "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
@@ -212,7 +212,7 @@ def test_C2_the_role_pm_explains_the_marker_and_no_other_pm_repeats_it(language:
      "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
      "Accepted: shot. Target — М1.\nThe mafia's targets now: Дон — М1; Маф1 — М1; Маф2 — М1.\n"
      "The targets match: the shot happens unless one of them changes.",
-     "Mafia: the targets do not match — Дон — М1; Маф1 — М2; Маф2 — no target."),
+     "Mafia: the targets do not match yet (Дон — М1; Маф1 — М2; Маф2 — no target)."),
 ])
 def test_M5_each_mafia_ack_lists_the_team_targets_and_the_gm_status_shows_a_mismatch(
         language: str, first: str, second: str, third: str, status: str) -> None:
@@ -226,7 +226,7 @@ def test_M5_each_mafia_ack_lists_the_team_targets_and_the_gm_status_shows_a_mism
     r = g.run("night 1", "+7h")
     assert (pm_after(r, "Дон", a), pm_after(r, "Маф1", b), pm_after(r, "Маф2", c)) == (first, second, third)
     assert status in pm_after(r, "ГМ", asked)
-    assert status.split(" — ")[0] not in pm_after(r, "ГМ", again)  # all three match now: nothing to show
+    assert status.split(" (")[0] not in pm_after(r, "ГМ", again)  # all three match now: nothing to show
 
 
 # ====================== item 10: an undone modkill gives the vote back, and the players out are told by PM

@@ -355,7 +355,7 @@ T.update({
     "mafia.no_target": "{nick} — no target",
     "mafia.match": "The targets match: the shot happens unless one of them changes.",
     "mafia.must_match": "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
-    "status.mafia_mismatch": "Mafia: the targets do not match — {targets}.",
+    "status.mafia_mismatch": "Mafia: the targets do not match yet ({targets}).",
     "gm.undone_vote": "The vote is on again ({phase}) — in the vote thread until {at}.",
     "out.modkill": "The GM has taken you out of the game (modkill).",
     "out.modkill_undone": "The GM has undone your modkill: you are back in the game, with your role.",
