@@ -110,6 +110,7 @@ class GameConfig:
         return GameSetup(
             variant=self.variant, seed=seed, schedule=self.schedule, players=self.players, bot=bot,
             gms=self.gms, options=dict(self.options), language=self.language, markup=markup,
+            game_url=self.game_thread, vote_url=self.vote_thread,
         )
 
 

@@ -55,6 +55,8 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "options": dict(setup.options),
         "language": setup.language,
         "markup": setup.markup,
+        "game_url": setup.game_url,
+        "vote_url": setup.vote_url,
         "until": until.isoformat(),
         "bot": setup.bot,
         "gms": list(setup.gms),

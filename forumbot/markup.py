@@ -30,6 +30,15 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_BREAKS.sub(lambda m: m.group(0) + ZWSP if m.group(0) == "@" else ZWSP + m.group(0), escaped)
 
 
+# A thread's address from the config: linked only when it is a plain http(s) URL with nothing that could close or
+# extend the link's markup; anything else is shown as escaped text, never linked.
+_SAFE_URL = re.compile(r"https?://[^\s\[\]()<>\"'`\\*_{}|]+", re.IGNORECASE)
+
+
+def safe_url(url: str) -> str | None:
+    return url if _SAFE_URL.fullmatch(url or "") else None
+
+
 class Format:
     """How a post's structure is written on one markup: the bot's own formatting, around text already escaped.
 
@@ -55,6 +64,10 @@ class Format:
             return f'[spoiler="{title}"]\n{body}\n[/spoiler]'
         return f"{self.bold(title)}\n{body}"
 
+    def link(self, url: str, text: str) -> str:
+        """`text` (already escaped) linked to `url`; the text alone where the URL is not a safe http(s) one."""
+        return f"[url={url}]{text}[/url]" if safe_url(url) else text
+
     def code(self, text: str) -> str:
         # nothing is parsed inside [code] but its own closing tag, so only that one is broken
         return "[code]" + re.sub(r"\[(/code)", "[" + ZWSP + r"\1", text, flags=re.IGNORECASE) + "[/code]"
@@ -76,6 +89,9 @@ class MarkdownFormat(Format):
         if tag == "details":  # Discourse's bundled details plugin
             return f'[details="{title}"]\n{body}\n[/details]'
         return f"{self.bold(title)}\n\n{body}"
+
+    def link(self, url: str, text: str) -> str:
+        return f"[{text}]({url})" if safe_url(url) else text
 
     def code(self, text: str) -> str:
         fence = "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)

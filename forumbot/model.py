@@ -293,3 +293,5 @@ class GameSetup:
     options: dict = field(default_factory=dict)  # variant options: mafia, maniac, edited_votes, ...
     language: str = "ru"
     markup: str = "bbcode"  # how the forum renders posts: "bbcode" or "markdown" (escaping)
+    game_url: str = ""  # the threads' addresses, linked from the bot's posts (issue 17 item 6); "" for none
+    vote_url: str = ""

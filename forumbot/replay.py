@@ -98,6 +98,8 @@ def parse_transcript(raw: Any) -> Transcript:
         options=options,
         language=language,
         markup=markup,
+        game_url=f.str("game_url", ""),
+        vote_url=f.str("vote_url", ""),
     )
     events = []
     links: dict[str, str] = {}

@@ -197,5 +197,7 @@ def test_C9_an_undone_modkill_tells_the_thread_who_is_back_in_the_game():
     r = g.run("day 1", "+3h")
     post = by_key(r, f"undo/{undo.id}")
     assert len(post) == 1 and post[0].where == "game"
-    assert plain(post[0].text) == "Отменено действие ведущего — модкилл: М3 снова в игре.", post[0].text
+    # M-11: and the vote the modkill had cancelled is on again (issue 17 item 10)
+    assert plain(post[0].text) == ("Отменено действие ведущего — модкилл: М3 снова в игре.\n"
+                                   "Голосование снова идёт (день 1) — в теме голосования до 02.12 10:00 МСК."), post[0].text
     assert next(p for p in r.run.result.players if p.nick == "М3").alive

@@ -1371,9 +1371,10 @@ def test_H15_the_drawn_request_is_never_revealed() -> None:
             assert not any(h in post for h in ("Г1", "Г2", "Г3", "Г4", "Г5")), post
         else:
             assert "Г4" in post and "Г5" not in post
-        # nobody is told by PM whose request was drawn
+        # nobody is told by PM whose request was drawn; the one who died is told he is out, as the post says
         night_end = g.at("night 1", "+12h")
-        assert not [m for m in r.run.messages if m.where == "pm" and m.at == night_end and m.to != "ГМ"]
+        told = [m for m in r.run.messages if m.where == "pm" and m.at == night_end and m.to != "ГМ"]
+        assert [(m.key, m.to) for m in told] == [(f"night 1/out/{dead[0]}", dead[0])], told
 
 
 def test_H15_a_successful_hunt_names_only_the_victim() -> None:

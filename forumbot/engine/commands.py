@@ -167,6 +167,8 @@ class CommandsMixin:
             self.s.day_modkill = True
         nick, role = self._revealed(sid)
         self._post(at, Where.GAME, self.t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=self.variant.modkill_cancels_vote and ph.kind in ("day", "runoff")), f"{ph.label}/modkill/{sid}")
+        if by is not None:  # issue 17 item 10: told in person too (a tactical modkill's answer already says it)
+            self._pm(at, sid, self.t.you_are_modkilled(reason), f"{ph.label}/modkilled-pm/{sid}")
         self._check_win(at)
 
     def _replace(self, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
@@ -245,9 +247,15 @@ class CommandsMixin:
             f"override by {gm} at {inp.at.isoformat()}: undo {name}; before: {state_before}; after: {_state_line(self.s)}"
         )
         ph = self.s.phase
-        back = [seat.nick for sid, seat in self.s.seats.items() if seat.alive and sid in out_before]
+        back_ids = [sid for sid, seat in self.s.seats.items() if seat.alive and sid in out_before]
+        back = [self._nick(sid) for sid in back_ids]
+        # M-11: an undone modkill gives the day back its vote, and the notice says so (issue 17 item 10)
+        vote_again = bool(back) and ph.kind in ("day", "runoff") and self.variant.modkill_cancels_vote \
+            and not self.s.day_modkill
         self._post(inp.at, Where.GAME, self.t.undone(name, ph.label, ph.deadline, self.s.paused_at is not None,
-                                                     back), f"undo/{inp.id}")
+                                                     back, vote_again), f"undo/{inp.id}")
+        for sid in back_ids:
+            self._pm(inp.at, sid, self.t.modkill_undone(), f"back/{inp.id}/{sid}")
         self._answer(inp, self.t.undo_done(name) + "\n" + self._status_text())
         if not self.suppress:
             self._tell_rederived(inp)
@@ -290,8 +298,11 @@ class CommandsMixin:
                 ):
                     missing.append((self._nick(sid), str(kind)))
         unconfirmed = ([x.nick for x in self.s.seats.values() if not x.confirmed] if ph.kind == "setup" else [])
-        return self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
+        text = self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
                              self._alive_nicks(), votes, missing, unconfirmed)
+        if ph.kind == "night" and not self.variant.team_shot:  # M-5: the GMs see a misfire coming (item 8)
+            text = self.t.prose(text, self.t.mafia_mismatch(self._team_targets()))
+        return text
 
 
 def _restored(s: State, kept: tuple[int, int]) -> State:

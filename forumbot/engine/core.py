@@ -8,7 +8,7 @@ import heapq
 import random
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from forumbot import parse
 from forumbot.engine.commands import CommandsMixin
@@ -262,13 +262,26 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
         self.drawn = commitment_text(self.setup.seed, roles)  # printed at the end, so the hash can be checked
         self._post(
             at, Where.GAME,
-            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles), self._house_summary()),
+            self.t.setup_post(list(self.s.seats), self.setup.schedule.start, commitment(self.setup.seed, roles),
+                              self._rules_in_force(), self._how_to_vote()),
             "setup/players",
         )
         # M-1: with a Don in the variant but none dealt, the mafia choose him
         choose_don = Role.DON in self.variant.roles and not any(s.role is Role.DON for s in self.s.seats.values())
         for sid, seat in self.s.seats.items():
             self._pm(at, sid, self._role_pm(sid, choose_don), f"setup/role/{sid}")
+
+    def _how_to_vote(self) -> list[str]:
+        return self.t.how_to_vote(self.variant.vote_grammar == "strict", self.variant.house, self.variant.has_runoff,
+                                  self.setup.vote_url)
+
+    def _rules_in_force(self) -> list[tuple[str, object]]:
+        """The day's and the game's rules as this game plays them, the variant's own included (a default game's
+        players were told none, issue 17 item 6); the vote's own rules are in `_how_to_vote`."""
+        house = self.variant.house
+        rules: list[tuple[str, object]] = [(name, getattr(house, name))
+                                           for name in ("lynch", "tie", "no_show", "draw_at", "open_roles")]
+        return rules + [(k, v) for k, v in self._house_summary() if k == "cast"]
 
     def _role_pm(self, sid: str, choose_don: bool) -> str:
         """The role PM with the role's night moves, an example each (issue 11 item 3)."""
@@ -281,12 +294,33 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
         return [m for m in self._possible_moves(sid) if m != "don"]
 
     def _night_grammar(self) -> list[str]:
-        """The short forms of every night move someone alive can make, for the night's opening post."""
+        """The short forms of the night moves, for the night's opening post. With closed roles (M-2, R-9) they
+        are the moves of the cast as it started, never of who is alive: a night post that stopped saying
+        «проверка НИК» once the Sheriff and the Don died told everyone so (issue 17 item 5)."""
+        if self.variant.open_roles:
+            return self._ordered_moves(m for sid in self._alive_ids() for m in self._night_moves(sid))
+        return self._ordered_moves(self._cast_moves())
+
+    def _cast_moves(self) -> list[str]:
+        """Every night move some role of the dealt cast has, whoever is alive and whether hunting is open."""
+        maniac = any(s.role is Role.MANIAC for s in self.s.seats.values())
+        moves: list[str] = []
+        for seat in self.s.seats.values():
+            for kind in sorted(self.variant.abilities(seat.role)):
+                if kind is MoveKind.HUNT:
+                    moves.append("hunt" if maniac else "hunt_mafia")
+                    continue
+                moves.append(str(kind))
+                if kind is MoveKind.SHOT and self.variant.team_shot and seat.is_mafia:
+                    moves.append("shot_by")
+        return moves
+
+    @staticmethod
+    def _ordered_moves(moves: Iterable[str]) -> list[str]:
         found: list[str] = []
-        for sid in self._alive_ids():
-            for move in self._night_moves(sid):
-                if move not in found:
-                    found.append(move)
+        for move in moves:
+            if move not in found:
+                found.append(move)
         order = ["check", "shot", "shot_by", "heal", "hunt", "hunt_mafia"]
         return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
 
@@ -363,6 +397,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
         for kill in autokills + list(outcome.deaths):
             self._kill(kill.nick, kill.cause, at)
         self._post(at, Where.GAME, count + self.t.day_result(n, outcome, autokills, self._revealed, self._last_word_deadline(at, "vote"), autokill_why), f"{ph.label}/result")
+        self._tell_out(at, autokills + list(outcome.deaths))
         self._end_phase_checks(at, "night", n)
 
     def _start_runoff(self, at: datetime, outcome: DayOutcome, count: str) -> None:
@@ -390,6 +425,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
         for kill in outcome.deaths:
             self._kill(kill.nick, kill.cause, at)
         self._post(at, Where.GAME, count + self.t.runoff_result(n, outcome, self._nick, self._last_word_deadline(at, "vote")), f"runoff {n}/result")
+        self._tell_out(at, outcome.deaths)
         self._end_phase_checks(at, "night", n)
 
     def _resolve_night(self, at: datetime) -> None:
@@ -406,6 +442,7 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
         self.s.maniac_last = shot.target if shot else None  # H-8: the move in force tonight
         lw = self._last_word_deadline(at, "mafia")
         self._post(at, Where.GAME, self.t.night_result(n, report, self._revealed, self.variant.open_roles, lw if report.deaths else None), f"night {n}/result")
+        self._tell_out(at, report.deaths)
         for checker, target_nick, result in report.checks:
             self._pm(at, checker, self.t.check_result(target_nick, result), f"night {n}/check/{checker}")
         self.s.moves = NightMoves()
@@ -433,7 +470,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
             return True
         winner = self.variant.winner(list(self.s.seats.values()))
         if winner:
-            self._end(at, winner, "")
+            alive = len(self._alive_ids())
+            # a draw says why (M-13, R-8, H-14; issue 17 item 15)
+            why = "" if winner != "draw" else "nobody" if alive == 0 else "draw_at"
+            self._end(at, winner, why)
             return True
         return False
 
@@ -457,6 +497,14 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
             deadline = self._last_word_deadline(at, cause)
             if deadline is not None:
                 self.s.last_words[sid] = deadline
+
+    def _tell_out(self, at: datetime, kills: Sequence[Kill]) -> None:
+        """Each player the vote or the night took out is told by PM, with his last word's deadline (C-8, M-14);
+        the result post is the notice of record (issue 17 item 10)."""
+        for kill in kills:
+            seat = self.s.seats[kill.nick]
+            self._pm(at, kill.nick, self.t.you_are_out(kill.cause, self.s.last_words.get(kill.nick)),
+                     f"{seat.died.phase if seat.died else self.s.phase.label}/out/{kill.nick}")
 
     def _last_word_deadline(self, at: datetime, cause: str) -> datetime | None:
         """M-14: a hanged player's last word is due before the night ends; a night victim's 3 h before day ends.

@@ -38,6 +38,7 @@ class MovesMixin:
             sender=seat.nick,
         )
         replies: list[str] = []
+        shot = self.s.moves.by_player.get((sid, MoveKind.SHOT))
         for n, item in enumerate(results, 1):
             if isinstance(item, RejectedLine):
                 replies.append(self.t.rejected_line(
@@ -50,6 +51,9 @@ class MovesMixin:
             if not seat.alive and n < len(results):  # out by his own modkill (M-12): no move after it
                 replies.append(self.t.you_are_dead())
                 break
+        if seat.alive and seat.is_mafia and self.s.moves.by_player.get((sid, MoveKind.SHOT)) is not shot:
+            # M-5: a shot kills only when every living mafioso's target matches (issue 17 item 8)
+            replies.append(self.t.mafia_targets(self._team_targets()))
         if replies:
             self._pm(inp.at, sid, "\n".join(replies), key)
 
@@ -133,6 +137,15 @@ class MovesMixin:
             return t.accepted(move.kind, self._nick(target), self._nick(executor))
         self.s.moves.by_player[(sid, move.kind)] = Move(move.kind, target)
         return t.accepted(move.kind, self._nick(target))
+
+    def _team_targets(self) -> list[tuple[str, str | None]]:
+        """M-5: each alive mafioso and the target of his shot now (None: none sent yet)."""
+        out: list[tuple[str, str | None]] = []
+        for sid, seat in self.s.seats.items():
+            if seat.is_mafia and seat.alive:
+                shot = self.s.moves.by_player.get((sid, MoveKind.SHOT))
+                out.append((seat.nick, self._nick(shot.target) if shot and shot.target else None))
+        return out
 
     def _moves_in_force(self) -> NightMoves:
         """C-5: a move whose sender or target is dead when the night resolves is no move."""

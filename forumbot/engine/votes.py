@@ -19,6 +19,7 @@ from forumbot.rules.house import defaults
 
 # the house rules a vote count restates (the opening post lists them all)
 VOTE_RULES = frozenset({"vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show"})
+OTHERS = frozenset({"not_a_player", "dead_voter"})  # rejections of posts that were never the seat's own vote
 
 
 class VotesMixin:
@@ -38,7 +39,8 @@ class VotesMixin:
         else:
             voter, (parsed, final) = sid, self._parse_vote(text)
         post = VotePost(inp.id, voter, parsed, text, at=inp.at, at_latest=inp.at_latest, deleted_at=inp.deleted_at,
-                        final=final if sid is not None and self.s.seats[sid].alive else False)
+                        final=final if sid is not None and self.s.seats[sid].alive else False,
+                        current=inp.text if inp.first_text is not None and inp.text != text else None)
         (self.s.runoff_posts if ph.kind == "runoff" else self.s.posts).append(post)
         if isinstance(post.parsed, Agitation):
             self.s.agitations[sid] += 1
@@ -147,7 +149,8 @@ class VotesMixin:
             return
         self.s.last_count = text
         # Keyed by its tick, a count keeps its key when a late-fetched post changes an earlier one (outbox).
-        self._post(at, Where.VOTE, text, f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
+        self._post(at, Where.VOTE, self.t.with_game_link(text, self.setup.game_url),
+                   f"{ph.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
 
     def _count_text(self, final: bool) -> str:
         ph = self.s.phase
@@ -160,15 +163,26 @@ class VotesMixin:
         not_voted = [self._nick(s) for s in self._alive_ids() if s not in votes and s not in ballots.final]
         rough = [(self._poster(p), p.text, p.at, p.at_latest) for p in posts
                  if p.straddles(ph.deadline) and not p.deleted]
+        # Issue 17 item 9: a GM `голос` is named as his, and a rejected post of that voter's before it as replaced
+        by_gm = {v: p for v, p in ballots.final_posts.items() if p.by_gm}
+        order = {id(p): i for i, p in enumerate(posts)}
+        replaced = [(p, r) for p, r in ballots.rejected if p.voter in by_gm and r.code not in OTHERS
+                    and order[id(p)] < order[id(by_gm[p.voter])]]
+        # C-11: an edited post quoted by its text now, the text first stored beside it (item 15)
+        edit = lambda p: (self._poster(p), p.current or p.text, p.text if p.current else "")  # noqa: E731
         return self.t.vote_count(
             ph.label, {self._nick(v): self._target_nick(t) for v, t in votes.items()}, not_voted,
-            [(self._poster(p), p.text, r) for p, r in ballots.rejected],
+            [(self._poster(p), p.text, r) for p, r in ballots.rejected if id(p) not in {id(q) for q, _ in replaced}],
             [(self._poster(p), p.text, why) for p, why in ballots.ignored],
-            [(self._poster(p), p.text) for p in ballots.voided],
+            [edit(p) for p in ballots.voided],
             [self._nick(a) for a in ballots.agitators], final,
-            edited_kept=[(self._poster(p), p.text) for p in posts if p.edited and not p.voided and not p.deleted],
+            edited_kept=[edit(p) for p in posts if p.edited and not p.voided and not p.deleted],
             deleted=[(self._poster(p), p.text) for p in ballots.deleted],
             rough=rough, house=self._house_summary(VOTE_RULES),
+            by_gm=[self._nick(v) for v in by_gm], replaced=[(self._poster(p), p.text) for p, _ in replaced],
+            # H-4 (amended): a deleted agitation still counts, and the final count names it as deleted
+            deleted_agitation=[(self._poster(p), p.text) for p in posts
+                               if final and isinstance(p.parsed, Agitation) and p.deleted_at is not None],
         )
 
     def _house_summary(self, only: frozenset[str] | None = None) -> list[tuple[str, object]]:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from forumbot.model import Move, MoveKind, RejectedLine, Rejection, Role
+from forumbot.parse.inflect import loose_match
 from forumbot.parse.nicknames import NickMatcher
 from forumbot.parse.normalize import (
     WHITE_SPACE,
@@ -111,6 +112,19 @@ class _Line:
                 return found
         return Rejection("unknown_command", self.line)
 
+    def find(self, text: str, allowed: Collection[str] | None) -> str | Rejection:
+        """The player `text` names: strictly (C-4), else in an inflected or short form (C-12, PMs only)."""
+        strict = self.matcher.match(text, allowed=allowed)
+        if isinstance(strict, str) or strict.code != "unknown_name":
+            return strict
+        return self.loosely(strict, normalize(text) if len(text) <= self.matcher.loose.limit * 4 else None)
+
+    def loosely(self, strict: str | Rejection, key: str | None) -> str | Rejection:
+        if isinstance(strict, str) or strict.code != "unknown_name":
+            return strict
+        loose = loose_match(key, self.matcher.loose, self.alive)
+        return strict if loose is None else loose
+
     def keyword_move(self, kind: MoveKind, head: str, rest: str) -> Move | Rejection:
         if kind is MoveKind.MODKILL:
             return self.modkill(rest)
@@ -134,12 +148,12 @@ class _Line:
         if not has_text(rest):
             return Rejection("missing_argument", head)
         if kind is MoveKind.CHECK:
-            return self.named(kind, self.matcher.match(rest, allowed=self.everyone))
+            return self.named(kind, self.find(rest, self.everyone))
         if kind is MoveKind.SHOT:
             return self.shot(rest)
         if kind is MoveKind.HUNT:
             return self.hunt(rest)
-        return self.named(kind, self.matcher.match(rest, allowed=self.alive))
+        return self.named(kind, self.find(rest, self.alive))
 
     @staticmethod
     def named(kind: MoveKind, found: str | Rejection) -> Move | Rejection:
@@ -165,7 +179,7 @@ class _Line:
         return [spans[i] for i in range(1, len(spans) - 1) if keyword_within(rest[spans[i][0] : spans[i][1]], _WORD_LIMIT) in words]
 
     def shot(self, rest: str) -> Move | Rejection:
-        whole = self.matcher.match(rest, allowed=self.alive)
+        whole = self.find(rest, self.alive)
         if isinstance(whole, str):
             return Move(MoveKind.SHOT, whole)
         # Every part is normalised in one pass (`Spans`): `kill X by by by …` is linear in its length.
@@ -174,14 +188,16 @@ class _Line:
         first: Rejection | None = None
         for before, after in splits:
             assert parts is not None
-            target = self.matcher.match_key(parts.key(0, before), self.alive)
+            key = parts.key(0, before)
+            target = self.loosely(self.matcher.match_key(key, self.alive), key)
             if isinstance(target, Rejection):
                 first = first or self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
                 continue
             if self.variant != "free_hunt":
                 # Only Free Hunt names an executor (H-7); Moscow's grammar has no such part.
                 return Rejection("unknown_command", self.line)
-            executor = self.matcher.match_key(parts.key(after, len(rest)), self.alive)
+            key = parts.key(after, len(rest))
+            executor = self.loosely(self.matcher.match_key(key, self.alive), key)
             if isinstance(executor, str):
                 return Move(MoveKind.SHOT, target, executor=executor)
             if first is None:
@@ -192,7 +208,7 @@ class _Line:
         return whole
 
     def hunt(self, rest: str) -> Move | Rejection:
-        whole = self.matcher.match(rest, allowed=self.alive)
+        whole = self.find(rest, self.alive)
         if isinstance(whole, str):
             return Move(MoveKind.HUNT, whole)
         spans = _word_spans(rest)
@@ -200,7 +216,7 @@ class _Line:
             return whole
         name_text, last = rest[: spans[-1][0]], rest[spans[-1][0] :]
         role = _STATUS.get(keyword_within(last, _WORD_LIMIT) or "")
-        found = self.matcher.match(name_text, allowed=self.alive)
+        found = self.find(name_text, self.alive)
         if role is not None:
             return found if isinstance(found, Rejection) else Move(MoveKind.HUNT, found, guess=role)
         if isinstance(found, str):

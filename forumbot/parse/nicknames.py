@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable, Mapping
 from types import MappingProxyType
 
 from forumbot.model import Rejection
+from forumbot.parse.inflect import LooseNames
 from forumbot.parse.normalize import fold_lookalikes, normalize, strip_markup, within
 
 
@@ -42,6 +43,7 @@ class NickMatcher:
         # precomposed form takes up to three marks into it: no canonical decomposition is longer than four),
         # so a normalised text longer than this names nobody.
         self._key_limit = 4 * max((len(key) for key in (*exact, *folded)), default=0) + 4
+        self._loose: LooseNames | None = None
 
     def _canonical(self, target: str, exact: Mapping[str, set[str]]) -> str:
         if target in self._nicks:
@@ -50,6 +52,13 @@ class NickMatcher:
         if len(found) != 1:
             raise ValueError(f"alias target {target!r} is not one player")
         return next(iter(found))
+
+    @property
+    def loose(self) -> LooseNames:
+        """Every nickname and alias split into words, for the inflected and short forms of PMs (C-12)."""
+        if self._loose is None:
+            self._loose = LooseNames({**{nick: nick for nick in self._nicks}, **self._aliases})
+        return self._loose
 
     @property
     def nicks(self) -> tuple[str, ...]:

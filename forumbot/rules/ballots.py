@@ -29,6 +29,7 @@ class VotePost:
     deleted_at: datetime | None = None  # gone from the thread by then (C-11)
     deleted: bool = False  # gone when the phase's posts were re-read at its deadline: no vote (C-11)
     final: bool = False  # R-2: the post held the final word; later posts that day are no votes
+    current: str | None = None  # the post's text now, where an edit changed it since `text` was stored (C-11)
 
     def straddles(self, deadline: datetime) -> bool:
         """C-1: the forum's rough time allows both before and at/after the deadline; it counts as before."""

@@ -35,6 +35,8 @@ def setup_to_json(setup: GameSetup) -> str:
         "options": setup.options,
         "language": setup.language,
         "markup": setup.markup,
+        "game_url": setup.game_url,
+        "vote_url": setup.vote_url,
     }, ensure_ascii=False, sort_keys=True)
 
 
@@ -55,7 +57,7 @@ def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSet
                               runoff=timedelta(seconds=lengths["runoff_s"]), timezone=s["timezone"]),
             players=tuple(PlayerSpec(p["nick"], Role(p["role"]) if p["role"] else None) for p in d["players"]),
             bot=d["bot"], gms=tuple(d["gms"]), options=d["options"], language=d["language"],
-            markup=d.get("markup", "bbcode"),
+            markup=d.get("markup", "bbcode"), game_url=d.get("game_url", ""), vote_url=d.get("vote_url", ""),
         )
     except SetupError:
         raise

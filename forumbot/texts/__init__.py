@@ -22,6 +22,8 @@ from forumbot.model import (
 )
 from forumbot.parse.normalize import normalize, strip_markup
 from forumbot.texts import en, ru
+from forumbot.texts.guide import GuideTexts
+from forumbot.texts.guide import unquote as _unquote
 
 TABLES = {"ru": ru.T, "en": en.T}
 PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
@@ -69,7 +71,7 @@ def duration_parts(length: timedelta) -> list[tuple[int, str]]:
     return [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
 
 
-class Texts:
+class Texts(GuideTexts):
     def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo,
                  fmt: Format | None = None, plural: Callable[[int], int] = ru.plural, spoiler: str = "") -> None:
         self.T = table
@@ -186,22 +188,25 @@ class Texts:
     # --- setup
 
     def setup_post(self, nicks: Sequence[str], start: datetime, commitment: str,
-                   house: Sequence[tuple[str, Any]] = ()) -> str:
+                   house: Sequence[tuple[str, Any]] = (), how_to_vote: Sequence[str] = ()) -> str:
+        """C-2's opening post. `how_to_vote` (see `how_to_vote`) and `house`, the rules in force, are what a
+        player needs before Day 1 (issue 17 item 6)."""
         return self.post(
             self.heading("setup.title"),
             self.f.items([self.b(x) for x in nicks]) if self.f.name == "markdown"
             else self.f.items([f"{i}. {self.b(x)}" for i, x in enumerate(nicks, 1)]),
             self.prose(self._("setup.start", at=self.time(start))),
-            self.prose(*self.house_rules(house)) if house else "",
+            self.section(self.T["setup.vote.title"], list(how_to_vote)) if how_to_vote else "",
+            self.prose(*self.house_rules(house, "setup.rules.title")) if house else "",
             self.prose(self._("setup.commitment", hash=commitment), self.T["setup.how_to_check"]),
             self.prose(self.T["setup.marker"]),
         )
 
-    def house_rules(self, house: Sequence[tuple[str, Any]]) -> list[str]:
+    def house_rules(self, house: Sequence[tuple[str, Any]], title: str = "house.title") -> list[str]:
         """The house rules in force (RULES.md R), one line each; nothing when the variant's clauses hold."""
         if not house:
             return []
-        lines = [self._("house.title")]
+        lines = [self._(title)]
         for name, value in house:
             if name == "vote_changes":
                 line = (self._("house.vote_changes.unlimited") if value is None else
@@ -238,6 +243,7 @@ class Texts:
         if examples:
             blocks.append(self.section(self.T["role.moves"], examples))
         blocks.append(self.prose(self._("role.confirm")))
+        blocks.append(self.prose(self.T["role.marker"]))  # item 15: once, in the first PM every player gets
         return self.post(*blocks)
 
     def _examples(self, moves: Sequence[str], example: str, me: str) -> list[str]:
@@ -288,6 +294,9 @@ class Texts:
         deleted: Sequence[tuple[str, str]] = (),
         rough: Sequence[tuple[str, str, datetime, datetime]] = (),
         house: Sequence[tuple[str, Any]] = (),
+        by_gm: Sequence[str] = (),
+        replaced: Sequence[tuple[str, str]] = (),
+        deleted_agitation: Sequence[tuple[str, str]] = (),
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
         post not counted, or counted with a note, and why."""
@@ -296,9 +305,10 @@ class Texts:
             tally.setdefault(target, []).append(voter)
         title = self.heading("count.final" if final else "count.title", phase=self.phase(label))
         house_block = self.prose(*self.house_rules(house)) if house else ""
+        marked = lambda v: self.n(v) + (self.T["count.by_gm"] if v in by_gm else "")  # noqa: E731
         lines = [
             self._("count.line", target=self.target(target, bold=True), count=self.count(len(voters), "vote"),
-                   voters=self.plain_names(voters))
+                   voters=", ".join(marked(v) for v in voters))
             for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0])))
         ]
         tally_block = self.f.items(lines) if lines else self.prose(self._("count.none"))
@@ -307,15 +317,19 @@ class Texts:
         notes: list[str] = []
         for nick in agitators:
             notes.append(self._("count.agitation", nick=self.b(nick)))
+        for nick, text in deleted_agitation:  # H-4: read, so it counts, though gone from the thread
+            notes.append(self._("count.agitation_deleted", nick=self.b(nick), text=self.quoted(text)))
+        for nick, text in replaced:
+            notes.append(self._("count.replaced", nick=self.b(nick), text=self.quoted(text)))
         for nick, text, why in rejected:
             notes.append(self._("count.rejected", nick=self.b(nick), text=self.quoted(text),
                                 why=self.reason(why, shown=self._excerpt(text), who=nick)))
         for nick, text, why in ignored:
             notes.append(self._(f"count.ignored.{why}", nick=self.b(nick), text=self.quoted(text)))
-        for nick, text in voided:
-            notes.append(self._("count.edited", nick=self.b(nick), text=self.quoted(text)))
-        for nick, text in edited_kept:  # C-11: the count names every edited post, counted or not
-            notes.append(self._("count.edited_kept", nick=self.b(nick), text=self.quoted(text)))
+        for nick, text, *first in voided:
+            notes.append(self._("count.edited", nick=self.b(nick), text=self.edit_quoted(text, *first)))
+        for nick, text, *first in edited_kept:  # C-11: the count names every edited post, counted or not
+            notes.append(self._("count.edited_kept", nick=self.b(nick), text=self.edit_quoted(text, *first)))
         for nick, text in deleted:  # C-11: gone from the thread at the deadline re-read
             notes.append(self._("count.deleted", nick=self.b(nick), text=self.quoted(text)))
         for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
@@ -399,7 +413,7 @@ class Texts:
         string whose SHA-256 the opening post gave (C-2), printed with the command that checks it."""
         head = [self._(f"end.{winner}")]
         if why:
-            head.append(self._(f"end.why.{why}"))
+            head.append(self._(f"end.why.{why}", alive=self.count(sum(1 for r in roles if r[2]), "player")))
         items = []
         for nick, role, alive, *rest in roles:
             seat = rest[0] if rest else nick
@@ -585,12 +599,17 @@ class Texts:
         return self._("gm.replaced", old=self.b(old), new=self.b(new))
 
     def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
-               back: Sequence[str] = ()) -> str:
+               back: Sequence[str] = (), vote_again: bool = False) -> str:
         """C-9: the public notice of an undo: what was undone and where the game stands now. `back`: the players
-        the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news."""
+        the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news; with
+        `vote_again`, the day's vote the modkill had cancelled is on again (M-11)."""
         what = self.undo_words(name)
         if back:
-            return self._("gm.undone_back", what=what, names=self.names(back, bold=True))
+            text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
+            if vote_again:
+                text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
+                                               at=self.time(deadline) if deadline else "—"))
+            return text
         if not label or label.startswith("ended"):
             return self._("gm.undone", what=what)
         if paused:
@@ -607,14 +626,3 @@ class Texts:
 
     def rederived_post(self, at: datetime, verdict: str) -> str:
         return self._("gm.rederived_post", at=self.time(at), verdict=verdict)
-
-
-_QUOTES = {'"': '"', "«": "»", "“": "”", "„": "“", "'": "'"}
-
-
-def _unquote(text: str) -> str:
-    """A modkill reason as the GM meant it, without the quotes he typed around it."""
-    text = text.strip()
-    while len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
-        text = text[1:-1].strip()
-    return text

@@ -60,7 +60,9 @@ def test_C11_a_vote_edited_before_the_deadline_is_voided_in_the_live_count(tmp_p
     w.tick()
     # the voided change does not count and does not use up M4's change: his first vote stands, Маф1 leads 4 to 3
     assert _died(w, "Маф1") == ("day 1", "vote") and _died(w, "М1") is None
-    assert any("Не засчитано: М4 «М1» — сообщение отредактировано." in t for t in _bot_texts(w))
+    # quoted as it reads now, the text first stored beside it (issue 17 item 15)
+    assert any("Не засчитано: М4 «М1 (передумал)» (сначала было «М1») — сообщение отредактировано." in t
+               for t in _bot_texts(w))
     w.close()
 
 
@@ -132,7 +134,9 @@ def test_C11_a_vote_edited_on_an_older_page_is_voided_thanks_to_the_reread_befor
     row = _row(w, change.id)
     assert row.first_edited_at == T0 + timedelta(hours=6) - timedelta(minutes=5) and row.first_text == "М1"
     assert _died(w, "Маф1") == ("day 1", "vote") and _died(w, "М1") is None
-    assert any("Не засчитано: М4 «М1» — сообщение отредактировано." in t for t in _bot_texts(w))
+    # quoted as it reads now, the text first stored beside it (issue 17 item 15)
+    assert any("Не засчитано: М4 «М1 (передумал)» (сначала было «М1») — сообщение отредактировано." in t
+               for t in _bot_texts(w))
     w.close()
 
 
