@@ -15,6 +15,7 @@ from forumbot.parse.normalize import (
     keyword_form,
     keyword_within,
     keyword_words,
+    normalize,
     strip_markup,
 )
 
