@@ -7,7 +7,8 @@ included), each with what the store knows beyond the text: `edited_at`, `at_late
 optional fields the transcript gained for exports: `first_text` (the text first stored, when an edit changed
 it, C-11) and `missing_accounts` (the accounts the forum said it lacks, the facts recorded with a GM's
 `замена`). The top-level `setup_opens` is when `game start` ran (role PMs go out then, C-2); `until` is where
-the game is: its end, or for a running game what a tick now would fold to.
+the game is: its end, or for a running game what a tick now would fold to. A game ended by `game stop` has
+`stopped`: when and why (`--reason`, "" when none was given), so replay ends it with the same closing post.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
             raise ForumbotError(f"game {name!r} was never started; there is nothing to export")
         setup, inputs, _ = load_game(session, config, game.id)
         ended_at = game.ended_at
+        stopped = ({"at": ended_at.isoformat(), "reason": game.stop_reason or ""}
+                   if game.status in ("stopping", "stopped") and ended_at else None)
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
     s = setup.schedule
     return {
@@ -56,6 +59,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         # again exactly as it drew them (a replacement is a GM PM among the events, as it was in the game)
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         "events": [_event(i) for i in inputs],
+        **({"stopped": stopped} if stopped else {}),
     }
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot import engine
 from forumbot.config import Config, ForumConfig, GameConfig, shared_threads
 from forumbot.errors import ConfigError, FloodLimited, ForumbotError, PartlySent, SetupError
+from forumbot.game import STOP_KEY
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
@@ -234,21 +235,20 @@ def _the_end(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
 
 # --- game stop -----------------------------------------------------------------------------------------------
 
-STOP_KEY = "stopped/result"
 # "stopping": ended by `game stop`, its closing post still owed (a tick delivers it and nothing else);
 # "stopped": that post is out
 STOPPED = ("stopping", "stopped")
 
 
 def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, reason: str = "") -> str:
-    """End a running game now (issue 11 item 11): no winner, the roles and the seed revealed in the game thread.
+    """End a running game now (issue 11 item 11): no winner, the roles revealed in the game thread with the seed and
+    the string the commitment hashes (C-2), and the reason (issue 17 item 12).
 
     The post goes through the outbox like any message; the game is marked "stopping", which a tick only
     delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
-    from forumbot.markup import escape_bbcode, escape_markdown
-    from forumbot.model import Message, Where
+    from forumbot.engine.setup import commitment_text
+    from forumbot.game import drawn_string, stop_message
     from forumbot.outbox import enqueue
-    from forumbot.texts import get_texts
     from forumbot.tick import fold_game
 
     with sessions.begin() as session:
@@ -267,15 +267,16 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         setup = _stored_setup(game)
-        escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
-        texts = get_texts(setup.language, escape, setup.schedule.timezone)
+        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
         if roles is None:
-            roles = [(s.current_nick, Role(s.role), True) for s in session.scalars(
-                select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no))]
-        text = texts.stopped(reason, roles, game.seed)
-        enqueue(session, game.id, name, [Message(at=now, where=Where.GAME, to=None, text=text, key=STOP_KEY)],
-                origin="shell")
+            roles = [(s.current_nick, Role(s.role), True) for s in seats]
+        try:
+            drawn = drawn_string(setup)
+        except SetupError:  # the seats as `game start` stored them are the draw the commitment hashed
+            drawn = commitment_text(game.seed, {s.nick: Role(s.role) for s in seats})
+        enqueue(session, game.id, name, [stop_message(setup, roles, now, reason, drawn)], origin="shell")
         game.status, game.ended_at = "stopping", now
+        game.stop_reason = reason.strip() or None
     return STOP_KEY
 
 

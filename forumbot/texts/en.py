@@ -327,4 +327,6 @@ T: dict[str, str] = {
     "help.what.undo": "take back the GM's last action as if it had never been given",
     "help.grammar.help": "“help”",
     "help.what.help": "this list",
+    # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
+    "end.stop_reason": "Reason: {reason}",
 }

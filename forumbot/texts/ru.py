@@ -339,4 +339,6 @@ T: dict[str, str] = {
     "help.what.undo": "отменить последнее действие ведущего, как будто его не было",
     "help.grammar.help": "«помощь»",
     "help.what.help": "этот список",
+    # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
+    "end.stop_reason": "Причина: {reason}",
 }
