@@ -542,9 +542,14 @@ class Texts:
         return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
-               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = ()) -> str:
+               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
+               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None) -> str:
+        """A GM's `статус`. `roles` (nick, role, alive) per seat: GMs are trusted with them (issue 17 item 13),
+        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over."""
         lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
                  else self._("status.phase_only", phase=self.phase(label))]
+        if winner:
+            lines.append(self._(f"end.{winner}"))
         if paused:
             lines.append(self._("status.paused"))
         lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))
@@ -554,6 +559,12 @@ class Texts:
             lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
         if unconfirmed:
             lines.append(self._("status.unconfirmed", names=self.plain_names(unconfirmed)))
+        if roles:
+            lines.append(self._("status.roles", roles="; ".join(
+                self._("end.role", nick=self.n(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
+                for nick, role, alive in roles)))
+        if no_don:
+            lines.append(self._("status.no_don"))
         return self.prose(*lines)
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:

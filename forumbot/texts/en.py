@@ -329,4 +329,6 @@ T: dict[str, str] = {
     "help.what.help": "this list",
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Reason: {reason}",
+    "status.roles": "Roles (shown to game masters only): {roles}.",
+    "status.no_don": "No Don yet: the mafia choose him before Day 1 begins.",
 }

@@ -341,4 +341,6 @@ T: dict[str, str] = {
     "help.what.help": "этот список",
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Причина: {reason}",
+    "status.roles": "Роли (видны только ведущим): {roles}.",
+    "status.no_don": "Дон ещё не выбран: мафия выбирает его до начала дня 1.",
 }
