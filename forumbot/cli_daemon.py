@@ -165,26 +165,27 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
     from forumbot.probe import probe, to_text
 
-    adapter, forum_name, thread = _probe_target(args)
+    adapter, forum_name, thread, zone = _probe_target(args)
     report = probe(adapter, thread, forum=forum_name, guest=args.guest)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
-        print(to_text(report))
+        print(to_text(report, zone))
     for problem in report.problems:
         print(f"forumbot: {problem}", file=sys.stderr)
     return EXIT_CONFIG if report.problems else EXIT_OK
 
 
-def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
-    """The adapter, forum name and thread `probe` reads: from the config's forum table, or (a guest with a
-    thread URL and no config file) from the URL and --engine or the engine the page shows."""
+def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
+    """The adapter, forum name and thread `probe` reads, and the zone to show times in (the zone of the forum's
+    games, when they agree): from the config's forum table, or (a guest with a thread URL and no config file) from
+    the URL and --engine or the engine the page shows."""
     from dataclasses import replace
 
     from forumbot.daemon import adapter_factory, build_adapter
 
     if args.guest and args.url and not Path(args.config).exists():
-        return _guest_adapter(args.url, args.engine), "", args.url
+        return _guest_adapter(args.url, args.engine), "", args.url, ""
     config = _config(args)
     forums = config.forums
     if args.forum is not None and args.forum not in forums:
@@ -200,7 +201,8 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
         forum = replace(forum, engine=args.engine)
     if args.guest:
         forum = replace(forum, password_env="")
-    return build_adapter(forum, os.environ), forum.name, thread
+    zones = {g.schedule.timezone for g in config.games.values() if g.forum == forum.name}
+    return build_adapter(forum, os.environ), forum.name, thread, zones.pop() if len(zones) == 1 else ""
 
 
 def _guest_adapter(url: str, engine: str | None) -> object:
@@ -434,6 +436,7 @@ def cmd_game_status(args: argparse.Namespace) -> int:
 
 def cmd_game_start(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import check_setups, start_game
+    from forumbot.localtime import local
 
     config = _config(args)
     if args.name in config.games:
@@ -445,9 +448,9 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
-    due = (now + timedelta(seconds=config.grace_seconds)).astimezone(timezone.utc)
+    due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
     print(f"{started.name}: started; commitment {started.commitment}. "
-          f"The first tick from {due:%H:%M:%S} UTC (grace_seconds = {config.grace_seconds}) sends the role PMs "
+          f"The first tick from {due} (grace_seconds = {config.grace_seconds}) sends the role PMs "
           "and posts the commitment.")
     return EXIT_OK
 

@@ -25,6 +25,7 @@ from forumbot import engine
 from forumbot.config import Config, ForumConfig, GameConfig, shared_threads
 from forumbot.errors import ConfigError, FloodLimited, ForumbotError, PartlySent, SetupError
 from forumbot.game import STOP_KEY
+from forumbot.localtime import local
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
@@ -180,9 +181,10 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
+    zone = _stored_setup(game).schedule.timezone
     lines = [
-        f"{name}: {game.status}, mode {game.mode}, started {game.started_at.isoformat()}"
-        + (f", ended {game.ended_at.isoformat()}" if game.ended_at else ""),
+        f"{name}: {game.status}, mode {game.mode}, started {local(game.started_at, zone)}"
+        + (f", ended {local(game.ended_at, zone)}" if game.ended_at else ""),
         f"commitment: {game.commitment}",
         "seats: " + ", ".join(s.current_nick + (f" (for {s.nick})" if s.current_nick != s.nick else "")
                               for s in seats),
@@ -207,10 +209,12 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             lines.insert(1, f"not played: {e}")
         else:
             alive = [p.nick for p in run.result.players if p.alive]
-            deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline and not game.ended_at else ""
+            deadline = f", until {local(run.next_deadline, zone)}" if run.next_deadline and not game.ended_at else ""
             lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
             if game.ended_at is not None:
-                lines[2:2] = _the_end(game, run)
+                lines[2:2] = _the_end(game, run, zone)
+            else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
+                lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run)]
     return "\n".join(lines)
 
 
@@ -218,19 +222,36 @@ def _posts(n: int) -> str:
     return f"{n} post" if n == 1 else f"{n} posts"
 
 
-def _the_end(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
+def _the_end(game: Game, run, zone: str) -> list[str]:  # type: ignore[no-untyped-def]
     """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
     result = run.result
     if game.status in STOPPED:
-        how = f"stopped by `forumbot game stop` at {game.ended_at.isoformat()}, no winner"
+        how = f"stopped by `forumbot game stop` at {local(game.ended_at, zone)}, no winner"
+        if game.stop_reason:
+            how += f" (reason: {game.stop_reason})"
     else:
-        ended = result.ended_at.isoformat() if result.ended_at else game.ended_at.isoformat()
-        how = f"game over at {ended}: winner {result.winner or 'none'}"
-    lines = [f"result: {how}; seed {game.seed}"]
-    for p in result.players:
+        how = f"game over at {local(result.ended_at or game.ended_at, zone)}: winner {result.winner or 'none'}"
+    return [f"result: {how}; seed {game.seed}", *_seat_lines(run)]
+
+
+def _seat_lines(run) -> list[str]:  # type: ignore[no-untyped-def]
+    lines = []
+    for p in run.result.players:
         fate = "alive" if p.alive else (f"out ({p.died.cause}, {p.died.phase})" if p.died else "out")
         lines.append(f"  {p.nick}: {p.role}, {fate}")
     return lines
+
+
+def _don_line(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
+    """M-1: who the Don is, or that the mafia have not chosen him yet (a variant without one says nothing)."""
+    from forumbot.rules import get_variant
+
+    don = [p.nick for p in run.result.players if p.role is Role.DON]
+    if don:
+        return [f"don: {don[0]}"]
+    if Role.DON in get_variant(_stored_setup(game).variant).roles:
+        return ["don: not chosen yet (the mafia choose him during Setup, M-1)"]
+    return []
 
 
 # --- game stop -----------------------------------------------------------------------------------------------
