@@ -42,9 +42,11 @@ class PhpbbForum(HtmlForum):
     engine = "phpbb"
     profile: HtmlProfile = PHPBB
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        self.user_ids: dict[str, str] = {}  # recipient name, case-folded -> phpBB user id
+    @property
+    def user_ids(self) -> dict[str, str]:
+        """Recipient name, case-folded -> phpBB user id, learnt by PMs sent (a property, not set in __init__:
+        the daemon builds adapters from __init__'s signature)."""
+        return self.__dict__.setdefault("_user_ids", {})
 
     # --- login ----------------------------------------------------------------------------------------------
 

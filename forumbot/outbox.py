@@ -167,7 +167,11 @@ def _flood_held(held: set[str], report: Delivery, kind: str, send: Callable[[], 
 def _gm_first(rows: list[OutboxRow], target: Target) -> list[OutboxRow]:
     """The due rows with the PMs to GMs moved ahead of the other PMs, each group in its order; the posts keep
     their places. At the forum's flood pace ten players' confirmations took four minutes, and the GM's answer
-    waited behind them (issue 17 item 11): a GM steering the game is answered first."""
+    waited behind them (issue 17 item 11): a GM steering the game is answered first. In shadow mode every PM
+    goes to a GM: the digest and the answers keep the order they were due in."""
+    if target.shadow_to is not None:
+        return rows
+
     def to_gm(row: OutboxRow) -> bool:
         return _kind(row, target) == "pm" and row.where == Where.PM and row.to in target.gms
 
