@@ -279,7 +279,7 @@ class CommandsMixin:
                     missing.append((self._nick(sid), str(kind)))
         unconfirmed = ([x.nick for x in self.s.seats.values() if not x.confirmed] if ph.kind == "setup" else [])
         seats = [(self._nick(sid), x.role, x.alive) for sid, x in self.s.seats.items()] if roles else []
-        no_don = roles and Role.DON in self.variant.roles and not any(x.role is Role.DON for x in self.s.seats.values())
+        no_don = roles and Role.DON in self.variant.roles and all(x.role is not Role.DON for x in self.s.seats.values())
         return self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
                              self._alive_nicks(), votes, missing, unconfirmed, seats, no_don, self.s.winner)
 
