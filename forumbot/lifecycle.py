@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Collection, Mapping, Sequence
@@ -301,6 +301,14 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     return STOP_KEY
 
 
+def _zone(game: Game) -> str:
+    """The game's time zone, "" (UTC) for a stored setup that cannot be read (the summary still prints)."""
+    try:
+        return _stored_setup(game).schedule.timezone
+    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
+        return ""
+
+
 def _stored_setup(game: Game) -> GameSetup:
     from forumbot.store.setup_codec import setup_from_json
 
@@ -396,6 +404,8 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 .where(Game.name.in_(names), OutboxRow.status.in_(("uncertain", "refused", "queued")))
                 .group_by(Game.name, OutboxRow.status)):
             stuck.setdefault(game_name, {})[status] = count
+        # times said in the game's zone (issue 17 item 13)
+        zones = {g.name: _zone(g) for g in session.scalars(select(Game).where(Game.name.in_(names)))}
         waiting = dict(session.execute(
             select(Game.name, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
             .where(Game.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))
@@ -413,7 +423,7 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 parts.append(f"{d.recovered} found already on the forum")
             if o.held_back and o.held_until is not None:
                 # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
-                parts.append(f"{o.held_back} more due from {o.held_until.astimezone(timezone.utc):%H:%M:%S} UTC "
+                parts.append(f"{o.held_back} more due from {local(o.held_until, zones.get(o.name, ''))} "
                              f"(grace_seconds)")
         elif o.state == "error" and deferred_by_flood(o.error):
             # routine, not an outage: the forum's flood timer holds the rest until a later tick
@@ -510,8 +520,8 @@ def late_starts(config: Config, now: datetime, started: Collection[str] = ()) ->
         schedule = game.schedule
         deadline = schedule.start + schedule.day
         if game.name not in started and deadline <= now:
-            local = deadline.astimezone(ZoneInfo(schedule.timezone))
-            warnings.append(f"games.{game.name}.start: Day 1's deadline ({local:%Y-%m-%d %H:%M} {schedule.timezone}) "
+            shown = deadline.astimezone(ZoneInfo(schedule.timezone))
+            warnings.append(f"games.{game.name}.start: Day 1's deadline ({shown:%Y-%m-%d %H:%M} {schedule.timezone}) "
                             "has passed; move start to a time ahead before `forumbot game start`")
     return warnings
 
