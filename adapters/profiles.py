@@ -99,6 +99,8 @@ PHPBB = HtmlProfile(
         "inbox": "ucp.php?i=pm&folder=inbox",
         "pm": "ucp.php?i=pm&mode=view&f=0&p={pm}",
         "compose": "ucp.php?i=pm&mode=compose",
+        # the compose form with the recipient already in its address list (fixtures/phpbb/33_pm_compose_to_user)
+        "compose_to": "ucp.php?i=pm&mode=compose&u={user}",
         "sentbox": "ucp.php?i=pm&folder=sentbox",
         "outbox": "ucp.php?i=pm&folder=outbox",
         # a profile by name (`un`, matched as phpBB matches logins: case-folded); no such user: 404, #message
@@ -131,6 +133,8 @@ PHPBB = HtmlProfile(
         "pm_time": "p.author",  # the "sent" line; the pm_time hook reads its date
         "pm_subject": "div.postbody h3",
         "pm_recipient": "input[name^='address_list[u]']",
+        # the address list's names, each linking its user id (`u=`): who a preset recipient id is now
+        "pm_recipient_name": "ul.recipients a.username, ul.recipients a.username-coloured",
         "folder_status": "form#viewfolder p",
         "pm_sent_to": "a.username, a.username-coloured",  # in a sent folder's row: the recipients
         "page_end": "div#page-footer",  # after the posts and rows: a page without it was cut short

@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     verbosity_options(quiet, top=False)
 
     p = sub.add_parser("replay", parents=[quiet], help="play a whole game from a transcript, offline")
-    p.add_argument("transcript", help="a transcript JSON file (see DESIGN.md)")
+    p.add_argument("transcript", help="a transcript JSON file (see docs/transcripts.md)")
     p.add_argument("--json", action="store_true", help="print messages, result and log as one JSON object")
     p.add_argument("--lang", choices=LANGUAGES, help="the language of the bot's texts (default: the transcript's)")
     p.add_argument("--pages", metavar="DIR", help="also build the game's public pages into DIR")

@@ -135,6 +135,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_check_config(args: argparse.Namespace) -> int:
     from forumbot.daemon import config_warnings
+    from forumbot.cast_summary import cast_summaries
     from forumbot.lifecycle import check_forums, check_setups, late_starts, thread_warnings
 
     config = _config(args)
@@ -148,8 +149,13 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     statuses = _game_statuses(config)
     for warning in late_starts(config, _now(args), set(statuses)) + thread_warnings(config, statuses):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
+    for line in cast_summaries(config):
+        print(line)
     if args.online:
-        wrong, unreachable, warnings = check_online(config, os.environ, now=_now(args))
+        verified: list[str] = []
+        wrong, unreachable, warnings = check_online(config, os.environ, now=_now(args), verified=verified)
+        for line in verified:
+            print(line)
         for warning in warnings:
             print(f"forumbot: warning: {warning}", file=sys.stderr)
         for problem in wrong + unreachable:
@@ -174,27 +180,28 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
     from forumbot.probe import probe, to_text
 
-    adapter, forum_name, thread = _probe_target(args)
+    adapter, forum_name, thread, zone = _probe_target(args)
     report = probe(adapter, thread, forum=forum_name, guest=args.guest)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
-        print(to_text(report))
+        print(to_text(report, zone))
     for problem in report.problems:
         print(f"forumbot: {problem}", file=sys.stderr)
     return EXIT_CONFIG if report.problems else EXIT_OK
 
 
-def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
-    """The adapter, forum name and thread `probe` reads: from the config's forum table, or (a guest with a
-    thread URL and no config file) from the URL and --engine or the engine the page shows."""
+def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
+    """The adapter, forum name and thread `probe` reads, and the zone to show times in (the zone of the forum's
+    games, when they agree): from the config's forum table, or (a guest with a thread URL and no config file) from
+    the URL and --engine or the engine the page shows."""
     from dataclasses import replace
 
     from forumbot.daemon import build_adapter
     from forumbot.registry import adapter_factory
 
     if args.guest and args.url and not Path(args.config).exists():
-        return _guest_adapter(args.url, args.engine), "", args.url
+        return _guest_adapter(args.url, args.engine), "", args.url, ""
     config = _config(args)
     forums = config.forums
     if args.forum is not None and args.forum not in forums:
@@ -210,7 +217,8 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str]:
         forum = replace(forum, engine=args.engine)
     if args.guest:
         forum = replace(forum, password_env="")
-    return build_adapter(forum, os.environ), forum.name, thread
+    zones = {g.schedule.timezone for g in config.games.values() if g.forum == forum.name}
+    return build_adapter(forum, os.environ), forum.name, thread, zones.pop() if len(zones) == 1 else ""
 
 
 def _guest_adapter(url: str, engine: str | None) -> object:
@@ -259,11 +267,13 @@ def _game_statuses(config: Config) -> dict[str, str]:
         return {}
 
 
-def check_online(config: Config, environ, factory=None,
-                 now: datetime | None = None) -> tuple[list[str], list[str], list[str]]:
+def check_online(config: Config, environ, factory=None, now: datetime | None = None,
+                 verified: list[str] | None = None) -> tuple[list[str], list[str], list[str]]:
     """`check-config --online`: log in to each forum, compare the zone its board shows the bot with the one
     its dates are read in, and read each game's threads. Returns (what the config gets wrong, what could not
-    be reached, warnings), one line each naming the setting."""
+    be reached, warnings), one line each naming the setting; `verified` gets one line per check that passed, so
+    the GM knows what "ok" covered (issue 17 item 15)."""
+    verified = [] if verified is None else verified
     from forumbot.registry import rough_times_warning
     from forumbot.daemon import build_adapter
     from forumbot.errors import ForumError
@@ -283,13 +293,21 @@ def check_online(config: Config, environ, factory=None,
         except ForumError as e:
             unreachable.append(f"forums.{forum.name}: cannot log in: {e}")
             continue
+        verified.append(f"verified: forums.{forum.name}: logged in as {forum.login}")
         try:
-            mismatch = _zone_mismatch(forum, adapter, now)
+            mismatch, zone_seen = _zone_mismatch(forum, adapter, now)
         except ForumError as e:
             unreachable.append(f"forums.{forum.name}: cannot read the board's time zone: {e}")
         else:
             if mismatch:
                 wrong.append(mismatch)
+            elif zone_seen:
+                verified.append(f"verified: forums.{forum.name}: the board shows the bot's times in {zone_seen}, "
+                                "the zone they are read in")
+            else:
+                verified.append(f"not verified: forums.{forum.name}: the board's time zone (this engine does not "
+                                "show the account's zone); dates are read in "
+                                + (forum.timezone_name or "the zone each page gives"))
         threads: list[str] = []
         named: list[str] = []  # threads the engine can name, read or not: the probe says what it failed to find
         for game in config.games.values():
@@ -310,6 +328,8 @@ def check_online(config: Config, environ, factory=None,
                 else:
                     spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
                     threads.append(thread)
+                    verified.append(f"verified: games.{game.name}.{key}: read {thread} "
+                                    f"({len(posts)} post(s) on its first page)")
             rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
             if rough:
                 warnings.append(f"games.{game.name}: {rough}")
@@ -323,6 +343,10 @@ def check_online(config: Config, environ, factory=None,
                 unreachable.append(f"forums.{forum.name}: cannot read {named[0]} or the inbox: {e}")
             else:
                 wrong.extend(p if p.startswith("forums.") else f"forums.{forum.name}: {p}" for p in report.problems)
+                if not report.problems:
+                    verified.append(f"verified: forums.{forum.name}: every selector the bot needs matched the "
+                                    "thread page"
+                                    + ("" if report.inbox is None else " and the inbox"))
         check = getattr(adapter, "check_account", None)  # optional: what the account lacks (Discourse)
         if check is not None:
             try:
@@ -332,7 +356,7 @@ def check_online(config: Config, environ, factory=None,
     return wrong, unreachable, warnings
 
 
-def _zone_mismatch(forum, adapter, now: datetime) -> str | None:
+def _zone_mismatch(forum, adapter, now: datetime) -> tuple[str | None, str | None]:
     """issue 7 item 3: a board showing the bot another zone than the adapter reads its dates in shifts every
     PM and edit by the difference."""
     from zoneinfo import ZoneInfo
@@ -341,16 +365,16 @@ def _zone_mismatch(forum, adapter, now: datetime) -> str | None:
     # the zone the adapter really reads dates in (the HTML adapters keep it as `tz`), else the configured one
     zone = getattr(adapter, "tz", None) or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
     if read is None or zone is None:
-        return None
+        return None, None
     shown = read()
     if shown is None:
-        return None
+        return None, None
     expected = now.astimezone(zone).utcoffset()
     if shown == expected:
-        return None
+        return None, f"{_utc(shown)} ({zone})"
     return (f"forums.{forum.name}.timezone_name: the board shows the bot's account times in {_utc(shown)}, but "
             f"they are read in {zone} ({_utc(expected)}): set timezone_name to the board's zone, "
-            "or the account's time zone on the board to this one")
+            "or the account's time zone on the board to this one"), None
 
 
 def _utc(offset) -> str:
@@ -444,6 +468,7 @@ def cmd_game_status(args: argparse.Namespace) -> int:
 
 def cmd_game_start(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import check_setups, start_game
+    from forumbot.localtime import local
 
     config = _config(args)
     if args.name in config.games:
@@ -455,9 +480,9 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
-    due = (now + timedelta(seconds=config.grace_seconds)).astimezone(timezone.utc)
+    due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
     print(f"{started.name}: started; commitment {started.commitment}. "
-          f"The first tick from {due:%H:%M:%S} UTC (grace_seconds = {config.grace_seconds}) sends the role PMs "
+          f"The first tick from {due} (grace_seconds = {config.grace_seconds}) sends the role PMs "
           "and posts the commitment.")
     return EXIT_OK
 

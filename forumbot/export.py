@@ -9,7 +9,8 @@ it, C-11) and `missing_accounts` (the accounts the forum said it lacks, the fact
 `замена`). The top-level `setup_opens` is when `game start` ran (role PMs go out then, C-2); `until` is where
 the game is: its end, or for a running game what a tick now would fold to. C-13: each event's `read_at` is when
 the bot first read it, the top-level `resolved` when it resolved each phase, so a replay gives each deadline only
-the inputs read before it; an event read after its phase was resolved carries `late` (the phase it missed).
+the inputs read before it; an event read after its phase was resolved carries `late` (the phase it missed). A game ended by `game stop` has
+`stopped`: when and why (`--reason`, "" when none was given), so replay ends it with the same closing post.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         setup, inputs, _ = load_game(session, config, game.id)
         ended_at = game.ended_at
         setup_json = game.setup_json
+        stopped = ({"at": ended_at.isoformat(), "reason": game.stop_reason or ""}
+                   if game.status in ("stopping", "stopped") and ended_at else None)
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
     from forumbot.game import run
 
@@ -66,6 +69,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
         **_pages(config, name, setup_json),
+        **({"stopped": stopped} if stopped else {}),
     }
 
 

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from forumbot.engine import Engine
 from forumbot.engine.results import GameResult, GameRun, PlayerResult
-from forumbot.model import GameSetup, Input
+from forumbot.model import GameSetup, Input, Message, Role
 
 __all__ = ["GameResult", "GameRun", "PlayerResult", "run"]
 
@@ -24,3 +24,33 @@ def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None
     the last input falls. Raises SetupError for a setup that breaks a rule.
     """
     return Engine(setup).run(inputs, until)
+
+
+# --- a game ended by the operator (`forumbot game stop`) ----------------------------------------------------------
+
+STOP_KEY = "stopped/result"
+
+
+def drawn_string(setup: GameSetup) -> str:
+    """The exact string the opening post's commitment hashes (C-2). Raises SetupError as the fold would."""
+    from forumbot.engine import draw_seats
+    from forumbot.engine.setup import commitment_text
+
+    return commitment_text(setup.seed, {nick: seat.role for nick, seat in draw_seats(setup).items()})
+
+
+def stop_message(setup: GameSetup, players: Sequence[tuple[str, Role, bool]], at: datetime, reason: str,
+                 drawn: str) -> Message:
+    """The closing post of a stopped game: no winner, every seat's role, the draw verifiable as at a real end.
+
+    The daemon posts it when `game stop` runs; replay adds it to a transcript that says the game was stopped, so
+    both write the same text (issue 17 item 12)."""
+    from forumbot.markup import escape_bbcode, escape_markdown
+    from forumbot.model import Where
+    from forumbot.texts import get_texts
+
+    escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
+    texts = get_texts(setup.language, escape, setup.schedule.timezone, setup.markup,
+                      str(setup.options.get("spoiler", "")))
+    return Message(at=at, where=Where.GAME, to=None, text=texts.stopped(reason, players, setup.seed, drawn),
+                   key=STOP_KEY)

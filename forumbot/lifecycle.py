@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Collection, Mapping, Sequence
@@ -24,6 +24,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot import engine
 from forumbot.config import Config, ForumConfig, GameConfig, shared_threads
 from forumbot.errors import ConfigError, FloodLimited, ForumbotError, PartlySent, SetupError
+from forumbot.game import STOP_KEY
+from forumbot.localtime import local
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
@@ -180,9 +182,10 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
+    zone = _stored_setup(game).schedule.timezone
     lines = [
-        f"{name}: {game.status}, mode {game.mode}, started {game.started_at.isoformat()}"
-        + (f", ended {game.ended_at.isoformat()}" if game.ended_at else ""),
+        f"{name}: {game.status}, mode {game.mode}, started {local(game.started_at, zone)}"
+        + (f", ended {local(game.ended_at, zone)}" if game.ended_at else ""),
         f"commitment: {game.commitment}",
         "seats: " + ", ".join(s.current_nick + (f" (for {s.nick})" if s.current_nick != s.nick else "")
                               for s in seats),
@@ -207,12 +210,14 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             lines.insert(1, f"not played: {e}")
         else:
             alive = [p.nick for p in run.result.players if p.alive]
-            deadline = f", until {run.next_deadline.isoformat()}" if run.next_deadline and not game.ended_at else ""
+            deadline = f", until {local(run.next_deadline, zone)}" if run.next_deadline and not game.ended_at else ""
             lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
             if game.ended_at is not None:
-                lines[2:2] = _the_end(game, run)
+                lines[2:2] = _the_end(game, run, zone)
+            else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
+                lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run)]
             for item, phase, stamped, where in run.late:  # C-13: stored, the GMs told; the announced results stand
-                lines.append(f"late: {where} {item} (stamped {stamped.isoformat()}) was read after {phase} was "
+                lines.append(f"late: {where} {item} (stamped {local(stamped, zone)}) was read after {phase} was "
                              "resolved; it counts from when it was read")
     return "\n".join(lines)
 
@@ -221,38 +226,54 @@ def _posts(n: int) -> str:
     return f"{n} post" if n == 1 else f"{n} posts"
 
 
-def _the_end(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
+def _the_end(game: Game, run, zone: str) -> list[str]:  # type: ignore[no-untyped-def]
     """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
     result = run.result
     if game.status in STOPPED:
-        how = f"stopped by `forumbot game stop` at {game.ended_at.isoformat()}, no winner"
+        how = f"stopped by `forumbot game stop` at {local(game.ended_at, zone)}, no winner"
+        if game.stop_reason:
+            how += f" (reason: {game.stop_reason})"
     else:
-        ended = result.ended_at.isoformat() if result.ended_at else game.ended_at.isoformat()
-        how = f"game over at {ended}: winner {result.winner or 'none'}"
-    lines = [f"result: {how}; seed {game.seed}"]
-    for p in result.players:
+        how = f"game over at {local(result.ended_at or game.ended_at, zone)}: winner {result.winner or 'none'}"
+    return [f"result: {how}; seed {game.seed}", *_seat_lines(run)]
+
+
+def _seat_lines(run) -> list[str]:  # type: ignore[no-untyped-def]
+    lines = []
+    for p in run.result.players:
         fate = "alive" if p.alive else (f"out ({p.died.cause}, {p.died.phase})" if p.died else "out")
         lines.append(f"  {p.nick}: {p.role}, {fate}")
     return lines
 
 
+def _don_line(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
+    """M-1: who the Don is, or that the mafia have not chosen him yet (a variant without one says nothing)."""
+    from forumbot.rules import get_variant
+
+    don = [p.nick for p in run.result.players if p.role is Role.DON]
+    if don:
+        return [f"don: {don[0]}"]
+    if Role.DON in get_variant(_stored_setup(game).variant).roles:
+        return ["don: not chosen yet (the mafia choose him during Setup, M-1)"]
+    return []
+
+
 # --- game stop -----------------------------------------------------------------------------------------------
 
-STOP_KEY = "stopped/result"
 # "stopping": ended by `game stop`, its closing post still owed (a tick delivers it and nothing else);
 # "stopped": that post is out
 STOPPED = ("stopping", "stopped")
 
 
 def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, reason: str = "") -> str:
-    """End a running game now (issue 11 item 11): no winner, the roles and the seed revealed in the game thread.
+    """End a running game now (issue 11 item 11): no winner, the roles revealed in the game thread with the seed and
+    the string the commitment hashes (C-2), and the reason (issue 17 item 12).
 
     The post goes through the outbox like any message; the game is marked "stopping", which a tick only
     delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
-    from forumbot.markup import escape_bbcode, escape_markdown
-    from forumbot.model import Message, Where
+    from forumbot.engine.setup import commitment_text
+    from forumbot.game import drawn_string, stop_message
     from forumbot.outbox import enqueue
-    from forumbot.texts import get_texts
     from forumbot.tick import fold_game
 
     with sessions.begin() as session:
@@ -271,16 +292,25 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         setup = _stored_setup(game)
-        escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
-        texts = get_texts(setup.language, escape, setup.schedule.timezone)
+        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
         if roles is None:
-            roles = [(s.current_nick, Role(s.role), True) for s in session.scalars(
-                select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no))]
-        text = texts.stopped(reason, roles, game.seed)
-        enqueue(session, game.id, name, [Message(at=now, where=Where.GAME, to=None, text=text, key=STOP_KEY)],
-                origin="shell")
+            roles = [(s.current_nick, Role(s.role), True) for s in seats]
+        try:
+            drawn = drawn_string(setup)
+        except SetupError:  # the seats as `game start` stored them are the draw the commitment hashed
+            drawn = commitment_text(game.seed, {s.nick: Role(s.role) for s in seats})
+        enqueue(session, game.id, name, [stop_message(setup, roles, now, reason, drawn)], origin="shell")
         game.status, game.ended_at = "stopping", now
+        game.stop_reason = reason.strip() or None
     return STOP_KEY
+
+
+def _zone(game: Game) -> str:
+    """The game's time zone, "" (UTC) for a stored setup that cannot be read (the summary still prints)."""
+    try:
+        return _stored_setup(game).schedule.timezone
+    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
+        return ""
 
 
 def _stored_setup(game: Game) -> GameSetup:
@@ -378,6 +408,8 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 .where(Game.name.in_(names), OutboxRow.status.in_(("uncertain", "refused", "queued")))
                 .group_by(Game.name, OutboxRow.status)):
             stuck.setdefault(game_name, {})[status] = count
+        # times said in the game's zone (issue 17 item 13)
+        zones = {g.name: _zone(g) for g in session.scalars(select(Game).where(Game.name.in_(names)))}
         waiting = dict(session.execute(
             select(Game.name, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
             .where(Game.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))
@@ -395,7 +427,7 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 parts.append(f"{d.recovered} found already on the forum")
             if o.held_back and o.held_until is not None:
                 # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
-                parts.append(f"{o.held_back} more due from {o.held_until.astimezone(timezone.utc):%H:%M:%S} UTC "
+                parts.append(f"{o.held_back} more due from {local(o.held_until, zones.get(o.name, ''))} "
                              f"(grace_seconds)")
         elif o.state == "error" and deferred_by_flood(o.error):
             # routine, not an outage: the forum's flood timer holds the rest until a later tick
@@ -494,8 +526,8 @@ def late_starts(config: Config, now: datetime, started: Collection[str] = ()) ->
         schedule = game.schedule
         deadline = schedule.start + schedule.day
         if game.name not in started and deadline <= now:
-            local = deadline.astimezone(ZoneInfo(schedule.timezone))
-            warnings.append(f"games.{game.name}.start: Day 1's deadline ({local:%Y-%m-%d %H:%M} {schedule.timezone}) "
+            shown = deadline.astimezone(ZoneInfo(schedule.timezone))
+            warnings.append(f"games.{game.name}.start: Day 1's deadline ({shown:%Y-%m-%d %H:%M} {schedule.timezone}) "
                             "has passed; move start to a time ahead before `forumbot game start`")
     return warnings
 

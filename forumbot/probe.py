@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlparse
 
@@ -20,6 +21,7 @@ from forumbot.registry import (  # the bundled adapters' page reading, through t
     topic_problems,
 )
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
+from forumbot.localtime import local
 
 # A login the board refused or could not be done as written: reported, not raised (the network failing is).
 LOGIN_REFUSED = (LoginRequired, CaptchaRequired, FormRejected, PageFormatChanged)
@@ -175,18 +177,24 @@ def _inbox(adapter: Any, profile: Any, tree: Any) -> dict[str, Any]:
     return {"rows": rows, "unread": unread}
 
 
-def to_text(report: ProbeReport) -> str:
-    """The report for a person, one field a line."""
+def to_text(report: ProbeReport, zone: str = "") -> str:
+    """The report for a person, one field a line; times shown in `zone` (the game's), else in the zone they are
+    read in, else UTC (issue 17 item 13: a Moscow GM reads Moscow times)."""
     who = "as a guest" if report.guest else "logged in"
+    shown = zone or report.timezone
+
+    def at(iso: str) -> str:
+        return local(datetime.fromisoformat(iso), shown)
+
     out = [f"forum: {report.forum or '-'}    thread: {report.thread}    {who}",
            f"engine: {report.engine} (configured); detected from the page: {report.detected or 'nothing recognised'}",
-           f"times read in: {report.timezone or 'the zone the page gives'}"]
+           f"times read in: {report.timezone or 'the zone the page gives'}; shown in {shown or 'UTC'}"]
     out.append(f"posts on this page: {len(report.posts)}")
     for p in report.posts:
-        flags = [f for f, on in (("edited " + (p["edited_at"] or ""), p["edited_at"]),
+        flags = [f for f, on in (("edited " + (at(p["edited_at"]) if p["edited_at"] else ""), p["edited_at"]),
                                  ("quote stripped", p["quote_stripped"]),
                                  ("signature stripped", p["signature_stripped"])) if on]
-        when = p["posted_at"] + (f" .. {p['posted_latest']}" if p["posted_latest"] else "")
+        when = at(p["posted_at"]) + (f" .. {at(p['posted_latest'])}" if p["posted_latest"] else "")
         words = " ".join(p["text"].split())
         out.append(f"  #{p['id']} {p['author'] or '(no author)'} at {when}"
                    f"{' [' + ', '.join(flags) + ']' if flags else ''}: «{words[:60]}{'...' if len(words) > 60 else ''}»")

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from forumbot.config import MAX_PHASE_HOURS, describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
-from forumbot.game import GameRun, run
+from forumbot.game import GameRun, drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.options import option_problems
 from forumbot.registry import MemoryForum
@@ -32,6 +32,13 @@ class Transcript:
     links: dict[str, str] = field(default_factory=dict)  # event id -> the forum's id (`game export` keeps it)
     game: str = ""  # the game's name, from `game export`
     pages: dict[str, Any] = field(default_factory=dict)  # how its pages were built, from `game export`
+    stopped: "Stopped | None" = None  # ended by `forumbot game stop` (written by `game export`)
+
+
+@dataclass(frozen=True)
+class Stopped:
+    at: datetime
+    reason: str
 
 
 def load(path: str | Path) -> Transcript:
@@ -124,7 +131,16 @@ def parse_transcript(raw: Any) -> Transcript:
             read_at=ef.time("read_at", optional=True),  # when the bot first read it (C-13)
         ))
     pages = f.get("pages", {}, dict) or {}
-    return Transcript(setup, tuple(events), f.time("until", optional=True), links, f.str("game", ""), pages)
+    until = f.time("until", optional=True)
+    stopped = None
+    if raw.get("stopped") is not None:
+        sf = _Fields(raw["stopped"], "stopped")
+        stopped = Stopped(sf.time("at"), sf.str("reason", ""))
+        if until is not None and until != stopped.at:
+            raise TranscriptError(f"transcript: stopped.at {sf.obj['at']!r} is not `until` {f.obj['until']!r}: "
+                                  "a stopped game is played up to its stop")
+        until = stopped.at
+    return Transcript(setup, tuple(events), until, links, f.str("game", ""), pages, stopped)
 
 
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
@@ -221,6 +237,8 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
               if i.id in known else i
               for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
+    if transcript.stopped is not None:
+        result = _stopped(setup, result, transcript.stopped)
     if transcript.pages.get("url"):
         # the posts as the game's ticks sent them: linked to its pages (issue 20 item 4)
         from forumbot.pages.commands import transcript_pages
@@ -238,6 +256,15 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
         else:
             forum.reply(TOPICS[msg.where], text)
     return result, forum
+
+
+def _stopped(setup: GameSetup, result: GameRun, stop: Stopped) -> GameRun:
+    """The game as `game stop` ended it: the fold up to the stop, then the closing post the daemon posted."""
+    players = [(p.nick, p.role, p.alive) for p in result.result.players]
+    closing = stop_message(setup, players, stop.at, stop.reason, drawn_string(setup))
+    return replace(result, messages=(*result.messages, closing), phase="stopped", next_deadline=None,
+                   log=(*result.log, f"stopped by `forumbot game stop` at {stop.at.isoformat()}"
+                        + (f": {stop.reason}" if stop.reason else "")))
 
 
 def _read_back(forum: MemoryForum) -> list[Input]:
@@ -258,6 +285,7 @@ def _read_back(forum: MemoryForum) -> list[Input]:
 
 
 def to_json(result: GameRun) -> dict:
+    stopped = result.phase == "stopped"
     return {
         "messages": [
             {"at": m.at.isoformat(), "where": str(m.where), "to": m.to, "text": m.text} for m in result.messages
@@ -274,6 +302,7 @@ def to_json(result: GameRun) -> dict:
             ],
         },
         "log": list(result.log),
+        **({"stopped": {"at": result.messages[-1].at.isoformat()}} if stopped else {}),
     }
 
 
@@ -284,5 +313,9 @@ def to_text(result: GameRun, timezone: str) -> str:
         where = f"PM → {m.to}" if m.where is Where.PM else {"game": "game thread", "vote": "vote thread"}[m.where]
         out.append(f"── {m.at.astimezone(zone):%d.%m %H:%M} · {where}\n{m.text}\n")
     r = result.result
-    out.append(f"== winner: {r.winner or 'none yet (game still running)'}")
+    if result.phase == "stopped":
+        at = result.messages[-1].at.astimezone(zone)
+        out.append(f"== stopped by the game master ({at:%d.%m %H:%M}): no winner")
+    else:
+        out.append(f"== winner: {r.winner or 'none yet (game still running)'}")
     return "\n".join(out)

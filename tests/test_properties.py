@@ -368,9 +368,11 @@ def _check_winner(r: GameRun, g: Game) -> None:
         only_bad = alive and all(x in (Role.MAFIA, Role.MANIAC) for x in alive)
         assert r.result.winner == "draw" and only_bad, (r.result.winner, sorted(alive))  # H-14 stalemate
     if r.result.ended_at is not None:
-        # after the end nothing happens in the game; a GM command sent then is only told so (C-9)
+        # after the end nothing happens in the game; a GM command sent then is only told so (C-9), a `статус`
+        # with the result (issue 17 item 13)
         late = [m for m in r.messages if m.at > r.result.ended_at and not (
-            m.key.startswith("gm/") and m.where is Where.PM and ("окончена" in m.text or "is over" in m.text))]
+            m.key.startswith("gm/") and m.where is Where.PM
+            and any(w in m.text for w in ("окончена", "is over", "Game over")))]
         assert not late, late[:3]
 
 

@@ -649,7 +649,8 @@ def test_C9_gm_status(word):
     g.gm("day 1", "+2h", word)
     r = g.run("day 1", "+3h")
     status = r.pms("ГМ")[-1]
-    assert "день 1" in status and "В игре 9 игроков" in status and "М1 → М2" in status and "М6" not in status.split("В игре")[1]
+    alive = status.split("В игре")[1].split("\n")[0]
+    assert "день 1" in status and "В игре 9 игроков" in status and "М1 → М2" in status and "М6" not in alive
 
 
 @pytest.mark.parametrize("cmd", ["модкилл М2 спам в личке", "modkill М2 spam"])

@@ -22,6 +22,7 @@ from forumbot.model import (
     Rejection,
     Replace,
     Resume,
+    Role,
     Say,
     SetVote,
     Status,
@@ -50,7 +51,7 @@ class CommandsMixin:
             self._pm(inp.at, gm, self.t.command_refused("no_account"), key)
             return
         if isinstance(cmd, Status):
-            self._pm(inp.at, gm, self._status_text(), key)
+            self._pm(inp.at, gm, self._status_text(roles=True), key)
             return
         if isinstance(cmd, Help):  # like status: only an answer, nothing for an undo to take back
             self._pm(inp.at, gm, self.t.gm_help(), key)
@@ -282,7 +283,9 @@ class CommandsMixin:
         """Index in `processed` of the input being handled (an undo re-handles earlier ones)."""
         return self.redo_at if self.redo_at is not None else len(self.processed) - 1
 
-    def _status_text(self) -> str:
+    def _status_text(self, roles: bool = False) -> str:
+        """The status GMs get after each command; with `roles` (their `статус`), every seat's role and whether the
+        Don is chosen: GMs are trusted, the public never sees it (issue 17 item 13)."""
         ph = self.s.phase
         votes: dict[str, str] = {}
         if ph.kind in ("day", "runoff"):
@@ -298,8 +301,10 @@ class CommandsMixin:
                 ):
                     missing.append((self._nick(sid), str(kind)))
         unconfirmed = ([x.nick for x in self.s.seats.values() if not x.confirmed] if ph.kind == "setup" else [])
+        seats = [(self._nick(sid), x.role, x.alive) for sid, x in self.s.seats.items()] if roles else []
+        no_don = roles and Role.DON in self.variant.roles and all(x.role is not Role.DON for x in self.s.seats.values())
         text = self.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, self.s.paused_at is not None,
-                             self._alive_nicks(), votes, missing, unconfirmed)
+                             self._alive_nicks(), votes, missing, unconfirmed, seats, no_don, self.s.winner)
         if ph.kind == "night" and not self.variant.team_shot:  # M-5: the GMs see a misfire coming (item 8)
             text = self.t.prose(text, self.t.mafia_mismatch(self._team_targets()))
         return text

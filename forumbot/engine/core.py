@@ -39,6 +39,7 @@ from forumbot.model import (
     Rejection,
     Role,
     Special,
+    Status,
     Target,
     Where,
 )
@@ -537,6 +538,10 @@ class Engine(VotesMixin, MovesMixin, CommandsMixin, HistoryMixin):
                 if self.suppress:
                     # an undo's re-derivation ended the game before this command: it no longer does anything (C-9)
                     self.rederived[inp.id] = self.t.command_refused("game_ended")
+                elif isinstance(parse.parse_command(inp.text, self.matcher, everyone=[],
+                                                    parse_vote=self._parse_vote_words), Status):
+                    # a GM asking after the end is told how it ended, with every role (issue 17 item 13)
+                    self._pm(inp.at, inp.author, self._status_text(roles=True), f"gm/{inp.id}")
                 else:
                     # C-9: every GM command is answered; one sent just after a modkill ended the game (an
                     # `отмена` of it, say) would otherwise meet silence

@@ -55,6 +55,7 @@ class Game(Base):
     commitment: Mapped[str] = mapped_column(String(64))  # sha256 hex of the seed and the role list
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    stop_reason: Mapped[str | None] = mapped_column(Text)  # `game stop --reason` (revision 0006_stop_reason)
 
 
 class Seat(Base):

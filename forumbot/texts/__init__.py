@@ -425,26 +425,28 @@ class Texts(GuideTexts):
             items.append(line)
         blocks = [self.f.bold(self.prose(*head)) if self.f.name == "bbcode" else self.prose(*map(self.f.bold, head)),
                   self.section(self.T["end.roles"], items)]
-        if drawn:
-            # the note on a Don chosen after the draw only where the game has a Don (not in Free Hunt)
-            has_don = any(str(r[1]) == "don" for r in roles)
-            blocks.append(self.prose(self._("end.drawn" if has_don else "end.drawn_no_don", seed=seed)))
-            blocks.append(self.f.code(drawn))
-            blocks.append(self.prose(self.T["end.check"]))
-            blocks.append(self.f.code(f"printf '%s' {shlex.quote(drawn)} | sha256sum"))
-        else:
-            blocks.append(self.prose(self._("end.seed", seed=seed)))
+        blocks += self._verification(roles, seed, drawn)
         return self.post(*blocks)
 
-    def stopped(self, reason: str, roles: Sequence[tuple[str, Role, bool]], seed: int) -> str:
-        """`forumbot game stop`: the game ends with no winner, roles and seed revealed as at a real end."""
+    def _verification(self, roles: Sequence[tuple], seed: int, drawn: str) -> list[str]:
+        """C-2: the seed, the exact string whose SHA-256 the opening post gave, and the command that checks it."""
+        if not drawn:
+            return [self.prose(self._("end.seed", seed=seed))]
+        # the note on a Don chosen after the draw only where the game has a Don (not in Free Hunt)
+        has_don = any(str(r[1]) == "don" for r in roles)
+        return [self.prose(self._("end.drawn" if has_don else "end.drawn_no_don", seed=seed)), self.f.code(drawn),
+                self.prose(self.T["end.check"]), self.f.code(f"printf '%s' {shlex.quote(drawn)} | sha256sum")]
+
+    def stopped(self, reason: str, roles: Sequence[tuple[str, Role, bool]], seed: int, drawn: str = "") -> str:
+        """`forumbot game stop`: the game ends with no winner, roles revealed and the draw verifiable as at a real
+        end (C-2); the GM's reason as «Причина: …»."""
         head = [self.f.bold(self._("end.stopped"))]
         if reason.strip():
-            head.append(self.esc(reason.strip()))
+            head.append(self._("end.stop_reason", reason=self.esc(reason.strip())))
         items = [self._("end.role", nick=self.b(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
                  for nick, role, alive in roles]
         return self.post(self.prose(*head), self.section(self.T["end.roles"], items),
-                         self.prose(self._("end.seed", seed=seed)))
+                         *self._verification(roles, seed, drawn))
 
     # --- PMs answering players
 
@@ -559,9 +561,14 @@ class Texts(GuideTexts):
         return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
 
     def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
-               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = ()) -> str:
+               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
+               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None) -> str:
+        """A GM's `статус`. `roles` (nick, role, alive) per seat: GMs are trusted with them (issue 17 item 13),
+        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over."""
         lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
                  else self._("status.phase_only", phase=self.phase(label))]
+        if winner:
+            lines.append(self._(f"end.{winner}"))
         if paused:
             lines.append(self._("status.paused"))
         lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))
@@ -571,6 +578,12 @@ class Texts(GuideTexts):
             lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
         if unconfirmed:
             lines.append(self._("status.unconfirmed", names=self.plain_names(unconfirmed)))
+        if roles:
+            lines.append(self._("status.roles", roles="; ".join(
+                self._("end.role", nick=self.n(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
+                for nick, role, alive in roles)))
+        if no_don:
+            lines.append(self._("status.no_don"))
         return self.prose(*lines)
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:

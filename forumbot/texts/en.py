@@ -334,6 +334,10 @@ T: dict[str, str] = {
     "reject.text_too_long": "an argument is longer than {detail} characters",
     "reject.invisible_name": "the name has no visible character (only spaces, invisible characters or formatting)",
     "reject.alias_reserved": "“{detail}” is a voting word and cannot be an alias",
+    # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
+    "end.stop_reason": "Reason: {reason}",
+    "status.roles": "Roles (shown to game masters only): {roles}.",
+    "status.no_don": "No Don yet: the mafia choose him before Day 1 begins.",
 }
 
 # --- h19: C-13 late inputs ---

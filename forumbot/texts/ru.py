@@ -346,6 +346,10 @@ T: dict[str, str] = {
     "reject.text_too_long": "аргумент длиннее {detail} знаков",
     "reject.invisible_name": "в имени нет ни одного видимого знака (только пробелы, невидимые символы или оформление)",
     "reject.alias_reserved": "«{detail}» — слово голосования, оно не может быть алиасом",
+    # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
+    "end.stop_reason": "Причина: {reason}",
+    "status.roles": "Роли (видны только ведущим): {roles}.",
+    "status.no_don": "Дон ещё не выбран: мафия выбирает его до начала дня 1.",
 }
 
 # --- h19: C-13 late inputs ---

@@ -59,6 +59,9 @@ def board(http, clock):
     add_page(http, "GET", U + "posting.php?mode=reply&t=2", "phpbb", "10_reply_form.html")
     http.add_callback("POST", U + "posting.php", callback=rule.reply)
     add_page(http, "GET", U + "ucp.php?i=pm&mode=compose", "phpbb", "32_pm_compose_form.html")
+    # a second PM to Маша opens the form with her id preset (issue 17 item 15): the form as phpBB shows it with
+    # Маша (u=62) in its address list (33_pm_compose_to_user is the same GET for alice, u=59)
+    add_page(http, "GET", U + "ucp.php?i=pm&mode=compose&u=62", "phpbb", "36_pm_compose_after_add_recipient.html")
     http.add_callback("POST", COMPOSE, callback=rule.compose)
     return rule
 

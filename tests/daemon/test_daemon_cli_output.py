@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 from daemon_world import config_toml, game_toml
@@ -78,10 +79,12 @@ def test_tick_says_what_grace_seconds_holds_back(tmp_path, capsys):
     assert main(["tick", "-c", str(path)]) == 0
     line, = capsys.readouterr().out.splitlines()
     assert line.startswith("g1: setup; 0 post(s) and 0 PM(s) stored, 0 message(s) queued, 0 sent, 11 more due from "), line
-    h, m, sec = map(int, line.split("due from ")[1][:8].split(":"))
+    # said in the game's zone (issue 17 item 13), not UTC
+    shown, zone = line.split("due from ")[1].rsplit(" (grace_seconds)", 1)[0].rsplit(" ", 1)
+    assert zone == "Europe/Moscow", line
+    due = datetime.fromisoformat(shown).replace(tzinfo=ZoneInfo(zone))
     expected = datetime.now(timezone.utc) + timedelta(hours=1)  # the role PMs were made at `game start`
-    off = (h * 3600 + m * 60 + sec - (expected.hour * 3600 + expected.minute * 60 + expected.second)) % 86400
-    assert min(off, 86400 - off) < 300, line
+    assert abs((due - expected).total_seconds()) < 300, line
 
 
 def test_tick_summary_counts_the_pms_it_stored(tmp_path):

@@ -45,7 +45,7 @@ def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_
     closing = posts[-1][1].replace("[b]", "").replace("[/b]", "")
     assert "Игра остановлена ведущим" in closing and "Сервер переезжает." in closing
     assert "Дон — дон" in closing and "Шериф — шериф" in closing and "Маф1 — мафия — вне игры" in closing
-    assert "Зерно жеребьёвки: 7" in closing
+    assert "Зерно жеребьёвки — 7" in closing and "Причина: Сервер переезжает." in closing
     assert _status(w) == "stopped"
     # a stopped game is not read nor folded again: a deadline passing sends nothing
     sent = w.state()

@@ -224,7 +224,8 @@ def test_a_post_held_by_a_flood_limit_does_not_hold_the_check_pms_after_it(tmp_p
 
 def test_a_pm_held_by_a_flood_limit_does_not_hold_the_post_after_it(tmp_path):
     """`замена` owes the new player his role PM, then the thread its notice, then the GM his answer: with the
-    PM timer running, the notice goes now and both PMs next tick, each once, the role PM before the answer."""
+    PM timer running, the notice goes now and both PMs next tick, each once, the GM's answer first (issue 17
+    item 11: PMs to the GMs go ahead of the players' PMs due with them)."""
     w = World(tmp_path)
     play(w, upto=4)
     w.pm(GM, "замена М4 Новичок")
@@ -242,7 +243,7 @@ def test_a_pm_held_by_a_flood_limit_does_not_hold_the_post_after_it(tmp_path):
     w.tick()
     w.tick()
     sent = [to for to, _, _ in w.bot_pms()[pms:]]
-    assert sent == ["Новичок", GM] and len(w.bot_posts()) == len(posts) + 1
+    assert sent == [GM, "Новичок"] and len(w.bot_posts()) == len(posts) + 1
     w.close()
 
 

@@ -1,0 +1,53 @@
+"""issue 17 item 15 (the GM's side): `check-config` says the cast it will deal, and that `cast.mafia` does not count
+the Don (R-10, M-1); `check-config --online` says what it verified (the login, the board's zone, each thread read,
+the selectors), not only "ok"."""
+
+from __future__ import annotations
+
+from daemon_world import config_toml, game_toml
+from test_daemon_cli import board, config, phpbb_config, run  # noqa: F401 (fixtures)
+
+from forumbot.cli import main
+
+START = "2027-12-01T10:00:00+03:00"
+
+
+def _check(tmp_path, capsys, games: str) -> str:
+    path = tmp_path / "forumbot.toml"
+    path.write_text(config_toml(games), encoding="utf-8")
+    assert main(["check-config", "-c", str(path)]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_cast_summary_of_a_moscow_game_with_the_roles_given(tmp_path, capsys):
+    out = _check(tmp_path, capsys, game_toml("g1"))
+    assert "games.g1: moscow, 10 players: 6 civilian, 1 sheriff, 3 mafia members (2 mafia and the Don)\n" in out
+
+
+def test_the_cast_summary_says_cast_mafia_does_not_count_the_don(tmp_path, capsys):
+    players = [(f"И{i}", "") for i in range(1, 12)]
+    games = game_toml("g1", players=players) + "[games.g1.options]\ncast = { mafia = 2, don = 1 }\n"
+    out = _check(tmp_path, capsys, games)
+    assert ("games.g1: moscow, 11 players: 7 civilian, 1 sheriff, 3 mafia members (the Don among them, chosen by "
+            "the mafia during Setup, M-1); cast.mafia counts the mafiosi without the Don (R-10)\n") in out
+
+
+def test_the_cast_summary_of_a_free_hunt_game(tmp_path, capsys):
+    players = [(f"И{i}", "") for i in range(1, 13)]
+    games = game_toml("g1", players=players).replace('variant = "moscow"', 'variant = "free_hunt"')
+    out = _check(tmp_path, capsys, games)
+    assert "games.g1: free_hunt, 12 players: 7 civilian, 1 doctor, 1 maniac, 3 mafia (no Don in this variant)\n" in out
+
+
+def test_check_config_online_says_what_it_verified(config, capsys, board):
+    phpbb_config(config, None)  # the game's zone, Europe/Moscow, is the one the board shows (UTC+03:00)
+    code, out, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert "verified: forums.main: logged in as Бот" in lines
+    assert ("verified: forums.main: the board shows the bot's times in UTC+03:00 (Europe/Moscow), the zone they "
+            "are read in") in lines
+    assert "verified: games.g1.game_thread: read 101 (0 post(s) on its first page)" in lines
+    assert "verified: games.g1.vote_thread: read 102 (0 post(s) on its first page)" in lines
+    assert "verified: forums.main: every selector the bot needs matched the thread page and the inbox" in lines
+    assert lines[-1].endswith(": ok (1 forum(s), 1 game(s))")

@@ -1,0 +1,67 @@
+"""issue 17 item 13: the command line speaks the game's zone, not UTC (`game start`, `game status`, `probe`), and
+`game status` shows the GMs every role and the Don (the public never sees that output)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from daemon_world import play, world  # noqa: F401 (a fixture)
+
+from forumbot.cli import main
+from forumbot.probe import ProbeReport, to_text
+
+
+@pytest.fixture
+def cli(world, capsys):
+    def run(*argv: str) -> str:
+        code = main([*argv, "-c", str(world.config_path)], clock=lambda: world.now)
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return out
+
+    return run
+
+
+def test_game_start_says_when_the_first_tick_is_due_in_the_games_zone(world, cli):
+    out = cli("game", "start", "g1")  # the world's clock: 2026-11-30 10:00 MSK, 07:00 UTC
+    assert "The first tick from 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0)" in out
+    assert "UTC" not in out
+
+
+def test_game_status_of_a_running_game_speaks_moscow_time_and_shows_the_roles(world, cli):
+    w = world
+    play(w, upto=3)  # Day 1 resolved at 2026-12-02 10:01 MSK: Маф1 is out, night 1 until 22:00
+    out = cli("game", "status", "g1")
+    assert "started 2026-11-30 10:00:00 Europe/Moscow" in out
+    assert "phase: night 1, until 2026-12-02 22:00:00 Europe/Moscow;" in out
+    assert "+00:00" not in out
+    lines = out.splitlines()
+    roles = lines.index("roles (for the GMs only):")
+    assert lines[roles + 1:roles + 4] == ["  Шериф: sheriff, alive", "  Дон: don, alive", "  Маф1: mafia, out (vote, day 1)"]
+    assert "don: Дон" in lines
+    # what the players see never names a role before the end
+    assert not [t for _, t, _ in w.bot_posts() if "дон мафии" in t or "мирный житель" in t]
+
+
+def test_game_status_of_a_stopped_game_names_when_in_the_games_zone_and_why(world, cli):
+    w = world
+    play(w, upto=3)
+    w.now += timedelta(hours=1)
+    cli("game", "stop", "g1", "--reason", "Сервер переезжает.")
+    w.tick()
+    out = cli("game", "status", "g1")
+    assert ("result: stopped by `forumbot game stop` at 2026-12-02 11:01:00 Europe/Moscow, no winner "
+            "(reason: Сервер переезжает.); seed 7") in out
+    assert "roles (for the GMs only)" not in out  # the end lists them already
+
+
+def test_probe_shows_post_times_in_the_games_zone():
+    report = ProbeReport(forum="main", engine="phpbb", detected="phpbb", guest=False, thread="t", timezone="UTC")
+    report.posts.append({"id": "2", "author": "alice", "author_id": "5", "posted_at": "2026-11-26T12:07:09+00:00",
+                         "posted_latest": None, "edited_at": "2026-11-26T14:35:00+00:00", "edit_notice": True,
+                         "quote_stripped": False, "signature_stripped": False, "text": "Всем привет"})
+    text = to_text(report, "Europe/Moscow")
+    assert "times read in: UTC; shown in Europe/Moscow" in text
+    assert "#2 alice at 2026-11-26 15:07:09 Europe/Moscow [edited 2026-11-26 17:35:00 Europe/Moscow]" in text
+    assert "+00:00" not in text
