@@ -49,6 +49,8 @@ class Conversations(HtmlForum):
         super().__init__(*args, **kwargs)
         self._early: dict[str, tuple[Page, float]] = {}  # pages the inbox check read for the topic reads to come
         self._route = ROUTES[0]
+        self._route_known = False  # read from a page served, or from the stored session
+        self._paths: dict[str, str] = {}  # conversation id -> its canonical path, as the list links it
         self._kept: dict[str, str] = {}  # "recipients|subject" folded -> the conversation id the bot started
 
     # --- state kept in the session --------------------------------------------------------------------------
@@ -58,7 +60,7 @@ class Conversations(HtmlForum):
 
     def import_conversations(self, data: dict[str, Any]) -> None:
         if data.get("route") in ROUTES:
-            self._route = data["route"]
+            self._route, self._route_known = data["route"], True
         self._kept.update({str(k): str(v) for k, v in (data.get("kept") or {}).items()})
 
     def dm_url(self, name: str, **values: Any) -> str:
@@ -75,7 +77,14 @@ class Conversations(HtmlForum):
             other = ROUTES[1] if self._route == ROUTES[0] else ROUTES[0]
             log.info("xenforo: %s/ is not served; using %s/", self._route, other)
             path, self._route = path.replace(f"{self._route}/", f"{other}/", 1), other
-        return self.read_page(path)
+        page = self.read_page(path)
+        self._route_known = True
+        return page
+
+    def known_route(self) -> None:
+        """Before a POST: the route the board serves, read once (a new session reads the list once)."""
+        if not self._route_known:
+            self.dm_get("inbox")
 
     # --- reading --------------------------------------------------------------------------------------------
 
@@ -149,6 +158,8 @@ class Conversations(HtmlForum):
             replies = select_one(row, sel["pm_row_replies"])
             unanswered = (_fold(row.get("data-author", "")) == _fold(self.username) and replies is not None
                           and text(replies).strip() == "0")
+            # the list links slug.ID/unread: the conversation itself is slug.ID/ (no redirect from the bare id)
+            self._paths[m.group(1)] = re.sub(r"(?<=/)(?:unread|latest)$", "", link.get("href", ""))
             rows.append((m.group(1), stamp, " ".join(text(link).split()),
                          "is-unread" in (row.get("class") or "").split(), users, unanswered))
         return rows
@@ -156,7 +167,8 @@ class Conversations(HtmlForum):
     def _read_conversation(self, cid: str, title: str = "") -> list[ForumPM]:
         sel = self.profile.selectors
         out: list[ForumPM] = []
-        page = self.dm_get("conversation", pm=cid)
+        known = self._paths.get(cid)
+        page = self.read_page(known) if known else self.dm_get("conversation", pm=cid)
         for _ in range(MAX_CONVERSATION_PAGES):
             tree = page.tree()
             head = select_one(tree, sel["pm_subject"])
@@ -223,6 +235,7 @@ class Conversations(HtmlForum):
         title = subject.strip() or (text.strip().splitlines() or ["—"])[0][:100]  # XF requires a title
         fields = [(spec.fields["to"], ", ".join(names)), (spec.fields["subject"], title),
                   (spec.fields["message"], text)]
+        self.known_route()
         path = self.dm_url("compose")
         answer = self.post(path, fields, action="pm_start", refresh=self._token_page(path))
         m = self.matches("conversation", str(answer.get("redirect") or ""))
@@ -231,6 +244,7 @@ class Conversations(HtmlForum):
         return m.group(1)
 
     def _reply_in(self, cid: str, text: str) -> str:
+        self.known_route()
         path = self.dm_url("conversation_reply", pm=cid)
         answer = self.post(path, [("message", text)], action="pm", refresh=self._token_page(self.dm_url("conversation", pm=cid)))
         if not answer.get("redirect"):
