@@ -67,6 +67,7 @@ class XenforoForum(Conversations):
         self._handed: str | None = None  # the PM cursor this process last handed back
         self._last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
         self._reading = False
+        self._canonical: dict[str, str] = {}  # thread id -> its canonical URL (slug.ID/), as the board serves it
 
     @classmethod
     def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
@@ -80,7 +81,20 @@ class XenforoForum(Conversations):
         return cls(forum.base_url, forum.login, password, timezone_name=zone, **options)
 
     def url(self, name: str, **values: Any) -> str:
+        canonical = self._canonical.get(str(values.get("topic", ""))) if name in ("topic", "topic_page") else None
+        if canonical:  # the thread's own URL: XF answers threads/ID/ with a redirect to it, a request more
+            return canonical + (f"page-{values['start']}" if name == "topic_page" else "")
         return self._route_base + super().url(name, **values)
+
+    def topic_id(self, topic: str) -> str:
+        tid = super().topic_id(topic)
+        self._learn_canonical(str(topic), tid)
+        return tid
+
+    def _learn_canonical(self, url: str, tid: str) -> None:
+        m = re.search(rf"^(.*?threads/[^/?#&]*\.{tid}/)", url)
+        if m and "://" in m.group(1):
+            self._canonical[tid] = m.group(1)
 
     # --- the session: cookies, flood times, the refused login's hold, the conversations kept per player -------
 
@@ -119,7 +133,9 @@ class XenforoForum(Conversations):
     def _topic_page(self, path: str, tid: str):
         if self._reading:  # not a re-read or a search for the bot's post: the next cycle reads this page again
             self._last_topic_page = path
-        return super()._topic_page(path, tid)
+        read = super()._topic_page(path, tid)
+        self._learn_canonical(read[0].url, tid)
+        return read
 
     def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
              default: type[Exception] = FormRejected) -> dict[str, Any]:
