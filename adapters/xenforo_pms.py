@@ -51,17 +51,26 @@ class Conversations(HtmlForum):
         self._route = ROUTES[0]
         self._route_known = False  # read from a page served, or from the stored session
         self._paths: dict[str, str] = {}  # conversation id -> its canonical path, as the list links it
-        self._kept: dict[str, str] = {}  # "recipients|subject" folded -> the conversation id the bot started
+        self._kept: dict[str, str] = {}
+        # the same, from the conversation list rows this process read (the bot's own, by participants and
+        # title): a conversation started by a process killed before it stored its session is found there
+        self._listed: dict[str, str] = {}  # "recipients|subject" folded -> the conversation id the bot started
 
     # --- state kept in the session --------------------------------------------------------------------------
 
     def export_conversations(self) -> dict[str, Any]:
-        return {"route": self._route, "kept": dict(self._kept)}
+        """Kept with the session, saved after the cycle stored its cursor: the next process (a cron tick) trusts
+        the unread count of the page it reads anyway only when handed that same cursor back (a cursor lost in
+        a crash differs: the list is read), so an idle tick costs no request for the inbox."""
+        return {"route": self._route, "kept": dict(self._kept), "handed": self._handed,
+                "last_page": self._last_topic_page}
 
     def import_conversations(self, data: dict[str, Any]) -> None:
         if data.get("route") in ROUTES:
             self._route, self._route_known = data["route"], True
         self._kept.update({str(k): str(v) for k, v in (data.get("kept") or {}).items()})
+        if isinstance(data.get("handed"), str) and isinstance(data.get("last_page"), str):
+            self._handed, self._last_topic_page = data["handed"], data["last_page"]
 
     def dm_url(self, name: str, **values: Any) -> str:
         return self.url(name, **values).replace(f"{ROUTES[0]}/", f"{self._route}/", 1)
@@ -76,8 +85,11 @@ class Conversations(HtmlForum):
         if page.status == 404 and f"{self._route}/" in path:
             other = ROUTES[1] if self._route == ROUTES[0] else ROUTES[0]
             log.info("xenforo: %s/ is not served; using %s/", self._route, other)
-            path, self._route = path.replace(f"{self._route}/", f"{other}/", 1), other
-        page = self.read_page(path)
+            self._route = other
+            page = self.get(path.replace(f"{ROUTES[1] if other == ROUTES[0] else ROUTES[0]}/", f"{other}/", 1))
+        if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:  # as read_page, one request
+            raise LoginRequired(f"xenforo: not logged in ({page.url})")
+        self.check_complete(page)
         self._route_known = True
         return page
 
@@ -158,6 +170,9 @@ class Conversations(HtmlForum):
             replies = select_one(row, sel["pm_row_replies"])
             unanswered = (_fold(row.get("data-author", "")) == _fold(self.username) and replies is not None
                           and text(replies).strip() == "0")
+            if _fold(row.get("data-author", "")) == _fold(self.username):
+                others = ",".join(u for u in users if _fold(u) != _fold(self.username))
+                self._listed.setdefault(_key(others, " ".join(text(link).split())), m.group(1))
             # the list links slug.ID/unread: the conversation itself is slug.ID/ (no redirect from the bare id)
             self._paths[m.group(1)] = re.sub(r"(?<=/)(?:unread|latest)$", "", link.get("href", ""))
             rows.append((m.group(1), stamp, " ".join(text(link).split()),
@@ -213,7 +228,7 @@ class Conversations(HtmlForum):
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         key = _key(to, subject)
-        kept = self._kept.get(key)
+        kept = self._kept.get(key) or self._listed.get(key)
         if kept is not None:
             try:
                 return self.transport.paced(
@@ -221,6 +236,7 @@ class Conversations(HtmlForum):
             except FormRejected as e:  # the conversation left or deleted: a new one
                 log.info("xenforo: conversation %s not answerable (%s); starting a new one", kept, e)
                 self._kept.pop(key, None)
+                self._listed.pop(key, None)
         cid = self.transport.paced(
             "pm_start", lambda: self.with_login(lambda: self._start(to, subject, text)))
         self._kept[key] = cid

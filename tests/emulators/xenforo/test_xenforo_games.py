@@ -1,0 +1,109 @@
+"""Issue 18 item 3 (XenForo): a season of two Moscow games on the XenForo emulator (2.3 mode, plain index.php?
+URLs: direct-messages/, 180 s between new conversations) through real `forumbot tick` processes, one of them
+killed (as by SIGKILL) mid-delivery of Setup's role PMs. Asserted: every bot post and PM on the board once (by
+its marker); the players' answers inside their role conversations read (confirmations, the night's shot); the
+second game's PMs in conversations of its own; an idle tick's requests (reported, and at most 2: the two
+threads' last pages, whose conversations_unread stands for the inbox). Also: a wrong password costs one login
+POST over two ticks, not one a tick (XF locks the account out)."""
+
+from __future__ import annotations
+
+import pytest
+from xfgame import BOT, GM, PLAYERS, RU_ROLE, FileClock, XfGame, season_board
+
+from xfemu import Emulator
+
+pytestmark = [pytest.mark.live, pytest.mark.xdist_group("xenforo_games")]
+
+START = 1_800_000_000.0
+ROLES_1 = {"Маша": "sheriff", "Кот Баюн": "don", "Lucky_Strike": "mafia"}
+ROLES_2 = {"Дядя Фёдор": "sheriff", "ёжик": "don", "Незнайка": "mafia"}
+
+
+def end_phase(game: XfGame, name: str, n: int) -> None:
+    game.pm(GM, "конец-фазы", f"{name}: {n}")
+
+
+def test_a_season_of_two_games_with_a_killed_tick_on_xenforo_2_3(tmp_path, capsys):
+    clock = FileClock(tmp_path / "clock", START)
+    with Emulator(season_board(clock, "2.3")) as xf:
+        game = XfGame(tmp_path, xf, clock)
+        game.add_game("g1", ROLES_1)
+
+        # Setup: the opening post and 7 role conversations; the tick dies after the 3rd thing sent
+        assert game.tick_killed_at("after_send", 3) == 137, "the crash point was never reached"
+        game.tick()
+        for name in PLAYERS:
+            role = RU_ROLE[ROLES_1.get(name, "civilian")]
+            assert sum(f"Ваша роль: {role}." in t for t in game.bot_pms_to(name)) == 1, name
+        assert game.game_text().count("Игра начинается. Игроки:") == 1
+        subject = xf.board.conversations_of("Маша")[0].title
+        for name in PLAYERS:  # each answers inside his role conversation
+            game.pm(name, "подтверждаю", subject)
+        end_phase(game, "g1", 1)
+        game.tick()
+        for name in PLAYERS:
+            assert sum("Роль подтверждена" in t for t in game.bot_pms_to(name)) == 1, name
+            assert len([c for c in xf.board.conversations_of(name) if c.starter == BOT]) == 1  # replies, not new
+        assert "Наступил день 1" in game.game_text()
+
+        game.settle()
+        idle = game.idle_requests()
+        with capsys.disabled():
+            print(f"\nXenForo 2.3 emulator, idle tick: {len(idle)} requests {idle}")
+        assert len(idle) <= 2, idle
+
+        # Day 1: five votes hang the Don; Night 1: the mafioso shoots, the GM modkills him: the town wins
+        for name in ("Маша", "Дядя Фёдор", "ёжик", "Печкин 2000", "Незнайка"):
+            game.vote(name, "Кот Баюн")
+        game.vote("Lucky_Strike", "Маша")
+        end_phase(game, "g1", 2)
+        game.tick()
+        assert "Наступила ночь 1" in game.game_text()
+        game.pm("Lucky_Strike", "убить Маша", subject)
+        game.pm(GM, "модкилл Lucky_Strike", "g1: 3")
+        for _ in range(3):
+            game.tick()
+            if game.cli("game", "status", "g1").stdout.startswith("g1: ended"):
+                break
+        assert "Игра окончена: победа города!" in game.game_text()
+
+        # game 2 in the same threads: conversations of its own subject, Setup to the end by modkills
+        game.add_game("g2", ROLES_2)
+        game.tick()
+        subject2 = next(c.title for c in xf.board.conversations_of("Маша") if c.title != subject)
+        assert "g2" in subject2
+        for name in PLAYERS:
+            role = RU_ROLE[ROLES_2.get(name, "civilian")]
+            assert sum(f"Ваша роль: {role}." in t for t in game.bot_pms_to(name, subject2)) == 1, name
+            assert len([c for c in xf.board.conversations_of(name) if c.starter == BOT]) == 2
+        for name in PLAYERS:
+            game.pm(name, "подтверждаю", subject2)
+        end_phase(game, "g2", 1)
+        game.tick()
+        assert game.game_text().split("Игра начинается. Игроки:")[2].count("Наступил день 1") == 1
+        game.pm(GM, "модкилл ёжик", "g2: 2")
+        game.pm(GM, "модкилл Незнайка", "g2: 3")
+        for _ in range(3):
+            game.tick()
+            if game.cli("game", "status", "g2").stdout.startswith("g2: ended"):
+                break
+        assert game.game_text().count("Игра окончена: победа города!") == 2
+        posts, pms = game.assert_each_once()
+        logins = [r for m, r in xf.board.requests if (m, r) == ("POST", "login/login")]
+        assert len(logins) == 1  # the session is kept between the processes
+        with capsys.disabled():
+            print(f"XenForo season: {posts} bot posts, {pms} bot PMs, each once; game time "
+                  f"{(clock() - START) / 60:.0f} min")
+
+
+def test_a_wrong_password_is_posted_once_over_two_ticks(tmp_path):
+    clock = FileClock(tmp_path / "clock", START)
+    with Emulator(season_board(clock, "2.2")) as xf:
+        game = XfGame(tmp_path, xf, clock, password="не тот пароль")
+        game.add_game("g1", ROLES_1)
+        for _ in range(2):
+            out = game.cli("tick")
+            assert "Incorrect password" in out.stdout + out.stderr or "not trying again" in out.stdout + out.stderr
+            clock.advance(60)
+        assert [r for m, r in xf.board.requests if m == "POST"] == ["login/login"]
