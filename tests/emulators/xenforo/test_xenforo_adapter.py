@@ -233,3 +233,14 @@ def test_the_session_export_is_json_holding_the_kept_conversations(xf22, clock):
     bot.send_pm("Дон", SUBJECT, "роль")
     state = json.loads(bot.export_cookies())
     assert state["xf"]["kept"] and PASSWORD not in bot.export_cookies()
+
+
+def test_the_saved_conversation_pages_are_what_the_emulator_serves():
+    """fixtures/xenforo/E-*.html (the conversation pages other tests and `forumbot probe` read) are the
+    emulator's pages, built to §12's markup, not pages written to suit the adapter."""
+    from xfemu.fixtures import FIXTURES, render
+    pages = render()
+    assert pages and all((FIXTURES / name).read_bytes() == body for name, body in pages.items())
+    assert b'class="structItem-title"' in pages["E-conversations-list-xf22.html"]
+    assert b'id="convMessage-' in pages["E-conversation-view-xf23.html"]
+    assert b"data-content=" not in pages["E-conversation-view-xf22.html"].split(b"convMessage", 1)[1]

@@ -127,17 +127,18 @@ class Board:
         with self.lock:
             self.posts[pid].text, self.posts[pid].edited = text, self.clock()
 
-    def start_conversation(self, starter: str, to: list[str], title: str, text: str) -> Conversation:
+    def start_conversation(self, starter: str, to: list[str], title: str, text: str,
+                           at: float | None = None) -> Conversation:
         with self.lock:
             c = Conversation(self.next_id("conversation", 301), _slug(title), title, starter,
                              [starter, *[self.members[_fold(n)].name for n in to]])
             self.conversations[c.id] = c
-            self.add_message(c.id, starter, text)
+            self.add_message(c.id, starter, text, at)
             return c
 
-    def add_message(self, cid: int, author: str, text: str) -> Message:
+    def add_message(self, cid: int, author: str, text: str, at: float | None = None) -> Message:
         with self.lock:
-            m = Message(self.next_id("message", 9001), cid, author, text, self.clock())
+            m = Message(self.next_id("message", 9001), cid, author, text, self.clock() if at is None else at)
             self.messages[m.id] = m
             c = self.conversations[cid]
             c.messages.append(m.id)
