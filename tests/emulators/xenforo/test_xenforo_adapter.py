@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import BOT, PASSWORD, START, make_board
+from xfsupport import BOT, PASSWORD, START, make_board
 
 from adapters.xenforo import LOGIN_HOLD, XenforoForum
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PostQueued
