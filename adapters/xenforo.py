@@ -36,7 +36,7 @@ from lxml import html as lxml_html
 
 from adapters.extract import page_info
 from adapters.html import clean_text, select, select_one
-from adapters.htmlforum import ReplyId
+from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import XENFORO, HtmlProfile
 from adapters.xenforo_pms import Conversations
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
@@ -57,6 +57,7 @@ class XenforoForum(Conversations):
     engine = "xenforo"
     profile: HtmlProfile = XENFORO
     prints_local_times = False  # <time data-time>: unix times; timezone_name only for a time without one
+    settings = HtmlForum.settings | {"api_key_env"}  # with it, every flow goes through /api/ (xenforo_api.py)
 
     def __init__(self, base_url: str, *args: Any, **kwargs: Any) -> None:
         # a board without friendly URLs: "https://host/forum/index.php?" takes every route appended to it

@@ -12,7 +12,7 @@ from http.cookies import SimpleCookie
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, quote, unquote
 
-from xfemu import pages
+from xfemu import api, pages
 from xfemu.state import FLOOD_DISCUSSION, FLOOD_POST, PER_PAGE, PHRASES, Board, fold
 
 BASE = "/community/"
@@ -34,9 +34,11 @@ class Request:
         self.query = dict(parse_qsl(query))
         self.cookies = {k: v.value for k, v in SimpleCookie(environ.get("HTTP_COOKIE", "")).items()}
         self.form: dict[str, str] = {}
+        self.pairs: list[tuple[str, str]] = []  # the form as sent (recipient_ids[] repeats)
         if self.method == "POST":
             size = int(environ.get("CONTENT_LENGTH") or 0)
-            self.form = dict(parse_qsl(environ["wsgi.input"].read(size).decode("utf-8"), keep_blank_values=True))
+            self.pairs = parse_qsl(environ["wsgi.input"].read(size).decode("utf-8"), keep_blank_values=True)
+            self.form = dict(self.pairs)
         self.headers = environ
         self.host = f"http://{environ.get('HTTP_HOST', '127.0.0.1')}"
         self.json = self.form.get("_xfResponseType") == "json"
@@ -72,6 +74,11 @@ class App:
         return [body]
 
     def handle(self, req: Request) -> Answer:
+        if req.route is not None and req.route.startswith("api/"):
+            self.board.requests.append((req.method, req.route))
+            status, payload = api.handle(self.board, req.method, req.route, req.query, req.pairs,
+                                         req.headers.get("HTTP_XF_API_KEY"))
+            return status, [("Content-Type", "application/json; charset=utf-8")], api.encode(payload)
         if req.route is None or (req.route and not self.board.friendly and not req.plain):
             return self.not_found(req)  # a board without friendly URLs has no rewrite rules
         self.board.requests.append((req.method, req.route))

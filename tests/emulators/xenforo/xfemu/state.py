@@ -93,6 +93,7 @@ class Board:
     sessions: dict[str, str | None] = field(default_factory=dict)  # xf_session -> member name
     requests: list[tuple[str, str]] = field(default_factory=list)  # (method, route) served
     moderated_threads: set[int] = field(default_factory=set)
+    api_keys: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # key -> (user, scopes)
     secret: str = "xfemu"
     lock: threading.RLock = field(default_factory=threading.RLock)
     _ids: dict[str, int] = field(default_factory=dict)
