@@ -27,6 +27,7 @@ from forumbot.errors import ConfigError, FloodLimited, ForumbotError, PartlySent
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
+from forumbot.pm_pace import pm_eta_line
 from forumbot.store.models import Forum, Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
 from forumbot.store.setup_codec import setup_to_json
@@ -179,6 +180,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
+        pm_eta = pm_eta_line(session, config, game, now)
     lines = [
         f"{name}: {game.status}, mode {game.mode}, started {game.started_at.isoformat()}"
         + (f", ended {game.ended_at.isoformat()}" if game.ended_at else ""),
@@ -187,6 +189,8 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
                               for s in seats),
         "outbox: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "empty"),
     ]
+    if pm_eta:
+        lines.append(pm_eta)
     if uncertain:
         lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
     if merged:  # delivered, but inside the bot's previous post: players may miss it, and it reads as one post

@@ -107,3 +107,22 @@ def test_a_wrong_password_is_posted_once_over_two_ticks(tmp_path):
             assert "Incorrect password" in out.stdout + out.stderr or "not trying again" in out.stdout + out.stderr
             clock.advance(60)
         assert [r for m, r in xf.board.requests if m == "POST"] == ["login/login"]
+
+
+def test_game_status_says_when_the_last_role_pm_goes_out_at_xenforo_s_pace(tmp_path):
+    """Under cron with the stock max_wait (60 s), a new conversation every 180 s goes out one a tick: the GM
+    reads in `game status` when the last role PM will have gone out."""
+    clock = FileClock(tmp_path / "clock", START)
+    with Emulator(season_board(clock, "2.2")) as xf:
+        game = XfGame(tmp_path, xf, clock, max_wait=60)
+        game.add_game("g1", ROLES_1)
+        game.tick()
+        started = [c for c in xf.board.conversations.values() if c.starter == BOT]
+        assert len(started) == 1  # the next waits 180 s, longer than a tick may wait
+        status = game.cli("game", "status", "g1").stdout
+        sent_at = xf.board.messages[started[0].messages[0]].at
+        eta = sent_at + 180 * len(PLAYERS[1:])
+        line = next(x for x in status.splitlines() if x.startswith("PMs waiting"))
+        assert line.startswith(f"PMs waiting: {len(PLAYERS) - 1}; the forum takes a new one every 180 s"), status
+        from datetime import datetime, timezone
+        assert datetime.fromtimestamp(int(eta), timezone.utc).isoformat() in line, (line, eta)

@@ -40,7 +40,8 @@ class FileClock:
 
 
 class XfGame:
-    def __init__(self, tmp: Path, emulator: Emulator, clock: FileClock, password: str = "пароль бота") -> None:
+    def __init__(self, tmp: Path, emulator: Emulator, clock: FileClock, password: str = "пароль бота",
+                 max_wait: int = 200) -> None:
         self.tmp, self.xf, self.board, self.clock = tmp, emulator, emulator.board, clock
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: password, "XFEMU_CLOCK": str(clock.path),
@@ -59,7 +60,7 @@ login = "{BOT}"
 password_env = "{PASSWORD_ENV}"
 timezone_name = "Europe/Moscow"
 # a flood wait up to 200 s is slept (on the shared clock): a Setup's conversations go out in one tick
-max_wait = 200
+max_wait = {max_wait}
 """, encoding="utf-8")
         self.upgraded = False
 
