@@ -262,7 +262,8 @@ class Conversations(HtmlForum):
     def _reply_in(self, cid: str, text: str) -> str:
         self.known_route()
         path = self.dm_url("conversation_reply", pm=cid)
-        answer = self.post(path, [("message", text)], action="pm", refresh=self._token_page(self.dm_url("conversation", pm=cid)))
+        refresh = self._token_page(self.dm_url("conversation", pm=cid))
+        answer = self.post(path, [("message", text)], action="pm", refresh=refresh)
         if not answer.get("redirect"):
             raise FormRejected(f"xenforo: reply in conversation {cid} gave no message ({answer})")
         return cid

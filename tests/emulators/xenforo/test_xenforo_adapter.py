@@ -199,7 +199,8 @@ def test_pages_then_the_last_page_only_and_an_edit_is_seen(xf, clock):
     before = len(xf.board.requests)
     xf.board.edit_post(posts[-1].id and int(posts[-1].id), "голос М2")
     again, _ = bot.fetch_posts(thread_url(xf), after=cursor)
-    assert [r for _, r in xf.board.requests[before:]] == ["threads/mafiya-1-igra.101/page-3"]  # an idle thread: one request
+    # an idle thread: one request
+    assert [r for _, r in xf.board.requests[before:]] == ["threads/mafiya-1-igra.101/page-3"]
     edited = {p.id: p for p in again}[posts[-1].id]
     assert edited.text == "голос М2" and edited.edited_at is not None  # C-11
 
