@@ -27,6 +27,7 @@ What ENGINES.md §12 adds (read from XF's own templates and controllers):
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -200,7 +201,7 @@ class XenforoForum(Conversations):
             raise LoginRequired(f"xenforo: login refused: {said or 'the board showed its login form again'}")
 
     def _login_action(self) -> str:
-        import hashlib  # the hold is per password: a GM's new password is tried at once
+        # the hold is per password: a GM's new password is tried at once
         return "login:" + hashlib.sha256((self._password or "").encode()).hexdigest()[:12]
 
     def _refused_login(self) -> None:
