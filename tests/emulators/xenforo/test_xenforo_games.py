@@ -126,3 +126,27 @@ def test_game_status_says_when_the_last_role_pm_goes_out_at_xenforo_s_pace(tmp_p
         assert line.startswith(f"PMs waiting: {len(PLAYERS) - 1}; the forum takes a new one every 180 s"), status
         from datetime import datetime, timezone
         assert datetime.fromtimestamp(int(eta), timezone.utc).isoformat() in line, (line, eta)
+
+
+def test_setup_through_the_rest_api_sends_every_role_pm_at_once(tmp_path):
+    """Issue 18 item 4 in a `forumbot tick` process: with `api_key_env`, no page is read and no flood timer
+    applies, so a Setup's role PMs go out in one tick without game time passing; answers are read back."""
+    from adapters.xenforo_api import SCOPES
+    clock = FileClock(tmp_path / "clock", START)
+    board = season_board(clock, "2.3")
+    board.api_keys["xf-bot-key"] = (BOT, frozenset(SCOPES))
+    with Emulator(board) as xf:
+        game = XfGame(tmp_path, xf, clock, api_key="xf-bot-key", max_wait=60)
+        game.add_game("g1", ROLES_1)
+        before = clock()
+        game.tick()
+        assert clock() - before < 30  # no flood wait slept
+        for name in PLAYERS:
+            assert sum("Ваша роль:" in t for t in game.bot_pms_to(name)) == 1, name
+        subject = xf.board.conversations_of("Маша")[0].title
+        for name in PLAYERS:
+            game.pm(name, "подтверждаю", subject)
+        game.tick()
+        assert all(sum("Роль подтверждена" in t for t in game.bot_pms_to(name)) == 1 for name in PLAYERS)
+        assert all(route.startswith("api/") for _, route in xf.board.requests)
+        game.assert_each_once()

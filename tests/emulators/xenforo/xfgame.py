@@ -41,10 +41,11 @@ class FileClock:
 
 class XfGame:
     def __init__(self, tmp: Path, emulator: Emulator, clock: FileClock, password: str = "пароль бота",
-                 max_wait: int = 200) -> None:
+                 max_wait: int = 200, api_key: str | None = None) -> None:
         self.tmp, self.xf, self.board, self.clock = tmp, emulator, emulator.board, clock
         self.config = tmp / "forumbot.toml"
-        self.env = {**os.environ, PASSWORD_ENV: password, "XFEMU_CLOCK": str(clock.path),
+        self.env = {**os.environ, PASSWORD_ENV: password, "XF_API_KEY": api_key or "",
+                    "XFEMU_CLOCK": str(clock.path),
                     "PYTHONPATH": os.pathsep.join((str(HERE / "clockshim"), str(ROOT)))}
         self.log = tmp / "ticks.log"
         self.game_tid, self.vote_tid = 101, 102
@@ -57,7 +58,7 @@ backoff_seconds = 1
 engine = "xenforo"
 base_url = "{emulator.base_url}"
 login = "{BOT}"
-password_env = "{PASSWORD_ENV}"
+{'api_key_env = "XF_API_KEY"' if api_key else f'password_env = "{PASSWORD_ENV}"'}
 timezone_name = "Europe/Moscow"
 # a flood wait up to 200 s is slept (on the shared clock): a Setup's conversations go out in one tick
 max_wait = {max_wait}
