@@ -162,7 +162,9 @@ def page_info(tree: etree._Element, profile: HtmlProfile, current_start: int) ->
         href = a.get("href", "")
         m = pattern.search(href) if pattern else None
         q = {pag.param: [m.group(1)]} if m else query_params(href)
-        in_path = re.search(pag.in_path, urlparse(href).path) if pag.in_path else None
+        # a board without friendly URLs carries the path in the query (XenForo: index.php?threads/x.1/page-3)
+        in_path = (re.search(pag.in_path, urlparse(href).path) or re.search(pag.in_path, urlparse(href).query)
+                   if pag.in_path else None)
         if in_path:
             values.add(int(in_path.group(1)))
         elif pag.param in q and q[pag.param][0].isdigit():

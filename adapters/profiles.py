@@ -461,6 +461,7 @@ XENFORO = HtmlProfile(
         "inbox_page": "conversations/page-{page}",
         "conversation": "conversations/{pm}/",
         "conversation_page": "conversations/{pm}/page-{page}",
+        "conversation_reply": "conversations/{pm}/add-reply",
         "compose": "conversations/add",
     }),
     topic_id=r"(?:threads/(?:[^/?#]*\.)?|^)(\d+)",
@@ -483,11 +484,16 @@ XENFORO = HtmlProfile(
         "page_end": "footer#footer",
         # conversations (PMs): the list, one conversation's messages, the compose form
         "pm_row": "div.structItem--conversation",
-        "pm_row_link": "div.structItem-title a[href*='conversations/']",
+        # the title link is a.structItem-title itself in conversation_list_macros (ENGINES.md §12); a theme that
+        # wraps it in a div.structItem-title is met too; XF 2.3 links direct-messages/
+        "pm_row_link": "a.structItem-title[href*='conversations/'], a.structItem-title[href*='direct-messages/'], "
+                       ".structItem-title a[href*='conversations/'], .structItem-title a[href*='direct-messages/']",
         "pm_row_time": "div.structItem-cell--latest time.u-dt",
         "pm_row_users": "ul.structItem-parts a.username",
         "pm_row_replies": "div.structItem-cell--meta dl.pairs dd",  # the first: replies after the first message
-        "pm_message": "article.message--conversationMessage[data-content^='conversation-message-']",
+        # conversation_message_macros: no data-content; the id is on span.u-anchorTarget#convMessage-N inside
+        "pm_message": "article.message--conversationMessage, article.js-message",
+        "pm_anchor": "span.u-anchorTarget[id^='convMessage-'], [id^='convMessage-']",
         "pm_author": "h4.message-name .username",
         "pm_time": "header.message-attribution time.u-dt",
         "pm_body": "article.message-body > div.bbWrapper",
@@ -518,14 +524,18 @@ XENFORO = HtmlProfile(
         "bad_login": r"Incorrect password|requested user .* could not be found|Неверный пароль|не найден",
         "no_recipient": r"following recipients could not be found|not be found|не найден",
         "quota": r"may only start|maximum number|не можете начать",
-        "posted": r"(?:/posts/|/post-)(\d+)",
-        "conversation": r"conversations/(?:[^/?#]*\.)?(\d+)",
+        "posted": r"(?:(?:^|[/?])posts/|/post-)(\d+)",
+        # a reply held for a moderator redirects to the thread with ?pending_approval=1 (§12): queued, not refused
+        "pending": r"[?&]pending_approval=1",
+        # XF 2.3 renamed conversations "direct messages": its links and redirects are direct-messages/slug.ID/
+        "conversation": r"(?:conversations|direct-messages)/(?:[^/?#]*\.)?(\d+)",
         "two_step": r"login/two-step",
         "login_required": r"must be logged-in|должны войти|необходимо войти",  # XF phrase login_required
     }),
-    # XF's floodCheckLength (30 s stock) covers posting and starting conversations alike (one xf_flood_check
-    # row per user and action; conversations use their own action name).
-    limits=_ro({"post": 30.0, "pm": 30.0}),
+    # floodCheckLength (30 s stock) paces posts and replies inside a conversation; starting a conversation is
+    # checked with floodCheckLengthDiscussion, 180 s stock (ENGINES.md §12): "pm" is a reply into a kept
+    # conversation, "pm_start" a new one.
+    limits=_ro({"post": 30.0, "pm": 30.0, "pm_start": 180.0}),
     hooks=_ro({
         "post_time": "xf_data_time",
         "edit_notice": "xf_last_edit",
@@ -542,10 +552,12 @@ XENFORO = HtmlProfile(
         "selectors.error", "messages.flood", "messages.bad_login", "messages.login_required", "messages.no_recipient",
         "messages.quota",
         "urls.inbox", "urls.inbox_page", "urls.conversation", "urls.conversation_page", "urls.compose",
+        "urls.conversation_reply",
         "selectors.pm_row", "selectors.pm_row_link", "selectors.pm_row_time", "selectors.pm_row_users",
         "selectors.pm_row_replies",
-        "selectors.pm_message", "selectors.pm_author", "selectors.pm_time", "selectors.pm_body", "selectors.pm_subject",
-        "selectors.inbox_next", "forms.compose", "flows.pm",
+        "selectors.pm_message", "selectors.pm_anchor", "selectors.pm_author", "selectors.pm_time", "selectors.pm_body", "selectors.pm_subject",
+        "selectors.inbox_next", "forms.compose", "flows.pm", "limits.pm_start",
+        "messages.pending",
     }),
 )
 

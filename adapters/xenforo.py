@@ -15,53 +15,63 @@ XenForo's documented behaviour and are listed in `XENFORO.unverified`, so `forum
   `XF.config.visitorCounts.conversations_unread`: the inbox check reads the topic page the cycle will read
   anyway (the last one read), early, and hands it to the topic read: an idle inbox check costs no request.
   The count is trusted only when the cursor handed in is the one this process handed back (stored, so nothing
-  read before was lost); a new process reads the list once.
+  read before was lost); a new process reads the list once (adapters/xenforo_pms.py).
+What ENGINES.md §12 adds (read from XF's own templates and controllers):
+- a wrong password re-renders the login view: `{"status": "ok", "html": {...}}` with no redirect. That is a
+  refused login (the board's words from its div.blockMessage--error), and no second try follows for
+  LOGIN_HOLD seconds, kept in the exported session, so ticks do not walk the account into XF's login lockout;
+- a reply awaiting approval redirects to `threads/...?pending_approval=1`: PostQueued, on its way, not refused;
+- boards without friendly URLs serve `index.php?threads/...`: with a base URL ending in `index.php?` every route
+  is appended to it (urljoin would drop the query).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
 from typing import Any, Iterator, Mapping
 
-from lxml import etree
+from lxml import html as lxml_html
 
 from adapters.extract import page_info
-from adapters.hooks import hook
-from adapters.html import clean_text, inner_html, select, select_one, text
+from adapters.html import clean_text, select, select_one
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import XENFORO, HtmlProfile
-from forumbot.adapter import ForumPM, OWN_PM
-from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
+from adapters.xenforo_pms import Conversations
+from forumbot.adapter import OWN_PM
+from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.transport import TRANSPORT_SETTINGS, Page
 
 log = logging.getLogger(__name__)
 
-MAX_INBOX_PAGES = 20  # conversation list pages read at most per check
-MAX_CONVERSATION_PAGES = 50  # pages of one conversation (20 messages each)
-OWN_PM_LOOKBACK = 3  # recent conversations with the recipient that find_own_pm opens
 EARLY_MAX_AGE = 30.0  # seconds a page the inbox check read stays good for the topic read of the same cycle
+# After a refused login no new attempt for this long (XF locks an account out after repeated failures): a GM
+# fixing the password runs `forumbot tick` at once anyway (a new password resets the hold: it is per password).
+LOGIN_HOLD = 900.0
 _UNREAD = re.compile(r"conversations_unread['\"]?\s*:\s*['\"]?(\d+)")
-_MESSAGE_ID = re.compile(r"(\d+)$")
 
 
-class XenforoForum(HtmlForum):
+class XenforoForum(Conversations):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO
     prints_local_times = False  # <time data-time>: unix times; timezone_name only for a time without one
+    settings = HtmlForum.settings | {"api_key_env"}  # with it, every flow goes through /api/ (xenforo_api.py)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, base_url: str, *args: Any, **kwargs: Any) -> None:
+        # a board without friendly URLs: "https://host/forum/index.php?" takes every route appended to it
+        self._route_base = base_url if base_url.endswith("?") else ""
+        super().__init__(base_url.rsplit("index.php?", 1)[0] if self._route_base else base_url, *args, **kwargs)
         self._csrf: str | None = None
         self._unread: int | None = None  # conversations_unread on the last logged-in page read
         self._handed: str | None = None  # the PM cursor this process last handed back
         self._last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
         self._reading = False
-        self._early: dict[str, tuple[Page, float]] = {}  # pages the inbox check read for the topic reads to come
+        self._canonical: dict[str, str] = {}  # thread id -> its canonical URL (slug.ID/), as the board serves it
 
     @classmethod
     def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
@@ -69,7 +79,37 @@ class XenforoForum(HtmlForum):
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
         options = {k: extra[k] for k in TRANSPORT_SETTINGS | {"profile", "delete_read_pms"} if k in extra}
         zone = extra.get("timezone_name", extra.get("timezone", "UTC"))  # only for a time without data-time
+        if extra.get("api_key_env"):
+            from adapters.xenforo_api import XenforoApiForum  # every flow through /api/ (issue 18 item 4)
+            return XenforoApiForum.from_config(forum, password)
         return cls(forum.base_url, forum.login, password, timezone_name=zone, **options)
+
+    def url(self, name: str, **values: Any) -> str:
+        canonical = self._canonical.get(str(values.get("topic", ""))) if name in ("topic", "topic_page") else None
+        if canonical:  # the thread's own URL: XF answers threads/ID/ with a redirect to it, a request more
+            return canonical + (f"page-{values['start']}" if name == "topic_page" else "")
+        return self._route_base + super().url(name, **values)
+
+    def topic_id(self, topic: str) -> str:
+        tid = super().topic_id(topic)
+        self._learn_canonical(str(topic), tid)
+        return tid
+
+    def _learn_canonical(self, url: str, tid: str) -> None:
+        m = re.search(rf"^(.*?threads/[^/?#&]*\.{tid}/)", url)
+        if m and "://" in m.group(1):
+            self._canonical[tid] = m.group(1)
+
+    # --- the session: cookies, flood times, the refused login's hold, the conversations kept per player -------
+
+    def export_cookies(self) -> str:
+        state = self.transport.export_state()
+        return json.dumps({**state, "xf": self.export_conversations()}, sort_keys=True)
+
+    def import_cookies(self, data: str) -> None:
+        state = json.loads(data)
+        self.transport.import_state(state)
+        self.import_conversations(state.get("xf") or {})
 
     # --- pages: every one carries the token and the unread count -------------------------------------------
 
@@ -97,7 +137,9 @@ class XenforoForum(HtmlForum):
     def _topic_page(self, path: str, tid: str):
         if self._reading:  # not a re-read or a search for the bot's post: the next cycle reads this page again
             self._last_topic_page = path
-        return super()._topic_page(path, tid)
+        read = super()._topic_page(path, tid)
+        self._learn_canonical(read[0].url, tid)
+        return read
 
     def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
              default: type[Exception] = FormRejected) -> dict[str, Any]:
@@ -131,6 +173,10 @@ class XenforoForum(HtmlForum):
     def login(self) -> None:
         if not self._password:
             raise LoginRequired("xenforo: no password configured")
+        held = self.transport.not_before.get(self._login_action(), 0.0) - self.transport.clock()
+        if held > 0:  # refused lately with this password: asking again walks towards XF's login lockout
+            raise LoginRequired(f"xenforo: the board refused this password; not trying again for {held:.0f} s "
+                                "(fix password_env, then run `forumbot tick`)")
         page = self.get(self.url("login"))
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
@@ -142,9 +188,26 @@ class XenforoForum(HtmlForum):
             answer = self.post(self.url("login_post"), fields, action="login", refresh=self.url("login"),
                                default=LoginRequired)
         except FormRejected as e:  # "requested user could not be found" reads like a PM's unknown recipient
+            self._refused_login()
             raise LoginRequired(f"xenforo: login refused: {e}") from None
+        except LoginRequired:
+            self._refused_login()
+            raise
         if self.matches("two_step", str(answer.get("redirect", ""))):
+            self._refused_login()
             raise LoginRequired("xenforo: the bot's account asks for two-step verification; switch it off")
+        if not answer.get("redirect"):
+            # the login view rendered again ({"status": "ok", "html": ...}): a wrong password, not a session
+            self._refused_login()
+            said = _html_error(answer.get("html"), self.profile.selectors["error"])
+            raise LoginRequired(f"xenforo: login refused: {said or 'the board showed its login form again'}")
+
+    def _login_action(self) -> str:
+        # the hold is per password: a GM's new password is tried at once
+        return "login:" + hashlib.sha256((self._password or "").encode()).hexdigest()[:12]
+
+    def _refused_login(self) -> None:
+        self.transport.not_before[self._login_action()] = self.transport.clock() + LOGIN_HOLD
 
     # --- reply ------------------------------------------------------------------------------------------------
 
@@ -161,7 +224,8 @@ class XenforoForum(HtmlForum):
         m = self.matches("posted", where)
         if m:
             return ReplyId(m.group(1))
-        # a thread under moderation redirects to the thread with "awaiting approval": nothing to count as sent
+        if self.matches("pending", where):  # taken, held for a moderator: sending it again would queue a copy
+            raise PostQueued(f"xenforo: the reply to thread {tid} awaits a moderator's approval")
         raise FormRejected(f"xenforo: reply to thread {tid} gave no post ({answer.get('message') or where})")
 
     # --- find own post ----------------------------------------------------------------------------------------
@@ -170,145 +234,13 @@ class XenforoForum(HtmlForum):
         first = self._topic_page(self.url("topic", topic=tid), tid)[0]
         return self.numbered_recent_pages(tid, first, page_info(first.tree(), self.profile, 1).pages or 1)
 
-    # --- PMs: conversations -----------------------------------------------------------------------------------
-
-    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
-        if self._idle_inbox(after):
-            return [], after
-        pms, cursor = self.with_login(lambda: self._fetch_pms(after))
-        self._handed = cursor
-        return pms, cursor
-
-    def _idle_inbox(self, after: str | None) -> bool:
-        """Whether the inbox has nothing new, known at no request of its own: the topic page the last cycle
-        ended on (read again by every cycle, as it holds the newest posts) is read now, early, and kept for the
-        topic read that follows; it shows `conversations_unread`. Trusted only when `after` is the cursor this
-        process handed back (so it was stored: reading a conversation marks it read, and after a lost answer
-        the count would hide its messages). A new process reads the list once."""
-        path = self._last_topic_page
-        if after is None or after != self._handed or path is None:
-            return False
-        try:
-            page = self.get(path)
-        except LoginRequired:
-            return False  # the list read logs in again
-        self._early[path] = (page, self.transport.clock())
-        return select_one(page.tree(), self.profile.selectors["logged_in"]) is not None and self._unread == 0
-
-    def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str]:
-        seen: dict[str, list] = (json.loads(after) if after else {}).get("c", {})
-        changed: list[tuple[str, str, str, bool]] = []  # (id, last message time, title, the bot's, unanswered)
-        unread_met = 0
-        path = self.url("inbox")
-        for _ in range(MAX_INBOX_PAGES):
-            tree = self.read_page(path).tree()
-            rows = self._rows(tree)
-            fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
-            changed.extend((*r[:3], r[5]) for r in fresh)
-            unread_met += sum(1 for r in rows if r[3])
-            nxt = select_one(tree, self.profile.selectors["inbox_next"])
-            # Rows come newest change first: a page with nothing new ends the search, unless the page counts
-            # unread conversations not met yet.
-            unread = self._unread or 0
-            if nxt is None or (not fresh and unread_met >= unread):
-                break
-            path = nxt.get("href", "")
-        pms: list[ForumPM] = []
-        cursor = {k: list(v) for k, v in seen.items()}
-        for cid, when, title, opened_by_bot in changed:
-            last_mid = int(seen.get(cid, [None, 0])[1] or 0)
-            if opened_by_bot:  # the bot's own PM, no answer yet: nothing to read
-                cursor[cid] = [when, last_mid]
-                continue
-            messages = self._read_conversation(cid, title)
-            pms.extend(m for m in messages if int(m.id) > last_mid and _fold(m.author) != _fold(self.username))
-            cursor[cid] = [when, max([last_mid, *(int(m.id) for m in messages)])]
-        pms.sort(key=lambda m: int(m.id))
-        return pms, json.dumps({"c": cursor}, separators=(",", ":"), sort_keys=True)
-
-    def _rows(self, tree: etree._Element) -> list[tuple[str, str, str, bool, list[str], bool]]:
-        """(conversation id, last message time, title, unread, participants, started by the bot and not
-        answered) per row of the list."""
-        sel = self.profile.selectors
-        rows = []
-        for row in select(tree, sel["pm_row"]):
-            link = select_one(row, sel["pm_row_link"])
-            m = self.matches("conversation", link.get("href", "")) if link is not None else None
-            if m is None:
-                continue
-            when = select_one(row, sel["pm_row_time"])
-            stamp = (when.get("data-time") or when.get("datetime") or text(when)) if when is not None else ""
-            users = [" ".join(text(u).split()) for u in select(row, sel["pm_row_users"])]
-            replies = select_one(row, sel["pm_row_replies"])
-            unanswered = (_fold(row.get("data-author", "")) == _fold(self.username) and replies is not None
-                          and text(replies).strip() == "0")
-            rows.append((m.group(1), stamp, " ".join(text(link).split()),
-                         "is-unread" in (row.get("class") or "").split(), users, unanswered))
-        return rows
-
-    def _read_conversation(self, cid: str, title: str = "") -> list[ForumPM]:
-        sel = self.profile.selectors
-        out: list[ForumPM] = []
-        path = self.url("conversation", pm=cid)
-        for _ in range(MAX_CONVERSATION_PAGES):
-            page = self.read_page(path)
-            tree = page.tree()
-            head = select_one(tree, sel["pm_subject"])
-            title = " ".join(text(head).split()) if head is not None else title
-            ctx = self.ctx(page)
-            for msg in select(tree, sel["pm_message"]):
-                m = _MESSAGE_ID.search(msg.get("data-content", ""))
-                body = select_one(msg, sel["pm_body"])
-                when = select_one(msg, sel["pm_time"])
-                sent = hook(self.profile, "pm_time")(when, ctx) if when is not None else None
-                if m is None or body is None or sent is None:
-                    raise PageFormatChanged(f"xenforo: conversation {cid} has a message without id, body or time")
-                author = select_one(msg, sel["pm_author"])
-                name = " ".join(text(author).split()) if author is not None else msg.get("data-author", "")
-                out.append(ForumPM(id=m.group(1), author=name, author_id=None, sent_at=sent.earliest,
-                                   sent_latest=sent.latest if sent.rough else None, subject=title,
-                                   text=clean_text(body, self.profile.strip), html=inner_html(body)))
-            nxt = select_one(tree, self.profile.selectors["next_page"])
-            if nxt is None or not nxt.get("href"):
-                break
-            path = nxt.get("href", "")
-        return out
-
-    def send_pm(self, to: str, subject: str, text: str) -> str:
-        return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))
-
-    def _send_pm(self, to: str, subject: str, text: str) -> str:
-        """One conversation with every recipient in `to` (XF takes a comma-separated list); its id."""
-        names = [n.strip() for n in to.split(",") if n.strip()]
-        spec = self.profile.forms["compose"]
-        title = subject.strip() or (text.strip().splitlines() or ["—"])[0][:100]  # XF requires a title
-        fields = [(spec.fields["to"], ", ".join(names)), (spec.fields["subject"], title),
-                  (spec.fields["message"], text)]
-        answer = self.post(self.url("compose"), fields, action="pm", refresh=self.url("compose"))
-        m = self.matches("conversation", str(answer.get("redirect") or ""))
-        if m is None:
-            raise FormRejected(f"xenforo: conversation with {to} not started ({answer.get('message') or answer})")
-        return m.group(1)
-
-    def find_own_pm(self, to: str, marker: str) -> str | None:
-        """The conversation the bot started with `to` that holds `marker`, if it went out (outbox recovery)."""
-        return self.with_login(lambda: self._find_own_pm(to, marker))
-
-    def _find_own_pm(self, to: str, marker: str) -> str | None:
-        wanted = {_fold(n) for n in to.split(",") if n.strip()}
-        rows = self._rows(self.read_page(self.url("inbox")).tree())
-        opened = 0
-        for cid, _, title, _, users, _ in rows:
-            if not wanted & {_fold(u) for u in users}:
-                continue
-            if opened >= OWN_PM_LOOKBACK:
-                break
-            opened += 1
-            for msg in self._read_conversation(cid, title):
-                if _fold(msg.author) == _fold(self.username) and (marker in msg.text or marker in msg.html):
-                    return cid
-        return None
-
-
-def _fold(name: str) -> str:
-    return " ".join(name.split()).casefold()
+def _html_error(view: Any, selector: str) -> str:
+    """The error a re-rendered view (`html` of a JSON answer: {"content": ...} or the markup) shows."""
+    markup = view.get("content", "") if isinstance(view, dict) else view if isinstance(view, str) else ""
+    if not markup.strip():
+        return ""
+    try:
+        tree = lxml_html.fromstring(markup)
+    except (ValueError, SyntaxError):  # lxml's ParserError is a ValueError
+        return ""
+    return " ".join(clean_text(e) for e in select(tree, selector))

@@ -369,7 +369,8 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
     "delete_read_pms": flag,
     "printthread": flag,
     "api_key": string, "api_client_id": string, "admin_api_key": string,
-    "admin_api_key_env": string, "user_api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
+    "admin_api_key_env": string, "user_api_key_env": string,
+    "api_key_env": string, "api_user_id": whole(1, 2**31 - 1),
     "profile": _profile_table,
 }
 

@@ -95,6 +95,9 @@ class Forums:
                 continue
             except ForumError as e:
                 log.error("%s: cannot log in: %s", name, e)
+                # kept too: what the adapter learnt of the refusal (XenForo: no new try with that password for
+                # a while) reaches the next tick, which would otherwise post the wrong password again
+                self._save(name, adapter)
                 opened[name] = e  # opened afresh next cycle
                 continue
             self.live[name] = opened[name] = adapter

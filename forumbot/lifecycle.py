@@ -29,6 +29,7 @@ from forumbot.localtime import local
 from forumbot.model import GameSetup, Role
 from forumbot.options import closest
 from forumbot.outbox import MERGED
+from forumbot.pm_pace import pm_eta_line
 from forumbot.store.models import Forum, Game, OutboxRow, Seat
 from forumbot.store.records import forum_id
 from forumbot.pages.publish import freeze_url
@@ -182,6 +183,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
+        pm_eta = pm_eta_line(session, config, game, now)
     zone = _stored_setup(game).schedule.timezone
     lines = [
         f"{name}: {game.status}, mode {game.mode}, started {local(game.started_at, zone)}"
@@ -191,6 +193,8 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
                               for s in seats),
         "outbox: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "empty"),
     ]
+    if pm_eta:
+        lines.append(pm_eta)
     if uncertain:
         lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
     if merged:  # delivered, but inside the bot's previous post: players may miss it, and it reads as one post

@@ -20,7 +20,7 @@ CASES = {
     "mybbru": ("adapters.mybbru:MybbruForum", "5", "s-viewtopic-last-page.SYNTHETIC.html",
                "s-messages-inbox.SYNTHETIC.html", CP1251),
     "xenforo": ("adapters.xenforo:XenforoForum", "77", "S-thread-ru-loggedin-page2.html",
-                "S-conversations-list-ru.html", UTF8),
+                "E-conversations-list-xf22.html", UTF8),
 }
 
 

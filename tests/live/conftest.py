@@ -87,7 +87,7 @@ def unavailable(reason: str) -> None:
 # minutes.
 LONGEST_FIRST = ("clock_ahead", "mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board", "mybb_board", "phpbb_stock_board",
                  "smf_board", "phpbb_board", "fluxbb_board", "smf_stock_board", "mybb_side_board", "phpbb_side_board",
-                 "flaskbb")
+                 "flaskbb", "xenforo_games")
 
 
 @pytest.hookimpl(tryfirst=True)

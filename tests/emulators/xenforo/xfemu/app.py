@@ -1,0 +1,340 @@
+"""The WSGI application: XF's routes, friendly (`/community/threads/...`) or plain (`/community/index.php?threads/
+...`), answering a POST asked with `_xfResponseType=json` as XF\\Mvc\\Renderer\\Json does: {"status": "ok",
+"redirect": URL}, {"status": "error", "errors": [...]}, or {"status": "ok", "html": {...}} for a re-rendered
+view (a refused login), each with `visitor.conversations_unread` (ENGINES.md §12)."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from http.cookies import SimpleCookie
+from typing import Any, Callable, Iterable
+from urllib.parse import parse_qsl, quote, unquote
+
+from xfemu import api, pages
+from xfemu.state import FLOOD_DISCUSSION, FLOOD_POST, PER_PAGE, PHRASES, Board, fold
+
+BASE = "/community/"
+_REF = r"(?:[^/]*\.)?(\d+)"
+Answer = tuple[str, list[tuple[str, str]], bytes]
+
+
+class Request:
+    def __init__(self, environ: dict[str, Any], board: Board) -> None:
+        self.method = environ["REQUEST_METHOD"]
+        path = unquote(environ.get("PATH_INFO", ""))
+        query = environ.get("QUERY_STRING", "")
+        self.plain = path == BASE + "index.php"
+        if self.plain:  # index.php?threads/1/&page=2: the route is the first query item, without a value
+            first, _, rest = query.partition("&")
+            self.route, query = unquote(first), rest
+        else:
+            self.route = path[len(BASE):] if path.startswith(BASE) else None
+        self.query = dict(parse_qsl(query))
+        self.cookies = {k: v.value for k, v in SimpleCookie(environ.get("HTTP_COOKIE", "")).items()}
+        self.form: dict[str, str] = {}
+        self.pairs: list[tuple[str, str]] = []  # the form as sent (recipient_ids[] repeats)
+        if self.method == "POST":
+            size = int(environ.get("CONTENT_LENGTH") or 0)
+            self.pairs = parse_qsl(environ["wsgi.input"].read(size).decode("utf-8"), keep_blank_values=True)
+            self.form = dict(self.pairs)
+        self.headers = environ
+        self.host = f"http://{environ.get('HTTP_HOST', '127.0.0.1')}"
+        self.json = self.form.get("_xfResponseType") == "json"
+        self.set_cookies: list[str] = []
+
+
+class App:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    # --- links --------------------------------------------------------------------------------------------
+
+    def link(self, route: str, **query: str) -> str:
+        extra = "&".join(f"{k}={quote(v)}" for k, v in query.items())
+        if self.board.friendly:
+            return BASE + route + (f"?{extra}" if extra else "")
+        return BASE + "index.php?" + route + (f"&{extra}" if extra else "")
+
+    @property
+    def dm(self) -> str:
+        """XF 2.3 renamed conversations "direct messages" (§12); whether conversations/ still routes there is
+        unverified: this emulator serves only direct-messages/ in 2.3 mode (the harder case)."""
+        return "direct-messages" if self.board.version >= "2.3" else "conversations"
+
+    # --- WSGI -----------------------------------------------------------------------------------------------
+
+    def __call__(self, environ: dict[str, Any], start: Callable[..., Any]) -> Iterable[bytes]:
+        req = Request(environ, self.board)
+        with self.board.lock:
+            status, headers, body = self.handle(req)
+        headers = [*headers, *(("Set-Cookie", c) for c in req.set_cookies)]
+        start(status, headers)
+        return [body]
+
+    def handle(self, req: Request) -> Answer:
+        if req.route is not None and req.route.startswith("api/"):
+            self.board.requests.append((req.method, req.route))
+            status, payload = api.handle(self.board, req.method, req.route, req.query, req.pairs,
+                                         req.headers.get("HTTP_XF_API_KEY"))
+            return status, [("Content-Type", "application/json; charset=utf-8")], api.encode(payload)
+        if req.route is None or (req.route and not self.board.friendly and not req.plain):
+            return self.not_found(req)  # a board without friendly URLs has no rewrite rules
+        self.board.requests.append((req.method, req.route))
+        user = self.visitor(req)
+        csrf_cookie = req.cookies.get("xf_csrf") or self.new_csrf_cookie(req)
+        req.csrf = self.board.csrf_token(csrf_cookie)  # type: ignore[attr-defined]
+        if req.method == "POST":
+            token = req.form.get("_xfToken") or req.headers.get("HTTP_X_XF_CSRF_TOKEN")
+            if not self.board.csrf_ok(req.cookies.get("xf_csrf"), token):
+                return self.error(req, user, PHRASES["security_error_occurred"], 400)
+            return self.post(req, user)
+        return self.get(req, user)
+
+    # --- sessions -------------------------------------------------------------------------------------------
+
+    def visitor(self, req: Request) -> str | None:
+        sid = req.cookies.get("xf_session")
+        if sid and sid in self.board.sessions:
+            return self.board.sessions[sid]
+        remember = req.cookies.get("xf_user", "")
+        for m in self.board.members.values():
+            if remember and remember == self.remember_cookie(m.name):
+                self.new_session(req, m.name)
+                return m.name
+        return None
+
+    def remember_cookie(self, name: str) -> str:
+        m = self.board.members[fold(name)]
+        return f"{m.id},{self.board._sign('remember', m.id)}"
+
+    def new_session(self, req: Request, name: str | None) -> None:
+        sid = secrets.token_hex(16)
+        self.board.sessions[sid] = name
+        req.set_cookies.append(f"xf_session={sid}; path=/; HttpOnly")
+
+    def new_csrf_cookie(self, req: Request) -> str:
+        value = secrets.token_hex(8)
+        req.set_cookies.append(f"xf_csrf={value}; path=/")
+        return value
+
+    # --- answers --------------------------------------------------------------------------------------------
+
+    def html(self, req: Request, user: str | None, main: str, title: str, template: str,
+             status: str = "200 OK") -> Answer:
+        body = pages.page(main, title=title, logged_in=user is not None,
+                          unread=self.board.unread_count(user) if user else 0, csrf=req.csrf,  # type: ignore[attr-defined]
+                          template=template, version=self.board.version)
+        return status, [("Content-Type", "text/html; charset=utf-8")], body.encode("utf-8")
+
+    def json(self, req: Request, user: str | None, payload: dict[str, Any], code: int = 200) -> Answer:
+        payload = {**payload, "visitor": {"conversations_unread": self.board.unread_count(user) if user else 0}}
+        status = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden"}[code]
+        return status, [("Content-Type", "application/json; charset=utf-8")], json.dumps(payload).encode()
+
+    def redirect(self, req: Request, user: str | None, url: str, message: str = "") -> Answer:
+        full = req.host + url
+        if req.json:
+            return self.json(req, user, {"status": "ok", "message": message, "redirect": full})
+        return "303 See Other", [("Location", full)], b""
+
+    def moved(self, req: Request, url: str, code: str = "301 Moved Permanently") -> Answer:
+        return code, [("Location", req.host + url)], b""
+
+    def error(self, req: Request, user: str | None, text: str, code: int = 400) -> Answer:
+        if req.json:
+            return self.json(req, user, {"status": "error", "errors": [text]}, code)
+        status = {400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found"}[code]
+        return self.html(req, user, pages.error_block(text), "Oops! We ran into some problems.", "error", status)
+
+    def not_found(self, req: Request) -> Answer:
+        return "404 Not Found", [("Content-Type", "text/html; charset=utf-8")], b"<html><body>Not Found</body></html>"
+
+    def login_required(self, req: Request, user: str | None) -> Answer:
+        if req.json:
+            return self.error(req, user, PHRASES["login_required"], 403)
+        main = pages.error_block(PHRASES["login_required"]) + pages.login_form(self.link)
+        return self.html(req, None, main, "Log in", "login", "403 Forbidden")
+
+    # --- GET ------------------------------------------------------------------------------------------------
+
+    def get(self, req: Request, user: str | None) -> Answer:
+        r, dm = req.route or "", self.dm
+        if r in ("", "forums/"):
+            return self.html(req, user, "<div class='block'></div>", "Forums", "forum_list")
+        if r in ("login", "login/"):
+            return self.html(req, user, pages.login_form(self.link, redirect=req.query.get("_xfRedirect", "")),
+                             "Log in", "login")
+        if r.startswith("login/two-step"):
+            return self.html(req, None, "<form class='block'><input name='code' /></form>", "Two-step verification",
+                             "login_two_step")
+        if m := re.fullmatch(r"posts/(\d+)/?", r):
+            post = self.board.posts.get(int(m.group(1)))
+            if post is None or not post.approved:
+                return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+            return self.moved(req, self.post_link(post.id), "302 Found")
+        if m := re.fullmatch(rf"threads/{_REF}/(?:page-(\d+)|post-(\d+))?", r):
+            return self.thread(req, user, int(m.group(1)), int(m.group(2) or 1), m.group(3), r)
+        if not (r == dm or r.startswith(dm + "/")):
+            return self.not_found(req)
+        if user is None:
+            return self.login_required(req, user)
+        if r in (dm, dm + "/") or re.fullmatch(rf"{dm}/page-\d+", r):
+            return self.conversation_list(req, user, int((re.findall(r"page-(\d+)", r) or ["1"])[0]))
+        if r == f"{dm}/add":
+            return self.html(req, user, pages.compose_form(self.link, dm), "Start conversation", "conversation_add")
+        if m := re.fullmatch(rf"{dm}/{_REF}/(unread|latest|page-(\d+))?", r):
+            return self.conversation(req, user, int(m.group(1)), m.group(2) or "", r)
+        return self.not_found(req)
+
+    def post_link(self, pid: int) -> str:
+        post = self.board.posts[pid]
+        index = [p.id for p in self.board.visible_posts(post.thread)].index(pid)
+        number = index // PER_PAGE + 1
+        t = self.board.threads[post.thread]
+        return self.link(f"threads/{t.slug}.{t.id}/" + (f"page-{number}" if number > 1 else "")) + f"#post-{pid}"
+
+    def thread(self, req: Request, user: str | None, tid: int, number: int, post: str | None, route: str) -> Answer:
+        t = self.board.threads.get(tid)
+        if t is None:
+            return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        if post:
+            return self.moved(req, self.post_link(int(post)), "302 Found")
+        base = f"threads/{t.slug}.{t.id}/"
+        canonical = base + (f"page-{number}" if number > 1 else "")
+        if route != canonical:  # XF redirects a bare id or an old slug to the canonical URL
+            return self.moved(req, self.link(canonical))
+        posts = self.board.visible_posts(tid)
+        count = max(1, -(-len(posts) // PER_PAGE))
+        if number > count:  # XF: a page past the end redirects to the last page
+            return self.moved(req, self.link(base + (f"page-{count}" if count > 1 else "")))
+        shown = posts[(number - 1) * PER_PAGE: number * PER_PAGE]
+        nav = pages.page_nav(self.link, base, number, count)
+        body = "".join(pages.post(p, (number - 1) * PER_PAGE + i + 1, self.board.member(p.author).id, self.link,
+                                  self.link(f"{base}post-{p.id}")) for i, p in enumerate(shown))
+        return self.html(req, user, nav + body + nav, t.title, "thread_view")
+
+    def conversation_list(self, req: Request, user: str, number: int) -> Answer:
+        mine = self.board.conversations_of(user)
+        count = max(1, -(-len(mine) // PER_PAGE))
+        rows = []
+        for c in mine[(number - 1) * PER_PAGE: number * PER_PAGE]:
+            last = self.board.messages[c.messages[-1]]
+            users = [(n, self.board.member(n).id) for n in c.members]
+            rows.append(pages.conversation_row(c, last, self.board.unread(c, user), users, self.link, self.dm))
+        nav = pages.page_nav(self.link, f"{self.dm}/", number, count)
+        main = f'<div class="structItemContainer">{"".join(rows)}</div>{nav}'
+        return self.html(req, user, main, "Conversations" if self.dm == "conversations" else "Direct messages",
+                         "conversation_list")
+
+    def conversation(self, req: Request, user: str, cid: int, what: str, route: str) -> Answer:
+        c = self.board.conversations.get(cid)
+        if c is None or not any(fold(m) == fold(user) for m in c.members):
+            return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        base = f"{self.dm}/{pages.ref(c)}/"
+        count = max(1, -(-len(c.messages) // PER_PAGE))
+        if what in ("unread", "latest"):
+            first = next((i for i, mid in enumerate(c.messages) if mid > c.last_read.get(user, 0)), len(c.messages) - 1)
+            number = first // PER_PAGE + 1 if what == "unread" else count
+            return self.moved(req, self.link(base + (f"page-{number}" if number > 1 else "")), "302 Found")
+        number = int(what[5:]) if what.startswith("page-") else 1
+        canonical = base + (f"page-{number}" if number > 1 else "")
+        if route != canonical:
+            return self.moved(req, self.link(canonical))
+        shown = [self.board.messages[m] for m in c.messages[(number - 1) * PER_PAGE: number * PER_PAGE]]
+        if shown:
+            c.last_read[user] = max(c.last_read.get(user, 0), shown[-1].id)
+        nav = pages.page_nav(self.link, base, number, count)
+        body = "".join(pages.conversation_message(m, self.board.member(m.author).id, self.link) for m in shown)
+        return self.html(req, user, nav + body + nav, c.title, "conversation_view")
+
+    # --- POST -----------------------------------------------------------------------------------------------
+
+    def post(self, req: Request, user: str | None) -> Answer:
+        r, dm = req.route or "", self.dm
+        if r == "login/login":
+            return self.login(req)
+        if user is None:
+            return self.login_required(req, user)
+        if m := re.fullmatch(rf"threads/{_REF}/add-reply", r):
+            return self.add_reply(req, user, int(m.group(1)))
+        if r == f"{dm}/add":
+            return self.add_conversation(req, user)
+        if m := re.fullmatch(rf"{dm}/{_REF}/add-reply", r):
+            return self.conversation_reply(req, user, int(m.group(1)))
+        return self.not_found(req)
+
+    def login(self, req: Request) -> Answer:
+        name, password = req.form.get("login", ""), req.form.get("password", "")
+        member = self.board.members.get(fold(name))
+        if member is None or member.password != password:
+            error = (PHRASES["incorrect_password"] if member is not None
+                     else PHRASES["requested_user_x_not_found"].format(name=name))
+            # the login view rendered again with the error: no `errors`, no `redirect` (§12)
+            view = pages.login_form(self.link, error, req.form.get("_xfRedirect", ""))
+            if req.json:
+                return self.json(req, None, {"status": "ok", "html": {"content": view, "title": "Log in"}})
+            return self.html(req, None, view, "Log in", "login")
+        if member.two_step:
+            return self.redirect(req, None, self.link("login/two-step", _xfRedirect=req.form.get("_xfRedirect", "")))
+        self.new_session(req, member.name)
+        if req.form.get("remember"):
+            req.set_cookies.append(f"xf_user={self.remember_cookie(member.name)}; path=/; HttpOnly")
+        target = req.form.get("_xfRedirect", "")
+        return self.redirect(req, member.name, target.removeprefix(req.host) if target.startswith(req.host)
+                             else self.link(""))
+
+    def _message(self, req: Request) -> str:
+        # `message` is taken before `message_html` (§12)
+        text = req.form.get("message")
+        if text is None:
+            text = re.sub(r"<[^>]+>", "", req.form.get("message_html", ""))
+        return text
+
+    def add_reply(self, req: Request, user: str, tid: int) -> Answer:
+        t = self.board.threads.get(tid)
+        if t is None:
+            return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        text = self._message(req).strip()
+        if not text:
+            return self.error(req, user, "Please enter a valid message.")
+        wait = self.board.flood_wait(user, "post", FLOOD_POST)
+        if wait:
+            return self.error(req, user, PHRASES["must_wait_x_seconds_before_performing_this_action"].format(count=wait))
+        member = self.board.member(user)
+        queued = member.moderated or tid in self.board.moderated_threads
+        post = self.board.add_post(tid, user, text, approved=not queued)
+        if queued:  # held for a moderator: back to the thread, flagged (§12)
+            return self.redirect(req, user, self.link(f"threads/{t.slug}.{t.id}/", pending_approval="1"))
+        return self.redirect(req, user, self.link(f"posts/{post.id}/"))
+
+    def add_conversation(self, req: Request, user: str) -> Answer:
+        names = [n.strip() for n in req.form.get("recipients", "").split(",") if n.strip()]
+        missing = [n for n in names if fold(n) not in self.board.members]
+        if missing:
+            return self.error(req, user, PHRASES["following_recipients_could_not_be_found_x"].format(
+                names=", ".join(missing)))
+        if len(names) > self.board.max_recipients:
+            return self.error(req, user, PHRASES["max_recipients"].format(count=self.board.max_recipients), 400)
+        title, text = req.form.get("title", "").strip(), self._message(req).strip()
+        if not names or not title or not text:
+            return self.error(req, user, "Please enter a valid title." if not title else "Please enter a valid message.")
+        wait = self.board.flood_wait(user, "conversation", FLOOD_DISCUSSION)  # floodCheckLengthDiscussion
+        if wait:
+            return self.error(req, user, PHRASES["must_wait_x_seconds_before_performing_this_action"].format(count=wait))
+        c = self.board.start_conversation(user, names, title, text)
+        return self.redirect(req, user, self.link(f"{self.dm}/{pages.ref(c)}/"))
+
+    def conversation_reply(self, req: Request, user: str, cid: int) -> Answer:
+        c = self.board.conversations.get(cid)
+        if c is None or not any(fold(m) == fold(user) for m in c.members):
+            return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        text = self._message(req).strip()
+        if not text:
+            return self.error(req, user, "Please enter a valid message.")
+        wait = self.board.flood_wait(user, "conversation_message", FLOOD_POST)
+        if wait:
+            return self.error(req, user, PHRASES["must_wait_x_seconds_before_performing_this_action"].format(count=wait))
+        m = self.board.add_message(cid, user, text)
+        return self.redirect(req, user, self.link(f"{self.dm}/messages/{m.id}/"))
