@@ -35,7 +35,7 @@ PAGES = {
     "smf": ("inbox", "30_pm_inbox.html", "22_reply_flood_error.html", "#main_content_section"),
     "punbb": ("pm_list", "31_pm_list.html", "35_pm_flood_error.html", "#brdmain"),
     "mybbru": ("inbox", "s-messages-inbox.SYNTHETIC.html", "s-reply-flood.SYNTHETIC.html", "#pun-main"),
-    "xenforo": ("inbox", "S-conversations-list-ru.html", None, "div.p-body-pageContent"),
+    "xenforo": ("inbox", "E-conversations-list-xf22.html", None, "div.p-body-pageContent"),
 }
 SAID = {"smf": "Последнее сообщение с вашего IP", "punbb": "Хотя бы 30 секунд", "mybbru": "Должно пройти",
         "xenforo": "У вас нет прав"}

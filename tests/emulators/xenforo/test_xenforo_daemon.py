@@ -76,10 +76,12 @@ class XfWorld(World):
         return self.board.start_conversation(author, [BOT], subject or "Ход", text, at)
 
     def texts(self) -> tuple[list, list]:
-        """What the bot wrote, without times (flood waits shift them between runs)."""
-        posts = [(p.thread, p.text) for p in self.board.posts.values() if p.author == BOT]
-        pms = [(next(n for n in self.board.conversations[m.conversation].members if fold(n) != fold(BOT)), m.text)
-               for m in self.board.messages.values() if m.author == BOT]
+        """What the bot wrote, without times (flood waits shift them between runs) and with the emulator's address
+        (an ephemeral port, another in each run) as BASE/: the opening post links the vote thread."""
+        base = self.emulator.base_url.rstrip("/") + "/"
+        posts = [(p.thread, p.text.replace(base, "BASE/")) for p in self.board.posts.values() if p.author == BOT]
+        pms = [(next(n for n in self.board.conversations[m.conversation].members if fold(n) != fold(BOT)),
+                m.text.replace(base, "BASE/")) for m in self.board.messages.values() if m.author == BOT]
         return posts, pms
 
     def close(self) -> None:
