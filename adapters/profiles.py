@@ -569,7 +569,8 @@ PUNBB = HtmlProfile(
         "post": "div.blockpost[id^='p']",
         "author": "div.postleft dl dt strong",
         "author_link": "div.postleft dl dt a[href*='profile.php?id=']",
-        "time": "h2 a[href*='pid=']",
+        # members see viewtopic.php?pid=N#pN; FluxBB 1.5 (Visman) shows guests "#pN" alone (ENGINES.md §12)
+        "time": "h2 a[href*='pid='], h2 a[href^='#p']",
         # the signature shares the body's class: "div.postsignature postmsg"
         "body": "div.postright div.postmsg:not(.postsignature)",
         "signature": "div.postsignature",
