@@ -751,7 +751,11 @@ VBULLETIN = HtmlProfile(
         "page_link": "div.pagenav a[href*='page='], div.pagination span a[href*='page=']",
         "next_page": "div.pagenav a[rel='next'], div.pagination a[rel='next']",
         "logged_in": "a[href*='login.php?do=logout']",
-        "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div, div.blockrow.error, "
+        # standard_error pages (3.8 panel, 4.2 blockrow) and form errors through construct_errors (ENGINES.md
+        # §12): 3.8 a list in an alt1 cell of a tborder table, 4.2 the errorblock's list; lists inside a post's
+        # message are not errors (VbulletinForum.error_text leaves them out)
+        "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div, "
+                 "div.blockbody.errorblock ul.blockrow.error li, table.tborder td.alt1 ol li, "
                  "ol#ajax_post_errors_message li, td#qr_error_td li",
         "captcha": "input[name='humanverify[input]'], div.g-recaptcha, img#imagereg",
         "security_token": "input[name='securitytoken']",
@@ -786,15 +790,19 @@ VBULLETIN = HtmlProfile(
         "folder": FormSpec("form[action*='do=managepm']", needs="dowhat", fixed={"dowhat": "delete"}),
     }),
     messages=_ro({
-        # English from the stock phrases; Russian from Russian vB packs: unverified, no Russian page was saved
-        "flood": r"wait \d+ seconds between posts|try again in \d+ seconds|подождать \d+ секунд|"
+        # English from the stock phrases (ENGINES.md §12: postfloodcheck, pmfloodcheck, the security token's
+        # "was invalid" / "was missing" / "has expired"); Russian from Russian vB packs: unverified
+        "flood": r"wait \d+ seconds between|try again in \d+ seconds|подождать \d+ секунд|"
                  r"через \d+ секунд|между сообщениями",
         "flood_seconds": r"(?:try again in|попробуйте (?:снова |ещё раз )?через|осталось)\s*(\d+)\s*(?:second|секунд)",
-        "form_invalid": r"security token was missing or has expired|маркер безопасности|ключ безопасности",
+        "form_invalid": r"security token|маркер безопасности|ключ безопасности",
         "bad_login": r"invalid username or password|entered an invalid|неправильн\w* (имя|пароль)|неверн\w* (имя|пароль)",
         "no_permission": r"do not have permission|not logged in|нет (прав|доступа)|не вошли",
-        "no_recipient": r"could not be found|не найден",
+        "no_recipient": r"could not be found|were not found|не найден",
+        "quota": r"private message quota|квот",
         "posted": r"[?&]p=(\d+)",
+        # a moderated reply's redirect: to the forum, not to a post
+        "queued": r"forumdisplay\.php",
         "pm_sent": r"private\.php",
     }),
     # vB: floodchecktime (30 s stock) between posts; pmfloodtime between PMs (60 s stock, 0 for staff)
