@@ -853,10 +853,15 @@ INVISION = HtmlProfile(
         "page_link": "ul.ipsPagination li.ipsPagination_page a",
         "next_page": "ul.ipsPagination li.ipsPagination_next:not(.ipsPagination_inactive) a",
         "logged_in": "a[href*='do=logout'], #elUserLink",
-        "error": "div.ipsMessage_error, p.ipsType_warning, span.ipsType_warning, div#elError div.ipsType_normal",
+        # ENGINES.md §12: the comment form's flood warning, error pages, the login error; field errors
+        "error": "div.ipsType_warning[data-role='commentFormError'], section#elError div#elErrorMessage, "
+                 "p.ipsMessage.ipsMessage_error, div.ipsMessage_error, p.ipsType_warning, span.ipsType_warning, "
+                 "div#elError div.ipsType_normal",
+        # a two-step (MFA) login asks for a code before any session cookie is set (field names: unverified)
+        "two_step": "input[name*='auth_code'], input[name*='mfa'], form[action*='_mfaLogin']",
         "captcha": "div.g-recaptcha, div.h-captcha, div[data-ipscaptcha]",
         "pm_row": "li.ipsDataItem[data-messageid], li.ipsDataItem[data-conversationid]",
-        "pm_row_link": "a[href*='messenger/'][data-ipshover], h4 a[href*='messenger/']",
+        "pm_row_link": "h4 a.cMessageTitle, a[href*='messenger/'][data-ipshover], h4 a[href*='messenger/']",
         "pm_row_time": "time[datetime]",
         "pm_row_users": "a[href*='/profile/']",
         "pm_message": "div[data-quotedata][data-commentid]",
@@ -874,12 +879,16 @@ INVISION = HtmlProfile(
                             fields={"to": "messenger_to", "subject": "messenger_title", "message": "messenger_content"}),
     }),
     messages=_ro({
-        "flood": r"wait \d+ seconds|подождать \d+ секунд|подождите \d+ секунд|flood",
+        # error_flood_control (§12): "New posts within a short time frame are limited. Please wait %s seconds
+        # before submitting."; Russian: unverified
+        "flood": r"short time frame|wait \d+ seconds|подождать \d+ секунд|подождите \d+ секунд|flood",
         "flood_seconds": r"(\d+)\s*(?:second|секунд)",
         "form_invalid": r"security key|csrf|ключ безопасности",
-        "bad_login": r"password you entered is incorrect|display name.*not found|неверн\w* пароль|не найден",
+        "bad_login": r"password you entered is incorrect|does not belong to any account|неверн\w* пароль",
+        "quota": r"inbox is full|ящик\w* (?:для сообщений )?переполнен",
         "no_permission": r"don't have permission|нет разрешения|нет прав",
-        "posted": r"[?&]comment=(\d+)",
+        # a posted reply redirects to ".../page/N/#comment-ID" (§12); findComment links name it as comment=ID
+        "posted": r"(?:[?&]comment=|#comment-)(\d+)",
         "pm_sent": r"messenger/(\d+)",
     }),
     # IPS: flood_control (group setting, off by default; often 30 s on public boards)
@@ -896,7 +905,8 @@ INVISION = HtmlProfile(
         "selectors.logged_in", "selectors.error", "selectors.pm_row", "selectors.pm_row_link",
         "selectors.pm_row_time", "selectors.pm_row_users", "selectors.pm_message", "selectors.pm_subject",
         "selectors.page_end", "selectors.signature", "forms.login", "forms.reply", "forms.compose",
-        "flows.login_answer", "flows.reply_answer", "flows.pm_answer", "messages.flood", "messages.bad_login",
+        "flows.login_answer", "flows.pm_answer", "messages.bad_login", "messages.quota", "selectors.two_step",
+        "messages.flood",
         "messages.form_invalid", "limits.post", "limits.pm",
     }),
 )

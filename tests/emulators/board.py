@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Callable, Iterable
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from socketserver import ThreadingMixIn
 
@@ -235,7 +235,9 @@ class Emulator:
                         [("Content-Type", f"text/html; charset={self.charset}"), *headers])
 
     def redirect(self, target: str, status: int = 302, headers: Iterable[tuple[str, str]] = ()) -> Response:
-        return Response(status, b"", [("Location", target if "://" in target else self.base + target), *headers])
+        target = target if "://" in target else self.base + target
+        # a header is Latin-1: a slug's Cyrillic goes percent-encoded, as browsers send it
+        return Response(status, b"", [("Location", quote(target, safe=":/?#&=%.-_~+;,")), *headers])
 
     def idle_requests_since(self, mark: int) -> list[tuple[str, str]]:
         return self.requests[mark:]
