@@ -664,7 +664,9 @@ MYBBRU = replace(
         "next_page": "div.pagelink a.next",
         "current_page": "div.pagelink strong",
         "logged_in": "#navlogout a",
-        "error": "#posterror li, #pun-main div.info div.container, #pun-main div.error div.container",
+        # PunBB 1.2's form errors and message box, and the info frame of the real login answer; themes differ
+        "error": "#posterror li, #pun-main div.info div.container, #pun-main div.error div.container, "
+                 "#msg div.inbox p:first-child",
         "redirect": "body.redirect-page, #pun-redirect",
         "antibot_script": "head script",
         "pm_row": "#pun-messages tbody tr",
@@ -705,6 +707,9 @@ MYBBRU = replace(
         "selectors.pm_row_link", "selectors.pm_row_users", "selectors.pm_unread", "selectors.pm_view",
         "selectors.pm_author", "selectors.pm_time", "selectors.pm_subject", "messages.pm_sent",
         "flows.pm", "flows.reply_result", "flows.api_edited",
+        # never seen on mybb.ru (ENGINES.md §12): the compose form's answer, a reply's answer (PunBB 1.2's redirect
+        # page is assumed: any redirect page without an error is taken as done) and the flood text's wording
+        "flows.pm_answer", "flows.reply_answer",
     }),
 )
 
