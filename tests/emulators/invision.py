@@ -204,9 +204,17 @@ class Invision(Emulator):
         if left:
             return self.topic_page(req, who, tid, 10 ** 6, FLOOD.format(left), content)
         self.acted(who, "post")
-        post = self.add_post(tid, who, content)
+        post = self.add_post(tid, who, parse_bbcode(content))
         n = len(self.thread_posts(tid))
         return self.redirect(self.topic_link(tid, (n - 1) // PER_PAGE + 1) + f"#comment-{post.id}", 301)
+
+
+def parse_bbcode(content: str) -> str:
+    """IPS 4's Text\\Parser takes BBCode typed in the editor ([b], [i], [u], [s], [quote]) on save (its legacy
+    BBCode support; which codes exactly: unverified): the simple ones, as stored."""
+    for code, tag in (("b", "strong"), ("i", "em"), ("u", "u"), ("s", "s")):
+        content = re.sub(rf"\[{code}\](.*?)\[/{code}\]", rf"<{tag}>\1</{tag}>", content, flags=re.S | re.I)
+    return content
 
 
 def body_html(text: str) -> str:

@@ -6,7 +6,7 @@ import html
 import re
 
 from board import Request, Response
-from invision import INBOX_FULL, Invision, body_html, conversations
+from invision import INBOX_FULL, Invision, body_html, conversations, parse_bbcode
 
 MEMBER_NOT_FOUND = "{0}: участник не найден"
 
@@ -74,7 +74,7 @@ def compose(board: Invision, req: Request, who: str) -> Response:
     board.acted(who, "pm")
     cid = board.next_id("conv")
     board.add_pm(who, [f for f in found if f], req.form.get("messenger_title", ""),
-                 req.form.get("messenger_content", ""), cid)
+                 parse_bbcode(req.form.get("messenger_content", "")), cid)
     return board.redirect(board.link(f"messenger/{cid}/"), 301)
 
 

@@ -49,7 +49,7 @@ class VBulletin(Emulator):
     flood = {"post": 30.0, "pm": 60.0}
 
     def __init__(self, *args, version: str = "3.8", friendly: bool | None = None, per_page: int | None = None,
-                 pm_quota: int = 50, **kw) -> None:
+                 pm_quota: int = 50, seconds: bool = False, **kw) -> None:
         super().__init__(*args, **kw)
         self.version = version
         self.charset = "windows-1251" if version == "3.8" else "utf-8"
@@ -58,6 +58,7 @@ class VBulletin(Emulator):
         self.per_page = per_page or (20 if version == "3.8" else 10)  # as the two saved pages show
         self.pm_quota = pm_quota
         self.strikes: dict[str, int] = {}
+        self.seconds = seconds  # timeformat "H:i:s" (a board setting; stock shows minutes)
 
     # --- frame -------------------------------------------------------------------------------------------------
 
@@ -137,9 +138,10 @@ class VBulletin(Emulator):
 
     def date(self, at: float) -> str:
         d = datetime.fromtimestamp(at, MSK)
+        sec = ":%S" if self.seconds else ""
         if self.version == "3.8":
-            return f"{d:%d.%m.%Y}, {d:%H:%M}"
-        return f'{d:%m-%d-%Y},&nbsp;<span class="time">{d:%I:%M %p}</span>'
+            return f"{d:%d.%m.%Y}, " + d.strftime(f"%H:%M{sec}")
+        return f'{d:%m-%d-%Y},&nbsp;<span class="time">' + d.strftime(f"%I:%M{sec} %p") + "</span>"
 
     # --- threads -----------------------------------------------------------------------------------------------
 
