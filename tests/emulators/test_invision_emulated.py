@@ -106,3 +106,25 @@ def test_a_full_messenger_nothing_can_leave_is_said(ips):
     ips.max_conversations = 0
     with pytest.raises(FormRejected, match="inbox is full"):
         adapter(ips).send_pm("Кот Баюн", "Роль", "Вы шериф")
+
+
+def test_a_stale_csrf_key_is_transient(ips):
+    """The csrfKey belongs to the session: a form served in an earlier session is refused for now, not for good."""
+    from forumbot.errors import FormTransient
+
+    a = adapter(ips)
+    a.login()
+    page = a._last_page("12")
+    stale = {"csrfKey": "0" * 32, "topic_comment_12": "<p>x</p>"}
+    with pytest.raises(FormTransient, match="csrf"):
+        a.raise_for_errors(a.submit(page, "reply", stale, action="post"))
+    assert ips.posts_by(BOT) == []
+
+
+def test_the_messengers_429_is_a_flood_with_its_retry_after(ips):
+    a = InvisionForum(ips.link(""), BOT, PASSWORD, intervals={"post": 0, "pm": 0}, retry_budget=0)
+    a.send_pm("Маша", "Роль", "первое")
+    ips.clock_.now += 10
+    with pytest.raises(FloodLimited) as e:
+        a.send_pm("Кот Баюн", "Роль", "второе")
+    assert e.value.retry_after == 21.0 and len(ips.pms_from(BOT)) == 1
