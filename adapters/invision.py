@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import re
 from typing import Iterator
 
 from lxml import etree
@@ -262,7 +263,5 @@ def _csrf_key(page: Page) -> str:
     found = page.tree().xpath("//input[@name='csrfKey']/@value")
     if found:
         return str(found[0])
-    import re
-
     m = re.search(r"csrfKey[\"']?\s*[:=]\s*[\"']([0-9a-f]+)", page.text)
     return m.group(1) if m else ""

@@ -25,6 +25,7 @@ import hashlib
 import html
 import json
 import re
+from datetime import datetime, timezone
 
 from board import PM, Emulator, Post, Request, Response
 
@@ -32,6 +33,10 @@ PER_PAGE = 25
 FLOOD = "New posts within a short time frame are limited. Please wait {0} seconds before submitting."
 BAD_PASSWORD = "The password you entered is incorrect. Please try again."
 INBOX_FULL = "Your inbox is full. You must delete some messages before you can start a new conversation."
+
+
+def iso(at: float) -> str:
+    return datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def to_slug(title: str) -> str:
@@ -87,8 +92,6 @@ class Invision(Emulator):
         data = html.escape(json.dumps({"userid": self.uid(author), "username": author, "timestamp": int(at),
                                        "contentapp": app, "contenttype": app, "contentid": content,
                                        "contentcommentid": cid}))
-        iso = lambda t: __import__("datetime").datetime.fromtimestamp(t, __import__("datetime").timezone.utc) \
-            .strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
         edit = ""
         if edited is not None and edited.edited_at:
             edit = (f"<span class='ipsType_reset ipsType_medium ipsType_light' data-excludequote><strong>Изменено "

@@ -6,7 +6,7 @@ import html
 import re
 
 from board import Request, Response
-from invision import INBOX_FULL, Invision, body_html, conversations, parse_bbcode
+from invision import INBOX_FULL, Invision, body_html, conversations, iso, parse_bbcode
 
 MEMBER_NOT_FOUND = "{0}: участник не найден"
 
@@ -30,12 +30,11 @@ def listing(board: Invision, who: str) -> str:
         people = sorted({msgs[0].author, *msgs[0].to})
         latest = msgs[-1]
         unread = " ipsDataItem_unread" if any(who not in x.read_by and x.author != who for x in msgs) else ""
-        iso = __import__("datetime").datetime.fromtimestamp(latest.at, __import__("datetime").timezone.utc)
         rows.append(f'<li class="ipsDataItem{unread}" data-messageid="{cid}"><div class="ipsDataItem_main">'
                     f'<h4 class="ipsDataItem_title ipsContained_container"><span class="ipsType_break ipsContained">'
                     f'<a href="{board.link(f"messenger/{cid}/")}" class="cMessageTitle">{html.escape(msgs[0].title)}'
                     f'</a></span></h4><p class="ipsType_reset ipsType_light ipsType_blendLinks">'
-                    f'{html.escape(", ".join(people))}</p><time datetime="{iso:%Y-%m-%dT%H:%M:%SZ}">.</time>'
+                    f'{html.escape(", ".join(people))}</p><time datetime="{iso(latest.at)}">.</time>'
                     f'</div></li>')
     return (f'<p class="ipsType_light">{len(convs)} / {board.max_conversations}</p>'
             f'<ol class="ipsDataList cMessageList" data-role="messageList">{"".join(rows)}</ol>')
