@@ -17,9 +17,14 @@ VERSIONS = ["3.8", "4.2"]
 class Clock:
     def __init__(self) -> None:
         self.now = 1_795_000_000.0
+        self.slept: list[float] = []
 
     def __call__(self) -> float:
         return self.now
+
+    def sleep(self, seconds: float) -> None:  # the bot's waits pass on the board's clock, at once
+        self.slept.append(seconds)
+        self.now += seconds
 
 
 @pytest.fixture(params=VERSIONS)
@@ -38,7 +43,7 @@ def vb(request):
 
 def adapter(board: VBulletin, password: str = PASSWORD, **kw) -> VbulletinForum:
     return VbulletinForum(board.base, BOT, password, timezone_name="Europe/Moscow",
-                          intervals={"post": 0, "pm": 0}, **kw)
+                          intervals={"post": 0, "pm": 0}, clock=board.clock_, sleep=board.clock_.sleep, **kw)
 
 
 def test_login_and_a_wrong_password_in_the_boards_words(vb):
@@ -70,9 +75,10 @@ def test_reply_then_a_flood_is_retried_with_the_boards_wait(vb):
     assert vb.posts[-1].text == "Итоги дня" and pid == str(vb.posts[-1].id)
     vb.clock_.now += 10
     with pytest.raises(FloodLimited, match="wait 30 seconds between posts") as e:
-        a.reply("7", "Второе")
-    assert e.value.retry_after == 21.0
-    assert vb.posts[-1].text == "Итоги дня"
+        a.with_login(lambda: a._reply("7", "Второе"))  # the answer itself: the board's words and wait
+    assert e.value.retry_after == 21.0 and vb.posts[-1].text == "Итоги дня"
+    a.reply("7", "Второе")  # as the bot sends it: the refusal waited out, then sent once
+    assert [p.text for p in vb.posts_by(BOT)] == ["Итоги дня", "Второе"] and 21.0 in vb.clock_.slept
 
 
 def test_a_moderated_reply_is_queued_not_refused(vb):
@@ -113,5 +119,7 @@ def test_unknown_recipient_full_quota_and_pm_flood_are_named(vb):
         a.send_pm("Маша", "Роль", "текст")
     a.send_pm("Дядя Фёдор", "Роль", "текст")
     with pytest.raises(FloodLimited, match="between sending private messages") as e:
-        a.send_pm("Дядя Фёдор", "Роль", "ещё")
+        a.with_login(lambda: a._send_pm("Дядя Фёдор", "Роль", "ещё"))
     assert e.value.retry_after == 61.0
+    a.send_pm("Дядя Фёдор", "Роль", "ещё")  # waited out (61 s on the board's clock), then sent
+    assert [m.text for m in vb.pms_from(BOT)] == ["текст", "ещё"]
