@@ -9,8 +9,10 @@ state directly, as members on a real board would through its forms; the bot acts
 from __future__ import annotations
 
 import html
+import math
 import re
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +49,16 @@ class EmuMember:
         self.board, self.name = board, name
         self.emu = board.emu
 
+    def after_the_bot(self) -> None:
+        """A member answers in a later second than the bot's last message (no person is quicker); Invision's
+        conversation list shows the latest message's time to the second."""
+        bot = self.emu.bot
+        last = max([p.at for p in self.emu.posts if p.author == bot] + [m.at for m in self.emu.pms if m.author == bot],
+                   default=0.0)
+        time.sleep(max(0.0, math.floor(last) + 1.05 - time.time()))
+
     def reply(self, topic: str, text: str) -> str:
+        self.after_the_bot()
         return str(self.emu.add_post(int(topic), self.name, text).id)
 
     def quote(self, topic: str, post_id: str, text: str) -> str:
@@ -59,6 +70,7 @@ class EmuMember:
 
     def pm(self, to: str, subject: str, text: str) -> None:
         """Into the newest conversation with `to` where the engine has conversations (Invision), else a PM."""
+        self.after_the_bot()
         conv = 0
         if hasattr(self.emu, "max_conversations"):
             shared = [m.conv for m in self.emu.pms if {m.author, *m.to} == {self.name, to}]
@@ -99,6 +111,14 @@ class EmuBoard:
 
 
 class EmuGame(LiveGame):
+    def tick(self) -> str:
+        """A tick once the second of the last thing a member did is over: vBulletin and mybb.ru show times to the
+        second, and an input counts from the end of the second it shows (C-1), as on a board shown to the minute."""
+        emu = self.board.emu
+        last = max([p.at for p in emu.posts] + [m.at for m in emu.pms], default=0.0)
+        time.sleep(max(0.0, math.floor(last) + 1.05 - time.time()))
+        return super().tick()
+
     def end_phase(self, gm: EmuMember) -> None:  # type: ignore[override]
         self.end_phases = getattr(self, "end_phases", 0) + 1
         gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
