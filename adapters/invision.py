@@ -139,8 +139,12 @@ class InvisionForum(HtmlForum):
                 # IPS 4 lists participants as plain text (§12): the row's text less the title stands for them;
                 # _members_named picks whole names out of it
                 members = [" ".join(text(row).replace(text(link), " ", 1).split())]
-            out.append((cid, link.get("href", ""), " ".join(text(link).split()), members,
-                        when.get("datetime", "") if when is not None else ""))
+            latest = when.get("datetime", "") if when is not None else ""
+            if "ipsDataItem_unread" in (row.get("class") or ""):
+                # unread: opened whatever its time says (a reply in the second of the bot's own message leaves
+                # the row's time, shown to the second, where the cursor has it)
+                latest += "+unread"
+            out.append((cid, link.get("href", ""), " ".join(text(link).split()), members, latest))
         return out
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
@@ -162,7 +166,7 @@ class InvisionForum(HtmlForum):
             fresh = [m for m in messages if int(m.id) > int(seen_id)]
             out.extend(replace_subject(m, title) for m in fresh if m.author.casefold() != self.username.casefold())
             top = max([int(seen_id), *(int(m.id) for m in messages)])
-            cur[cid] = [top, latest]
+            cur[cid] = [top, latest.removesuffix("+unread")]  # read now: an unread row opens again
         out.sort(key=lambda p: int(p.id))
         return out, json.dumps(cur, separators=(",", ":"), sort_keys=True)
 

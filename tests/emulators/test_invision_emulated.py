@@ -88,6 +88,8 @@ def test_a_pm_to_the_mafia_team_names_one_member_per_line(ips):
     pms, cursor = a.fetch_pms()
     assert [(p.author, p.text) for p in pms] == [("Маша", "стреляем в Дядя Фёдор")]
     assert a.fetch_pms(cursor)[0] == []
+    ips.add_pm("Кот Баюн", [BOT], "Команда мафии", "согласен", conv=pm.conv)  # the same second: the row's time
+    assert [p.text for p in a.fetch_pms(cursor)[0]] == ["согласен"]  # as read, but the row is unread
 
 
 def test_an_unknown_member_is_refused_in_the_boards_words(ips):
