@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import re
 from typing import Iterator
 
 from lxml import etree
@@ -25,10 +26,13 @@ from adapters.html import select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import INVISION, HtmlProfile
 from forumbot.adapter import ForumPM, OWN_PM
-from forumbot.errors import LoginRequired, PageFormatChanged
+from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
+
+# Conversations left at once when the Messenger is full (a game's PMs then have room for a while).
+LEAVE_AT_ONCE = 5
 
 
 def to_html(message: str) -> str:
@@ -57,6 +61,9 @@ class InvisionForum(HtmlForum):
                                              spec.fields["password"]: self._password}, action="login")
         if self._member_cookie() and not self.error_text(result):
             return
+        if select_one(result.tree(), self.profile.selectors["two_step"]) is not None:
+            raise LoginRequired("invision: the bot's account asks for a two-step (MFA) code at login: turn two-step "
+                                "verification off for the bot's account (a bot cannot type the code)")
         self.raise_for_errors(result, default=LoginRequired)
         raise LoginRequired("invision: login failed")
 
@@ -78,6 +85,8 @@ class InvisionForum(HtmlForum):
     def _reply(self, topic: str, text: str) -> str:
         tid = self.topic_id(topic)
         page = self._last_page(tid)
+        if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
+            raise LoginRequired(f"invision: not logged in ({page.url})")
         form = self.form(page, "reply")
         field = next((el.get("name") for el in form.xpath(".//textarea") if el.get("name", "").endswith(f"_{tid}")
                       or el.get("name", "").startswith("topic_comment")), None)
@@ -127,8 +136,16 @@ class InvisionForum(HtmlForum):
             if not cid.isdigit() or link is None:
                 continue
             members = [" ".join(text(a).split()) for a in select(row, sel["pm_row_users"])]
-            out.append((cid, link.get("href", ""), " ".join(text(link).split()), members,
-                        when.get("datetime", "") if when is not None else ""))
+            if not members:
+                # IPS 4 lists participants as plain text (§12): the row's text less the title stands for them;
+                # _members_named picks whole names out of it
+                members = [" ".join(text(row).replace(text(link), " ", 1).split())]
+            latest = when.get("datetime", "") if when is not None else ""
+            if "ipsDataItem_unread" in (row.get("class") or ""):
+                # unread: opened whatever its time says (a reply in the second of the bot's own message leaves
+                # the row's time, shown to the second, where the cursor has it)
+                latest += "+unread"
+            out.append((cid, link.get("href", ""), " ".join(text(link).split()), members, latest))
         return out
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
@@ -150,7 +167,7 @@ class InvisionForum(HtmlForum):
             fresh = [m for m in messages if int(m.id) > int(seen_id)]
             out.extend(replace_subject(m, title) for m in fresh if m.author.casefold() != self.username.casefold())
             top = max([int(seen_id), *(int(m.id) for m in messages)])
-            cur[cid] = [top, latest]
+            cur[cid] = [top, latest.removesuffix("+unread")]  # read now: an unread row opens again
         out.sort(key=lambda p: int(p.id))
         return out, json.dumps(cur, separators=(",", ":"), sort_keys=True)
 
@@ -177,7 +194,7 @@ class InvisionForum(HtmlForum):
 
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         inbox = self.read_page(self.url("inbox"))
-        rows = [(cid, href or self.url("conversation", pm=cid), [n for n in members if n != self.username])
+        rows = [(cid, href or self.url("conversation", pm=cid), _members_named(members, to, self.username))
                 for cid, href, _, members, _ in self._conversations(inbox.tree())]
         rows.sort(key=lambda r: -int(r[0]))
         return self.own_pm_in(rows, to, marker)
@@ -186,12 +203,38 @@ class InvisionForum(HtmlForum):
         return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))
 
     def _send_pm(self, to: str, subject: str, text: str) -> str:
+        try:
+            return self._compose(to, subject, text)
+        except FormRejected as e:
+            # the default Members group keeps 50 conversations (g_max_messages) and then answers "Your inbox is
+            # full" (HTTP 403): leave the oldest the bot is in, then start this one
+            if isinstance(e, FormTransient) or not self.matches("quota", str(e)) or not self._leave_oldest():
+                raise
+            return self._compose(to, subject, text)
+
+    def _leave_oldest(self, count: int = LEAVE_AT_ONCE) -> bool:
+        """Leave the `count` conversations with the oldest activity (read already: a conversation's rows are read
+        each tick); False when there is none to leave."""
+        inbox = self.read_page(self.url("inbox"))
+        rows = sorted(self._conversations(inbox.tree()), key=lambda r: (r[4], int(r[0])))[:count]
+        if not rows:
+            return False
+        token = _csrf_key(inbox)
+        for cid, href, title, _, _ in rows:
+            target = href or self.url("conversation", pm=cid)
+            sep = "&" if "?" in target else "?"
+            self.get(f"{target}{sep}do=leaveConversation&csrfKey={token}")
+            log.info("invision: the Messenger is full; left conversation %s (%s)", cid, title)
+        return True
+
+    def _compose(self, to: str, subject: str, text: str) -> str:
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
         form = self.form(page, "compose")
         submitted = next((el.get("name") for el in form.xpath(".//input[@type='hidden']")
                           if el.get("name", "").endswith("_submitted")), None)
-        values = {spec.fields["to"]: ",".join(n.strip() for n in to.split(",") if n.strip()),
+        # one member per line: IPS splits messenger_to on newlines, not commas (§12)
+        values = {spec.fields["to"]: "\n".join(n.strip() for n in to.split(",") if n.strip()),
                   spec.fields["subject"]: subject, spec.fields["message"]: to_html(text)}
         if submitted:
             values[submitted] = "1"
@@ -199,6 +242,8 @@ class InvisionForum(HtmlForum):
         m = self.matches("pm_sent", result.location or "") if result.status in (301, 302, 303) else None
         if m:
             return m.group(1)
+        if result.status == 403 and not self.error_text(result):
+            raise FormRejected(f"invision: HTTP 403 from {result.url}")
         self.raise_for_errors(result, flood_action="pm")
         raise PageFormatChanged("invision: sending a PM gave neither a conversation nor an error")
 
@@ -207,3 +252,21 @@ def replace_subject(pm: ForumPM, title: str) -> ForumPM:
     from dataclasses import replace
 
     return pm if pm.subject else replace(pm, subject=title)
+
+
+def _members_named(members: list[str], to: str, bot: str) -> list[str]:
+    """The names of `to` a conversation row shows (as links, or within its plain text), the bot's left out."""
+    fold = (lambda n: " ".join(n.split()).casefold())
+    shown = [fold(m) for m in members]
+    names = [n.strip() for n in to.split(",") if n.strip()]
+    out = [n for n in names if any(fold(n) == s or f" {fold(n)}" in f" {s.replace(',', ' , ')} " for s in shown)]
+    return [n for n in out if fold(n) != fold(bot)]
+
+
+def _csrf_key(page: Page) -> str:
+    """The page's csrfKey: a form's hidden input, else ipsSettings in the head's script."""
+    found = page.tree().xpath("//input[@name='csrfKey']/@value")
+    if found:
+        return str(found[0])
+    m = re.search(r"csrfKey[\"']?\s*[:=]\s*[\"']([0-9a-f]+)", page.text)
+    return m.group(1) if m else ""

@@ -586,7 +586,8 @@ PUNBB = HtmlProfile(
         "post": "div.blockpost[id^='p']",
         "author": "div.postleft dl dt strong",
         "author_link": "div.postleft dl dt a[href*='profile.php?id=']",
-        "time": "h2 a[href*='pid=']",
+        # members see viewtopic.php?pid=N#pN; FluxBB 1.5 (Visman) shows guests "#pN" alone (ENGINES.md §12)
+        "time": "h2 a[href*='pid='], h2 a[href^='#p']",
         # the signature shares the body's class: "div.postsignature postmsg"
         "body": "div.postright div.postmsg:not(.postsignature)",
         "signature": "div.postsignature",
@@ -680,7 +681,9 @@ MYBBRU = replace(
         "next_page": "div.pagelink a.next",
         "current_page": "div.pagelink strong",
         "logged_in": "#navlogout a",
-        "error": "#posterror li, #pun-main div.info div.container, #pun-main div.error div.container",
+        # PunBB 1.2's form errors and message box, and the info frame of the real login answer; themes differ
+        "error": "#posterror li, #pun-main div.info div.container, #pun-main div.error div.container, "
+                 "#msg div.inbox p:first-child",
         "redirect": "body.redirect-page, #pun-redirect",
         "antibot_script": "head script",
         "pm_row": "#pun-messages tbody tr",
@@ -721,6 +724,9 @@ MYBBRU = replace(
         "selectors.pm_row_link", "selectors.pm_row_users", "selectors.pm_unread", "selectors.pm_view",
         "selectors.pm_author", "selectors.pm_time", "selectors.pm_subject", "messages.pm_sent",
         "flows.pm", "flows.reply_result", "flows.api_edited",
+        # never seen on mybb.ru (ENGINES.md §12): the compose form's answer, a reply's answer (PunBB 1.2's redirect
+        # page is assumed: any redirect page without an error is taken as done) and the flood text's wording
+        "flows.pm_answer", "flows.reply_answer",
     }),
 )
 
@@ -767,7 +773,11 @@ VBULLETIN = HtmlProfile(
         "page_link": "div.pagenav a[href*='page='], div.pagination span a[href*='page=']",
         "next_page": "div.pagenav a[rel='next'], div.pagination a[rel='next']",
         "logged_in": "a[href*='login.php?do=logout']",
-        "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div, div.blockrow.error, "
+        # standard_error pages (3.8 panel, 4.2 blockrow) and form errors through construct_errors (ENGINES.md
+        # §12): 3.8 a list in an alt1 cell of a tborder table, 4.2 the errorblock's list; lists inside a post's
+        # message are not errors (VbulletinForum.error_text leaves them out)
+        "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div, "
+                 "div.blockbody.errorblock ul.blockrow.error li, table.tborder td.alt1 ol li, "
                  "ol#ajax_post_errors_message li, td#qr_error_td li",
         "captcha": "input[name='humanverify[input]'], div.g-recaptcha, img#imagereg",
         "security_token": "input[name='securitytoken']",
@@ -802,15 +812,19 @@ VBULLETIN = HtmlProfile(
         "folder": FormSpec("form[action*='do=managepm']", needs="dowhat", fixed={"dowhat": "delete"}),
     }),
     messages=_ro({
-        # English from the stock phrases; Russian from Russian vB packs: unverified, no Russian page was saved
-        "flood": r"wait \d+ seconds between posts|try again in \d+ seconds|подождать \d+ секунд|"
+        # English from the stock phrases (ENGINES.md §12: postfloodcheck, pmfloodcheck, the security token's
+        # "was invalid" / "was missing" / "has expired"); Russian from Russian vB packs: unverified
+        "flood": r"wait \d+ seconds between|try again in \d+ seconds|подождать \d+ секунд|"
                  r"через \d+ секунд|между сообщениями",
         "flood_seconds": r"(?:try again in|попробуйте (?:снова |ещё раз )?через|осталось)\s*(\d+)\s*(?:second|секунд)",
-        "form_invalid": r"security token was missing or has expired|маркер безопасности|ключ безопасности",
+        "form_invalid": r"security token|маркер безопасности|ключ безопасности",
         "bad_login": r"invalid username or password|entered an invalid|неправильн\w* (имя|пароль)|неверн\w* (имя|пароль)",
         "no_permission": r"do not have permission|not logged in|нет (прав|доступа)|не вошли",
-        "no_recipient": r"could not be found|не найден",
+        "no_recipient": r"could not be found|were not found|не найден",
+        "quota": r"private message quota|квот",
         "posted": r"[?&]p=(\d+)",
+        # a moderated reply's redirect: to the forum, not to a post
+        "queued": r"forumdisplay\.php",
         "pm_sent": r"private\.php",
     }),
     # vB: floodchecktime (30 s stock) between posts; pmfloodtime between PMs (60 s stock, 0 for staff)
@@ -861,10 +875,15 @@ INVISION = HtmlProfile(
         "page_link": "ul.ipsPagination li.ipsPagination_page a",
         "next_page": "ul.ipsPagination li.ipsPagination_next:not(.ipsPagination_inactive) a",
         "logged_in": "a[href*='do=logout'], #elUserLink",
-        "error": "div.ipsMessage_error, p.ipsType_warning, span.ipsType_warning, div#elError div.ipsType_normal",
+        # ENGINES.md §12: the comment form's flood warning, error pages, the login error; field errors
+        "error": "div.ipsType_warning[data-role='commentFormError'], section#elError div#elErrorMessage, "
+                 "p.ipsMessage.ipsMessage_error, div.ipsMessage_error, p.ipsType_warning, span.ipsType_warning, "
+                 "div#elError div.ipsType_normal",
+        # a two-step (MFA) login asks for a code before any session cookie is set (field names: unverified)
+        "two_step": "input[name*='auth_code'], input[name*='mfa'], form[action*='_mfaLogin']",
         "captcha": "div.g-recaptcha, div.h-captcha, div[data-ipscaptcha]",
         "pm_row": "li.ipsDataItem[data-messageid], li.ipsDataItem[data-conversationid]",
-        "pm_row_link": "a[href*='messenger/'][data-ipshover], h4 a[href*='messenger/']",
+        "pm_row_link": "h4 a.cMessageTitle, a[href*='messenger/'][data-ipshover], h4 a[href*='messenger/']",
         "pm_row_time": "time[datetime]",
         "pm_row_users": "a[href*='/profile/']",
         "pm_message": "div[data-quotedata][data-commentid]",
@@ -882,12 +901,16 @@ INVISION = HtmlProfile(
                             fields={"to": "messenger_to", "subject": "messenger_title", "message": "messenger_content"}),
     }),
     messages=_ro({
-        "flood": r"wait \d+ seconds|подождать \d+ секунд|подождите \d+ секунд|flood",
+        # error_flood_control (§12): "New posts within a short time frame are limited. Please wait %s seconds
+        # before submitting."; Russian: unverified
+        "flood": r"short time frame|wait \d+ seconds|подождать \d+ секунд|подождите \d+ секунд|flood",
         "flood_seconds": r"(\d+)\s*(?:second|секунд)",
         "form_invalid": r"security key|csrf|ключ безопасности",
-        "bad_login": r"password you entered is incorrect|display name.*not found|неверн\w* пароль|не найден",
+        "bad_login": r"password you entered is incorrect|does not belong to any account|неверн\w* пароль",
+        "quota": r"inbox is full|ящик\w* (?:для сообщений )?переполнен",
         "no_permission": r"don't have permission|нет разрешения|нет прав",
-        "posted": r"[?&]comment=(\d+)",
+        # a posted reply redirects to ".../page/N/#comment-ID" (§12); findComment links name it as comment=ID
+        "posted": r"(?:[?&]comment=|#comment-)(\d+)",
         "pm_sent": r"messenger/(\d+)",
     }),
     # IPS: flood_control (group setting, off by default; often 30 s on public boards)
@@ -904,7 +927,8 @@ INVISION = HtmlProfile(
         "selectors.logged_in", "selectors.error", "selectors.pm_row", "selectors.pm_row_link",
         "selectors.pm_row_time", "selectors.pm_row_users", "selectors.pm_message", "selectors.pm_subject",
         "selectors.page_end", "selectors.signature", "forms.login", "forms.reply", "forms.compose",
-        "flows.login_answer", "flows.reply_answer", "flows.pm_answer", "messages.flood", "messages.bad_login",
+        "flows.login_answer", "flows.pm_answer", "messages.bad_login", "messages.quota", "selectors.two_step",
+        "messages.flood",
         "messages.form_invalid", "limits.post", "limits.pm",
     }),
 )

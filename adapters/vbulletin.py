@@ -25,11 +25,11 @@ from typing import Any, Iterator
 
 from lxml import etree
 
-from adapters.html import find_form, meta_refresh_url, select, select_one, text
+from adapters.html import clean_text, find_form, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import VBULLETIN, HtmlProfile, _ro
 from forumbot.adapter import ForumPM, ForumPost, OWN_PM
-from forumbot.errors import LoginRequired, PageFormatChanged
+from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -141,6 +141,8 @@ class VbulletinForum(HtmlForum):
         m = self.matches("posted", target or "")
         if m and not self.error_text(result):
             return ReplyId(m.group(1))
+        if target and self.matches("queued", target) and not self.error_text(result):
+            raise PostQueued(f"vbulletin: the reply awaits a moderator's approval ({target})")
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("vbulletin: reply gave neither a post id nor an error")
 
@@ -182,6 +184,10 @@ class VbulletinForum(HtmlForum):
             row = next((a for a in link.iterancestors() if a.tag in ("tr", "li")), None)
             if pid and row is not None:
                 names = [text(a).strip() for a in select(row, self.profile.selectors["pm_sent_to"])]
+                # vB 3.8 names recipients in spans that open member.php by script, no link: the row's text
+                # (minus the title) holds them; own_pm_in compares whole names against it
+                rest = " ".join(text(row).replace(text(link), " ", 1).split())
+                names += [n for n in to.split(",") if n.strip() and _fold(n) in _fold(rest)]
                 rows.append((pid, self.url("pm", pm=pid), names))
         rows.sort(key=lambda r: -int(r[0]))
         return self.own_pm_in(rows, to, marker)
@@ -202,7 +208,10 @@ class VbulletinForum(HtmlForum):
         raise PageFormatChanged("vbulletin: sending a PM gave neither a redirect nor an error")
 
     def error_text(self, page: Page) -> str:
-        said = super().error_text(page)
+        # form errors are list items in an alt1 cell (3.8): a list inside a post's message is not one
+        found = [e for e in select(page.tree(), self.profile.selectors["error"])
+                 if not any((a.get("id") or "").startswith("post_message_") for a in e.iterancestors())]
+        said = " ".join(clean_text(e) for e in found)
         # vB3's standard error page puts the message in a panel cell the selectors cover; a redirect page
         # ("Thank you for posting!") has the same panel: only a page without a redirect is an error
         if said and meta_refresh_url(page.tree(), page.url) and page.status == 200:
@@ -219,3 +228,7 @@ def _show_cursor(after: str | None) -> str | None:
     data.pop("pp", None)
     data.pop("m", None)
     return json.dumps(data, separators=(",", ":"))
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()

@@ -46,6 +46,8 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--guest", action="store_true", help="read a public thread without logging in")
     p.add_argument("--engine", help="the engine, with --guest and no forum table (default: detected)")
+    p.add_argument("--handshake", action="store_true",
+                   help="log in, read the game's two threads, PM the first GM a code; run again to read the reply")
     p.set_defaults(func=cmd_probe)
 
     p = subparsers.add_parser("db", help="database maintenance")
@@ -180,6 +182,10 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
     from forumbot.probe import probe, to_text
 
+    if args.handshake:
+        from forumbot.handshake import cmd_handshake
+
+        return cmd_handshake(args, _config(args), _probe_target)
     adapter, forum_name, thread, zone = _probe_target(args)
     report = probe(adapter, thread, forum=forum_name, guest=args.guest)
     if args.json:

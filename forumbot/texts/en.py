@@ -393,3 +393,22 @@ T.update({
     "end.why.draw_at": "{alive} left alive: by this game's rules that is a draw.",
     "end.why.nobody": "Nobody is left alive.",
 })
+
+# --- h18o: forumbot probe --handshake (issue 18 item 5) ---
+T.update({
+    "handshake.title": "Handshake: forum {forum} ({engine}), GM {gm}",
+    "handshake.status.verified": "verified",
+    "handshake.status.failing": "FAILING",
+    "handshake.status.unverified": "unverified",
+    "handshake.not_tried": "not tried: an earlier step failed",
+    "handshake.posts_read": "{count} posts read",
+    "handshake.subject": "forumbot: handshake",
+    "handshake.pm": "Hello {gm}! This is the GM bot checking it can reach you. Code: {code}\n"
+                    "Reply to this private message with the code, then run \"forumbot probe --handshake\" again.",
+    "handshake.sent": "a private message with code {code} was sent to GM {gm}",
+    "handshake.sent_before": "the private message with code {code} was sent to GM {gm} on the previous run",
+    "handshake.ask": "ask {gm} to reply to the private message with code {code}, then run the handshake again",
+    "handshake.no_reply": "no reply from {gm} with code {code} in the inbox yet",
+    "handshake.replied": "{gm}'s reply with the code was read from the inbox",
+    "handshake.wait": "the forum asks to wait; run the handshake later:",
+})

@@ -405,3 +405,22 @@ T.update({
     "end.why.draw_at": "В игре осталось {alive}: по правилам этой игры это ничья.",
     "end.why.nobody": "В живых не осталось никого.",
 })
+
+# --- h18o: forumbot probe --handshake (issue 18 item 5) ---
+T.update({
+    "handshake.title": "Проверка связи: форум {forum} ({engine}), ведущий {gm}",
+    "handshake.status.verified": "работает",
+    "handshake.status.failing": "НЕ РАБОТАЕТ",
+    "handshake.status.unverified": "не проверено",
+    "handshake.not_tried": "не проверялось: предыдущий шаг не удался",
+    "handshake.posts_read": "прочитано сообщений: {count}",
+    "handshake.subject": "forumbot: проверка связи",
+    "handshake.pm": "Здравствуйте, {gm}! Это проверка связи с ботом-ведущим. Код: {code}\n"
+                    "Ответьте на это личное сообщение, вписав код, и запустите «forumbot probe --handshake» ещё раз.",
+    "handshake.sent": "личное сообщение с кодом {code} отправлено ведущему {gm}",
+    "handshake.sent_before": "личное сообщение с кодом {code} ведущему {gm} отправлено при прошлом запуске",
+    "handshake.ask": "попросите {gm} ответить на личное сообщение кодом {code} и запустите проверку ещё раз",
+    "handshake.no_reply": "ответа от {gm} с кодом {code} во входящих пока нет",
+    "handshake.replied": "ответ {gm} с кодом прочитан из входящих",
+    "handshake.wait": "форум просит подождать, запустите проверку позже:",
+})

@@ -49,7 +49,8 @@ def topic_bytes(engine: str) -> bytes:
     return (FIXTURES / engine / CASES[engine][2]).read_bytes()
 
 
-# Engines whose saved pages are thread pages only (no inbox saved): probed as a guest (issue 10).
+# Engines whose saved pages are thread pages only (no inbox saved), and a FluxBB guest page: probed as a guest
+# (issue 10, issue 18).
 # case: (adapter class, topic id, engine's fixture dir, thread page, content type)
 GUEST_CASES = {
     "vbulletin-3.8": ("adapters.vbulletin:VbulletinForum", "128882", "vbulletin",
@@ -59,6 +60,8 @@ GUEST_CASES = {
     # an excerpt of one post: no footer, so selectors.page_end (listed unverified) cannot match on it
     "invision": ("adapters.invision:InvisionForum", "34923", "invision",
                  "a-topic-onepost-ips4-en.armbian.REAL-EXCERPT.html", UTF8),
+    # FluxBB 1.5 (Visman) shows a guest `#pN` post links without pid= (ENGINES.md §12): a captured guest page
+    "fluxbb-guest": ("adapters.punbb:PunbbForum", "2", "punbb", "42_guest_topic_page1.html", UTF8),
 }
 
 

@@ -529,11 +529,11 @@ class IpsBoard(Board):
                 members = sorted({msgs[0].author, *msgs[0].to.split(", ")})
                 if self.bot not in members:
                     continue
-                people = "".join(f'<li><a href="{self.base}profile/{self.uid(n)}-u/">{html.escape(n)}</a></li>'
-                                 for n in members)
-                rows.append(f'<li class="ipsDataItem" data-conversationid="{cid}"><div class="ipsDataItem_main">'
-                            f'<h4 class="ipsDataItem_title"><a href="{self.base}messenger/{cid}/">'
-                            f'{html.escape(msgs[0].title)}</a></h4><ul class="ipsList_inline">{people}</ul>'
+                # participants as plain text, rows li[data-messageid], title a.cMessageTitle (ENGINES.md §12)
+                people = html.escape(", ".join(members))
+                rows.append(f'<li class="ipsDataItem" data-messageid="{cid}"><div class="ipsDataItem_main">'
+                            f'<h4 class="ipsDataItem_title"><a href="{self.base}messenger/{cid}/" class="cMessageTitle">'
+                            f'{html.escape(msgs[0].title)}</a></h4><p class="ipsType_light">{people}</p>'
                             f'<time datetime="{msgs[-1].sent_at:%Y-%m-%dT%H:%M:%SZ}">.</time></div></li>')
             return self.answer(200, self.page(f'<ol class="ipsDataList" data-role="messageList">{"".join(rows)}</ol>',
                                               True))
@@ -572,9 +572,13 @@ class IpsBoard(Board):
             content = form.get(f"topic_comment_{tid}", "")
             post = Post(self.next_id("post"), self.threads[tid], self.bot, content, self.now())
             self.posts[tid].append(post)
-            return self.answer(301, "", {"Location": f"{self.base}topic/{tid}-t/?do=findComment&comment={post.id}"})
+            # a posted reply redirects to the last page with the comment's fragment (ENGINES.md §12)
+            n = (len(self.posts[tid]) - 1) // IPS_PER_PAGE + 1
+            return self.answer(301, "", {"Location": f"{self.base}topic/{tid}-t/" + (f"page/{n}/" if n > 1 else "")
+                                                     + f"#comment-{post.id}"})
         if path == "messenger/compose/":
-            names = [n.strip() for n in form.get("messenger_to", "").split(",") if n.strip()]
+            # one member per line (ENGINES.md §12)
+            names = [n.strip() for n in form.get("messenger_to", "").split("\n") if n.strip()]
             pm = PM(self.next_id("pm"), self.bot, ", ".join(names), form.get("messenger_title", ""),
                     form.get("messenger_content", ""), self.now(), self.next_id("conv"))
             self.messages.append(pm)

@@ -85,7 +85,7 @@ def unavailable(reason: str) -> None:
 # a unit test as its second unit; the shorter live groups come after the unit tests, to whichever worker is free.
 # Collected in file order, two long games queued behind each other on one worker and the suite ran past its 15
 # minutes.
-LONGEST_FIRST = ("clock_ahead", "mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board", "mybb_board", "phpbb_stock_board",
+LONGEST_FIRST = ("clock_ahead", "emulator_vbulletin", "emulator_invision", "emulator_mybbru", "mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board", "mybb_board", "phpbb_stock_board",
                  "smf_board", "phpbb_board", "fluxbb_board", "smf_stock_board", "mybb_side_board", "phpbb_side_board",
                  "flaskbb", "xenforo_games")
 
@@ -99,9 +99,9 @@ def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
     group, and two modules on one board built it twice on the same ports when they ran at once."""
     groups: dict[int, str] = {}
     for item in items:
-        if item.get_closest_marker("live") is None:
-            continue
         marker = item.get_closest_marker("xdist_group")
+        if item.get_closest_marker("live") is None and (marker is None or marker.args[0] not in LONGEST_FIRST):
+            continue  # a unit test; the emulator games (tests/emulators) are handed out among the long ones
         if marker is not None:
             groups[id(item)] = marker.args[0] if marker.args else marker.kwargs.get("name", "")
             continue

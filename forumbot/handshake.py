@@ -1,0 +1,156 @@
+"""`forumbot probe --handshake`: the write path on the GM's own board, before any game (issue 18 item 5).
+
+A first run logs in, reads the game's two threads, and sends the first GM one PM holding a code; a second run
+(after the GM answered it) reads the GM's reply from the inbox. Each flow is reported verified, failing (with the
+board's own words) or unverified (not tried yet, or the board asked to wait). Nothing is posted in any thread.
+The code and what was sent wait between the runs in a 0600 file beside the configuration; a verified reply
+removes it, so the next run starts over.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from forumbot.errors import FloodLimited, ForumError
+from forumbot.texts import en, ru
+
+VERIFIED, FAILING, UNVERIFIED = "verified", "failing", "unverified"
+
+
+@dataclass
+class Flow:
+    name: str  # login, read:<thread>, pm_send, pm_reply
+    status: str
+    said: str = ""
+
+
+@dataclass
+class HandshakeReport:
+    forum: str
+    engine: str
+    gm: str
+    code: str = ""
+    flows: list[Flow] = field(default_factory=list)
+
+    @property
+    def failing(self) -> list[Flow]:
+        return [f for f in self.flows if f.status == FAILING]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _texts(language: str) -> dict[str, str]:
+    return en.T if language == "en" else ru.T
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *, forum: str = "",
+              language: str = "ru", new_code: Callable[[], str] = lambda: f"{secrets.randbelow(10 ** 6):06d}"
+              ) -> HandshakeReport:
+    """Run the handshake's flows through `adapter` (not logged in yet); see the module's doc."""
+    engine = getattr(getattr(adapter, "profile", None), "engine", "") or getattr(adapter, "engine", "?")
+    report = HandshakeReport(forum=forum, engine=engine, gm=gm)
+    t = _texts(language)
+    state = _load(state_file)
+    if state.get("gm") != gm:
+        state = {}
+    try:
+        adapter.login()
+        report.flows.append(Flow("login", VERIFIED))
+    except ForumError as e:
+        report.flows.append(Flow("login", FAILING, str(e)))
+        for name in [*(f"read:{th}" for th in threads), "pm_send", "pm_reply"]:
+            report.flows.append(Flow(name, UNVERIFIED, t["handshake.not_tried"]))
+        return report
+    for thread in threads:
+        try:
+            posts, _ = adapter.fetch_posts(thread)
+            report.flows.append(Flow(f"read:{thread}", VERIFIED, t["handshake.posts_read"].format(count=len(posts))))
+        except ForumError as e:
+            report.flows.append(Flow(f"read:{thread}", FAILING, str(e)))
+    if not state.get("code"):
+        code = new_code()
+        report.code = code
+        try:
+            adapter.send_pm(gm, t["handshake.subject"], t["handshake.pm"].format(code=code, gm=gm))
+        except FloodLimited as e:
+            report.flows.append(Flow("pm_send", UNVERIFIED, f"{t['handshake.wait']} {e}"))
+            report.flows.append(Flow("pm_reply", UNVERIFIED, t["handshake.not_tried"]))
+            return report
+        except ForumError as e:
+            report.flows.append(Flow("pm_send", FAILING, str(e)))
+            report.flows.append(Flow("pm_reply", UNVERIFIED, t["handshake.not_tried"]))
+            return report
+        _save(state_file, {"gm": gm, "code": code})
+        report.flows.append(Flow("pm_send", VERIFIED, t["handshake.sent"].format(gm=gm, code=code)))
+        report.flows.append(Flow("pm_reply", UNVERIFIED, t["handshake.ask"].format(gm=gm, code=code)))
+        return report
+    code = report.code = state["code"]
+    report.flows.append(Flow("pm_send", VERIFIED, t["handshake.sent_before"].format(gm=gm, code=code)))
+    try:
+        pms, _ = adapter.fetch_pms(None)
+    except ForumError as e:
+        report.flows.append(Flow("pm_reply", FAILING, str(e)))
+        return report
+    answer = next((p for p in pms if _fold(p.author) == _fold(gm) and code in p.text), None)
+    if answer is None:
+        report.flows.append(Flow("pm_reply", UNVERIFIED, t["handshake.no_reply"].format(gm=gm, code=code)))
+        return report
+    report.flows.append(Flow("pm_reply", VERIFIED, t["handshake.replied"].format(gm=gm)))
+    state_file.unlink(missing_ok=True)
+    return report
+
+
+def to_text(report: HandshakeReport, language: str = "ru") -> str:
+    t = _texts(language)
+    lines = [t["handshake.title"].format(forum=report.forum or "-", engine=report.engine, gm=report.gm)]
+    for flow in report.flows:
+        lines.append(f"  {t['handshake.status.' + flow.status]:<14} {flow.name}" + (f": {flow.said}" if flow.said else ""))
+    return "\n".join(lines)
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save(path: Path, data: dict[str, Any]) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    os.chmod(path, 0o600)
+
+
+def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, str, str]]) -> int:
+    """The CLI's side: the forum's adapter (as `probe` builds it), the first game on it for the threads and the
+    GM; exit 0 when no flow failed, 2 naming each that did."""
+    import sys
+
+    from forumbot.errors import ConfigError
+
+    adapter, forum, *_ = target(args)  # the thread and zone are the games'
+    game = next((g for g in config.games.values() if g.forum == forum), None)
+    if game is None or not game.gms:
+        raise ConfigError(f"forums.{forum}: --handshake needs a game on this forum naming its threads and a GM")
+    threads = [th for th in dict.fromkeys((args.url or game.game_thread, game.vote_thread)) if th]
+    state = Path(config.state_dir) / f".handshake-{forum}.json"
+    report = handshake(adapter, threads, game.gms[0], state, forum=forum, language=game.language)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+    else:
+        print(to_text(report, game.language))
+    for flow in report.failing:
+        print(f"forumbot: handshake: {flow.name}: {flow.said}", file=sys.stderr)
+    return 2 if report.failing else 0

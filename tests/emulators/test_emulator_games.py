@@ -1,0 +1,47 @@
+"""Whole Moscow games through real `forumbot tick` processes against each engine's emulator (issue 18 item 3):
+vBulletin 3.8 and 4.2, Invision 4, mybb.ru. Every bot post and PM once (by its marker), the outbox drained, and
+an idle tick's requests reported (and no login in it). The emulators' flood timers are off here (the bot
+is told so), as the live boards lower theirs: at the stock 30-60 s a Setup's ten role PMs alone would take
+minutes, and the suite's budget is a few seconds a tick; the stock timers are tested in test_*_emulated.py. vBulletin shows times with seconds here (its `timeformat` set to H:i:s, a board setting), so the
+GM's commands are folded without waiting for a minute's end."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from emugame import ROLES, EmuBoard, EmuGame, play_moscow
+from invision import Invision
+from mybbru import Mybbru
+from vbulletin import VBulletin
+
+BOT, PASSWORD = "GM_Bot", "пароль-бота"
+
+
+def _vb(version: str):
+    emu = VBulletin(BOT, PASSWORD, version=version, seconds=True)
+    return emu, "vbulletin", "showthread.php?t={}"
+
+
+CASES = {
+    "vbulletin-3.8": lambda: _vb("3.8"),
+    "vbulletin-4.2": lambda: _vb("4.2"),
+    "invision": lambda: (Invision(BOT, PASSWORD), "invision", "topic/{}-x/"),
+    "mybbru": lambda: (Mybbru(BOT, PASSWORD), "mybbru", "viewtopic.php?id={}"),
+}
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(case, marks=pytest.mark.xdist_group(f"emulator_{case.split('-')[0]}")) for case in CASES])
+def test_a_moscow_game_on_the_emulator(case, tmp_path):
+    t0 = time.monotonic()
+    emu, engine, topic = CASES[case]()
+    emu.flood = {k: 0.0 for k in emu.flood}
+    with emu:
+        board = EmuBoard(emu, engine, topic, PASSWORD)
+        game = EmuGame(board, tmp_path, "g1", "moscow", ROLES, {"post": 0, "pm": 0})
+        measured = play_moscow(board, game)
+    print(f"\n{case} Moscow game: {time.monotonic() - t0:.0f} s, {measured['posts']} bot posts, {measured['pms']} "
+          f"bot PMs, idle tick {measured['idle_requests']} requests; log: {game.log}")
+    assert measured["idle_requests"] <= 4

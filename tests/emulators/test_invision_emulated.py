@@ -1,0 +1,139 @@
+"""The Invision adapter against the IPS 4 emulator (issue 18 items 1 and 3), answers shaped as ENGINES.md §12 states:
+a posted reply redirects to `.../page/N/#comment-ID` (success, not a refusal), the flood warning sits in
+`div.ipsType_warning[data-role=commentFormError]`, `messenger_to` takes one name per line (a PM to the mafia
+team), and the default group's 50 conversations fill up (old ones are left, then the PM goes out)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.invision import InvisionForum
+from forumbot.errors import FloodLimited, FormRejected, LoginRequired
+from invision import Invision
+
+BOT, PASSWORD = "GM_Bot", "пароль-бота"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_795_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:  # the bot's waits pass on the board's clock, at once
+        self.now += seconds
+
+
+@pytest.fixture(params=[True, False], ids=["friendly", "index.php"])
+def ips(request):
+    clock = Clock()
+    board = Invision(BOT, PASSWORD, rewrite=request.param, clock=clock)
+    board.clock_ = clock
+    board.thread(12, "Мафия день 1")
+    for i in range(30):
+        board.add_post(12, f"Игрок{i % 4}", f"сообщение {i}")
+    for name in ("Маша", "Кот Баюн", "Дядя Фёдор"):
+        board.add_user(name)
+    with board:
+        yield board
+
+
+def adapter(board: Invision, password: str = PASSWORD) -> InvisionForum:
+    return InvisionForum(board.link(""), BOT, password, intervals={"post": 0, "pm": 0}, clock=board.clock_,
+                         sleep=board.clock_.sleep)
+
+
+def topic(board: Invision) -> str:
+    return board.topic_link(12)
+
+
+def test_login_a_wrong_password_and_two_step(ips):
+    adapter(ips).login()
+    with pytest.raises(LoginRequired, match="password you entered is incorrect"):
+        adapter(ips, "не тот").login()
+    ips.mfa.add(BOT)
+    with pytest.raises(LoginRequired, match="two-step"):
+        adapter(ips).login()
+
+
+def test_reads_both_pages(ips):
+    posts, _ = adapter(ips).fetch_posts(topic(ips))
+    assert [p.text for p in posts] == [f"сообщение {i}" for i in range(30)]
+
+
+def test_a_posted_reply_redirects_to_its_comment_and_is_success(ips):
+    pid = adapter(ips).reply(topic(ips), "Итоги дня")
+    assert ips.posts[-1].author == BOT and pid == str(ips.posts[-1].id)
+
+
+def test_the_flood_warning_is_retried_with_the_boards_wait(ips):
+    a = adapter(ips)
+    a.reply(topic(ips), "первое")
+    ips.clock_.now += 12
+    with pytest.raises(FloodLimited, match="short time frame") as e:
+        a.with_login(lambda: a._reply(topic(ips), "второе"))
+    assert e.value.retry_after == 19.0 and ips.posts[-1].text.endswith("первое</p>")
+    a.reply(topic(ips), "второе")  # waited out on the board's clock, then sent once
+    assert [p.text for p in ips.posts_by(BOT)] == ["<p>первое</p>", "<p>второе</p>"]
+
+
+def test_a_pm_to_the_mafia_team_names_one_member_per_line(ips):
+    a = adapter(ips)
+    cid = a.send_pm("Маша, Кот Баюн", "Команда мафии", "Вы вдвоём")
+    (pm,) = ips.pms_from(BOT)
+    assert pm.to == ["Маша", "Кот Баюн"] and cid == str(pm.conv)
+    assert a.find_own_pm("Маша, Кот Баюн", "вдвоём") is not None
+    ips.add_pm("Маша", [BOT], "Команда мафии", "стреляем в Дядя Фёдор", conv=pm.conv)
+    pms, cursor = a.fetch_pms()
+    assert [(p.author, p.text) for p in pms] == [("Маша", "стреляем в Дядя Фёдор")]
+    assert a.fetch_pms(cursor)[0] == []
+    ips.add_pm("Кот Баюн", [BOT], "Команда мафии", "согласен", conv=pm.conv)  # the same second: the row's time
+    assert [p.text for p in a.fetch_pms(cursor)[0]] == ["согласен"]  # as read, but the row is unread
+
+
+def test_an_unknown_member_is_refused_in_the_boards_words(ips):
+    with pytest.raises(FormRejected, match="Никто: участник не найден"):
+        adapter(ips).send_pm("Никто", "Роль", "текст")
+
+
+def test_a_full_messenger_leaves_old_conversations_and_sends(ips):
+    """The default group keeps 50 conversations: the bot leaves its oldest, then starts the new one."""
+    for i in range(ips.max_conversations):
+        ips.clock_.now += 60
+        ips.add_pm(BOT, ["Маша"], f"старая {i}", "текст", conv=ips.next_id("conv"))
+    ips.clock_.now += 60
+    adapter(ips).send_pm("Кот Баюн", "Роль", "Вы шериф")
+    assert ips.pms[-1].to == ["Кот Баюн"]
+    gone = {c for c, who in ips.left if who == BOT}
+    oldest = {m.conv for m in ips.pms[:len(gone)]}
+    assert gone and gone == oldest
+
+
+def test_a_full_messenger_nothing_can_leave_is_said(ips):
+    ips.max_conversations = 0
+    with pytest.raises(FormRejected, match="inbox is full"):
+        adapter(ips).send_pm("Кот Баюн", "Роль", "Вы шериф")
+
+
+def test_a_stale_csrf_key_is_transient(ips):
+    """The csrfKey belongs to the session: a form served in an earlier session is refused for now, not for good."""
+    from forumbot.errors import FormTransient
+
+    a = adapter(ips)
+    a.login()
+    page = a._last_page("12")
+    stale = {"csrfKey": "0" * 32, "topic_comment_12": "<p>x</p>"}
+    with pytest.raises(FormTransient, match="csrf"):
+        a.raise_for_errors(a.submit(page, "reply", stale, action="post"))
+    assert ips.posts_by(BOT) == []
+
+
+def test_the_messengers_429_is_a_flood_with_its_retry_after(ips):
+    a = InvisionForum(ips.link(""), BOT, PASSWORD, intervals={"post": 0, "pm": 0}, retry_budget=0, max_wait=0,
+                      clock=ips.clock_, sleep=ips.clock_.sleep)
+    a.send_pm("Маша", "Роль", "первое")
+    ips.clock_.now += 10
+    with pytest.raises(FloodLimited, match="429") as e:
+        a.with_login(lambda: a._send_pm("Кот Баюн", "Роль", "второе"))
+    assert e.value.retry_after == 21.0 and len(ips.pms_from(BOT)) == 1

@@ -1,0 +1,86 @@
+"""The mybb.ru adapter against the mybb.ru emulator (issue 18 items 1 and 3): the real login, reply form and
+anti-bot step, a reply's redirect page, the PunBB flood text, and messages.php. The PM compose form and its answer,
+the reply's answer and the flood text on mybb.ru itself were never seen: the profile says so (unverified) and
+the adapter takes any redirect page without an error as done."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.mybbru import MybbruForum
+from adapters.profiles import MYBBRU
+from adapters.punbb import PunbbForum
+from forumbot.errors import FloodLimited, FormRejected, LoginRequired
+from mybbru import Mybbru
+
+BOT, PASSWORD = "GM_Bot", "пароль-бота"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_795_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:  # the bot's waits pass on the board's clock, at once
+        self.now += seconds
+
+
+@pytest.fixture
+def ru():
+    clock = Clock()
+    board = Mybbru(BOT, PASSWORD, clock=clock)
+    board.clock_ = clock
+    board.thread(22, "Мафия №7")
+    for i in range(30):
+        board.add_post(22, f"Игрок{i % 4}", f"сообщение {i}")
+    board.add_user("Маша")
+    board.add_user("Кот Баюн")
+    with board:
+        yield board
+
+
+def adapter(board: Mybbru, password: str = PASSWORD) -> MybbruForum:
+    return MybbruForum(board.base, BOT, password, timezone_name="Europe/Moscow", intervals={"post": 0, "pm": 0},
+                       clock=board.clock_, sleep=board.clock_.sleep)
+
+
+def test_login_and_a_wrong_password(ru):
+    adapter(ru).login()
+    with pytest.raises(LoginRequired, match="Неверное имя"):
+        adapter(ru, "не тот").login()
+
+
+def test_reads_through_the_api_and_the_pages(ru):
+    a = adapter(ru)
+    posts, _ = a.fetch_posts("22")
+    assert [p.text for p in posts] == [f"сообщение {i}" for i in range(30)]
+    html_posts, _ = PunbbForum._fetch_posts(a, "22", None)  # the pages, where a board's API does not serve
+    assert [p.text for p in html_posts] == [f"сообщение {i}" for i in range(30)]
+
+
+def test_a_reply_through_the_anti_bot_step_then_the_flood(ru):
+    a = adapter(ru)
+    pid = a.reply("22", "Итоги дня")
+    assert ru.posts[-1].author == BOT and pid == str(ru.posts[-1].id)
+    ru.clock_.now += 5
+    with pytest.raises(FloodLimited, match="have to pass between posts") as e:
+        a.with_login(lambda: a._reply("22", "второе"))
+    assert e.value.retry_after == 30.0  # the text names the timer, not what is left of it
+    a.reply("22", "второе")  # waited out on the board's clock, then sent once
+    assert [p.text for p in ru.posts_by(BOT)] == ["Итоги дня", "второе"]
+
+
+def test_pms_one_per_recipient_read_back_and_unverified_parts_said(ru):
+    a = adapter(ru)
+    a.send_pm("Маша, Кот Баюн", "Команда", "Вы мафия")
+    assert [m.to for m in ru.pms_from(BOT)] == [["Маша"], ["Кот Баюн"]]
+    assert a.find_own_pm("Маша", "мафия") == str(ru.pms_from(BOT)[0].id)
+    ru.add_pm("Маша", [BOT], "Ход", "проверяю Кот Баюн")
+    pms, cursor = a.fetch_pms()
+    assert [(p.author, p.text) for p in pms] == [("Маша", "проверяю Кот Баюн")]
+    assert a.fetch_pms(cursor)[0] == []
+    with pytest.raises(FormRejected, match="не найден"):
+        a.send_pm("Никто", "Роль", "текст")
+    assert {"flows.pm", "flows.pm_answer", "flows.reply_answer", "messages.flood"} <= MYBBRU.unverified

@@ -1,0 +1,125 @@
+"""The vBulletin adapter against the vB 3.8 and 4.2 emulators (issue 18 items 1 and 3): the answers are shaped as
+ENGINES.md §12 states them (form errors through construct_errors, redirects, private.php), so a flood, an unknown
+recipient or a full quota is read as what it is, not as a permanent "unexpected answer"."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.vbulletin import VbulletinForum
+from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PostQueued
+from vbulletin import VBulletin
+
+BOT, PASSWORD = "GM_Bot", "пароль-бота"
+VERSIONS = ["3.8", "4.2"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_795_000_000.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:  # the bot's waits pass on the board's clock, at once
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture(params=VERSIONS)
+def vb(request):
+    clock = Clock()
+    board = VBulletin(BOT, PASSWORD, version=request.param, clock=clock)
+    board.clock_ = clock
+    board.thread(7, "Мафия: день 1")
+    for i in range(25):
+        board.add_post(7, f"Игрок{i % 4}", f"сообщение {i}")
+    for name in ("Маша", "Кот Баюн", "Дядя Фёдор"):
+        board.add_user(name)
+    with board:
+        yield board
+
+
+def adapter(board: VBulletin, password: str = PASSWORD, **kw) -> VbulletinForum:
+    return VbulletinForum(board.base, BOT, password, timezone_name="Europe/Moscow",
+                          intervals={"post": 0, "pm": 0}, clock=board.clock_, sleep=board.clock_.sleep, **kw)
+
+
+def test_login_and_a_wrong_password_in_the_boards_words(vb):
+    adapter(vb).login()
+    assert any(vb.sessions.values())
+    with pytest.raises(LoginRequired, match="invalid username or password"):
+        adapter(vb, "не тот").login()
+
+
+def test_reads_every_page_and_an_edit(vb):
+    a = adapter(vb)
+    posts, cursor = a.fetch_posts("7")
+    assert [p.text for p in posts] == [f"сообщение {i}" for i in range(25)]
+    first = vb.thread_posts(7)[3]
+    vb.clock_.now += 600
+    vb.edit_post(first.id, "сообщение 3 (исправлено)")
+    vb.add_post(7, "Маша", "новое")
+    again, _ = a.fetch_posts("7", cursor)
+    assert "новое" in [p.text for p in again]
+    if vb.version == "4.2":  # 3.8's printthread has no ids: showthread (20 a page) then holds the edited post
+        return
+    edited = [p for p in a.reread_from("7", str(first.id)) if p.id == str(first.id)]
+    assert edited and edited[0].text == "сообщение 3 (исправлено)" and edited[0].edited_at is not None
+
+
+def test_reply_then_a_flood_is_retried_with_the_boards_wait(vb):
+    a = adapter(vb)
+    pid = a.reply("7", "Итоги дня")
+    assert vb.posts[-1].text == "Итоги дня" and pid == str(vb.posts[-1].id)
+    vb.clock_.now += 10
+    with pytest.raises(FloodLimited, match="wait 30 seconds between posts") as e:
+        a.with_login(lambda: a._reply("7", "Второе"))  # the answer itself: the board's words and wait
+    assert e.value.retry_after == 21.0 and vb.posts[-1].text == "Итоги дня"
+    a.reply("7", "Второе")  # as the bot sends it: the refusal waited out, then sent once
+    assert [p.text for p in vb.posts_by(BOT)] == ["Итоги дня", "Второе"] and 21.0 in vb.clock_.slept
+
+
+def test_a_moderated_reply_is_queued_not_refused(vb):
+    vb.moderated.add(BOT)
+    with pytest.raises(PostQueued):
+        adapter(vb).reply("7", "На проверке")
+
+
+def test_an_expired_security_token_is_transient(vb):
+    a = adapter(vb)
+    a.login()
+    page = a.get(a.url("reply", topic="7"))
+    vb.clock_.now += 4 * 3600
+    with pytest.raises(FormTransient, match="security token has expired"):
+        a.raise_for_errors(a.submit(page, "reply", {"message": "поздно"}, action="post"))
+
+
+def test_a_pm_to_several_names_goes_out_split_on_semicolons_and_is_read_back(vb):
+    a = adapter(vb)
+    a.send_pm("Маша, Кот Баюн", "Роль", "Вы мафия")
+    (pm,) = vb.pms_from(BOT)
+    assert pm.to == ["Маша", "Кот Баюн"] and pm.text == "Вы мафия"
+    assert a.find_own_pm("Маша, Кот Баюн", "мафия") == str(pm.id)
+    vb.add_pm("Маша", [BOT], "Ход", "убить Кот Баюн")
+    pms, cursor = a.fetch_pms()
+    assert [(p.author, p.text) for p in pms] == [("Маша", "убить Кот Баюн")]
+    assert a.fetch_pms(cursor)[0] == []
+
+
+def test_unknown_recipient_full_quota_and_pm_flood_are_named(vb):
+    a = adapter(vb)
+    with pytest.raises(FormRejected, match="were not found: Никто") as e:
+        a.send_pm("Никто", "Роль", "текст")
+    assert not isinstance(e.value, FormTransient)
+    for i in range(vb.pm_quota):
+        vb.add_pm("Кот Баюн", ["Маша"], "спам", str(i))
+    with pytest.raises(FormRejected, match="Маша has exceeded their private message quota"):
+        a.send_pm("Маша", "Роль", "текст")
+    a.send_pm("Дядя Фёдор", "Роль", "текст")
+    with pytest.raises(FloodLimited, match="between sending private messages") as e:
+        a.with_login(lambda: a._send_pm("Дядя Фёдор", "Роль", "ещё"))
+    assert e.value.retry_after == 61.0
+    a.send_pm("Дядя Фёдор", "Роль", "ещё")  # waited out (61 s on the board's clock), then sent
+    assert [m.text for m in vb.pms_from(BOT)] == ["текст", "ещё"]

@@ -1,0 +1,373 @@
+"""vBulletin 3.8 and 4.2 as a WSGI app (issue 18 item 3).
+
+Sources: the two real thread pages in fixtures/vbulletin/ (3.8.11 postbit tables, dates, quick reply form; 4.2.3
+`li.postcontainer`, friendly `showthread.php/ID-slug/pageN` links, `span.date`), and ENGINES.md §8/§12: login
+with `vb_login_md5password`, the `bbuserid`/`bbsessionhash` cookies, `securitytoken` "TIMESTAMP-sha1" on every
+form (expired after 3 hours, phrases "was invalid" / "was missing" / "has expired"), form errors through
+construct_errors (3.8 `table.tborder td.alt1 ol li`, 4.2 `div.blockbody.errorblock ul.blockrow.error li`),
+`floodchecktime` 30 s and `pmfloodtime` 60 s with the stock phrases, a reply answered by a redirect page with
+a meta refresh (3.8) or a 302 (4.2, `useheaderredirect`) to `showthread.php?p=N#postN`, a moderated reply
+redirected to `forumdisplay.php?f=`, PMs through private.php (`recipients` split on ';', "The following users
+were not found", "...has exceeded their private message quota...", `pm_messagesent` back to private.php). The
+PM pages (private.php folders and showpm) follow vB's templates as §12 names them; no served one was saved.
+vBulletin has no two-step login. Rendering lives in vbulletin_pm.py (PMs) and here (threads).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from board import Emulator, Post, Request, Response
+
+MSK = ZoneInfo("Europe/Moscow")
+TOKEN_LIFE = 3 * 3600
+
+FLOOD_POST = ("This forum requires that you wait {0} seconds between posts. Please try again in {1} seconds.")
+FLOOD_PM = ("This forum requires that you wait {0} seconds between sending private messages. "
+            "Please try again in {1} seconds.")
+TOKEN_MISSING = "Your submission could not be processed because a security token was missing."
+TOKEN_INVALID = "Your submission could not be processed because a security token was invalid."
+TOKEN_EXPIRED = "Your submission could not be processed because the security token has expired."
+BAD_LOGIN = ("You have entered an invalid username or password. Please press the back button, enter the correct "
+             "details and try again. Don't forget that the password is case sensitive.")
+NO_PERMISSION = "You are not logged in or you do not have permission to access this page."
+
+
+def bbcode(text: str) -> str:
+    return html.escape(text, quote=False).replace("\n", "<br />\n")
+
+
+def slug(title: str) -> str:
+    return re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or "thread"
+
+
+class VBulletin(Emulator):
+    flood = {"post": 30.0, "pm": 60.0}
+
+    def __init__(self, *args, version: str = "3.8", friendly: bool | None = None, per_page: int | None = None,
+                 pm_quota: int = 50, seconds: bool = False, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.version = version
+        self.charset = "windows-1251" if version == "3.8" else "utf-8"
+        # the saved 4.2 page is served with friendly URLs ("advanced": showthread.php/ID-slug/pageN)
+        self.friendly = (version == "4.2") if friendly is None else friendly
+        self.per_page = per_page or (20 if version == "3.8" else 10)  # as the two saved pages show
+        self.pm_quota = pm_quota
+        self.strikes: dict[str, int] = {}
+        self.seconds = seconds  # timeformat "H:i:s" (a board setting; stock shows minutes)
+
+    # --- frame -------------------------------------------------------------------------------------------------
+
+    def token(self, who: str | None) -> str:
+        if who is None:
+            return "guest"
+        ts = int(self.clock())
+        return f"{ts}-{self._sign(ts, who)}"
+
+    def _sign(self, ts: int, who: str) -> str:
+        return hashlib.sha1(f"{ts}{self.uid(who)}salt".encode()).hexdigest()
+
+    def check_token(self, req: Request, who: str) -> str | None:
+        value = req.form.get("securitytoken", "")
+        if not value:
+            return TOKEN_MISSING
+        ts, _, sig = value.partition("-")
+        if not ts.isdigit() or sig != self._sign(int(ts), who):
+            return TOKEN_INVALID
+        if int(ts) + TOKEN_LIFE < self.clock():
+            return TOKEN_EXPIRED
+        return None
+
+    def page(self, who: str | None, main: str, title: str = "Форум") -> str:
+        token = self.token(who)
+        if who:
+            nav = (f'<td class="alt2">Здравствуйте, <strong>{html.escape(who)}</strong>. '
+                   f'<a href="private.php">Личные сообщения</a> '
+                   f'<a href="login.php?do=logout&amp;logouthash={token}">Выход</a></td>')
+        else:
+            nav = ('<td><form id="navbar_loginform" action="login.php?do=login" method="post" '
+                   'onsubmit="md5hash(vb_login_password, vb_login_md5password, vb_login_md5password_utf, 0)">'
+                   '<input type="text" class="textbox default-value" name="vb_login_username" value="" />'
+                   '<input type="password" class="textbox" name="vb_login_password" />'
+                   '<input type="checkbox" name="cookieuser" value="1" />'
+                   '<input type="submit" class="loginbutton" value="Вход" />'
+                   '<input type="hidden" name="s" value="" /><input type="hidden" name="securitytoken" value="guest" />'
+                   '<input type="hidden" name="do" value="login" /><input type="hidden" name="vb_login_md5password" />'
+                   '<input type="hidden" name="vb_login_md5password_utf" /></form></td>')
+        gen = "vBulletin 3.8.11" if self.version == "3.8" else "vBulletin 4.2.3"
+        return (f'<html dir="ltr" lang="ru"><head><meta http-equiv="Content-Type" content="text/html; '
+                f'charset={self.charset}" /><meta name="generator" content="{gen}" /><title>{html.escape(title)}'
+                f'</title><script type="text/javascript">var SECURITYTOKEN = "{token}";</script></head><body>'
+                f'<table class="tborder"><tr>{nav}</tr></table>{main}'
+                f'<div id="footer"><div class="smallfont" align="center">Powered by {gen}</div></div></body></html>')
+
+    def standard_error(self, who: str | None, text: str) -> Response:
+        if self.version == "3.8":
+            main = (f'<table class="tborder"><tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" '
+                    f'align="center"><div class="panel"><div style="text-align:left">{html.escape(text)}</div></div>'
+                    f'</td></tr></table>')
+        else:
+            main = (f'<div class="standard_error"><h2 class="blockhead">Сообщение</h2><div class="blockbody '
+                    f'formcontrols"><div class="blockrow restore">{html.escape(text)}</div></div></div>')
+        return self.html(self.page(who, main))
+
+    def form_errors(self, errors: list[str]) -> str:
+        """construct_errors() on a form page: the list vB puts above the form it shows again."""
+        items = "".join(f"<li>{html.escape(e)}</li>" for e in errors)
+        if self.version == "3.8":
+            return (f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center">'
+                    f'<tr><td class="tcat">При обработке вашего сообщения возникли следующие ошибки</td></tr>'
+                    f'<tr><td class="alt1"><ol>{items}</ol></td></tr></table>')
+        return (f'<div class="blockhead">При обработке вашего сообщения возникли следующие ошибки</div>'
+                f'<div class="blockbody errorblock"><ul class="blockrow error">{items}</ul></div>')
+
+    def redirect_done(self, who: str, text: str, target: str) -> Response:
+        """vB's redirect: a 302 where `useheaderredirect` is on (4.2 here), else the "thank you" page with a
+        meta refresh (3.8 here)."""
+        if self.version == "4.2":
+            return self.redirect(target)
+        meta = f'<meta http-equiv="Refresh" content="2; URL={html.escape(target)}" />'
+        page = self.page(who, f'<table class="tborder"><tr><td class="panelsurround" align="center"><div class="panel">'
+                              f'<div style="text-align:left"><blockquote><p>{html.escape(text)}</p></blockquote></div>'
+                              f'</div></td></tr></table>')
+        return self.html(page.replace("</head>", meta + "</head>", 1))
+
+    def date(self, at: float) -> str:
+        d = datetime.fromtimestamp(at, MSK)
+        sec = ":%S" if self.seconds else ""
+        if self.version == "3.8":
+            return f"{d:%d.%m.%Y}, " + d.strftime(f"%H:%M{sec}")
+        return f'{d:%m-%d-%Y},&nbsp;<span class="time">' + d.strftime(f"%I:%M{sec} %p") + "</span>"
+
+    # --- threads -----------------------------------------------------------------------------------------------
+
+    def thread_url(self, tid: int, page: int = 1, script: str = "showthread.php") -> str:
+        if self.friendly and script == "showthread.php":
+            return f"showthread.php/{tid}-{slug(self.threads[tid])}" + (f"/page{page}" if page > 1 else "")
+        return f"{script}?t={tid}" + (f"&amp;page={page}" if page > 1 else "")
+
+    def post_html(self, p: Post, n: int) -> str:
+        uid, author, body = self.uid(p.author), html.escape(p.author), bbcode(p.text)
+        edit = ""
+        if p.edited_at:
+            d = datetime.fromtimestamp(p.edited_at, MSK)
+            if self.version == "3.8":
+                edit = (f'<div class="smallfont"><hr size="1" style="color:#D1D1E1" /><em>Последний раз '
+                        f'редактировалось {html.escape(p.edited_by)}; {d:%d.%m.%Y} в <span class="time">{d:%H:%M}'
+                        f'</span>.</em></div>')
+            else:
+                edit = (f'<blockquote class="postcontent lastedited">Last edited by {html.escape(p.edited_by)}; '
+                        f'{d:%m-%d-%Y} at <span class="time">{d:%I:%M %p}</span>.</blockquote>')
+        if self.version == "3.8":
+            return f"""<div id="edit{p.id}" style="padding:0px 0px 6px 0px">
+<table id="post{p.id}" class="tborder" cellpadding="6" cellspacing="0" border="0" width="100%" align="center">
+<tr><td class="thead" style="font-weight:normal"><a name="post{p.id}"><img class="inlineimg" src="images/statusicon/post_old.gif" alt="" border="0" /></a>
+{self.date(p.at)}</td><td class="thead" style="font-weight:normal" align="right">#<a href="showpost.php?p={p.id}&amp;postcount={n}" target="new" rel="nofollow" id="postcount{p.id}" name="{n}"><strong>{n}</strong></a></td></tr>
+<tr valign="top"><td class="alt2" width="175"><div id="postmenu_{p.id}"><a class="bigusername" href="member.php?u={uid}">{author}</a></div></td>
+<td class="alt1" id="td_post_{p.id}"><!-- message --><div id="post_message_{p.id}">{body}</div><!-- / message -->
+<div style="margin-top: 10px" align="right">{edit}</div></td></tr></table></div>
+"""
+        member = f"member.php/{uid}-{slug(p.author)}" if self.friendly else f"member.php?u={uid}"
+        return f"""<li class="postbitlegacy postbitim postcontainer old" id="post_{p.id}">
+<div class="posthead"><span class="postdate old"><span class="date">{self.date(p.at)}</span></span>
+<span class="nodecontrols"><a name="post{p.id}" href="showthread.php?p={p.id}#post{p.id}" class="postcounter">#{n}</a><a id="postcount{p.id}" name="{n}"></a></span></div>
+<div class="postdetails"><div class="userinfo"><div class="username_container"><div class="popupmenu memberaction">
+<a class="username offline popupctrl" href="{member}"><strong>{author}</strong></a></div></div></div>
+<div class="postbody"><div class="postrow"><div class="content"><div id="post_message_{p.id}"><blockquote class="postcontent restore ">{body}</blockquote></div></div></div>{edit}</div></div>
+<hr /></li>
+"""
+
+    def pagenav(self, tid: int, number: int, pages: int, script: str = "showthread.php") -> str:
+        if pages < 2:
+            return ""
+        url = (lambda k: self.thread_url(tid, k, script))
+        if self.version == "3.8":
+            links = "".join(f'<td class="alt2"><span class="smallfont" title="">'
+                            f'<strong>{k}</strong></span></td>' if k == number else
+                            f'<td class="alt1"><a class="smallfont" href="{url(k)}" title="">{k}</a></td>'
+                            for k in range(1, pages + 1))
+            prev = f'<td class="alt1"><a rel="prev" class="smallfont" href="{url(number - 1)}">&lt;</a></td>' \
+                if number > 1 else ""
+            nxt = f'<td class="alt1"><a rel="next" class="smallfont" href="{url(number + 1)}">&gt;</a></td>' \
+                if number < pages else ""
+            return (f'<div class="pagenav" align="right"><table class="tborder" cellpadding="3" cellspacing="1" '
+                    f'border="0"><tr><td class="vbmenu_control" style="font-weight:normal">Страница {number} из '
+                    f'{pages}</td>{prev}{links}{nxt}</tr></table></div>')
+        links = "".join(f'<span class="selected"><a href="javascript://">{k}</a></span>' if k == number else
+                        f'<span><a href="{url(k)}">{k}</a></span>' for k in range(1, pages + 1))
+        prev = f'<span class="prev_next"><a rel="prev" href="{url(number - 1)}">Prev</a></span>' if number > 1 else ""
+        nxt = f'<span class="prev_next"><a rel="next" href="{url(number + 1)}">Next</a></span>' if number < pages else ""
+        return (f'<div id="pagination_top" class="pagination_top"><form action="{url(number)}" method="get" '
+                f'class="pagination popupmenu nohovermenu"><input type="hidden" name="t" value="{tid}" />'
+                f'<span><a href="javascript://" class="popupctrl">Page {number} of {pages}</a></span>'
+                f'{prev}{links}{nxt}</form></div>')
+
+    def quick_reply(self, who: str, tid: int) -> str:
+        return (f'<form action="newreply.php?do=postreply&amp;t={tid}" method="post" name="vbform" id="qrform">'
+                f'<textarea name="message" id="vB_Editor_QR_textarea" rows="10" cols="60"></textarea>'
+                f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="fromquickreply" value="1" />'
+                f'<input type="hidden" name="s" value="" /><input type="hidden" name="securitytoken" '
+                f'value="{self.token(who)}" /><input type="hidden" name="do" value="postreply" />'
+                f'<input type="hidden" name="t" value="{tid}" /><input type="hidden" name="p" value="who cares" />'
+                f'<input type="hidden" name="parseurl" value="1" /><input type="hidden" name="loggedinuser" '
+                f'value="{self.uid(who)}" /><input type="submit" class="button" value="Ответить" name="sbutton" />'
+                f'</form>')
+
+    def thread_page(self, who: str | None, tid: int, number: int) -> Response:
+        posts = self.thread_posts(tid)
+        pages = max(1, -(-len(posts) // self.per_page))
+        number = min(max(number, 1), pages)
+        shown = posts[(number - 1) * self.per_page: number * self.per_page]
+        start = (number - 1) * self.per_page
+        items = "".join(self.post_html(p, start + i + 1) for i, p in enumerate(shown))
+        nav = self.pagenav(tid, number, pages)
+        posts_html = f'<div id="posts">{items}<div id="lastpost"></div></div>' if self.version == "3.8" else \
+            f'<div id="postlist" class="postlist restrain"><ol id="posts" class="posts">{items}</ol></div>'
+        qr = self.quick_reply(who, tid) if who and number == pages else ""
+        return self.html(self.page(who, f'{nav}{posts_html}{nav}{qr}', self.threads[tid]))
+
+    def print_page(self, who: str | None, tid: int, number: int, pp: int) -> Response:
+        """printthread.php: 4.2's printthreadbit (`li.postbit#post_N`); 3.8's carries no post ids."""
+        posts = self.thread_posts(tid)
+        pp = min(max(pp, 1), 200)
+        pages = max(1, -(-len(posts) // pp))
+        number = min(max(number, 1), pages)
+        shown = posts[(number - 1) * pp: number * pp]
+        if self.version == "3.8":
+            items = "".join(f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%"><tr>'
+                            f'<td class="page"><table cellpadding="0" cellspacing="0" border="0" width="100%"><tr>'
+                            f'<td style="font-size:14pt">{html.escape(p.author)}</td><td class="smallfont" '
+                            f'align="right">{self.date(p.at)}</td></tr></table><hr /><div>{bbcode(p.text)}</div>'
+                            f'</td></tr></table><br />' for p in shown)
+        else:
+            items = "".join(f'<li class="postbit" id="post_{p.id}"><div class="posthead"><span class="datetime">'
+                            f'{self.date(p.at)}</span> <span class="username">{html.escape(p.author)}</span></div>'
+                            f'<div class="postbody"><div class="content"><blockquote class="postcontent restore">'
+                            f'{bbcode(p.text)}</blockquote></div></div></li>' for p in shown)
+            items = f'<ol id="posts">{items}</ol>'
+        nav = ""
+        if pages > 1:
+            nav = "".join(f'<a href="printthread.php?t={tid}&amp;pp={pp}&amp;page={k}">{k}</a> '
+                          for k in range(1, pages + 1))
+            if number < pages:
+                nav += f'<a rel="next" href="printthread.php?t={tid}&amp;pp={pp}&amp;page={number + 1}">&gt;</a>'
+            nav = f'<div class="pagenav">{nav}</div>'
+        return self.html(self.page(who, nav + items + nav))
+
+    def reply_form(self, who: str, tid: int, errors: list[str], message: str = "") -> Response:
+        err = self.form_errors(errors) if errors else ""
+        form = (f'<form action="newreply.php?do=postreply&amp;t={tid}" method="post" name="vbform">'
+                f'<textarea name="message" rows="20" cols="60">{html.escape(message)}</textarea>'
+                f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="s" value="" />'
+                f'<input type="hidden" name="securitytoken" value="{self.token(who)}" />'
+                f'<input type="hidden" name="do" value="postreply" /><input type="hidden" name="t" value="{tid}" />'
+                f'<input type="submit" class="button" name="sbutton" value="Ответить" /></form>')
+        return self.html(self.page(who, err + form))
+
+    # --- requests ----------------------------------------------------------------------------------------------
+
+    def handle(self, req: Request) -> Response:
+        from vbulletin_pm import handle_private
+
+        who = self.logged_in(req)
+        path = req.path
+        if path == "login.php" and req.method == "POST":
+            return self.login(req)
+        if path == "login.php" and req.query.get("do") == "logout":
+            return self.redirect_done(who or "", "Выход выполнен.", "index.php")
+        if path in ("", "index.php", "forumdisplay.php"):
+            return self.html(self.page(who, '<div id="forums">Форум</div>'))
+        m = re.fullmatch(r"showthread\.php(?:/(\d+)-[^/]*(?:/page(\d+))?)?", path)
+        if m:
+            return self.showthread(req, who, m)
+        if path == "printthread.php":
+            tid = int(req.query.get("t", "0") or 0)
+            if tid not in self.threads:
+                return self.standard_error(who, "Неверно указана тема.")
+            return self.print_page(who, tid, int(req.query.get("page", "1") or 1), int(req.query.get("pp", "0") or 0)
+                                   or self.per_page)
+        if path == "newreply.php":
+            return self.newreply(req, who)
+        if path == "private.php":
+            if who is None:
+                return self.standard_error(None, NO_PERMISSION)
+            return handle_private(self, req, who)
+        return self.html(self.page(who, "Страница не найдена"), 404)
+
+    def logged_in(self, req: Request) -> str | None:
+        who = self.sessions.get(req.cookies.get("bbsessionhash", ""))
+        return who if who and req.cookies.get("bbuserid") == str(self.uid(who)) else None
+
+    def login(self, req: Request) -> Response:
+        name = self.member(req.form.get("vb_login_username", ""))
+        password = req.form.get("vb_login_password", "").strip()  # the browser trims it (§12)
+        md5 = req.form.get("vb_login_md5password", "")
+        if name is not None:
+            stored = self.users[name][1]
+            ok = (md5 == hashlib.md5(stored.encode("utf-8")).hexdigest()
+                  or req.form.get("vb_login_md5password_utf", "") == hashlib.md5(stored.encode("utf-8")).hexdigest()
+                  or (password and password == stored))
+        else:
+            ok = False
+        if not ok:
+            key = name or req.form.get("vb_login_username", "")
+            self.strikes[key] = self.strikes.get(key, 0) + 1
+            return self.standard_error(None, BAD_LOGIN + f" You have used {self.strikes[key]} out of 5 login "
+                                                         "attempts.")
+        sid = self.new_session(name)
+        cookies = [("Set-Cookie", f"bbuserid={self.uid(name)}; path=/"),
+                   ("Set-Cookie", f"bbsessionhash={sid}; path=/; HttpOnly")]
+        if req.form.get("cookieuser") == "1":
+            cookies.append(("Set-Cookie", f"bbpassword={md5 or 'x'}; path=/"))
+        meta = '<meta http-equiv="Refresh" content="2; URL=index.php" />'
+        page = self.page(name, f'<div class="panel">Спасибо, что зашли, {html.escape(name)}.</div>')
+        return self.html(page.replace("</head>", meta + "</head>", 1), headers=cookies)
+
+    def showthread(self, req: Request, who: str | None, m: re.Match) -> Response:
+        if "p" in req.query:
+            pid = int(req.query["p"]) if req.query["p"].isdigit() else 0
+            post = next((p for p in self.posts if p.id == pid), None)
+            if post is None:
+                return self.standard_error(who, "Неверно указано сообщение.")
+            index = self.thread_posts(post.tid).index(post)
+            return self.thread_page(who, post.tid, index // self.per_page + 1)
+        tid = int(m.group(1) or req.query.get("t", "0") or 0)
+        if tid not in self.threads:
+            return self.standard_error(who, "Неверно указана тема.")
+        if self.friendly and not m.group(1) and req.query.get("goto") != "lastpost":
+            # friendly URLs on: the plain address is sent to the canonical one
+            return self.redirect(self.thread_url(tid, int(req.query.get("page", "1") or 1)).replace("&amp;", "&"),
+                                 301)
+        if req.query.get("goto") == "lastpost":
+            return self.thread_page(who, tid, 10 ** 6)
+        return self.thread_page(who, tid, int(m.group(2) or req.query.get("page", "1") or 1))
+
+    def newreply(self, req: Request, who: str | None) -> Response:
+        tid = int(req.form.get("t") or req.query.get("t", "0") or 0)
+        if who is None:
+            return self.standard_error(None, NO_PERMISSION)
+        if tid not in self.threads:
+            return self.standard_error(who, "Неверно указана тема.")
+        if req.method == "GET":
+            return self.reply_form(who, tid, [])
+        bad = self.check_token(req, who)
+        if bad:
+            return self.standard_error(who, bad)
+        message = req.form.get("message", "")
+        left = self.flood_left(who, "post")
+        if left:
+            return self.reply_form(who, tid, [FLOOD_POST.format(int(self.flood["post"]), left)], message)
+        if len(message.strip()) < 2:
+            return self.reply_form(who, tid, ["The message you have entered is too short. Please lengthen your "
+                                              "message to at least 2 characters."], message)
+        self.acted(who, "post")
+        if who in self.moderated:
+            return self.redirect_done(who, "Спасибо за сообщение. Оно появится после проверки модератором.",
+                                      "forumdisplay.php?f=2")
+        post = self.add_post(tid, who, message)
+        return self.redirect_done(who, "Спасибо за сообщение! Сейчас вы будете перемещены к нему.",
+                                  f"showthread.php?p={post.id}#post{post.id}")
