@@ -201,3 +201,19 @@ def test_C9_an_undone_modkill_tells_the_thread_who_is_back_in_the_game():
     assert plain(post[0].text) == ("Отменено действие ведущего — модкилл: М3 снова в игре.\n"
                                    "Голосование снова идёт (день 1) — в теме голосования до 02.12 10:00 МСК."), post[0].text
     assert next(p for p in r.run.result.players if p.nick == "М3").alive
+
+
+def test_C9_an_undone_modkill_during_a_pause_names_no_deadline():
+    """A modkill given and undone while the game is paused (C-9): the vote is on again, but no deadline runs
+    until the GM resumes; the notice must not name the old deadline as if the day were running (a GM's
+    walk-through: «до 04.12 10:25» stood under «игра на паузе»)."""
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "пауза")
+    g.gm("day 1", "+2h", "модкилл М3 проверка")
+    undo = g.gm("day 1", "+3h", "отмена")
+    r = g.run("day 1", "+4h")
+    post = by_key(r, f"undo/{undo.id}")
+    assert len(post) == 1
+    assert plain(post[0].text) == ("Отменено действие ведущего — модкилл: М3 снова в игре.\n"
+                                   "Голосование снова идёт (день 1), но игра на паузе: срок назовёт сообщение "
+                                   "о снятии паузы."), post[0].text

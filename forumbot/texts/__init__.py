@@ -619,7 +619,9 @@ class Texts(GuideTexts):
         what = self.undo_words(name)
         if back:
             text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
-            if vote_again:
+            if vote_again and paused:  # no deadline runs while paused: the resume post will name it
+                text = self.prose(text, self._("gm.undone_vote_paused", phase=self.phase(label)))
+            elif vote_again:
                 text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
                                                at=self.time(deadline) if deadline else "—"))
             return text

@@ -378,6 +378,7 @@ T.update({
     "mafia.must_match": "The shot happens only if every living mafia member names the same target; otherwise it misfires.",
     "status.mafia_mismatch": "Mafia: the targets do not match yet ({targets}).",
     "gm.undone_vote": "The vote is on again ({phase}) — in the vote thread until {at}.",
+    "gm.undone_vote_paused": "The vote is on again ({phase}), but the game is paused: the post resuming it will give the deadline.",
     "out.modkill": "The GM has taken you out of the game (modkill).",
     "out.modkill_undone": "The GM has undone your modkill: you are back in the game, with your role.",
     "out.vote": "The vote has taken you out of the game.",
