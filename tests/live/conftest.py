@@ -80,23 +80,44 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-# The live groups, longest first (minutes on a loaded 2-core machine). xdist (with --no-loadscope-reorder) hands
-# out work in collection order, two units to each worker at the start: these go first, one to a worker, each with
-# a unit test as its second unit; the shorter live groups come after the unit tests, to whichever worker is free.
-# Collected in file order, two long games queued behind each other on one worker and the suite ran past its 15
-# minutes.
-LONGEST_FIRST = ("clock_ahead", "emulator_vbulletin", "emulator_invision", "emulator_mybbru", "mybb_stock_board", "phpbb_season_board", "fluxbb_stock_board", "mybb_board", "phpbb_stock_board",
-                 "smf_board", "phpbb_board", "fluxbb_board", "smf_stock_board", "mybb_side_board", "phpbb_side_board",
-                 "flaskbb", "xenforo_games")
+# The live groups, longest first (measured: `--junitxml`, each group's tests summed, on a loaded 2-core machine).
+# xdist's loadgroup hands each worker one unit (a group, or a module of unit tests) in collection order, then,
+# while a worker has at most 2 tests pending, one more. A live group of one or two tests therefore takes the next
+# unit at once, queued behind it: with more long groups than workers, the 15th went behind the 1st and the two
+# ran one after the other (stop 22: 1225 s). So the first `workers` groups go first, one to a worker, then one
+# filler module of fast unit tests each (>= 3 tests, so the worker asks for nothing more until its group is done),
+# then the remaining long groups, taken by the workers whose first group ended soonest, then the rest.
+LONGEST_FIRST = ("mybb_side_board", "phpbb_season_board", "smf_board", "phpbb_board", "mybb_board", "fluxbb_board",
+                 "mybb_stock_board", "phpbb_stock_board", "phpbb_side_board", "clock_ahead", "fluxbb_stock_board",
+                 "xenforo_games", "smf_stock_board", "emulator_vbulletin", "emulator_mybbru", "emulator_invision",
+                 "flaskbb")
+# Fast modules of pure unit tests (under a second each), the fillers above; a module gone from this list is
+# replaced by another unit module of >= 3 tests.
+FILLERS = ("tests/adapters/test_profile_names.py", "tests/adapters/test_board_zone.py", "tests/adapters/test_discourse.py",
+           "tests/test_texts.py", "tests/adapters/test_pm_header.py", "tests/adapters/test_transport_pacing.py",
+           "tests/adapters/test_charset_refusal.py", "tests/test_gm_status_roles.py", "tests/test_gm_help.py",
+           "tests/adapters/test_rough_times.py", "tests/adapters/test_transport.py", "tests/test_positions.py",
+           "tests/test_rules_c13_late.py", "tests/adapters/test_flood_flows.py", "tests/adapters/test_escaping.py",
+           "tests/test_authors.py", "tests/adapters/test_detect.py", "tests/adapters/test_capabilities.py",
+           "tests/adapters/test_mybbru_flows.py", "tests/test_parse_inflected.py", "tests/adapters/test_flaskbb.py")
+
+
+def _workers(config) -> int:  # type: ignore[no-untyped-def]
+    count = os.environ.get("PYTEST_XDIST_WORKER_COUNT") or getattr(config.option, "numprocesses", None)
+    try:
+        return max(1, int(count))
+    except (TypeError, ValueError):
+        return os.cpu_count() or 1
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
     """Keep each live board's (or live module's) tests on one xdist worker, where the board is built once, and
-    hand the live groups out first, longest first. First of the hooks: xdist's own (registered on a worker
-    before this conftest is loaded, so called after it otherwise) turns the `xdist_group` marks into the
-    node-id suffix `--dist loadgroup` schedules by; marks added after it were ignored, each module was its own
-    group, and two modules on one board built it twice on the same ports when they ran at once."""
+    hand the live groups out first, longest first, each with a filler behind it (see LONGEST_FIRST). First of
+    the hooks: xdist's own (registered on a worker before this conftest is loaded, so called after it
+    otherwise) turns the `xdist_group` marks into the node-id suffix `--dist loadgroup` schedules by; marks
+    added after it were ignored, each module was its own group, and two modules on one board built it twice on
+    the same ports when they ran at once."""
     groups: dict[int, str] = {}
     for item in items:
         marker = item.get_closest_marker("xdist_group")
@@ -109,13 +130,30 @@ def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
         groups[id(item)] = wanted[0] if wanted else item.module.__name__
         item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
 
-    def rank(item) -> int:  # type: ignore[no-untyped-def]
+    workers = _workers(config)
+    present = [g for g in LONGEST_FIRST if g in set(groups.values())]
+    first, later = present[:workers], present[workers:]
+    modules: dict[str, int] = {}
+    for item in items:
+        if id(item) not in groups:
+            path = item.nodeid.split("::", 1)[0]
+            modules[path] = modules.get(path, 0) + 1
+    fillers = [m for m in FILLERS if modules.get(m, 0) >= 3]
+    fillers += [m for m, n in modules.items() if n >= 3 and m not in fillers]
+    fillers = fillers[:len(first)] if later else []
+
+    def rank(item) -> tuple[int, int]:  # type: ignore[no-untyped-def]
         group = groups.get(id(item))
         if group is None:
-            return len(LONGEST_FIRST)  # a unit test
-        return LONGEST_FIRST.index(group) if group in LONGEST_FIRST else len(LONGEST_FIRST) + 1
+            path = item.nodeid.split("::", 1)[0]
+            return (1, fillers.index(path)) if path in fillers else (3, 0)
+        if group in first:
+            return 0, first.index(group)
+        if group in later:
+            return 2, later.index(group)
+        return 4, 0  # the short live modules, after the unit tests
 
-    items.sort(key=rank)  # stable: each group's tests keep their order
+    items.sort(key=rank)  # stable: each group's and module's tests keep their order
 
 
 @pytest.hookimpl(tryfirst=True)
