@@ -707,6 +707,8 @@ MYBBRU = replace(
     messages=_ro({
         **PUNBB.messages,
         "posted": r"viewtopic\.php\?(?:.*&)?pid=(\d+)",
+        # a redirect page ("done") to the topic or forum, not to a post: a reply held for premoderation (unverified)
+        "queued": r"view(?:topic|forum)\.php",
         "pm_sent": r"messages\.php\?(?:.*&)?id=(\d+)",
     }),
     # PunBB 1.2's g_post_flood: 30 s stock, a board setting on mybb.ru; PMs pace the same way (unverified).
@@ -726,7 +728,7 @@ MYBBRU = replace(
         "flows.pm", "flows.reply_result", "flows.api_edited",
         # never seen on mybb.ru (ENGINES.md §12): the compose form's answer, a reply's answer (PunBB 1.2's redirect
         # page is assumed: any redirect page without an error is taken as done) and the flood text's wording
-        "flows.pm_answer", "flows.reply_answer",
+        "flows.pm_answer", "flows.reply_answer", "messages.queued",
     }),
 )
 
