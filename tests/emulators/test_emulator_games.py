@@ -21,14 +21,15 @@ BOT, PASSWORD = "GM_Bot", "пароль-бота"
 
 def _vb(version: str):
     emu = VBulletin(BOT, PASSWORD, version=version, seconds=True)
-    return emu, "vbulletin", "showthread.php?t={}"
+    return emu, "vbulletin", "showthread.php?t={}", "private.php?do=insertpm"
 
 
+# emulator, engine, topic path, what the path of the POST sending a PM holds (the SIGKILL point)
 CASES = {
     "vbulletin-3.8": lambda: _vb("3.8"),
     "vbulletin-4.2": lambda: _vb("4.2"),
-    "invision": lambda: (Invision(BOT, PASSWORD), "invision", "topic/{}-x/"),
-    "mybbru": lambda: (Mybbru(BOT, PASSWORD), "mybbru", "viewtopic.php?id={}"),
+    "invision": lambda: (Invision(BOT, PASSWORD), "invision", "topic/{}-x/", "messenger/compose/"),
+    "mybbru": lambda: (Mybbru(BOT, PASSWORD), "mybbru", "viewtopic.php?id={}", "messages.php?action=new"),
 }
 
 
@@ -36,10 +37,10 @@ CASES = {
     pytest.param(case, marks=pytest.mark.xdist_group(f"emulator_{case.split('-')[0]}")) for case in CASES])
 def test_a_moscow_game_on_the_emulator(case, tmp_path):
     t0 = time.monotonic()
-    emu, engine, topic = CASES[case]()
+    emu, engine, topic, pm_send = CASES[case]()
     emu.flood = {k: 0.0 for k in emu.flood}
     with emu:
-        board = EmuBoard(emu, engine, topic, PASSWORD)
+        board = EmuBoard(emu, engine, topic, PASSWORD, pm_send)
         game = EmuGame(board, tmp_path, "g1", "moscow", ROLES, {"post": 0, "pm": 0})
         measured = play_moscow(board, game)
     print(f"\n{case} Moscow game: {time.monotonic() - t0:.0f} s, {measured['posts']} bot posts, {measured['pms']} "
