@@ -16,7 +16,7 @@ from typing import Mapping
 # the answer), posting a reply (and reading its result page), sending a PM (and its answer), reading a post's edit
 # time through an API, reading an edit notice's wording in a language no saved page showed.
 FLOWS = frozenset({"login", "login_answer", "reply", "reply_result", "reply_answer", "pm", "pm_answer",
-                   "api_edited", "edit_notice_text"})
+                   "api_edited", "api_nesting", "edit_notice_text"})
 
 
 def profile_for(engine: str) -> "HtmlProfile | None":
@@ -694,7 +694,8 @@ MYBBRU = replace(
         "antibot_script": "head script",
         "pm_row": "#pun-messages tbody tr",
         "pm_row_link": "a[href*='messages.php?id=']",
-        # messages.php's section (§12: #pun-messages); on an empty folder: unverified
+        # messages.php's own section (§12: #pun-messages): a page in its place is named; the list's container
+        # inside it is not known (themes differ: §12), so a themed list on the right page is not caught
         "pm_list": "#pun-messages",
         "pm_row_users": "td.tc2",
         "pm_unread": "tr.inew",
@@ -733,7 +734,7 @@ MYBBRU = replace(
         "urls.inbox", "urls.pm", "urls.compose", "urls.sentbox", "forms.compose", "selectors.pm_row",
         "selectors.pm_row_link", "selectors.pm_row_users", "selectors.pm_unread", "selectors.pm_view",
         "selectors.pm_author", "selectors.pm_time", "selectors.pm_subject", "messages.pm_sent",
-        "flows.pm", "flows.reply_result", "flows.api_edited",
+        "flows.pm", "flows.reply_result", "flows.api_edited", "flows.api_nesting",
         # never seen on mybb.ru (ENGINES.md §12): the compose form's answer, a reply's answer (PunBB 1.2's redirect
         # page is assumed: any redirect page without an error is taken as done) and the flood text's wording
         "flows.pm_answer", "flows.reply_answer", "messages.queued", "selectors.pm_list",
