@@ -210,6 +210,8 @@ def play_moscow(board: EmuBoard, game: EmuGame) -> dict[str, int]:
     game.tick()
     game.tick()
     game.assert_town_won(gm)
+    logins = [path for method, path in emu.requests if method == "POST" and path.startswith("login")]
+    assert len(logins) == 1, logins  # one login: every later process, the killed one too, keeps the session
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     game.assert_outbox_drained()
     return {"posts": posts, "pms": pms, "idle_requests": len(idle_requests)}

@@ -1,6 +1,8 @@
 """Whole Moscow games through real `forumbot tick` processes against each engine's emulator (issue 18 item 3):
-vBulletin 3.8 and 4.2, Invision 4, mybb.ru. Every bot post and PM once (by its marker), the outbox drained, and
-an idle tick's requests reported (and no login in it). The emulators' flood timers are off here (the bot
+vBulletin 3.8 and 4.2, Invision 4, mybb.ru. Setup's delivery is cut by a SIGKILL of the `forumbot tick` process
+the moment the board has taken the third role PM (before the answer leaves: the PM is out, the process never
+learns it); the next tick finds it on the board and sends the rest. Every bot post and PM once (by its marker),
+one login for the whole game, the outbox drained, and an idle tick's requests reported (and no login in it). The emulators' flood timers are off here (the bot
 is told so), as the live boards lower theirs: at the stock 30-60 s a Setup's ten role PMs alone would take
 minutes, and the suite's budget is a few seconds a tick; the stock timers are tested in test_*_emulated.py. vBulletin shows times with seconds here (its `timeformat` set to H:i:s, a board setting), so the
 GM's commands are folded without waiting for a minute's end."""
