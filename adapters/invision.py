@@ -10,8 +10,10 @@ templates, no real page of them was saved (INVISION.unverified):
 - a reply that goes to the moderation queue is answered exactly as a published one (IPS 4's
   Content\\Item::commentForm redirects to lastCommentPageUrl() either way): the sign is the forms/modQueueMessage
   box (`div.ipsMessage_warning`) IPS puts right before the comment form whenever the member's new comments are
-  moderated (the forum's preview_posts, the member's mod_posts). Read off the form page already fetched, it makes
-  the answer PostQueued: taken, not out, never sent again;
+  moderated (the forum's preview_posts, the member's mod_posts). Read off the form page already fetched, and
+  the new comment then found marked `ipsModerated` on the redirect's page (one request, only when the box was
+  shown: a box of another kind must not hold a published post back), it makes the answer PostQueued: taken,
+  not out, never sent again;
 - PMs are Messenger conversations: `messenger/` lists them, `messenger/{id}/` shows the messages (each with
   its own data-quotedata), `messenger/compose/` starts one (the answer redirects to `messenger/{id}/`).
 """
@@ -105,13 +107,21 @@ class InvisionForum(HtmlForum):
         queue = _mod_queue_notice(form)
         result = self.submit(page, "reply", values, action="post", form=form)
         m = self.matches("posted", result.location or "") if result.status in (301, 302, 303) else None
-        if m and queue:
+        if m and queue and not self._published(result.location or "", m.group(1)):
             raise PostQueued(f"invision: the reply to topic {tid} awaits a moderator's approval (the board says: "
                              f"{queue[:200]})", pending_id=m.group(1))
         if m:
             return ReplyId(m.group(1))
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("invision: reply gave neither a comment id nor an error")
+
+    def _published(self, location: str, cid: str) -> bool:
+        """Whether comment `cid`, on the page the reply's redirect names, stands published: a warning box before
+        the form said the reply would be queued, and the author sees his queued comment marked `ipsModerated`
+        (IPS 4's templates); one request, made only when such a box was shown. Not found: taken as queued."""
+        page = self.get(location.split("#", 1)[0])
+        found = page.tree().xpath(f"//*[@id='elComment_{cid}']")
+        return bool(found) and "ipsModerated" not in (found[0].get("class") or "")
 
     def recent_pages(self, tid: str) -> Iterator[Page]:
         """The last page only, found through page 1's pagination."""

@@ -82,6 +82,20 @@ def test_a_reply_into_the_moderation_queue_is_queued_not_published_nor_refused(i
     assert adapter(ips).reply(topic(ips), "Второе") == str(ips.posts[-1].id)  # no queue, no notice: published
 
 
+def test_a_queue_notice_over_a_reply_that_stands_published_is_no_queue(ips):
+    """The box before the form is read with the comment's own mark: a reply the board shows published (approved
+    in the meantime, here at once) is a published post, not held back as queued."""
+    ips.moderated.add(BOT)
+
+    def approve(req, resp):
+        if req.method == "POST":
+            ips.pending.clear()
+
+    ips.after_request = approve
+    pid = adapter(ips).reply(topic(ips), "Итоги дня")
+    assert pid == str(ips.posts_by(BOT)[-1].id)
+
+
 def test_the_flood_warning_is_retried_with_the_boards_wait(ips):
     a = adapter(ips)
     a.reply(topic(ips), "первое")
