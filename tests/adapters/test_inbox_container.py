@@ -1,7 +1,8 @@
 """An inbox page without the engine's PM list container is an error, never "no PMs" (issue 17 item 16, issue 18).
 
 A theme or a changed template that lists the PMs in markup the profile does not read showed no rows, and the
-inbox read as empty: a night resolved without its moves. Each engine's saved inbox page (phpBB, MyBB and SMF
+inbox read as empty: a night resolved without its moves, which read later rewrote an announced result (C-13).
+Each engine's saved inbox page (phpBB, MyBB and SMF
 captured from the live boards; mybb.ru's built to ENGINES.md §12) is served twice, changed in the test only:
 with its rows taken out and the container kept (an empty folder, as the engine prints one: no alarm), and
 with the rows as their words alone and the container's id or name gone (a list the profile cannot read):

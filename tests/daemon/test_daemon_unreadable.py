@@ -84,7 +84,8 @@ def test_an_inbox_showing_the_error_box_at_the_night_deadline_folds_nothing_unti
 def test_an_inbox_whose_pm_list_the_profile_cannot_read_folds_nothing_until_it_reads(tmp_path):
     """The same night with the inbox served in a style the profile does not read (the folder's form#pmform,
     §12, without its id; the rows' links in another form): read as "no PMs" the night resolved without its
-    moves. Now the tick names the missing PM list and folds nothing; the page read again resolves the night."""
+    moves, and the moves read later would rewrite an announced result (C-13). Now the tick names the missing PM
+    list and folds nothing; the page read again resolves the night."""
     from daemon_world import STEPS
 
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
