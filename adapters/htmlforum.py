@@ -20,7 +20,7 @@ from adapters.html import (
     clean_text, fill, find_form, form_action, form_fields, inner_html, select, select_one, submit_field, text,
 )
 from adapters.overrides import apply_overrides, override_warnings
-from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
+from adapters.pagechecks import check_charset, check_error_box, check_pm_list, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
     ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPM, ForumPost, ReplyId,
@@ -406,10 +406,13 @@ class HtmlForum(AdapterBase):
         older ones, read later, would sit below the cursor and be skipped for ever. Rows come newest first, so a
         page that shows a row already seen ends the walk; a page 1 that does (the idle case) or that is not
         full (it links no next page) costs nothing more. A linked page without rows is PageFormatChanged,
-        never "no more PMs". Gives each page read with its rows (key -> what `rows_of` gave), and whether the
-        last page read links a further one."""
+        never "no more PMs"; so is a first page without rows and without the profile's PM list container. Gives
+        each page read with its rows (key -> what `rows_of` gave), and whether the last page read links a further
+        one."""
         sel = self.profile.selectors.get("inbox_next") or self.profile.selectors["next_page"]
         pages = [(first, dict(rows_of(first)))]
+        if not pages[0][1]:
+            check_pm_list(first, self.profile)  # no rows: an empty inbox only where the list itself is there
         visited = {first.url}
         while True:
             page, rows = pages[-1]

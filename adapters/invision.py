@@ -6,7 +6,14 @@ templates, no real page of them was saved (INVISION.unverified):
 - login: `login/` form with `csrfKey`, `auth`, `password`, `_processLogin=usernamepassword`; success is a
   redirect and the `ips4_member_id` cookie;
 - a reply is the topic's comment form (`commentform_{tid}_submitted`, `topic_comment_{tid}` as HTML) posted
-  back to the topic; the answer redirects to `?do=findComment&comment=NEW`;
+  back to the topic; the answer redirects to `.../page/N/#comment-NEW` (or `?do=findComment&comment=NEW`);
+- a reply that goes to the moderation queue is answered exactly as a published one (IPS 4's
+  Content\\Item::commentForm redirects to lastCommentPageUrl() either way): the sign is the forms/modQueueMessage
+  box (`div.ipsMessage_warning`) IPS puts right before the comment form whenever the member's new comments are
+  moderated (the forum's preview_posts, the member's mod_posts). Read off the form page already fetched, and
+  the new comment then found marked `ipsModerated` on the redirect's page (one request, only when the box was
+  shown: a box of another kind must not hold a published post back), it makes the answer PostQueued: taken,
+  not out, never sent again;
 - PMs are Messenger conversations: `messenger/` lists them, `messenger/{id}/` shows the messages (each with
   its own data-quotedata), `messenger/compose/` starts one (the answer redirects to `messenger/{id}/`).
 """
@@ -26,7 +33,7 @@ from adapters.html import select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import INVISION, HtmlProfile
 from forumbot.adapter import ForumPM, OWN_PM
-from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged
+from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -97,12 +104,24 @@ class InvisionForum(HtmlForum):
         values = {field: to_html(text)}
         if submitted:
             values[submitted] = "1"
+        queue = _mod_queue_notice(form)
         result = self.submit(page, "reply", values, action="post", form=form)
         m = self.matches("posted", result.location or "") if result.status in (301, 302, 303) else None
+        if m and queue and not self._published(result.location or "", m.group(1)):
+            raise PostQueued(f"invision: the reply to topic {tid} awaits a moderator's approval (the board says: "
+                             f"{queue[:200]})", pending_id=m.group(1))
         if m:
             return ReplyId(m.group(1))
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("invision: reply gave neither a comment id nor an error")
+
+    def _published(self, location: str, cid: str) -> bool:
+        """Whether comment `cid`, on the page the reply's redirect names, stands published: a warning box before
+        the form said the reply would be queued, and the author sees his queued comment marked `ipsModerated`
+        (IPS 4's templates); one request, made only when such a box was shown. Not found: taken as queued."""
+        page = self.get(location.split("#", 1)[0])
+        found = page.tree().xpath(f"//*[@id='elComment_{cid}']")
+        return bool(found) and "ipsModerated" not in (found[0].get("class") or "")
 
     def recent_pages(self, tid: str) -> Iterator[Page]:
         """The last page only, found through page 1's pagination."""
@@ -261,6 +280,20 @@ def _members_named(members: list[str], to: str, bot: str) -> list[str]:
     names = [n.strip() for n in to.split(",") if n.strip()]
     out = [n for n in names if any(fold(n) == s or f" {fold(n)}" in f" {s.replace(',', ' , ')} " for s in shown)]
     return [n for n in out if fold(n) != fold(bot)]
+
+
+# forms/modQueueMessage: <div class="ipsMessage ipsMessage_warning"><p class='ipsType_reset'>mod_queue_message</p>
+_MOD_QUEUE = "preceding::div[contains(concat(' ', normalize-space(@class), ' '), ' ipsMessage_warning ')]"
+
+
+def _mod_queue_notice(form: etree._Element) -> str:
+    """The words of the mod-queue box shown before the comment form ("" when there is none): a warning box
+    between the page's last comment and the form (a board's announcement above the posts is none of it)."""
+    for box in reversed(form.xpath(_MOD_QUEUE)):
+        if box.xpath("following::*[@data-commentid]"):
+            break  # above a comment: not the form's
+        return " ".join(text(box).split())
+    return ""
 
 
 def _csrf_key(page: Page) -> str:

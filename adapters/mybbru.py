@@ -39,6 +39,26 @@ class ApiUnavailable(Exception):
     """The read API does not serve this topic; read the HTML pages instead."""
 
 
+def api_items(data: Any) -> list[dict[str, Any]] | None:
+    """The posts of a post.get answer; None when it holds none (an error, another shape).
+
+    ENGINES.md §12 verifies the read API but states no answer's shape; §3 and every public userscript read
+    post.get's posts as the array `response` itself (`data.response[0].message`), strings for numbers: that is
+    the shape served. Tolerated besides, unverified for post.get: `response` an object holding the array under
+    one key (as an API may nest a method's answer) or keyed by post id. Anything else is no answer: the topic is
+    read from its pages."""
+    items = data.get("response") if isinstance(data, dict) else None
+    if isinstance(items, dict):
+        lists = [v for v in items.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            items = lists[0]
+        elif items and all(isinstance(v, dict) for v in items.values()):
+            items = list(items.values())
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        return None
+    return items
+
+
 class MybbruForum(PunbbForum):
     """mybb.ru adapter. `MybbruForum("https://example.mybb.ru/", "GMBot", password, timezone_name="Europe/Moscow")`."""
 
@@ -57,9 +77,9 @@ class MybbruForum(PunbbForum):
             data = page.json()
         except ValueError:
             raise ApiUnavailable(f"{page.url}: HTTP {page.status}, not JSON") from None
-        items = data.get("response") if isinstance(data, dict) else None
-        if not isinstance(items, list):
-            raise ApiUnavailable(f"{page.url}: {data.get('error') if isinstance(data, dict) else data!r}")
+        items = api_items(data)
+        if items is None:
+            raise ApiUnavailable(f"{page.url}: {data.get('error') if isinstance(data, dict) else data!r:.300}")
         if not items:
             # A topic always has its first post; nothing at all (or nothing from where the cursor stands) is a
             # hidden forum the session does not open, or a shorter topic than the cursor knows: the pages say.
@@ -67,6 +87,12 @@ class MybbruForum(PunbbForum):
         return items
 
     def api_post(self, item: dict[str, Any], topic: str) -> ForumPost:
+        try:
+            return self._api_post(item, topic)
+        except (KeyError, TypeError, ValueError) as e:  # a field missing or not the number it should be
+            raise ApiUnavailable(f"post.get item {str(item)[:200]} unreadable ({type(e).__name__}: {e})") from None
+
+    def _api_post(self, item: dict[str, Any], topic: str) -> ForumPost:
         """One post.get item: `message` is entity-escaped HTML; `posted` (and `edited` when set) unix seconds."""
         markup = html.unescape(str(item.get("message") or ""))
         root = etree.fromstring(f"<html><body><div>{markup}</div></body></html>".encode("utf-8"), _FRAGMENT)

@@ -68,6 +68,18 @@ def check_posts_whole(page: Page, profile: HtmlProfile, posts: Sequence[ForumPos
                              f"({profile.selectors['post']!r} missed them); read again later")
 
 
+def check_pm_list(page: Page, profile: HtmlProfile) -> None:
+    """An inbox page without the engine's PM list container (its profile's `pm_list`, which the engine prints on
+    an empty folder too) is no inbox: a theme, a changed template or a page in its place shows no rows the
+    profile reads, and taken as "no PMs" it resolved a night without its moves (issue 17 item 16).
+    PageFormatChanged naming the selector, so the tick folds nothing on it; engines whose empty folder is not
+    known (no `pm_list`) are not checked."""
+    sel = profile.selectors.get("pm_list")
+    if sel and select_one(page.tree(), sel) is None:
+        raise PageFormatChanged(f"{profile.engine}: {page.url} shows no PM list ({sel!r} matched nothing): not read "
+                                "as an empty inbox (a custom style? override selectors.pm_list and pm_row)")
+
+
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 # Names browsers read as one encoding (WHATWG: latin-1 and ASCII labels mean windows-1252), or a subset of the
@@ -134,7 +146,8 @@ def inbox_problems(adapter: Any, page: Page) -> list[str]:
 
     return _run([("logged in", logged_in), ("page end", lambda: adapter.check_complete(page)),
                  ("charset", lambda: check_charset(page, profile)),
-                 ("error box", lambda: check_error_box(page, profile))])
+                 ("error box", lambda: check_error_box(page, profile)),
+                 ("PM list", lambda: check_pm_list(page, profile))])
 
 
 def _run(checks: Sequence[tuple[str, Callable[[], None]]]) -> list[str]:

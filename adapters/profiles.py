@@ -16,7 +16,7 @@ from typing import Mapping
 # the answer), posting a reply (and reading its result page), sending a PM (and its answer), reading a post's edit
 # time through an API, reading an edit notice's wording in a language no saved page showed.
 FLOWS = frozenset({"login", "login_answer", "reply", "reply_result", "reply_answer", "pm", "pm_answer",
-                   "api_edited", "edit_notice_text"})
+                   "api_edited", "api_nesting", "edit_notice_text"})
 
 
 def profile_for(engine: str) -> "HtmlProfile | None":
@@ -126,6 +126,8 @@ PHPBB = HtmlProfile(
         "success_message": "div#message",
         "pm_row": "ul.topiclist li.row dl.row-item",
         "pm_row_link": "a.topictitle",
+        # the folder's form, opened unconditionally by prosilver's ucp_pm_message_header.html (empty folders too)
+        "pm_list": "form#viewfolder",
         "pm_row_author": "a.username, a.username-coloured",
         "pm_unread": "dl.pm_unread",
         "pm_view": "div.post.pm",
@@ -218,6 +220,8 @@ MYBB = HtmlProfile(
         "captcha": "input[name='imagestring'], div.g-recaptcha, div.h-captcha",
         "success_message": "td.trow1 p",
         "pm_row_link": "a.new_pm[href*='pmid='], a.old_pm[href*='pmid='], a.re_pm[href*='pmid='], a.fw_pm[href*='pmid=']",
+        # the folder's form (saved inbox pages); MyBB's `private` template prints it round private_nomessages too
+        "pm_list": "form[action*='private.php'][name='pmForm']",
         "prev_page": "div.pagination a.pagination_previous",
         "pm_unread": "a.new_pm",
         "pm_view": "div.post",
@@ -390,6 +394,8 @@ SMF = HtmlProfile(
         "pm_row": "form#pmFolder table.table_grid tbody tr",
         "pm_row_box": "input[name='pms[]']",
         "pm_row_link": "td.pm_subject a",
+        # template_folder() opens form#pmFolder before it looks at the messages (an empty folder too)
+        "pm_list": "form#pmFolder",
         "pm_row_users": "td.pm_from_to a",  # inbox: the sender; sent items: the recipients
         "pm_view": "div.windowbg[id='msg{pm}']",
         # "conversation" display mode lists one row per conversation, the newest PM of each: earlier new ones hide
@@ -688,6 +694,9 @@ MYBBRU = replace(
         "antibot_script": "head script",
         "pm_row": "#pun-messages tbody tr",
         "pm_row_link": "a[href*='messages.php?id=']",
+        # messages.php's own section (§12: #pun-messages): a page in its place is named; the list's container
+        # inside it is not known (themes differ: §12), so a themed list on the right page is not caught
+        "pm_list": "#pun-messages",
         "pm_row_users": "td.tc2",
         "pm_unread": "tr.inew",
         "pm_view": "div.post",
@@ -707,6 +716,8 @@ MYBBRU = replace(
     messages=_ro({
         **PUNBB.messages,
         "posted": r"viewtopic\.php\?(?:.*&)?pid=(\d+)",
+        # a redirect page ("done") to the topic or forum, not to a post: a reply held for premoderation (unverified)
+        "queued": r"view(?:topic|forum)\.php",
         "pm_sent": r"messages\.php\?(?:.*&)?id=(\d+)",
     }),
     # PunBB 1.2's g_post_flood: 30 s stock, a board setting on mybb.ru; PMs pace the same way (unverified).
@@ -723,10 +734,10 @@ MYBBRU = replace(
         "urls.inbox", "urls.pm", "urls.compose", "urls.sentbox", "forms.compose", "selectors.pm_row",
         "selectors.pm_row_link", "selectors.pm_row_users", "selectors.pm_unread", "selectors.pm_view",
         "selectors.pm_author", "selectors.pm_time", "selectors.pm_subject", "messages.pm_sent",
-        "flows.pm", "flows.reply_result", "flows.api_edited",
+        "flows.pm", "flows.reply_result", "flows.api_edited", "flows.api_nesting",
         # never seen on mybb.ru (ENGINES.md §12): the compose form's answer, a reply's answer (PunBB 1.2's redirect
         # page is assumed: any redirect page without an error is taken as done) and the flood text's wording
-        "flows.pm_answer", "flows.reply_answer",
+        "flows.pm_answer", "flows.reply_answer", "messages.queued", "selectors.pm_list",
     }),
 )
 
@@ -789,6 +800,8 @@ VBULLETIN = HtmlProfile(
         "print_body": "div[id^='post_message_'], blockquote.postcontent, div.content",
         # private.php
         "pm_row_link": "a[href*='do=showpm'][href*='pmid=']",
+        # §12: the folder's form#pmform (private.php?do=managepm); around an empty folder: unverified
+        "pm_list": "form#pmform",
         "prev_page": "div.pagenav a[rel='prev'], div.pagination a[rel='prev']",
         "pm_view": "table[id^='post'].tborder, li.postcontainer, li.postbit, div#post",
         "pm_author": "a.bigusername, a.username, span.username",
@@ -841,7 +854,7 @@ VBULLETIN = HtmlProfile(
         "urls.sentbox", "selectors.pm_row_link", "selectors.pm_view", "selectors.pm_subject",
         "selectors.pm_sent_to", "forms.compose", "forms.folder", "selectors.error", "messages.flood",
         "messages.flood_seconds", "messages.form_invalid", "messages.bad_login", "messages.no_permission",
-        "messages.no_recipient", "flows.edit_notice_text", "limits.pm", "limits.post",
+        "messages.no_recipient", "flows.edit_notice_text", "limits.pm", "limits.post", "selectors.pm_list",
     }),
 )
 
@@ -884,6 +897,8 @@ INVISION = HtmlProfile(
         "captcha": "div.g-recaptcha, div.h-captcha, div[data-ipscaptcha]",
         "pm_row": "li.ipsDataItem[data-messageid], li.ipsDataItem[data-conversationid]",
         "pm_row_link": "h4 a.cMessageTitle, a[href*='messenger/'][data-ipshover], h4 a[href*='messenger/']",
+        # the Messenger's list (its container: unverified, rows §12)
+        "pm_list": "[data-role='messageList'], ol.cMessageList",
         "pm_row_time": "time[datetime]",
         "pm_row_users": "a[href*='/profile/']",
         "pm_message": "div[data-quotedata][data-commentid]",
@@ -929,6 +944,6 @@ INVISION = HtmlProfile(
         "selectors.page_end", "selectors.signature", "forms.login", "forms.reply", "forms.compose",
         "flows.login_answer", "flows.pm_answer", "messages.bad_login", "messages.quota", "selectors.two_step",
         "messages.flood",
-        "messages.form_invalid", "limits.post", "limits.pm",
+        "messages.form_invalid", "limits.post", "limits.pm", "selectors.pm_list",
     }),
 )

@@ -25,9 +25,10 @@ from adapters.extract import extract_posts
 from adapters.hooks import hook
 from adapters.html import meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
+from adapters.pagechecks import error_box
 from adapters.profiles import PUNBB, HtmlProfile
 from forumbot.adapter import ForumPM, ForumPost, OWN_PM
-from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
+from forumbot.errors import ForumError, FormRejected, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -111,9 +112,15 @@ class PunbbForum(HtmlForum):
         form = self.form(page, "reply")
         extra = dict(hook(self.profile, "prepare_reply")(page.tree()))
         result = self.submit(page, "reply", {**extra, spec.fields["message"]: text}, action="post", form=form)
-        m = self.matches("posted", self.redirect_target(result) or "")
+        target = self.redirect_target(result) or ""
+        m = self.matches("posted", target)
         if m and not self.error_text(result):
             return ReplyId(m.group(1))
+        if target and not self.error_text(result) and self.matches("queued", target):
+            # "done", but sent to the topic or forum rather than to a post: taken and held for a moderator
+            # (mybb.ru's premoderation: unverified), never a refusal to send again
+            raise PostQueued(f"{self.profile.engine}: the reply to topic {tid} awaits a moderator's approval (the "
+                             f"board answered: {error_box(result, self.profile)[:200] or target})")
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged(f"{self.profile.engine}: reply gave neither a post id nor an error")
 
@@ -211,10 +218,18 @@ class PunbbForum(HtmlForum):
         names = [n.strip() for n in to.split(",") if n.strip()]
         if not names:
             raise FormRejected(f"{self.profile.engine}: PM without a recipient")
-        ids = []
+        ids: list[str] = []
         # A dialogue has one recipient: one per name, each paced (a flood on the second must not resend the first).
-        for name in names:
-            ids.append(self.transport.paced("pm", lambda: self.with_login(lambda: self._send_one(name, subject, text))))
+        for i, name in enumerate(names):
+            try:
+                ids.append(self.transport.paced("pm", lambda: self.with_login(lambda: self._send_one(name, subject,
+                                                                                                  text))))
+            except ForumError as e:
+                if i == 0:
+                    raise
+                # the first are out (a full box or an outage at the next): the outbox sends on to the rest only
+                raise PartlySent(f"{self.profile.engine}: PM sent to {', '.join(names[:i])}, not to "
+                                 f"{', '.join(names[i:])}: {type(e).__name__}: {e}", names[:i], names[i:], e) from e
         return ids[0] if len(ids) == 1 else ",".join(ids)
 
     def _send_one(self, to: str, subject: str, text: str) -> str:

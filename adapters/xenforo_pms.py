@@ -132,9 +132,15 @@ class Conversations(HtmlForum):
         changed: list[tuple[str, str, str, bool]] = []  # (id, last message time, title, the bot's, unanswered)
         unread_met = 0
         page = self.dm_get("inbox")
-        for _ in range(MAX_INBOX_PAGES):
+        for number in range(MAX_INBOX_PAGES):
             tree = page.tree()
             rows = self._rows(tree)
+            if number == 0 and not rows and self._unread:
+                # the list's container on an empty list is not known (§12 gives the rows): the page's own count
+                # of unread conversations says whether "none" can be true
+                raise PageFormatChanged(f"xenforo: {page.url} lists no conversation the profile reads, yet counts "
+                                        f"{self._unread} unread (conversations_unread): not read as an empty inbox "
+                                        "(a custom style? override selectors.pm_row and pm_row_link)")
             fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
             changed.extend((*r[:3], r[5]) for r in fresh)
             unread_met += sum(1 for r in rows if r[3])

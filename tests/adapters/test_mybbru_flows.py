@@ -206,6 +206,25 @@ def test_an_empty_api_answer_for_a_topic_reads_the_pages(forum, http):
     assert {p.id for p in got} == {"301", "305", "306"}
 
 
+@pytest.mark.parametrize("nesting", ["under a key", "keyed by id"])
+def test_a_nested_api_answer_is_read_the_same(forum, http, nesting):
+    """post.get's posts are the array `response` (§3, every public userscript); an answer nesting them (unverified
+    for post.get, tolerated: flows.api_nesting) is read the same, not taken for no posts."""
+    flat = json.loads(page("mybbru", "s-api-post-get.SYNTHETIC.json"))["response"]
+    nested = {"posts": flat} if nesting == "under a key" else {i["id"]: i for i in flat}
+    http.add("GET", U + "api.php", body=json.dumps({"response": nested}), content_type="application/json",
+             headers=DATE)
+    got, _ = forum.fetch_posts("22")
+    assert [p.id for p in got] == [i["id"] for i in flat] and "flows.api_nesting" in MYBBRU.unverified
+
+
+def test_an_api_item_without_its_time_reads_the_pages_not_a_traceback(forum, http):
+    api_answer(http, items=[{"id": "305", "username": "Борис", "message": "x"}])
+    serve(http, "GET", "viewtopic.php?id=22&p=2", "s-viewtopic-last-page.SYNTHETIC.html")
+    got, _ = forum.fetch_posts("22", json.dumps({"n": 16, "last": 301, "pp": 15}))
+    assert {p.id for p in got} == {"301", "305", "306"}
+
+
 def test_reread_through_the_api_from_a_post(forum, http):
     api_answer(http, skip="0")
     got = forum.reread_from("22", "301")

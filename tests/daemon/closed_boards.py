@@ -292,7 +292,9 @@ class VbBoard(Board):
             rows.append(f'<tr><td class="alt1"><input type="checkbox" name="pm[{m.id}]" value="true" /></td>'
                         f'<td class="alt1"><a href="private.php?do=showpm&amp;pmid={m.id}">{html.escape(m.title)}</a>'
                         f'<div class="smallfont">{people}</div></td></tr>')
-        return (f'<form action="private.php?do=managepm&amp;folderid={folder}" method="post">'
+        # form#pmform round the folder's rows (ENGINES.md §12)
+        return (f'<form action="private.php?do=managepm&amp;folderid={folder}" method="post" name="pmform" '
+                f'id="pmform">'
                 f'<input type="hidden" name="securitytoken" value="{self.token}" /><table class="tborder">{"".join(rows)}'
                 f'</table><select name="dowhat"><option value="move">Переместить</option>'
                 f'<option value="delete">Удалить</option></select><input type="submit" value="Ок" /></form>')

@@ -1,7 +1,15 @@
-"""A whole Moscow game per closed-source engine (vBulletin, Invision) through the daemon's tick, against fake
-boards built from the real saved pages (closed_boards.py): login, reading, replies, PMs; and the same game with
-the process killed mid-delivery, which must end with every message on the board exactly once (issue 10, "Done
-means" 2; the kill points are tick.Context.hook's).
+"""The daemon's tick killed at each of five points of a Moscow game on the closed-source engines (vBulletin,
+Invision), against fake boards answering as ENGINES.md §12 states (closed_boards.py: IPS's reply redirect to
+`#comment-ID`, `messenger_to` one name per line, the Messenger rows; vB's form errors and `form#pmform`):
+every message on the board exactly once, as in the run without a kill (issue 10, "Done means" 2; the kill
+points are tick.Context.hook's).
+
+What stays here is the kill matrix alone, in-process and fast: Setup after the 2nd and 6th delivery, after an
+attempt not yet recorded, Day 1's result post, the night's moves read but not stored. The whole game itself
+(login once, reads, replies, PMs) is played through real `forumbot tick` processes against the vBulletin 3.8/4.2
+and Invision emulators (tests/emulators/test_emulator_games.py, with a SIGKILL of the CLI mid-Setup there), so
+the game this module used to assert on is gone; its uninterrupted run remains as the reference the killed runs
+are compared with.
 
 The adapter is built as `forumbot tick` builds it: from the config's engine ("module:attr"), base_url, login,
 password_env and forum keys, by the daemon's default factory; only HTTP is faked (`responses`)."""
@@ -87,27 +95,11 @@ def run(tmp_path, engine: str, crash: tuple[int, str, int] | None = None) -> Boa
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    return {e: run(tmp_path_factory.mktemp(e), e) for e in ENGINES}
-
-
-@pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_whole_game_logs_in_reads_replies_and_pms(reference, engine):
-    w = reference[engine]
-    posts, pms = w.state()
-    texts = "\n".join(t for _, t, _ in posts)
-    assert "Маф1" in texts and "М2" in texts  # the lynch and the night kill both resolved from board reads
-    assert len(pms) > 20  # role PMs, confirmations answered, night results, the GM's status
-    assert {to for to, _, _ in pms} >= {"Шериф", "Дон", "Маф1", "М6", GM}
-    methods = {m for m, _ in w.board.requests}
-    assert methods == {"GET", "POST"}
-    logins = [p for m, p in w.board.requests if m == "POST" and p.startswith("login")]
-    assert len(logins) == 1  # one login; later processes reuse the session kept in the database
-    if engine == "vbulletin":
-        assert any(p.startswith("printthread.php?t=101&pp=200") for _, p in w.board.requests)
-        assert any(p.startswith("newreply.php") for _, p in w.board.requests)
-        assert any("do=insertpm" in p for _, p in w.board.requests)
-    else:
-        assert any(p.startswith("messenger/compose/") for m, p in w.board.requests if m == "POST")
+    runs = {e: run(tmp_path_factory.mktemp(e), e) for e in ENGINES}
+    for w in runs.values():  # the run the killed ones must equal went the whole way: the lynch and the kill
+        texts = "\n".join(t for _, t, _ in w.state()[0])
+        assert "Маф1" in texts and "М2" in texts, texts[-1000:]
+    return runs
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))

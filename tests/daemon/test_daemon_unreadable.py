@@ -79,3 +79,45 @@ def test_an_inbox_showing_the_error_box_at_the_night_deadline_folds_nothing_unti
     assert report.games[0].error is None
     night = [t for _, t, at in w.bot_posts() if at >= T0 + timedelta(hours=36)]
     assert night and "М2" in night[0] and "Мафия не договорилась" not in night[0]
+
+
+def test_an_inbox_whose_pm_list_the_profile_cannot_read_folds_nothing_until_it_reads(tmp_path):
+    """The same night with the inbox served in a style the profile does not read (the folder's form#pmform,
+    §12, without its id; the rows' links in another form): read as "no PMs" the night resolved without its
+    moves, and the moves read later would rewrite an announced result (C-13). Now the tick names the missing PM
+    list and folds nothing; the page read again resolves the night."""
+    from daemon_world import STEPS
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        w = BoardWorld(tmp_path, engine="vbulletin")
+        w.board.install(mock)
+        w.start()
+        for at, act in STEPS[:5]:  # through the night's moves: the Don and Маф2 kill М2
+            w.now = at
+            act(w)
+            w.tick()
+        served = w.board.handle
+        themed = {"on": True}
+
+        def handle(method, path, query, form, cookies):
+            status, headers, body = served(method, path, query, form, cookies)
+            if themed["on"] and method == "GET" and path == "private.php" and "do" not in query:
+                text = body if isinstance(body, str) else body.decode("cp1251")
+                text = text.replace(' id="pmform"', "").replace("do=showpm&amp;pmid=", "do=showpm&amp;message=")
+                body = text if isinstance(body, str) else text.encode("cp1251")
+            return status, headers, body
+
+        w.board.handle = handle
+        w.board.add_pm("М3", "статус", w.now)  # a PM the themed list hides
+        w.now = T0 + timedelta(hours=36, minutes=1)  # the night's deadline has passed
+        before = len(w.bot_posts())
+        report = w.tick()
+        assert report.games[0].state == "error" and "shows no PM list" in str(report.games[0].error)
+        assert len(w.bot_posts()) == before  # no night result on an inbox it could not read
+        themed["on"] = False
+        w.now += timedelta(minutes=1)
+        report = w.tick()
+        w.close()
+    assert report.games[0].error is None
+    night = [t for _, t, at in w.bot_posts() if at >= T0 + timedelta(hours=36)]
+    assert night and "М2" in night[0] and "Мафия не договорилась" not in night[0]

@@ -10,6 +10,7 @@ whole games drive the "other side" (players posting, editing, sending PMs) throu
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -74,6 +75,11 @@ class _Quiet(WSGIRequestHandler):
 class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True
 
+    def handle_error(self, request, client_address) -> None:
+        # a client killed while its answer was on the way (a game's SIGKILLed tick) is no server error
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
 
 class Emulator:
     """One board. Subclasses set `charset`, `flood` (the engine's stock timers, seconds) and `handle`."""
@@ -94,6 +100,9 @@ class Emulator:
         self.last: dict[tuple[str, str], float] = {}  # (member, action) -> when the flood timer started
         self.moderated: set[str] = set()  # members whose replies wait for a moderator
         self.requests: list[tuple[str, str]] = []
+        # called with each request and its answer once the board has acted on it, before the answer leaves
+        # (emugame.EmuGame.tick_killed_on kills the tick process there)
+        self.after_request: Callable[[Request, Response], None] | None = None
         self.flood = dict(type(self).flood)
         self._ids = {"post": 1000, "pm": 500, "conv": 200}
         self._lock = threading.RLock()
@@ -221,6 +230,8 @@ class Emulator:
         with self._lock:
             self.requests.append((method, path + ("?" + raw if raw else "")))
             resp = self.handle(req)
+            if self.after_request is not None:
+                self.after_request(req, resp)
         start_response(STATUS.get(resp.status, f"{resp.status} X"), [
             ("Content-Length", str(len(resp.body))), *resp.headers])
         return [resp.body]

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import html
 import math
+import os
 import re
+import signal
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -18,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
 
-from livegame import LiveGame  # noqa: E402
+from livegame import TICK_TIMEOUT, LiveGame  # noqa: E402
 
-from board import Emulator  # noqa: E402
+from board import Emulator, Request, Response  # noqa: E402
 
 MOSCOW_PLAYERS = ["Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Незнайка",
                   "Kapitan Vrungel", "Алёна_77", "Шарик"]
@@ -87,8 +90,9 @@ class EmuMember:
 class EmuBoard:
     """What LiveGame reads of a board."""
 
-    def __init__(self, emu: Emulator, engine: str, topic_path: str, password: str) -> None:
+    def __init__(self, emu: Emulator, engine: str, topic_path: str, password: str, pm_send: str = "") -> None:
         self.emu, self.engine, self.password = emu, engine, password
+        self.pm_send = pm_send  # what the path of a POST that sends a PM holds
         self.base_url = emu.base
         self.bot, self.gm = emu.bot, "Ведущий"
         self.players = list(MOSCOW_PLAYERS)
@@ -114,10 +118,41 @@ class EmuGame(LiveGame):
     def tick(self) -> str:
         """A tick once the second of the last thing a member did is over: vBulletin and mybb.ru show times to the
         second, and an input counts from the end of the second it shows (C-1), as on a board shown to the minute."""
+        self._after_the_last_second()
+        return super().tick()
+
+    def _after_the_last_second(self) -> None:
         emu = self.board.emu
         last = max([p.at for p in emu.posts] + [m.at for m in emu.pms], default=0.0)
         time.sleep(max(0.0, math.floor(last) + 1.05 - time.time()))
-        return super().tick()
+
+    def tick_killed_on(self, sends: str, occurrence: int) -> None:
+        """`forumbot tick`, the real CLI process, killed with SIGKILL by the board the moment it has taken the
+        `occurrence`-th POST whose path holds `sends`, before its answer leaves: the message is on the board and
+        the process never learns it was sent (the outbox row stays "attempted": the next tick must find it there,
+        not send it again). Delivery is cut in the middle: what came before went out, the rest did not."""
+        emu = self.board.emu
+        self._after_the_last_second()
+        seen = 0
+        cmd = [sys.executable, "-m", "forumbot.cli", "tick", "-c", str(self.config)]
+        proc = subprocess.Popen(cmd, cwd=self.tmp, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+
+        def kill(req: Request, resp: Response) -> None:
+            nonlocal seen
+            if req.method == "POST" and sends in f"{req.path}?{req.raw_query}":
+                seen += 1
+                if seen == occurrence:
+                    os.kill(proc.pid, signal.SIGKILL)
+
+        emu.after_request = kill
+        try:
+            out, err = proc.communicate(timeout=TICK_TIMEOUT)
+        finally:
+            emu.after_request = None
+        with open(self.log, "a") as f:
+            f.write(f"$ forumbot tick (SIGKILL at POST {sends!r} #{occurrence})\n-> {proc.returncode}\n{out}{err}\n")
+        assert proc.returncode == -signal.SIGKILL, f"the kill point was never reached ({seen} such POSTs)"
 
     def end_phase(self, gm: EmuMember) -> None:  # type: ignore[override]
         self.end_phases = getattr(self, "end_phases", 0) + 1
@@ -139,6 +174,11 @@ def play_moscow(board: EmuBoard, game: EmuGame) -> dict[str, int]:
     gm = board.member(board.gm)
     p = {name: board.member(name) for name in board.players}
     roles = ROLES
+    # Setup's delivery cut by a SIGKILL at the third PM the board takes; the next tick (play_setup's first) sends
+    # the rest and finds the third on the board (assert_each_once below: every message once)
+    game.tick_killed_on(board.pm_send, 3)
+    sent = sum(1 for m in emu.pms if m.author == emu.bot)
+    assert sent == 3, f"the killed tick should have sent exactly three PMs, not {sent}"
     game.play_setup(gm, p, roles, "Незнайка", f"{board.gm} пишет:\nконец-фазы")
     vote = game.vote_topic
     for name in ("Маша", "Кот Баюн", "Дядя Фёдор", "ёжик", "Печкин 2000", "Kapitan Vrungel"):
@@ -170,6 +210,8 @@ def play_moscow(board: EmuBoard, game: EmuGame) -> dict[str, int]:
     game.tick()
     game.tick()
     game.assert_town_won(gm)
+    logins = [path for method, path in emu.requests if method == "POST" and path.startswith("login")]
+    assert len(logins) == 1, logins  # one login: every later process, the killed one too, keeps the session
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     game.assert_outbox_drained()
     return {"posts": posts, "pms": pms, "idle_requests": len(idle_requests)}

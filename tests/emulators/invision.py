@@ -13,7 +13,15 @@ messages in the global comment markup, the default group's 50 conversations (`g_
 "Your inbox is full" and HTTP 403, per-day limits with 429 and Retry-After; error pages
 `section#elError div#elErrorMessage`.
 
-Unverified (no page or phrase of it seen; the emulator's own choice, said here): the flood timer's length
+The moderation queue follows IPS 4's own code (Content\\Item::commentForm, the core `forms` and `tables`
+templates, as shipped): a member whose new comments are moderated (the forum's `preview_posts`, the member's
+`mod_posts`) sees `forms/modQueueMessage` (`div.ipsMessage.ipsMessage_warning > p.ipsType_reset`) right before the
+comment form; a posted reply that goes into the queue is answered exactly as a published one (the redirect to
+`lastCommentPageUrl()` with `#comment-{id}`); the author alone sees it, its article marked `ipsModerated` and its
+content opened by `strong.ipsType_warning` ("comment_awaiting_approval"); other members do not see it.
+
+Unverified (no page or phrase of it seen; the emulator's own choice, said here): the wording of
+`mod_queue_message` and `comment_awaiting_approval`, the flood timer's length
 (30 s), the wording of a stale `csrfKey`'s error, the two-step (MFA) form's field names, the participants'
 wrapper in a list row, leaving a conversation through `messenger/{id}/?do=leaveConversation&csrfKey=`, and the
 Messenger list on one page.
@@ -33,6 +41,8 @@ PER_PAGE = 25
 FLOOD = "New posts within a short time frame are limited. Please wait {0} seconds before submitting."
 BAD_PASSWORD = "The password you entered is incorrect. Please try again."
 INBOX_FULL = "Your inbox is full. You must delete some messages before you can start a new conversation."
+MOD_QUEUE = "Your post will need to be approved by a moderator before it is visible to others."
+AWAITING = "This post is awaiting approval by a moderator."
 
 
 def iso(at: float) -> str:
@@ -54,6 +64,11 @@ class Invision(Emulator):
         self.mfa = mfa or set()  # members with two-step verification on
         self.left: set[tuple[int, str]] = set()  # (conversation, member) who left it
         self.per_day: int | None = None  # messages a member may start a day (None: no limit)
+        self.pending: set[int] = set()  # comments in the moderation queue (hidden === 1)
+
+    def shown(self, tid: int, who: str | None) -> list[Post]:
+        """The topic's comments as `who` sees them: a queued one only to its author."""
+        return [p for p in self.thread_posts(tid) if p.id not in self.pending or p.author == who]
 
     # --- URLs and frame ----------------------------------------------------------------------------------------
 
@@ -87,8 +102,8 @@ class Invision(Emulator):
         return self.html(self.page(req, who, f'<section id="elError"><div id="elErrorMessage">{html.escape(text)}'
                                              f'</div><p class="ipsType_light">Код ошибки: {code}</p></section>'), status)
 
-    def comment(self, cid: int, author: str, at: float, body: str, app: str, content: int, edited: Post | None = None
-                ) -> str:
+    def comment(self, cid: int, author: str, at: float, body: str, app: str, content: int, edited: Post | None = None,
+                queued: bool = False) -> str:
         data = html.escape(json.dumps({"userid": self.uid(author), "username": author, "timestamp": int(at),
                                        "contentapp": app, "contenttype": app, "contentid": content,
                                        "contentcommentid": cid}))
@@ -97,8 +112,13 @@ class Invision(Emulator):
             edit = (f"<span class='ipsType_reset ipsType_medium ipsType_light' data-excludequote><strong>Изменено "
                     f"<time datetime='{iso(edited.edited_at)}'>.</time> пользователем "
                     f"{html.escape(edited.edited_by)}</strong></span>")
+        moderated = ""
+        if queued:  # the author's own comment in the queue (hidden === 1)
+            body = (f"<strong class='ipsType_medium ipsType_warning'><i class='fa fa-info-circle'></i> {AWAITING}"
+                    f"</strong>{body}")
+            moderated = " ipsModerated"
         return f"""<a id="comment-{cid}"></a>
-<article id="elComment_{cid}" class="cPost ipsBox ipsComment ipsComment_parent ipsClearfix ipsColumns">
+<article id="elComment_{cid}" class="cPost ipsBox ipsComment ipsComment_parent ipsClearfix ipsColumns{moderated}">
 <aside class="ipsComment_author cAuthorPane ipsColumn ipsColumn_medium"><h3 class="ipsType_sectionHead cAuthorPane_author"><strong><a href="{self.link(f'profile/{self.uid(author)}-u/')}" class="ipsType_break">{html.escape(author)}</a></strong></h3></aside>
 <div class="ipsColumn ipsColumn_fluid"><div id="comment-{cid}_wrap" data-controller="core.front.core.comment" data-commentapp="{app}" data-commenttype="{app}" data-commentid="{cid}" data-quotedata="{data}" class="ipsComment_content ipsType_medium">
 <div class="ipsComment_meta ipsType_light"><time datetime='{iso(at)}'>.</time></div>
@@ -113,7 +133,7 @@ class Invision(Emulator):
 
     def topic_page(self, req: Request, who: str | None, tid: int, number: int, warning: str = "",
                    draft: str = "") -> Response:
-        posts = self.thread_posts(tid)
+        posts = self.shown(tid, who)
         pages = max(1, -(-len(posts) // PER_PAGE))
         number = min(max(number, 1), pages)
         shown = posts[(number - 1) * PER_PAGE: number * PER_PAGE]
@@ -126,12 +146,16 @@ class Invision(Emulator):
             nav = (f'<ul class="ipsPagination" data-pages="{pages}">{items}<li class="ipsPagination_next{nxt}">'
                    f'<a href="{self.topic_link(tid, min(number + 1, pages))}" rel="next">Далее</a></li>'
                    f'<li class="ipsPagination_last"><a href="{self.topic_link(tid, pages)}">Последняя</a></li></ul>')
-        items = "".join(self.comment(p.id, p.author, p.at, body_html(p.text), "forums", tid, p) for p in shown)
+        items = "".join(self.comment(p.id, p.author, p.at, body_html(p.text), "forums", tid, p, p.id in self.pending)
+                        for p in shown)
         form = ""
         if who:
             warn = (f'<div class="ipsType_warning" data-role="commentFormError">{html.escape(warning)}</div>'
                     if warning else "")
-            form = (f'<form accept-charset="utf-8" class="ipsForm" action="{self.topic_link(tid)}" method="post">'
+            queue = (f'<div class="ipsMessage ipsMessage_warning"><p class=\'ipsType_reset\'>{MOD_QUEUE}</p></div>'
+                     if who in self.moderated else "")
+            form = (f'{queue}<form accept-charset="utf-8" class="ipsForm" action="{self.topic_link(tid)}" '
+                    f'method="post">'
                     f'<input type="hidden" name="commentform_{tid}_submitted" value="1">'
                     f'<input type="hidden" name="csrfKey" value="{self.csrf(req)}">'
                     f'<input type="hidden" name="_contentReply" value="1">{warn}'
@@ -159,7 +183,7 @@ class Invision(Emulator):
             if req.method == "POST":
                 return self.reply(req, who, tid)
             if req.query.get("do") == "findComment":
-                for i, p in enumerate(self.thread_posts(tid)):
+                for i, p in enumerate(self.shown(tid, who)):
                     if str(p.id) == req.query.get("comment"):
                         return self.redirect(self.topic_link(tid, i // PER_PAGE + 1) + f"#comment-{p.id}", 301)
                 return self.error(req, who, "Запрошенная страница не найдена.", 404, "2F173/H")
@@ -208,7 +232,9 @@ class Invision(Emulator):
             return self.topic_page(req, who, tid, 10 ** 6, FLOOD.format(left), content)
         self.acted(who, "post")
         post = self.add_post(tid, who, parse_bbcode(content))
-        n = len(self.thread_posts(tid))
+        if who in self.moderated:
+            self.pending.add(post.id)  # answered as a published one: lastCommentPageUrl() and the fragment
+        n = len(self.shown(tid, who))
         return self.redirect(self.topic_link(tid, (n - 1) // PER_PAGE + 1) + f"#comment-{post.id}", 301)
 
 

@@ -10,6 +10,12 @@ a reply answers with a redirect page and a meta refresh to `viewtopic.php?pid=N#
 links `messages.php?id=N`, unread rows `.inew`, a message in `#pun-messages .post` with `.post-author`, its
 subject in `#pun-main h1`.
 
+No source shows how mybb.ru answers a reply held for premoderation or a PM to a full message box (§12 is silent,
+no page was saved, PunBB 1.2 has neither): the emulator's own choice, said here, is the engine's own frames for
+both, a redirect page (the info frame and a meta refresh, as every done form) that leads to the topic
+(`viewtopic.php?id=N`, no post to point at) for a queued reply, and `#posterror li` on the compose form for a full
+box (the recipient's, or the sender's own), in words of its own.
+
 Unverified, the emulator's own choice: the PM compose form (`messages.php?action=new`, `req_username`,
 `req_subject`, `req_message`, one recipient) and its answer (a redirect page to the message), a PM flood (the
 post flood's words, its own 30 s timer), a login error shown in the info frame ("Неверное имя пользователя или
@@ -32,6 +38,9 @@ MSK = ZoneInfo("Europe/Moscow")
 FLOOD = "At least {0} seconds have to pass between posts. Please wait a while and try posting again."
 ANTIBOT = ("4c54bb27", "6f605897")  # the field process_form() writes into #formetc on the saved page
 PER_PAGE = 25
+QUEUED = "Сообщение отправлено и будет опубликовано после проверки модератором. Переадресация …"
+BOX_FULL = "Ящик личных сообщений пользователя {0} заполнен."
+OWN_BOX_FULL = "Ваш ящик личных сообщений заполнен. Удалите старые сообщения."
 
 
 def frame(body_class: str, section: str, main: str, who: str | None, uid: int, head: str = "") -> str:
@@ -57,6 +66,14 @@ def stamp(at: float) -> str:
 class Mybbru(Emulator):
     charset = "windows-1251"
     flood = {"post": 30.0, "pm": 30.0}
+
+    def __init__(self, *args, pm_quota: int | None = None, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.pm_quota = pm_quota  # messages a member's box holds, received and sent (None: no limit)
+        self.queued: list[Post] = []  # replies held for a moderator (not in the topic)
+
+    def box_size(self, name: str) -> int:
+        return sum(1 for m in self.pms if (name in m.to or m.author == name) and name not in m.deleted_by)
 
     def who(self, req: Request) -> str | None:
         return self.sessions.get(req.cookies.get("mybb_ru", ""))
@@ -183,6 +200,9 @@ class Mybbru(Emulator):
         if left:
             return self.reply_form(tid, [FLOOD.format(int(self.flood["post"]))])
         self.acted(who, "post")
+        if who in self.moderated:
+            self.queued.append(Post(self.next_id("post"), tid, who, req.form.get("req_message", ""), self.clock()))
+            return self.info(who, QUEUED, f"viewtopic.php?id={tid}")
         post = self.add_post(tid, who, req.form.get("req_message", ""))
         return self.info(who, "Сообщение отправлено. Переадресация …", f"viewtopic.php?pid={post.id}#p{post.id}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from board import Request, Response
-from mybbru import FLOOD, Mybbru, frame, stamp
+from mybbru import BOX_FULL, FLOOD, OWN_BOX_FULL, Mybbru, frame, stamp
 
 PER_PAGE = 20
 
@@ -64,6 +64,10 @@ def compose(board: Mybbru, req: Request, who: str) -> Response:
     left = board.flood_left(who, "pm")
     if left:
         return form([FLOOD.format(int(board.flood["pm"]))])
+    if board.pm_quota is not None and board.box_size(who) >= board.pm_quota:
+        return form([OWN_BOX_FULL])
+    if board.pm_quota is not None and board.box_size(name) >= board.pm_quota:
+        return form([BOX_FULL.format(name)])
     board.acted(who, "pm")
     m = board.add_pm(who, [name], req.form.get("req_subject", ""), req.form.get("req_message", ""))
     return board.info(who, "Сообщение отправлено. Переадресация …", f"messages.php?id={m.id}")

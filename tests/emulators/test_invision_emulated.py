@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.invision import InvisionForum
-from forumbot.errors import FloodLimited, FormRejected, LoginRequired
+from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PostQueued
 from invision import Invision
 
 BOT, PASSWORD = "GM_Bot", "пароль-бота"
@@ -65,6 +65,35 @@ def test_reads_both_pages(ips):
 def test_a_posted_reply_redirects_to_its_comment_and_is_success(ips):
     pid = adapter(ips).reply(topic(ips), "Итоги дня")
     assert ips.posts[-1].author == BOT and pid == str(ips.posts[-1].id)
+
+
+def test_a_reply_into_the_moderation_queue_is_queued_not_published_nor_refused(ips):
+    """IPS 4 answers a queued reply exactly as a published one (the redirect to its #comment-ID); the mod-queue
+    box before the comment form is what says it waits: PostQueued (taken, never sent again), naming the comment.
+    Players do not see it; the bot's own reading shows it, as IPS shows the author his queued comment."""
+    ips.moderated.add(BOT)
+    a = adapter(ips)
+    with pytest.raises(PostQueued, match="awaits a moderator's approval") as e:
+        a.reply(topic(ips), "Итоги дня")  # today: returned as a published post
+    (queued,) = ips.posts_by(BOT)
+    assert e.value.pending_id == str(queued.id) and queued.id in ips.pending
+    assert [p.text for p in ips.shown(12, "Маша")][-1] == "сообщение 29"  # the players do not see it
+    ips.moderated.discard(BOT)
+    assert adapter(ips).reply(topic(ips), "Второе") == str(ips.posts[-1].id)  # no queue, no notice: published
+
+
+def test_a_queue_notice_over_a_reply_that_stands_published_is_no_queue(ips):
+    """The box before the form is read with the comment's own mark: a reply the board shows published (approved
+    in the meantime, here at once) is a published post, not held back as queued."""
+    ips.moderated.add(BOT)
+
+    def approve(req, resp):
+        if req.method == "POST":
+            ips.pending.clear()
+
+    ips.after_request = approve
+    pid = adapter(ips).reply(topic(ips), "Итоги дня")
+    assert pid == str(ips.posts_by(BOT)[-1].id)
 
 
 def test_the_flood_warning_is_retried_with_the_boards_wait(ips):

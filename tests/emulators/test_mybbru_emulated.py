@@ -10,7 +10,7 @@ import pytest
 from adapters.mybbru import MybbruForum
 from adapters.profiles import MYBBRU
 from adapters.punbb import PunbbForum
-from forumbot.errors import FloodLimited, FormRejected, LoginRequired
+from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PartlySent, PostQueued
 from mybbru import Mybbru
 
 BOT, PASSWORD = "GM_Bot", "пароль-бота"
@@ -84,3 +84,43 @@ def test_pms_one_per_recipient_read_back_and_unverified_parts_said(ru):
     with pytest.raises(FormRejected, match="не найден"):
         a.send_pm("Никто", "Роль", "текст")
     assert {"flows.pm", "flows.pm_answer", "flows.reply_answer", "messages.flood"} <= MYBBRU.unverified
+
+
+def test_a_reply_held_for_premoderation_is_queued_not_refused(ru):
+    """A redirect page ("done") that leads to the topic rather than to a post: taken and held for a moderator
+    (how mybb.ru answers it is unverified: the emulator's frames, said in mybbru.py). PostQueued, not the
+    permanent "unexpected answer" refusal it was, and not sent again."""
+    ru.moderated.add(BOT)
+    with pytest.raises(PostQueued, match="после проверки модератором"):
+        adapter(ru).reply("22", "Итоги дня")  # today: FormRejected "unexpected answer"
+    assert [p.text for p in ru.queued] == ["Итоги дня"] and ru.posts_by(BOT) == []
+    assert "messages.queued" in MYBBRU.unverified
+
+
+def test_a_full_message_box_is_refused_in_the_boards_words(ru):
+    """The recipient's box full: that PM is refused with the board's words (no retry); the bot's own box full
+    refuses every PM, and says so."""
+    ru.pm_quota = 3
+    for i in range(3):
+        ru.add_pm("Кот Баюн", ["Маша"], "спам", str(i))
+    a = adapter(ru)
+    with pytest.raises(FormRejected, match="Маша заполнен") as e:
+        a.send_pm("Маша", "Роль", "Вы шериф")
+    assert not isinstance(e.value, FormTransient) and ru.pms_from(BOT) == []
+    for i in range(3):
+        ru.add_pm("Кот Баюн", [BOT], "спам", str(i))
+    with pytest.raises(FormRejected, match="Ваш ящик личных сообщений заполнен"):
+        a.send_pm("Кот Баюн", "Роль", "Вы мафия")
+
+
+def test_a_team_pm_one_of_whose_boxes_is_full_is_partly_sent(ru):
+    """One PM per recipient: the first went out, the second's box is full. PartlySent names who has it, so the
+    outbox neither sends the first again nor calls the whole PM refused (today: FormRejected for all)."""
+    ru.pm_quota = 2
+    ru.add_pm("Печкин", ["Кот Баюн"], "спам", "1")
+    ru.add_pm("Печкин", ["Кот Баюн"], "спам", "2")
+    with pytest.raises(PartlySent) as e:
+        adapter(ru).send_pm("Маша, Кот Баюн", "Команда", "Вы мафия")
+    assert e.value.sent == ["Маша"] and e.value.remaining == ["Кот Баюн"]
+    assert isinstance(e.value.cause, FormRejected) and "Кот Баюн заполнен" in str(e.value.cause)
+    assert [m.to for m in ru.pms_from(BOT)] == [["Маша"]]

@@ -245,3 +245,20 @@ def test_the_saved_conversation_pages_are_what_the_emulator_serves():
     assert b'class="structItem-title"' in pages["E-conversations-list-xf22.html"]
     assert b'id="convMessage-' in pages["E-conversation-view-xf23.html"]
     assert b"data-content=" not in pages["E-conversation-view-xf22.html"].split(b"convMessage", 1)[1]
+
+
+def test_a_list_showing_no_readable_row_while_counting_unread_ones_is_an_error(xf22, clock, monkeypatch):
+    """Issue 17 item 16 on XenForo: a style whose conversation rows the profile does not read showed an empty
+    list, and the night resolved without its moves. The page's own conversations_unread says there are some:
+    PageFormatChanged, never "no PMs". An empty list counting none is still an empty inbox."""
+    from forumbot.errors import PageFormatChanged
+    from xfemu import pages
+
+    bot = adapter(xf22, clock)
+    assert bot.fetch_pms()[0] == []  # nothing there, nothing counted
+    xf22.board.start_conversation("Шериф", [BOT], "Ход", "проверка Дон")
+    themed = (lambda c, last, unread, users, link, route:  # a custom style's row: no structItem--conversation
+              f'<div class="convRow"><a href="{link(route + "/x." + str(c.id) + "/")}">{c.title}</a></div>')
+    monkeypatch.setattr(pages, "conversation_row", themed)
+    with pytest.raises(PageFormatChanged, match="counts 1 unread"):
+        bot.fetch_pms()  # before: ([], cursor)
