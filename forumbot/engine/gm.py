@@ -120,7 +120,8 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         vote = to_seat_ids(w, cmd.vote)
         if ph.kind == "runoff":
             vote = Vote(vote.runoff if vote.runoff is not None else vote.target)
-        (g.runoff_posts if ph.kind == "runoff" else g.posts).append(VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True))
+        posts = g.runoff_posts if ph.kind == "runoff" else g.posts
+        posts.append(VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True))
     elif isinstance(cmd, Alias):
         found = w.matcher().match(cmd.alias)
         if isinstance(found, str):

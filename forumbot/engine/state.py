@@ -14,7 +14,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from forumbot.model import Input
+from forumbot.model import ROLE_TEAM, Death, Input, Role, Team
 from forumbot.rules import NightMoves, Seat
 from forumbot.rules.ballots import VotePost
 
@@ -39,6 +39,26 @@ class Phase:
     def death_label(self) -> str:
         """Deaths in a runoff belong to that day (M-10)."""
         return f"day {self.number}" if self.kind == "runoff" else self.label
+
+
+@dataclass(frozen=True)
+class SeatValue:
+    """A seat in a Game: `Seat`'s fields, frozen (the draft's seats are `forumbot.rules.Seat`, which the rules read
+    the same way)."""
+
+    nick: str
+    role: Role
+    alive: bool = True
+    died: Death | None = None
+    confirmed: bool = False
+
+    @property
+    def team(self) -> Team:
+        return ROLE_TEAM[self.role]
+
+    @property
+    def is_mafia(self) -> bool:
+        return self.team is Team.MAFIA
 
 
 @dataclass(frozen=True)
@@ -98,7 +118,7 @@ class State:
 class Game:
     """Everything a game changes, as a value: equal Games are the same game. Same fields as `State`."""
 
-    seats: Mapping[str, Seat]
+    seats: Mapping[str, SeatValue]
     accounts: Mapping[str, str]
     aliases: Mapping[str, str]
     phase: Phase
@@ -108,7 +128,7 @@ class Game:
     leaders: tuple[str, ...]
     hang_all: bool
     day_modkill: bool
-    moves: NightMoves
+    moves: NightMoves  # its two maps read-only
     hunting_open: bool
     misfires: int
     agitations: Mapping[str, int]
@@ -152,15 +172,16 @@ def _plain(value: Any) -> Any:
     return dict(value) if isinstance(value, MappingProxyType) else value
 
 
-def _moves(m: NightMoves) -> NightMoves:
-    return NightMoves(dict(m.by_player), dict(m.hunts))
+def _moves(m: NightMoves, wrap=MappingProxyType) -> NightMoves:  # type: ignore[no-untyped-def]
+    return NightMoves(wrap(dict(m.by_player)), wrap(dict(m.hunts)))
 
 
 def freeze(s: State) -> Game:
     """The draft as a value; the draft can go on being written to without changing it."""
     proxy = MappingProxyType
     return Game(
-        seats=proxy({sid: replace(seat) for sid, seat in s.seats.items()}), accounts=proxy(dict(s.accounts)),
+        seats=proxy({sid: SeatValue(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in s.seats.items()}),
+        accounts=proxy(dict(s.accounts)),
         aliases=proxy(dict(s.aliases)), phase=s.phase, paused_at=s.paused_at, posts=tuple(s.posts),
         runoff_posts=tuple(s.runoff_posts), leaders=tuple(s.leaders), hang_all=s.hang_all,
         day_modkill=s.day_modkill, moves=_moves(s.moves), hunting_open=s.hunting_open, misfires=s.misfires,
@@ -177,10 +198,11 @@ def freeze(s: State) -> Game:
 def thaw(g: Game) -> State:
     """A draft of the Game: new containers and seats, shared vote posts (values)."""
     return State(
-        seats={sid: replace(seat) for sid, seat in g.seats.items()}, accounts=dict(g.accounts),
+        seats={sid: Seat(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in g.seats.items()},
+        accounts=dict(g.accounts),
         aliases=dict(g.aliases), phase=g.phase, paused_at=g.paused_at, posts=list(g.posts),
         runoff_posts=list(g.runoff_posts), leaders=g.leaders, hang_all=g.hang_all, day_modkill=g.day_modkill,
-        moves=_moves(g.moves), hunting_open=g.hunting_open, misfires=g.misfires, agitations=Counter(g.agitations),
+        moves=_moves(g.moves, dict), hunting_open=g.hunting_open, misfires=g.misfires, agitations=Counter(g.agitations),
         doomed=set(g.doomed), maniac_last=g.maniac_last, last_words=dict(g.last_words),
         runoff_speakers=set(g.runoff_speakers), don_nomination=g.don_nomination, quiet_day=g.quiet_day,
         winner=g.winner, ended_at=g.ended_at, resolutions=g.resolutions, deaths_this_phase=g.deaths_this_phase,

@@ -42,12 +42,13 @@ class Table:
     gms: tuple[str, ...]  # sorted: the order GMs are written to
     gm_accounts: frozenset[str]  # parse.account_key of each GM
     bot: str  # parse.account_key of the bot
-    seats: Mapping[str, Seat]  # the seats as drawn (C-2), never changed: a Game copies them
+    roles: Mapping[str, Role]  # seat id -> role as drawn (C-2), in config order
     drawn: str  # the string the draw's commitment hashes (C-2), printed at the end
     resolved: Mapping[str, datetime]  # C-13: when the bot resolved each phase, by label
 
     def fresh_seats(self) -> dict[str, Seat]:
-        return {sid: Seat(s.nick, s.role) for sid, s in self.seats.items()}
+        """The seats as drawn, each played by the account that is its id, for a new game's draft."""
+        return {sid: Seat(sid, role) for sid, role in self.roles.items()}
 
 
 def make_table(setup: GameSetup) -> Table:
@@ -79,6 +80,6 @@ def make_table(setup: GameSetup) -> Table:
     return Table(
         setup=setup, variant=variant, t=texts, options=MappingProxyType(options), edited_votes=edited_votes,
         count_every=count_every, remind_before=remind_before, markers=markers, gms=tuple(sorted(set(setup.gms))),
-        gm_accounts=gm_accounts, bot=parse.account_key(setup.bot), seats=MappingProxyType(seats),
+        gm_accounts=gm_accounts, bot=parse.account_key(setup.bot), roles=MappingProxyType(roles),
         drawn=commitment_text(setup.seed, roles), resolved=MappingProxyType(dict(setup.schedule.resolved)),
     )

@@ -63,7 +63,8 @@ def recount_until(w: Work, t: datetime) -> None:
     refused then) and reminders are owed, not re-derived, so they go out once the undo is done."""
     g = w.g
     ph = g.phase
-    while g.next_count is not None and ph.kind in ("day", "runoff") and g.next_count <= t and g.next_count < ph.deadline:
+    while (g.next_count is not None and ph.kind in ("day", "runoff") and g.next_count <= t
+           and g.next_count < ph.deadline):
         at = g.next_count
         post_count(w, at)
         g.next_count = count_slot_after(w, at, t)
