@@ -17,7 +17,8 @@ from forumbot.engine.phases import open_setup
 from forumbot.engine.results import GameResult, GameRun, PlayerResult
 from forumbot.engine.setup import clean_input
 from forumbot.engine.speech import to_gms
-from forumbot.engine.state import Game, Phase, State, freeze
+from forumbot.engine.checkpoint import Checkpoint, QueueItem, digest
+from forumbot.engine.state import Game, Phase, State, freeze, thaw
 from forumbot.engine.step import handle
 from forumbot.engine.table import Table, make_table
 from forumbot.engine.counts import edited
@@ -52,11 +53,19 @@ def play(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> t
     return freeze(w.g), result(w)
 
 
-def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> Work:
-    tb = make_table(setup)
-    w = Work(tb, new_game(tb))
+def run_from(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
+             checkpoints: Sequence[Checkpoint]) -> tuple[GameRun, tuple[Checkpoint, ...]]:
+    """`run`, starting at the latest of `checkpoints` whose digest still matches the inputs; with the checkpoints
+    of the deadlines this fold resolved (the GameRun is the same as `run`'s, whichever checkpoint it used)."""
+    made: list[Checkpoint] = []
+    return result(_fold(setup, inputs, until, checkpoints, made)), tuple(made)
+
+
+def _queue(tb: Table, inputs: Sequence[Input], until: datetime | None) -> list[QueueItem]:
+    """Every input and edit, in the order the fold takes them."""
+    setup = tb.setup
     indexed = [clean_input(inp if inp.id else replace(inp, id=f"i{n}")) for n, inp in enumerate(inputs)]
-    queue: list[tuple[datetime, int, str, Input]] = []
+    queue: list[QueueItem] = []
     opens = setup.schedule.setup_opens
     for n, inp in enumerate(indexed):
         if inp.at_latest is not None and inp.where is Where.PM and parse.account_key(inp.author) in tb.gm_accounts:
@@ -72,10 +81,29 @@ def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> 
         if inp.edited_at is not None and inp.where is Where.VOTE:
             queue.append((inp.edited_at, n, "edit", inp))
     queue.sort(key=lambda q: (q[0], q[1], q[2] == "edit"))
-    if until is not None:
-        queue = [q for q in queue if q[0] <= until]
-    open_setup(w, min([opens or setup.schedule.start] + [q[0] for q in queue]))
-    heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue]  # already in heap order
+    return [q for q in queue if q[0] <= until] if until is not None else queue
+
+
+def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
+          checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None) -> Work:
+    tb = make_table(setup)
+    queue = _queue(tb, inputs, until)
+    start = next((cp for cp in sorted(checkpoints, key=lambda c: c.at, reverse=True)
+                  if (until is None or cp.at <= until)
+                  and digest(setup, queue, cp.at, (label for label, _ in cp.resolved)) == cp.digest), None)
+    if start is None:
+        w = Work(tb, new_game(tb))
+        open_setup(w, min([setup.schedule.setup_opens or setup.schedule.start] + [q[0] for q in queue]))
+        heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue]  # already in heap order
+    else:
+        w = _resumed(tb, start)
+        heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue if at >= start.at]
+        heap += [(inp.read_at, n, False, "late", replace(inp, at=inp.read_at, at_latest=None))
+                 for n, inp in start.missed
+                 if inp.read_at >= start.at and (until is None or inp.read_at <= until)]  # type: ignore[operator]
+        heapq.heapify(heap)
+    if made is not None:
+        w.on_resolved = lambda at: made.append(_checkpoint(w, queue, at))
     while heap:
         at, n, _, what, inp = heapq.heappop(heap)
         advance_to(w, at)
@@ -87,6 +115,7 @@ def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> 
         if missed is not None:
             # C-13: read after its phase was resolved and announced; it counts from when it was read on
             w.late[inp.where, inp.id] = (missed, inp.at)
+            w.missed.append((n, inp))
             if until is None or inp.read_at <= until:  # type: ignore[operator]
                 late = replace(inp, at=inp.read_at, at_latest=None)
                 heapq.heappush(heap, (late.at, n, False, "late", late))
@@ -99,6 +128,23 @@ def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> 
     if until is None:
         until = w.g.phase.deadline if w.g.phase.kind != "ended" else w.g.ended_at
     advance_to(w, until)  # type: ignore[arg-type]
+    return w
+
+
+def _checkpoint(w: Work, queue: list[QueueItem], at: datetime) -> Checkpoint:
+    return Checkpoint(
+        label=w.resolved[-1][0], at=at, game=freeze(w.g),
+        digest=digest(w.tb.setup, queue, at, (label for label, _ in w.resolved)),
+        messages=tuple(w.messages.values()), log=tuple(w.log), resolved=tuple(w.resolved),
+        commands=tuple(w.commands), late=tuple(w.late.items()), missed=tuple(w.missed),
+    )
+
+
+def _resumed(tb: Table, cp: Checkpoint) -> Work:
+    w = Work(tb, thaw(cp.game))
+    w.messages = {m.key: m for m in cp.messages}
+    w.log, w.resolved, w.commands = list(cp.log), list(cp.resolved), list(cp.commands)
+    w.late, w.missed = dict(cp.late), list(cp.missed)
     return w
 
 

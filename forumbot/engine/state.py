@@ -161,6 +161,9 @@ class Game:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
+
 
 def played(g: Game) -> Game:
     """The game as played, without the record of how the fold got there (the inputs handled, the undos' voids,

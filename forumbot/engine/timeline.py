@@ -49,6 +49,8 @@ def advance_to(w: Work, t: datetime) -> None:
             at = g.clock  # overdue after a GM undo (a pause undone): due now, never back in time
         if kind == "deadline":
             resolve(w, at)
+            if w.on_resolved is not None and at == due and (g.clock is None or due > g.clock):
+                w.on_resolved(at)  # a checkpoint: every input before `due` handled, none after
         elif kind == "count":
             post_count(w, at)
             # on the count's own grid: an overdue count (restored by an undo) keeps the slots it had (C-9)

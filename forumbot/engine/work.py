@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
 
 from forumbot import parse
 from forumbot.engine.state import State
 from forumbot.engine.table import Table
-from forumbot.model import Message, Where
+from forumbot.model import Input, Message, Where
 from forumbot.rules.ballots import Tally
 
 
@@ -32,6 +33,8 @@ class Work:
     resolved: list[tuple[str, datetime]] = field(default_factory=list)  # each phase resolved, with when
     commands: list[tuple[str, dict, dict]] = field(default_factory=list)  # GM PM id -> game before and after
     tallies: dict[int, tuple[list, Tally]] = field(default_factory=dict)  # resumable counts (engine/counts.py)
+    missed: list[tuple[int, Input]] = field(default_factory=list)  # C-13's late inputs, by queue index
+    on_resolved: Callable[[datetime], None] | None = None  # the fold's checkpoint at a resolved deadline
     _matcher: tuple | None = None
 
     def matcher(self) -> parse.NickMatcher:
