@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import (
-    BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, TypeDecorator, UniqueConstraint,
+    BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, TypeDecorator,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
