@@ -1,4 +1,4 @@
-"""Seeded random games of both variants with a GM mix (issue 19 item 6): tests/test_properties.py's builder, and on
+"""Seeded random games of both variants with a GM mix (issue 19 items 3 and 6): tests/test_properties.py's builder, and on
 top `отмена` (C-9), `пауза`/`продолжить`, `продлить`, `голос`, `замена`, `модкилл` (C-10), `конец фазы`, and
 inputs read after their phase was resolved (C-13)."""
 

@@ -20,12 +20,17 @@ sys.path.insert(0, str(Path(__file__).parent))
 from gamekit import START, Game  # noqa: E402
 from randomgames import random_game  # noqa: E402
 
+from forumbot import replay  # noqa: E402
 from forumbot.engine.checkpoint import dumps, loads  # noqa: E402
 from forumbot.engine.fold import run_from  # noqa: E402
 from forumbot.game import run  # noqa: E402
 from forumbot.model import Input, Where  # noqa: E402
 
 GAMES = 60
+ROOT = Path(__file__).resolve().parents[1]
+TRANSCRIPTS = sorted([*(ROOT / "forumbot" / "examples").glob("*.json"),
+                      *(ROOT / "fixtures" / "transcripts").glob("*.json"),
+                      *(ROOT / "fixtures" / "transcripts" / "real").glob("*.json")])
 
 
 def _ticked(setup, inputs, until, cut):  # type: ignore[no-untyped-def]
@@ -51,6 +56,17 @@ def test_issue19_a_fold_from_a_checkpoint_is_the_whole_fold(chunk: int) -> None:
         again, _ = run_from(setup, inputs, until, made)
         assert again == whole, f"game {n}"
     assert used >= GAMES // 8  # most resumed folds did start from a checkpoint
+
+
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
+def test_issue19_every_transcript_folds_alike_from_its_checkpoints(path: Path) -> None:
+    t = replay.load(path)
+    inputs = sorted(t.events, key=lambda i: i.at)
+    whole = run(t.setup, inputs, t.until)
+    times = sorted({i.at for i in inputs})
+    for cut in times[len(times) // 3:: max(1, len(times) // 3)]:
+        checkpoints = _ticked(t.setup, inputs, t.until, cut)
+        assert run_from(t.setup, inputs, t.until, checkpoints)[0] == whole
 
 
 def test_issue19_C13_a_checkpoint_whose_inputs_changed_is_not_used() -> None:
