@@ -5,8 +5,11 @@
 - `step(table, game, event)` and `advance(table, game, until)` (step.py): pure functions from a Game to the
   next, with the messages sent on the way; `fold.run` folds a whole game the same way on one draft.
 
-Imports go one way: table, state -> work -> seats, speech -> counts, thread -> phases -> day, night, history
--> timeline -> status, undo -> gm -> step -> fold.
+- `Checkpoint` (checkpoint.py): the Game right after a resolved deadline and a digest of the inputs before it;
+  `fold.run_from` starts at the latest one that still matches (forumbot/store/checkpoints.py keeps them).
+
+Imports go one way (each imports only those before it): table, state -> work -> seats, speech -> counts, thread
+-> phases -> day, night, history -> timeline -> status, undo -> gm -> step -> checkpoint, fold.
 
 Where a new rule goes: a house rule is a `HouseRules` field with its check (forumbot/rules/house.py, RULES.md R);
 what a variant decides is in forumbot/rules (pure); when it acts is a branch here (thread.py for the threads,
