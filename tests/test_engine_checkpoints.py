@@ -122,3 +122,18 @@ def test_issue19_C13_a_phase_resolved_since_keeps_the_earlier_checkpoints() -> N
     resumed, remade = run_from(later, g.events, until, made)
     assert resumed == run(later, g.events, until)
     assert [cp.label for cp in remade] == ["night 1"]  # started at Day 1's checkpoint
+
+
+def test_issue19_the_checkpoint_version_covers_every_module_a_fold_runs() -> None:
+    """A checkpoint written by other code is never used: its digest covers the source of every forumbot module
+    the fold imports (a new one outside these would let a stale checkpoint through)."""
+    import subprocess
+
+    from forumbot.engine import checkpoint
+
+    code = ("import sys, forumbot.engine.fold; print(' '.join(sorted(m.__file__ for n, m in sys.modules.items() "
+            "if n.startswith('forumbot') and getattr(m, '__file__', None))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    root = Path(checkpoint.__file__).resolve().parent.parent
+    covered = {str(p.resolve()) for p in checkpoint._sources(root)}
+    assert sorted(f for f in loaded if str(Path(f).resolve()) not in covered) == []

@@ -21,14 +21,22 @@ from forumbot.model import GameSetup, Input, Message
 
 
 def _source_version() -> str:
-    """A hash of the code a fold runs: the engine, rules, parsers, texts and model."""
+    """A hash of the code a fold runs: the engine, rules, parsers, texts, markup, model and errors (every forumbot
+    module a fold imports; tests/test_engine_checkpoints.py keeps the list whole)."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for part in ("engine", "rules", "parse", "texts"):
-        for path in sorted((root / part).rglob("*.py")):
-            h.update(path.read_bytes())
-    h.update((root / "model.py").read_bytes())
+    for path in _sources(root):
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
+
+
+def _sources(root: Path) -> list[Path]:
+    return [path for part in FOLD_PACKAGES for path in sorted((root / part).rglob("*.py"))] + \
+        [root / name for name in FOLD_MODULES]
+
+
+FOLD_PACKAGES = ("engine", "rules", "parse", "texts")
+FOLD_MODULES = ("model.py", "markup.py", "errors.py", "__init__.py")
 
 
 VERSION = _source_version()
