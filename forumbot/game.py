@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Sequence
 
-from forumbot.engine import Engine
+from forumbot.engine import fold
 from forumbot.engine.results import GameResult, GameRun, PlayerResult
 from forumbot.model import GameSetup, Input, Message, Role
 
@@ -23,7 +23,7 @@ def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None
     Inputs stamped after `until` are not processed. Without `until`: up to the deadline of the phase in which
     the last input falls. Raises SetupError for a setup that breaks a rule.
     """
-    return Engine(setup).run(inputs, until)
+    return fold.run(setup, inputs, until)
 
 
 # --- a game ended by the operator (`forumbot game stop`) ----------------------------------------------------------

@@ -13,9 +13,11 @@ Sections are separated by " | ":
   `agitations NICK=N ...` (H-4's count this game), `leaders A,B` (a runoff's), `options k=v ...` (house rules,
   values as JSON: `final_word="окончательно"`).
 
-The position is a real Engine with its State set and the listed posts and PMs handled through the engine's own
-parsers, so what is tested is the rule, not a stub. `step(input)` handles one input; `advance()` resolves the open
-phase; both return the messages that step emitted.
+The position is a `Table` and a `Game` (forumbot/engine), the Game built by the engine's own functions: the
+Setup opened, the seats confirmed (and those listed out, dead), the phase opened at its place in the plain
+schedule; the listed posts and PMs are then `step`s through the engine's own parsers, so what is tested is the
+rule, not a stub. `step(input)` is `forumbot.engine.step` on the position's Game; `advance()` is
+`forumbot.engine.advance` to the open phase's deadline; both keep the new Game and return the messages sent.
 """
 
 from __future__ import annotations
@@ -26,20 +28,24 @@ from datetime import datetime, timedelta
 
 from gamekit import DAY, NIGHT, RUNOFF, START
 
-from forumbot.engine import Engine, Phase, State
+from forumbot.engine import Game, Table, advance, make_table, step
+from forumbot.engine.fold import new_game
+from forumbot.engine.phases import open_phase, open_setup
+from forumbot.engine.state import Phase, freeze
+from forumbot.engine.work import Work
 from forumbot.model import GameSetup, Input, Message, PlayerSpec, Role, Schedule, Where
 
 
 @dataclass
 class Position:
-    engine: Engine
+    table: Table
+    game: Game
     opens: datetime
-    sent: int = 0
     _n: int = field(default=0)
 
     @property
-    def state(self) -> State:
-        return self.engine.s
+    def state(self) -> Game:
+        return self.game
 
     @classmethod
     def parse(cls, line: str) -> "Position":
@@ -57,32 +63,32 @@ class Position:
         options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in sections.get("options", "").split())}
         setup = GameSetup(variant=variant, seed=1, schedule=Schedule(START, DAY, NIGHT, RUNOFF, "Europe/Moscow"),
                           players=tuple(cast), bot="Бот", gms=("ГМ",), options=options)
-        engine = Engine(setup)
-        engine._open_setup(START)
+        table = make_table(setup)
+        w = Work(table, new_game(table))
+        open_setup(w, START)
         opens = START + (n - 1) * (DAY + NIGHT) + (DAY if kind in ("night", "runoff") else timedelta())
-        engine.s.phase = Phase("setup", 0, START, START)
-        for seat in engine.s.seats.values():
+        g = w.g
+        g.phase = Phase("setup", 0, START, START)
+        for seat in g.seats.values():
             seat.confirmed = True
             if seat.nick in out:
                 seat.alive = False
-        engine.clock = opens
-        engine._open(kind, n, opens)
-        engine.s.misfires = int(sections.get("misfires", "0") or 0)
+        g.clock = opens
+        open_phase(w, kind, n, opens)
+        g.misfires = int(sections.get("misfires", "0") or 0)
         for pair in sections.get("agitations", "").split():
             nick, count = pair.split("=")
-            engine.s.agitations[nick] = int(count)
+            g.agitations[nick] = int(count)
         if sections.get("leaders"):
-            engine.s.leaders = tuple(sections["leaders"].split(","))
-            alive = len(engine._alive_ids())
-            engine.s.hang_all = engine.variant.runoff_is_hang_all(alive)  # type: ignore[attr-defined]
-        p = cls(engine, opens)
+            g.leaders = tuple(sections["leaders"].split(","))
+            g.hang_all = table.variant.runoff_is_hang_all(len([s for s in g.seats.values() if s.alive]))
+        p = cls(table, freeze(g), opens)
         for vote in sections.get("votes", "").split():
             voter, target = vote.split(">")
             p.step(p.input(Where.VOTE, voter, target))
         for pm in filter(None, (x.strip() for x in sections.get("pms", "").split(","))):
             author, text = pm.split(":", 1)
             p.step(p.input(Where.PM, author, text))
-        p.sent = len(engine.messages)
         return p
 
     def input(self, where: Where, author: str, text: str, minutes: int | None = None) -> Input:
@@ -92,17 +98,10 @@ class Position:
         return Input(at, where, author, text, id=f"p{self._n}")
 
     def step(self, inp: Input) -> list[Message]:
-        self.engine.advance_to(inp.at)
-        self.engine.processed.append(inp)
-        self.engine.handle(inp)
-        return self._new()
+        self.game, sent, _ = step(self.table, self.game, inp)
+        return list(sent)
 
     def advance(self) -> list[Message]:
         """Resolve the open phase at its deadline."""
-        self.engine.advance_to(self.state.phase.deadline)
-        return self._new()
-
-    def _new(self) -> list[Message]:
-        messages = list(self.engine.messages.values())[self.sent:]
-        self.sent = len(self.engine.messages)
-        return messages
+        self.game, sent, _ = advance(self.table, self.game, self.game.phase.deadline)
+        return list(sent)

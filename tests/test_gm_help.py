@@ -3,7 +3,6 @@ It is answered like `статус` (C-9): by PM only, nothing changes, and it is
 
 from __future__ import annotations
 
-import copy
 import html
 import re
 import sys
@@ -15,7 +14,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from gamekit import Game, plain  # noqa: E402
 
-from forumbot.engine import Engine  # noqa: E402
+from forumbot.engine import make_table, step  # noqa: E402
+from forumbot.engine.fold import play  # noqa: E402
+from forumbot.engine.state import played  # noqa: E402
 from forumbot.markup import escape_bbcode, escape_markdown  # noqa: E402
 from forumbot.model import Help, Status  # noqa: E402
 from forumbot.parse import NickMatcher, parse_command  # noqa: E402
@@ -67,21 +68,15 @@ def test_issue11_item3_the_listing_is_bold_headed_in_bbcode_and_a_list_in_markdo
 
 
 def _fold_watching(g: Game, watched: str, until):  # type: ignore[no-untyped-def]
-    """Fold the game, keeping the engine's state just before and just after input `watched` is handled."""
-    engine = Engine(g.setup())
-    seen: dict[str, tuple] = {}
-    handle = engine.handle
-
-    def watching(inp):  # type: ignore[no-untyped-def]
-        snap = lambda: (copy.deepcopy(engine.s), list(engine.overrides), list(engine.log), dict(engine.told))  # noqa: E731
-        if inp.id == watched and engine.redo_at is None:
-            seen["before"] = snap()
-        handle(inp)
-        if inp.id == watched and engine.redo_at is None:
-            seen["after"] = snap()
-
-    engine.handle = watching  # type: ignore[method-assign]
-    return engine.run(g.events, until), seen
+    """Fold the game, keeping the Game just before input `watched` and just after it, by one `step` (issue 19
+    item 5); the log lines that step wrote."""
+    setup = g.setup()
+    inp = next(e for e in g.events if e.id == watched)
+    before, _ = play(setup, [e for e in g.events if e.at < inp.at], inp.at)
+    after, _, log = step(make_table(setup), before, inp)
+    seen = {"before": (played(before), before.overrides, before.told, ()),
+            "after": (played(after), after.overrides, after.told, log)}
+    return play(setup, g.events, until)[1], seen
 
 
 @pytest.mark.parametrize("word", ["помощь", "help"])

@@ -137,3 +137,30 @@ def test_the_layering_check_sees_a_circle_and_a_stray_import(tmp_path):
     stray = tmp_path / "m.py"
     stray.write_text("def f():\n    from adapters.memory import MemoryForum\n    from forumbot.tick import tick\n")
     assert _imports(stray, {"forumbot.tick"}) == {"adapters.memory", "forumbot.tick"}
+
+
+def _engine_shape(root: Path) -> list[str]:
+    """What issue 19 item 1 rules out in an engine package: a module over 250 lines, a mixin, a deep copy, an
+    engine object's `self.s`."""
+    found = []
+    for path in sorted(root.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        if len(text.splitlines()) > 250:
+            found.append(f"{path.name}: {len(text.splitlines())} lines")
+        if any(isinstance(n, ast.ClassDef) and n.name.endswith("Mixin") for n in ast.walk(tree)):
+            found.append(f"{path.name}: a mixin")
+        if any(isinstance(n, ast.Attribute) and n.attr == "deepcopy" for n in ast.walk(tree)) or "deepcopy" in {
+                a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}:
+            found.append(f"{path.name}: deepcopy")
+        if any(isinstance(n, ast.Attribute) and n.attr == "s" and isinstance(n.value, ast.Name) and n.value.id == "self"
+               for n in ast.walk(tree)):
+            found.append(f"{path.name}: self.s")
+    return found
+
+
+def test_issue19_the_engine_is_small_modules_of_functions_over_values(tmp_path):
+    assert _engine_shape(ROOT / "forumbot" / "engine") == []
+    (tmp_path / "old.py").write_text("import copy\nclass VotesMixin:\n    def f(self):\n"
+                                     "        return copy.deepcopy(self.s)\n" + "\n" * 250)
+    assert len(_engine_shape(tmp_path)) == 4  # the check can fail

@@ -63,3 +63,18 @@ def test_the_position_line_sets_what_it_says():
     p = Position.parse(f"moscow day 2 | {MOSCOW.replace('М6', '~М6')} | votes М1>Дон М2>ннв | misfires 1")
     assert p.state.phase.label == "day 2" and not p.state.seats["М6"].alive and p.state.misfires == 1
     assert [(post.voter, post.parsed.target) for post in p.state.posts] == [("М1", "Дон"), ("М2", "no_lynch")]
+
+
+def test_issue19_step_and_advance_are_pure_the_game_given_never_changes():
+    """`step(table, game, event)` and `advance(table, game, until)` return a new Game; the one given stays as it
+    was (compared with a copy read back from bytes), so a saved Game (an undo's, a checkpoint's) is a value."""
+    import pickle
+
+    p = Position.parse(f"moscow day 2 | {MOSCOW} | votes М1>Дон")
+    given = p.game
+    kept = pickle.loads(pickle.dumps(given))
+    p.step(p.input(Where.VOTE, "М2", "Дон"))
+    p.step(p.input(Where.PM, "ГМ", "модкилл М3"))
+    p.advance()
+    assert given == kept and p.game != given
+    assert len(given.posts) == 1 and given.seats["М3"].alive and given.phase.label == "day 2"

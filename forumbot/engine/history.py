@@ -1,6 +1,6 @@
 """What each day and runoff was, recorded beside the fold for the public pages (issue 20 item 1).
 
-Kept in State, so an undo's snapshot restores it with the rest. It holds only what the vote thread shows and
+Kept in the Game, so an undo's saved Game has it with the rest. It holds only what the vote thread shows and
 what the bot announced publicly: the vote posts as read, the final tally and who died of the resolution with the
 cause as posted; roles only where the variant reveals them (open roles)."""
 
@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from forumbot.engine.counts import ballots, counts, runoff_votes
+from forumbot.engine.seats import alive_ids
+from forumbot.engine.work import Work
 from forumbot.model import Agitation
 from forumbot.rules.ballots import VotePost
 
@@ -35,57 +38,58 @@ class DayRecord:
         return f"{self.kind} {self.number}"
 
 
-class HistoryMixin:
-    """Engine methods that record the day before its resolution and what it announced after."""
+def mark(w: Work, at: datetime) -> DayRecord | None:
+    """The day or runoff about to be resolved at `at`, as its deadline's re-read will see it."""
+    if w.g.phase.kind not in ("day", "runoff"):
+        return None
+    return day_record(w, at)
 
-    def _history_mark(self, at: datetime) -> DayRecord | None:
-        if self.s.phase.kind not in ("day", "runoff"):
-            return None
-        return self._day_record(at)
 
-    def _history_record(self, mark: DayRecord | None) -> None:
-        if mark is None:
-            return
-        died = tuple((sid, s.died.cause if s.died else "", str(s.role) if self.variant.open_roles else "")
-                     for sid, s in self.s.seats.items() if sid in mark.alive and not s.alive)
-        leaders = mark.leaders if mark.kind == "runoff" else (
-            tuple(self.s.leaders) if self.s.phase.kind == "runoff" else ())
-        cancelled = self.s.day_modkill and (mark.kind == "runoff" or bool(self.variant.modkill_cancels_vote))
-        self.s.history.append(replace(mark, deaths=died, leaders=leaders, cancelled=cancelled))
+def record(w: Work, marked: DayRecord | None) -> None:
+    """After the resolution: the marked day with who died of it, kept in the game's history."""
+    if marked is None:
+        return
+    g, variant = w.g, w.tb.variant
+    died = tuple((sid, s.died.cause if s.died else "", str(s.role) if variant.open_roles else "")
+                 for sid, s in g.seats.items() if sid in marked.alive and not s.alive)
+    leaders = marked.leaders if marked.kind == "runoff" else (tuple(g.leaders) if g.phase.kind == "runoff" else ())
+    cancelled = g.day_modkill and (marked.kind == "runoff" or bool(variant.modkill_cancels_vote))
+    g.history.append(replace(marked, deaths=died, leaders=leaders, cancelled=cancelled))
 
-    def _day_record(self, closed: datetime | None) -> DayRecord:
-        """The open day or runoff; with `closed`, its posts as its deadline's re-read will see them (C-11)."""
-        ph = self.s.phase
-        runoff = ph.kind == "runoff"
-        posts = [replace(p) for p in (self.s.runoff_posts if runoff else self.s.posts)]
-        if closed is not None:
-            for p in posts:
-                if p.deleted_at is not None and p.deleted_at <= closed and not isinstance(p.parsed, Agitation):
-                    p.deleted = True
-        if runoff:
-            kept = self.s.runoff_posts
-            self.s.runoff_posts = posts
-            try:
-                votes = self._runoff_votes()
-            finally:
-                self.s.runoff_posts = kept
-        else:
-            votes = {v: t for v, t in self._ballots(posts).final.items() if self._counts(v, t)}
-        return DayRecord(
-            kind=ph.kind, number=ph.number, opens=ph.opens, closed=closed,
-            posts=tuple(posts),
-            nicks={sid: s.nick for sid, s in self.s.seats.items()},
-            alive=tuple(self._alive_ids()),
-            votes={v: str(t) for v, t in votes.items()},
-            leaders=tuple(self.s.leaders) if runoff else (),
-            hang_all=self.s.hang_all if runoff else False,
-            changes_allowed=self.variant.vote_changes,
-            repeat_is_change=self.variant.house.repeat_is_change,
-        )
 
-    def _history(self) -> tuple[DayRecord, ...]:
-        """The days resolved, and the open day or runoff as it stands (for `vote_history = "live"`)."""
-        done = tuple(self.s.history)
-        if self.s.phase.kind in ("day", "runoff"):
-            return done + (self._day_record(None),)
-        return done
+def day_record(w: Work, closed: datetime | None) -> DayRecord:
+    """The open day or runoff; with `closed`, its posts as its deadline's re-read will see them (C-11)."""
+    g = w.g
+    ph = g.phase
+    runoff = ph.kind == "runoff"
+    posts = list(g.runoff_posts if runoff else g.posts)
+    if closed is not None:
+        posts = [replace(p, deleted=True)
+                 if p.deleted_at is not None and p.deleted_at <= closed and not isinstance(p.parsed, Agitation)
+                 else replace(p) for p in posts]
+    else:
+        posts = [replace(p) for p in posts]
+    if runoff:
+        votes = runoff_votes(w, posts)
+    else:
+        votes = {v: t for v, t in ballots(w, posts).final.items() if counts(w, v, t)}
+    variant = w.tb.variant
+    return DayRecord(
+        kind=ph.kind, number=ph.number, opens=ph.opens, closed=closed,
+        posts=tuple(posts),
+        nicks={sid: s.nick for sid, s in g.seats.items()},
+        alive=tuple(alive_ids(w)),
+        votes={v: str(t) for v, t in votes.items()},
+        leaders=tuple(g.leaders) if runoff else (),
+        hang_all=g.hang_all if runoff else False,
+        changes_allowed=variant.vote_changes,
+        repeat_is_change=variant.house.repeat_is_change,
+    )
+
+
+def history_now(w: Work) -> tuple[DayRecord, ...]:
+    """The days resolved, and the open day or runoff as it stands (for `vote_history = "live"`)."""
+    done = tuple(w.g.history)
+    if w.g.phase.kind in ("day", "runoff"):
+        return done + (day_record(w, None),)
+    return done

@@ -1,11 +1,20 @@
-"""The engine's state: plain dataclasses, so that a GM `undo` can restore a snapshot and re-apply what came after."""
+"""The game as a value (issue 19 item 1): `Game`, frozen, holds everything a game changes, the count schedule and
+the clock included; `State` is the same fields as a draft one step writes to, made from a Game by `thaw` and
+turned back into one by `freeze` (both copy what they must, never deeply: vote posts and day records are values
+the engine never changes in place, so Games share them).
+
+A GM `undo` (C-9) starts again from the Game saved before the command it undoes (`Game.overrides`) and folds
+the inputs since then without it (engine/undo.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
+from types import MappingProxyType
+from typing import Any, Mapping
 
+from forumbot.model import ROLE_TEAM, Death, Input, Role, Team
 from forumbot.rules import NightMoves, Seat
 from forumbot.rules.ballots import VotePost
 
@@ -13,7 +22,7 @@ TEAM_SHOT = ""  # Free Hunt files the mafia's one shot under this pseudo-seat (H
 LAST_WORD_CAUSES = frozenset({"vote", "runoff", "mafia", "maniac", "hunt", "failed_hunt"})  # C-8
 
 
-@dataclass
+@dataclass(frozen=True)
 class Phase:
     kind: str  # setup | day | runoff | night | ended
     number: int
@@ -32,8 +41,41 @@ class Phase:
         return f"day {self.number}" if self.kind == "runoff" else self.label
 
 
+@dataclass(frozen=True)
+class SeatValue:
+    """A seat in a Game: `Seat`'s fields, frozen (the draft's seats are `forumbot.rules.Seat`, which the rules read
+    the same way)."""
+
+    nick: str
+    role: Role
+    alive: bool = True
+    died: Death | None = None
+    confirmed: bool = False
+
+    @property
+    def team(self) -> Team:
+        return ROLE_TEAM[self.role]
+
+    @property
+    def is_mafia(self) -> bool:
+        return self.team is Team.MAFIA
+
+
+@dataclass(frozen=True)
+class Override:
+    """A GM command that changed the game, for its undo (C-9): the Game just before it, where it is among the
+    inputs handled, the resolutions there were after it, and its kind."""
+
+    before: "Game"
+    index: int
+    resolutions: int
+    name: str
+
+
 @dataclass
 class State:
+    """The draft of a Game one step works on. Never kept between steps except by the fold that owns it."""
+
     seats: dict[str, Seat]  # seat id -> seat, in config order
     accounts: dict[str, str]  # account nick -> seat id
     aliases: dict[str, str]  # alias -> seat id
@@ -58,10 +100,116 @@ class State:
     ended_at: datetime | None = None
     resolutions: int = 0
     deaths_this_phase: int = 0
-    # The count schedule is game state too: an undo restores it with the rest, as if the override was never
-    # given (C-9); only the clock, the time the fold has reached, stays on the Engine.
+    # the count schedule (C-6): an undo restores it with the rest, as if the override was never given (C-9)
     next_count: datetime | None = None
     reminded: set[str] = field(default_factory=set)
     last_count: str = ""
     count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
-    history: list = field(default_factory=list)  # DayRecord per day and runoff resolved (forumbot.engine.history)
+    history: list = field(default_factory=list)  # DayRecord per day and runoff resolved (engine/history.py)
+    clock: datetime | None = None  # the latest time the timeline reached
+    overrides: list[Override] = field(default_factory=list)  # C-9's undo stack
+    inputs: list[Input] = field(default_factory=list)  # every input handled, in order (an undo refolds them)
+    edits: list[tuple[int, Input]] = field(default_factory=list)  # (len(inputs) when the edit came, the post)
+    voids: dict[str, str] = field(default_factory=dict)  # undo input id -> id of the GM command it undid (C-9)
+    told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything a game changes, as a value: equal Games are the same game. Same fields as `State`."""
+
+    seats: Mapping[str, SeatValue]
+    accounts: Mapping[str, str]
+    aliases: Mapping[str, str]
+    phase: Phase
+    paused_at: datetime | None
+    posts: tuple[VotePost, ...]
+    runoff_posts: tuple[VotePost, ...]
+    leaders: tuple[str, ...]
+    hang_all: bool
+    day_modkill: bool
+    moves: NightMoves  # its two maps read-only
+    hunting_open: bool
+    misfires: int
+    agitations: Mapping[str, int]
+    doomed: frozenset[str]
+    maniac_last: str | None
+    last_words: Mapping[str, datetime]
+    runoff_speakers: frozenset[str]
+    don_nomination: str | None
+    quiet_day: bool
+    winner: str | None
+    ended_at: datetime | None
+    resolutions: int
+    deaths_this_phase: int
+    next_count: datetime | None
+    reminded: frozenset[str]
+    last_count: str
+    count_signature: tuple
+    history: tuple
+    clock: datetime | None
+    overrides: tuple[Override, ...]
+    inputs: tuple[Input, ...]
+    edits: tuple[tuple[int, Input], ...]
+    voids: Mapping[str, str]
+    told: Mapping[str, str]
+
+    def __eq__(self, other: object) -> bool:  # mappingproxy has no ==: compare what they map
+        if not isinstance(other, Game):
+            return NotImplemented
+        return all(_plain(getattr(self, f.name)) == _plain(getattr(other, f.name)) for f in fields(self))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
+
+
+def played(g: Game) -> Game:
+    """The game as played, without the record of how the fold got there (the inputs handled, the undos' voids,
+    the verdicts told): two games that differ only by an override and its undo are equal here (C-9)."""
+    return replace(g, inputs=(), edits=(), voids=MappingProxyType({}), told=MappingProxyType({}))
+
+
+def _plain(value: Any) -> Any:
+    return dict(value) if isinstance(value, MappingProxyType) else value
+
+
+def _moves(m: NightMoves, wrap=MappingProxyType) -> NightMoves:  # type: ignore[no-untyped-def]
+    return NightMoves(wrap(dict(m.by_player)), wrap(dict(m.hunts)))
+
+
+def freeze(s: State) -> Game:
+    """The draft as a value; the draft can go on being written to without changing it."""
+    proxy = MappingProxyType
+    return Game(
+        seats=proxy({sid: SeatValue(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in s.seats.items()}),
+        accounts=proxy(dict(s.accounts)),
+        aliases=proxy(dict(s.aliases)), phase=s.phase, paused_at=s.paused_at, posts=tuple(s.posts),
+        runoff_posts=tuple(s.runoff_posts), leaders=tuple(s.leaders), hang_all=s.hang_all,
+        day_modkill=s.day_modkill, moves=_moves(s.moves), hunting_open=s.hunting_open, misfires=s.misfires,
+        agitations=proxy(dict(s.agitations)), doomed=frozenset(s.doomed), maniac_last=s.maniac_last,
+        last_words=proxy(dict(s.last_words)), runoff_speakers=frozenset(s.runoff_speakers),
+        don_nomination=s.don_nomination, quiet_day=s.quiet_day, winner=s.winner, ended_at=s.ended_at,
+        resolutions=s.resolutions, deaths_this_phase=s.deaths_this_phase, next_count=s.next_count,
+        reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
+        history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
+        edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)),
+    )
+
+
+def thaw(g: Game) -> State:
+    """A draft of the Game: new containers and seats, shared vote posts (values)."""
+    return State(
+        seats={sid: Seat(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in g.seats.items()},
+        accounts=dict(g.accounts),
+        aliases=dict(g.aliases), phase=g.phase, paused_at=g.paused_at, posts=list(g.posts),
+        runoff_posts=list(g.runoff_posts), leaders=g.leaders, hang_all=g.hang_all, day_modkill=g.day_modkill,
+        moves=_moves(g.moves, dict), hunting_open=g.hunting_open, misfires=g.misfires, agitations=Counter(g.agitations),
+        doomed=set(g.doomed), maniac_last=g.maniac_last, last_words=dict(g.last_words),
+        runoff_speakers=set(g.runoff_speakers), don_nomination=g.don_nomination, quiet_day=g.quiet_day,
+        winner=g.winner, ended_at=g.ended_at, resolutions=g.resolutions, deaths_this_phase=g.deaths_this_phase,
+        next_count=g.next_count, reminded=set(g.reminded), last_count=g.last_count,
+        count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
+        inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
+    )

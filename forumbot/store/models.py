@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, TypeDecorator,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -173,3 +176,19 @@ class Resolution(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     phase: Mapped[str] = mapped_column(String(40))  # the phase's label: "setup", "day 1", "runoff 1", "night 1"
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Checkpoint(Base):
+    """Issue 19 item 3: the game right after a resolved deadline, with a digest of the inputs it saw
+    (forumbot/engine/checkpoint.py). A cache: a tick folds from the latest one whose digest still matches, and
+    one that does not (or cannot be read) only costs a fold from an earlier one or from Setup."""
+
+    __tablename__ = "checkpoints"
+    __table_args__ = (UniqueConstraint("game_id", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(40))  # the phase resolved
+    at: Mapped[datetime] = mapped_column(UTCDateTime)  # when the fold resolved it (game time)
+    digest: Mapped[str] = mapped_column(String(64))
+    data: Mapped[bytes] = mapped_column(LargeBinary)

@@ -1,0 +1,87 @@
+"""Checkpoints at resolved deadlines (issue 19 item 3): the Game right after a deadline was resolved, what the
+fold had said by then, and a digest of the inputs it saw. A later fold whose inputs before that deadline have
+the same digest starts there instead of from Setup, and ends exactly where a whole fold ends (C-13 keeps the
+announced past fixed; an input stored since, stamped before the deadline, changes the digest and the fold starts
+from an earlier checkpoint or from Setup).
+
+The digest covers the engine's own source too, so checkpoints written by another version are never used."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import zlib
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from forumbot.engine.state import Game
+from forumbot.model import GameSetup, Input, Message
+
+
+def _source_version() -> str:
+    """A hash of the code a fold runs: the engine, rules, parsers, texts, markup, model and errors (every forumbot
+    module a fold imports; tests/test_engine_checkpoints.py keeps the list whole)."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for path in _sources(root):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _sources(root: Path) -> list[Path]:
+    return [path for part in FOLD_PACKAGES for path in sorted((root / part).rglob("*.py"))] + \
+        [root / name for name in FOLD_MODULES]
+
+
+FOLD_PACKAGES = ("engine", "rules", "parse", "texts")
+FOLD_MODULES = ("model.py", "markup.py", "errors.py", "__init__.py")
+
+
+VERSION = _source_version()
+
+QueueItem = tuple[datetime, int, str, Input]  # (time, index among the inputs, "input" | "edit", the input)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    label: str  # the phase resolved
+    at: datetime  # when the fold resolved it (game time)
+    digest: str  # of the setup, the engine's version and every queued input and edit before `at`
+    game: Game  # right after the resolution
+    messages: tuple[Message, ...]  # what the fold had said by then, keys as given
+    log: tuple[str, ...]
+    resolved: tuple[tuple[str, datetime], ...]
+    commands: tuple[tuple[str, dict, dict], ...]
+    late: tuple[tuple[tuple[Any, str], tuple[str, datetime]], ...]  # C-13: ((where, id), (phase missed, stamp))
+    missed: tuple[tuple[int, Input], ...]  # the late inputs among them, by queue index (to be handled when read)
+
+
+def digest(setup: GameSetup, queue: Sequence[QueueItem], at: datetime, labels: Iterable[str]) -> str:
+    """The digest of the queue's items before `at` (the queue sorted as the fold sorts it), of the setup, and of
+    when the bot resolved the phases `labels` (C-13): a phase the daemon resolves later changes no checkpoint."""
+    done = set(labels)
+    setup = replace(setup, schedule=replace(setup.schedule, resolved=tuple(
+        (label, when) for label, when in setup.schedule.resolved if label in done)))
+    h = hashlib.sha256(VERSION.encode())
+    h.update(repr(setup).encode("utf-8", "surrogatepass"))
+    for item in queue:
+        if item[0] >= at:
+            break
+        h.update(repr(item).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def dumps(cp: Checkpoint) -> bytes:
+    """A checkpoint as bytes for the store (the bot's own database: never bytes from elsewhere)."""
+    return zlib.compress(pickle.dumps(cp, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def loads(data: bytes) -> Checkpoint | None:
+    """A stored checkpoint, or None when it cannot be read (written by another version: folded from Setup)."""
+    try:
+        cp = pickle.loads(zlib.decompress(data))
+    except Exception:  # noqa: BLE001 - a checkpoint is a cache: any failure means fold without it
+        return None
+    return cp if isinstance(cp, Checkpoint) else None

@@ -1,0 +1,104 @@
+"""Deadlines of the day: Setup's end opens Day 1 (M-1), a day's vote (M-7..M-9, H-3..H-6, R-5..R-7) and its
+runoff (M-10). A new day rule is a branch here or a `HouseRules` field the variant reads (forumbot/rules)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+from forumbot.engine.counts import ballots, count_text, counts, drop_deleted, runoff_votes
+from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, open_phase, tell_out
+from forumbot.engine.seats import alive_ids, example_nick, night_moves, nick, revealed
+from forumbot.engine.speech import pm, post
+from forumbot.engine.work import Work
+from forumbot.model import Role, Where
+from forumbot.rules.base import DayOutcome, Kill
+
+
+def start_day_one(w: Work, at: datetime) -> None:
+    g, tb = w.g, w.tb
+    unconfirmed = [s.nick for s in g.seats.values() if not s.confirmed]
+    # M-1: a variant with a Don whose draw dealt none lets the mafia choose him, else a lot does
+    if Role.DON in tb.variant.roles and not any(s.role is Role.DON for s in g.seats.values()):
+        mafia = [sid for sid, s in g.seats.items() if s.is_mafia and s.alive]
+        don = g.don_nomination
+        how = "nomination"
+        if don not in mafia:
+            don = sorted(mafia)[random.Random(f"{tb.setup.seed}/don").randrange(len(mafia))] if mafia else None
+            how = "lot"
+        if don is not None:
+            g.seats[don].role = Role.DON
+            w.log.append(f"don: {g.seats[don].nick} by {how}")
+            for sid in mafia:
+                moves = night_moves(w, sid) if sid == don else []
+                pm(w, at, sid, tb.t.don_chosen(g.seats[don].nick, how, moves, example=example_nick(w, sid),
+                                               me=g.seats[sid].nick), f"setup/don/{sid}")
+    for gm in tb.gms:
+        pm(w, at, gm, tb.t.unconfirmed_to_gm(unconfirmed), f"setup/unconfirmed/{gm}")
+    open_phase(w, "day", 1, at)
+
+
+def resolve_day(w: Work, at: datetime) -> None:
+    g, tb = w.g, w.tb
+    variant = tb.variant
+    ph = g.phase
+    n = ph.number
+    drop_deleted(w, g.posts, at)
+    found = ballots(w, g.posts)
+    count = count_text(w, final=True) + "\n\n"
+    if variant.modkill_cancels_vote and g.day_modkill:
+        post(w, at, Where.GAME, count + tb.t.day_cancelled_by_modkill(n), f"{ph.label}/result")
+        end_phase_checks(w, at, "night", n)
+        return
+    voted = set(found.final)
+    autokills = [  # H-4's repeat agitators, and H-5's no-shows where the variant autokills them
+        Kill(sid, "autokill") for sid in alive_ids(w)
+        if sid in g.doomed or (variant.no_show_autokill and sid not in voted)
+    ]
+    votes = found.in_post_order({v: t for v, t in found.final.items() if counts(w, v, t)})
+    autokill_why = {k.nick: "agitation" if k.nick in g.doomed else "no_vote" for k in autokills}
+    if autokills:
+        outcome = DayOutcome(reason="autokill")
+    else:
+        outcome = variant.day_outcome(votes, n, alive_ids(w))
+    if outcome.runoff:
+        start_runoff(w, at, outcome, count)
+        return
+    for k in autokills + list(outcome.deaths):
+        kill(w, k.nick, k.cause, at)
+    lw = last_word_deadline(w, at, "vote")
+    post(w, at, Where.GAME,
+         count + tb.t.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why),
+         f"{ph.label}/result")
+    tell_out(w, at, autokills + list(outcome.deaths))
+    end_phase_checks(w, at, "night", n)
+
+
+def start_runoff(w: Work, at: datetime, outcome: DayOutcome, count: str) -> None:
+    g = w.g
+    n = g.phase.number
+    g.leaders = outcome.runoff
+    g.hang_all = w.tb.variant.runoff_is_hang_all(len(alive_ids(w)))
+    open_phase(w, "runoff", n, at)
+    names = [nick(w, x) for x in outcome.runoff]
+    w.log.append(f"day {n}: tie between {', '.join(names)}; runoff")
+    post(w, at, Where.GAME, count + w.tb.t.runoff_opens(n, names, g.hang_all, g.phase.deadline), f"day {n}/runoff")
+
+
+def resolve_runoff(w: Work, at: datetime) -> None:
+    g, tb = w.g, w.tb
+    n = g.phase.number
+    drop_deleted(w, g.runoff_posts, at)
+    count = count_text(w, final=True) + "\n\n"
+    if g.day_modkill:
+        post(w, at, Where.GAME, count + tb.t.runoff_cancelled(n), f"runoff {n}/result")
+        end_phase_checks(w, at, "night", n)
+        return
+    votes = runoff_votes(w)
+    outcome = tb.variant.runoff_outcome(votes, g.leaders, g.hang_all)
+    for k in outcome.deaths:
+        kill(w, k.nick, k.cause, at)
+    lw = last_word_deadline(w, at, "vote")
+    post(w, at, Where.GAME, count + tb.t.runoff_result(n, outcome, lambda sid: nick(w, sid), lw), f"runoff {n}/result")
+    tell_out(w, at, outcome.deaths)
+    end_phase_checks(w, at, "night", n)

@@ -1,0 +1,74 @@
+"""What the bot says, and under which outbox key: every message a step sends goes through here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from forumbot.engine.work import Work
+from forumbot.model import Message, Where
+from forumbot.rules.house import defaults
+
+
+def post(w: Work, at: datetime, where: Where, text: str, key: str) -> None:
+    emit(w, Message(at, where, None, text, key))
+
+
+def pm(w: Work, at: datetime, to: str, text: str, key: str) -> None:
+    """A PM to a seat (by its id: the account playing it now gets it) or to an account by name."""
+    seats = w.g.seats
+    emit(w, Message(at, Where.PM, seats[to].nick if to in seats else to, text, key))
+
+
+def to_gms(w: Work, at: datetime, text: str, key: str) -> None:
+    for gm in w.tb.gms:
+        pm(w, at, gm, text, f"{key}/{gm}")
+    if not w.tb.gms:
+        w.log.append(text)
+
+
+def post_opening(w: Work, at: datetime, text: str, key: str) -> None:
+    """Issue 11 item 6: a phase opening at a deadline is announced in the post with that deadline's results,
+    so a board's flood limit or MyBB's merging of consecutive posts cannot split or delay them."""
+    pool = (w.capture if w.capture is not None else []) if w.quiet else list(w.messages.values())
+    last = next((m for m in reversed(pool) if m.where is Where.GAME), None)
+    if last is None or last.at != at or not last.key.endswith("/result"):
+        post(w, at, Where.GAME, text, key)
+        return
+    joined = Message(last.at, last.where, last.to, w.tb.t.post(last.text, text), last.key)
+    if w.quiet:
+        w.capture[w.capture.index(last)] = joined  # type: ignore[union-attr]
+    else:
+        w.messages[last.key] = joined
+
+
+def emit(w: Work, msg: Message) -> None:
+    if w.quiet:
+        if w.capture is not None:
+            w.capture.append(msg)
+        return
+    key = msg.key
+    n = 1
+    while key in w.messages:
+        n += 1
+        key = f"{msg.key}#{n}"
+    w.messages[key] = Message(msg.at, msg.where, msg.to, msg.text, key)
+
+
+def house_summary(w: Work, only: frozenset[str] | None = None) -> list[tuple[str, object]]:
+    """The house rules in force that differ from the variant's clauses (RULES.md R), for the texts."""
+    summary = w.tb.variant.house.summary(defaults(w.tb.variant.name))
+    return [(k, v) for k, v in summary if only is None or k in only]
+
+
+def how_to_vote(w: Work) -> list[str]:
+    v = w.tb.variant
+    return w.tb.t.how_to_vote(v.vote_grammar == "strict", v.house, v.has_runoff, w.tb.setup.vote_url)
+
+
+def rules_in_force(w: Work) -> list[tuple[str, object]]:
+    """The day's and the game's rules as this game plays them, the variant's own included (a default game's
+    players were told none, issue 17 item 6); the vote's own rules are in `how_to_vote`."""
+    house = w.tb.variant.house
+    rules: list[tuple[str, object]] = [(name, getattr(house, name))
+                                       for name in ("lynch", "tie", "no_show", "draw_at", "open_roles")]
+    return rules + [(k, v) for k, v in house_summary(w) if k == "cast"]

@@ -1,0 +1,155 @@
+"""C-9's undo by refold: from the Game saved before the last override, the inputs handled since are folded again
+without it, quietly; what then turns out otherwise is told (C-9 amended). An undo met while folding again (a
+second undo walking back two) undoes anew what it finds. Its refusals are checks on values: the saved Game's
+deadline, the resolutions since, and the refolded Game's deadline."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from forumbot.engine.counts import edited
+from forumbot.engine.seats import nick
+from forumbot.engine.speech import emit, pm, post, to_gms
+from forumbot.engine.state import Game, freeze, thaw
+from forumbot.engine.status import state_line, status_text
+from forumbot.engine.timeline import recount_until
+from forumbot.engine.work import Work
+from forumbot.model import Input, Message, Where
+
+
+def saved(w: Work) -> Game:
+    """The Game before an override, for its undo. Its inputs are left out: an undo folds the draft's own again."""
+    inputs, edits = w.g.inputs, w.g.edits
+    w.g.inputs, w.g.edits = [], []
+    try:
+        return freeze(w.g)
+    finally:
+        w.g.inputs, w.g.edits = inputs, edits
+
+
+def answer(w: Work, inp: Input, text: str) -> None:
+    """The reply to a GM command; its first line is how the command turned out, which an undo may change."""
+    pm(w, inp.at, inp.author, text, f"gm/{inp.id}")
+    verdict = text.split("\n", 1)[0]
+    if w.quiet:
+        w.rederived[inp.id] = verdict
+    else:
+        w.g.told[inp.id] = verdict
+
+
+def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) -> None:
+    """C-9: the last override reversed as if never given; everything since is handled again."""
+    t = w.tb.t
+    if not w.g.overrides:
+        answer(w, inp, t.command_refused("nothing_to_undo"))
+        return
+    last = w.g.overrides[-1]
+    before = last.before
+    # Refused, too, when the deadline it would restore has passed (an extend or pause undone too late):
+    # the phase would close back in time, after inputs that came while it was still open.
+    lapsed = before.paused_at is None and before.phase.kind != "ended" and before.phase.deadline <= inp.at
+    why = (
+        "undo_end_phase" if last.name == "EndPhase"
+        else "undo_after_deadline" if last.resolutions != w.g.resolutions
+        else "undo_deadline_passed" if lapsed
+        else None
+    )
+    if why:
+        answer(w, inp, t.command_refused(why))
+        return
+    kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
+    g = w.g
+    g.overrides.pop()
+    # The inputs between the command and this undo are handled again; an undo met while redoing (a
+    # second undo walking back two) must find the indexes of the inputs it re-handles, not the last one.
+    current = w.current_index()
+    # The undone command is never given again, not even by an earlier undo re-handled below, whose own
+    # redo reaches back past it; the undos in between find anew what they undo.
+    for k in range(last.index + 1, current):
+        g.voids.pop(g.inputs[k].id, None)
+    g.voids[g.inputs[current].id] = g.inputs[last.index].id
+    state_before = state_line(g)
+    out_before = {sid for sid, seat in g.seats.items() if not seat.alive}
+    w.g = _from(before, g)
+    outer = (w.quiet, w.redo_at, w.capture)
+    w.quiet = True
+    try:
+        for k in range(last.index + 1, current + 1):
+            for _, post_edited in (e for e in w.g.edits if e[0] == k):
+                edited(w, post_edited.id, post_edited.author)  # C-11 edits that came in between, again
+            w.capture = None
+            # the counts between are re-derived too, in their order with the inputs: the grid and what the
+            # last count showed are then those of the game without the override (C-9)
+            recount_until(w, inp.at if k == current else w.g.inputs[k].at)
+            if k < current and w.g.inputs[k].id not in w.g.voids.values():
+                w.redo_at = k
+                w.capture = []
+                handle(w, w.g.inputs[k])
+                w.redo_msgs[w.g.inputs[k].id] = w.capture
+    finally:
+        w.quiet, w.redo_at, w.capture = outer
+    ph = w.g.phase
+    if w.g.paused_at is None and ph.kind != "ended" and ph.deadline <= inp.at:
+        # Refolded, a later pause or extend no longer holds and the phase's deadline is behind us.
+        w.g = thaw(kept[0])
+        del w.log[kept[1]:]
+        w.rederived, w.redo_msgs = kept[2], kept[3]
+        answer(w, inp, t.command_refused("undo_deadline_passed"))
+        return
+    g = w.g
+    w.log.append(
+        f"override by {gm} at {inp.at.isoformat()}: undo {last.name}; before: {state_before}; after: {state_line(g)}"
+    )
+    back_ids = [sid for sid, seat in g.seats.items() if seat.alive and sid in out_before]
+    back = [nick(w, sid) for sid in back_ids]
+    # M-11: an undone modkill gives the day back its vote, and the notice says so (issue 17 item 10)
+    vote_again = bool(back) and ph.kind in ("day", "runoff") and w.tb.variant.modkill_cancels_vote \
+        and not g.day_modkill
+    post(w, inp.at, Where.GAME, t.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again),
+         f"undo/{inp.id}")
+    for sid in back_ids:
+        pm(w, inp.at, sid, t.modkill_undone(), f"back/{inp.id}/{sid}")
+    answer(w, inp, t.undo_done(last.name) + "\n" + status_text(w))
+    if not w.quiet:
+        tell_rederived(w, inp)
+
+
+def _from(before: Game, now) -> "object":  # type: ignore[no-untyped-def]
+    """The draft to fold again from: the saved Game, with what the fold keeps whatever is undone (the inputs and
+    edits handled, the undos' voids, the verdicts told, the clock, the overrides left) and the reminders sent
+    since (the players have them)."""
+    draft = thaw(before)
+    draft.inputs, draft.edits, draft.voids, draft.told = now.inputs, now.edits, now.voids, now.told
+    draft.clock, draft.overrides = now.clock, now.overrides
+    draft.reminded |= now.reminded
+    return draft
+
+
+def tell_rederived(w: Work, undo_input: Input) -> None:
+    """C-9 (amended): a later GM command that the undo made turn out otherwise is told to the GMs and the
+    thread, and what it now does (a replacement's role PM, a modkill's post) goes out."""
+    t = w.tb.t
+    for prior in w.g.inputs:
+        verdict = w.rederived.get(prior.id)
+        if verdict is None or verdict == w.g.told.get(prior.id):
+            continue
+        w.g.told[prior.id] = verdict
+        key = f"undo/{undo_input.id}/rederived/{prior.id}"
+        to_gms(w, undo_input.at, t.rederived(prior.at, prior.text, verdict), key)
+        post(w, undo_input.at, Where.GAME, t.rederived_post(prior.at, verdict), f"{key}/post")
+        w.log.append(f"undo {undo_input.id}: GM command {prior.id} now: {verdict}")
+        for msg in w.redo_msgs.get(prior.id, []):
+            if msg.key != f"gm/{prior.id}":  # its answer is the notice above
+                emit(w, Message(undo_input.at, msg.where, msg.to, msg.text, msg.key))
+    w.rederived.clear()
+    w.redo_msgs.clear()
+
+
+def answer(w: Work, inp: Input, text: str) -> None:
+    """The reply to a GM command; its first line is how the command turned out, which an undo may change."""
+    pm(w, inp.at, inp.author, text, f"gm/{inp.id}")
+    verdict = text.split("\n", 1)[0]
+    if w.quiet:
+        w.rederived[inp.id] = verdict
+    else:
+        w.g.told[inp.id] = verdict

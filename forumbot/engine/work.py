@@ -1,0 +1,51 @@
+"""One fold's working context: the Table, the draft Game one step writes to, and what the steps said.
+
+Nothing here outlives the fold (engine/fold.py) or the step (engine/step.py) that made it. Messages and the log
+are effects, not game state: an undo's refold (C-9) collects its messages aside (`quiet`, `capture`) and tells
+only what turned out otherwise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Callable
+
+from forumbot import parse
+from forumbot.engine.state import State
+from forumbot.engine.table import Table
+from forumbot.model import Input, Message, Where
+from forumbot.rules.ballots import Tally
+
+
+@dataclass
+class Work:
+    tb: Table
+    g: State
+    messages: dict[str, Message] = field(default_factory=dict)  # by outbox key, in order
+    log: list[str] = field(default_factory=list)
+    quiet: bool = False  # an undo's refold: nothing is said, what would be is captured
+    capture: list[Message] | None = None
+    redo_at: int | None = None  # index in g.inputs of the input an undo's refold is handling again
+    rederived: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turns out on refold
+    redo_msgs: dict[str, list[Message]] = field(default_factory=dict)  # what handling each again would send
+    # C-13: (where, input id) -> (the phase it missed, its stamp); a post and a PM may share an id
+    late: dict[tuple[Where, str], tuple[str, datetime]] = field(default_factory=dict)
+    resolved: list[tuple[str, datetime]] = field(default_factory=list)  # each phase resolved, with when
+    commands: list[tuple[str, dict, dict]] = field(default_factory=list)  # GM PM id -> game before and after
+    tallies: dict[int, tuple[list, Tally]] = field(default_factory=dict)  # resumable counts (engine/counts.py)
+    missed: list[tuple[int, Input]] = field(default_factory=list)  # C-13's late inputs, by queue index
+    on_resolved: Callable[[datetime], None] | None = None  # the fold's checkpoint at a resolved deadline
+    _matcher: tuple | None = None
+
+    def matcher(self) -> parse.NickMatcher:
+        """The nick matcher of the seats and aliases as they are now (rebuilt only when they changed)."""
+        g = self.g
+        key = (tuple(s.nick for s in g.seats.values()), tuple(g.aliases.items()))
+        if self._matcher is None or self._matcher[0] != key:
+            self._matcher = (key, parse.NickMatcher(
+                [s.nick for s in g.seats.values()], {alias: g.seats[sid].nick for alias, sid in g.aliases.items()}))
+        return self._matcher[1]
+
+    def current_index(self) -> int:
+        """Index in g.inputs of the input being handled (an undo handles earlier ones again)."""
+        return self.redo_at if self.redo_at is not None else len(self.g.inputs) - 1

@@ -1,0 +1,57 @@
+"""Checkpoints in the store (issue 19 item 3, revision 0007_checkpoints): a stored game folded from its stored
+checkpoints gives what `game.run` gives; the checkpoints a fold makes are stored once, the latest few kept, and
+a quiet fold (nothing resolved since) writes none."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from daemon_world import STEPS, play, world  # noqa: F401  (world: fixture)
+from sqlalchemy import func, select
+
+from forumbot.game import run
+from forumbot.store.checkpoints import fold_with_checkpoints, load_checkpoints, save_checkpoints
+from forumbot.store.models import Checkpoint as CheckpointRow
+from forumbot.store.models import Game
+from forumbot.tick import load_game
+
+
+def _stored(w):  # type: ignore[no-untyped-def]
+    with w.daemon.sessions.begin() as session:
+        game_id = session.scalar(select(Game.id))
+        setup, inputs, _ = load_game(session, w.config, game_id)
+    return game_id, setup, inputs
+
+
+def _rows(w, game_id):  # type: ignore[no-untyped-def]
+    with w.daemon.sessions.begin() as session:
+        return session.scalar(select(func.count()).select_from(CheckpointRow).where(CheckpointRow.game_id == game_id))
+
+
+def test_issue19_a_stored_game_folds_from_its_checkpoints_as_a_whole_fold(world):  # noqa: F811
+    play(world)
+    game_id, setup, inputs = _stored(world)
+    until = STEPS[-1][0] + timedelta(minutes=5)
+    whole = run(setup, inputs, until)
+    first = fold_with_checkpoints(world.daemon.sessions, game_id, setup, inputs, until)
+    assert first == whole
+    stored = _rows(world, game_id)
+    assert stored == 3  # setup, day 1, night 1 resolved: all kept (KEEP = 3)
+    again = fold_with_checkpoints(world.daemon.sessions, game_id, setup, inputs, until)
+    assert again == whole and _rows(world, game_id) == stored  # a quiet fold: nothing written
+    with world.daemon.sessions.begin() as session:
+        labels = [cp.label for cp in load_checkpoints(session, game_id)]
+    assert labels == ["setup", "day 1", "night 1"]
+
+
+def test_issue19_only_the_latest_checkpoints_are_kept(world):  # noqa: F811
+    play(world)
+    game_id, setup, inputs = _stored(world)
+    from forumbot.engine.fold import run_from
+
+    _, made = run_from(setup, inputs, STEPS[-1][0], ())
+    with world.daemon.sessions.begin() as session:
+        assert save_checkpoints(session, game_id, made, keep=2) == 3
+    with world.daemon.sessions.begin() as session:
+        assert [cp.label for cp in load_checkpoints(session, game_id)] == ["day 1", "night 1"]
+        assert save_checkpoints(session, game_id, made[1:], keep=2) == 0  # the same ones: nothing written
