@@ -144,12 +144,3 @@ def tell_rederived(w: Work, undo_input: Input) -> None:
     w.rederived.clear()
     w.redo_msgs.clear()
 
-
-def answer(w: Work, inp: Input, text: str) -> None:
-    """The reply to a GM command; its first line is how the command turned out, which an undo may change."""
-    pm(w, inp.at, inp.author, text, f"gm/{inp.id}")
-    verdict = text.split("\n", 1)[0]
-    if w.quiet:
-        w.rederived[inp.id] = verdict
-    else:
-        w.g.told[inp.id] = verdict
