@@ -45,6 +45,11 @@ RU: dict[str, str] = {
     "post.game_page": "Страница игры", "post.day_page": "История голосования дня",
     "post.picture": "Голосование дня {n}", "day.count_posted": "{at}: промежуточный подсчёт в теме голосования",
     "game.events": "Объявления ведущего",
+    "running": "Текущий счёт на {at}, не окончательный", "picture.as_of": "день идёт, счёт на {at} не окончательный",
+    "picture.open": "день ещё идёт", "day.running": "Текущий подсчёт (не окончательный)",
+    "game.opening": "Первый пост игры", "game.bot_posts": "Посты бота", "game.post_link": "пост",
+    "game.thread_of.game": "игровая тема", "game.thread_of.vote": "тема голосования",
+    "day.count_link": "подсчёт",
 }
 
 EN: dict[str, str] = {
@@ -87,6 +92,11 @@ EN: dict[str, str] = {
     "post.game_page": "Game page", "post.day_page": "The day's vote history",
     "post.picture": "Votes of day {n}", "day.count_posted": "{at}: a vote count posted in the vote thread",
     "game.events": "The GM's announcements",
+    "running": "Tally at {at}, not final", "picture.as_of": "the day is open, the tally at {at} is not final",
+    "picture.open": "the day is still open", "day.running": "Tally so far (not final)",
+    "game.opening": "The game's opening post", "game.bot_posts": "The bot's posts", "game.post_link": "post",
+    "game.thread_of.game": "game thread", "game.thread_of.vote": "vote thread",
+    "day.count_link": "count",
 }
 
 
