@@ -3,6 +3,7 @@ vote-thread posts and the bot's public posts only; hostile nicknames stay text."
 
 from __future__ import annotations
 
+import base64
 import csv
 import html
 import io
@@ -34,8 +35,14 @@ def _canary() -> Game:
     return g
 
 
+def _embedded(text: str) -> list[str]:
+    """The pictures drawn into a page (the open day's, `vote_history = "live"`), decoded."""
+    return [base64.b64decode(b).decode() for b in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', text)]
+
+
 def _public(files: dict[str, bytes]) -> str:
-    return "\n".join(data.decode() for data in files.values()).casefold()
+    texts = [data.decode() for data in files.values()]
+    return "\n".join(texts + [svg for t in texts for svg in _embedded(t)]).casefold()
 
 
 def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
@@ -45,13 +52,18 @@ def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
     for until in ("day 1", "night 1", "day 2", "night 2"):
         r = g.run(until, "+3h")
         assert r.winner is None
-        files = site(GamePages("canary", g.setup(), r.run))
+        # every message as if delivered with an id, PMs included: only the threads' posts may be linked
+        posts = {m.key: str(n) for n, m in enumerate(r.run.messages, 1)}
+        files = site(GamePages("canary", g.setup(), r.run, post_url="https://f.example/p/{id}", posts=posts))
+        assert ("Посты бота" in files["canary/index.html"].decode())
+        assert bool(_embedded(files.get("canary/day-1.html", b"").decode())) == (until == "day 1")  # the open day
         text = _public(files)
         for marker in MARKERS:
             assert marker.casefold() not in text, (until, marker)
         raw = "\n".join(data.decode() for data in files.values())
         for word, role in ROLE_WORDS.items():
             assert f"<td>{word}</td>" not in raw and f'"role": "{role}"' not in raw, (until, word)
+            assert f"({word})" not in text, (until, word)  # nor in the open day's picture or a linked post's line
         assert "sha256sum" not in text and '"check"' not in text  # the seed and draw only after the end
 
 
@@ -80,7 +92,14 @@ def test_hostile_nicknames_stay_escaped_in_every_file() -> None:
     g.votes("day 1", {n: HOSTILE[0] for n, _ in cast[1:]})
     g.vote("day 1", "+2h", HOSTILE[0], "<b>" + HOSTILE[1] + "</b>")
     r = g.run("night 1", "+1h")
-    files = site(GamePages("<game>", g.setup(), r.run, post_url="https://f.example/p?id={id}"))
+    files = site(GamePages("<game>", g.setup(), r.run, post_url="https://f.example/p?id={id}",
+                           posts={m.key: f'1"><script>{n}' for n, m in enumerate(r.run.messages)}))
+    g.vote("day 2", "+1h", HOSTILE[2], HOSTILE[1])  # the open day's picture, drawn into its page
+    g.vote("day 2", "+2h", HOSTILE[3], "<b>" + HOSTILE[0] + "</b>")
+    live = site(GamePages("<game>", g.setup(), g.run("day 2", "+3h").run))["<game>/day-2.html"].decode()
+    (svg,) = _embedded(live)
+    ElementTree.fromstring(svg)
+    assert "<script>" not in svg and "&lt;script&gt;" in svg and "<x>" not in svg
     for path, data in files.items():
         text = data.decode()
         if path.endswith(".json"):
