@@ -125,7 +125,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
                days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
                summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
-               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls),
+               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
                opening=urls.get("setup/players", ""), live=live_pictures(g, days, words))
     files[base + "index.html"] = _html("game.html", ctx)
@@ -183,6 +183,24 @@ def _timeline(g: GamePages, d: DayData, urls: dict[str, str]) -> list[tuple[str,
             k += 1
         out.append(("row", row))
     out += [("count", c) for c in counts[k:]]
+    return out
+
+
+def since_counts(timeline: list[tuple[str, object]]) -> list[tuple[object, list[tuple[str, object, object]]]]:
+    """What changed from count to count (issue 20 item 3, "since the previous count"): for the day's start
+    (None) and each count the bot posted ((its time, its link)), each vote that moved after it and before the
+    next: (voter, the target before or None, the target after)."""
+    out: list[tuple[object, list[tuple[str, object, object]]]] = [(None, [])]
+    held: dict[str, object] = {}
+    for kind, item in timeline:
+        if kind == "count":
+            out.append((item, []))
+            continue
+        row = item
+        if not row.counted or row.target is None or held.get(row.voter) == row.target:  # type: ignore[attr-defined]
+            continue
+        out[-1][1].append((row.voter, held.get(row.voter), row.target))  # type: ignore[attr-defined]
+        held[row.voter] = row.target  # type: ignore[attr-defined]
     return out
 
 

@@ -49,7 +49,9 @@ RU: dict[str, str] = {
     "picture.open": "голосование ещё идёт", "day.running": "Текущий подсчёт (не окончательный)",
     "game.opening": "Первый пост игры", "game.bot_posts": "Посты бота", "game.post_link": "пост",
     "game.thread_of.game": "игровая тема", "game.thread_of.vote": "тема голосования",
-    "day.count_link": "подсчёт",
+    "day.since": "Что менялось от подсчёта к подсчёту", "day.since.when": "Когда", "day.since.changes": "Изменения",
+    "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
+    "day.since.none": "без изменений",
 }
 
 EN: dict[str, str] = {
@@ -96,7 +98,9 @@ EN: dict[str, str] = {
     "picture.open": "the vote is still open", "day.running": "Tally so far (not final)",
     "game.opening": "The game's opening post", "game.bot_posts": "The bot's posts", "game.post_link": "post",
     "game.thread_of.game": "game thread", "game.thread_of.vote": "vote thread",
-    "day.count_link": "count",
+    "day.since": "What changed from count to count", "day.since.when": "When", "day.since.changes": "Changes",
+    "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
+    "day.since.none": "no change",
 }
 
 
