@@ -180,10 +180,9 @@ class Daemon:
             report = tick(ctx)
         finally:
             self.forums.save()
-        from forumbot.pages.dashboard import record_last_tick, write_after_tick
-
-        record_last_tick(self.sessions, self.clock(), report)  # `forumbot dashboard`: the last tick per game
         if self.config.pages is not None and self.config.pages.dashboard is not None:
+            from forumbot.pages.dashboard import write_after_tick
+
             write_after_tick(self.config.pages.dashboard, self.sessions, self.clock(), report)
         return report
 

@@ -15,36 +15,31 @@ from sqlalchemy import func, select
 STUCK = ("uncertain", "refused", "queued")
 
 
-def last_tick_stream(game_id: int) -> str:
-    return f"game:{game_id}:lasttick"
-
-
 def _outcome(o) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     return {"state": o.state, "phase": o.phase, "stored": o.stored, "queued": o.queued,
             "sent": o.delivery.sent if o.delivery else 0, "error": str(o.error or o.problem or o.pages_error or "")}
 
 
-def record_last_tick(sessions, now: datetime, report) -> None:  # type: ignore[no-untyped-def]
-    """Each game's last tick result, kept in the store for `forumbot dashboard` and `/_dashboard` (issue 20
-    item 5), with the time it first read so: a tick that does what the previous one did writes nothing."""
-    from forumbot.store.models import Game
-    from forumbot.store.records import get_cursor, set_cursor
-
-    with sessions.begin() as session:
-        for o in report.games:
-            game = session.scalar(select(Game).where(Game.name == o.name))
-            if game is None:
-                continue
-            stream = last_tick_stream(game.id)
-            known = get_cursor(session, game.forum_id, stream)
-            now_value = _outcome(o)
-            if known and {k: v for k, v in json.loads(known).items() if k != "since"} == now_value:
-                continue
-            set_cursor(session, game.forum_id, stream, json.dumps({**now_value, "since": now.isoformat()},
-                                                                   ensure_ascii=False, sort_keys=True))
+def last_ticks(path: Path | None) -> dict[str, dict[str, Any]]:
+    """Each game's last tick result as the daemon left it in the dashboard file ([pages] dashboard): the store
+    keeps no such record (a tick that fails changes nothing there)."""
+    if path is None:
+        return {}
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(d, dict):
+        return {}
+    found = d.get("last_tick")
+    if not isinstance(found, dict):  # written by `forumbot dashboard -o`: per game
+        found = {g.get("game"): g.get("last_tick") for g in d.get("games", []) if isinstance(g, dict)}
+    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
-def dashboard(sessions, now: datetime) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result."""
+    last = last_ticks(ticks)
     from forumbot.store.models import Cursor, Game, OutboxRow
     from forumbot.tick import phase_stream
 
@@ -53,8 +48,6 @@ def dashboard(sessions, now: datetime) -> dict[str, Any]:  # type: ignore[no-unt
         for g in session.scalars(select(Game).order_by(Game.name)):
             phase_row = session.scalar(select(Cursor).where(Cursor.stream == phase_stream(g.id)))
             phase = json.loads(phase_row.value) if phase_row is not None and phase_row.value else {}
-            tick_row = session.scalar(select(Cursor).where(Cursor.stream == last_tick_stream(g.id)))
-            last = json.loads(tick_row.value) if tick_row is not None and tick_row.value else None
             counts = dict(session.execute(select(OutboxRow.status, func.count()).where(OutboxRow.game_id == g.id)
                                           .group_by(OutboxRow.status)).all())
             oldest = session.scalar(select(func.min(OutboxRow.due_at)).where(
@@ -68,7 +61,7 @@ def dashboard(sessions, now: datetime) -> dict[str, Any]:  # type: ignore[no-unt
                 "game": g.name, "status": g.status, "mode": g.mode, "phase": phase.get("phase", ""),
                 "deadline": phase.get("deadline"), "outbox": dict(sorted(counts.items())),
                 "oldest_pending_seconds": int((now - oldest).total_seconds()) if oldest else None,
-                "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last,
+                "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
     return {"at": now.isoformat(), "games": games}
 
@@ -104,8 +97,16 @@ def write_after_tick(path: Path, sessions, now: datetime, report) -> None:  # ty
     the tick's work is done and delivered)."""
     import logging
 
+    before = last_ticks(path)
     d = dashboard(sessions, now)
-    d["last_tick"] = {o.name: _outcome(o) for o in report.games}
+    d["last_tick"] = {}
+    for o in report.games:
+        value = _outcome(o)
+        known = before.get(o.name, {})
+        same = {k: v for k, v in known.items() if k != "since"} == value and "since" in known
+        d["last_tick"][o.name] = {**value, "since": known["since"] if same else now.isoformat()}
+    for g in d["games"]:
+        g["last_tick"] = d["last_tick"].get(g["game"], before.get(g["game"]))
     try:
         write_private(path, json.dumps(d, ensure_ascii=False, indent=1) + "\n")
     except OSError as e:
