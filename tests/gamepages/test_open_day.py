@@ -97,3 +97,19 @@ def test_english_open_day() -> None:
     (svg,) = _embedded(page)
     assert "the vote is open, the tally at 01.12 14:00 is not final" in _words(svg)
     assert "Tally at 01.12 14:00, not final:" in _words(svg) and '<html lang="en">' in page
+
+
+def test_the_served_page_may_show_its_drawn_picture(tmp_path: Path) -> None:
+    """`forumbot serve`'s Content-Security-Policy lets the open day's data: picture show, and nothing else in."""
+    from forumbot.pages.serve import app
+
+    g = _open_day()
+    for rel, data in site(GamePages("o", g.setup(), g.run("day 1", "+5h").run)).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    seen = {}
+    body = b"".join(app(tmp_path, None)({"REQUEST_METHOD": "GET", "PATH_INFO": "/o/day-1.html",
+                                          "REMOTE_ADDR": "127.0.0.1"}, lambda s, h: seen.update(h=dict(h))))
+    assert b'src="data:image/svg+xml;base64,' in body
+    csp = seen["h"]["Content-Security-Policy"]
+    assert "img-src 'self' data:" in csp and "default-src 'self'" in csp and "script-src" not in csp
