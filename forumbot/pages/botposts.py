@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Iterable
 
-if TYPE_CHECKING:
-    from forumbot.pages.site import GamePages
+from forumbot.model import Message
 
 PUBLIC = ("game", "vote")
 _MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|#fb:[0-9a-f]{8}", re.I)
@@ -34,16 +33,17 @@ def first_line(text: str) -> str:
     return next((ln.strip() for ln in _MARKUP.sub("", text).splitlines() if ln.strip()), "")[:200]
 
 
-def bot_posts(g: GamePages) -> list[BotPost]:
-    """The bot's public posts the forum holds with a known id, in time order; none without `post_url`."""
-    if not g.post_url or not g.posts:
+def bot_posts(messages: Iterable[Message], posts: dict[str, str], post_url: str) -> list[BotPost]:
+    """The bot's public posts the forum holds with a known id (`posts`: message key -> the forum's post id), in
+    time order; none without `post_url`."""
+    if not post_url or not posts:
         return []
     out = []
-    for m in g.run.messages:
+    for m in messages:
         where = str(m.where)
-        forum_id = g.posts.get(m.key, "")
+        forum_id = posts.get(m.key, "")
         if where in PUBLIC and forum_id:
-            out.append(BotPost(m.key, m.at, where, first_line(m.text), g.post_url.replace("{id}", forum_id)))
+            out.append(BotPost(m.key, m.at, where, first_line(m.text), post_url.replace("{id}", forum_id)))
     return out
 
 

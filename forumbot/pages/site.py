@@ -120,7 +120,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     base = f"{g.name}/"
     files: dict[str, bytes] = {}
     numbers = sorted({d.number for d in days})
-    posts = bot_posts(g)
+    posts = bot_posts(g.run.messages, g.posts, g.post_url)
     urls = by_key(posts)
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
                days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
