@@ -47,3 +47,16 @@ def test_without_a_count_post_there_is_no_such_table() -> None:
     assert not any("/count/" in m.key for m in r.run.messages)
     page = site(GamePages("c", g.setup(), r.run))["c/day-1.html"].decode()
     assert "Что менялось" not in page
+
+
+def test_a_vote_in_the_counts_own_second_falls_after_that_count() -> None:
+    """The count posted at 12:00 does not hold a vote posted at 12:00 (the bot's count says so): the day page
+    puts that vote after the count, in the table of every post and in what changed since."""
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М1", "Маф1")
+    g.vote("day 1", "+2h", "М2", "Маф1")  # 12:00, the second of the first count
+    r = g.run("day 1", "+150m")
+    (count,) = [m for m in r.run.messages if "/count/" in m.key]
+    assert count.at == g.at("day 1", "+2h") and "М2" not in count.text.split("Без голоса")[0]
+    page = site(GamePages("c", g.setup(), r.run))["c/day-1.html"].decode()
+    assert _rows(page) == [("до первого подсчёта", "М1: — → Маф1"), ("после подсчёта 01.12 12:00", "М2: — → Маф1")]
