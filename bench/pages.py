@@ -25,8 +25,9 @@ DAY, NIGHT = timedelta(hours=24), timedelta(hours=12)
 DAYS = 10
 
 
-def game() -> tuple[GameSetup, list[Input]]:
-    nicks = [f"Игрок {n:02d}" for n in range(1, 31)]
+def game(nicks: list[str] | None = None) -> tuple[GameSetup, list[Input]]:
+    """The game; `nicks` (30) replace the plain ones (tests/gamepages: hostile nicknames over 10 days)."""
+    nicks = nicks or [f"Игрок {n:02d}" for n in range(1, 31)]
     setup = GameSetup("moscow", 5, Schedule(START, DAY, NIGHT, NIGHT, "Europe/Moscow"),
                       tuple(PlayerSpec(n) for n in nicks), "Бот", ("ГМ",), {"cast": {"mafia": 6}})
     roles = {sid: seat.role for sid, seat in draw_seats(setup).items()}

@@ -49,7 +49,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     from forumbot.pages.dashboard import dashboard, to_text, write_private
 
     config = _config(args)
-    d = dashboard(_sessions(config), _now(args))
+    d = dashboard(_sessions(config), _now(args), config.pages.dashboard if config.pages else None)
     text = json.dumps(d, ensure_ascii=False, indent=1) + "\n" if args.json else to_text(d) + "\n"
     if args.output:
         path = Path(args.output).resolve()
@@ -80,7 +80,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if folder is None:
             raise ConfigError("serve: give --folder or configure [pages] folder")
         sessions = _sessions(config)
-        board = lambda: dashboard(sessions, _now(args))  # noqa: E731
+        ticks = config.pages.dashboard if config.pages else None
+        board = lambda: dashboard(sessions, _now(args), ticks)  # noqa: E731
     wsgi = app(folder, board, os.environ.get("FORUMBOT_DASHBOARD_TOKEN", ""))
     server = create_server(wsgi, host=args.host, port=args.port, threads=2)
     print(f"serving {folder} on http://{args.host}:{server.effective_port}/", flush=True)

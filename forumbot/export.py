@@ -41,6 +41,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         setup, inputs, _ = load_game(session, config, game.id)
         ended_at = game.ended_at
         setup_json = game.setup_json
+        game_id = game.id
         stopped = ({"at": ended_at.isoformat(), "reason": game.stop_reason or ""}
                    if game.status in ("stopping", "stopped") and ended_at else None)
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
@@ -68,14 +69,16 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
-        **_pages(config, name, setup_json),
+        **_pages(config, name, setup_json, sessions, game_id),
         **({"stopped": stopped} if stopped else {}),
     }
 
 
-def _pages(config: Config, name: str, setup_json: str) -> dict[str, Any]:
-    """How the game's pages were built, so `replay --pages` builds the same site (issue 20 item 5)."""
-    from forumbot.pages.publish import frozen_url
+def _pages(config: Config, name: str, setup_json: str, sessions: sessionmaker[Session],
+           game_id: int) -> dict[str, Any]:
+    """How the game's pages were built, so `replay --pages` builds the same site (issue 20 item 5); `posts`:
+    the forum's id of each bot post delivered in the threads, by message key, which the game page links."""
+    from forumbot.pages.publish import delivered, frozen_url
 
     pages, game = config.pages, config.games[name]
     url = frozen_url(setup_json)
@@ -83,7 +86,8 @@ def _pages(config: Config, name: str, setup_json: str) -> dict[str, Any]:
         return {"game": name}
     threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
     return {"game": name, "pages": {"url": url, "threads": threads, "post_url": pages.post_url,
-                                    "vote_history": pages.vote_history, "picture": pages.picture, "png": pages.png}}
+                                    "vote_history": pages.vote_history, "picture": pages.picture, "png": pages.png,
+                                    "posts": {} if game.mode == "shadow" else delivered(sessions, game_id)}}
 
 
 def _hours(span: timedelta) -> float:

@@ -15,7 +15,7 @@ from forumbot.config import Config
 from forumbot.errors import ConfigError, TranscriptError
 from forumbot.game import GameRun
 from forumbot.pages.output import write_site
-from forumbot.pages.publish import frozen_url, game_pages
+from forumbot.pages.publish import delivered, frozen_url, game_pages
 from forumbot.pages.site import HISTORY_MODES, GamePages, build_game
 
 
@@ -27,8 +27,12 @@ def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type:
     if mode not in HISTORY_MODES:
         raise TranscriptError(f"transcript: pages.vote_history must be one of {', '.join(HISTORY_MODES)}")
     threads = p.get("threads", {})
+    posts = p.get("posts", {})
     fields = {"url": p.get("url", ""), "post_url": p.get("post_url", ""), "picture": p.get("picture", True),
               "png": p.get("png", False)}
+    if not isinstance(posts, dict) or not all(isinstance(k, str) and isinstance(v, (str, int))
+                                              for k, v in posts.items()):
+        raise TranscriptError("transcript: pages.posts is a table of message keys to the forum's post ids")
     if (not isinstance(threads, dict) or not all(isinstance(v, str) for v in threads.values())
             or not isinstance(fields["url"], str) or not isinstance(fields["post_url"], str)
             or not isinstance(fields["picture"], bool) or not isinstance(fields["png"], bool)):
@@ -36,7 +40,7 @@ def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type:
                               "picture and png (true or false)")
     return GamePages(transcript.game or name, transcript.setup, run, base_url=fields["url"], threads=threads,
                      post_url=fields["post_url"], links=dict(transcript.links), vote_history=mode,
-                     picture=fields["picture"], png=fields["png"])
+                     picture=fields["picture"], png=fields["png"], posts={k: str(v) for k, v in posts.items()})
 
 
 def write_pages(folder: Path, g: GamePages) -> list[str]:
@@ -66,9 +70,9 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     for name in chosen:
         game = config.games[name]
         run = fold_game(sessions, config, name, until)
-        setup = _setup(sessions, config, name)
+        setup, game_id = _setup(sessions, config, name)
         url = frozen_url(rows[name]) or config.pages.url
-        written += write_pages(out, game_pages(config, game, setup, run, url))
+        written += write_pages(out, game_pages(config, game, setup, run, url, posts=delivered(sessions, game_id)))
     return sorted(set(written))
 
 
@@ -79,7 +83,7 @@ def _setup(sessions, config: Config, name: str):  # type: ignore[no-untyped-def]
     with sessions.begin() as session:
         game_id = session.scalar(select(Game.id).where(Game.name == name))
         setup, _, _ = load_game(session, config, game_id)
-    return setup
+    return setup, game_id
 
 
 def probe_public_url(config: Config, http: requests.Session | None = None) -> str | None:

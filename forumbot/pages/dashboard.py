@@ -1,5 +1,5 @@
 """The GM's private dashboard (issue 20 item 5): every game, its phase and next deadline, the outbox by status
-with the oldest pending message's age, and the stuck messages with their last error. Outbox keys and
+with the oldest pending message's age, the stuck messages with their last error, and the last tick's result. Outbox keys and
 recipients reveal roles, so it is never written under the public folder and its file is 0600."""
 
 from __future__ import annotations
@@ -15,7 +15,31 @@ from sqlalchemy import func, select
 STUCK = ("uncertain", "refused", "queued")
 
 
-def dashboard(sessions, now: datetime) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _outcome(o) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    return {"state": o.state, "phase": o.phase, "stored": o.stored, "queued": o.queued,
+            "sent": o.delivery.sent if o.delivery else 0, "error": str(o.error or o.problem or o.pages_error or "")}
+
+
+def last_ticks(path: Path | None) -> dict[str, dict[str, Any]]:
+    """Each game's last tick result as the daemon left it in the dashboard file ([pages] dashboard): the store
+    keeps no such record (a tick that fails changes nothing there)."""
+    if path is None:
+        return {}
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(d, dict):
+        return {}
+    found = d.get("last_tick")
+    if not isinstance(found, dict):  # written by `forumbot dashboard -o`: per game
+        found = {g.get("game"): g.get("last_tick") for g in d.get("games", []) if isinstance(g, dict)}
+    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, dict)}
+
+
+def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result."""
+    last = last_ticks(ticks)
     from forumbot.store.models import Cursor, Game, OutboxRow
     from forumbot.tick import phase_stream
 
@@ -37,7 +61,7 @@ def dashboard(sessions, now: datetime) -> dict[str, Any]:  # type: ignore[no-unt
                 "game": g.name, "status": g.status, "mode": g.mode, "phase": phase.get("phase", ""),
                 "deadline": phase.get("deadline"), "outbox": dict(sorted(counts.items())),
                 "oldest_pending_seconds": int((now - oldest).total_seconds()) if oldest else None,
-                "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck,
+                "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
     return {"at": now.isoformat(), "games": games}
 
@@ -49,6 +73,11 @@ def to_text(d: dict[str, Any]) -> str:
         age = f"; oldest pending {g['oldest_pending_seconds']} s" if g["oldest_pending_seconds"] is not None else ""
         lines.append(f"{g['game']}: {g['status']}, {g['phase'] or '-'}"
                      + (f", next deadline {g['deadline']}" if g["deadline"] else "") + f"; outbox: {outbox}{age}")
+        last = g.get("last_tick")
+        if last:
+            lines.append(f"  last tick: {last['state']}" + (f", {last['phase']}" if last["phase"] else "")
+                         + f"; {last['stored']} stored, {last['queued']} queued, {last['sent']} sent"
+                         + (f"; {last['error']}" if last["error"] else "") + f" (so since {last['since']})")
         for s in g["stuck"]:
             lines.append(f"  stuck {s['status']}: {s['key']} ({s['attempts']} attempt(s)): {s['last_error']}")
     return "\n".join(lines) or "no games started"
@@ -68,10 +97,16 @@ def write_after_tick(path: Path, sessions, now: datetime, report) -> None:  # ty
     the tick's work is done and delivered)."""
     import logging
 
+    before = last_ticks(path)
     d = dashboard(sessions, now)
-    d["last_tick"] = {o.name: {"state": o.state, "phase": o.phase, "stored": o.stored, "queued": o.queued,
-                               "sent": o.delivery.sent if o.delivery else 0,
-                               "error": str(o.error or o.problem or o.pages_error or "")} for o in report.games}
+    d["last_tick"] = {}
+    for o in report.games:
+        value = _outcome(o)
+        known = before.get(o.name, {})
+        same = {k: v for k, v in known.items() if k != "since"} == value and "since" in known
+        d["last_tick"][o.name] = {**value, "since": known["since"] if same else now.isoformat()}
+    for g in d["games"]:
+        g["last_tick"] = d["last_tick"].get(g["game"], before.get(g["game"]))
     try:
         write_private(path, json.dumps(d, ensure_ascii=False, indent=1) + "\n")
     except OSError as e:

@@ -5,6 +5,7 @@ a panel of its own (issue 20 item 2)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import textwrap
@@ -72,11 +73,13 @@ def render(days: list[DayData], words: Words, title: str) -> str:
 
 
 def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
-    svg.add(f'<text x="{PAD}" y="{_n(y + 12)}" font-size="14" font-weight="bold">'
-            f'{text(words.phase(day.kind, day.number))}</text>')
-    y += 22
     start = day.opens
-    end = day.closed or max([start] + [r.at for r in day.rows])
+    end = day.closed or as_of(day)
+    heading = words.phase(day.kind, day.number)
+    if day.closed is None:  # the running day (`vote_history = "live"`): its tally is not final
+        heading += " — " + words("picture.as_of", at=words.time(end))
+    svg.add(f'<text x="{PAD}" y="{_n(y + 12)}" font-size="14" font-weight="bold">{text(heading)}</text>')
+    y += 22
     span = max((end - start).total_seconds(), 1.0)
     left, right = PAD + NAME_W, WIDTH - PAD
     colours = _colours(day)
@@ -120,9 +123,15 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
     return y
 
 
+def as_of(day: DayData) -> datetime:
+    """How far an open day's picture goes: its last post (the same for every build from the same posts)."""
+    return max([day.opens] + [r.at for r in day.rows])
+
+
 def summary(day: DayData, words: Words) -> list[str]:
-    """The final tally and the outcome in words, one line each."""
-    lines = [f"{words('final')}:" + ("" if day.final else " " + words("no_votes"))]
+    """The final tally (an open day's running one, said to be not final) and the outcome in words, one a line."""
+    head = words("final") if day.closed is not None else words("running", at=words.time(as_of(day)))
+    lines = [f"{head}:" + ("" if day.final else " " + words("no_votes"))]
     for t, voters in day.final:
         lines += textwrap.wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", 130,
                                subsequent_indent="    ")
@@ -162,6 +171,11 @@ def _colours(day: DayData) -> dict[Target, tuple[str, str]]:
             colours[t] = PALETTE[k % (len(PALETTE) - 1)]
             k += 1
     return colours
+
+
+def data_uri(svg: str) -> str:
+    """The picture inside its page (an `<img>` runs no script of an SVG, and base64 needs no escaping)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
 def file_name(slug: str, svg: str, ext: str = "svg") -> str:

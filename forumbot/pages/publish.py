@@ -14,6 +14,7 @@ from typing import Callable
 
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Message
+from forumbot.pages.botposts import PUBLIC, forum_post_id
 from forumbot.pages.output import write_site
 from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png, public_days
 from forumbot.pages.words import Words
@@ -39,11 +40,26 @@ def frozen_url(setup_json: str) -> str:
 
 
 def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,  # type: ignore[no-untyped-def]
-               links: dict[str, str] | None = None) -> GamePages:
+               links: dict[str, str] | None = None, posts: dict[str, str] | None = None) -> GamePages:
     pages = config.pages
     threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
     return GamePages(game.name, setup, run, base_url=url, threads=threads, post_url=pages.post_url,
-                     links=links or {}, vote_history=pages.vote_history, picture=pages.picture, png=pages.png)
+                     links=links or {}, vote_history=pages.vote_history, picture=pages.picture, png=pages.png,
+                     posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}))
+
+
+def delivered(sessions, game_id: int) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Message key -> the forum's post id of each of the game's posts in its threads that the outbox delivered
+    (issue 20 item 3: the game page links every bot post). In shadow mode the posts went as PMs: none."""
+    from sqlalchemy import select
+
+    from forumbot.store.models import OutboxRow
+
+    with sessions.begin() as session:
+        rows = session.execute(select(OutboxRow.key, OutboxRow.remote_id).where(
+            OutboxRow.game_id == game_id, OutboxRow.status == "sent", OutboxRow.origin == "core",
+            OutboxRow.where.in_(PUBLIC))).all()
+    return {key: forum_post_id(remote) for key, remote in rows if forum_post_id(remote)}
 
 
 @dataclass
@@ -101,18 +117,35 @@ def _quote(name: str) -> str:
 
 
 def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
-            markdown: bool) -> tuple[GameRun, str]:
+            markdown: bool, posts: Callable[[], dict[str, str]] = dict) -> tuple[GameRun, str]:
     """The tick's hook: write the game's pages, then give the fold's result with the posts linked. Returns the
-    result to enqueue and why posts wait ("" when none does)."""
+    result to enqueue and why posts wait ("" when none does). `posts`: the delivered posts' forum ids."""
     if getattr(config, "pages", None) is None or not game.publish:
         return run, ""
     url = frozen_url(setup_json())
     if not url:  # started before [pages] was configured: its posts went out without links
         return run, ""
-    g = game_pages(config, game, setup, run, url)
+    g = game_pages(config, game, setup, run, url, posts=posts())
     done = publish(config.pages.folder, g)
     if done.written:
         log.info("%s: pages written: %s", game.name, ", ".join(done.written))
     if done.error:
         log.warning("%s: %s; the posts showing a picture wait", game.name, done.error)
     return replace(run, messages=decorate(g, run.messages, markdown, not done.error)), done.error
+
+
+def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
+                   posts: Callable[[], dict[str, str]]) -> None:
+    """The tick's second hook, once it delivered posts: the pages link them now (their forum ids are known
+    only now), so the folder is what `replay --pages` of an export builds. A failure only leaves them unlinked
+    until the next tick that writes."""
+    if getattr(config, "pages", None) is None or not game.publish:
+        return
+    url = frozen_url(setup_json())
+    if not url:
+        return
+    done = publish(config.pages.folder, game_pages(config, game, setup, run, url, posts=posts()))
+    if done.written:
+        log.info("%s: pages linked to the posts delivered: %s", game.name, ", ".join(done.written))
+    if done.error:
+        log.warning("%s: %s", game.name, done.error)

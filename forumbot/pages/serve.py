@@ -60,6 +60,6 @@ def _may_see_dashboard(environ: dict, token: str) -> bool:
 def _answer(start_response, status: str, body: bytes, kind: str = "text/plain; charset=utf-8",  # type: ignore[no-untyped-def]
             method: str = "GET", extra: list[tuple[str, str]] | None = None) -> list[bytes]:
     headers = [("Content-Type", kind), ("Content-Length", str(len(body))), ("X-Content-Type-Options", "nosniff"),
-               ("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; img-src 'self'")]
+               ("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:")]
     start_response(status, headers + (extra or []))
     return [] if method == "HEAD" else [body]

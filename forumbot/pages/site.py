@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -20,8 +19,9 @@ from forumbot.engine import draw_seats
 from forumbot.engine.setup import commitment_text
 from forumbot.game import GameRun
 from forumbot.model import GameSetup
+from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
 from forumbot.pages.daydata import DayData, day_data
-from forumbot.pages.picture import file_name, outcome, render, summary, to_png
+from forumbot.pages.picture import data_uri, file_name, outcome, render, summary, to_png
 from forumbot.pages.words import Words
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure
@@ -41,6 +41,9 @@ class GamePages:
     threads: dict[str, str] = field(default_factory=dict)  # "game" / "vote" -> the thread's URL
     post_url: str = ""  # a vote post's URL with "{id}" for the forum's post id; "" for no post links
     links: dict[str, str] = field(default_factory=dict)  # input id -> the forum's post id, where they differ
+    # message key -> the forum's post id of each bot post delivered in the threads (the outbox's record, or the
+    # export's); a post not in it is not mentioned
+    posts: dict[str, str] = field(default_factory=dict)
     vote_history: str = "live"
     picture: bool = True
     png: bool = False
@@ -91,6 +94,22 @@ def closed_pictures(g: GamePages, words: Words) -> dict[str, str]:
     return {label: name for label, (name, _) in pictures(g, public_days(g), words).items()}
 
 
+def live_pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, str]:
+    """Phase label -> the open day's (or runoff's) picture as a data URI, its tally marked as not final
+    (`vote_history = "live"`). Drawn into its page, not written as a file: it changes with every vote, and no
+    post points at it, so no stale copy is left behind and a later build of the same game gives the same
+    folder."""
+    if not g.picture:
+        return {}
+    out = {}
+    for d in days:
+        if d.closed is None:
+            panels = [x for x in days if x.number == d.number and x.kind == "day"] + [d] if d.kind == "runoff" else [d]
+            title = words("picture.title", phase=words.phase("day", d.number)) + " — " + words("picture.open")
+            out[d.label] = data_uri(render(panels, words, title))
+    return out
+
+
 def build_game(g: GamePages) -> dict[str, bytes]:
     """The game's files, by path relative to the site's folder (under the game's own folder)."""
     words = Words(g.setup.language, g.setup.schedule.timezone)
@@ -101,11 +120,14 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     base = f"{g.name}/"
     files: dict[str, bytes] = {}
     numbers = sorted({d.number for d in days})
+    posts = bot_posts(g.run.messages, g.posts, g.post_url)
+    urls = by_key(posts)
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
-               days=days, pics=pics, nights=_nights(g, words), link=lambda i: _post_link(g, i),
+               days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
                summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
-               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d),
-               events=_events(g))
+               phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
+               events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
+               opening=urls.get("setup/players", ""), live=live_pictures(g, days, words))
     files[base + "index.html"] = _html("game.html", ctx)
     for n in numbers:
         panels = [d for d in days if d.number == n]
@@ -117,7 +139,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
             png = to_png(svg)
             if png is not None:
                 files[base + name.removesuffix(".svg") + ".png"] = png
-    files[base + "game.json"] = _json(g, days, players, words)
+    files[base + "game.json"] = _json(g, days, players, words, posts)
     files[base + "votes.csv"] = _csv(g, days, words)
     return files
 
@@ -141,33 +163,44 @@ def _html(template: str, ctx: dict) -> bytes:
     return env().get_template(template).render(**ctx).encode()
 
 
-_MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|#fb:[0-9a-f]{8}", re.I)
-
-
-def _events(g: GamePages) -> list[tuple[datetime, str]]:
+def _events(g: GamePages, urls: dict[str, str]) -> list[tuple[datetime, str, str]]:
     """The GM's public acts as the bot announced them in the game thread (a pause, an extension, a
-    replacement, a modkill, an undo, a GM's own words): time and first line, markup removed."""
-    out = []
-    for m in g.run.messages:
-        if str(m.where) == "game" and (m.key.startswith("gm/") or "/modkill/" in m.key):
-            first = next((ln for ln in _MARKUP.sub("", m.text).splitlines() if ln.strip()), "")
-            out.append((m.at, first.strip()[:200]))
-    return out
+    replacement, a modkill, an undo, a GM's own words): time, first line (markup removed), the post's link."""
+    return [(m.at, first_line(m.text), urls.get(m.key, "")) for m in g.run.messages
+            if str(m.where) == "game" and (m.key.startswith("gm/") or "/modkill/" in m.key)]
 
 
-def _timeline(g: GamePages, d: DayData) -> list[tuple[str, object]]:
-    """The day's posts with the bot's count posts between them ("count", its time): what changed since the
-    previous count reads off the table. The counts are public posts of the vote thread."""
-    counts = sorted(m.at for m in g.run.messages
+def _timeline(g: GamePages, d: DayData, urls: dict[str, str]) -> list[tuple[str, object]]:
+    """The day's posts with the bot's count posts between them ("count", (its time, its link)): what changed
+    since the previous count reads off the table. The counts are public posts of the vote thread."""
+    counts = sorted((m.at, urls.get(m.key, "")) for m in g.run.messages
                     if str(m.where) == "vote" and m.key.startswith(f"{d.label}/count/"))
     out: list[tuple[str, object]] = []
     k = 0
     for row in d.rows:
-        while k < len(counts) and counts[k] <= row.at:
+        while k < len(counts) and counts[k][0] <= row.at:
             out.append(("count", counts[k]))
             k += 1
         out.append(("row", row))
-    out += [("count", at) for at in counts[k:]]
+    out += [("count", c) for c in counts[k:]]
+    return out
+
+
+def since_counts(timeline: list[tuple[str, object]]) -> list[tuple[object, list[tuple[str, object, object]]]]:
+    """What changed from count to count (issue 20 item 3, "since the previous count"): for the day's start
+    (None) and each count the bot posted ((its time, its link)), each vote that moved after it and before the
+    next: (voter, the target before or None, the target after)."""
+    out: list[tuple[object, list[tuple[str, object, object]]]] = [(None, [])]
+    held: dict[str, object] = {}
+    for kind, item in timeline:
+        if kind == "count":
+            out.append((item, []))
+            continue
+        row = item
+        if not row.counted or row.target is None or held.get(row.voter) == row.target:  # type: ignore[attr-defined]
+            continue
+        out[-1][1].append((row.voter, held.get(row.voter), row.target))  # type: ignore[attr-defined]
+        held[row.voter] = row.target  # type: ignore[attr-defined]
     return out
 
 
@@ -200,8 +233,8 @@ def _players(g: GamePages, words: Words) -> list[dict]:
     return out
 
 
-def _nights(g: GamePages, words: Words) -> list[tuple[str, list[str]]]:
-    """Each resolved night with who died in it, as announced."""
+def _nights(g: GamePages, words: Words, urls: dict[str, str]) -> list[tuple[str, list[str], str]]:
+    """Each resolved night with who died in it, as announced, and the link to its result post."""
     label = g.run.phase
     days = [r for r in g.run.history if r.kind == "day"]
     if label == "ended":
@@ -215,7 +248,7 @@ def _nights(g: GamePages, words: Words) -> list[tuple[str, list[str]]]:
     for n in range(1, count + 1):
         died = [p["nick"] + " — " + p["cause_words"] + (f" ({p['role_words']})" if p["role_words"] else "")
                 for p in _players(g, words) if p["phase"] == f"night {n}"]
-        out.append((words.phase("night", n), died))
+        out.append((words.phase("night", n), died, urls.get(f"night {n}/result", "")))
     return out
 
 
@@ -232,7 +265,7 @@ def _target(t) -> dict:  # type: ignore[no-untyped-def]
     return {"name": t.name, "special": t.special} if t is not None else None  # type: ignore[return-value]
 
 
-def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words) -> bytes:
+def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words, posts: list[BotPost]) -> bytes:
     ended = g.run.result.winner is not None
     doc = {
         "game": g.name, "variant": g.setup.variant, "language": words.language, "phase": g.run.phase,
@@ -248,6 +281,7 @@ def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words) 
                        "text": r.text, "reading": r.reading, "detail": r.detail, "target": _target(r.target),
                        "tally": [[_target(t), c] for t, c in r.tally]} for r in d.rows],
         } for d in days],
+        "bot_posts": [{"at": _iso(p.at), "thread": p.thread, "title": p.title, "url": p.url} for p in posts],
     }
     if ended:
         doc["check"] = _check(g)

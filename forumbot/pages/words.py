@@ -45,6 +45,13 @@ RU: dict[str, str] = {
     "post.game_page": "Страница игры", "post.day_page": "История голосования дня",
     "post.picture": "Голосование дня {n}", "day.count_posted": "{at}: промежуточный подсчёт в теме голосования",
     "game.events": "Объявления ведущего",
+    "running": "Текущий счёт на {at}, не окончательный", "picture.as_of": "голосование идёт, счёт на {at} не окончательный",
+    "picture.open": "голосование ещё идёт", "day.running": "Текущий подсчёт (не окончательный)",
+    "game.opening": "Первый пост игры", "game.bot_posts": "Посты бота", "game.post_link": "пост",
+    "game.thread_of.game": "игровая тема", "game.thread_of.vote": "тема голосования",
+    "day.since": "Что менялось от подсчёта к подсчёту", "day.since.when": "Когда", "day.since.changes": "Изменения",
+    "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
+    "day.since.none": "без изменений",
 }
 
 EN: dict[str, str] = {
@@ -87,6 +94,13 @@ EN: dict[str, str] = {
     "post.game_page": "Game page", "post.day_page": "The day's vote history",
     "post.picture": "Votes of day {n}", "day.count_posted": "{at}: a vote count posted in the vote thread",
     "game.events": "The GM's announcements",
+    "running": "Tally at {at}, not final", "picture.as_of": "the vote is open, the tally at {at} is not final",
+    "picture.open": "the vote is still open", "day.running": "Tally so far (not final)",
+    "game.opening": "The game's opening post", "game.bot_posts": "The bot's posts", "game.post_link": "post",
+    "game.thread_of.game": "game thread", "game.thread_of.vote": "vote thread",
+    "day.since": "What changed from count to count", "day.since.when": "When", "day.since.changes": "Changes",
+    "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
+    "day.since.none": "no change",
 }
 
 

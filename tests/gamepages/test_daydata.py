@@ -114,3 +114,23 @@ def test_an_undone_command_leaves_the_history_as_without_it() -> None:
 
     assert seen(undone.run) == seen(plain.run)
     assert day_data(undone.run.history[1]).deaths == (("Маф2", "vote", ""),)
+
+
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
+def test_running_tally_is_what_each_count_post_says(path: Path) -> None:
+    """C-6's counts during the day: the running tally after the last post before each count is the count's own
+    tally, line by line (the "since the previous count" view and the open day's picture rest on it)."""
+    transcript = replay.load(path)
+    run, _ = replay.replay(transcript)
+    setup = transcript.setup
+    t = get_texts(setup.language, escape_bbcode, setup.schedule.timezone, setup.markup)
+    for record in run.history:
+        data = day_data(record)
+        for count in (m for m in run.messages if m.key.startswith(f"{data.label}/count/")):
+            before = [r for r in data.rows if r.at < count.at]  # a post of the count's second is not in it
+            tally = before[-1].tally if before else ()
+            lines = re.findall(r"(?m)^\[b\][^\n]*?\[/b\] — \d+ ", count.text)
+            assert len(lines) == len(tally), (data.label, count.key, lines, tally)
+            for target, n in tally:
+                shown = t.target(Special(target.name) if target.special else target.name, bold=True)
+                assert f"{shown} — {n} " in count.text, (count.key, shown, n)

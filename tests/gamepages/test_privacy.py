@@ -3,6 +3,7 @@ vote-thread posts and the bot's public posts only; hostile nicknames stay text."
 
 from __future__ import annotations
 
+import base64
 import csv
 import html
 import io
@@ -34,8 +35,14 @@ def _canary() -> Game:
     return g
 
 
+def _embedded(text: str) -> list[str]:
+    """The pictures drawn into a page (the open day's, `vote_history = "live"`), decoded."""
+    return [base64.b64decode(b).decode() for b in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', text)]
+
+
 def _public(files: dict[str, bytes]) -> str:
-    return "\n".join(data.decode() for data in files.values()).casefold()
+    texts = [data.decode() for data in files.values()]
+    return "\n".join(texts + [svg for t in texts for svg in _embedded(t)]).casefold()
 
 
 def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
@@ -45,13 +52,18 @@ def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
     for until in ("day 1", "night 1", "day 2", "night 2"):
         r = g.run(until, "+3h")
         assert r.winner is None
-        files = site(GamePages("canary", g.setup(), r.run))
+        # every message as if delivered with an id, PMs included: only the threads' posts may be linked
+        posts = {m.key: str(n) for n, m in enumerate(r.run.messages, 1)}
+        files = site(GamePages("canary", g.setup(), r.run, post_url="https://f.example/p/{id}", posts=posts))
+        assert ("Посты бота" in files["canary/index.html"].decode())
+        assert bool(_embedded(files.get("canary/day-1.html", b"").decode())) == (until == "day 1")  # the open day
         text = _public(files)
         for marker in MARKERS:
             assert marker.casefold() not in text, (until, marker)
         raw = "\n".join(data.decode() for data in files.values())
         for word, role in ROLE_WORDS.items():
             assert f"<td>{word}</td>" not in raw and f'"role": "{role}"' not in raw, (until, word)
+            assert f"({word})" not in text, (until, word)  # nor in the open day's picture or a linked post's line
         assert "sha256sum" not in text and '"check"' not in text  # the seed and draw only after the end
 
 
@@ -80,7 +92,14 @@ def test_hostile_nicknames_stay_escaped_in_every_file() -> None:
     g.votes("day 1", {n: HOSTILE[0] for n, _ in cast[1:]})
     g.vote("day 1", "+2h", HOSTILE[0], "<b>" + HOSTILE[1] + "</b>")
     r = g.run("night 1", "+1h")
-    files = site(GamePages("<game>", g.setup(), r.run, post_url="https://f.example/p?id={id}"))
+    files = site(GamePages("<game>", g.setup(), r.run, post_url="https://f.example/p?id={id}",
+                           posts={m.key: f'1"><script>{n}' for n, m in enumerate(r.run.messages)}))
+    g.vote("day 2", "+1h", HOSTILE[2], HOSTILE[1])  # the open day's picture, drawn into its page
+    g.vote("day 2", "+2h", HOSTILE[3], "<b>" + HOSTILE[0] + "</b>")
+    live = site(GamePages("<game>", g.setup(), g.run("day 2", "+3h").run))["<game>/day-2.html"].decode()
+    (svg,) = _embedded(live)
+    ElementTree.fromstring(svg)
+    assert "<script>" not in svg and "&lt;script&gt;" in svg and "<x>" not in svg
     for path, data in files.items():
         text = data.decode()
         if path.endswith(".json"):
@@ -106,20 +125,35 @@ def test_csv_cell_neutralises_formulas() -> None:
 
 
 def test_thirty_players_ten_days_stay_inside_the_layout() -> None:
-    """The picture's height grows with the lanes; every label is clipped to its box."""
-    cast = [(f"Игрок{n:02d}" + "Щ" * 22, None) for n in range(30)]
-    g = Game("moscow", cast, options={"cast": {"mafia": 6}})  # R-10: a house cast plays 30
-    names = [n for n, _ in cast]
-    g.votes("day 1", {n: names[(i + 1) % 30] for i, n in enumerate(names)})
-    r = g.run("night 1", "+1h")
-    files = site(GamePages("big", g.setup(), r.run))
-    svg = next(data for p, data in files.items() if p.endswith(".svg"))
-    root = ElementTree.fromstring(svg)
+    """30 players over 10 days with 30-character hostile nicknames (markup, `]]>`, emoji, an RTL mark): every
+    picture is well-formed, grows with its lanes and clips every label to its box; no page holds their markup."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_pages", Path(__file__).parents[2] / "bench/pages.py")
+    bench = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(bench)  # type: ignore[union-attr]  # the game the cost is measured on
+    from forumbot.game import run
+
+    nicks = [(f"<b>Игрок{n:02d}]]>😈\u202e" + "Щ" * 30)[:30] for n in range(1, 31)]
+    assert all(len(n) == 30 for n in nicks)
+    setup, inputs = bench.game(nicks)
+    r = run(setup, inputs, bench.START + bench.DAYS * (bench.DAY + bench.NIGHT) - bench.timedelta(hours=1))
+    assert sum(1 for h in r.history if h.closed is not None) == 10 and len(r.history[0].votes) == 30
+    files = site(GamePages("big", setup, r, post_url="https://f.example/p/{id}"))
+    svgs = [data for p, data in files.items() if p.endswith(".svg")]
+    assert len(svgs) == 10 and all(f"big/day-{n}.html" in files for n in range(1, 11))
     ns = "{http://www.w3.org/2000/svg}"
-    texts = [t for t in root.iter(f"{ns}text") if "clip-path" in t.attrib]
-    assert len(texts) >= 60  # 30 names and 30 segment labels, each clipped
-    height = float(root.attrib["height"])
-    assert all(float(t.attrib["y"]) < height for t in root.iter(f"{ns}text"))
+    for svg in svgs:
+        root = ElementTree.fromstring(svg)
+        texts = [t for t in root.iter(f"{ns}text") if "clip-path" in t.attrib]
+        lanes = sum(1 for t in texts if "Игрок" in "".join(t.itertext()) and "→" not in "".join(t.itertext()))
+        assert lanes >= 20  # a lane (and its clipped name) for each voter alive that day
+        height = float(root.attrib["height"])
+        assert all(float(t.attrib["y"]) < height for t in root.iter(f"{ns}text"))
+        assert b"<b>" not in svg and b"]]>" not in svg
+    for path, data in files.items():
+        if path.endswith(".html"):
+            assert "<b>" not in data.decode() and "]]>" not in data.decode(), path
 
 
 def test_day_page_marks_each_count_post_between_the_votes() -> None:

@@ -63,7 +63,9 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_side_board, tmp_path):
     try:
         gm = board.member(board.gm)
         p = {name: board.member(name) for name in board.players}
-        pages = f'\n[pages]\nfolder = "site"\nurl = "{url}"\nvote_history = "after_day"\npng = true\n'
+        post_url = f"{board.base_url.rstrip('/')}/viewtopic.php?p={{id}}#p{{id}}"
+        pages = (f'\n[pages]\nfolder = "site"\nurl = "{url}"\nvote_history = "after_day"\npng = true\n'
+                 f'post_url = "{post_url}"\n')
         game = LiveGame(board, tmp_path, "g1", "moscow", ROLES, {"post": 1.2, "pm": 1.2}, forum_settings=pages)
         game.play_setup(gm, p, ROLES, "Незнайка", "конец-фазы")
         assert f"{url}g1/" in game.game_text(gm), "the opening post does not link the game page"
@@ -84,6 +86,10 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_side_board, tmp_path):
         fetched = requests.get(f"{url}g1/{picture.group(1)}.png", timeout=10)
         assert fetched.status_code == 200 and fetched.content.startswith(b"\x89PNG")
         assert "<script>alert(1)</script>" not in (site / "g1" / "day-1.html").read_text(encoding="utf-8")
+        # the game page links the bot's posts by phpBB's post ids, the result just delivered included
+        page = (site / "g1" / "index.html").read_text(encoding="utf-8")
+        for post in (posts[0], result):
+            assert post_url.replace("{id}", str(post.id)) in page, (post.id, post.text[:80])
 
         # Night 1: the GM modkills the rest of the mafia; the town wins
         gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
@@ -133,7 +139,8 @@ def test_pages_on_mybb_replay_byte_for_byte(mybb_side_board, tmp_path):
     board = mybb_side_board
     gm = board.member(board.gm)
     p = {name: board.member(name) for name in board.players}
-    pages = '\n[pages]\nfolder = "site"\nurl = "http://127.0.0.1:9/"\nvote_history = "live"\n'
+    post_url = f"{board.base_url.rstrip('/')}/showthread.php?pid={{id}}#pid{{id}}"
+    pages = f'\n[pages]\nfolder = "site"\nurl = "http://127.0.0.1:9/"\nvote_history = "live"\npost_url = "{post_url}"\n'
     game = LiveGame(board, tmp_path, "g1", "free_hunt", MYBB_ROLES, {"post": 3, "pm": 3}, forum_settings=pages)
     game.play_setup(gm, p, MYBB_ROLES, "Ёлка", f"{board.gm}: конец-фазы")
     vote = game.vote_topic
@@ -151,6 +158,8 @@ def test_pages_on_mybb_replay_byte_for_byte(mybb_side_board, tmp_path):
     assert re.search(r"http://127\.0\.0\.1:9/g1/day-1-[0-9a-f]{12}\.svg", result.html), result.html[-800:]
     ticks = _files(tmp_path / "site")
     assert "g1/day-1.html" in ticks and any(f.endswith(".svg") for f in ticks)
+    # the game page links the bot's posts by MyBB's post ids (a post MyBB merged: the one it joined)
+    assert post_url.replace("{id}", str(result.id)) in ticks["g1/index.html"].decode()
     exported = tmp_path / "g1-export.json"
     assert game.cli("game", "export", "g1", "-o", str(exported)).returncode == 0
     done = game.run([sys.executable, "-m", "forumbot.cli", "replay", str(exported), "--pages",
