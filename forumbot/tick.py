@@ -40,7 +40,7 @@ from forumbot.tick_reread import (
     _closed_early, _phase_value, _reread_before_deadline, _remember_phase, phase_stream, reread_stream,
 )
 
-# Imported from here by the daemon, lifecycle, export, pages and the tests; they live in the modules above.
+# Imported from here by the daemon, pages, bench and the tests; they live in the modules above.
 __all__ = ["INBOX_READ", "Context", "Fold", "GameOutcome", "Hook", "Retry", "TickReport", "default_fold",
            "fold_game", "load_game", "phase_stream", "reread_stream", "tick"]
 
