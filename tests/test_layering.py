@@ -19,7 +19,9 @@ PURE = ("forumbot.model", "forumbot.parse", "forumbot.rules", "forumbot.texts", 
 # htmlparse (the depth-tolerant page parser) and unreadable (the skipped-post record adapters hand back) are
 # interface leaves like transport: they import only model and lxml.
 ADAPTERS_MAY_IMPORT = {"forumbot.adapter", "forumbot.errors", "forumbot.markup", "forumbot.options",
-                       "forumbot.transport", "forumbot.model", "forumbot.htmlparse", "forumbot.unreadable"}
+                       "forumbot.transport", "forumbot.model", "forumbot.htmlparse", "forumbot.unreadable",
+                       # the transport's parts (issue 21): the decoded page and the settings, leaves like it
+                       "forumbot.http_page", "forumbot.transport_settings"}
 
 
 def _name(path: Path) -> str:
