@@ -6,6 +6,7 @@ messages, deliver. A forum error while reading stops that game's cycle before th
 never resolved on a partial read; a later cycle reads on from the stored cursors and catches up.
 
 Where the adapter reads the header's unread-PM count off the thread pages (`shows_unread_pms`, phpBB and
+MyBB), the threads are read first and the inbox only when needed (issue 8): an idle tick costs two requests,
 not three. See `forumbot.tick_inbox._Inbox` for when it is read all the same.
 
 The tick's parts live beside it: tick_context (its Context and report), retry, tick_inbox, tick_reread (C-11),
