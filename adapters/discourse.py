@@ -16,39 +16,32 @@
   its first write instead of being refused ("BAD CSRF") and paying a full login;
 - 429 carries Retry-After (the transport waits or raises FloodLimited).
 Post text is `cooked` HTML with quotes (aside.quote), spoilers, details and code removed.
+
+DiscourseForum is put together from its parts: discourse_account (check-config's look at the account) and
+discourse_pms (PM topics, the inbox); discourse_text reads a post's words.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
-import unicodedata
 from datetime import timezone
-from typing import Any, Callable, Mapping, Sequence
-from urllib.parse import parse_qs, quote, urlsplit
+from typing import Any, Mapping, Sequence
 
 from adapters.dates import parse_iso
-from adapters.html import clean_text, parse, select
-from adapters.htmlforum import MAX_INBOX_PAGES
-from forumbot.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost
+from adapters.discourse_account import DiscourseAccount
+from adapters.discourse_pms import DiscoursePMs
+from adapters.discourse_text import CHUNK, MODERATOR_ACTION, REGULAR, cooked_text, is_quoted, username_lower
+from forumbot.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPost
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
 from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
 
-STRIP = ("aside.quote", "div.spoiler", "div.spoiled", "details", "pre", "code")
-QUOTES = "aside.quote, blockquote"
-CHUNK = 20  # Discourse serves at most about 20 posts per request
-REGULAR, MODERATOR_ACTION = 1, 2  # post_type values kept; small actions (3) and whispers (4) are not posts
 DEFAULT_LIMITS = {"post": 5.0, "pm": 5.0}
-USER_API_DAILY = 2880  # GlobalSetting.max_user_api_reqs_per_day
-REQUESTS_PER_CYCLE = 3  # at least: the game thread, the vote thread and the PM list
 BAD_CSRF = b'["BAD CSRF"]'  # ApplicationController#handle_unverified_request, with status 403
 
-log = logging.getLogger(__name__)
 
-
-class DiscourseForum(AdapterBase):
+class DiscourseForum(DiscourseAccount, DiscoursePMs, AdapterBase):
     CAPABILITIES = frozenset({COOKIES, REREAD, OWN_PM})
     engine = "discourse"
     # read by forumbot.config.engine_traits: its forum-table settings, zoned times, markup
@@ -155,66 +148,6 @@ class DiscourseForum(AdapterBase):
     def import_cookies(self, data: str) -> None:
         self.transport.import_state(json.loads(data))
 
-    # --- the account, for check-config --online -------------------------------------------------------------
-
-    def check_account(self, topics: Sequence[str] = ()) -> list[str]:
-        """What the bot's account lacks to run a game, from /u/{username}.json (UserCardSerializer:
-        trust_level, admin, moderator, can_send_private_messages) and, for each of `topics`, who opened it."""
-        data = self._json(self.transport.get(f"u/{quote(username_lower(self.username), safe='')}.json"))
-        user = data.get("user")
-        if not isinstance(user, dict) or "trust_level" not in user:
-            raise PageFormatChanged(f"discourse: /u/{self.username}.json has no user.trust_level")
-        level = int(user.get("trust_level") or 0)
-        staff = bool(user.get("admin") or user.get("moderator"))
-        problems: list[str] = []
-        if staff:
-            return problems
-        can_pm = user.get("can_send_private_messages")
-        if can_pm is False or (can_pm is None and level < 1):
-            problems.append(f"account {self.username} may not send PMs (trust level {level}; Discourse lets "
-                            "trust level 1 and up send them, personal_message_enabled_groups): raise it to "
-                            "trust level 1 or make it a moderator")
-        if level < 1:
-            problems.append(f"account {self.username} is trust level 0: at most 3 replies in a topic it did not "
-                            "open (newuser_max_replies_per_topic) and one post per 30 s: raise it to trust "
-                            "level 1 or make it a moderator")
-        for tid in dict.fromkeys(self.topic_id(t) for t in topics):
-            info = self._json(self.transport.get(f"t/{tid}.json"))
-            opener = (info.get("details") or {}).get("created_by") or {}
-            if self._mine(opener) or (
-                    user.get("id") is not None and info.get("user_id") == user.get("id")):
-                continue  # the topic's opener may post any number of times in a row
-            problems.append(f"account {self.username} is not staff and did not open topic {tid}: Discourse "
-                            "refuses its 4th post in a row there (max_consecutive_replies, default 3), so a "
-                            "quiet thread stops the vote counts: make the account a moderator, open the "
-                            "thread with it, or set max_consecutive_replies to 0")
-        return problems
-
-    @classmethod
-    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
-        """What check-config warns about in a Discourse forum table (`forum`: a ForumConfig)."""
-        options: Mapping[str, Any] = forum.extra
-        admin = options.get("admin_api_key_env") or options.get("admin_api_key")
-        user = options.get("user_api_key_env") or options.get("api_key")
-        out = []
-        if user and not admin and poll_seconds < REQUESTS_PER_CYCLE * 86400 / USER_API_DAILY:
-            needed = 86400 / max(float(poll_seconds), 1.0) * REQUESTS_PER_CYCLE
-            out.append(f"a user API key allows {USER_API_DAILY:,} requests a day (max_user_api_reqs_per_day), "
-                       f"and poll_seconds = {poll_seconds:g} needs about {needed:,.0f}: poll every "
-                       f"{REQUESTS_PER_CYCLE * 86400 // USER_API_DAILY} s or more, or use an admin API key "
-                       "(admin_api_key_env)")
-        if not admin and not user:
-            out.append("no API key: the bot logs in with its password (impossible on a board with SSO, and "
-                       "limited to 6 logins a minute): an admin API key (admin_api_key_env) is preferred")
-        if admin and not options.get("api_user_id") and not forum.login.isascii():
-            out.append("the login is not ASCII, and Discourse may not match it in the Api-Username header: if it "
-                       "refuses the key (invalid_api_credentials), set api_user_id to the account's id "
-                       "(user.id in /u/{login}.json)")
-        if options.get("admin_api_key") or options.get("api_key"):
-            out.append("an API key is written in the file: put it in an environment variable and name that in "
-                       "admin_api_key_env (or user_api_key_env)")
-        return out
-
     # --- reading --------------------------------------------------------------------------------------------
 
     def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
@@ -290,70 +223,9 @@ class DiscourseForum(AdapterBase):
         data = self._create({"topic_id": int(self.topic_id(topic)), "raw": text}, action="post")
         return str(data["id"])
 
-    def send_pm(self, to: str, subject: str, text: str) -> str:
-        """Reply in the PM topic the bot already has with exactly these recipients; open one only when there is
-        none (or the forum refuses a reply there, e.g. it was closed). Its title is `subject` then."""
-        names = _recipients(to)
-        topic = self._pm_topic(names, subject)
-        if topic is not None:
-            try:
-                data = self._create({"topic_id": int(topic), "raw": text}, action="pm")
-                return str(data["id"])
-            except PostQueued:
-                raise
-            except FormRejected as e:
-                log.warning("discourse: a reply in PM topic %s was refused (%s); opening a new one", topic, e)
-                self._forget_pm_topic(names, topic)
-        data = self._create({"title": subject, "raw": text, "target_recipients": ",".join(names),
-                             "archetype": "private_message"}, action="pm")
-        if data.get("topic_id") is not None:
-            key = self._key(names)
-            self._pm_topics[key] = [(str(data["topic_id"]), subject), *self._pm_topics.get(key, [])]
-        return str(data["id"])
-
-    def _pm_topic(self, names: Sequence[str], subject: str) -> str | None:
-        """The PM topic with exactly `names` (and the bot): one titled `subject` if any, else the most recently
-        active; the bot's PM list is read once per process when the inbox has not been read yet."""
-        key = self._key(names)
-        if key not in self._pm_topics and not self._pm_list_read:
-            self._learn_pm_topics(self._json(self.transport.get(self._pm_list_path())))
-        found = self._pm_topics.get(key) or []
-        for tid, title in found:
-            if title == subject:
-                return tid
-        return found[0][0] if found else None
-
     def _mine(self, item: Mapping[str, Any]) -> bool:
         """Written by the bot: usernames compare as Discourse keys them, whatever case the config uses."""
         return username_lower(str(item.get("username") or "")) == username_lower(self.username)
-
-    def _key(self, names: Sequence[str]) -> frozenset[str]:
-        return frozenset(username_lower(n) for n in names) - {username_lower(self.username)}
-
-    def _forget_pm_topic(self, names: Sequence[str], topic: str) -> None:
-        key = self._key(names)
-        self._pm_topics[key] = [(t, title) for t, title in self._pm_topics.get(key, []) if t != topic]
-
-    def _pm_list_path(self) -> str:
-        return f"topics/private-messages/{quote(username_lower(self.username), safe='')}.json"
-
-    def _learn_pm_topics(self, listing: Mapping[str, Any]) -> None:
-        """Index the PM list's topics by their participants (TopicListItemSerializer: `participants` are the
-        topic's users but the one asking, at most 3, named through the top-level `users`; `allowed_user_count`
-        counts them all). Topics with a group among the recipients, closed or archived ones are skipped."""
-        users = {u.get("id"): str(u.get("username", "")) for u in listing.get("users", []) if isinstance(u, dict)}
-        me = username_lower(self.username)
-        found: dict[frozenset[str], list[tuple[str, str]]] = {}
-        for t in listing.get("topic_list", {}).get("topics", []):
-            if t.get("closed") or t.get("archived") or t.get("participant_groups"):
-                continue
-            names = frozenset(username_lower(users.get(p.get("user_id"), ""))
-                              for p in t.get("participants") or []) - {me}
-            if not names or "" in names or t.get("allowed_user_count") not in (None, len(names) + 1):
-                continue
-            found.setdefault(names, []).append((str(t["id"]), str(t.get("title", ""))))
-        self._pm_topics = found
-        self._pm_list_read = True
 
     def _create(self, payload: Mapping[str, Any], action: str) -> dict[str, Any]:
         if not self._keyed and self._csrf is None:
@@ -394,73 +266,6 @@ class DiscourseForum(AdapterBase):
         return None
 
     # --- PMs ------------------------------------------------------------------------------------------------
-
-    def find_own_pm(self, to: str, marker: str) -> str | None:
-        """The id of the bot's PM to `to` that contains `marker`, if any (outbox crash recovery): looked for at
-        the end of each PM topic the bot has with exactly those recipients, from a fresh read of its PM list."""
-        self._learn_pm_topics(self._json(self.transport.get(self._pm_list_path())))
-        for tid, _ in self._pm_topics.get(self._key(_recipients(to)), []):
-            data = self._json(self.transport.get(f"t/{tid}.json"))
-            tail = data.get("post_stream", {}).get("stream", [])[-CHUNK:]
-            for p in reversed(self._posts(tid, data, tail)):
-                if self._mine(p) and (
-                        marker in (p.get("raw") or "") or marker in (p.get("cooked") or "")):
-                    return str(p["id"])
-        return None
-
-    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
-        seen: dict[str, int] = json.loads(after)["t"] if after else {}
-        listing = self._pm_list(lambda t: int(t.get("highest_post_number") or 0) > seen.get(str(t["id"]), 0))
-        self._learn_pm_topics(listing)
-        pms: list[ForumPM] = []
-        for t in listing.get("topic_list", {}).get("topics", []):
-            key, high = str(t["id"]), int(t.get("highest_post_number") or 0)
-            if high <= seen.get(key, 0):
-                continue
-            data = self._json(self.transport.get(f"t/{key}.json"))
-            stream = data.get("post_stream", {}).get("stream", [])
-            posts = self._posts(key, data, stream[-max(high - seen.get(key, 0), 1):] if seen.get(key) else stream)
-            for p in posts:
-                if int(p.get("post_number", 0)) > seen.get(key, 0) and not self._mine(p) \
-                        and p.get("post_type", REGULAR) == REGULAR:
-                    pms.append(ForumPM(
-                        id=str(p["id"]), author=p.get("username", ""),
-                        author_id=str(p["user_id"]) if p.get("user_id") is not None else None,
-                        sent_at=parse_iso(p["created_at"]).astimezone(timezone.utc),
-                        subject=data.get("title", t.get("title", "")),
-                        text=cooked_text(p.get("cooked") or ""), html=p.get("cooked") or ""))
-            seen[key] = max([seen.get(key, 0), high, *(int(p.get("post_number", 0)) for p in posts)])
-        pms.sort(key=lambda pm: (pm.sent_at, int(pm.id)))
-        return pms, json.dumps({"t": seen}, sort_keys=True)
-
-    def _pm_list(self, is_new: Callable[[Mapping[str, Any]], bool]) -> dict[str, Any]:
-        """The PM list's first page and, while every conversation on the last page read has something new, the
-        pages after it, as one listing. More conversations than a page holds may be bumped between two ticks;
-        the list is sorted by bump, so those on page 2 would otherwise be read never (their new messages lie
-        below the cursor once they are bumped no more). A page holding one conversation with nothing new ends
-        the walk: the idle case costs one request."""
-        path = self._pm_list_path()
-        first = self._json(self.transport.get(path))
-        users = list(first.get("users") or [])
-        topics = list((first.get("topic_list") or {}).get("topics") or [])
-        page, last = first, 0
-        for _ in range(MAX_INBOX_PAGES - 1):
-            shown = (page.get("topic_list") or {}).get("topics") or []
-            more = (page.get("topic_list") or {}).get("more_topics_url")
-            if not more or not shown or not all(is_new(t) for t in shown):
-                break
-            number = parse_qs(urlsplit(str(more)).query).get("page", [""])[0]
-            if not number.isdigit() or int(number) <= last:
-                raise PageFormatChanged(f"discourse: {path}: more_topics_url {more!r} names no later page")
-            last = int(number)
-            page = self._json(self.transport.get(f"{path}?page={last}"))
-            users.extend(page.get("users") or [])
-            topics.extend((page.get("topic_list") or {}).get("topics") or [])
-        else:
-            log.warning("discourse: the PM list walk stopped after %d pages; older conversations are read later",
-                        MAX_INBOX_PAGES)
-        return {"users": users, "topic_list": {"topics": topics}}
-
     # --- helpers --------------------------------------------------------------------------------------------
 
     @staticmethod
@@ -476,33 +281,6 @@ class DiscourseForum(AdapterBase):
                 return {}
             raise PageFormatChanged(f"discourse: {page.url} is not JSON") from exc
         return data if isinstance(data, dict) else {"value": data}
-
-
-def cooked_text(cooked: str) -> str:
-    """The words of a post: `cooked` HTML without quotes, spoilers, details and code."""
-    if not cooked.strip():
-        return ""
-    root = parse(f"<div>{cooked}</div>")
-    body = root.find(".//body")
-    return clean_text(body if body is not None else root, STRIP)
-
-
-def is_quoted(cooked: str) -> bool:
-    """The post quotes someone: a quote box (removed from the text) or a Markdown `>` block (H-3, M-7)."""
-    if "quote" not in cooked:
-        return False
-    root = parse(f"<div>{cooked}</div>")
-    return bool(select(root, QUOTES))
-
-
-def username_lower(name: str) -> str:
-    """The name as Discourse keys it (User.normalize_username: NFC, then lower case). Sent so in Api-Username:
-    Discourse lower-cases that header's raw bytes, which leaves a Cyrillic capital as it is."""
-    return unicodedata.normalize("NFC", name).lower()
-
-
-def _recipients(to: str) -> list[str]:
-    return [n.strip() for n in to.split(",") if n.strip()]
 
 
 def _secret(environ: Mapping[str, str], option: str, variable: str | None) -> str | None:

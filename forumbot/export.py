@@ -1,7 +1,7 @@
 """`forumbot game export`: a stored game as a transcript (DESIGN.md, "Replay") that `forumbot replay` plays
 into the same messages and result (issue 11 item 10).
 
-The events are the inputs exactly as the daemon's fold reads them (forumbot.tick.load_game), in its order: the
+The events are the inputs exactly as the daemon's fold reads them (forumbot.stored_game.load_game), in its order: the
 threads' posts (a removed quote as the empty quote the vote parsers see), the PMs routed to the game (the GMs'
 included), each with what the store knows beyond the text: `edited_at`, `at_latest`, `deleted_at`, and two
 optional fields the transcript gained for exports: `first_text` (the text first stored, when an edit changed
@@ -28,7 +28,7 @@ from forumbot.store.models import Game
 
 
 def export_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime) -> dict[str, Any]:
-    from forumbot.tick import load_game
+    from forumbot.stored_game import load_game
 
     if name not in config.games:
         # the fold routes PMs by the game's config (threads, GMs), so a game dropped from it cannot be read back

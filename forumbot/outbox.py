@@ -18,91 +18,36 @@ A post the forum holds for a moderator's approval (PostQueued) is on its way but
 "queued", neither sent again nor counted as sent, and every GM gets a PM saying so (a moderator must approve it).
 
 The caller holds the game's lock, so no other process delivers the same rows meanwhile.
+
+Its parts: outbox_store (rows, keys and markers, state changes) and outbox_notices (what the GMs are told, the
+shadow digest); this module delivers.
 """
 
 from __future__ import annotations
 
-import hashlib
-import logging
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.adapter import OWN_PM, ForumAdapter, can
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued,
 )
-from forumbot.model import Message, Where
+from forumbot.model import Where
+from forumbot.outbox_notices import (
+    NOTICE, QUEUED_NOTICE, SHADOW_PM_LIMIT, _chunks, _queued, _refused, refusal_text, shadow_text,
+)
+from forumbot.outbox_store import (
+    MERGED, Delivery, Target, _mark_attempt, _mark_sent, _mark_uncertain, _note_error, _reset, _update, enqueue,
+    marker, with_marker,
+)
 from forumbot.store.models import OutboxRow
-from forumbot.store.records import insert_ignore
 
-log = logging.getLogger("forumbot.outbox")
-
-# shadow mode: how much one PM to the GM may carry; forums cap PM length (phpBB's default is 60,000 bytes, some
-# hosted boards much lower), so stay far below
-SHADOW_PM_LIMIT = 4000
-
-
-def marker(game: str, key: str) -> str:
-    return "#fb:" + hashlib.sha256(f"{game}\n{key}".encode()).hexdigest()[:8]
-
-
-def with_marker(text: str, tag: str) -> str:
-    return f"{text}\n\n{tag}"
-
-
-def enqueue(session: Session, game_id: int, game: str, messages: Iterable[Message], origin: str) -> int:
-    """Store the messages whose keys are new; return how many were. Known keys cost no write."""
-    messages = list(messages)
-    if not messages:
-        return 0
-    known = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id)))
-    added = 0
-    for m in messages:
-        if m.key in known:
-            continue
-        known.add(m.key)
-        added += insert_ignore(session, OutboxRow, dict(
-            game_id=game_id, key=m.key, marker=marker(game, m.key), due_at=m.at, where=str(m.where), to=m.to,
-            text=m.text, origin=origin, status="pending", attempts=0,
-        ), ["game_id", "key"])
-    return added
-
-
-@dataclass
-class Target:
-    """Where one game's messages go."""
-
-    game_id: int
-    game: str
-    game_thread: str
-    vote_thread: str
-    subject: str
-    shadow_to: str | None = None  # set in shadow mode: everything not for a GM goes to this GM instead
-    gms: tuple[str, ...] = ()
-    language: str = "ru"
-    escape: Callable[[str], str] = lambda s: s
-
-    def topic(self, where: str) -> str:
-        return self.game_thread if where == Where.GAME else self.vote_thread
-
-    def shadowed(self, row: OutboxRow) -> bool:
-        return self.shadow_to is not None and not (row.where == Where.PM and row.to in self.gms)
-
-
-@dataclass
-class Delivery:
-    sent: int = 0
-    recovered: int = 0  # found on the forum after a crash, recorded without sending
-    uncertain: int = 0
-    refused: list[str] = field(default_factory=list)  # keys set aside: the forum refused them for good
-    error: ForumError | None = None
-    ids: list[str] = field(default_factory=list)
-    queued: list[str] = field(default_factory=list)  # keys held by the forum for a moderator's approval
-
+# Imported from here by the tick, lifecycle's commands and the tests; they live in the modules above.
+__all__ = ["MERGED", "NOTICE", "QUEUED_NOTICE", "SHADOW_PM_LIMIT", "Delivery", "Hook", "Target", "deliver",
+           "enqueue", "marker", "refusal_text", "shadow_text", "with_marker"]
 
 Hook = Callable[[str], None]
 
@@ -296,146 +241,3 @@ def _after_failure(sessions, adapter, rows: list[OutboxRow], error: ForumError) 
         _note_error(sessions, rows, error)  # stays "attempted": the marker is looked for before re-sending
     else:
         _reset(sessions, rows, f"{type(error).__name__}: {error}")
-
-
-NOTICE = "refused/"  # key prefix of the PMs telling the GMs a message was refused
-
-
-def _refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejected, now: datetime,
-             report: Delivery) -> None:
-    why = f"{type(error).__name__}: {error}"
-    _update(sessions, rows, status="refused", batch=None, last_error=why)
-    words = _HEADINGS.get(target.language, _HEADINGS["en"])
-    for row in rows:
-        heading = words[row.where].format(to=row.to or "")
-        log.error("%s: the forum refused %s (%s): %s; set aside, delivery goes on", target.game, heading,
-                  row.key, error)
-        report.refused.append(row.key)
-    notices = [row for row in rows if not row.key.startswith(NOTICE)]  # a refused notice is only logged
-    if not notices:
-        return
-    text = refusal_text(notices, str(error), target)  # one per refused send: a shadow digest is one
-    with sessions.begin() as session:
-        enqueue(session, target.game_id, target.game, [
-            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{notices[0].key}/{gm}", text=text)
-            for gm in target.gms
-        ], origin="shell")
-
-
-def refusal_text(rows: Sequence[OutboxRow], why: str, target: Target) -> str:
-    """What the GMs are told: which messages the forum refused, how each began, and the forum's reason."""
-    words = _HEADINGS.get(target.language, _HEADINGS["en"])
-    items = []
-    for row in rows:
-        heading = words[row.where].format(to=target.escape(row.to or ""))
-        first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
-        items.append(words["refused_item"].format(what=heading, key=target.escape(row.key), first=first))
-    return words["refused"].format(why=target.escape(why), items="\n".join(items))
-
-
-_HEADINGS = {
-    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}",
-           "refused": "Форум отказался принять сообщение, оно не отправлено.\nПричина: {why}\n{items}\n"
-                      "Остальные сообщения игры отправляются дальше.",
-           "refused_item": "— {what} ({key}), начало: {first}"},
-    "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}",
-           "refused": "The forum refused a message; it was not sent.\nReason: {why}\n{items}\n"
-                      "The game's other messages go on being delivered.",
-           "refused_item": "- {what} ({key}), beginning: {first}"},
-}
-
-
-def shadow_text(rows: Sequence[OutboxRow], target: Target) -> str:
-    words = _HEADINGS.get(target.language, _HEADINGS["en"])
-    parts = []
-    for row in rows:
-        heading = words[row.where].format(to=target.escape(row.to or ""))
-        parts.append(f"=== {heading} ===\n{row.text}")
-    return "\n\n".join(parts)
-
-
-def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
-    chunks: list[list[OutboxRow]] = []
-    size = 0
-    for row in rows:
-        length = len(row.text) + 60
-        if not chunks or size + length > SHADOW_PM_LIMIT:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(row)
-        size += length
-    return chunks
-
-
-# --- held for approval ------------------------------------------------------------------------------------
-
-QUEUED_NOTICE = "queued/"  # key prefix of the PMs telling the GMs a post awaits approval
-
-_QUEUED_TEXT = {
-    "ru": {"head": "Форум поставил сообщение в очередь на проверку модератором; бот не отправит его снова.\n"
-                   "Форум: {why}\n{items}\nОно появится, когда модератор его одобрит.",
-           "item": "— {what} ({key}), начало: {first}"},
-    "en": {"head": "The forum queued a message for a moderator's approval; the bot will not send it again.\n"
-                   "Forum: {why}\n{items}\nIt appears once a moderator approves it.",
-           "item": "- {what} ({key}), beginning: {first}"},
-}
-
-
-def _queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
-            report: Delivery) -> None:
-    """Set the rows aside as "queued" and tell each GM, once per send (a shadow digest is one)."""
-    _update(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
-            last_error=f"{type(error).__name__}: {error}")
-    words = _HEADINGS.get(target.language, _HEADINGS["en"])
-    text = _QUEUED_TEXT.get(target.language, _QUEUED_TEXT["en"])
-    items = []
-    for row in rows:
-        log.warning("%s: %s (%s) awaits a moderator's approval: %s", target.game,
-                    words[row.where].format(to=row.to or ""), row.key, error)
-        report.queued.append(row.key)
-        if not row.key.startswith(QUEUED_NOTICE):  # a queued notice is only logged
-            first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
-            items.append(text["item"].format(what=words[row.where].format(to=target.escape(row.to or "")),
-                                             key=target.escape(row.key), first=first))
-    if not items:
-        return
-    body = text["head"].format(why=target.escape(str(error)), items="\n".join(items))
-    with sessions.begin() as session:
-        enqueue(session, target.game_id, target.game, [
-            Message(at=now, where=Where.PM, to=gm, key=f"{QUEUED_NOTICE}{rows[0].key}/{gm}", text=body)
-            for gm in target.gms], origin="shell")
-
-
-# --- state changes, one transaction each ---------------------------------------------------------------------
-
-
-def _update(sessions, rows: list[OutboxRow], **values) -> None:
-    with sessions.begin() as session:
-        session.execute(update(OutboxRow).where(OutboxRow.id.in_([r.id for r in rows])).values(**values))
-
-
-def _mark_attempt(sessions, rows, now, batch) -> None:
-    _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=OutboxRow.attempts + 1)
-
-
-MERGED = "merged:"  # a remote id's prefix: the forum appended the post to the bot's previous one (MyBB)
-
-
-def _mark_sent(sessions, rows, remote: str | None, now) -> None:
-    # a merge is delivery all the same (the marker is in the older post); `game status` tells the operator
-    remote_id = MERGED + remote if getattr(remote, "merged", False) else remote or ""
-    _update(sessions, rows, status="sent", remote_id=remote_id, sent_at=now, last_error=None)
-
-
-def _mark_uncertain(sessions, rows) -> None:
-    log.warning("%d message(s) may or may not have been sent before a crash; not re-sent: %s",
-                len(rows), ", ".join(r.key for r in rows))
-    _update(sessions, rows, status="uncertain", last_error="interrupted; this adapter cannot search sent PMs")
-
-
-def _reset(sessions, rows, why: str) -> None:
-    _update(sessions, rows, status="pending", batch=None, last_error=why)
-
-
-def _note_error(sessions, rows, error: ForumError) -> None:
-    _update(sessions, rows, last_error=f"{type(error).__name__}: {error}")

@@ -16,6 +16,8 @@ What it does for the adapters:
 - typed errors for what the daemon must react to (`ForumUnavailable`, `FloodLimited`, `CaptchaRequired`).
 
 The clock and sleep are injectable, so tests never wait for real.
+
+Its parts: http_page (the decoded response) and transport_settings (settings, defaults, header values).
 """
 
 from __future__ import annotations
@@ -23,94 +25,25 @@ from __future__ import annotations
 import email.utils
 import json
 import logging
-import re
 import time
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
-from urllib.parse import quote, urlencode, urljoin
+from urllib.parse import urlencode, urljoin
 
 import requests
 
-from forumbot.errors import CaptchaRequired, ConfigError, FloodLimited, ForumUnavailable
-from forumbot.htmlparse import parse_html
+from forumbot.errors import CaptchaRequired, FloodLimited, ForumUnavailable
+from forumbot.http_page import Page, declared_charset
+from forumbot.transport_settings import (
+    _RETRY_STATUSES, DEFAULT_USER_AGENT, EVERY_ACTION, LONGEST_HOLD, MAX_FLOOD_WAIT, PACE_MARGIN, RETRY_BUDGET,
+    TRANSPORT_SETTINGS, _seconds, _timers, header_value, user_agent_for,
+)
+
+# Imported from here by the adapters, the CLI and the tests; they live in the modules above.
+__all__ = ["DEFAULT_USER_AGENT", "EVERY_ACTION", "LONGEST_HOLD", "MAX_FLOOD_WAIT", "PACE_MARGIN", "RETRY_BUDGET",
+           "TRANSPORT_SETTINGS", "Page", "Transport", "declared_charset", "header_value", "user_agent_for"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; forumbot; forum Mafia game master; account {bot})"
-
-# Statuses after which the same request may simply be tried again.
-_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-
-# Added to every flood interval: servers count whole seconds, and MyBB refuses until *more* than its interval
-# has passed (TIME_NOW - lastpost <= postfloodsecs), phpBB once it has (now - lastpost < flood_interval).
-PACE_MARGIN = 1.0
-# The forum-table settings a Transport takes (timeouts, retries, pacing), for every adapter built on it.
-TRANSPORT_SETTINGS = frozenset({"timeout", "retries", "backoff", "max_wait", "retry_budget", "user_agent", "intervals"})
-# The longest flood wait slept within a tick (MyBB's stock 60 s); a longer one defers to the next tick.
-MAX_FLOOD_WAIT = 60.0
-# The longest a forum's "not before" is believed (a 429 asking for a day, or a clock set back, must not stop the
-# bot for good).
-LONGEST_HOLD = 3600.0
-# The key of `Transport.not_before` that holds every action (a 429 on a page read or the login).
-EVERY_ACTION = "*"
-# The most a single request sleeps in retries (back-off and Retry-After) before giving up for this tick.
-RETRY_BUDGET = 30.0
-
-# Printable ASCII kept as is in the User-Agent; '%' and the comment delimiters are percent-encoded with the rest.
-_UA_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) not in "%()\\")
-
-
-def user_agent_for(bot: str) -> str:
-    """The default User-Agent for the bot's account: ASCII whatever the login, and the same in every process."""
-    return DEFAULT_USER_AGENT.format(bot=quote(bot, safe=_UA_SAFE))
-
-
-def header_value(value: str) -> str:
-    """A header value http.client can send: latin-1 text as is, anything else as its UTF-8 bytes (what a
-    browser or curl puts on the wire for a non-Latin name), instead of a UnicodeEncodeError."""
-    try:
-        value.encode("latin-1")
-        return value
-    except UnicodeEncodeError:
-        return value.encode("utf-8").decode("latin-1")
-
-
-def _timers(intervals: Mapping[str, float]) -> list[tuple[frozenset[str], float]]:
-    """"post+pm": 15 -> one 15 s timer shared by posts and PMs; "post": 60 -> a timer of posts alone."""
-    out = []
-    for key, seconds in intervals.items():
-        _seconds(f"intervals.{key}", seconds)
-        actions = frozenset(a.strip() for a in str(key).split("+") if a.strip())
-        if actions and seconds > 0:
-            out.append((actions, float(seconds)))
-    return out
-
-
-def _seconds(name: str, value: Any) -> float:
-    """A number of seconds from the configuration (a forum table passes these through), or a ConfigError."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0 \
-            or value == float("inf"):
-        raise ConfigError(f"{name}: expected a number of seconds, got {value!r}")
-    return float(value)
-
-# Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced
-# (forumbot.htmlparse): a meta tag naming another charset can then not make lxml misread them.
-
-
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
-_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-
-
-def declared_charset(content_type: str | None, content: bytes) -> str | None:
-    """The charset the server declared: the Content-Type header first, then the page's own meta tag."""
-    if content_type:
-        m = _HEADER_CHARSET.search(content_type)
-        if m:
-            return m.group(1).lower()
-    m = _META_CHARSET.search(content[:4096])
-    return m.group(1).decode("ascii").lower() if m else None
 
 
 def _retry_after(value: str | None, now: float) -> float | None:
@@ -125,51 +58,6 @@ def _retry_after(value: str | None, now: float) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - now)
-
-
-@dataclass
-class Page:
-    """One response, decoded. `url` is the final URL; `location` is set for an unfollowed redirect."""
-
-    url: str
-    status: int
-    headers: Mapping[str, str]
-    content: bytes
-    charset: str
-    _text: str | None = field(default=None, repr=False)
-    _tree: Any = field(default=None, repr=False)
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            self._text = self.content.decode(self.charset, errors="replace")
-        return self._text
-
-    @property
-    def location(self) -> str | None:
-        loc = self.headers.get("Location")
-        return urljoin(self.url, loc) if loc else None
-
-    def tree(self) -> Any:
-        """The page as an lxml tree from libxml2's HTML parser (parsed once)."""
-        if self._tree is None:
-            # UTF-8 as served needs no round trip through str.
-            data = self.content if self.charset in ("utf-8", "utf8") else self.text.encode("utf-8")
-            self._tree = parse_html(data, self.url)
-        return self._tree
-
-    def json(self) -> Any:
-        return json.loads(self.text)
-
-    def server_time(self) -> datetime | None:
-        """The server's clock from the Date header: the 'now' that relative dates on the page count from."""
-        value = self.headers.get("Date")
-        if not value:
-            return None
-        try:
-            return email.utils.parsedate_to_datetime(value).astimezone(timezone.utc)
-        except (TypeError, ValueError):
-            return None
 
 
 class Transport:

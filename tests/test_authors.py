@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from gamekit import Game, plain  # noqa: E402
 
-from forumbot import tick  # noqa: E402
+from forumbot import stored_game  # noqa: E402
 from forumbot.parse import account_key  # noqa: E402
 
 # Accounts that C-4 would fold into "М1" (Cyrillic М, digit 1) but that are other accounts on the forum.
@@ -107,8 +107,8 @@ def test_C3_pm_routing_matches_accounts_exactly_case_aside(account: str) -> None
     """tick routes a stored PM to a game by its forum-authenticated author, compared with `account_key`."""
     game = SimpleNamespace(name="Игра", pm_subject="")
     members = {account_key("М1"), account_key("ГМ")}
-    assert not tick._routed_here(SimpleNamespace(author=account, subject=""), game, members, [])
-    assert tick._routed_here(SimpleNamespace(author="м1", subject=""), game, members, [])
+    assert not stored_game._routed_here(SimpleNamespace(author=account, subject=""), game, members, [])
+    assert stored_game._routed_here(SimpleNamespace(author="м1", subject=""), game, members, [])
 
 
 def test_C3_account_key_is_casefold_only() -> None:

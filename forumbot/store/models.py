@@ -118,7 +118,7 @@ class RawInput(Base):
     posted_latest: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # the post was gone when the thread was re-read at a deadline (deleted by a moderator, C-11): that deadline
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.tick, "facts about
+    # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.tick_bookkeeping, "facts about
     # accounts"); NULL: not checked yet (rows stored before revision 0004 were marked checked, "{}")
     facts: Mapped[str | None] = mapped_column(Text)
 

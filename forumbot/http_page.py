@@ -1,0 +1,75 @@
+"""A response as the adapters read it (Page), decoded by the charset the server declared, never by guessing."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
+from urllib.parse import urljoin
+
+from forumbot.htmlparse import parse_html
+
+# Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced
+# (forumbot.htmlparse): a meta tag naming another charset can then not make lxml misread them.
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+
+
+def declared_charset(content_type: str | None, content: bytes) -> str | None:
+    """The charset the server declared: the Content-Type header first, then the page's own meta tag."""
+    if content_type:
+        m = _HEADER_CHARSET.search(content_type)
+        if m:
+            return m.group(1).lower()
+    m = _META_CHARSET.search(content[:4096])
+    return m.group(1).decode("ascii").lower() if m else None
+
+
+@dataclass
+class Page:
+    """One response, decoded. `url` is the final URL; `location` is set for an unfollowed redirect."""
+
+    url: str
+    status: int
+    headers: Mapping[str, str]
+    content: bytes
+    charset: str
+    _text: str | None = field(default=None, repr=False)
+    _tree: Any = field(default=None, repr=False)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.content.decode(self.charset, errors="replace")
+        return self._text
+
+    @property
+    def location(self) -> str | None:
+        loc = self.headers.get("Location")
+        return urljoin(self.url, loc) if loc else None
+
+    def tree(self) -> Any:
+        """The page as an lxml tree from libxml2's HTML parser (parsed once)."""
+        if self._tree is None:
+            # UTF-8 as served needs no round trip through str.
+            data = self.content if self.charset in ("utf-8", "utf8") else self.text.encode("utf-8")
+            self._tree = parse_html(data, self.url)
+        return self._tree
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+    def server_time(self) -> datetime | None:
+        """The server's clock from the Date header: the 'now' that relative dates on the page count from."""
+        value = self.headers.get("Date")
+        if not value:
+            return None
+        try:
+            return email.utils.parsedate_to_datetime(value).astimezone(timezone.utc)
+        except (TypeError, ValueError):
+            return None

@@ -1,0 +1,112 @@
+"""The outbox's rows: each message stored once under its stable key with its marker, where a game's messages go
+(Target), what a delivery did (Delivery), and each change of a row's state, one transaction each."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from forumbot.errors import ForumError
+from forumbot.model import Message, Where
+from forumbot.store.models import OutboxRow
+from forumbot.store.records import insert_ignore
+
+log = logging.getLogger("forumbot.outbox")  # the outbox's logger, as before the split: the log lines read the same
+
+
+def marker(game: str, key: str) -> str:
+    return "#fb:" + hashlib.sha256(f"{game}\n{key}".encode()).hexdigest()[:8]
+
+
+def with_marker(text: str, tag: str) -> str:
+    return f"{text}\n\n{tag}"
+
+
+def enqueue(session: Session, game_id: int, game: str, messages: Iterable[Message], origin: str) -> int:
+    """Store the messages whose keys are new; return how many were. Known keys cost no write."""
+    messages = list(messages)
+    if not messages:
+        return 0
+    known = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id)))
+    added = 0
+    for m in messages:
+        if m.key in known:
+            continue
+        known.add(m.key)
+        added += insert_ignore(session, OutboxRow, dict(
+            game_id=game_id, key=m.key, marker=marker(game, m.key), due_at=m.at, where=str(m.where), to=m.to,
+            text=m.text, origin=origin, status="pending", attempts=0,
+        ), ["game_id", "key"])
+    return added
+
+
+@dataclass
+class Target:
+    """Where one game's messages go."""
+
+    game_id: int
+    game: str
+    game_thread: str
+    vote_thread: str
+    subject: str
+    shadow_to: str | None = None  # set in shadow mode: everything not for a GM goes to this GM instead
+    gms: tuple[str, ...] = ()
+    language: str = "ru"
+    escape: Callable[[str], str] = lambda s: s
+
+    def topic(self, where: str) -> str:
+        return self.game_thread if where == Where.GAME else self.vote_thread
+
+    def shadowed(self, row: OutboxRow) -> bool:
+        return self.shadow_to is not None and not (row.where == Where.PM and row.to in self.gms)
+
+
+@dataclass
+class Delivery:
+    sent: int = 0
+    recovered: int = 0  # found on the forum after a crash, recorded without sending
+    uncertain: int = 0
+    refused: list[str] = field(default_factory=list)  # keys set aside: the forum refused them for good
+    error: ForumError | None = None
+    ids: list[str] = field(default_factory=list)
+    queued: list[str] = field(default_factory=list)  # keys held by the forum for a moderator's approval
+
+
+# --- state changes, one transaction each ---------------------------------------------------------------------
+
+
+def _update(sessions, rows: list[OutboxRow], **values) -> None:
+    with sessions.begin() as session:
+        session.execute(update(OutboxRow).where(OutboxRow.id.in_([r.id for r in rows])).values(**values))
+
+
+def _mark_attempt(sessions, rows, now, batch) -> None:
+    _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=OutboxRow.attempts + 1)
+
+
+MERGED = "merged:"  # a remote id's prefix: the forum appended the post to the bot's previous one (MyBB)
+
+
+def _mark_sent(sessions, rows, remote: str | None, now) -> None:
+    # a merge is delivery all the same (the marker is in the older post); `game status` tells the operator
+    remote_id = MERGED + remote if getattr(remote, "merged", False) else remote or ""
+    _update(sessions, rows, status="sent", remote_id=remote_id, sent_at=now, last_error=None)
+
+
+def _mark_uncertain(sessions, rows) -> None:
+    log.warning("%d message(s) may or may not have been sent before a crash; not re-sent: %s",
+                len(rows), ", ".join(r.key for r in rows))
+    _update(sessions, rows, status="uncertain", last_error="interrupted; this adapter cannot search sent PMs")
+
+
+def _reset(sessions, rows, why: str) -> None:
+    _update(sessions, rows, status="pending", batch=None, last_error=why)
+
+
+def _note_error(sessions, rows, error: ForumError) -> None:
+    _update(sessions, rows, last_error=f"{type(error).__name__}: {error}")

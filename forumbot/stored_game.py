@@ -1,0 +1,160 @@
+"""A game as the store holds it: its frozen setup and the inputs that belong to it (its threads' posts and the PMs
+routed to it), folded up to a moment (what a tick, `game status`, an export and a replay all read)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Callable, Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.config import Config, GameConfig
+from forumbot.game import GameRun
+from forumbot.model import GameSetup, Input, Where
+from forumbot.store.models import Game, RawInput, Resolution, Seat, UTCDateTime
+from forumbot.store.setup_codec import setup_from_json
+
+Fold = Callable[[GameSetup, Sequence[Input], "datetime | None"], GameRun]
+
+
+def default_fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> GameRun:
+    from forumbot.game import run
+
+    return run(setup, inputs, until)
+
+
+# --- inputs for the fold ------------------------------------------------------------------------------------
+
+
+def load_game(session: Session, config: Config,
+              game_id: int) -> tuple[GameSetup, list[Input], list[tuple[int, Input]]]:
+    """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
+    PMs from its GMs (with their row ids, for the override log)."""
+    row = session.get(Game, game_id)
+    setup = setup_from_json(row.setup_json, game=row.name)
+    # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
+    # C-13: each deadline gets only the inputs read before the bot resolved it
+    resolved = tuple((phase, at) for phase, at in session.execute(select(Resolution.phase, Resolution.resolved_at)
+                     .where(Resolution.game_id == game_id).order_by(Resolution.resolved_at, Resolution.id)))
+    setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved))
+    inputs, commands = _inputs(session, config, config.games[row.name], setup, row)
+    return setup, inputs, commands
+
+
+def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until: datetime,
+              fold: Fold = default_fold) -> GameRun:
+    """The game as the store says it is at `until` (what `game status` shows and a dispute replays)."""
+    with sessions.begin() as session:
+        game_id = session.scalar(select(Game.id).where(Game.name == name))
+        setup, inputs, _ = load_game(session, config, game_id)
+    return fold(setup, inputs, until)
+
+
+def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup,
+            row: Game) -> tuple[list[Input], list[tuple[int, Input]]]:
+    """A game's inputs are those stamped from its `game start` on (issue 7 items 1, 23): its threads' posts,
+    and the PMs its members sent while it ran. Whether the game is still running does not matter (item 17),
+    so `game status` of an ended game folds what the game really saw."""
+    where = {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
+    inputs: list[Input] = []
+    for post in session.scalars(select(RawInput).where(
+            RawInput.forum_id == row.forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)),
+            _stamped_from(row.started_at))):
+        inputs.append(_input(post, where[post.topic]))
+    everyone = _members_by_game(session, config, row)
+    members = everyone[row.id].accounts if row.id in everyone else frozenset()
+    rivals = [member for other, member in everyone.items() if other != row.id]
+    gms = {g.casefold() for g in setup.gms}
+    commands: list[tuple[int, Input]] = []
+    pms = select(RawInput).where(RawInput.forum_id == row.forum_id, RawInput.kind == "pm",
+                                 _stamped_from(row.started_at))
+    if row.ended_at is not None:
+        pms = pms.where(RawInput.posted_at <= row.ended_at)
+    for pm in session.scalars(pms):
+        if _routed_here(pm, game, members, rivals):
+            item = _input(pm, Where.PM)
+            inputs.append(item)
+            if pm.author.casefold() in gms:
+                commands.append((pm.id, item))
+    inputs.sort(key=lambda i: (i.at, i.id))
+    return inputs, commands
+
+
+def _stamped_from(start: datetime):
+    # A rough forum time ("1 минуту назад") is stored as its earliest instant (C-1); a reply sent just after
+    # `game start` may read as possibly earlier, so the game keeps whatever could have been sent from its start.
+    return func.coalesce(RawInput.posted_latest, RawInput.posted_at, type_=UTCDateTime) >= start
+
+
+# An empty quote: what a vote-thread post whose quote the adapter removed starts with, so the vote parsers'
+# quote rule applies to it (H-3, M-7: a vote post with a quote is no vote).
+QUOTE_MARK = "[quote][/quote]"
+
+
+def _input(row: RawInput, where: Where) -> Input:
+    # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
+    text, first_text = row.text, row.first_text
+    if where is Where.VOTE:
+        text = QUOTE_MARK + text if row.quoted else text
+        first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
+    first = first_text if first_text != text else None
+    missing = tuple(json.loads(row.facts).get("missing_accounts", ())) if row.facts else ()
+    return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
+                 id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at,
+                 missing_accounts=missing, read_at=row.first_seen_at)
+
+
+@dataclass(frozen=True)
+class _Member:
+    """A game on the forum: its config, its accounts (players, replacements, GMs; casefolded: a PM is routed
+    by its forum-authenticated author, see deploy/README.md, "PM routing"), and when it ran."""
+
+    config: GameConfig
+    accounts: frozenset[str]
+    started_at: datetime
+    ended_at: datetime | None
+
+    def ran_at(self, at: datetime) -> bool:
+        return self.started_at <= at and (self.ended_at is None or at <= self.ended_at)
+
+
+def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _Member]:
+    """`of` and every game on its forum whose run overlaps its own (only those can compete for its PMs)."""
+    overlapping = select(Game).where(Game.forum_id == of.forum_id,
+                                     Game.ended_at.is_(None) | (Game.ended_at >= of.started_at))
+    if of.ended_at is not None:
+        overlapping = overlapping.where(Game.started_at <= of.ended_at)
+    games = {g.id: g for g in session.scalars(overlapping)}
+    nicks: dict[int, set[str]] = {}
+    for game_id, game in games.items():
+        setup = setup_from_json(game.setup_json, game=game.name, check=False)  # its players only
+        nicks[game_id] = {n.casefold() for n in [p.nick for p in setup.players] + list(setup.gms)}
+    for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
+        nicks[game_id].add(nick.casefold())
+    members: dict[int, _Member] = {}
+    for game_id, game in games.items():
+        game_config = config.games.get(game.name)
+        if game_config is None:
+            continue
+        members[game_id] = _Member(game_config, frozenset(nicks[game_id]), game.started_at, game.ended_at)
+    return members
+
+
+def _routed_here(row: RawInput, game: GameConfig, members: frozenset[str], rivals: list[_Member]) -> bool:
+    author = row.author.casefold()
+    if author not in members:
+        return False
+    # a game that did not run when the PM was sent is no rival for it (the same people play game after game)
+    shared = [m.config for m in rivals if author in m.accounts and m.ran_at(row.posted_at)]
+    if not shared:
+        return True
+    subject = (row.subject or "").casefold()
+    named = [g for g in [game, *shared] if _names(subject, g)]
+    return not named or game in named
+
+
+def _names(subject: str, game: GameConfig) -> bool:
+    return game.name.casefold() in subject or (bool(game.pm_subject) and game.pm_subject.casefold() in subject)

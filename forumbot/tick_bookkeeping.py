@@ -1,0 +1,110 @@
+"""What a tick records besides the inputs: facts about accounts with the GM PMs that name them, and after the
+fold, the seats, the resolved phases (C-13), the override log (C-9) and the end of a finished game."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from forumbot.adapter import ACCOUNTS, ForumAdapter, can
+from forumbot.config import GameConfig
+from forumbot.game import GameRun
+from forumbot.model import Input, Rejection, Replace
+from forumbot.parse import NickMatcher, parse_command
+from forumbot.store.models import Game, OutboxRow, Override, RawInput, Resolution, Seat
+from forumbot.tick_context import Context
+
+log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
+
+
+# --- facts about accounts, recorded with the GM PM that needs them ------------------------------------------
+#
+# A GM `замена OLD NEW` naming an account the forum does not have would leave the seat's PMs undeliverable.
+# The fold is pure, so it cannot ask the forum: the first cycle that sees such a PM asks the adapter (where it
+# can tell) and records the answer with the PM (inputs.facts); the fold reads it from the Input, and every
+# later fold and replay sees the same answer, whatever the forum says later.
+
+
+def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands: list[tuple[int, Input]]) -> bool:
+    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read."""
+    if not commands:
+        return False
+    ids = [row_id for row_id, _ in commands]
+    with ctx.sessions.begin() as session:
+        unchecked = list(session.execute(select(RawInput.id, RawInput.text).where(
+            RawInput.id.in_(ids), RawInput.facts.is_(None))))
+        if not unchecked:
+            return False
+        nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
+            session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
+    ask = adapter.account_exists if can(adapter, ACCOUNTS) else None  # type: ignore[attr-defined]
+    matcher = NickMatcher(sorted(nicks))
+    facts: dict[int, dict] = {}
+    for row_id, text in unchecked:
+        command = parse_command(text, matcher, everyone=sorted(nicks), parse_vote=lambda words: Rejection("empty"))
+        found: dict = {}
+        if isinstance(command, Replace) and ask is not None:
+            exists = ctx.retry(adapter, lambda: ask(command.new))
+            if exists is False:
+                found["missing_accounts"] = [command.new]
+                log.info("replacement account %r does not exist on the forum", command.new)
+        facts[row_id] = found
+    with ctx.sessions.begin() as session:
+        for row_id, found in facts.items():
+            session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
+    return any(facts.values())
+
+# --- bookkeeping after the fold -----------------------------------------------------------------------------
+
+
+def _sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun) -> None:
+    row = session.get(Game, game_id)
+    if row.mode != game.mode:
+        row.mode = game.mode
+    seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat_no)))
+    players = result.result.players
+    if len(players) == len(seats):
+        for seat, player in zip(seats, players):
+            if seat.current_nick != player.nick:
+                seat.current_nick = player.nick  # a replacement took the seat; its role stays
+            if seat.role != str(player.role):
+                seat.role = str(player.role)  # e.g. the Moscow Don chosen by the mafia during Setup (M-1)
+
+
+def _record_resolutions(session: Session, game_id: int, result: GameRun, started: datetime) -> None:
+    """C-13: the phases this tick resolved, with its time: every input read by this tick was read before."""
+    known = set(session.scalars(select(Resolution.phase).where(Resolution.game_id == game_id)))
+    for label, _ in result.resolved:
+        if label not in known:
+            session.add(Resolution(game_id=game_id, phase=label, resolved_at=started))
+            known.add(label)
+
+
+def _log_overrides(session: Session, result: GameRun, commands: list[tuple[int, Input]], game_id: int) -> None:
+    """C-9: each GM PM the fold handled, once, with the game just before and after it, read from the fold's
+    result (issue 19: no fold more per command)."""
+    if not commands:
+        return
+    logged = set(session.scalars(select(Override.input_id).where(Override.game_id == game_id)))
+    states = {input_id: (before, after) for input_id, before, after in result.commands}
+    for input_id, command in commands:
+        if input_id in logged or command.id not in states:
+            continue
+        before, after = states[command.id]
+        session.add(Override(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
+                             command=command.text, state_before=json.dumps(before, ensure_ascii=False),
+                             state_after=json.dumps(after, ensure_ascii=False)))
+
+
+def _close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
+    with ctx.sessions.begin() as session:
+        open_rows = session.scalar(select(OutboxRow.id).where(
+            OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
+        if open_rows is None:
+            row = session.get(Game, game_id)
+            row.status, row.ended_at = "ended", now
+            log.info("%s: game over, every message delivered", row.name)
