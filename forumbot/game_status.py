@@ -85,6 +85,8 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         else:
             alive = [p.nick for p in run.result.players if p.alive]
             deadline = f", until {local(run.next_deadline, zone)}" if run.next_deadline and not game.ended_at else ""
+            if run.next_deadline is None and game.ended_at is None and run.phase != "ended":
+                deadline = ", paused by a GM (no deadline runs until `продолжить`)"  # GameRun: None when paused
             lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
             if game.ended_at is not None:
                 lines[2:2] = _the_end(game, run, zone)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Sequence
 
 from sqlalchemy import select
 
@@ -28,6 +29,9 @@ from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.outbox import Target, deliver, enqueue
 from forumbot.retry import Retry
+from forumbot.game import GameRun
+from forumbot.model import GameSetup, Input
+from forumbot.store.checkpoints import fold_with_checkpoints
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
@@ -179,7 +183,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
         with ctx.sessions.begin() as session:
             setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-        result = ctx.fold(setup, inputs, until)
+        result = _fold(ctx, game_id, setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
@@ -224,7 +228,15 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
     if _check_accounts(ctx, adapter, game_id, gm_commands):
         with ctx.sessions.begin() as session:
             setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    return setup, inputs, gm_commands, ctx.fold(setup, inputs, until)
+    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until)
+
+
+def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime) -> GameRun:
+    """The fold, from the game's latest stored checkpoint that still matches its inputs (issue 19 item 3); a
+    fold a test or the bench put in the context is called as it is."""
+    if ctx.fold is not default_fold:
+        return ctx.fold(setup, inputs, until)
+    return fold_with_checkpoints(ctx.sessions, game_id, setup, inputs, until)
 
 
 def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int,

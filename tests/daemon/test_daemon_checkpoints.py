@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from daemon_world import STEPS, play, world  # noqa: F401  (world: fixture)
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from forumbot.game import run
 from forumbot.store.checkpoints import fold_with_checkpoints, load_checkpoints, save_checkpoints
@@ -50,8 +50,28 @@ def test_issue19_only_the_latest_checkpoints_are_kept(world):  # noqa: F811
     from forumbot.engine.fold import run_from
 
     _, made = run_from(setup, inputs, STEPS[-1][0], ())
+    with world.daemon.sessions.begin() as session:  # the ticks stored theirs: start from none
+        session.execute(delete(CheckpointRow).where(CheckpointRow.game_id == game_id))
     with world.daemon.sessions.begin() as session:
         assert save_checkpoints(session, game_id, made, keep=2) == 3
     with world.daemon.sessions.begin() as session:
         assert [cp.label for cp in load_checkpoints(session, game_id)] == ["day 1", "night 1"]
         assert save_checkpoints(session, game_id, made[1:], keep=2) == 0  # the same ones: nothing written
+
+
+def test_issue19_the_tick_folds_from_checkpoints_and_stores_them(world):  # noqa: F811
+    """The tick's own fold goes through the store's checkpoints: after a game played by ticks past Setup, Day 1
+    and Night 1, their checkpoints are stored without anyone calling fold_with_checkpoints, and the game the
+    ticks announced is what a whole fold gives (the outbox holds no message a whole fold would not make)."""
+    play(world)
+    game_id, setup, inputs = _stored(world)
+    with world.daemon.sessions.begin() as session:
+        labels = [cp.label for cp in load_checkpoints(session, game_id)]
+    assert labels == ["setup", "day 1", "night 1"]
+    from forumbot.store.models import OutboxRow
+
+    with world.daemon.sessions.begin() as session:
+        queued = {row.key for row in session.scalars(select(OutboxRow).where(OutboxRow.game_id == game_id,
+                                                                            OutboxRow.origin == "core"))}
+    whole = {m.key for m in run(setup, inputs, STEPS[-1][0] + timedelta(minutes=5)).messages}
+    assert queued and queued <= whole

@@ -63,3 +63,26 @@ def test_the_game_ends_reveals_the_seed_and_stops_being_ticked(world):
     status = game_status(world.daemon.sessions, world.config, "g1")
     assert status.startswith("g1: ended") and "pending" not in status
     assert world.tick().games == []  # an ended game is not read any more
+
+
+def test_game_status_says_a_paused_game_is_paused_C9(world):
+    """`game status` of a game a GM paused (C-9: `пауза`, no deadline runs): it says so, instead of a phase
+    line that silently lost its deadline (a GM's walk-through read «phase: day 1; alive (10)» and could not tell
+    why the day had no end); `продолжить` brings the deadline back."""
+    from daemon_world import GM, play
+
+    from forumbot.lifecycle import game_status
+
+    play(world, upto=2)
+    world.now = STEPS[2][0].replace(minute=40)
+    world.pm(GM, "пауза")
+    world.tick()
+    status = game_status(world.daemon.sessions, world.config, "g1", world.now)
+    phase = next(line for line in status.splitlines() if line.startswith("phase: "))
+    assert phase.startswith("phase: day 1, paused by a GM (no deadline runs until `продолжить`);"), phase
+    world.now = world.now.replace(minute=50)
+    world.pm(GM, "продолжить")
+    world.tick()
+    status = game_status(world.daemon.sessions, world.config, "g1", world.now)
+    phase = next(line for line in status.splitlines() if line.startswith("phase: "))
+    assert phase.startswith("phase: day 1, until ") and "paused" not in phase, phase
