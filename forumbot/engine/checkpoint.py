@@ -129,7 +129,7 @@ def digest(setup: GameSetup, queue: Sequence[QueueItem], at: datetime, labels: I
 
 def dumps(cp: "Checkpoint | Tip") -> bytes:
     """A checkpoint as bytes for the store (the bot's own database: never bytes from elsewhere)."""
-    return zlib.compress(pickle.dumps(cp, protocol=pickle.HIGHEST_PROTOCOL))
+    return zlib.compress(pickle.dumps(cp, protocol=pickle.HIGHEST_PROTOCOL), 1)  # a tip is written per busy tick
 
 
 def loads(data: bytes, kind: type = Checkpoint) -> Any:
