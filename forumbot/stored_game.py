@@ -63,7 +63,7 @@ def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup
     for post in session.execute(select(*_READ).where(
             RawInput.forum_id == row.forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)),
             _stamped_from(row.started_at))):
-        inputs.append(_input(post, where[post.topic]))
+        inputs.append(_input(post, where[post[1]]))
     everyone = _members_by_game(session, config, row)
     members = everyone[row.id].accounts if row.id in everyone else frozenset()
     rivals = [member for other, member in everyone.items() if other != row.id]
@@ -103,15 +103,15 @@ QUOTE_MARK = "[quote][/quote]"
 
 def _input(row: Any, where: Where) -> Input:  # a row of _READ
     # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
-    text, first_text = row.text, row.first_text
+    (_, _, item_id, author, posted_at, posted_latest, first_edited_at, deleted_at, first_seen_at, _, text, first_text,
+     quoted, first_quoted, facts) = row  # unpacked at once: a row's attributes are looked up one by one
     if where is Where.VOTE:
-        text = QUOTE_MARK + text if row.quoted else text
-        first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
+        text = QUOTE_MARK + text if quoted else text
+        first_text = QUOTE_MARK + first_text if first_quoted else first_text
     first = first_text if first_text != text else None
-    missing = tuple(json.loads(row.facts).get("missing_accounts", ())) if row.facts else ()
-    return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
-                 id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at,
-                 missing_accounts=missing, read_at=row.first_seen_at)
+    missing = tuple(json.loads(facts).get("missing_accounts", ())) if facts else ()
+    return Input(posted_at, where, author, text, first_edited_at, item_id, first, posted_latest, deleted_at, missing,
+                 first_seen_at)
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,8 @@ class Tip:
     seen: int  # how many inputs it saw: the first `seen` of the inputs it was given, each stamped by `until`
     read_by: datetime | None  # the latest time one of them was first read (C-13), None if never known
     pending: tuple[QueueItem, ...]  # queue items after `until` of those inputs (an edit, a rough GM PM's end)
+    chunks: tuple[int, ...]  # where each tick's new inputs end among them (the last is `seen`), for `chain`
+    chain: str  # `chain` of those inputs over `chunks`: the next tip adds its own inputs without rehashing these
 
     @property
     def until(self) -> datetime:
@@ -82,6 +84,7 @@ class Tip:
 
 
 _FIELDS = attrgetter(*(f.name for f in fields(Input)))
+CHUNKS = 64  # past this many, a tip hashes its inputs anew in one chunk
 
 
 def seen_count(inputs: Sequence[Input], until: datetime) -> int | None:
@@ -100,15 +103,26 @@ def read_by(inputs: Sequence[Input]) -> datetime | None:
     return max((inp.read_at for inp in inputs if inp.read_at is not None), default=None)
 
 
-def tip_digest(setup: GameSetup, seen: Sequence[Input], latest_read: datetime | None) -> str:
-    """The digest of the setup and of the inputs a tip saw, every field of each. Of the phases the daemon
-    recorded as resolved (C-13) only those recorded before one of these inputs was read count: a later record
-    (the tick that made the tip resolved that phase) makes none of them late, so it changes nothing they folded to."""
+def chain(inputs: Sequence[Input], chunks: Iterable[int], start: str = "", begin: int = 0) -> str:
+    """A hash of every field of `inputs[begin:end]` for each chunk's end, each chunk's hash over the one before
+    (`start`): taken in C (pickle) per chunk, so extending it costs only the new inputs."""
+    h = start
+    for end in chunks:
+        rows = pickle.dumps([_FIELDS(inp) for inp in inputs[begin:end]], protocol=pickle.HIGHEST_PROTOCOL)
+        h = hashlib.sha256(h.encode() + rows).hexdigest()
+        begin = end
+    return h
+
+
+def tip_digest(setup: GameSetup, chained: str, latest_read: datetime | None) -> str:
+    """The digest of the setup and of the inputs a tip saw (their `chain`). Of the phases the daemon recorded as
+    resolved (C-13) only those recorded before one of these inputs was read count: a later record (the tick that
+    made the tip resolved that phase) makes none of them late, so it changes nothing they folded to."""
     setup = replace(setup, schedule=replace(setup.schedule, resolved=tuple(
         (label, when) for label, when in setup.schedule.resolved if latest_read is not None and when < latest_read)))
     h = hashlib.sha256(VERSION.encode())
     h.update(repr(setup).encode("utf-8", "surrogatepass"))
-    h.update(pickle.dumps((len(seen), [_FIELDS(inp) for inp in seen]), protocol=pickle.HIGHEST_PROTOCOL))
+    h.update(chained.encode())
     return h.hexdigest()
 
 

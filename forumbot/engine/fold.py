@@ -91,7 +91,7 @@ def queue_items(tb: Table, indexed: Iterable[tuple[int, Input]]) -> list[QueueIt
 
 
 def folded(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
-          checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None) -> Work:
+           checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None) -> Work:
     tb = make_table(setup)
     queue = queued(tb, inputs, until)
     start = next((cp for cp in sorted(checkpoints, key=lambda c: c.at, reverse=True)
@@ -154,10 +154,10 @@ def checkpoint_at(w: Work, queue: Sequence[QueueItem], at: datetime) -> Checkpoi
     return snapshot(w, w.resolved[-1][0], at, digest(w.tb.setup, queue, at, (label for label, _ in w.resolved)))
 
 
-def snapshot(w: Work, label: str, at: datetime, digest: str) -> Checkpoint:
-    """The fold as it stands, as a Checkpoint (a tip's too)."""
+def snapshot(w: Work, label: str, at: datetime, key: str) -> Checkpoint:
+    """The fold as it stands, as a Checkpoint (a tip's too) whose digest is `key`."""
     return Checkpoint(
-        label=label, at=at, game=freeze(w.g), digest=digest,
+        label=label, at=at, game=freeze(w.g), digest=key,
         messages=tuple(w.messages.values()), log=tuple(w.log), resolved=tuple(w.resolved),
         commands=tuple(w.commands), late=tuple(w.late.items()), missed=tuple(w.missed),
     )

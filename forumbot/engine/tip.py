@@ -15,7 +15,8 @@ import heapq
 from datetime import datetime
 from typing import Callable, Sequence
 
-from forumbot.engine.checkpoint import TIP, Checkpoint, QueueItem, Tip, read_by, seen_count, tip_digest
+from forumbot.engine.checkpoint import (CHUNKS, TIP, Checkpoint, QueueItem, Tip, chain, read_by, seen_count,
+                                       tip_digest)
 from forumbot.engine.fold import (checkpoint_at, drain, late_items, queue_items, result, resumed,
                                   folded, queued, snapshot)
 from forumbot.engine.results import GameRun
@@ -30,7 +31,8 @@ def tip_holds(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: T
     `inputs`, unchanged, and the only ones stamped by its `until`."""
     if tip is None or tip.until > until or seen_count(inputs, tip.until) != tip.seen:
         return False
-    return tip_digest(setup, inputs[:tip.seen], tip.read_by) == tip.state.digest
+    chained = chain(inputs, tip.chunks)
+    return chained == tip.chain and tip_digest(setup, chained, tip.read_by) == tip.state.digest
 
 
 def run_tipped(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None,
@@ -43,7 +45,7 @@ def run_tipped(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: 
     w = folded(setup, inputs, until, checkpoints(), made)
     seen = seen_count(inputs, until)
     pending = () if seen is None else tuple(q for q in queue_items(w.tb, enumerate(inputs[:seen])) if q[0] > until)
-    return result(w), tuple(made), _tip(w, inputs, until, seen, pending)
+    return result(w), tuple(made), _tip(w, inputs, until, seen, pending, None)
 
 
 def _from_tip(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip,
@@ -68,13 +70,21 @@ def _from_tip(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: T
     drain(w, heap, until)
     seen = seen_count(inputs, until)
     pending = tuple(q for q in items if q[0] > until and seen is not None and q[1] < seen)
-    return result(w), tuple(made), _tip(w, inputs, until, seen, pending)
+    return result(w), tuple(made), _tip(w, inputs, until, seen, pending, tip)
 
 
-def _tip(w: Work, inputs: Sequence[Input], until: datetime, seen: int | None,
-         pending: tuple[QueueItem, ...]) -> Tip | None:
+def _tip(w: Work, inputs: Sequence[Input], until: datetime, seen: int | None, pending: tuple[QueueItem, ...],
+         old: Tip | None) -> Tip | None:
+    """The tip at `until`; from `old` (which held), only the inputs it had not seen are hashed."""
     if seen is None:
         return None
-    first = inputs[:seen]
-    latest = read_by(first)
-    return Tip(snapshot(w, TIP, until, tip_digest(w.tb.setup, first, latest)), seen, latest, pending)
+    if old is not None and seen >= old.seen and len(old.chunks) < CHUNKS:
+        new = inputs[old.seen:seen]
+        chunks = old.chunks + ((seen,) if new else ())
+        chained = chain(inputs, chunks[len(old.chunks):], old.chain, old.seen)
+        latest = max((t for t in (old.read_by, read_by(new)) if t is not None), default=None)
+    else:
+        chunks = (seen,) if seen else ()
+        chained, latest = chain(inputs, chunks), read_by(inputs[:seen])
+    state = snapshot(w, TIP, until, tip_digest(w.tb.setup, chained, latest))
+    return Tip(state, seen, latest, pending, chunks, chained)
