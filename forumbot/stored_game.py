@@ -101,7 +101,10 @@ def _stamped_from(start: datetime):
 QUOTE_MARK = "[quote][/quote]"
 
 
-def _input(row: Any, where: Where) -> Input:  # a row of _READ
+def _input(row: Any, where: Where) -> Input:
+    """The Input of a row of _READ (or a RawInput)."""
+    if isinstance(row, RawInput):
+        row = tuple(getattr(row, column.key) for column in _READ)
     # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
     (_, _, item_id, author, posted_at, posted_latest, first_edited_at, deleted_at, first_seen_at, _, text, first_text,
      quoted, first_quoted, facts) = row  # unpacked at once: a row's attributes are looked up one by one
