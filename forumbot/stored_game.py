@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -60,20 +60,20 @@ def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup
     so `game status` of an ended game folds what the game really saw."""
     where = {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
     inputs: list[Input] = []
-    for post in session.scalars(select(RawInput).where(
+    for post in session.execute(select(*_READ).where(
             RawInput.forum_id == row.forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)),
             _stamped_from(row.started_at))):
-        inputs.append(_input(post, where[post.topic]))
+        inputs.append(_input(post, where[post[1]]))
     everyone = _members_by_game(session, config, row)
     members = everyone[row.id].accounts if row.id in everyone else frozenset()
     rivals = [member for other, member in everyone.items() if other != row.id]
     gms = {g.casefold() for g in setup.gms}
     commands: list[tuple[int, Input]] = []
-    pms = select(RawInput).where(RawInput.forum_id == row.forum_id, RawInput.kind == "pm",
-                                 _stamped_from(row.started_at))
+    pms = select(*_READ).where(RawInput.forum_id == row.forum_id, RawInput.kind == "pm",
+                               _stamped_from(row.started_at))
     if row.ended_at is not None:
         pms = pms.where(RawInput.posted_at <= row.ended_at)
-    for pm in session.scalars(pms):
+    for pm in session.execute(pms):
         if _routed_here(pm, game, members, rivals):
             item = _input(pm, Where.PM)
             inputs.append(item)
@@ -81,6 +81,13 @@ def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup
                 commands.append((pm.id, item))
     inputs.sort(key=lambda i: (i.at, i.id))
     return inputs, commands
+
+
+# The columns a fold reads, as plain rows: not the stored HTML, and no ORM objects (issue 19: a Day-6 tick loads
+# every input of the game, so this is most of what a tick costs beyond its fold)
+_READ = (RawInput.id, RawInput.topic, RawInput.item_id, RawInput.author, RawInput.posted_at, RawInput.posted_latest,
+         RawInput.first_edited_at, RawInput.deleted_at, RawInput.first_seen_at, RawInput.subject, RawInput.text,
+         RawInput.first_text, RawInput.quoted, RawInput.first_quoted, RawInput.facts)
 
 
 def _stamped_from(start: datetime):
@@ -94,17 +101,20 @@ def _stamped_from(start: datetime):
 QUOTE_MARK = "[quote][/quote]"
 
 
-def _input(row: RawInput, where: Where) -> Input:
+def _input(row: Any, where: Where) -> Input:
+    """The Input of a row of _READ (or a RawInput)."""
+    if isinstance(row, RawInput):
+        row = tuple(getattr(row, column.key) for column in _READ)
     # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
-    text, first_text = row.text, row.first_text
+    (_, _, item_id, author, posted_at, posted_latest, first_edited_at, deleted_at, first_seen_at, _, text, first_text,
+     quoted, first_quoted, facts) = row  # unpacked at once: a row's attributes are looked up one by one
     if where is Where.VOTE:
-        text = QUOTE_MARK + text if row.quoted else text
-        first_text = QUOTE_MARK + first_text if row.first_quoted else first_text
+        text = QUOTE_MARK + text if quoted else text
+        first_text = QUOTE_MARK + first_text if first_quoted else first_text
     first = first_text if first_text != text else None
-    missing = tuple(json.loads(row.facts).get("missing_accounts", ())) if row.facts else ()
-    return Input(at=row.posted_at, where=where, author=row.author, text=text, edited_at=row.first_edited_at,
-                 id=row.item_id, first_text=first, at_latest=row.posted_latest, deleted_at=row.deleted_at,
-                 missing_accounts=missing, read_at=row.first_seen_at)
+    missing = tuple(json.loads(facts).get("missing_accounts", ())) if facts else ()
+    return Input(posted_at, where, author, text, first_edited_at, item_id, first, posted_latest, deleted_at, missing,
+                 first_seen_at)
 
 
 @dataclass(frozen=True)
@@ -143,7 +153,7 @@ def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _M
     return members
 
 
-def _routed_here(row: RawInput, game: GameConfig, members: frozenset[str], rivals: list[_Member]) -> bool:
+def _routed_here(row: Any, game: GameConfig, members: frozenset[str], rivals: list[_Member]) -> bool:
     author = row.author.casefold()
     if author not in members:
         return False

@@ -4,15 +4,21 @@ the same digest starts there instead of from Setup, and ends exactly where a who
 announced past fixed; an input stored since, stamped before the deadline, changes the digest and the fold starts
 from an earlier checkpoint or from Setup).
 
-The digest covers the engine's own source too, so checkpoints written by another version are never used."""
+The digest covers the engine's own source too, so checkpoints written by another version are never used.
+
+A `Tip` is the fold at the `until` the last tick reached: a tick whose inputs up to there are unchanged starts
+there, so a quiet tick folds nothing and one new vote is one step (issue 19). Its digest is of the inputs
+stamped by `until` (a prefix of the stored inputs, in the store's order), taken in C (pickle) rather than
+input by input: what stays linear is one pass over the stored inputs, not the fold."""
 
 from __future__ import annotations
 
 import hashlib
 import pickle
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -58,6 +64,68 @@ class Checkpoint:
     missed: tuple[tuple[int, Input], ...]  # the late inputs among them, by queue index (to be handled when read)
 
 
+TIP = "<tip>"  # a Tip's label, where a Checkpoint has the phase it resolved
+
+
+@dataclass(frozen=True)
+class Tip:
+    """The fold at `state.at` (the `until` it reached), for the next tick to start from."""
+
+    state: Checkpoint  # the fold at its end: `at` is its until, `digest` the tip's (`tip_digest`), label TIP
+    seen: int  # how many inputs it saw: the first `seen` of the inputs it was given, each stamped by `until`
+    read_by: datetime | None  # the latest time one of them was first read (C-13), None if never known
+    pending: tuple[QueueItem, ...]  # queue items after `until` of those inputs (an edit, a rough GM PM's end)
+    chunks: tuple[int, ...]  # where each tick's new inputs end among them (the last is `seen`), for `chain`
+    chain: str  # `chain` of those inputs over `chunks`: the next tip adds its own inputs without rehashing these
+
+    @property
+    def until(self) -> datetime:
+        return self.state.at
+
+
+_FIELDS = attrgetter(*(f.name for f in fields(Input)))
+CHUNKS = 64  # past this many, a tip hashes its inputs anew in one chunk
+
+
+def seen_count(inputs: Sequence[Input], until: datetime) -> int | None:
+    """How many inputs are stamped by `until`, when those are a prefix (the store's order); None otherwise (no
+    tip is made or used: an input's index in the fold must not move)."""
+    k = 0
+    for k, inp in enumerate(inputs):  # noqa: B007
+        if inp.at > until:
+            break
+    else:
+        return len(inputs)
+    return k if all(inp.at > until for inp in inputs[k:]) else None
+
+
+def read_by(inputs: Sequence[Input]) -> datetime | None:
+    return max((inp.read_at for inp in inputs if inp.read_at is not None), default=None)
+
+
+def chain(inputs: Sequence[Input], chunks: Iterable[int], start: str = "", begin: int = 0) -> str:
+    """A hash of every field of `inputs[begin:end]` for each chunk's end, each chunk's hash over the one before
+    (`start`): taken in C (pickle) per chunk, so extending it costs only the new inputs."""
+    h = start
+    for end in chunks:
+        rows = pickle.dumps([_FIELDS(inp) for inp in inputs[begin:end]], protocol=pickle.HIGHEST_PROTOCOL)
+        h = hashlib.sha256(h.encode() + rows).hexdigest()
+        begin = end
+    return h
+
+
+def tip_digest(setup: GameSetup, chained: str, latest_read: datetime | None) -> str:
+    """The digest of the setup and of the inputs a tip saw (their `chain`). Of the phases the daemon recorded as
+    resolved (C-13) only those recorded before one of these inputs was read count: a later record (the tick that
+    made the tip resolved that phase) makes none of them late, so it changes nothing they folded to."""
+    setup = replace(setup, schedule=replace(setup.schedule, resolved=tuple(
+        (label, when) for label, when in setup.schedule.resolved if latest_read is not None and when < latest_read)))
+    h = hashlib.sha256(VERSION.encode())
+    h.update(repr(setup).encode("utf-8", "surrogatepass"))
+    h.update(chained.encode())
+    return h.hexdigest()
+
+
 def digest(setup: GameSetup, queue: Sequence[QueueItem], at: datetime, labels: Iterable[str]) -> str:
     """The digest of the queue's items before `at` (the queue sorted as the fold sorts it), of the setup, and of
     when the bot resolved the phases `labels` (C-13): a phase the daemon resolves later changes no checkpoint."""
@@ -73,15 +141,16 @@ def digest(setup: GameSetup, queue: Sequence[QueueItem], at: datetime, labels: I
     return h.hexdigest()
 
 
-def dumps(cp: Checkpoint) -> bytes:
+def dumps(cp: "Checkpoint | Tip") -> bytes:
     """A checkpoint as bytes for the store (the bot's own database: never bytes from elsewhere)."""
-    return zlib.compress(pickle.dumps(cp, protocol=pickle.HIGHEST_PROTOCOL))
+    return zlib.compress(pickle.dumps(cp, protocol=pickle.HIGHEST_PROTOCOL), 1)  # a tip is written per busy tick
 
 
-def loads(data: bytes) -> Checkpoint | None:
-    """A stored checkpoint, or None when it cannot be read (written by another version: folded from Setup)."""
+def loads(data: bytes, kind: type = Checkpoint) -> Any:
+    """A stored checkpoint (or tip), or None when it cannot be read (written by another version: folded from
+    Setup)."""
     try:
         cp = pickle.loads(zlib.decompress(data))
     except Exception:  # noqa: BLE001 - a checkpoint is a cache: any failure means fold without it
         return None
-    return cp if isinstance(cp, Checkpoint) else None
+    return cp if isinstance(cp, kind) else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import replace
 from datetime import datetime
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from forumbot import parse
 from forumbot.engine.history import history_now
@@ -44,12 +44,12 @@ def opened(table: Table, at: datetime) -> tuple[Game, tuple[Message, ...]]:
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> GameRun:
     """What `forumbot.game.run` returns."""
-    return result(_fold(setup, inputs, until))
+    return result(folded(setup, inputs, until))
 
 
 def play(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> tuple[Game, GameRun]:
     """The Game the fold reaches at `until`, beside what `run` returns."""
-    w = _fold(setup, inputs, until)
+    w = folded(setup, inputs, until)
     return freeze(w.g), result(w)
 
 
@@ -58,16 +58,22 @@ def run_from(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
     """`run`, starting at the latest of `checkpoints` whose digest still matches the inputs; with the checkpoints
     of the deadlines this fold resolved (the GameRun is the same as `run`'s, whichever checkpoint it used)."""
     made: list[Checkpoint] = []
-    return result(_fold(setup, inputs, until, checkpoints, made)), tuple(made)
+    return result(folded(setup, inputs, until, checkpoints, made)), tuple(made)
 
 
-def _queue(tb: Table, inputs: Sequence[Input], until: datetime | None) -> list[QueueItem]:
+def queued(tb: Table, inputs: Sequence[Input], until: datetime | None) -> list[QueueItem]:
     """Every input and edit, in the order the fold takes them."""
+    queue = queue_items(tb, enumerate(inputs))
+    return [q for q in queue if q[0] <= until] if until is not None else queue
+
+
+def queue_items(tb: Table, indexed: Iterable[tuple[int, Input]]) -> list[QueueItem]:
+    """The queue items of these inputs (each with its index among all the fold's inputs), in fold order."""
     setup = tb.setup
-    indexed = [clean_input(inp if inp.id else replace(inp, id=f"i{n}")) for n, inp in enumerate(inputs)]
     queue: list[QueueItem] = []
     opens = setup.schedule.setup_opens
-    for n, inp in enumerate(indexed):
+    for n, inp in indexed:
+        inp = clean_input(inp if inp.id else replace(inp, id=f"i{n}"))
         if inp.at_latest is not None and inp.where is Where.PM and parse.account_key(inp.author) in tb.gm_accounts:
             # A GM's PM shown only to the minute (phpBB, MyBB) takes effect at the minute's end: an
             # `end-phase` must not void the players' posts made earlier in the minute it was sent.
@@ -81,13 +87,13 @@ def _queue(tb: Table, inputs: Sequence[Input], until: datetime | None) -> list[Q
         if inp.edited_at is not None and inp.where is Where.VOTE:
             queue.append((inp.edited_at, n, "edit", inp))
     queue.sort(key=lambda q: (q[0], q[1], q[2] == "edit"))
-    return [q for q in queue if q[0] <= until] if until is not None else queue
+    return queue
 
 
-def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
-          checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None) -> Work:
+def folded(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
+           checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None) -> Work:
     tb = make_table(setup)
-    queue = _queue(tb, inputs, until)
+    queue = queued(tb, inputs, until)
     start = next((cp for cp in sorted(checkpoints, key=lambda c: c.at, reverse=True)
                   if (until is None or cp.at <= until)
                   and digest(setup, queue, cp.at, (label for label, _ in cp.resolved)) == cp.digest), None)
@@ -96,14 +102,28 @@ def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
         open_setup(w, min([setup.schedule.setup_opens or setup.schedule.start] + [q[0] for q in queue]))
         heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue]  # already in heap order
     else:
-        w = _resumed(tb, start)
+        w = resumed(tb, start)
         heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue if at >= start.at]
-        heap += [(inp.read_at, n, False, "late", replace(inp, at=inp.read_at, at_latest=None))
-                 for n, inp in start.missed
-                 if inp.read_at >= start.at and (until is None or inp.read_at <= until)]  # type: ignore[operator]
+        heap += late_items(start, start.at, until, True)
         heapq.heapify(heap)
     if made is not None:
-        w.on_resolved = lambda at: made.append(_checkpoint(w, queue, at))
+        w.on_resolved = lambda at: made.append(checkpoint_at(w, queue, at))
+    drain(w, heap, until)
+    return w
+
+
+def late_items(cp: Checkpoint, after: datetime, until: datetime | None, inclusive: bool) -> list[tuple]:
+    """C-13: the late inputs `cp` knows of that are read from `after` on (after it, unless `inclusive`) and by
+    `until`, as heap items at their read time."""
+    return [(inp.read_at, n, False, "late", replace(inp, at=inp.read_at, at_latest=None))
+            for n, inp in cp.missed
+            if (inp.read_at >= after if inclusive else inp.read_at > after)  # type: ignore[operator]
+            and (until is None or inp.read_at <= until)]  # type: ignore[operator]
+
+
+def drain(w: Work, heap: list[tuple], until: datetime | None) -> None:
+    """Fold the heap's items in order, then advance to `until` (the game's end if None)."""
+    tb = w.tb
     while heap:
         at, n, _, what, inp = heapq.heappop(heap)
         advance_to(w, at)
@@ -128,19 +148,22 @@ def _fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
     if until is None:
         until = w.g.phase.deadline if w.g.phase.kind != "ended" else w.g.ended_at
     advance_to(w, until)  # type: ignore[arg-type]
-    return w
 
 
-def _checkpoint(w: Work, queue: list[QueueItem], at: datetime) -> Checkpoint:
+def checkpoint_at(w: Work, queue: Sequence[QueueItem], at: datetime) -> Checkpoint:
+    return snapshot(w, w.resolved[-1][0], at, digest(w.tb.setup, queue, at, (label for label, _ in w.resolved)))
+
+
+def snapshot(w: Work, label: str, at: datetime, key: str) -> Checkpoint:
+    """The fold as it stands, as a Checkpoint (a tip's too) whose digest is `key`."""
     return Checkpoint(
-        label=w.resolved[-1][0], at=at, game=freeze(w.g),
-        digest=digest(w.tb.setup, queue, at, (label for label, _ in w.resolved)),
+        label=label, at=at, game=freeze(w.g), digest=key,
         messages=tuple(w.messages.values()), log=tuple(w.log), resolved=tuple(w.resolved),
         commands=tuple(w.commands), late=tuple(w.late.items()), missed=tuple(w.missed),
     )
 
 
-def _resumed(tb: Table, cp: Checkpoint) -> Work:
+def resumed(tb: Table, cp: Checkpoint) -> Work:
     w = Work(tb, thaw(cp.game))
     w.messages = {m.key: m for m in cp.messages}
     w.log, w.resolved, w.commands = list(cp.log), list(cp.resolved), list(cp.commands)

@@ -1,6 +1,9 @@
 """Checkpoints in the store (issue 19 item 3): a game's fold starts at the latest stored checkpoint whose digest
 still matches its inputs, and the checkpoints it makes are stored for the next tick. Only the latest few are
-kept per game: a checkpoint is a cache, and an input stored late (C-13) invalidates only those after its stamp."""
+kept per game: a checkpoint is a cache, and an input stored late (C-13) invalidates only those after its stamp.
+
+Beside them, one row per game holds its tip (engine/tip.py, labelled TIP): the fold where the last tick stopped.
+A quiet tick leaves it as it is (it writes nothing); a tick that folded something replaces it."""
 
 from __future__ import annotations
 
@@ -10,8 +13,9 @@ from typing import Sequence
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from forumbot.engine.checkpoint import Checkpoint, dumps, loads
+from forumbot.engine.checkpoint import TIP, Checkpoint, Tip, dumps, loads
 from forumbot.engine.fold import run_from
+from forumbot.engine.tip import run_tipped
 from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input
 from forumbot.store.models import Checkpoint as CheckpointRow
@@ -20,8 +24,8 @@ KEEP = 3  # per game: the latest few, so a post stored late into the last phase 
 
 
 def load_checkpoints(session: Session, game_id: int) -> list[Checkpoint]:
-    rows = session.scalars(select(CheckpointRow).where(CheckpointRow.game_id == game_id)
-                           .order_by(CheckpointRow.at))
+    rows = session.scalars(select(CheckpointRow).where(CheckpointRow.game_id == game_id,
+                                                       CheckpointRow.phase != TIP).order_by(CheckpointRow.at))
     return [cp for cp in (loads(row.data) for row in rows) if cp is not None]
 
 
@@ -44,21 +48,49 @@ def save_checkpoints(session: Session, game_id: int, made: Sequence[Checkpoint],
         written += 1
     if written:
         session.flush()
-        ats = sorted(session.scalars(select(CheckpointRow.at).where(CheckpointRow.game_id == game_id)))
+        ats = sorted(session.scalars(select(CheckpointRow.at).where(CheckpointRow.game_id == game_id,
+                                                                    CheckpointRow.phase != TIP)))
         if len(ats) > keep:
             session.execute(delete(CheckpointRow).where(CheckpointRow.game_id == game_id,
-                                                        CheckpointRow.at < ats[-keep]))
+                                                        CheckpointRow.phase != TIP, CheckpointRow.at < ats[-keep]))
     return written
+
+
+def load_tip(session: Session, game_id: int) -> Tip | None:
+    data = session.scalar(select(CheckpointRow.data).where(CheckpointRow.game_id == game_id,
+                                                           CheckpointRow.phase == TIP).limit(1))
+    return None if data is None else loads(data, Tip)
+
+
+def save_tip(session: Session, game_id: int, tip: Tip) -> bool:
+    """The game's tip, in place of the one there was; not stored (the next tick folds from a checkpoint) when a
+    checkpoint has the same time, which the table keeps unique."""
+    session.execute(delete(CheckpointRow).where(CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP))
+    if session.scalar(select(CheckpointRow.id).where(CheckpointRow.game_id == game_id,
+                                                     CheckpointRow.at == tip.until)) is not None:
+        return False
+    session.add(CheckpointRow(game_id=game_id, phase=TIP, at=tip.until, digest=tip.state.digest, data=dumps(tip)))
+    return True
 
 
 def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: GameSetup,
                           inputs: Sequence[Input], until: datetime | None) -> GameRun:
-    """`game.run` for a stored game, from its latest matching checkpoint; the new checkpoints are stored. The
-    GameRun is the same as `game.run`'s (tests/test_engine_checkpoints.py)."""
-    with sessions.begin() as session:
-        stored = load_checkpoints(session, game_id)
-    result, made = run_from(setup, inputs, until, stored)
-    if made:
+    """`game.run` for a stored game, from its tip or else its latest matching checkpoint; the new checkpoints and
+    tip are stored. The GameRun is the same as `game.run`'s (tests/test_engine_checkpoints.py, test_engine_tip.py)."""
+    def stored() -> list[Checkpoint]:
+        with sessions.begin() as session:
+            return load_checkpoints(session, game_id)
+
+    if until is None:
+        result, made = run_from(setup, inputs, until, stored())
+        tip = None
+    else:
+        with sessions.begin() as session:
+            old = load_tip(session, game_id)
+        result, made, tip = run_tipped(setup, inputs, until, old, stored)
+    if made or tip is not None:
         with sessions.begin() as session:
             save_checkpoints(session, game_id, made)
+            if tip is not None:
+                save_tip(session, game_id, tip)
     return result

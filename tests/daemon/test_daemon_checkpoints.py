@@ -9,8 +9,9 @@ from datetime import timedelta
 from daemon_world import STEPS, play, world  # noqa: F401  (world: fixture)
 from sqlalchemy import delete, func, select
 
+from forumbot.engine.checkpoint import TIP
 from forumbot.game import run
-from forumbot.store.checkpoints import fold_with_checkpoints, load_checkpoints, save_checkpoints
+from forumbot.store.checkpoints import fold_with_checkpoints, load_checkpoints, load_tip, save_checkpoints
 from forumbot.store.models import Checkpoint as CheckpointRow
 from forumbot.store.models import Game
 from forumbot.tick import load_game
@@ -25,7 +26,8 @@ def _stored(w):  # type: ignore[no-untyped-def]
 
 def _rows(w, game_id):  # type: ignore[no-untyped-def]
     with w.daemon.sessions.begin() as session:
-        return session.scalar(select(func.count()).select_from(CheckpointRow).where(CheckpointRow.game_id == game_id))
+        return session.scalar(select(func.count()).select_from(CheckpointRow).where(CheckpointRow.game_id == game_id,
+                                                                                    CheckpointRow.phase != TIP))
 
 
 def test_issue19_a_stored_game_folds_from_its_checkpoints_as_a_whole_fold(world):  # noqa: F811
@@ -68,6 +70,9 @@ def test_issue19_the_tick_folds_from_checkpoints_and_stores_them(world):  # noqa
     with world.daemon.sessions.begin() as session:
         labels = [cp.label for cp in load_checkpoints(session, game_id)]
     assert labels == ["setup", "day 1", "night 1"]
+    with world.daemon.sessions.begin() as session:  # and the tip, where the last tick stopped (issue 19)
+        tip = load_tip(session, game_id)
+    assert tip is not None and tip.seen == len([i for i in inputs if i.at <= tip.until])
     from forumbot.store.models import OutboxRow
 
     with world.daemon.sessions.begin() as session:
