@@ -80,3 +80,21 @@ def test_issue19_the_tick_folds_from_checkpoints_and_stores_them(world):  # noqa
                                                                             OutboxRow.origin == "core"))}
     whole = {m.key for m in run(setup, inputs, STEPS[-1][0] + timedelta(minutes=5)).messages}
     assert queued and queued <= whole
+
+
+def test_issue19_a_checkpoint_that_cannot_be_pickled_fails_no_tick(world, monkeypatch):  # noqa: F811
+    """Checkpoints and tips are a cache: when one cannot be written (pickle refused a value: in .ci/run the
+    XenForo games' patched clock made every tick fail here), the tick's fold stands and nothing is stored."""
+    import pickle
+
+    from forumbot.store import checkpoints
+
+    def refuse(cp):  # type: ignore[no-untyped-def]
+        raise pickle.PicklingError("Can't pickle <class 'datetime.datetime'>")
+
+    monkeypatch.setattr(checkpoints, "dumps", refuse)
+    play(world)
+    game_id, setup, inputs = _stored(world)
+    assert _rows(world, game_id) == 0
+    until = STEPS[-1][0] + timedelta(minutes=5)
+    assert fold_with_checkpoints(world.daemon.sessions, game_id, setup, inputs, until) == run(setup, inputs, until)
