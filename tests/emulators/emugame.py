@@ -155,8 +155,14 @@ class EmuGame(LiveGame):
         assert proc.returncode == -signal.SIGKILL, f"the kill point was never reached ({seen} such POSTs)"
 
     def end_phase(self, gm: EmuMember) -> None:  # type: ignore[override]
+        """The GM closes the phase by PM; the next tick waits out the PM's minute: a PM list may show its time to
+        the minute (vBulletin 3.8's did, in .ci/run: the PM was stored, stamped at its minute's end, after the
+        tick's `until`, and Day 1 did not close on that tick, C-1), so it counts from the minute's end."""
+        from livegame import next_minute
+
         self.end_phases = getattr(self, "end_phases", 0) + 1
         gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
+        next_minute()
 
     def settle(self, engine: str = "", most: int = 5) -> None:
         from livegame import IDLE_SUMMARY
