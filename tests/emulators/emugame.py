@@ -156,8 +156,8 @@ class EmuGame(LiveGame):
 
     def end_phase(self, gm: EmuMember) -> None:  # type: ignore[override]
         """The GM closes the phase by PM; the next tick waits out the PM's minute: a PM list may show its time to
-        the minute (vBulletin 3.8's did, in .ci/run: the PM was stored, stamped at its minute's end, after the
-        tick's `until`, and Day 1 did not close on that tick, C-1), so it counts from the minute's end."""
+        the minute, counted from the minute's end (C-1): in .ci/run vBulletin 3.8's game stored the GM's PM and did
+        not close Day 1 on that tick, most likely so (unconfirmed); waiting costs a minute at most."""
         from livegame import next_minute
 
         self.end_phases = getattr(self, "end_phases", 0) + 1
