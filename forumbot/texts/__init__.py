@@ -10,20 +10,19 @@ give a player a gender. Formatting is the board's own (BBCode or Markdown), thro
 from __future__ import annotations
 
 import re
-import shlex
 from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from forumbot.errors import SetupError
 from forumbot.markup import Format, get_format
-from forumbot.model import (
-    Alias, EndPhase, Extend, Modkill, MoveKind, Pause, Rejection, Replace, Resume, Role, Say, SetVote, Special,
-)
+from forumbot.model import Rejection, Role, Special
 from forumbot.parse.normalize import normalize, strip_markup
 from forumbot.texts import en, ru
+from forumbot.texts.ending import EndingTexts
+from forumbot.texts.gm import GmTexts
 from forumbot.texts.guide import GuideTexts
-from forumbot.texts.guide import unquote as _unquote
+from forumbot.texts.player_pms import PlayerTexts
 
 TABLES = {"ru": ru.T, "en": en.T}
 PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
@@ -32,9 +31,6 @@ PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
 _QUOTE = re.compile(r"\[quote\b|<blockquote\b", re.IGNORECASE)
 # A long list goes into the board's spoiler, where it has one, beyond this many lines.
 SPOILER_AFTER = 8
-# The GM commands `помощь|help` lists, in DESIGN.md's order; each has `help.grammar.*` and `help.what.*` texts.
-HELP_COMMANDS = ("status", "modkill", "replace", "extend", "pause", "resume", "endphase", "setvote", "alias",
-                 "say", "undo", "help")
 
 
 def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
@@ -71,7 +67,7 @@ def duration_parts(length: timedelta) -> list[tuple[int, str]]:
     return [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
 
 
-class Texts(GuideTexts):
+class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
     def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo,
                  fmt: Format | None = None, plural: Callable[[int], int] = ru.plural, spoiler: str = "") -> None:
         self.T = table
@@ -407,237 +403,3 @@ class Texts(GuideTexts):
     def check_result(self, target: str, result: str) -> str:
         word = self._(f"check.{result}") if result in ("town", "mafia") else self.role(result)
         return self._("check.result", nick=self.b(target), result=self.f.bold(word))
-
-    def game_over(self, winner: str, why: str, roles: Sequence[tuple], seed: int, drawn: str = "") -> str:
-        """`roles`: (nick, role, alive[, seat]) per seat, `seat` the nickname it started under. `drawn`: the exact
-        string whose SHA-256 the opening post gave (C-2), printed with the command that checks it."""
-        head = [self._(f"end.{winner}")]
-        if why:
-            head.append(self._(f"end.why.{why}", alive=self.count(sum(1 for r in roles if r[2]), "player")))
-        items = []
-        for nick, role, alive, *rest in roles:
-            seat = rest[0] if rest else nick
-            line = self._("end.role", nick=self.b(nick), role=self.role(role))
-            if seat != nick:
-                line += self._("end.seat", seat=self.n(seat))
-            if not alive:
-                line += self._("end.out")
-            items.append(line)
-        blocks = [self.f.bold(self.prose(*head)) if self.f.name == "bbcode" else self.prose(*map(self.f.bold, head)),
-                  self.section(self.T["end.roles"], items)]
-        blocks += self._verification(roles, seed, drawn)
-        return self.post(*blocks)
-
-    def _verification(self, roles: Sequence[tuple], seed: int, drawn: str) -> list[str]:
-        """C-2: the seed, the exact string whose SHA-256 the opening post gave, and the command that checks it."""
-        if not drawn:
-            return [self.prose(self._("end.seed", seed=seed))]
-        # the note on a Don chosen after the draw only where the game has a Don (not in Free Hunt)
-        has_don = any(str(r[1]) == "don" for r in roles)
-        return [self.prose(self._("end.drawn" if has_don else "end.drawn_no_don", seed=seed)), self.f.code(drawn),
-                self.prose(self.T["end.check"]), self.f.code(f"printf '%s' {shlex.quote(drawn)} | sha256sum")]
-
-    def stopped(self, reason: str, roles: Sequence[tuple[str, Role, bool]], seed: int, drawn: str = "") -> str:
-        """`forumbot game stop`: the game ends with no winner, roles revealed and the draw verifiable as at a real
-        end (C-2); the GM's reason as «Причина: …»."""
-        head = [self.f.bold(self._("end.stopped"))]
-        if reason.strip():
-            head.append(self._("end.stop_reason", reason=self.esc(reason.strip())))
-        items = [self._("end.role", nick=self.b(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
-                 for nick, role, alive in roles]
-        return self.post(self.prose(*head), self.section(self.T["end.roles"], items),
-                         *self._verification(roles, seed, drawn))
-
-    # --- PMs answering players
-
-    def accepted(self, kind: MoveKind, target: str | None, extra: object = None) -> str:
-        if kind is MoveKind.HUNT:
-            return self._("move.hunt", nick=self.b(target or ""), guess=self.role(extra))  # type: ignore[arg-type]
-        if kind is MoveKind.SHOT and extra:
-            return self._("move.shot_by", nick=self.b(target or ""), by=self.b(str(extra)))
-        return self._(f"move.{kind}", nick=self.b(target or ""))
-
-    def refused(self, code: str, *args: object) -> str:
-        if code == "no_ability" and args:
-            return self._("refuse.no_ability", arg=self.T.get(f"kind.{args[0]}", self.esc(str(args[0]))))
-        return self._(f"refuse.{code}", arg=self.b(str(args[0])) if args else "")
-
-    def rejected_line(self, text: str, reason: Rejection, moves: Sequence[str], example: str = "",
-                      me: str = "", bare: str | None = None, explain: bool = True) -> str:
-        """C-12: what was not understood and why; with `explain`, the sender's own possible `moves` (grammar
-        keys: check, shot, shot_by, heal, hunt, don), each with an example naming `example` (another player)
-        and `me` (the sender), and what a bare nickname would be (`bare`, a move kind)."""
-        lines = [self._("pm.not_understood", text=self.quoted(text), why=self.reason(reason, shown=self._excerpt(text)))]
-        if not explain:
-            return self.prose(*lines)
-        expected = self._examples(moves, example, me)
-        if expected:
-            lines.append(self._("pm.expected", grammar="; ".join(expected)))
-            if bare is not None:
-                lines.append(self._("pm.bare", kind=self.T[f"kind.{bare}"]))
-        else:
-            lines.append(self._("pm.no_moves"))
-        return self.prose(*lines)
-
-    def you_are_dead(self) -> str:
-        return self._("pm.dead")
-
-    def hunting_closed(self) -> str:
-        return self._("refuse.hunting_closed", arg="")
-
-    def vote_reminder(self, deadline: datetime, autokill: bool) -> str:
-        return self._("remind.vote_autokill" if autokill else "remind.vote", at=self.time(deadline))
-
-    def move_reminder(self, deadline: datetime, missing: Sequence[MoveKind], moves: Sequence[str] = ()) -> str:
-        text = self._("remind.moves", at=self.time(deadline), moves=", ".join(self.T[f"kind.{k}"] for k in missing))
-        short = self.moves_short([str(m) for m in moves] or [str(m) for m in missing])
-        return text + (" " + self._("remind.how", moves=short) if short else "")
-
-    # --- reports to the GM and GM commands
-
-    def dead_player_posted(self, nick: str, post_id: str) -> str:
-        return self._("gm.dead_posted", nick=self.b(nick), id=self.esc(post_id))
-
-    def runoff_post_reported(self, nick: str, post_id: str) -> str:
-        return self._("gm.runoff_post", nick=self.b(nick), id=self.esc(post_id))
-
-    def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
-        """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""
-        return self._("gm.late_input", nick=self.b(nick), where=self._(f"gm.late_where.{where}"),
-                      at=self.time(stamped), phase=self.phase(phase), text=self.esc(text))
-
-    def command_rejected(self, r: Rejection) -> str:
-        return self._("gm.rejected", why=self.reason(r))
-
-    def command_refused(self, code: str) -> str:
-        return self._("gm.refused", why=self.T[f"gm.refuse.{code}"])
-
-    def command_done(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
-        """What a GM command changed, in words (issue 11 item 4). `label` and `deadline`: the phase as the
-        command left it (for an end-phase, the phase it closed)."""
-        return self._("gm.done", what=self.command_words(cmd, label, deadline))
-
-    def command_words(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
-        at = self.time(deadline) if deadline is not None else "—"
-        phase = self.phase(label) if label else ""
-        if isinstance(cmd, Modkill):
-            what = self._("done.modkill", nick=self.b(cmd.nick))
-            reason = _unquote(cmd.reason)
-            return what + (self._("done.reason", reason=self.esc(reason)) if reason else "")
-        if isinstance(cmd, Replace):
-            return self._("done.replace", old=self.b(cmd.old), new=self.b(cmd.new))
-        if isinstance(cmd, Extend):
-            return self._("done.extend", by=self.duration(cmd.by), phase=phase, at=at)
-        if isinstance(cmd, Pause):
-            return self._("done.pause", phase=phase)
-        if isinstance(cmd, Resume):
-            return self._("done.resume", phase=phase, at=at)
-        if isinstance(cmd, EndPhase):
-            return self._("done.endphase", phase=phase)
-        if isinstance(cmd, SetVote):
-            what = self._("done.setvote", voter=self.b(cmd.voter), target=self.target(cmd.vote.target, bold=True))
-            if cmd.vote.runoff is not None:
-                what += self._("done.setvote_runoff", target=self.target(cmd.vote.runoff, bold=True))
-            return what
-        if isinstance(cmd, Alias):
-            return self._("done.alias", alias=self.esc(cmd.alias), nick=self.b(cmd.nick))
-        if isinstance(cmd, Say):
-            return self.T["done.say"]
-        return self.T["done.other"]
-
-    def undo_words(self, name: str) -> str:
-        """The undone command as a noun (`продление`), from its class name."""
-        return self.T.get(f"undo.{name.lower()}", self.T["undo.other"])
-
-    def gm_help(self) -> str:
-        """GM `помощь|help` (DESIGN.md, issue 11 item 3): every command as typed, with an example where it takes
-        arguments. Nothing in it is user-supplied; it is never put in a spoiler, since the GM asked to read it."""
-        items = []
-        for name in HELP_COMMANDS:
-            grammar, what = self.T[f"help.grammar.{name}"], self.T[f"help.what.{name}"]
-            example = self.T.get(f"help.example.{name}")
-            items.append(self._("help.line_example", grammar=grammar, what=what, example=example) if example
-                         else self._("help.line", grammar=grammar, what=what))
-        return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
-
-    def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
-               votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
-               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None) -> str:
-        """A GM's `статус`. `roles` (nick, role, alive) per seat: GMs are trusted with them (issue 17 item 13),
-        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over."""
-        lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
-                 else self._("status.phase_only", phase=self.phase(label))]
-        if winner:
-            lines.append(self._(f"end.{winner}"))
-        if paused:
-            lines.append(self._("status.paused"))
-        lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))
-        if votes:
-            lines.append(self._("status.votes", votes="; ".join(f"{self.n(v)} → {self.target(t)}" for v, t in votes.items())))
-        if missing:
-            lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
-        if unconfirmed:
-            lines.append(self._("status.unconfirmed", names=self.plain_names(unconfirmed)))
-        if roles:
-            lines.append(self._("status.roles", roles="; ".join(
-                self._("end.role", nick=self.n(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
-                for nick, role, alive in roles)))
-        if no_don:
-            lines.append(self._("status.no_don"))
-        return self.prose(*lines)
-
-    def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:
-        if by is None:
-            return self._("gm.extended", phase=self.phase(label), at=self.time(deadline))
-        return self._("gm.extended_by", phase=self.phase(label), by=self.duration(by), at=self.time(deadline))
-
-    def paused(self) -> str:
-        return self._("gm.paused")
-
-    def resumed(self, label: str, deadline: datetime) -> str:
-        return self._("gm.resumed", phase=self.phase(label), at=self.time(deadline))
-
-    def modkilled(self, nick: str, role: Role | None, reason: str, tactical: bool, cancels_vote: bool) -> str:
-        lines = [self._("modkill.tactical" if tactical else "modkill.gm", nick=self.b(nick))]
-        if role is not None:
-            lines.append(self._("role.revealed", role=self.role(role)))
-        reason = _unquote(reason)
-        if reason:
-            lines.append(self._("modkill.reason", reason=self.esc(reason)))
-        if cancels_vote:
-            lines.append(self._("modkill.no_vote"))
-        return self.prose(*lines)
-
-    def replaced(self, old: str, new: str) -> str:
-        return self._("gm.replaced", old=self.b(old), new=self.b(new))
-
-    def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
-               back: Sequence[str] = (), vote_again: bool = False) -> str:
-        """C-9: the public notice of an undo: what was undone and where the game stands now. `back`: the players
-        the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news; with
-        `vote_again`, the day's vote the modkill had cancelled is on again (M-11)."""
-        what = self.undo_words(name)
-        if back:
-            text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
-            if vote_again and paused:  # no deadline runs while paused: the resume post will name it
-                text = self.prose(text, self._("gm.undone_vote_paused", phase=self.phase(label)))
-            elif vote_again:
-                text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
-                                               at=self.time(deadline) if deadline else "—"))
-            return text
-        if not label or label.startswith("ended"):
-            return self._("gm.undone", what=what)
-        if paused:
-            return self._("gm.undone_paused", what=what, phase=self.phase(label))
-        return self._("gm.undone_until", what=what, phase=self.phase(label),
-                      at=self.time(deadline) if deadline else "—")
-
-    def undo_done(self, name: str) -> str:
-        return self._("gm.done", what=self._("done.undo", what=self.undo_words(name)))
-
-    def rederived(self, at: datetime, command: str, verdict: str) -> str:
-        """C-9: an undo changed how a later GM command turned out; `verdict` is the new answer, already rendered."""
-        return self._("gm.rederived", at=self.time(at), command=self.quoted(command), verdict=verdict)
-
-    def rederived_post(self, at: datetime, verdict: str) -> str:
-        return self._("gm.rederived_post", at=self.time(at), verdict=verdict)
