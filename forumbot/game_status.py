@@ -57,7 +57,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
     zone = _stored_setup(game).schedule.timezone
     lines = [
         f"{name}: {game.status}, mode {game.mode}, started {local(game.started_at, zone)}"
-        + (f", ended {local(game.ended_at, zone)}" if game.ended_at else ""),
+        + (_closed(game, zone) if game.ended_at else ""),
         f"commitment: {game.commitment}",
         "seats: " + ", ".join(s.current_nick + (f" (for {s.nick})" if s.current_nick != s.nick else "")
                               for s in seats),
@@ -96,6 +96,14 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
                 lines.append(f"late: {where} {item} (stamped {local(stamped, zone)}) was read after {phase} was "
                              "resolved; it counts from when it was read")
     return "\n".join(lines)
+
+
+def _closed(game: Game, zone: str) -> str:
+    """When the bot closed the game: a GM's walk-through read two end times (this tick's and the game's own
+    "game over at", the deciding deadline) and could not tell which was the game's end."""
+    if game.status in STOPPED:
+        return f", stopped {local(game.ended_at, zone)}"
+    return f", closed by the tick of {local(game.ended_at, zone)} (the game's end: see result)"
 
 
 def _posts(n: int) -> str:

@@ -61,3 +61,25 @@ def test_gm_status_after_the_end_says_the_result(language, word, result, roles):
     status = r.pms("ГМ")[-1]
     assert result in status.splitlines() and roles in status
     assert "игра уже окончена" not in status and "the game is over" not in status
+
+
+@pytest.mark.parametrize("language,pause,resume,word,first,after", [
+    ("ru", "пауза", "продолжить", "статус",
+     "Фаза: день 1, на паузе с 01.12 11:00 МСК; после «продолжить» до её конца останется 23 часа.",
+     "Фаза: день 1, до 02.12 12:00 МСК."),
+    ("en", "pause", "resume", "status",
+     "Phase: day 1, paused since 01.12 11:00 MSK; after “resume” 23 hours of it will be left.",
+     "Phase: day 1, until 02.12 12:00 MSK."),
+])
+def test_C1_status_while_paused_names_what_is_left_not_the_old_deadline(language, pause, resume, word, first, after):
+    """C-1: a pause shifts the deadline by its length, so while paused the old deadline is not when the day
+    ends; the GM's status says since when it is paused and what will be left (a GM's walk-through read
+    «до 02.12 10:00» under «игра на паузе» and took it for the new deadline)."""
+    g = Game.moscow(language=language)
+    g.gm("day 1", "+1h", pause)
+    g.gm("day 1", "+3h", word)
+    g.gm("day 1", "+3h", resume)
+    g.gm("day 1", "+4h", word)
+    r = g.run("day 1", "+5h")
+    statuses = [m.splitlines()[0] for m in r.pms("ГМ") if m.startswith(("Фаза", "Phase"))]
+    assert statuses[-2:] == [first, after]

@@ -92,7 +92,7 @@ def every_message(t, k: int) -> dict[str, str]:  # type: ignore[no-untyped-def]
         "gm_runoff_post": t.runoff_post_reported(one, "p2"),
         "gm_rejected": t.command_rejected(Rejection("bad_duration", "2х")),
         "gm_refused": t.command_refused("already_dead"),
-        "gm_status": t.status("day 1", AT, True, names, votes, [(n, "check") for n in names]),
+        "gm_status": t.status("day 1", AT, AT - timedelta(hours=3), names, votes, [(n, "check") for n in names]),
         "extended": t.extended("day 1", AT, timedelta(minutes=2, microseconds=5)),
         "paused": t.paused(),
         "resumed": t.resumed("night 2", AT),

@@ -271,6 +271,7 @@ T: dict[str, str] = {
     "undo.say": "announcement",
     "undo.other": "last action",
     "status.phase": "Phase: {phase}, until {at}.",
+    "status.phase_paused": "Phase: {phase}, paused since {since}; after “resume” {left} of it will be left.",
     "status.phase_only": "Phase: {phase}.",
     "status.paused": "The game is paused.",
     "status.alive": "In the game, {count}: {names}.",

@@ -85,16 +85,23 @@ class GmTexts:
                          else self._("help.line", grammar=grammar, what=what))
         return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
 
-    def status(self, label: str, deadline: datetime | None, paused: bool, alive: Sequence[str],
+    def status(self, label: str, deadline: datetime | None, paused_at: datetime | None, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
                roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None) -> str:
         """A GM's `статус`. `roles` (nick, role, alive) per seat: GMs are trusted with them (issue 17 item 13),
-        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over."""
-        lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline)) if deadline
-                 else self._("status.phase_only", phase=self.phase(label))]
+        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over.
+        While paused the deadline is not a time yet (C-1: the resume shifts it by the pause), so the GM is told
+        what is left of the phase instead."""
+        if deadline and paused_at:
+            lines = [self._("status.phase_paused", phase=self.phase(label), since=self.time(paused_at),
+                            left=self.duration(max(deadline - paused_at, timedelta(0))))]
+        elif deadline:
+            lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline))]
+        else:
+            lines = [self._("status.phase_only", phase=self.phase(label))]
         if winner:
             lines.append(self._(f"end.{winner}"))
-        if paused:
+        if paused_at and not deadline:
             lines.append(self._("status.paused"))
         lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))
         if votes:

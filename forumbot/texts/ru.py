@@ -283,6 +283,7 @@ T: dict[str, str] = {
     "undo.say": "объявление",
     "undo.other": "последнее действие",
     "status.phase": "Фаза: {phase}, до {at}.",
+    "status.phase_paused": "Фаза: {phase}, на паузе с {since}; после «продолжить» до её конца останется {left}.",
     "status.phase_only": "Фаза: {phase}.",
     "status.paused": "Игра на паузе.",
     "status.alive": "В игре {count}: {names}.",

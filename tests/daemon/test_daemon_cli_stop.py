@@ -82,6 +82,10 @@ def test_game_status_of_an_ended_game_shows_the_end(world, cli):
     assert code == 0 and "winner town" in out and "seed 7" in out
     assert "  Дон: don, out (modkill" in out and "  Шериф: sheriff, alive" in out
     assert "phase: ended;" in out  # folded to its end, not past it
+    # one end time a GM reads as the game's end (the result line's), the tick's named as the tick's
+    first = out.splitlines()[0]
+    assert ", closed by the tick of " in first and "(the game's end: see result)" in first and ", ended 20" not in first
+    assert len([line for line in out.splitlines() if "game over at" in line]) == 1
 
 
 def _refuse(w, *nicks: str) -> None:

@@ -54,6 +54,7 @@ def test_game_status_of_a_stopped_game_names_when_in_the_games_zone_and_why(worl
     assert ("result: stopped by `forumbot game stop` at 2026-12-02 11:01:00 Europe/Moscow, no winner "
             "(reason: Сервер переезжает.); seed 7") in out
     assert "roles (for the GMs only)" not in out  # the end lists them already
+    assert ", stopped 2026-12-02 11:01:00 Europe/Moscow" in out.splitlines()[0]
 
 
 def test_probe_shows_post_times_in_the_games_zone():
