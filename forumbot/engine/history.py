@@ -32,6 +32,7 @@ class DayRecord:
     cancelled: bool = False  # M-11: a modkill cancelled the vote
     changes_allowed: int | None = None
     repeat_is_change: bool = True
+    lynch: str = "plurality"  # whether a majority of the alive is what hangs
 
     @property
     def label(self) -> str:
@@ -84,6 +85,7 @@ def day_record(w: Work, closed: datetime | None) -> DayRecord:
         hang_all=g.hang_all if runoff else False,
         changes_allowed=variant.vote_changes,
         repeat_is_change=variant.house.repeat_is_change,
+        lynch=variant.house.lynch,
     )
 
 

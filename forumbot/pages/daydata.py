@@ -50,6 +50,7 @@ class DayData:
     vote_post: dict[str, str]  # voter -> id of the post behind his final vote
     not_voted: tuple[str, ...]
     majority: int
+    lynch: str  # under "plurality" the distance to a majority decides nothing and is not shown
     deaths: tuple[tuple[str, str, str], ...]  # (nick, cause, role as announced or "")
     leaders: tuple[str, ...]
     cancelled: bool
@@ -101,7 +102,7 @@ def day_data(record: DayRecord) -> DayData:
         kind=record.kind, number=record.number, opens=record.opens, closed=record.closed, rows=tuple(rows),
         lanes=lanes, final=tuple((t, tuple(v)) for t, v in ranked),
         vote_post={nicks[v]: p.id for v, p in full.final_posts.items() if v in record.votes},
-        not_voted=not_voted, majority=len(alive) // 2 + 1,
+        not_voted=not_voted, majority=len(alive) // 2 + 1, lynch=record.lynch,
         deaths=tuple((nicks[sid], cause, role) for sid, cause, role in record.deaths),
         leaders=tuple(nicks.get(x, x) for x in record.leaders), cancelled=record.cancelled,
     )

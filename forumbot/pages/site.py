@@ -275,7 +275,7 @@ def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words, 
         "days": [{
             "kind": d.kind, "number": d.number, "opens": _iso(d.opens), "closed": _iso(d.closed),
             "final": [{"target": _target(t), "voters": list(v)} for t, v in d.final],
-            "not_voted": list(d.not_voted), "majority": d.majority, "leaders": list(d.leaders),
+            "not_voted": list(d.not_voted), "majority": d.majority, "lynch": d.lynch, "leaders": list(d.leaders),
             "deaths": [{"nick": n, "cause": c, "role": r} for n, c, r in d.deaths], "cancelled": d.cancelled,
             "posts": [{"id": g.links.get(r.post_id, r.post_id), "at": _iso(r.at), "voter": r.voter,
                        "text": r.text, "reading": r.reading, "detail": r.detail, "target": _target(r.target),
