@@ -86,6 +86,9 @@ class Emulator:
 
     charset = "utf-8"
     flood: dict[str, float] = {}
+    # whether the page the bot reads a PM's time from shows it only to the minute (an input then counts from the
+    # minute's end, C-1)
+    pm_time_to_the_minute = False
 
     def __init__(self, bot: str = "GM_Bot", password: str = "bot-pass-1", *,
                  clock: Callable[[], float] = time.time) -> None:

@@ -155,14 +155,16 @@ class EmuGame(LiveGame):
         assert proc.returncode == -signal.SIGKILL, f"the kill point was never reached ({seen} such POSTs)"
 
     def end_phase(self, gm: EmuMember) -> None:  # type: ignore[override]
-        """The GM closes the phase by PM; the next tick waits out the PM's minute: a PM list may show its time to
-        the minute, counted from the minute's end (C-1): in .ci/run vBulletin 3.8's game stored the GM's PM and did
-        not close Day 1 on that tick, most likely so (unconfirmed); waiting costs a minute at most."""
+        """The GM closes the phase by PM. Where the board shows a PM's time only to the minute (vBulletin 3.8's
+        PM page), the PM counts from the minute's end (C-1), so the next tick waits the minute out: in .ci/run
+        vBulletin 3.8's game stored the GM's PM and did not close Day 1 on that tick. Elsewhere it shows seconds
+        and the tick's own wait for the last second is enough."""
         from livegame import next_minute
 
         self.end_phases = getattr(self, "end_phases", 0) + 1
         gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
-        next_minute()
+        if self.board.emu.pm_time_to_the_minute:
+            next_minute()
 
     def settle(self, engine: str = "", most: int = 5) -> None:
         from livegame import IDLE_SUMMARY

@@ -59,6 +59,8 @@ class VBulletin(Emulator):
         self.pm_quota = pm_quota
         self.strikes: dict[str, int] = {}
         self.seconds = seconds  # timeformat "H:i:s" (a board setting; stock shows minutes)
+        # 3.8's PM page (vbulletin_pm.show) shows the time to the minute whatever the time format
+        self.pm_time_to_the_minute = version == "3.8" or not seconds
 
     # --- frame -------------------------------------------------------------------------------------------------
 
