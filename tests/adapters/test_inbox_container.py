@@ -106,7 +106,7 @@ def test_fluxbb_a_member_without_a_dialogue_has_an_empty_inbox():
                  body=(FIXTURES / "punbb" / "43_pm_list_empty.html").read_bytes())
         pms, _ = _adapter("punbb").fetch_pms(None)
     assert pms == []
-    adapter = _adapter("punbb")
+    # probe reads pmsnew.php, which served the same page (the "new" module shows the list when nothing is new)
     inbox = Page(url=BASE + "pmsnew.php", status=200, headers={"Content-Type": CASES["punbb"][4]},
-                 content=(FIXTURES / "punbb" / "44_pm_new_folder_empty.html").read_bytes(), charset="utf-8")
-    assert inbox_problems(adapter, inbox) == []
+                 content=(FIXTURES / "punbb" / "43_pm_list_empty.html").read_bytes(), charset="utf-8")
+    assert inbox_problems(_adapter("punbb"), inbox) == []

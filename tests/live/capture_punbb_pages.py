@@ -4,7 +4,7 @@ Run from the project root: `python3 tests/live/capture_punbb_pages.py [BOARD_DIR
 game thread, replies (and at once again: the flood error), reads and sends PMs (and at once again), and saves every
 answer as served (bytes) under fixtures/punbb/, then a guest's view of the pages that need a login.
 The board is changed by it (a reply and a PM): rebuild it before capturing again. `--empty-list-only` saves
-only the admin's dialogue list and inbox, which the seeding leaves empty (the board is not changed).
+only the admin's dialogue list, which the seeding leaves empty (the board is not changed).
 """
 
 from __future__ import annotations
@@ -74,7 +74,6 @@ def main() -> None:
         s.post(base + "login.php?action=in", data={**form_fields(s.get(base + "login.php").text, "login"),
                "req_username": env["ADMIN_NAME"], "req_password": env["PASSWORD"], "login": "1"})
         save("43_pm_list_empty.html", s.get(base + "pmsnew.php?mdl=list"))
-        save("44_pm_new_folder_empty.html", s.get(base + "pmsnew.php"))
         return
     if "--dialogue-reply-only" in sys.argv:  # against the board a full capture left, 30 s or more after it
         s.post(base + "login.php?action=in", data={**form_fields(s.get(base + "login.php").text, "login"),
