@@ -44,6 +44,10 @@ PUNBB = HtmlProfile(
         "error": "#posterror li, #msg div.inbox p:first-child",
         "captcha": "input[name='captcha'], div.g-recaptcha, div.h-captcha",
         "redirect": "#punredirect, #pun-redirect",
+        # The list's container, on an empty folder too (check_pm_list): New PMS's mdl/list.php (and new.php, the
+        # inbox) prints the dialogues in div#vf, a page without one as its row tr.inone "Пусто."; a member with
+        # no dialogue at all gets div#infono "В данной папке нет сообщений." instead of the table.
+        "pm_list": "#vf, #infono",
         "pm_row": "#vf tbody tr",
         "pm_row_link": "td.tcl a[href*='mdl=topic'][href*='tid=']:not([href*='action='])",
         "pm_row_users": "td.tc2",  # sender, recipient (as text: a link or a plain name), last post

@@ -3,11 +3,14 @@
 A theme or a changed template that lists the PMs in markup the profile does not read showed no rows, and the
 inbox read as empty: a night resolved without its moves, which read later rewrote an announced result (C-13).
 Each engine's saved inbox page (phpBB, MyBB and SMF
-captured from the live boards; mybb.ru's built to ENGINES.md §12) is served twice, changed in the test only:
+captured from the live boards; FluxBB's dialogue list, which fetch_pms reads, too; mybb.ru's built to ENGINES.md
+§12) is served twice, changed in the test only:
 with its rows taken out and the container kept (an empty folder, as the engine prints one: no alarm), and
 with the rows as their words alone and the container's id or name gone (a list the profile cannot read):
 fetch_pms raises PageFormatChanged naming the selector, and `forumbot probe`'s inbox checks name it too.
-vBulletin and Invision: tests/emulators (their folders are the emulators' pages)."""
+FluxBB's New PMS prints no table at all for a member without a dialogue (div#infono instead, mdl/list.php): that
+page, saved from the live board, is an empty inbox. vBulletin and Invision: tests/emulators (their folders are
+the emulators' pages)."""
 
 from __future__ import annotations
 
@@ -22,7 +25,14 @@ from forumbot.errors import PageFormatChanged
 from forumbot.transport import Page
 from probe_cases import BASE, CASES, adapter_class
 
-ENGINES = ["phpbb", "mybb", "smf", "mybbru"]
+ENGINES = ["phpbb", "mybb", "smf", "mybbru", "punbb"]
+# Where fetch_pms reads the PM list (url key) and its saved page: the inbox, except on FluxBB, whose New PMS
+# dialogue list ("Моя переписка") is read
+LISTS = {"punbb": ("pm_list", "31_pm_list.html")}
+
+
+def _list(engine: str) -> tuple[str, str]:
+    return LISTS.get(engine, ("inbox", CASES[engine][3]))
 
 
 def _charset(engine: str) -> str:
@@ -32,7 +42,7 @@ def _charset(engine: str) -> str:
 def _inbox(engine: str, *, keep_container: bool) -> bytes:
     cls = adapter_class(engine)
     sel = cls.profile.selectors
-    tree = parse((FIXTURES / engine / CASES[engine][3]).read_bytes().decode(_charset(engine)))
+    tree = parse((FIXTURES / engine / _list(engine)[1]).read_bytes().decode(_charset(engine)))
     container = select_one(tree, sel["pm_list"])
     assert container is not None, f"{engine}: the saved inbox shows {sel['pm_list']!r}"
     rows = select(tree, sel["pm_row"]) if "pm_row" in sel else [
@@ -56,7 +66,8 @@ def _adapter(engine: str):
 
 
 def _serve(http, engine: str, body: bytes) -> None:
-    http.add("GET", BASE + adapter_class(engine).profile.urls["inbox"], body=body, content_type=CASES[engine][4])
+    http.add("GET", BASE + adapter_class(engine).profile.urls[_list(engine)[0]], body=body,
+             content_type=CASES[engine][4])
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -86,3 +97,16 @@ def test_probe_names_the_missing_pm_list(engine):
     whole = Page(url=url, status=200, headers={"Content-Type": CASES[engine][4]},
                  content=(FIXTURES / engine / CASES[engine][3]).read_bytes(), charset=_charset(engine))
     assert not [p for p in inbox_problems(adapter, whole) if p.startswith("check PM list:")]
+
+
+def test_fluxbb_a_member_without_a_dialogue_has_an_empty_inbox():
+    # saved from the live board: the admin, whom the seeding gave no dialogue (fixtures/punbb/README.md)
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
+        http.add("GET", BASE + "pmsnew.php?mdl=list", content_type=CASES["punbb"][4],
+                 body=(FIXTURES / "punbb" / "43_pm_list_empty.html").read_bytes())
+        pms, _ = _adapter("punbb").fetch_pms(None)
+    assert pms == []
+    # probe reads pmsnew.php, which served the same page (the "new" module shows the list when nothing is new)
+    inbox = Page(url=BASE + "pmsnew.php", status=200, headers={"Content-Type": CASES["punbb"][4]},
+                 content=(FIXTURES / "punbb" / "43_pm_list_empty.html").read_bytes(), charset="utf-8")
+    assert inbox_problems(_adapter("punbb"), inbox) == []

@@ -3,7 +3,8 @@
 Run from the project root: `python3 tests/live/capture_punbb_pages.py [BOARD_DIR]`. Logs in as the bot, reads the
 game thread, replies (and at once again: the flood error), reads and sends PMs (and at once again), and saves every
 answer as served (bytes) under fixtures/punbb/, then a guest's view of the pages that need a login.
-The board is changed by it (a reply and a PM): rebuild it before capturing again.
+The board is changed by it (a reply and a PM): rebuild it before capturing again. `--empty-list-only` saves
+only the admin's dialogue list, which the seeding leaves empty (the board is not changed).
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ def main() -> None:
         fields.update(req_username=env["BOT_NAME"], req_password=password, login="1")
         return s.post(base + "login.php?action=in", data=fields)
 
+    if "--empty-list-only" in sys.argv:  # as the admin, whom the seeding gives no dialogue
+        s.post(base + "login.php?action=in", data={**form_fields(s.get(base + "login.php").text, "login"),
+               "req_username": env["ADMIN_NAME"], "req_password": env["PASSWORD"], "login": "1"})
+        save("43_pm_list_empty.html", s.get(base + "pmsnew.php?mdl=list"))
+        return
     if "--dialogue-reply-only" in sys.argv:  # against the board a full capture left, 30 s or more after it
         s.post(base + "login.php?action=in", data={**form_fields(s.get(base + "login.php").text, "login"),
                "req_username": env["BOT_NAME"], "req_password": env["PASSWORD"], "login": "1"})

@@ -143,16 +143,18 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
     fillers += [m for m, n in modules.items() if n >= 3 and m not in fillers]
     fillers = fillers[:len(first)] if later else []
 
-    def rank(item) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    def rank(item) -> tuple[int, int, bool]:  # type: ignore[no-untyped-def]
         group = groups.get(id(item))
         if group is None:
             path = item.nodeid.split("::", 1)[0]
-            return (1, fillers.index(path)) if path in fillers else (3, 0)
+            return (1, fillers.index(path), False) if path in fillers else (3, 0, False)
+        # `group_last`: after the group's other tests (a handshake leaves PMs a game starting after it would read)
+        last = item.get_closest_marker("group_last") is not None
         if group in first:
-            return 0, first.index(group)
+            return 0, first.index(group), last
         if group in later:
-            return 2, later.index(group)
-        return 4, 0  # the short live modules, after the unit tests
+            return 2, later.index(group), last
+        return 4, 0, last  # the short live modules, after the unit tests
 
     items.sort(key=rank)  # stable: each group's and module's tests keep their order
 
