@@ -7,6 +7,7 @@ well, and they play against their own real clock by design."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,9 @@ pytestmark = [pytest.mark.live, pytest.mark.xdist_group("clock_ahead")]
 # on one worker, held the whole suite at 20 minutes). Pure: functions over times the tests give, no clock read by
 # the tests or by the code they call (checked below); their whole time was ~40 % of the unit suite's.
 PURE = ("tests/test_properties.py", "tests/test_parse_expansion.py", "tests/test_parse_normalize.py",
-        "tests/test_parse_linear.py", "tests/test_gm_command_limits.py", "tests/daemon/test_daemon_pg_required.py")
+        "tests/test_parse_linear.py", "tests/test_gm_command_limits.py", "tests/daemon/test_daemon_pg_required.py",
+        # folds over random games and transcripts at the times they give (~10 % of the unit suite's time)
+        "tests/test_engine_tip.py", "tests/test_engine_checkpoints.py", "tests/test_engine_undo_cost.py")
 # Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
 # posts in real seconds (the emulators' adapter-level tests stay in).
 WHOLE_GAMES = ("tests/emulators/test_emulator_games.py", "tests/emulators/xenforo/test_xenforo_games.py")
@@ -29,13 +32,37 @@ CLOCK_READS = ("now(", "today(", "time.time", "utcnow", "import daemon", "forumb
                "forumbot.cli")
 
 
+# A line of the project's code that reads the clock, anywhere in a module a pure test module loads
+CLOCK_CALL = re.compile(r"\.now\(|\btoday\(|\btime\.time\(|utcnow|\blocaltime\(|\bgmtime\(|\bdate\.fromtimestamp\(")
+# ...except these, each read only by what the pure modules never call: MemoryForum's default clock stamps what the
+# bot posts or PMs through it, and the pure modules use `replay.load` and folds, never the forum
+CLOCK_CALLS_NOT_REACHED = {"adapters/memory.py": "clock: Callable[[], datetime] = field(default=lambda: datetime.now"}
+
+
+def _loaded_project_files(path: str) -> list[str]:
+    """The project's files a test module loads, imported alone in a fresh interpreter."""
+    module = path.removesuffix(".py").replace("/", ".").removeprefix("tests.")
+    code = ("import importlib, sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests', "
+            "sys.argv[1] + '/' + sys.argv[2]]; importlib.import_module(sys.argv[3].rsplit('.', 1)[-1]); "
+            "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for m in list(sys.modules.values())})))")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT), str(Path(path).parent), module],
+                          capture_output=True, text=True, check=True)
+    return [f for f in done.stdout.splitlines() if f.startswith(str(ROOT))]
+
+
 def test_the_modules_left_out_as_pure_read_no_clock():
-    """A module may be left out of the year-ahead run as pure only while neither it nor a shell module it
-    imports reads the clock; the PostgreSQL check runs pytest on a probe file that reads none either."""
+    """A module may be left out of the year-ahead run as pure only while neither it nor anything of the
+    project it imports reads the clock; the PostgreSQL check runs pytest on a probe file that reads none either."""
     for path in PURE:
         text = (ROOT / path).read_text(encoding="utf-8")
         found = [word for word in CLOCK_READS if word in text]
         assert not found, f"{path} reads the clock ({found}): run it a year ahead too (remove it from PURE)"
+        for file in _loaded_project_files(path):
+            rel = Path(file).relative_to(ROOT).as_posix()
+            for n, line in enumerate(Path(file).read_text(encoding="utf-8").splitlines(), 1):
+                if CLOCK_CALL.search(line) and CLOCK_CALLS_NOT_REACHED.get(rel, "\0") not in line:
+                    raise AssertionError(f"{path} loads {rel}, which reads the clock at line {n} "
+                                         f"({line.strip()}): run it a year ahead too (remove it from PURE)")
     for path in (*PURE, *WHOLE_GAMES):
         assert (ROOT / path).exists(), f"{path} is gone: take it out of the list"
 
