@@ -31,11 +31,13 @@ from forumbot.outbox import Target, deliver, enqueue
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
-from forumbot.store.checkpoints import fold_with_checkpoints
+from forumbot.engine.checkpoint import Tip
+from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.stored_game import Fold, default_fold, fold_game, load_game
+from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.tick_bookkeeping import (
     _check_accounts, _close_if_drained, _log_overrides, _record_resolutions, _sync_game,
 )
@@ -181,8 +183,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
         _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
-        with ctx.sessions.begin() as session:
-            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
+        setup, inputs, gm_commands = _load(ctx, game_id, None)
         result = _fold(ctx, game_id, setup, inputs, until)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
@@ -222,21 +223,42 @@ def _setup_json(ctx: Context, game_id: int) -> str:
 
 def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime):  # type: ignore[no-untyped-def]
     """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
-    checked (the answers are stored with the PMs, so the fold is the same in a replay)."""
-    with ctx.sessions.begin() as session:
-        setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    if _check_accounts(ctx, adapter, game_id, gm_commands):
+    checked (the answers are stored with the PMs, so the fold is the same in a replay). The inputs are read from
+    the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19)."""
+    tip: tuple[Tip | None, Mark | None] | None = None
+    if ctx.fold is default_fold:
         with ctx.sessions.begin() as session:
-            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until)
+            stored, mark = load_marked_tip(session, game_id)
+        tip = (stored, Mark.loads(mark))
+    setup, inputs, gm_commands = _load(ctx, game_id, tip)
+    if _check_accounts(ctx, adapter, game_id, gm_commands):
+        setup, inputs, gm_commands = _load(ctx, game_id, tip)
+    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip)
 
 
-def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime) -> GameRun:
-    """The fold, from the game's latest stored checkpoint that still matches its inputs (issue 19 item 3); a
-    fold a test or the bench put in the context is called as it is."""
+def _load(ctx: Context, game_id: int, tip: tuple[Tip | None, Mark | None] | None
+          ) -> tuple[GameSetup, Sequence[Input], list[tuple[int, Input]]]:
+    if ctx.fold is not default_fold:  # a test's or the bench's fold is given the inputs as `load_game` reads them
+        with ctx.sessions.begin() as session:
+            return load_game(session, ctx.config, game_id)
+    return load_inputs(ctx.sessions, ctx.config, game_id, *(tip or (None, None)))
+
+
+def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime,
+          tip: tuple[Tip | None, Mark | None] | None = None) -> GameRun:
+    """The fold, from the game's tip or its latest stored checkpoint that still matches its inputs (issue 19
+    item 3); a fold a test or the bench put in the context is called as it is."""
     if ctx.fold is not default_fold:
         return ctx.fold(setup, inputs, until)
-    return fold_with_checkpoints(ctx.sessions, game_id, setup, inputs, until)
+    marked = inputs if isinstance(inputs, StoredInputs) else StoredInputs(list(inputs), None)
+    fold = lambda given: fold_with_checkpoints(  # noqa: E731
+        ctx.sessions, game_id, setup, given, until, tip=tip[0] if tip else None, tip_loaded=tip is not None,
+        checked=given.checked, mark=given.mark.dumps() if given.mark else None)
+    try:
+        return fold(marked)
+    except InputsChanged:  # another tick changed a row the tip saw meanwhile: the game is read whole
+        log.info("game %s: its stored inputs changed during the fold; read again whole", game_id)
+        return fold(marked.whole())
 
 
 def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int,

@@ -30,7 +30,8 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 
 
 def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands: list[tuple[int, Input]]) -> bool:
-    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read."""
+    """Record the facts of the GM PMs not checked yet; return whether any were (their rows changed: the tick
+    reads them again, for what the fold reads and for the rows' versions its tip is marked with)."""
     if not commands:
         return False
     ids = [row_id for row_id, _ in commands]
@@ -56,7 +57,7 @@ def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands:
     with ctx.sessions.begin() as session:
         for row_id, found in facts.items():
             session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
-    return any(facts.values())
+    return bool(facts)
 
 # --- bookkeeping after the fold -----------------------------------------------------------------------------
 
@@ -86,18 +87,34 @@ def _record_resolutions(session: Session, game_id: int, result: GameRun, started
 
 def _log_overrides(session: Session, result: GameRun, commands: list[tuple[int, Input]], game_id: int) -> None:
     """C-9: each GM PM the fold handled, once, with the game just before and after it, read from the fold's
-    result (issue 19: no fold more per command)."""
-    if not commands:
-        return
-    logged = set(session.scalars(select(Override.input_id).where(Override.game_id == game_id)))
+    result (issue 19: no fold more per command). `commands` are the GMs' PMs the tick read; one the fold handled
+    that is not among them (a tick reads only the inputs after its tip) is looked up when not logged yet."""
     states = {input_id: (before, after) for input_id, before, after in result.commands}
+    if not states:
+        return
+    logged_rows = list(session.execute(select(Override.input_id, RawInput.item_id).join(
+        RawInput, RawInput.id == Override.input_id).where(Override.game_id == game_id)))
+    logged = {row_id for row_id, _ in logged_rows}
+    known = {command.id for _, command in commands} | {item_id for _, item_id in logged_rows}
+    missing = [i for i in states if i not in known]
+    if missing:
+        commands = commands + _stored_pms(session, game_id, missing)
     for input_id, command in commands:
         if input_id in logged or command.id not in states:
             continue
         before, after = states[command.id]
+        logged.add(input_id)
         session.add(Override(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
                              command=command.text, state_before=json.dumps(before, ensure_ascii=False),
                              state_after=json.dumps(after, ensure_ascii=False)))
+
+
+def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[int, Input]]:
+    """The stored PMs of the game's forum with these forum ids, as the fold read them (with their row ids)."""
+    from forumbot.stored_game import read_rows
+
+    forum = session.get(Game, game_id).forum_id
+    return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
 
 
 def _close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
