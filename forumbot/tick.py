@@ -32,7 +32,7 @@ from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
-from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip
+from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
@@ -171,14 +171,14 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if inbox.error is not None:
         raise inbox.error
     known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
-    setup, inputs, gm_commands, result = _fold_stored(ctx, adapter, game_id, until)
+    setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until)
     if inbox.state == "skipped" and _phase_value(result) != known_phase:
         # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
         log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
         inbox.read(ctx, adapter)
         if inbox.error is not None:
             raise inbox.error
-        setup, inputs, gm_commands, result = _fold_stored(ctx, adapter, game_id, until)
+        setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until)
     closed_at = _closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
@@ -196,7 +196,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _record_resolutions(session, game_id, result, started)
         _log_overrides(session, result, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
-        outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
+        outcome.queued = enqueue(session, game_id, game.name, due, origin="core", stored=sent)
+        if ctx.fold is default_fold and not outcome.pages_error:  # with a pages error some results wait
+            mark_enqueued(session, game_id, until)
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
             skipped, setup.gms, setup.language, until, escape), origin="shell")
     later = [m.at for m in result.messages if m.at > until]
@@ -224,16 +226,20 @@ def _setup_json(ctx: Context, game_id: int) -> str:
 def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime):  # type: ignore[no-untyped-def]
     """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
     checked (the answers are stored with the PMs, so the fold is the same in a replay). The inputs are read from
-    the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19)."""
+    the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19). Also
+    the keys of the tip's due messages when its tick put them in the outbox: only the others are matched."""
     tip: tuple[Tip | None, Mark | None] | None = None
+    sent: frozenset[str] = frozenset()
     if ctx.fold is default_fold:
         with ctx.sessions.begin() as session:
-            stored, mark = load_marked_tip(session, game_id)
+            stored, mark, enqueued = load_marked_tip(session, game_id)
         tip = (stored, Mark.loads(mark))
+        if stored is not None and enqueued:
+            sent = frozenset(m.key for m in stored.state.messages if m.at <= stored.until)
     setup, inputs, gm_commands = _load(ctx, game_id, tip)
     if _check_accounts(ctx, adapter, game_id, gm_commands):
         setup, inputs, gm_commands = _load(ctx, game_id, tip)
-    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip)
+    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip), sent
 
 
 def _load(ctx: Context, game_id: int, tip: tuple[Tip | None, Mark | None] | None

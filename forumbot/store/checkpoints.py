@@ -12,7 +12,7 @@ import pickle
 from datetime import datetime
 from typing import Sequence
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.engine.checkpoint import TIP, Checkpoint, Tip, dumps, loads
@@ -63,14 +63,22 @@ def load_tip(session: Session, game_id: int) -> Tip | None:
     return load_marked_tip(session, game_id)[0]
 
 
-def load_marked_tip(session: Session, game_id: int) -> tuple[Tip | None, str | None]:
-    """The game's tip and the mark of the stored inputs it saw (forumbot/stored_inputs.py; None: not known)."""
-    row = session.execute(select(CheckpointRow.data, CheckpointRow.inputs_mark).where(
+def load_marked_tip(session: Session, game_id: int) -> tuple[Tip | None, str | None, bool]:
+    """The game's tip, the mark of the stored inputs it saw (forumbot/stored_inputs.py; None: not known), and
+    whether the tick that folded it put its due messages in the outbox (`mark_enqueued`)."""
+    row = session.execute(select(CheckpointRow.data, CheckpointRow.inputs_mark, CheckpointRow.enqueued).where(
         CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP).limit(1)).first()
     if row is None:
-        return None, None
+        return None, None, False
     tip = loads(row.data, Tip)
-    return tip, row.inputs_mark if tip is not None else None
+    return (tip, row.inputs_mark, bool(row.enqueued)) if tip is not None else (None, None, False)
+
+
+def mark_enqueued(session: Session, game_id: int, until: datetime) -> None:
+    """The tip this tick's fold made (at `until`) had its due messages put in the outbox, in this transaction: the
+    next tick needs to match only the others (tick.py). An older tip row is left as it is."""
+    session.execute(update(CheckpointRow).where(CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP,
+                                                CheckpointRow.at == until).values(enqueued=True))
 
 
 def save_tip(session: Session, game_id: int, tip: Tip, mark: str | None = None) -> bool:

@@ -203,3 +203,5 @@ class Checkpoint(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
     # the tip's row only: which stored inputs it saw (forumbot/stored_inputs.py, revision 0008); NULL: unknown
     inputs_mark: Mapped[str | None] = mapped_column(Text)
+    # the tip's row only: the tick that folded it put its due messages in the outbox (tick.py, revision 0008)
+    enqueued: Mapped[bool | None] = mapped_column(Boolean)

@@ -29,7 +29,7 @@ def _game(w):  # type: ignore[no-untyped-def]
 def _read(w, game_id):  # type: ignore[no-untyped-def]
     """What the next tick reads: the stored tip, its mark, and the inputs from them."""
     with w.daemon.sessions.begin() as session:
-        tip, mark = load_marked_tip(session, game_id)
+        tip, mark, _ = load_marked_tip(session, game_id)
     setup, inputs, commands = load_inputs(w.daemon.sessions, w.config, game_id, tip, Mark.loads(mark))
     with w.daemon.sessions.begin() as session:
         whole = load_game(session, w.config, game_id)
@@ -76,7 +76,7 @@ def test_issue19_a_tick_after_one_vote_folds_from_the_tip_without_reading_the_ga
     assert not read
     with world.daemon.sessions.begin() as session:
         setup, inputs, _ = load_game(session, world.config, game_id)
-        tip, mark = load_marked_tip(session, game_id)
+        tip, mark, _ = load_marked_tip(session, game_id)
     assert tip is not None and tip.seen == len(inputs) and Mark.loads(mark) is not None
     _, again, _, _ = _read(world, game_id)
     assert again.checked and len(again) == len(inputs) and list(again) == inputs
@@ -86,7 +86,7 @@ def test_issue19_a_tick_after_one_vote_folds_from_the_tip_without_reading_the_ga
 def test_issue19_C11_C13_a_changed_or_late_row_makes_the_tick_read_the_game_whole(world, change):  # noqa: F811
     game_id, forum_id = _played(world)
     with world.daemon.sessions.begin() as session:
-        tip, _ = load_marked_tip(session, game_id)
+        tip, _, _ = load_marked_tip(session, game_id)
         first = session.scalar(select(RawInput).where(RawInput.topic == "g1/vote").order_by(RawInput.id).limit(1))
         old = ForumPost(topic="g1/vote", id=first.item_id, author=first.author, author_id=first.author_id,
                         posted_at=first.posted_at, edited_at=None, edit_count=0, text=first.text, html=first.html)
@@ -149,7 +149,9 @@ def test_issue19_the_version_grows_at_every_write_of_a_row(world):  # noqa: F811
 
 def test_issue19_C9_a_gm_command_a_dead_tick_folded_is_logged_by_the_next(world, monkeypatch):  # noqa: F811
     """A tick that folded a GM command and stored its tip, then died before its bookkeeping: the next tick reads
-    only what is new since that tip (not the command), and still logs the override once (C-9)."""
+    only what is new since that tip (not the command), and still logs the override once (C-9); and since that
+    tip's messages were never put in the outbox (its row is not marked enqueued), the answer to the command is
+    queued and sent by the next tick."""
     from daemon_world import GM, Crash
 
     from forumbot import tick as tick_module
@@ -166,12 +168,47 @@ def test_issue19_C9_a_gm_command_a_dead_tick_folded_is_logged_by_the_next(world,
     monkeypatch.setattr(tick_module, "_sync_game", die)
     with pytest.raises(Crash):
         world.tick()
+    with world.daemon.sessions.begin() as session:
+        assert load_marked_tip(session, game_id := _game(world)[0])[2] is False
     monkeypatch.setattr(tick_module, "_sync_game", real)
     world.restart()
     world.now += timedelta(minutes=1)
     world.tick()
     world.now += timedelta(minutes=1)
-    world.tick()
+    world.post("vote", "М3", "М4")
+    world.tick()  # its tip is marked enqueued
     with world.daemon.sessions.begin() as session:
         logged = list(session.scalars(select(Override.command)))
+        assert load_marked_tip(session, game_id)[2] is True
     assert logged.count("статус") == 1
+    assert any(to == GM and "Дон" in text for to, text, _ in world.bot_pms())  # the status, roles and all
+
+
+def test_issue19_a_tick_matches_only_the_messages_its_tip_had_not_queued(world):  # noqa: F811
+    """`enqueue` given the keys the tip's tick queued (its row marked enqueued) looks up only the others."""
+    from sqlalchemy import event
+
+    from forumbot.model import Message, Where
+    from forumbot.outbox import enqueue
+    from forumbot.store.models import OutboxRow
+
+    game_id, _ = _played(world)
+    with world.daemon.sessions.begin() as session:
+        tip, _, enqueued = load_marked_tip(session, game_id)
+        keys = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id)))
+    assert tip is not None and enqueued
+    sent = {m.key for m in tip.state.messages if m.at <= tip.until}
+    assert sent <= keys
+    new = Message(world.now, Where.GAME, None, "текст", "test/new")
+    statements = []
+    engine = world.daemon.sessions.kw["bind"]
+    listen = lambda conn, cursor, sql, params, *rest: statements.append((sql, str(params)))  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        with world.daemon.sessions.begin() as session:
+            old = next(m for m in tip.state.messages if m.key in sent)
+            assert enqueue(session, game_id, "g1", [old, new], "core", stored=sent) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    looked_up = [params for sql, params in statements if sql.lstrip().startswith("SELECT") and "outbox" in sql]
+    assert len(looked_up) == 1 and "test/new" in looked_up[0] and old.key not in looked_up[0]
