@@ -95,11 +95,12 @@ def save_tip(session: Session, game_id: int, tip: Tip, mark: str | None = None) 
 
 def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: GameSetup,
                           inputs: Sequence[Input], until: datetime | None, *, tip: Tip | None = None,
-                          tip_loaded: bool = False, checked: bool = False, mark: str | None = None) -> GameRun:
+                          tip_loaded: bool = False, checked: bool = False, mark: str | None = None,
+                          saved: list[Tip] | None = None) -> GameRun:
     """`game.run` for a stored game, from its tip or else its latest matching checkpoint; the new checkpoints and
     tip are stored. The GameRun is the same as `game.run`'s (tests/test_engine_checkpoints.py, test_engine_tip.py).
     `tip_loaded`: `tip` is the stored one, already read; `checked`: the caller vouches for the inputs it saw
-    (engine/tip.py); `mark`: which stored rows `inputs` are, kept with the new tip."""
+    (engine/tip.py); `mark`: which stored rows `inputs` are, kept with the new tip; `saved`: gets the tip stored."""
     def stored() -> list[Checkpoint]:
         with sessions.begin() as session:
             return load_checkpoints(session, game_id)
@@ -116,8 +117,8 @@ def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: 
         try:
             with sessions.begin() as session:
                 save_checkpoints(session, game_id, made)
-                if tip is not None:
-                    save_tip(session, game_id, tip, mark)
+                if tip is not None and save_tip(session, game_id, tip, mark) and saved is not None:
+                    saved.append(tip)
         except (pickle.PicklingError, TypeError, AttributeError) as e:
             # a cache: the fold's result stands; the next tick folds from an older checkpoint or from Setup (a
             # clock patched by a test, or a value pickle cannot take, must never fail a tick that folded fine)
