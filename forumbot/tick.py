@@ -16,6 +16,7 @@ stored_game (the inputs a fold reads) and tick_bookkeeping (what is recorded aro
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Sequence
 
@@ -239,8 +240,12 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
         if stored is not None and enqueued:
             sent = frozenset(m.key for m in stored.state.messages if m.at <= stored.until)
     setup, inputs, gm_commands = _load(ctx, game_id, tip)
-    if _check_accounts(ctx, adapter, game_id, gm_commands):
+    changed, written = _check_accounts(ctx, adapter, game_id, gm_commands)
+    if changed:
         setup, inputs, gm_commands = _load(ctx, game_id, tip)
+    elif written and isinstance(inputs, StoredInputs) and inputs.mark is not None:
+        # the rows just checked were read above, each written once since: the tip's mark counts their new version
+        inputs.mark = replace(inputs.mark, versions=inputs.mark.versions + written)
     return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip, saved), sent
 
 

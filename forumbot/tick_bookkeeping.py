@@ -29,17 +29,18 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 # later fold and replay sees the same answer, whatever the forum says later.
 
 
-def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands: list[tuple[int, Input]]) -> bool:
-    """Record the facts of the GM PMs not checked yet; return whether any were (their rows changed: the tick
-    reads them again, for what the fold reads and for the rows' versions its tip is marked with)."""
+def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
+                    commands: list[tuple[int, Input]]) -> tuple[bool, int]:
+    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read, and
+    how many rows were written (each row's version grew by one: forumbot/stored_inputs.py)."""
     if not commands:
-        return False
+        return False, 0
     ids = [row_id for row_id, _ in commands]
     with ctx.sessions.begin() as session:
         unchecked = list(session.execute(select(RawInput.id, RawInput.text).where(
             RawInput.id.in_(ids), RawInput.facts.is_(None))))
         if not unchecked:
-            return False
+            return False, 0
         nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
             session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
     ask = adapter.account_exists if can(adapter, ACCOUNTS) else None  # type: ignore[attr-defined]
@@ -57,7 +58,7 @@ def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands:
     with ctx.sessions.begin() as session:
         for row_id, found in facts.items():
             session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
-    return bool(facts)
+    return any(facts.values()), len(facts)
 
 # --- bookkeeping after the fold -----------------------------------------------------------------------------
 

@@ -212,3 +212,20 @@ def test_issue19_a_tick_matches_only_the_messages_its_tip_had_not_queued(world):
         event.remove(engine, "before_cursor_execute", listen)
     looked_up = [params for sql, params in statements if sql.lstrip().startswith("SELECT") and "outbox" in sql]
     assert len(looked_up) == 1 and "test/new" in looked_up[0] and old.key not in looked_up[0]
+
+
+def test_issue19_a_gm_command_checked_by_its_tick_leaves_the_tip_usable(world):  # noqa: F811
+    """The tick records what it learnt of a GM PM (its facts: the row's version grows) before folding it: the tip
+    it stores is marked with that version, so the next tick still reads only what is new."""
+    from daemon_world import GM
+
+    game_id, forum_id = _played(world)
+    world.now += timedelta(minutes=5)
+    world.pm(GM, "статус")
+    world.tick()
+    with world.daemon.sessions.begin() as session:
+        facts = session.scalar(select(RawInput.facts).where(RawInput.kind == "pm").order_by(RawInput.id.desc()))
+    assert facts == "{}"
+    _stored_vote(world, forum_id, "М6", "М3")
+    _, inputs, _, (_, whole, _) = _read(world, game_id)
+    assert inputs.checked and [i.author for i in inputs[inputs.start:]] == ["М6"] and list(inputs) == whole
