@@ -72,7 +72,7 @@ def test_issue19_a_fold_from_the_tip_is_the_whole_fold(chunk: int, checked: bool
         ticks += len(cuts)
     assert used >= GAMES  # most ticks did start from the tip
     if checked:  # only a tick that resolves a deadline (its checkpoint) or cannot use the tip reads them all
-        assert len(loaded) < ticks - used / 2
+        assert len(loaded) < ticks / 3  # 186 of 1,134 ticks over the 40 games
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
