@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from daemon_world import STEPS, play, world  # noqa: F401  (world: fixture)
+from daemon_world import STEPS, pg_database, play, world  # noqa: F401  (world, pg_database: fixtures)
 from sqlalchemy import select
 
 from forumbot.adapter import ForumPost
@@ -229,3 +229,23 @@ def test_issue19_a_gm_command_checked_by_its_tick_leaves_the_tip_usable(world): 
     _stored_vote(world, forum_id, "М6", "М3")
     _, inputs, _, (_, whole, _) = _read(world, game_id)
     assert inputs.checked and [i.author for i in inputs[inputs.start:]] == ["М6"] and list(inputs) == whole
+
+
+def test_issue19_C11_on_postgresql_a_tick_reads_only_what_is_new_and_an_edit_reads_the_game_whole(
+        tmp_path, pg_database):  # noqa: F811
+    """The same on PostgreSQL (the mark's query, the version's bump, the rows after the tip)."""
+    from daemon_world import World
+
+    w = World(tmp_path, database=pg_database)
+    try:
+        game_id, forum_id = _played(w)
+        _stored_vote(w, forum_id, "М4", "М3")
+        tip, inputs, _, (_, whole, _) = _read(w, game_id)
+        assert inputs.checked and [i.author for i in inputs[inputs.start:]] == ["М4"] and list(inputs) == whole
+        with w.daemon.sessions.begin() as session:
+            row = session.scalar(select(RawInput).where(RawInput.topic == "g1/vote").order_by(RawInput.id).limit(1))
+            row.text = "М2"
+        _, inputs, _, (_, whole, _) = _read(w, game_id)
+        assert not inputs.checked and list(inputs) == whole
+    finally:
+        w.close()
