@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Collection, Iterable
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -27,12 +27,17 @@ def with_marker(text: str, tag: str) -> str:
     return f"{text}\n\n{tag}"
 
 
-def enqueue(session: Session, game_id: int, game: str, messages: Iterable[Message], origin: str) -> int:
-    """Store the messages whose keys are new; return how many were. Known keys cost no write."""
-    messages = list(messages)
+def enqueue(session: Session, game_id: int, game: str, messages: Iterable[Message], origin: str,
+            stored: Collection[str] = ()) -> int:
+    """Store the messages whose keys are new; return how many were. Known keys cost no write. `stored`: keys the
+    caller knows the outbox has (the tip's due messages, issue 19): only the others are looked up."""
+    messages = [m for m in messages if m.key not in stored] if stored else list(messages)
     if not messages:
         return 0
-    known = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id)))
+    keys = select(OutboxRow.key).where(OutboxRow.game_id == game_id)
+    if stored:
+        keys = keys.where(OutboxRow.key.in_({m.key for m in messages}))
+    known = set(session.scalars(keys))
     added = 0
     for m in messages:
         if m.key in known:

@@ -3,10 +3,11 @@ routed to it), folded up to a moment (what a tick, `game status`, an export and 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -34,14 +35,20 @@ def load_game(session: Session, config: Config,
     """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
     PMs from its GMs (with their row ids, for the override log)."""
     row = session.get(Game, game_id)
+    setup = stored_setup(session, row)
+    routing = game_routing(session, config, row, setup)
+    inputs, commands, _ = routing.collect(session.execute(routing.query()))
+    return setup, inputs, commands
+
+
+def stored_setup(session: Session, row: Game) -> GameSetup:
+    """The game's frozen setup, with when `game start` ran and when the daemon resolved each phase."""
     setup = setup_from_json(row.setup_json, game=row.name)
     # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
     # C-13: each deadline gets only the inputs read before the bot resolved it
     resolved = tuple((phase, at) for phase, at in session.execute(select(Resolution.phase, Resolution.resolved_at)
-                     .where(Resolution.game_id == game_id).order_by(Resolution.resolved_at, Resolution.id)))
-    setup = replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved))
-    inputs, commands = _inputs(session, config, config.games[row.name], setup, row)
-    return setup, inputs, commands
+                     .where(Resolution.game_id == row.id).order_by(Resolution.resolved_at, Resolution.id)))
+    return replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved))
 
 
 def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until: datetime,
@@ -53,41 +60,80 @@ def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until:
     return fold(setup, inputs, until)
 
 
-def _inputs(session: Session, config: Config, game: GameConfig, setup: GameSetup,
-            row: Game) -> tuple[list[Input], list[tuple[int, Input]]]:
-    """A game's inputs are those stamped from its `game start` on (issue 7 items 1, 23): its threads' posts,
-    and the PMs its members sent while it ran. Whether the game is still running does not matter (item 17),
-    so `game status` of an ended game folds what the game really saw."""
-    where = {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
-    inputs: list[Input] = []
-    for post in session.execute(select(*_READ).where(
-            RawInput.forum_id == row.forum_id, RawInput.kind == "post", RawInput.topic.in_(list(where)),
-            _stamped_from(row.started_at))):
-        inputs.append(_input(post, where[post[1]]))
+@dataclass(frozen=True)
+class Routing:
+    """Which stored rows are a game's inputs (issue 7 items 1, 23): its threads' posts, and the PMs its members
+    sent while it ran, stamped from its `game start` on. Whether the game is still running does not matter (item
+    17), so `game status` of an ended game folds what the game really saw. Its `candidates` are the rows a query
+    reads (every PM of the forum from the start); `collect` keeps the game's."""
+
+    row: Game
+    game: GameConfig
+    where: dict[str, Where]
+    members: frozenset[str]
+    rivals: tuple["_Member", ...]
+    gms: frozenset[str]
+
+    def candidates(self) -> Any:
+        """The rows that may be the game's inputs, as a where-clause (posts of its threads, the forum's PMs)."""
+        row = self.row
+        pms = (RawInput.kind == "pm") & _stamped_from(row.started_at)
+        if row.ended_at is not None:
+            pms = pms & (RawInput.posted_at <= row.ended_at)
+        posts = (RawInput.kind == "post") & RawInput.topic.in_(list(self.where)) & _stamped_from(row.started_at)
+        return (RawInput.forum_id == row.forum_id) & (posts | pms)
+
+    def query(self, *more: Any) -> Any:
+        """The candidates' columns a fold reads, posts first, each kind in the order the rows were stored."""
+        return select(*_READ).where(self.candidates(), *more).order_by(RawInput.kind.desc(), RawInput.id)
+
+    def key(self) -> str:
+        """What the routing depends on: the same key, the same rows are routed alike."""
+        rivals = sorted((m.config.name, m.config.pm_subject, sorted(m.accounts), m.started_at.isoformat(),
+                         m.ended_at.isoformat() if m.ended_at else "") for m in self.rivals)
+        what = (self.game.name, self.game.pm_subject, sorted(self.where.items()), sorted(self.members), rivals,
+                sorted(self.gms), self.row.forum_id, self.row.started_at.isoformat(),
+                self.row.ended_at.isoformat() if self.row.ended_at else "")
+        return hashlib.sha256(repr(what).encode()).hexdigest()
+
+    def collect(self, rows: Iterable[Any]) -> tuple[list[Input], list[tuple[int, Input]], list[Any]]:
+        """The game's inputs among `rows` (of `query`), in time order, its GMs' PMs with their row ids, and every
+        row read (with the version of each)."""
+        inputs: list[Input] = []
+        commands: list[tuple[int, Input]] = []
+        rows = list(rows)
+        for r in rows:
+            if r.kind == "post":
+                inputs.append(_input(r, self.where[r.topic]))
+            elif _routed_here(r, self.game, self.members, self.rivals):
+                item = _input(r, Where.PM)
+                inputs.append(item)
+                if r.author.casefold() in self.gms:
+                    commands.append((r.id, item))
+        inputs.sort(key=lambda i: (i.at, i.id))
+        return inputs, commands, rows
+
+
+def game_routing(session: Session, config: Config, row: Game, setup: GameSetup) -> Routing:
+    game = config.games[row.name]
     everyone = _members_by_game(session, config, row)
     members = everyone[row.id].accounts if row.id in everyone else frozenset()
-    rivals = [member for other, member in everyone.items() if other != row.id]
-    gms = {g.casefold() for g in setup.gms}
-    commands: list[tuple[int, Input]] = []
-    pms = select(*_READ).where(RawInput.forum_id == row.forum_id, RawInput.kind == "pm",
-                               _stamped_from(row.started_at))
-    if row.ended_at is not None:
-        pms = pms.where(RawInput.posted_at <= row.ended_at)
-    for pm in session.execute(pms):
-        if _routed_here(pm, game, members, rivals):
-            item = _input(pm, Where.PM)
-            inputs.append(item)
-            if pm.author.casefold() in gms:
-                commands.append((pm.id, item))
-    inputs.sort(key=lambda i: (i.at, i.id))
-    return inputs, commands
+    rivals = tuple(member for other, member in everyone.items() if other != row.id)
+    return Routing(row, game, {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}, members, rivals,
+                   frozenset(g.casefold() for g in setup.gms))
 
 
 # The columns a fold reads, as plain rows: not the stored HTML, and no ORM objects (issue 19: a Day-6 tick loads
 # every input of the game, so this is most of what a tick costs beyond its fold)
 _READ = (RawInput.id, RawInput.topic, RawInput.item_id, RawInput.author, RawInput.posted_at, RawInput.posted_latest,
          RawInput.first_edited_at, RawInput.deleted_at, RawInput.first_seen_at, RawInput.subject, RawInput.text,
-         RawInput.first_text, RawInput.quoted, RawInput.first_quoted, RawInput.facts)
+         RawInput.first_text, RawInput.quoted, RawInput.first_quoted, RawInput.facts, RawInput.kind,
+         RawInput.version)
+
+
+def read_rows(session: Session, where: Any) -> list[tuple[int, Input]]:
+    """The PMs `where` selects, as the fold reads them, with their row ids."""
+    return [(r.id, _input(r, Where.PM)) for r in session.execute(select(*_READ).where(where).order_by(RawInput.id))]
 
 
 def _stamped_from(start: datetime):
@@ -107,7 +153,7 @@ def _input(row: Any, where: Where) -> Input:
         row = tuple(getattr(row, column.key) for column in _READ)
     # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
     (_, _, item_id, author, posted_at, posted_latest, first_edited_at, deleted_at, first_seen_at, _, text, first_text,
-     quoted, first_quoted, facts) = row  # unpacked at once: a row's attributes are looked up one by one
+     quoted, first_quoted, facts, _, _) = row  # unpacked at once: a row's attributes are looked up one by one
     if where is Where.VOTE:
         text = QUOTE_MARK + text if quoted else text
         first_text = QUOTE_MARK + first_text if first_quoted else first_text
@@ -153,7 +199,7 @@ def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _M
     return members
 
 
-def _routed_here(row: Any, game: GameConfig, members: frozenset[str], rivals: list[_Member]) -> bool:
+def _routed_here(row: Any, game: GameConfig, members: frozenset[str], rivals: Iterable[_Member]) -> bool:
     author = row.author.casefold()
     if author not in members:
         return False

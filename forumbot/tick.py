@@ -16,6 +16,7 @@ stored_game (the inputs a fold reads) and tick_bookkeeping (what is recorded aro
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Sequence
 
@@ -31,11 +32,13 @@ from forumbot.outbox import Target, deliver, enqueue
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
-from forumbot.store.checkpoints import fold_with_checkpoints
+from forumbot.engine.checkpoint import Tip
+from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.stored_game import Fold, default_fold, fold_game, load_game
+from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.tick_bookkeeping import (
     _check_accounts, _close_if_drained, _log_overrides, _record_resolutions, _sync_game,
 )
@@ -169,21 +172,21 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if inbox.error is not None:
         raise inbox.error
     known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
-    setup, inputs, gm_commands, result = _fold_stored(ctx, adapter, game_id, until)
+    saved: list[Tip] = []  # the tips this tick's folds stored
+    setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, saved)
     if inbox.state == "skipped" and _phase_value(result) != known_phase:
         # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
         log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
         inbox.read(ctx, adapter)
         if inbox.error is not None:
             raise inbox.error
-        setup, inputs, gm_commands, result = _fold_stored(ctx, adapter, game_id, until)
+        setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until, saved)
     closed_at = _closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
         _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
-        with ctx.sessions.begin() as session:
-            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-        result = _fold(ctx, game_id, setup, inputs, until)
+        setup, inputs, gm_commands = _load(ctx, game_id, None)
+        result = _fold(ctx, game_id, setup, inputs, until, saved=saved)
     outcome.phase = result.phase
     escape = getattr(adapter, "escape", escape_bbcode)
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
@@ -195,7 +198,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         _record_resolutions(session, game_id, result, started)
         _log_overrides(session, result, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
-        outcome.queued = enqueue(session, game_id, game.name, due, origin="core")
+        outcome.queued = enqueue(session, game_id, game.name, due, origin="core", stored=sent)
+        if saved and saved[-1].until == until and not outcome.pages_error:  # with a pages error results wait
+            mark_enqueued(session, game_id, until)  # (a quiet tick, which stored no tip, writes nothing)
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
             skipped, setup.gms, setup.language, until, escape), origin="shell")
     later = [m.at for m in result.messages if m.at > until]
@@ -220,23 +225,55 @@ def _setup_json(ctx: Context, game_id: int) -> str:
         return session.get(Game, game_id).setup_json
 
 
-def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime):  # type: ignore[no-untyped-def]
+def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime,  # type: ignore[no-untyped-def]
+                 saved: list[Tip]):
     """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
-    checked (the answers are stored with the PMs, so the fold is the same in a replay)."""
-    with ctx.sessions.begin() as session:
-        setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    if _check_accounts(ctx, adapter, game_id, gm_commands):
+    checked (the answers are stored with the PMs, so the fold is the same in a replay). The inputs are read from
+    the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19). Also
+    the keys of the tip's due messages when its tick put them in the outbox: only the others are matched."""
+    tip: tuple[Tip | None, Mark | None] | None = None
+    sent: frozenset[str] = frozenset()
+    if ctx.fold is default_fold:
         with ctx.sessions.begin() as session:
-            setup, inputs, gm_commands = load_game(session, ctx.config, game_id)
-    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until)
+            stored, mark, enqueued = load_marked_tip(session, game_id)
+        tip = (stored, Mark.loads(mark))
+        if stored is not None and enqueued:
+            sent = frozenset(m.key for m in stored.state.messages if m.at <= stored.until)
+    setup, inputs, gm_commands = _load(ctx, game_id, tip)
+    changed, written = _check_accounts(ctx, adapter, game_id, gm_commands)
+    if changed:
+        setup, inputs, gm_commands = _load(ctx, game_id, tip)
+    elif written and isinstance(inputs, StoredInputs) and inputs.mark is not None:
+        # the rows just checked were read above, each written once since: the tip's mark counts their new version
+        inputs.mark = replace(inputs.mark, versions=inputs.mark.versions + written)
+    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip, saved), sent
 
 
-def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime) -> GameRun:
-    """The fold, from the game's latest stored checkpoint that still matches its inputs (issue 19 item 3); a
-    fold a test or the bench put in the context is called as it is."""
+def _load(ctx: Context, game_id: int, tip: tuple[Tip | None, Mark | None] | None
+          ) -> tuple[GameSetup, Sequence[Input], list[tuple[int, Input]]]:
+    if ctx.fold is not default_fold:  # a test's or the bench's fold is given the inputs as `load_game` reads them
+        with ctx.sessions.begin() as session:
+            return load_game(session, ctx.config, game_id)
+    return load_inputs(ctx.sessions, ctx.config, game_id, *(tip or (None, None)))
+
+
+def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime,
+          tip: tuple[Tip | None, Mark | None] | None = None, saved: list[Tip] | None = None) -> GameRun:
+    """The fold, from the game's tip or its latest stored checkpoint that still matches its inputs (issue 19
+    item 3); a fold a test or the bench put in the context is called as it is."""
     if ctx.fold is not default_fold:
         return ctx.fold(setup, inputs, until)
-    return fold_with_checkpoints(ctx.sessions, game_id, setup, inputs, until)
+    if saved is not None:
+        saved.clear()  # only the last fold's tip is the one the tick queues the messages of
+    marked = inputs if isinstance(inputs, StoredInputs) else StoredInputs(list(inputs), None)
+    fold = lambda given: fold_with_checkpoints(  # noqa: E731
+        ctx.sessions, game_id, setup, given, until, tip=tip[0] if tip else None, tip_loaded=tip is not None,
+        checked=given.checked, mark=given.mark.dumps() if given.mark else None, saved=saved)
+    try:
+        return fold(marked)
+    except InputsChanged:  # another tick changed a row the tip saw meanwhile: the game is read whole
+        log.info("game %s: its stored inputs changed during the fold; read again whole", game_id)
+        return fold(marked.whole())
 
 
 def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int,

@@ -29,16 +29,18 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 # later fold and replay sees the same answer, whatever the forum says later.
 
 
-def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands: list[tuple[int, Input]]) -> bool:
-    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read."""
+def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
+                    commands: list[tuple[int, Input]]) -> tuple[bool, int]:
+    """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read, and
+    how many rows were written (each row's version grew by one: forumbot/stored_inputs.py)."""
     if not commands:
-        return False
+        return False, 0
     ids = [row_id for row_id, _ in commands]
     with ctx.sessions.begin() as session:
         unchecked = list(session.execute(select(RawInput.id, RawInput.text).where(
             RawInput.id.in_(ids), RawInput.facts.is_(None))))
         if not unchecked:
-            return False
+            return False, 0
         nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
             session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
     ask = adapter.account_exists if can(adapter, ACCOUNTS) else None  # type: ignore[attr-defined]
@@ -56,7 +58,7 @@ def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int, commands:
     with ctx.sessions.begin() as session:
         for row_id, found in facts.items():
             session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
-    return any(facts.values())
+    return any(facts.values()), len(facts)
 
 # --- bookkeeping after the fold -----------------------------------------------------------------------------
 
@@ -86,18 +88,34 @@ def _record_resolutions(session: Session, game_id: int, result: GameRun, started
 
 def _log_overrides(session: Session, result: GameRun, commands: list[tuple[int, Input]], game_id: int) -> None:
     """C-9: each GM PM the fold handled, once, with the game just before and after it, read from the fold's
-    result (issue 19: no fold more per command)."""
-    if not commands:
-        return
-    logged = set(session.scalars(select(Override.input_id).where(Override.game_id == game_id)))
+    result (issue 19: no fold more per command). `commands` are the GMs' PMs the tick read; one the fold handled
+    that is not among them (a tick reads only the inputs after its tip) is looked up when not logged yet."""
     states = {input_id: (before, after) for input_id, before, after in result.commands}
+    if not states:
+        return
+    logged_rows = list(session.execute(select(Override.input_id, RawInput.item_id).join(
+        RawInput, RawInput.id == Override.input_id).where(Override.game_id == game_id)))
+    logged = {row_id for row_id, _ in logged_rows}
+    known = {command.id for _, command in commands} | {item_id for _, item_id in logged_rows}
+    missing = [i for i in states if i not in known]
+    if missing:
+        commands = commands + _stored_pms(session, game_id, missing)
     for input_id, command in commands:
         if input_id in logged or command.id not in states:
             continue
         before, after = states[command.id]
+        logged.add(input_id)
         session.add(Override(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
                              command=command.text, state_before=json.dumps(before, ensure_ascii=False),
                              state_after=json.dumps(after, ensure_ascii=False)))
+
+
+def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[int, Input]]:
+    """The stored PMs of the game's forum with these forum ids, as the fold read them (with their row ids)."""
+    from forumbot.stored_game import read_rows
+
+    forum = session.get(Game, game_id).forum_id
+    return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
 
 
 def _close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:

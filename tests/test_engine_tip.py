@@ -25,19 +25,29 @@ from forumbot.engine.checkpoint import Tip, dumps, loads  # noqa: E402
 from forumbot.engine.tip import run_tipped, tip_holds  # noqa: E402
 from forumbot.game import run  # noqa: E402
 from forumbot.model import Input, Where  # noqa: E402
+from forumbot.stored_inputs import StoredInputs  # noqa: E402
 
 GAMES = 40
 
 
-def _ticks(setup, inputs, cuts):  # type: ignore[no-untyped-def]
+def _ticks(setup, inputs, cuts, checked=False, loads_=None):  # type: ignore[no-untyped-def]
     """Fold at each cut as the daemon would (the inputs stamped by then, the stored tip and checkpoints), and
-    assert each tick's GameRun is the whole fold's. Returns how many ticks started from the tip."""
+    assert each tick's GameRun is the whole fold's. Returns how many ticks started from the tip.
+
+    `checked`: as the daemon reads a stored game (forumbot/stored_inputs.py), the inputs the tip saw are vouched
+    for and loaded only when the fold reads them (each load appended to `loads_`)."""
     tip, stored, from_tip = None, [], 0
     for k, cut in enumerate(cuts):
         # every other tick has stored inputs stamped after its `until` too (read while it ran: the grace)
         seen = [i for i in inputs if i.at <= cut + timedelta(minutes=40 * (k % 2))]
+        given = seen
+        if checked and tip is not None:
+            start = tip.seen
+            given = StoredInputs(seen[start:], None, start,
+                                 lambda: loads_.append(1) or seen[:start])  # type: ignore[union-attr]  # noqa: B023
         asked = []
-        got, made, new = run_tipped(setup, seen, cut, tip, lambda: asked.append(1) or stored)  # noqa: B023
+        got, made, new = run_tipped(setup, given, cut, tip, lambda: asked.append(1) or stored,  # noqa: B023
+                                    checked and tip is not None)
         assert got == run(setup, seen, cut), cut
         from_tip += not asked
         stored = (stored + [loads(dumps(cp)) for cp in made])[-3:]
@@ -46,17 +56,23 @@ def _ticks(setup, inputs, cuts):  # type: ignore[no-untyped-def]
     return from_tip
 
 
+@pytest.mark.parametrize("checked", [False, True], ids=["inputs-whole", "inputs-from-the-tip"])
 @pytest.mark.parametrize("chunk", range(4))
-def test_issue19_a_fold_from_the_tip_is_the_whole_fold(chunk: int) -> None:
-    used = 0
+def test_issue19_a_fold_from_the_tip_is_the_whole_fold(chunk: int, checked: bool) -> None:
+    """Also with the inputs the tip saw vouched for and loaded only when read (`checked`, as the daemon reads a
+    stored game): the same GameRun, and most ticks never read them."""
+    used, loaded, ticks = 0, [], 0
     for n in range(chunk, GAMES, 4):
         setup, inputs, until = random_game(n)
         inputs.sort(key=lambda i: i.at)  # as the store gives them (stored_game.load_game)
         times = sorted({i.at for i in inputs})
         step = max(1, len(times) // 12)
         cuts = sorted({*times[::step], *(t + timedelta(minutes=7) for t in times[1::step]), until})
-        used += _ticks(setup, inputs, cuts)
+        used += _ticks(setup, inputs, cuts, checked, loaded)
+        ticks += len(cuts)
     assert used >= GAMES  # most ticks did start from the tip
+    if checked:  # only a tick that resolves a deadline (its checkpoint) or cannot use the tip reads them all
+        assert len(loaded) < ticks / 3  # 186 of 1,134 ticks over the 40 games
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
@@ -156,3 +172,28 @@ def test_issue19_no_tip_when_the_inputs_are_not_in_time_order() -> None:
     got, _, tip = run_tipped(setup, mixed, cut, None, lambda: ())
     assert tip is None and got == run(setup, mixed, cut)
     assert START < cut
+
+
+def test_issue19_C9_a_tip_keeps_only_the_inputs_an_undo_can_reach() -> None:
+    """A tip does not carry every input the game handled: those before the last resolution are out of any undo's
+    reach (C-9 refuses an undo across a deadline) and are None in its Game, every index kept. An override given
+    after that resolution and undone from a tip read back from bytes (its own inputs kept) ends as the whole fold."""
+    g, _ = _moscow()
+    for voter in ("М4", "М5"):
+        g.vote("day 2", "+1h", voter, "М6")
+    g.gm("day 2", "+2h", "продлить 2ч")
+    g.vote("day 2", "+3h", "М2", "М5")
+    inputs = sorted(g.events, key=lambda i: i.at)
+    setup, cut = g.setup(), g.at("day 2", "+3h")
+    _, _, tip = run_tipped(setup, inputs, cut, None, lambda: ())
+    assert tip is not None
+    tip = loads(dumps(tip), Tip)
+    handled = tip.state.game.inputs
+    reach = tip.state.game.overrides[-1].index
+    assert handled[reach].text == "продлить 2ч" and all(i is not None for i in handled[reach:])
+    assert reach > 0 and all(i is None for i in handled[:reach])
+    undo = Input(g.at("day 2", "+4h"), Where.PM, "ГМ", "отмена", id="undo")
+    until = g.at("night 2", "+1h")
+    got, _, _ = run_tipped(setup, inputs + [undo], until, tip, lambda: pytest.fail("checkpoints asked for"))
+    assert got == run(setup, inputs + [undo], until)
+    assert any(m.key == "undo/undo" for m in got.messages)  # the undo was done, not refused

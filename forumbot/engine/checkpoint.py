@@ -87,16 +87,30 @@ _FIELDS = attrgetter(*(f.name for f in fields(Input)))
 CHUNKS = 64  # past this many, a tip hashes its inputs anew in one chunk
 
 
-def seen_count(inputs: Sequence[Input], until: datetime) -> int | None:
+def seen_count(inputs: Sequence[Input], until: datetime, start: int = 0) -> int | None:
     """How many inputs are stamped by `until`, when those are a prefix (the store's order); None otherwise (no
-    tip is made or used: an input's index in the fold must not move)."""
+    tip is made or used: an input's index in the fold must not move). The first `start` are known to be."""
+    rest = inputs[start:]
     k = 0
-    for k, inp in enumerate(inputs):  # noqa: B007
+    for k, inp in enumerate(rest):  # noqa: B007
         if inp.at > until:
             break
     else:
-        return len(inputs)
-    return k if all(inp.at > until for inp in inputs[k:]) else None
+        return start + len(rest)
+    return start + k if all(inp.at > until for inp in rest[k:]) else None
+
+
+def trimmed(state: Checkpoint) -> Checkpoint:
+    """A tip's fold without the handled inputs no undo can reach any more (C-9: an override is undone only
+    before the next resolution, so only those from the earliest override since the last one on): the others are
+    None, keeping every index, so a tip's size does not grow with the game's inputs."""
+    g = state.game
+    reach = min((o.index for o in g.overrides if o.resolutions == g.resolutions), default=len(g.inputs))
+    if not reach:
+        return state
+    inputs = (None,) * reach + g.inputs[reach:]
+    edits = tuple(e for e in g.edits if e[0] >= reach)
+    return replace(state, game=replace(g, inputs=inputs, edits=edits))  # type: ignore[arg-type]
 
 
 def read_by(inputs: Sequence[Input]) -> datetime | None:

@@ -108,7 +108,8 @@ class State:
     history: list = field(default_factory=list)  # DayRecord per day and runoff resolved (engine/history.py)
     clock: datetime | None = None  # the latest time the timeline reached
     overrides: list[Override] = field(default_factory=list)  # C-9's undo stack
-    inputs: list[Input] = field(default_factory=list)  # every input handled, in order (an undo refolds them)
+    # every input handled, in order (an undo refolds them); a tip keeps None for those no undo reaches any more
+    inputs: list[Input] = field(default_factory=list)
     edits: list[tuple[int, Input]] = field(default_factory=list)  # (len(inputs) when the edit came, the post)
     voids: dict[str, str] = field(default_factory=dict)  # undo input id -> id of the GM command it undid (C-9)
     told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)

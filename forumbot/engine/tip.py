@@ -7,7 +7,12 @@ stored `Tip` when every input it saw is unchanged, else from the latest checkpoi
 - An input stored late, stamped by the tip's `until`, changes the tip's digest: the tip is not used (C-13: the
   checkpoints and their digests decide what was announced; the fold from them is the whole fold).
 
-The GameRun is always what `run(setup, inputs, until)` gives (tests/test_engine_tip.py)."""
+The GameRun is always what `run(setup, inputs, until)` gives (tests/test_engine_tip.py).
+
+`checked`: the caller vouches that the first `tip.seen` inputs are the ones the tip saw, unchanged (the store
+compares their rows' versions in one query, forumbot/stored_inputs.py): then neither the tip's check nor the new
+tip reads them, and `inputs` may load them only when asked (a deadline's checkpoint digests them all). A tip
+keeps only the handled inputs an undo can still reach (`checkpoint.trimmed`)."""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from datetime import datetime
 from typing import Callable, Sequence
 
 from forumbot.engine.checkpoint import (CHUNKS, TIP, Checkpoint, QueueItem, Tip, chain, read_by, seen_count,
-                                       tip_digest)
+                                       tip_digest, trimmed)
 from forumbot.engine.fold import (checkpoint_at, drain, late_items, queue_items, result, resumed,
                                   folded, queued, snapshot)
 from forumbot.engine.results import GameRun
@@ -26,30 +31,39 @@ from forumbot.engine.work import Work
 from forumbot.model import GameSetup, Input
 
 
-def tip_holds(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None) -> bool:
+def tip_holds(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None,
+              checked: bool = False) -> bool:
     """Whether a fold up to `until` may start at `tip`: it is not later, and the inputs it saw are the first of
-    `inputs`, unchanged, and the only ones stamped by its `until`."""
-    if tip is None or tip.until > until or seen_count(inputs, tip.until) != tip.seen:
+    `inputs`, unchanged (`checked`: the caller vouches for that), and the only ones stamped by its `until`."""
+    if tip is None or tip.until > until:
         return False
-    chained = chain(inputs, tip.chunks)
+    if checked:
+        if len(inputs) < tip.seen or any(inp.at <= tip.until for inp in inputs[tip.seen:]):
+            return False
+        chained = tip.chain
+    else:
+        if seen_count(inputs, tip.until) != tip.seen:
+            return False
+        chained = chain(inputs, tip.chunks)
     return chained == tip.chain and tip_digest(setup, chained, tip.read_by) == tip.state.digest
 
 
 def run_tipped(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None,
-               checkpoints: Callable[[], Sequence[Checkpoint]]) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
+               checkpoints: Callable[[], Sequence[Checkpoint]],
+               checked: bool = False) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
     """`run` from `tip` when it holds, else from the checkpoints (asked for only then). Returns the GameRun, the
     checkpoints of the deadlines this fold resolved, and the new tip (None: keep the one there is)."""
     made: list[Checkpoint] = []
-    if tip is not None and tip_holds(setup, inputs, until, tip):
-        return _from_tip(setup, inputs, until, tip, made)
+    if tip is not None and tip_holds(setup, inputs, until, tip, checked):
+        return _from_tip(setup, inputs, until, tip, made, checked)
     w = folded(setup, inputs, until, checkpoints(), made)
     seen = seen_count(inputs, until)
     pending = () if seen is None else tuple(q for q in queue_items(w.tb, enumerate(inputs[:seen])) if q[0] > until)
     return result(w), tuple(made), _tip(w, inputs, until, seen, pending, None)
 
 
-def _from_tip(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip,
-              made: list[Checkpoint]) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
+def _from_tip(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip, made: list[Checkpoint],
+              checked: bool) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
     tb = make_table(setup)
     w = resumed(tb, tip.state)
     items = list(tip.pending) + queue_items(tb, enumerate(inputs[tip.seen:], start=tip.seen))
@@ -68,17 +82,18 @@ def _from_tip(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: T
 
     w.on_resolved = resolved
     drain(w, heap, until)
-    seen = seen_count(inputs, until)
+    seen = seen_count(inputs, until, tip.seen)  # the tip's inputs are stamped by its until, so by this one
     pending = tuple(q for q in items if q[0] > until and seen is not None and q[1] < seen)
-    return result(w), tuple(made), _tip(w, inputs, until, seen, pending, tip)
+    return result(w), tuple(made), _tip(w, inputs, until, seen, pending, tip, checked)
 
 
 def _tip(w: Work, inputs: Sequence[Input], until: datetime, seen: int | None, pending: tuple[QueueItem, ...],
-         old: Tip | None) -> Tip | None:
-    """The tip at `until`; from `old` (which held), only the inputs it had not seen are hashed."""
+         old: Tip | None, checked: bool = False) -> Tip | None:
+    """The tip at `until`; from `old` (which held), only the inputs it had not seen are hashed (all of them anew
+    past CHUNKS chunks, unless the caller vouched for the old ones: then they are never read)."""
     if seen is None:
         return None
-    if old is not None and seen >= old.seen and len(old.chunks) < CHUNKS:
+    if old is not None and seen >= old.seen and (len(old.chunks) < CHUNKS or checked):
         new = inputs[old.seen:seen]
         chunks = old.chunks + ((seen,) if new else ())
         chained = chain(inputs, chunks[len(old.chunks):], old.chain, old.seen)
@@ -87,4 +102,4 @@ def _tip(w: Work, inputs: Sequence[Input], until: datetime, seen: int | None, pe
         chunks = (seen,) if seen else ()
         chained, latest = chain(inputs, chunks), read_by(inputs[:seen])
     state = snapshot(w, TIP, until, tip_digest(w.tb.setup, chained, latest))
-    return Tip(state, seen, latest, pending, chunks, chained)
+    return Tip(trimmed(state), seen, latest, pending, chunks, chained)

@@ -130,6 +130,8 @@ def tell_rederived(w: Work, undo_input: Input) -> None:
     thread, and what it now does (a replacement's role PM, a modkill's post) goes out."""
     t = w.tb.t
     for prior in w.g.inputs:
+        if prior is None:  # out of any undo's reach since a resolution (a tip's, checkpoint.trimmed)
+            continue
         verdict = w.rederived.get(prior.id)
         if verdict is None or verdict == w.g.told.get(prior.id):
             continue

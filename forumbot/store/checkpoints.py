@@ -12,7 +12,7 @@ import pickle
 from datetime import datetime
 from typing import Sequence
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.engine.checkpoint import TIP, Checkpoint, Tip, dumps, loads
@@ -60,26 +60,47 @@ def save_checkpoints(session: Session, game_id: int, made: Sequence[Checkpoint],
 
 
 def load_tip(session: Session, game_id: int) -> Tip | None:
-    data = session.scalar(select(CheckpointRow.data).where(CheckpointRow.game_id == game_id,
-                                                           CheckpointRow.phase == TIP).limit(1))
-    return None if data is None else loads(data, Tip)
+    return load_marked_tip(session, game_id)[0]
 
 
-def save_tip(session: Session, game_id: int, tip: Tip) -> bool:
-    """The game's tip, in place of the one there was; not stored (the next tick folds from a checkpoint) when a
-    checkpoint has the same time, which the table keeps unique."""
+def load_marked_tip(session: Session, game_id: int) -> tuple[Tip | None, str | None, bool]:
+    """The game's tip, the mark of the stored inputs it saw (forumbot/stored_inputs.py; None: not known), and
+    whether the tick that folded it put its due messages in the outbox (`mark_enqueued`)."""
+    row = session.execute(select(CheckpointRow.data, CheckpointRow.inputs_mark, CheckpointRow.enqueued).where(
+        CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP).limit(1)).first()
+    if row is None:
+        return None, None, False
+    tip = loads(row.data, Tip)
+    return (tip, row.inputs_mark, bool(row.enqueued)) if tip is not None else (None, None, False)
+
+
+def mark_enqueued(session: Session, game_id: int, until: datetime) -> None:
+    """The tip this tick's fold made (at `until`) had its due messages put in the outbox, in this transaction: the
+    next tick needs to match only the others (tick.py). An older tip row is left as it is."""
+    session.execute(update(CheckpointRow).where(CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP,
+                                                CheckpointRow.at == until).values(enqueued=True))
+
+
+def save_tip(session: Session, game_id: int, tip: Tip, mark: str | None = None) -> bool:
+    """The game's tip (with the mark of the stored inputs it saw), in place of the one there was; not stored (the
+    next tick folds from a checkpoint) when a checkpoint has the same time, which the table keeps unique."""
     session.execute(delete(CheckpointRow).where(CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP))
     if session.scalar(select(CheckpointRow.id).where(CheckpointRow.game_id == game_id,
                                                      CheckpointRow.at == tip.until)) is not None:
         return False
-    session.add(CheckpointRow(game_id=game_id, phase=TIP, at=tip.until, digest=tip.state.digest, data=dumps(tip)))
+    session.add(CheckpointRow(game_id=game_id, phase=TIP, at=tip.until, digest=tip.state.digest, data=dumps(tip),
+                              inputs_mark=mark))
     return True
 
 
 def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: GameSetup,
-                          inputs: Sequence[Input], until: datetime | None) -> GameRun:
+                          inputs: Sequence[Input], until: datetime | None, *, tip: Tip | None = None,
+                          tip_loaded: bool = False, checked: bool = False, mark: str | None = None,
+                          saved: list[Tip] | None = None) -> GameRun:
     """`game.run` for a stored game, from its tip or else its latest matching checkpoint; the new checkpoints and
-    tip are stored. The GameRun is the same as `game.run`'s (tests/test_engine_checkpoints.py, test_engine_tip.py)."""
+    tip are stored. The GameRun is the same as `game.run`'s (tests/test_engine_checkpoints.py, test_engine_tip.py).
+    `tip_loaded`: `tip` is the stored one, already read; `checked`: the caller vouches for the inputs it saw
+    (engine/tip.py); `mark`: which stored rows `inputs` are, kept with the new tip; `saved`: gets the tip stored."""
     def stored() -> list[Checkpoint]:
         with sessions.begin() as session:
             return load_checkpoints(session, game_id)
@@ -88,15 +109,16 @@ def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: 
         result, made = run_from(setup, inputs, until, stored())
         tip = None
     else:
-        with sessions.begin() as session:
-            old = load_tip(session, game_id)
-        result, made, tip = run_tipped(setup, inputs, until, old, stored)
+        if not tip_loaded:
+            with sessions.begin() as session:
+                tip, checked = load_tip(session, game_id), False
+        result, made, tip = run_tipped(setup, inputs, until, tip, stored, checked)
     if made or tip is not None:
         try:
             with sessions.begin() as session:
                 save_checkpoints(session, game_id, made)
-                if tip is not None:
-                    save_tip(session, game_id, tip)
+                if tip is not None and save_tip(session, game_id, tip, mark) and saved is not None:
+                    saved.append(tip)
         except (pickle.PicklingError, TypeError, AttributeError) as e:
             # a cache: the fold's result stands; the next tick folds from an older checkpoint or from Setup (a
             # clock patched by a test, or a value pickle cannot take, must never fail a tick that folded fine)

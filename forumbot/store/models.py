@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from sqlalchemy import (
     BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, TypeDecorator,
-    UniqueConstraint,
+    UniqueConstraint, event,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -121,6 +121,15 @@ class RawInput(Base):
     # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.tick_bookkeeping, "facts about
     # accounts"); NULL: not checked yet (rows stored before revision 0004 were marked checked, "{}")
     facts: Mapped[str | None] = mapped_column(Text)
+    # how many times the row was written: 1 when stored, one more at every ORM update (the event below; revision
+    # 0008). A game's tip records the count and version sum of the rows it saw, so a tick checks in one query
+    # that none changed and loads only newer rows (forumbot/stored_inputs.py). Every write goes through the ORM.
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+
+
+@event.listens_for(RawInput, "before_update")
+def _bump_version(mapper, connection, target: RawInput) -> None:  # type: ignore[no-untyped-def]
+    target.version = (target.version or 1) + 1
 
 
 class OutboxRow(Base):
@@ -192,3 +201,7 @@ class Checkpoint(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)  # when the fold resolved it (game time)
     digest: Mapped[str] = mapped_column(String(64))
     data: Mapped[bytes] = mapped_column(LargeBinary)
+    # the tip's row only: which stored inputs it saw (forumbot/stored_inputs.py, revision 0008); NULL: unknown
+    inputs_mark: Mapped[str | None] = mapped_column(Text)
+    # the tip's row only: the tick that folded it put its due messages in the outbox (tick.py, revision 0008)
+    enqueued: Mapped[bool | None] = mapped_column(Boolean)
