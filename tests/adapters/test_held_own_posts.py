@@ -98,3 +98,32 @@ def test_an_own_post_awaiting_approval_is_found_queued_not_sent(engine, http, cl
 def test_the_same_post_published_is_found_by_its_id(engine, http, clock):
     forum, text, pid = ENGINES[engine](http, clock, held=False)
     assert forum.find_own_post("2", text) == pid
+
+
+# --- phpBB: a reply taken into the queue ----------------------------------------------------------------------
+
+
+def phpbb_queued_answer() -> bytes:
+    """posting.php's answer to a reply held for approval (3.3.10: meta_refresh(10, $redirect_url), where submit_post
+    names the topic, not the post, of a post its author cannot approve; trigger_error with POST_STORED_MOD,
+    POST_APPROVAL_NOTIFY and RETURN_FORUM), laid on the saved message page of the same board (37_pm_sent_result)."""
+    body = page("phpbb", "37_pm_sent_result.html").decode("utf-8")
+    body = body.replace('content="3; url=http://127.0.0.1:8081/ucp.php?i=pm&amp;mode=view&amp;p=6"',
+                        'content="10; url=http://127.0.0.1:8081/viewtopic.php?t=2"')
+    start = body.index('<h2 class="message-title">Информация</h2>')
+    end = body.index("</p>", start)
+    message = ('<h2 class="message-title">Информация</h2>\n\t<p>Сообщение успешно отправлено, но должно быть одобрено '
+               'модератором до того, как будет отображено на конференции. Вы будете уведомлены об одобрении вашего '
+               'сообщения.<br /><br /><a href="./viewforum.php?f=2">Вернуться в форум</a>')
+    return (body[:start] + message + body[end:]).encode("utf-8")
+
+
+def test_a_phpbb_reply_held_for_approval_is_queued_not_refused(http, clock):
+    forum = PhpbbForum(PHPBB_URL, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep)
+    http.add("GET", PHPBB_URL + "posting.php?mode=reply&t=2", body=page("phpbb", "10_reply_form.html"),
+             content_type=HTML)
+    http.add("POST", PHPBB_URL + "posting.php?mode=reply&t=2", body=phpbb_queued_answer(), content_type=HTML)
+    with pytest.raises(PostQueued, match="одобрено модератором") as e:
+        forum.reply("2", "Итоги дня")  # before: a refusal of a post the board has taken
+    assert e.value.pending_id is None
+    assert len([c for c in http.calls if c.request.method == "POST"]) == 1  # taken once, not sent again
