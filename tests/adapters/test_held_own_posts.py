@@ -127,3 +127,24 @@ def test_a_phpbb_reply_held_for_approval_is_queued_not_refused(http, clock):
         forum.reply("2", "Итоги дня")  # before: a refusal of a post the board has taken
     assert e.value.pending_id is None
     assert len([c for c in http.calls if c.request.method == "POST"]) == 1  # taken once, not sent again
+
+
+# --- SMF: a reply taken into the queue ------------------------------------------------------------------------
+
+
+def test_an_smf_reply_held_for_approval_is_queued_not_sent(http, clock):
+    """Post2 redirects a reply awaiting approval as any other; the page it leads to shows the author his new post
+    marked `approvebg` (Display.php): PostQueued naming it, not its id as if the players could read it."""
+    forum = SmfForum(SMF_URL, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep)
+    http.add("GET", SMF_URL + "index.php?action=post;topic=2.0", body=page("smf", "20_reply_form.html"),
+             content_type=HTML, headers=SMF_DATE)
+    http.add("POST", SMF_URL + "index.php?action=post2;start=0;board=1", status=302,
+             headers={"Location": SMF_URL + "index.php?topic=2.new#new"})
+    shown = page("smf", "21_reply_posted_result.html").decode("utf-8").replace(
+        '<div class="windowbg" id="msg37">', '<div class="approvebg" id="msg37">')
+    http.add("GET", SMF_URL + "index.php?topic=2.new", body=shown.encode("utf-8"), content_type=HTML,
+             headers=SMF_DATE)
+    with pytest.raises(PostQueued, match="awaits a moderator's approval") as e:
+        forum.reply("2", "Бот на связи: проверка ответа.")
+    assert e.value.pending_id == "37"
+    assert len([c for c in http.calls if c.request.method == "POST"]) == 1
