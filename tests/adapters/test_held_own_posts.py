@@ -148,3 +148,24 @@ def test_an_smf_reply_held_for_approval_is_queued_not_sent(http, clock):
         forum.reply("2", "Бот на связи: проверка ответа.")
     assert e.value.pending_id == "37"
     assert len([c for c in http.calls if c.request.method == "POST"]) == 1
+
+
+# --- MyBB: a reply taken into the queue -----------------------------------------------------------------------
+
+
+def test_a_mybb_reply_held_for_approval_is_queued_not_refused(http, clock):
+    """newreply.php (1.8.37) sends a post into the moderation queue to get_thread_link($tid) through its forced
+    redirect page with redirect_newreply + redirect_newreply_moderation (stock English: the live boards' language),
+    not to `pid=N`: laid on the board's saved redirect page (13_reply_posted_result)."""
+    forum = MybbForum(MYBB_URL, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep)
+    http.add("GET", MYBB_URL + "showthread.php?tid=2&action=lastpost", body=page("mybb", "28_thread_short.html"),
+             content_type=HTML)
+    answer = page("mybb", "13_reply_posted_result.html").decode("utf-8")
+    answer = answer.replace("showthread.php?tid=1&amp;pid=37#pid37", "showthread.php?tid=2").replace(
+        "Спасибо, ваш ответ опубликован.<br />Вы будете перенаправлены к вашему сообщению.",
+        "Thank you, your reply has been posted.<br />The administrator has specified that all new posts require "
+        "moderation. You will now be returned to the thread.")
+    http.add("POST", MYBB_URL + "newreply.php?tid=2&processed=1", body=answer.encode("utf-8"), content_type=HTML)
+    with pytest.raises(PostQueued, match="require moderation"):
+        forum.reply("2", "Итоги дня")  # before: the redirect page read as an unexpected answer, a refusal
+    assert len([c for c in http.calls if c.request.method == "POST"]) == 1
