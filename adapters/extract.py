@@ -100,6 +100,7 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
     for strip in (*profile.strip, sel["signature"]):
         skip.update(select(scope, strip))
     flattened = set(by_post(scope, members, f"[{FLATTENED}]"))
+    held = _held(tree, members, sel.get("held", ""))
     posts: list[ForumPost] = []
     for el in elements:
         meta = post_meta(el, ctx) if post_meta is not None else {}
@@ -134,8 +135,22 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
             edited_at=edited_at, edit_count=edits,
             text=content, html=markup,
             quoted=any(body in q.iterancestors() for q in found["quote"].get(el, ())),
+            held=el in held,
         ))
     return posts
+
+
+def _held(tree: etree._Element, posts: set[etree._Element], selector: str) -> set[etree._Element]:
+    """The posts that the engine's mark for a post held for a moderator is on, around or inside (Invision:
+    `ipsModerated` on the article around the comment); none where the profile names no mark."""
+    out: set[etree._Element] = set()
+    for mark in select(tree, selector) if selector else ():
+        if mark in posts:
+            out.add(mark)
+            continue
+        out.update(el for el in posts if mark in el.iterancestors())  # around: the marks are few
+        out.update(a for a in mark.iterancestors() if a in posts)  # inside
+    return out
 
 
 def _first(groups: dict[etree._Element, list], post: etree._Element) -> etree._Element | None:

@@ -15,7 +15,7 @@ from adapters.html import select, select_one
 from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
-from forumbot.errors import LoginRequired, PageFormatChanged
+from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
 from forumbot.transport import Page
 from forumbot.unreadable import UnreadablePost
 
@@ -169,7 +169,12 @@ class HtmlTopics:
         return start if self.profile.pagination.kind == "offset" else start // per_page + 1
 
     def own_posts_with(self, tree: etree._Element, page: Page, topic: str, marker: str) -> str | None:
+        """The id of the bot's post holding `marker` on this page; PostQueued when the engine marks it held for a
+        moderator: the bot sees its own queued post, the players do not, so it is not out (find_own_post)."""
         for post in reversed(extract_posts(tree, self.profile, self.ctx(page), topic)):
             if post.author == self.username and (marker in post.text or marker in post.html):
+                if post.held:
+                    raise PostQueued(f"{self.profile.engine}: the bot's post {post.id} in topic {topic}, found after "
+                                     f"an interrupted send, awaits a moderator's approval", pending_id=post.id)
                 return post.id
         return None

@@ -13,7 +13,8 @@ templates, no real page of them was saved (INVISION.unverified):
   moderated (the forum's preview_posts, the member's mod_posts). Read off the form page already fetched, and
   the new comment then found marked `ipsModerated` on the redirect's page (one request, only when the box was
   shown: a box of another kind must not hold a published post back), it makes the answer PostQueued: taken,
-  not out, never sent again;
+  not out, never sent again; after a crash, find_own_post finds the same comment by the profile's `held`
+  mark (`article.ipsModerated`) and says PostQueued too, so the outbox records it queued, not sent;
 - PMs are Messenger conversations: `messenger/` lists them, `messenger/{id}/` shows the messages (each with
   its own data-quotedata), `messenger/compose/` starts one (the answer redirects to `messenger/{id}/`).
 """

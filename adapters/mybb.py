@@ -15,6 +15,7 @@ Flows as observed on a real MyBB 1.8.37 board (fixtures/mybb/README.md):
 from __future__ import annotations
 
 import logging
+import re
 from datetime import datetime, timedelta, timezone
 from typing import Sequence
 
@@ -26,10 +27,13 @@ from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, 
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
 from forumbot.adapter import ForumPM, OWN_PM
-from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent
+from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
+
+# get_thread_link(): the thread itself (plain or SEO URL, maybe its last post), as a reply into the queue leads
+_THREAD_LINK = re.compile(r"showthread\.php\?(?:.*&(?:amp;)?)?tid=\d+|thread-\d+(?:-lastpost)?\.html")
 
 
 class MybbForum(HtmlForum):
@@ -93,6 +97,12 @@ class MybbForum(HtmlForum):
             if merged:
                 log.info("mybb: reply merged into the bot's post %s in thread %s", pid, tid)
             return ReplyId(str(pid), merged=merged)
+        if target and not m and not self.error_text(result) and _THREAD_LINK.search(target):
+            # newreply.php sends a post into the moderation queue to the thread, not to the post (its forced
+            # redirect page, redirect_newreply_moderation): taken, not out, never sent again
+            said = " ".join(clean_text(td) for td in select(result.tree(), "table.tborder td.trow1"))  # its message
+            raise PostQueued(f"mybb: the reply to thread {tid} awaits a moderator's approval (the board says: "
+                             f"{said[:200]})")
         self.raise_for_errors(result, flood_action="post", text=self.error_text(result) or self._notice_text(result))
         raise PageFormatChanged("mybb: reply gave neither a post id nor an error")
 

@@ -27,7 +27,7 @@ from adapters.html import (
 from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.profiles import PHPBB, HtmlProfile
 from forumbot.adapter import ForumPM, OWN_PM
-from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged
+from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.transport import Page
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,8 @@ class PhpbbForum(HtmlForum):
                 if m:
                     return ReplyId(m.group(1))
                 raise PageFormatChanged(f"phpbb: reply redirected to {result.location}")
+            if result.status == 200:
+                self._raise_if_queued(result, tid)
             if result.status == 200 and hook(self.profile, "stale")(result.tree(), self.profile):
                 # New posts arrived since the form was served; the re-shown form is current: send it again.
                 log.info("phpbb: topic %s moved on while replying; resubmitting", tid)
@@ -104,6 +106,18 @@ class PhpbbForum(HtmlForum):
                 continue
             self.raise_for_errors(result, flood_action="post")
         raise FormTransient(f"phpbb: topic {tid} kept moving; reply not posted")
+
+    def _raise_if_queued(self, result: Page, tid: str) -> None:
+        """A reply held for approval: posting.php answers with its message page (POST_STORED_MOD) and a meta refresh
+        to the topic, `viewtopic.php?t=N` (submit_post names the post only when it is visible), where a published
+        reply is a redirect to `p=N#pN`. PostQueued: taken, not out, never sent again."""
+        box = select_one(result.tree(), self.profile.selectors["success_message"])
+        target = meta_refresh_url(result.tree(), result.url) or ""
+        to_topic = re.search(r"viewtopic\.php\?(?:.*&)?t=\d+", target) and not self.matches("posted", target)
+        if box is not None and to_topic:
+            words = " ".join(text(box).split())
+            raise PostQueued(f"phpbb: the reply to topic {tid} awaits a moderator's approval (the board says: "
+                             f"{words[:200]})")
 
     # --- find own post ----------------------------------------------------------------------------------------
 

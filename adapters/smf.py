@@ -35,7 +35,9 @@ from adapters.html import clean_text, form_action, form_fields, inner_html, sele
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR, HtmlProfile
 from forumbot.adapter import ForumPM, OWN_PM
-from forumbot.errors import FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged
+from forumbot.errors import (
+    FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PostQueued,
+)
 from forumbot.transport import PACE_MARGIN, Page
 
 log = logging.getLogger(__name__)
@@ -141,6 +143,8 @@ class SmfForum(HtmlForum):
                 return ReplyId(m.group(1))
             try:
                 return ReplyId(self._new_post_id(target, tid, last_msg))
+            except PostQueued:
+                raise
             except ForumError as e:
                 # Posted, id unknown: not "failed" (the outbox would post it again) but "maybe sent", so the
                 # marker is looked for first; and not LoginRequired, which would run the reply again.
@@ -155,9 +159,13 @@ class SmfForum(HtmlForum):
         new one, or an earlier one others made since it last read), else on the last page."""
         for where in (path, self.url("last_page", topic=tid)):
             posts = self._topic_page(where, tid)[2]
-            mine = [int(p.id) for p in posts if p.author == self.username and int(p.id) > last_msg]
+            mine = [p for p in posts if p.author == self.username and int(p.id) > last_msg]
             if mine:
-                return str(max(mine))
+                new = max(mine, key=lambda p: int(p.id))
+                if new.held:  # SMF shows the author his post awaiting approval (Display.php): taken, not out
+                    raise PostQueued(f"smf: the reply to topic {tid} awaits a moderator's approval (post {new.id})",
+                                     pending_id=new.id)
+                return new.id
         raise PageFormatChanged(f"smf: topic {tid} does not show the bot's new post")
 
     # --- find own post ----------------------------------------------------------------------------------------

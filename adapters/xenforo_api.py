@@ -143,7 +143,8 @@ class XenforoApiForum:
                          author_id=str(p.get("user_id")) if p.get("user_id") else None,
                          posted_at=_utc(p["post_date"]), edited_at=_utc(edited) if edited else None,
                          edit_count=1 if edited else 0, text=_QUOTE.sub("", message).strip(), html=message,
-                         quoted=bool(re.search(r"\[quote", message, re.I)))
+                         quoted=bool(re.search(r"\[quote", message, re.I)),
+                         held=p.get("message_state") == "moderated")
 
     def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
         tid = self.topic_id(topic)
@@ -191,6 +192,9 @@ class XenforoApiForum:
             page = posts if number == 1 else self._page(tid, number)[0]
             for p in reversed(page):
                 if _fold(p.author) == _fold(self.username) and marker in p.html:
+                    if p.held:  # the author's own post awaiting approval: not out (outbox recovery)
+                        raise PostQueued(f"xenforo api: the bot's post {p.id} in thread {tid}, found after an "
+                                         "interrupted send, awaits a moderator's approval", p.id)
                     return p.id
         return None
 

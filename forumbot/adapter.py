@@ -22,6 +22,8 @@ class ForumPost:
     html: str  # the post body as served
     quoted: bool = False  # the body held a quote (removed from `text`): a vote post with one is no vote (H-3, M-7)
     posted_latest: datetime | None = None  # the latest instant a rough time ("1 минуту назад", "15:07") allows
+    # the forum holds it for a moderator's approval: shown to its author (and moderators), not to the players
+    held: bool = False
 
 
 class ReplyId(str):
@@ -102,5 +104,7 @@ class ForumAdapter(Protocol):
         ...
 
     def find_own_post(self, topic: str, marker: str) -> str | None:
-        """The id of the bot's post in `topic` that contains `marker`, if any (outbox crash recovery)."""
+        """The id of the bot's post in `topic` that contains `marker`, if any (outbox crash recovery). A post found
+        but held for a moderator's approval (the author sees his own queued post) raises PostQueued naming it:
+        it is on its way, not out, and must be neither counted sent nor sent again."""
         ...

@@ -3,11 +3,13 @@
 Each message is stored under its stable key (insert-if-absent), then delivered in three steps, each its own
 transaction: record the attempt; send; record the forum's id. A crash between the last two leaves an
 "attempted" row. For a post the next cycle asks the adapter's `find_own_post` for the row's marker (a short
-tag derived from the key, ending the post) and sends only if it is not there. For a PM it asks `find_own_pm`
-if the adapter has it; an adapter that cannot search sent PMs leaves the row "uncertain" and it is not sent
-again: a duplicated role PM or check result is worse than a missing one the GM sees in `game status`.
-An adapter that *raises* is telling us the message did not go out, so such a row goes back to pending, except
-a post after a timeout-like ForumUnavailable, which stays "attempted" so the marker is looked for first.
+tag derived from the key, ending the post) and sends only if it is not there; one found held for a moderator
+(PostQueued: the bot sees its own queued post, the players do not) is recorded "queued" as a fresh one is.
+For a PM it asks `find_own_pm` if the adapter has it; an adapter that cannot search sent PMs leaves the row
+"uncertain" and it is not sent again: a duplicated role PM or check result is worse than a missing one the GM
+sees in `game status`. An adapter that *raises* is telling us the message did not go out, so such a row goes
+back to pending, except a post after a timeout-like ForumUnavailable, which stays "attempted" so the marker is
+looked for first.
 
 A permanent refusal (FormRejected: no such recipient, a text the forum will not take) is no outage: the row
 is set aside as "refused", every GM gets a PM naming it and the forum's reason, and delivery goes on with
@@ -143,7 +145,11 @@ def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, 
         if row.where == Where.PM:
             found = _find_pm(adapter, row.to or "", row.marker)
         else:
-            found = adapter.find_own_post(target.topic(row.where), row.marker)
+            try:
+                found = adapter.find_own_post(target.topic(row.where), row.marker)
+            except PostQueued as e:  # on the forum, but only its author sees it: as a fresh PostQueued
+                _queued(sessions, target, [row], e, now, report)
+                continue
         if found is not None:
             _mark_sent(sessions, [row], found, now)
             report.recovered += 1

@@ -30,6 +30,9 @@ INVISION = HtmlProfile(
         # IPS prints "Изменено <time> пользователем X" inside the content, excluded from quotes
         "edit_notice": "span[data-excludequote] time[datetime]",
         "quote": "blockquote.ipsQuote",
+        # a comment held for a moderator, as its author sees it: IPS 4's forums postContainer template marks
+        # the article `ipsModerated` (hidden() true); no served page of one seen
+        "held": "article.ipsModerated",
         "pagination": "ul.ipsPagination",
         "page_link": "ul.ipsPagination li.ipsPagination_page a",
         "next_page": "ul.ipsPagination li.ipsPagination_next:not(.ipsPagination_inactive) a",
@@ -90,6 +93,6 @@ INVISION = HtmlProfile(
         "selectors.page_end", "selectors.signature", "forms.login", "forms.reply", "forms.compose",
         "flows.login_answer", "flows.pm_answer", "messages.bad_login", "messages.quota", "selectors.two_step",
         "messages.flood",
-        "messages.form_invalid", "limits.post", "limits.pm", "selectors.pm_list",
+        "messages.form_invalid", "limits.post", "limits.pm", "selectors.pm_list", "selectors.held",
     }),
 )

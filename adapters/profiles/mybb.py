@@ -32,6 +32,9 @@ MYBB = HtmlProfile(
         "signature": "div.signature",
         "edit_notice": "span.edited_post",
         "quote": "blockquote.mycode_quote",
+        # a post awaiting approval, shown to its author where `showownunapproved` is on (off by default) and to
+        # moderators: the postbit template's `div.post.{$unapproved_shade}` (inc/functions_post.php)
+        "held": "div.post.unapproved_post",
         "pagination": "div.pagination",
         "page_link": "div.pagination a.pagination_page",
         "next_page": "div.pagination a.pagination_next",
@@ -93,6 +96,8 @@ MYBB = HtmlProfile(
         "pm_header": "mybb_pm_usage",
     }),
     date_order="auto",  # stock MyBB prints m-d-Y; Russian packs d.m.Y
+    # the mark of a post awaiting approval: read from the shipped templates, no saved page of one
+    unverified=frozenset({"selectors.held"}),
 )
 
 MYBB_MAX_RECIPIENTS = 5

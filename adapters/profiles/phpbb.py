@@ -33,6 +33,9 @@ PHPBB = HtmlProfile(
         "signature": "div.signature",
         "edit_notice": "div.notice",
         "quote": "blockquote",  # inside the body: the post quotes someone (ForumPost.quoted)
+        # a post awaiting approval, shown to its author (display_unapproved_posts, on by default in 3.3) and
+        # moderators: prosilver's viewtopic_body.html puts `p.post-notice.unapproved` in it (S_POST_UNAPPROVED)
+        "held": "div.post p.post-notice.unapproved",
         "pagination": "div.pagination",
         "page_link": "div.pagination li a[href*='start=']",
         "next_page": "div.pagination li.next a",
@@ -98,4 +101,6 @@ PHPBB = HtmlProfile(
         "pm_header": "count_text",
     }),
     date_order="dmy",
+    # the mark of a post awaiting approval: read from the shipped templates, no saved page of one
+    unverified=frozenset({"selectors.held"}),
 )

@@ -35,6 +35,9 @@ SMF = HtmlProfile(
         "signature": "div.signature",
         "edit_notice": "span.modified[id^='modified_']",  # present, empty, on unedited posts
         "quote": "blockquote",
+        # a post awaiting approval, shown to its author and moderators: Display.php's css_class `approvebg` in
+        # place of `windowbg` (Display.template.php, with the author's "awaiting approval" noticebox)
+        "held": "#forumposts div.approvebg[id^='msg']",
         "pagination": "div.pagelinks",
         "page_link": "div.pagelinks a.nav_page",
         "next_page": "div.pagelinks a.nav_page:has(span.next_page)",
@@ -99,6 +102,8 @@ SMF = HtmlProfile(
         "pm_time": "smf_pm_date",
     }),
     date_order="dmy",
+    # the mark of a post awaiting approval: read from the shipped templates, no saved page of one
+    unverified=frozenset({"selectors.held"}),
 )
 
 SMF_MAX_RECIPIENTS = 10

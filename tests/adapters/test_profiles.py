@@ -40,7 +40,9 @@ def all_selectors(profile: HtmlProfile):
 @pytest.mark.parametrize("profile,engine", [(PHPBB, "phpbb"), (MYBB, "mybb")], ids=["phpbb", "mybb"])
 def test_every_selector_matches_on_some_saved_page(profile, engine):
     trees = pages(engine)
-    dead = [name for name, css in all_selectors(profile) if not any(select(t, css) for t in trees)]
+    # a selector no saved page can show (a post awaiting approval) is one the profile lists as unverified
+    dead = [name for name, css in all_selectors(profile) if not any(select(t, css) for t in trees)
+            and f"selectors.{name}" not in profile.unverified]
     assert dead == [], f"{engine} selectors matching nothing on the fixtures: {dead}"
     for name, spec in profile.forms.items():
         assert any(find_form(t, spec.selector, spec.needs) is not None for t in trees), name
