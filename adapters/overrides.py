@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from lxml import etree
 
 from adapters.html import css
-from adapters.profiles import HtmlProfile, _ro
+from adapters.profiles import HtmlProfile, frozen_map
 from forumbot.options import closest
 
 PARTS = ("selectors", "urls", "messages", "limits")
@@ -60,7 +60,7 @@ def apply_overrides(profile: HtmlProfile, table: Mapping[str, Mapping[str, Any]]
     changes: dict[str, Any] = {}
     for part, names in table.items():
         values = {k: (float(v) if part == "limits" else v) for k, v in names.items()}
-        changes[part] = _ro({**getattr(profile, part), **values})
+        changes[part] = frozen_map({**getattr(profile, part), **values})
     return replace(profile, **changes)
 
 

@@ -27,7 +27,7 @@ from lxml import etree
 
 from adapters.html import clean_text, find_form, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
-from adapters.profiles import VBULLETIN, HtmlProfile, _ro
+from adapters.profiles import VBULLETIN, HtmlProfile, frozen_map
 from forumbot.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
 from forumbot.transport import Page
@@ -47,8 +47,8 @@ def print_profile(profile: HtmlProfile) -> HtmlProfile:
     sel = profile.selectors
     return replace(
         profile,
-        urls=_ro({**profile.urls, "topic": profile.urls["print"], "topic_page": profile.urls["print_page"]}),
-        selectors=_ro({**sel, "post": sel["print_post"], "author": sel["print_author"], "time": sel["print_time"],
+        urls=frozen_map({**profile.urls, "topic": profile.urls["print"], "topic_page": profile.urls["print_page"]}),
+        selectors=frozen_map({**sel, "post": sel["print_post"], "author": sel["print_author"], "time": sel["print_time"],
                        "body": sel["print_body"]}),
         pagination=replace(profile.pagination, per_page=200),
     )

@@ -9,7 +9,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from forumbot.cli_common import _config, _now
+from forumbot.cli_common import config_from_args, now_of
 from forumbot.config import Config
 from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
@@ -20,7 +20,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     from forumbot.cast_summary import cast_summaries
     from forumbot.lifecycle import check_forums, check_setups, late_starts, thread_warnings
 
-    config = _config(args)
+    config = config_from_args(args)
     for warning in config_warnings(config):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
     problems = check_setups(config) + check_forums(config, os.environ)
@@ -29,13 +29,13 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if problems:
         return EXIT_CONFIG
     statuses = _game_statuses(config)
-    for warning in late_starts(config, _now(args), set(statuses)) + thread_warnings(config, statuses):
+    for warning in late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
     for line in cast_summaries(config):
         print(line)
     if args.online:
         verified: list[str] = []
-        wrong, unreachable, warnings = check_online(config, os.environ, now=_now(args), verified=verified)
+        wrong, unreachable, warnings = check_online(config, os.environ, now=now_of(args), verified=verified)
         for line in verified:
             print(line)
         for warning in warnings:

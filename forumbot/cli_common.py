@@ -13,7 +13,7 @@ from forumbot.config import Config, load_config
 DEFAULT_CONFIG = "forumbot.toml"
 
 
-def _config(args: argparse.Namespace) -> Config:
+def config_from_args(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
     level = getattr(args, "verbosity", None) or config.log_level  # -v/-q win over the file's log_level
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -23,12 +23,12 @@ def _config(args: argparse.Namespace) -> Config:
     return config
 
 
-def _now(args: argparse.Namespace) -> datetime:
+def now_of(args: argparse.Namespace) -> datetime:
     """The command's "now": the real clock, unless `cli.main` was handed another one (tests give the CLI their
     clock, so no test depends on the day it runs)."""
     clock = getattr(args, "clock", None)
     return clock() if clock is not None else datetime.now(timezone.utc)
-def _sessions(config: Config):
+def open_store(config: Config):
     from forumbot.store import open_engine, require_current, session_factory
 
     engine = open_engine(config.database_url)

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from forumbot.cli_check import check_online, cmd_check_config
-from forumbot.cli_common import DEFAULT_CONFIG, _config, _now, _sessions
+from forumbot.cli_common import DEFAULT_CONFIG, config_from_args, now_of, open_store
 from forumbot.cli_games import (
     cmd_game_export, cmd_game_list, cmd_game_start, cmd_game_status, cmd_game_stop, cmd_outbox,
 )
@@ -27,7 +27,7 @@ from forumbot.config import Config
 from forumbot.exit_codes import EXIT_OK
 
 # check_online and the shared helpers are imported from here by cli_pages and the tests
-__all__ = ["DEFAULT_CONFIG", "_config", "_now", "_sessions", "add_daemon_commands", "check_online", "cmd_check_config",
+__all__ = ["DEFAULT_CONFIG", "config_from_args", "now_of", "open_store", "add_daemon_commands", "check_online", "cmd_check_config",
            "cmd_db_upgrade", "cmd_game_export", "cmd_game_list", "cmd_game_start", "cmd_game_status",
            "cmd_game_stop", "cmd_init", "cmd_outbox", "cmd_probe", "cmd_run", "cmd_tick"]
 
@@ -130,7 +130,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     from forumbot.store import open_engine, upgrade
     from forumbot.store.schema import current_revision
 
-    config = _config(args)
+    config = config_from_args(args)
     engine = open_engine(config.database_url)
     try:
         upgrade(engine)
@@ -150,7 +150,7 @@ def _daemon(config: Config, args: argparse.Namespace):
 def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.daemon import describe, exit_code
 
-    config = _config(args)
+    config = config_from_args(args)
     daemon = _daemon(config, args)
     try:
         report = daemon.cycle()
@@ -170,7 +170,7 @@ def cmd_tick(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from forumbot.daemon import run_forever
 
-    config = _config(args)
+    config = config_from_args(args)
     daemon = _daemon(config, args)
     print(f"forumbot: running {len(config.games)} configured game(s) from {config.path}, a cycle every "
           f"{config.poll_seconds} s; stop with SIGTERM or Ctrl-C", file=sys.stderr, flush=True)

@@ -9,7 +9,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
-from forumbot.cli_common import _config, _now, _sessions
+from forumbot.cli_common import config_from_args, now_of, open_store
 from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_OK
 
@@ -17,8 +17,8 @@ from forumbot.exit_codes import EXIT_OK
 def cmd_game_list(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import list_games
 
-    config = _config(args)
-    for name, status, mode in list_games(_sessions(config), config):
+    config = config_from_args(args)
+    for name, status, mode in list_games(open_store(config), config):
         print(f"{name}\t{status}\t{mode}")
     return EXIT_OK
 
@@ -26,8 +26,8 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 def cmd_game_status(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import game_status
 
-    config = _config(args)
-    print(game_status(_sessions(config), config, args.name, _now(args)))
+    config = config_from_args(args)
+    print(game_status(open_store(config), config, args.name, now_of(args)))
     return EXIT_OK
 
 
@@ -35,13 +35,13 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import check_setups, start_game
     from forumbot.localtime import local
 
-    config = _config(args)
+    config = config_from_args(args)
     if args.name in config.games:
         problems = [p for p in check_setups(config) if p.startswith(f"games.{args.name}:")]
         if problems:
             raise ConfigError(problems[0])
-    now = _now(args)
-    started = start_game(_sessions(config), config, args.name, now)
+    now = now_of(args)
+    started = start_game(open_store(config), config, args.name, now)
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
@@ -55,8 +55,8 @@ def cmd_game_start(args: argparse.Namespace) -> int:
 def cmd_game_stop(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import stop_game
 
-    config = _config(args)
-    key = stop_game(_sessions(config), config, args.name, _now(args), reason=args.reason)
+    config = config_from_args(args)
+    key = stop_game(open_store(config), config, args.name, now_of(args), reason=args.reason)
     print(f"{args.name}: stopped; the closing post ({key}) goes out with the next tick, which then closes the game")
     return EXIT_OK
 
@@ -66,8 +66,8 @@ def cmd_game_export(args: argparse.Namespace) -> int:
 
     from forumbot.export import export_game
 
-    config = _config(args)
-    transcript = export_game(_sessions(config), config, args.name, args.until or _now(args))
+    config = config_from_args(args)
+    transcript = export_game(open_store(config), config, args.name, args.until or now_of(args))
     text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
     if args.output:
         _write_private(Path(args.output), text)
@@ -97,8 +97,8 @@ def cmd_outbox(args: argparse.Namespace) -> int:
             raise ConfigError(f"outbox {args.name} list takes no key (did you mean `retry {args.key}`?)")
     elif not args.key:
         raise ConfigError(f"outbox {args.name} {args.action}: give the message's key (see `forumbot outbox {args.name}`)")
-    config = _config(args)
-    sessions = _sessions(config)
+    config = config_from_args(args)
+    sessions = open_store(config)
     if args.action == "retry":
         print(outbox_retry(sessions, config, args.name, args.key))
     elif args.action == "drop":

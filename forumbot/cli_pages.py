@@ -34,22 +34,22 @@ def add_pages_commands(subparsers: argparse._SubParsersAction, common: argparse.
 
 
 def cmd_pages_build(args: argparse.Namespace) -> int:
-    from forumbot.cli_daemon import _config, _now, _sessions
+    from forumbot.cli_common import config_from_args, now_of, open_store
     from forumbot.pages.commands import build_stored
 
-    config = _config(args)
+    config = config_from_args(args)
     out = Path(args.output).resolve() if args.output else None
-    written = build_stored(_sessions(config), config, args.names, out, _now(args))
+    written = build_stored(open_store(config), config, args.names, out, now_of(args))
     print(f"{len(written)} file(s) written" + (": " + ", ".join(written) if written else ""))
     return EXIT_OK
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
-    from forumbot.cli_daemon import _config, _now, _sessions
+    from forumbot.cli_common import config_from_args, now_of, open_store
     from forumbot.pages.dashboard import dashboard, to_text, write_private
 
-    config = _config(args)
-    d = dashboard(_sessions(config), _now(args), config.pages.dashboard if config.pages else None)
+    config = config_from_args(args)
+    d = dashboard(open_store(config), now_of(args), config.pages.dashboard if config.pages else None)
     text = json.dumps(d, ensure_ascii=False, indent=1) + "\n" if args.json else to_text(d) + "\n"
     if args.output:
         path = Path(args.output).resolve()
@@ -62,7 +62,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from forumbot.cli_daemon import _config, _now, _sessions
+    from forumbot.cli_common import config_from_args, now_of, open_store
     from forumbot.pages.dashboard import dashboard
     from forumbot.pages.serve import app
 
@@ -75,13 +75,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.folder and not Path(args.config).exists():
         folder = Path(args.folder).resolve()  # the folder alone: no database, so no dashboard
     else:
-        config = _config(args)
+        config = config_from_args(args)
         folder = Path(args.folder).resolve() if args.folder else (config.pages.folder if config.pages else None)
         if folder is None:
             raise ConfigError("serve: give --folder or configure [pages] folder")
-        sessions = _sessions(config)
+        sessions = open_store(config)
         ticks = config.pages.dashboard if config.pages else None
-        board = lambda: dashboard(sessions, _now(args), ticks)  # noqa: E731
+        board = lambda: dashboard(sessions, now_of(args), ticks)  # noqa: E731
     wsgi = app(folder, board, os.environ.get("FORUMBOT_DASHBOARD_TOKEN", ""))
     server = create_server(wsgi, host=args.host, port=args.port, threads=2)
     print(f"serving {folder} on http://{args.host}:{server.effective_port}/", flush=True)

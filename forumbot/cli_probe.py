@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from forumbot.cli_common import _config
+from forumbot.cli_common import config_from_args
 from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 
@@ -22,7 +22,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     if args.handshake:
         from forumbot.handshake import cmd_handshake
 
-        return cmd_handshake(args, _config(args), _probe_target)
+        return cmd_handshake(args, config_from_args(args), _probe_target)
     adapter, forum_name, thread, zone = _probe_target(args)
     report = probe(adapter, thread, forum=forum_name, guest=args.guest)
     if args.json:
@@ -45,7 +45,7 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
 
     if args.guest and args.url and not Path(args.config).exists():
         return _guest_adapter(args.url, args.engine), "", args.url, ""
-    config = _config(args)
+    config = config_from_args(args)
     forums = config.forums
     if args.forum is not None and args.forum not in forums:
         raise ConfigError(f"--forum: no forum named {args.forum!r} (known: {', '.join(sorted(forums))})")

@@ -13,9 +13,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from forumbot.config_forums import FORUM_SETTINGS, _default_board_zones, _parse_forum
-from forumbot.config_games import _parse_game
-from forumbot.config_reader import _Reader
+from forumbot.config_forums import FORUM_SETTINGS, default_board_zones, parse_forum
+from forumbot.config_games import parse_game
+from forumbot.config_reader import Reader
 from forumbot.config_types import (
     LANGUAGES, MAX_PHASE_HOURS, MODES, VARIANTS, Config, ConfigProblems, EngineTraits, ForumConfig, GameConfig,
     engine_traits, known_engines, shared_threads,
@@ -68,7 +68,7 @@ _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_se
 
 
 def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
-    top = _Reader(raw, path.name, problems)
+    top = Reader(raw, path.name, problems)
     database = top.get("database", str, "") or default_database_url(path)
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
         # a relative SQLite path is relative to the config file, not to wherever cron happens to run us
@@ -89,7 +89,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if not isinstance(table, dict):
             problems.append(f"forums.{name}: expected a table")
             continue
-        forums[name] = _parse_forum(name, table, problems)
+        forums[name] = parse_forum(name, table, problems)
     if not forums and "forums" in raw:
         problems.append("forums: no forum configured")
     games = {}
@@ -97,10 +97,10 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if not isinstance(table, dict):
             problems.append(f"games.{name}: expected a table")
             continue
-        game = _parse_game(name, table, forums, problems)
+        game = parse_game(name, table, forums, problems)
         if game is not None:
             games[name] = game
-    forums = _default_board_zones(forums, games, problems)
+    forums = default_board_zones(forums, games, problems)
     from forumbot.pages.config import parse_pages
 
     pages = parse_pages(raw.get("pages"), path, problems)

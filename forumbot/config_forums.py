@@ -8,13 +8,13 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from forumbot.config_reader import _Reader
-from forumbot.config_types import _FORUM_KEYS, ForumConfig, GameConfig, engine_traits, known_engines
+from forumbot.config_reader import Reader
+from forumbot.config_types import FORUM_KEYS, ForumConfig, GameConfig, engine_traits, known_engines
 from forumbot.options import closest, flag, number, string, whole
 
 
-def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
-    r = _Reader(table, f"forums.{name}", problems)
+def parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
+    r = Reader(table, f"forums.{name}", problems)
     engine = r.get("engine", str, "", required=True)
     custom = ":" in engine  # "module:attr", loaded (and so checked) by `check-config`
     if custom and not all(part.strip() for part in engine.split(":", 1)):
@@ -38,12 +38,12 @@ def _parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
     if "profile" in table and not custom and isinstance(table["profile"], dict):
         problems.extend(f"forums.{name}.{p}" for p in _profile_problems(engine, table["profile"]))
     if traits is not None:
-        r.unknown(set(_FORUM_KEYS) | traits.settings)
+        r.unknown(set(FORUM_KEYS) | traits.settings)
     return ForumConfig(name=name, engine=engine, login=login, base_url=base_url, password_env=password_env,
                        markup=markup, extra=extra)
 
 
-def _check_url(r: _Reader, url: str, web: bool) -> None:
+def _check_url(r: Reader, url: str, web: bool) -> None:
     try:
         parts = urlsplit(url)
         _ = parts.port  # raises on a malformed port
@@ -99,10 +99,10 @@ FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
 }
 
 
-def _adapter_settings(r: _Reader, table: dict) -> dict[str, Any]:
+def _adapter_settings(r: Reader, table: dict) -> dict[str, Any]:
     """The forum table's other keys, for the adapter; the values of those forumbot's adapters read are checked."""
     settings = {}
-    for key in sorted(set(table) - set(_FORUM_KEYS)):
+    for key in sorted(set(table) - set(FORUM_KEYS)):
         check = FORUM_SETTINGS.get(key)
         wrong = check(table[key]) if check else None
         if wrong:
@@ -129,7 +129,7 @@ def _zone(name: str) -> ZoneInfo | None:
         return None
 
 
-def _default_board_zones(forums: dict[str, ForumConfig], games: dict[str, GameConfig],
+def default_board_zones(forums: dict[str, ForumConfig], games: dict[str, GameConfig],
                          problems: list[str]) -> dict[str, ForumConfig]:
     out = {}
     for name, forum in forums.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from forumbot.config_reader import _Reader
+from forumbot.config_reader import Reader
 from forumbot.config_types import LANGUAGES, MAX_PHASE_HOURS, MODES, VARIANTS, ForumConfig, GameConfig
 from forumbot.model import PlayerSpec, Role, Schedule
 from forumbot.options import option_problems
@@ -16,8 +16,8 @@ _GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_threa
               "vote_count_minutes", "remind_hours", "publish"}
 
 
-def _parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
-    r = _Reader(table, f"games.{name}", problems)
+def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
+    r = Reader(table, f"games.{name}", problems)
     before = len(problems)
     forum = r.get("forum", str, "", required=True)
     if forum and forum not in forums:
@@ -65,7 +65,7 @@ def _parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems
                       options=options, shadow_to=shadow_to, pm_subject=pm_subject, publish=publish)
 
 
-def _parse_players(r: _Reader, items: list) -> tuple[PlayerSpec, ...]:
+def _parse_players(r: Reader, items: list) -> tuple[PlayerSpec, ...]:
     players: list[PlayerSpec] = []
     seen: set[str] = set()
     for i, item in enumerate(items or []):
@@ -95,7 +95,7 @@ def _parse_players(r: _Reader, items: list) -> tuple[PlayerSpec, ...]:
     return tuple(players)
 
 
-def _parse_schedule(r: _Reader) -> Schedule | None:
+def _parse_schedule(r: Reader) -> Schedule | None:
     start = r.get("start", (datetime, str), None, required=True)
     tz_name = r.get("timezone", str, "Europe/Moscow")
     try:

@@ -10,7 +10,7 @@ from typing import Any
 from forumbot.options import closest
 
 
-class _Reader:
+class Reader:
     """Typed access to one TOML table, recording a problem (with the table's path) instead of raising."""
 
     def __init__(self, table: dict, where: str, problems: list[str]) -> None:

@@ -18,7 +18,7 @@ LANGUAGES = ("ru", "en")
 MAX_PHASE_HOURS = 24 * 365  # longer is a typo, and much longer overflows date arithmetic
 
 # What an engine's adapter class declares, read here so that adding an engine touches only adapters/ and the
-# entry-point registry: `settings` (the forum-table keys it takes besides _FORUM_KEYS, passed to it by
+# entry-point registry: `settings` (the forum-table keys it takes besides FORUM_KEYS, passed to it by
 # daemon.build_adapter), `prints_local_times` (pages print local times without a zone: read in `timezone_name`,
 # which defaults to the zone of the games on that forum, since a board set up for a Moscow game shows Moscow
 # time), `markup` ("bbcode" or "markdown"). An adapter named "module:attr" may take any key.
@@ -44,7 +44,7 @@ def engine_traits(engine: str) -> EngineTraits | None:
                         False)), str(getattr(cls, "markup", "bbcode")))
 
 
-_FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
+FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")
 
 
 @dataclass(frozen=True)

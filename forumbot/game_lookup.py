@@ -21,30 +21,30 @@ ACTIVE = ("running", "stopping")
 STOPPED = ("stopping", "stopped")
 
 
-def _game_config(config: Config, name: str) -> GameConfig:
+def configured_game(config: Config, name: str) -> GameConfig:
     if name not in config.games:
         known = ", ".join(sorted(config.games)) or "none"
         raise ConfigError(f"no game named {name!r} in {config.path} (configured: {known})")
     return config.games[name]
 
 
-def _zone(game: Game) -> str:
+def zone_of(game: Game) -> str:
     """The game's time zone, "" (UTC) for a stored setup that cannot be read (the summary still prints)."""
     try:
-        return _stored_setup(game).schedule.timezone
+        return setup_of(game).schedule.timezone
     except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
         return ""
 
 
-def _stored_setup(game: Game) -> GameSetup:
+def setup_of(game: Game) -> GameSetup:
     from forumbot.store.setup_codec import setup_from_json
 
     return setup_from_json(game.setup_json, game=game.name, check=False)
 
 
-def _stored_game(session: Session, config: Config, name: str) -> Game:
+def game_row(session: Session, config: Config, name: str) -> Game:
     game = session.scalar(select(Game).where(Game.name == name))
     if game is None:
-        _game_config(config, name)
+        configured_game(config, name)
         raise ForumbotError(f"game {name!r} was never started (start it with `forumbot game start {name}`)")
     return game

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot import engine
 from forumbot.config import Config, GameConfig, shared_threads
 from forumbot.errors import ConfigError, ForumbotError, SetupError
-from forumbot.game_lookup import ACTIVE, _game_config
+from forumbot.game_lookup import ACTIVE, configured_game
 from forumbot.model import GameSetup, Role
 from forumbot.pages.publish import freeze_url
 from forumbot.store.models import Game, Seat
@@ -64,7 +64,7 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     The role PMs, the player list and the commitment post come out of the fold on the next tick, like every
     other message: Setup opens at `now` (the fold's Schedule.setup_opens, set from `started_at`).
     """
-    game = _game_config(config, name)
+    game = configured_game(config, name)
     forum = config.forums[game.forum]
     seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
     setup = game.setup(seed, bot=forum.login, markup=forum.markup)

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config import Config
 from forumbot.errors import SetupError
-from forumbot.game_lookup import STOPPED, _game_config, _stored_setup
+from forumbot.game_lookup import STOPPED, configured_game, setup_of
 from forumbot.localtime import local
 from forumbot.model import Role
 from forumbot.outbox import MERGED
@@ -40,7 +40,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         if game is None:
-            _game_config(config, name)
+            configured_game(config, name)
             return f"{name}: not started (start it with `forumbot game start {name}`)"
         seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
         counts = dict(session.execute(select(OutboxRow.status, func.count()).where(
@@ -54,7 +54,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
         pm_eta = pm_eta_line(session, config, game, now)
-    zone = _stored_setup(game).schedule.timezone
+    zone = setup_of(game).schedule.timezone
     lines = [
         f"{name}: {game.status}, mode {game.mode}, started {local(game.started_at, zone)}"
         + (_closed(game, zone) if game.ended_at else ""),
@@ -137,6 +137,6 @@ def _don_line(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
     don = [p.nick for p in run.result.players if p.role is Role.DON]
     if don:
         return [f"don: {don[0]}"]
-    if Role.DON in get_variant(_stored_setup(game).variant).roles:
+    if Role.DON in get_variant(setup_of(game).variant).roles:
         return ["don: not chosen yet (the mafia choose him during Setup, M-1)"]
     return []

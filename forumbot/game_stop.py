@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config import Config
 from forumbot.errors import ForumbotError, SetupError
 from forumbot.game import STOP_KEY
-from forumbot.game_lookup import _game_config, _stored_setup
+from forumbot.game_lookup import configured_game, setup_of
 from forumbot.model import Role
 from forumbot.store.models import Game, Seat
 
@@ -29,19 +29,19 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         if game is None:
-            _game_config(config, name)
+            configured_game(config, name)
             raise ForumbotError(f"game {name!r} was never started; there is nothing to stop")
         status = game.status
     if status != "running":
         raise ForumbotError(f"game {name!r} is {status}, not running; there is nothing to stop")
-    _game_config(config, name)
+    configured_game(config, name)
     try:
         roles = [(p.nick, p.role, p.alive) for p in fold_game(sessions, config, name, now).result.players]
     except SetupError:  # a stored setup the fold refuses is a reason to stop the game: reveal the seats as stored
         roles = None
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
-        setup = _stored_setup(game)
+        setup = setup_of(game)
         seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
         if roles is None:
             roles = [(s.current_nick, Role(s.role), True) for s in seats]

@@ -39,10 +39,10 @@ from forumbot.errors import (
 )
 from forumbot.model import Where
 from forumbot.outbox_notices import (
-    NOTICE, QUEUED_NOTICE, SHADOW_PM_LIMIT, _chunks, _queued, _refused, refusal_text, shadow_text,
+    NOTICE, QUEUED_NOTICE, SHADOW_PM_LIMIT, split_chunks, record_queued, record_refused, refusal_text, shadow_text,
 )
 from forumbot.outbox_store import (
-    MERGED, Delivery, Target, _mark_attempt, _mark_sent, _mark_uncertain, _note_error, _reset, _update, enqueue,
+    MERGED, Delivery, Target, mark_attempt, mark_sent, mark_uncertain, note_error, reset_row, update_rows, enqueue,
     marker, with_marker,
 )
 from forumbot.store.models import OutboxRow
@@ -148,26 +148,26 @@ def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, 
             try:
                 found = adapter.find_own_post(target.topic(row.where), row.marker)
             except PostQueued as e:  # on the forum, but only its author sees it: as a fresh PostQueued
-                _queued(sessions, target, [row], e, now, report)
+                record_queued(sessions, target, [row], e, now, report)
                 continue
         if found is not None:
-            _mark_sent(sessions, [row], found, now)
+            mark_sent(sessions, [row], found, now)
             report.recovered += 1
         elif row.where == Where.PM and not can(adapter, OWN_PM):
-            _mark_uncertain(sessions, [row])
+            mark_uncertain(sessions, [row])
             report.uncertain += 1
         else:
-            _reset(sessions, [row], "not found on the forum after an interrupted send")
+            reset_row(sessions, [row], "not found on the forum after an interrupted send")
     for tag, group in batches.items():
         found = _find_pm(adapter, target.shadow_to or "", tag)
         if found is not None:
-            _mark_sent(sessions, group, found, now)
+            mark_sent(sessions, group, found, now)
             report.recovered += len(group)
         elif not can(adapter, OWN_PM):
-            _mark_uncertain(sessions, group)
+            mark_uncertain(sessions, group)
             report.uncertain += len(group)
         else:
-            _reset(sessions, group, "not found on the forum after an interrupted send")
+            reset_row(sessions, group, "not found on the forum after an interrupted send")
 
 
 def _find_pm(adapter, to: str, tag: str) -> str | None:
@@ -178,7 +178,7 @@ def _find_pm(adapter, to: str, tag: str) -> str | None:
 
 
 def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
-    _mark_attempt(sessions, [row], now, batch=None)
+    mark_attempt(sessions, [row], now, batch=None)
     hook("after_attempt")
     try:
         if row.where == Where.PM:
@@ -186,55 +186,55 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
         else:
             remote = adapter.reply(target.topic(row.where), with_marker(row.text, row.marker))
     except PostQueued as e:
-        _queued(sessions, target, [row], e, now, report)
+        record_queued(sessions, target, [row], e, now, report)
         return
     except PartlySent as e:
         # some recipients have it: what is left owed is the PM to the others (issue 7 item 5 follow-up)
         row.to = ", ".join(e.remaining)
-        _update(sessions, [row], to=row.to)
+        update_rows(sessions, [row], to=row.to)
         if isinstance(e.cause, FormRejected) and not isinstance(e.cause, FormTransient):
-            _refused(sessions, target, [row], e.cause, now, report)
+            record_refused(sessions, target, [row], e.cause, now, report)
             return
-        _reset(sessions, [row], f"{type(e).__name__}: {e}")
+        reset_row(sessions, [row], f"{type(e).__name__}: {e}")
         raise
     except FormRejected as e:
         if isinstance(e, FormTransient):  # nothing went out, and the same send may well pass next cycle
             _after_failure(sessions, adapter, [row], e)
             raise
-        _refused(sessions, target, [row], e, now, report)
+        record_refused(sessions, target, [row], e, now, report)
         return
     except ForumError as e:
         _after_failure(sessions, adapter, [row], e)
         raise
     hook("after_send")
-    _mark_sent(sessions, [row], remote, now)
+    mark_sent(sessions, [row], remote, now)
     report.sent += 1
     report.ids.append(remote)
 
 
 def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, report: Delivery,
                 hook: Hook) -> None:
-    for chunk in _chunks(rows, target):
+    for chunk in split_chunks(rows, target):
         tag = marker(target.game, "shadow:" + chunk[0].key)
-        _mark_attempt(sessions, chunk, now, batch=tag)
+        mark_attempt(sessions, chunk, now, batch=tag)
         hook("after_attempt")
         text = with_marker(shadow_text(chunk, target), tag)
         try:
             remote = adapter.send_pm(target.shadow_to, f"[shadow] {target.subject}", text)
         except PostQueued as e:
-            _queued(sessions, target, chunk, e, now, report)
+            record_queued(sessions, target, chunk, e, now, report)
             continue
         except FormRejected as e:
             if isinstance(e, FormTransient):
                 _after_failure(sessions, adapter, chunk, e)
                 raise
-            _refused(sessions, target, chunk, e, now, report)
+            record_refused(sessions, target, chunk, e, now, report)
             continue
         except ForumError as e:
             _after_failure(sessions, adapter, chunk, e)
             raise
         hook("after_send")
-        _mark_sent(sessions, chunk, remote, now)
+        mark_sent(sessions, chunk, remote, now)
         report.sent += len(chunk)
         report.ids.append(remote)
 
@@ -244,6 +244,6 @@ def _after_failure(sessions, adapter, rows: list[OutboxRow], error: ForumError) 
     is_pm = rows[0].where == Where.PM or rows[0].batch is not None
     searchable = can(adapter, OWN_PM) if is_pm else True
     if maybe_sent and searchable:
-        _note_error(sessions, rows, error)  # stays "attempted": the marker is looked for before re-sending
+        note_error(sessions, rows, error)  # stays "attempted": the marker is looked for before re-sending
     else:
-        _reset(sessions, rows, f"{type(error).__name__}: {error}")
+        reset_row(sessions, rows, f"{type(error).__name__}: {error}")

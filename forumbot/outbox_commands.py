@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config import Config
 from forumbot.errors import ForumbotError
-from forumbot.game_lookup import _stored_game
+from forumbot.game_lookup import game_row
 from forumbot.store.models import Game, OutboxRow
 
 
@@ -19,7 +19,7 @@ STUCK = ("pending", "attempted", "uncertain", "refused", "queued")
 def stuck_messages(sessions: sessionmaker[Session], config: Config, name: str) -> list[tuple[str, ...]]:
     """(status, key, where to, first line, last error) of every message not delivered (nor dropped)."""
     with sessions.begin() as session:
-        game = _stored_game(session, config, name)
+        game = game_row(session, config, name)
         rows = list(session.scalars(select(OutboxRow).where(
             OutboxRow.game_id == game.id, OutboxRow.status.in_(STUCK)).order_by(OutboxRow.due_at, OutboxRow.id)))
         return [(r.status, r.key, _where(r), _first_line(r.text), r.last_error or "") for r in rows]
@@ -29,7 +29,7 @@ def outbox_retry(sessions: sessionmaker[Session], config: Config, name: str, key
     """Send a stuck message again with the next tick. An uncertain PM or a post held for approval may then
     reach the forum twice: that is the operator's call, and the answer says so."""
     with sessions.begin() as session:
-        game = _stored_game(session, config, name)
+        game = game_row(session, config, name)
         if game.status not in ("running", "stopping"):
             raise ForumbotError(f"game {name!r} is {game.status}: no tick delivers its messages any more")
         row = _row(session, game, key)
@@ -45,7 +45,7 @@ def outbox_retry(sessions: sessionmaker[Session], config: Config, name: str, key
 
 def outbox_drop(sessions: sessionmaker[Session], config: Config, name: str, key: str) -> str:
     with sessions.begin() as session:
-        game = _stored_game(session, config, name)
+        game = game_row(session, config, name)
         row = _row(session, game, key)
         if row.status in ("sent", "dropped"):
             raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to drop")

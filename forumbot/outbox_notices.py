@@ -9,7 +9,7 @@ from typing import Sequence
 
 from forumbot.errors import FormRejected, PostQueued
 from forumbot.model import Message, Where
-from forumbot.outbox_store import Delivery, Target, _update, enqueue
+from forumbot.outbox_store import Delivery, Target, update_rows, enqueue
 from forumbot.store.models import OutboxRow
 
 log = logging.getLogger("forumbot.outbox")  # the outbox's logger, as before the split: the log lines read the same
@@ -21,10 +21,10 @@ SHADOW_PM_LIMIT = 4000
 NOTICE = "refused/"  # key prefix of the PMs telling the GMs a message was refused
 
 
-def _refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejected, now: datetime,
+def record_refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejected, now: datetime,
              report: Delivery) -> None:
     why = f"{type(error).__name__}: {error}"
-    _update(sessions, rows, status="refused", batch=None, last_error=why)
+    update_rows(sessions, rows, status="refused", batch=None, last_error=why)
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
     for row in rows:
         heading = words[row.where].format(to=row.to or "")
@@ -74,7 +74,7 @@ def shadow_text(rows: Sequence[OutboxRow], target: Target) -> str:
     return "\n\n".join(parts)
 
 
-def _chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
+def split_chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
     chunks: list[list[OutboxRow]] = []
     size = 0
     for row in rows:
@@ -101,10 +101,10 @@ _QUEUED_TEXT = {
 }
 
 
-def _queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
+def record_queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
             report: Delivery) -> None:
     """Set the rows aside as "queued" and tell each GM, once per send (a shadow digest is one)."""
-    _update(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
+    update_rows(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
             last_error=f"{type(error).__name__}: {error}")
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
     text = _QUEUED_TEXT.get(target.language, _QUEUED_TEXT["en"])

@@ -85,33 +85,33 @@ class Delivery:
 # --- state changes, one transaction each ---------------------------------------------------------------------
 
 
-def _update(sessions, rows: list[OutboxRow], **values) -> None:
+def update_rows(sessions, rows: list[OutboxRow], **values) -> None:
     with sessions.begin() as session:
         session.execute(update(OutboxRow).where(OutboxRow.id.in_([r.id for r in rows])).values(**values))
 
 
-def _mark_attempt(sessions, rows, now, batch) -> None:
-    _update(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=OutboxRow.attempts + 1)
+def mark_attempt(sessions, rows, now, batch) -> None:
+    update_rows(sessions, rows, status="attempted", attempted_at=now, batch=batch, attempts=OutboxRow.attempts + 1)
 
 
 MERGED = "merged:"  # a remote id's prefix: the forum appended the post to the bot's previous one (MyBB)
 
 
-def _mark_sent(sessions, rows, remote: str | None, now) -> None:
+def mark_sent(sessions, rows, remote: str | None, now) -> None:
     # a merge is delivery all the same (the marker is in the older post); `game status` tells the operator
     remote_id = MERGED + remote if getattr(remote, "merged", False) else remote or ""
-    _update(sessions, rows, status="sent", remote_id=remote_id, sent_at=now, last_error=None)
+    update_rows(sessions, rows, status="sent", remote_id=remote_id, sent_at=now, last_error=None)
 
 
-def _mark_uncertain(sessions, rows) -> None:
+def mark_uncertain(sessions, rows) -> None:
     log.warning("%d message(s) may or may not have been sent before a crash; not re-sent: %s",
                 len(rows), ", ".join(r.key for r in rows))
-    _update(sessions, rows, status="uncertain", last_error="interrupted; this adapter cannot search sent PMs")
+    update_rows(sessions, rows, status="uncertain", last_error="interrupted; this adapter cannot search sent PMs")
 
 
-def _reset(sessions, rows, why: str) -> None:
-    _update(sessions, rows, status="pending", batch=None, last_error=why)
+def reset_row(sessions, rows, why: str) -> None:
+    update_rows(sessions, rows, status="pending", batch=None, last_error=why)
 
 
-def _note_error(sessions, rows, error: ForumError) -> None:
-    _update(sessions, rows, last_error=f"{type(error).__name__}: {error}")
+def note_error(sessions, rows, error: ForumError) -> None:
+    update_rows(sessions, rows, last_error=f"{type(error).__name__}: {error}")

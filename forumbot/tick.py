@@ -7,7 +7,7 @@ never resolved on a partial read; a later cycle reads on from the stored cursors
 
 Where the adapter reads the header's unread-PM count off the thread pages (`shows_unread_pms`, phpBB and
 MyBB), the threads are read first and the inbox only when needed (issue 8): an idle tick costs two requests,
-not three. See `forumbot.tick_inbox._Inbox` for when it is read all the same.
+not three. See `forumbot.tick_inbox.Inbox` for when it is read all the same.
 
 The tick's parts live beside it: tick_context (its Context and report), retry, tick_inbox, tick_reread (C-11),
 stored_game (the inputs a fold reads) and tick_bookkeeping (what is recorded around the fold).
@@ -40,12 +40,12 @@ from forumbot.store.setup_codec import setup_from_json
 from forumbot.stored_game import Fold, default_fold, fold_game, load_game
 from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.tick_bookkeeping import (
-    _check_accounts, _close_if_drained, _log_overrides, _record_resolutions, _sync_game,
+    check_accounts, close_if_drained, log_overrides, record_resolutions, sync_game,
 )
 from forumbot.tick_context import Context, GameOutcome, Hook, TickReport
-from forumbot.tick_inbox import INBOX_READ, _Inbox
+from forumbot.tick_inbox import INBOX_READ, Inbox
 from forumbot.tick_reread import (
-    _closed_early, _phase_value, _reread_before_deadline, _remember_phase, phase_stream, reread_stream,
+    closed_early, phase_value, reread_before_deadline, remember_phase, phase_stream, reread_stream,
 )
 
 # Imported from here by the daemon, pages, bench and the tests; they live in the modules above.
@@ -101,7 +101,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
     started = ctx.clock()
     shown = can(adapter, UNREAD_PMS) and adapter.shows_unread_pms  # type: ignore[attr-defined]
-    inbox = _Inbox(forum_name, forum_id, started, report, skippable=shown)
+    inbox = Inbox(forum_name, forum_id, started, report, skippable=shown)
     if not inbox.skippable:
         inbox.read(ctx, adapter)
     for game_id, name, _ in games:
@@ -148,7 +148,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
 
 
 def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
-           started: datetime, inbox: _Inbox, outcome: GameOutcome) -> None:
+           started: datetime, inbox: Inbox, outcome: GameOutcome) -> None:
     if inbox.error is not None:
         # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
         # failed is not asked for more
@@ -171,20 +171,20 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     inbox.before_fold(ctx, adapter, game_id, until)
     if inbox.error is not None:
         raise inbox.error
-    known_phase = _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
+    known_phase = reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
     saved: list[Tip] = []  # the tips this tick's folds stored
     setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, saved)
-    if inbox.state == "skipped" and _phase_value(result) != known_phase:
+    if inbox.state == "skipped" and phase_value(result) != known_phase:
         # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
         log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
         inbox.read(ctx, adapter)
         if inbox.error is not None:
             raise inbox.error
         setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until, saved)
-    closed_at = _closed_early(known_phase, result)
+    closed_at = closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
-        _reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
+        reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
         setup, inputs, gm_commands = _load(ctx, game_id, None)
         result = _fold(ctx, game_id, setup, inputs, until, saved=saved)
     outcome.phase = result.phase
@@ -193,10 +193,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
                                                 escape is escape_markdown, sent_posts)
     with ctx.sessions.begin() as session:
-        _remember_phase(session, forum_id, game_id, result, known_phase)
-        _sync_game(session, game_id, game, result)
-        _record_resolutions(session, game_id, result, started)
-        _log_overrides(session, result, gm_commands, game_id)
+        remember_phase(session, forum_id, game_id, result, known_phase)
+        sync_game(session, game_id, game, result)
+        record_resolutions(session, game_id, result, started)
+        log_overrides(session, result, gm_commands, game_id)
         due = [m for m in result.messages if m.at <= until]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core", stored=sent)
         if saved and saved[-1].until == until and not outcome.pages_error:  # with a pages error results wait
@@ -217,7 +217,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
     if result.result.winner is not None:
-        _close_if_drained(ctx, game_id, until)
+        close_if_drained(ctx, game_id, until)
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:
@@ -240,7 +240,7 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
         if stored is not None and enqueued:
             sent = frozenset(m.key for m in stored.state.messages if m.at <= stored.until)
     setup, inputs, gm_commands = _load(ctx, game_id, tip)
-    changed, written = _check_accounts(ctx, adapter, game_id, gm_commands)
+    changed, written = check_accounts(ctx, adapter, game_id, gm_commands)
     if changed:
         setup, inputs, gm_commands = _load(ctx, game_id, tip)
     elif written and isinstance(inputs, StoredInputs) and inputs.mark is not None:

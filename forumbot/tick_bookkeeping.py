@@ -29,7 +29,7 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 # later fold and replay sees the same answer, whatever the forum says later.
 
 
-def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
+def check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
                     commands: list[tuple[int, Input]]) -> tuple[bool, int]:
     """Record the facts of the GM PMs not checked yet; return whether any changed what the fold will read, and
     how many rows were written (each row's version grew by one: forumbot/stored_inputs.py)."""
@@ -63,7 +63,7 @@ def _check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
 # --- bookkeeping after the fold -----------------------------------------------------------------------------
 
 
-def _sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun) -> None:
+def sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun) -> None:
     row = session.get(Game, game_id)
     if row.mode != game.mode:
         row.mode = game.mode
@@ -77,7 +77,7 @@ def _sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun
                 seat.role = str(player.role)  # e.g. the Moscow Don chosen by the mafia during Setup (M-1)
 
 
-def _record_resolutions(session: Session, game_id: int, result: GameRun, started: datetime) -> None:
+def record_resolutions(session: Session, game_id: int, result: GameRun, started: datetime) -> None:
     """C-13: the phases this tick resolved, with its time: every input read by this tick was read before."""
     known = set(session.scalars(select(Resolution.phase).where(Resolution.game_id == game_id)))
     for label, _ in result.resolved:
@@ -86,7 +86,7 @@ def _record_resolutions(session: Session, game_id: int, result: GameRun, started
             known.add(label)
 
 
-def _log_overrides(session: Session, result: GameRun, commands: list[tuple[int, Input]], game_id: int) -> None:
+def log_overrides(session: Session, result: GameRun, commands: list[tuple[int, Input]], game_id: int) -> None:
     """C-9: each GM PM the fold handled, once, with the game just before and after it, read from the fold's
     result (issue 19: no fold more per command). `commands` are the GMs' PMs the tick read; one the fold handled
     that is not among them (a tick reads only the inputs after its tip) is looked up when not logged yet."""
@@ -118,7 +118,7 @@ def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[in
     return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
 
 
-def _close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
+def close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
     with ctx.sessions.begin() as session:
         open_rows = session.scalar(select(OutboxRow.id).where(
             OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))

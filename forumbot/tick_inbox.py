@@ -21,7 +21,7 @@ INBOX_READ = "inbox:read"  # cursor stream: when the inbox was last read (the `s
 
 
 @dataclass
-class _Inbox:
+class Inbox:
     """A forum's inbox in one tick: read at most once, before the first fold that needs it.
 
     Where the adapter cannot skip it (`skippable` False) it is read first, before any thread, as always. Where it

@@ -38,7 +38,7 @@ def reread_stream(game_id: int) -> str:
     return f"game:{game_id}:reread"
 
 
-def _phase_value(result: GameRun) -> str:
+def phase_value(result: GameRun) -> str:
     """The fold's open phase as remembered (the phase cursor's value)."""
     return json.dumps({
         "phase": result.phase,
@@ -47,13 +47,13 @@ def _phase_value(result: GameRun) -> str:
     }, sort_keys=True)
 
 
-def _remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun, known: str | None) -> None:
-    value = _phase_value(result)
+def remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun, known: str | None) -> None:
+    value = phase_value(result)
     if value != known:  # a quiet cycle neither writes nor asks again
         set_cursor(session, forum_id, phase_stream(game_id), value)
 
 
-def _closed_early(known: str | None, result: GameRun) -> datetime | None:
+def closed_early(known: str | None, result: GameRun) -> datetime | None:
     """When the remembered day or runoff is over in this fold before its scheduled deadline: when it closed (the
     next phase's opening; None when the fold went further than one phase, or the phase is not over)."""
     if not known:
@@ -68,7 +68,7 @@ def _closed_early(known: str | None, result: GameRun) -> datetime | None:
     return result.phase_opens
 
 
-def _reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
+def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
                             started: datetime, until: datetime, outcome: GameOutcome,
                             closed_at: datetime | None = None) -> str | None:
     """Re-read the vote thread if the remembered phase is a day or runoff about to be resolved and not re-read

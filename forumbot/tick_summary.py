@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.errors import FloodLimited, PartlySent
-from forumbot.game_lookup import _zone
+from forumbot.game_lookup import zone_of
 from forumbot.localtime import local
 from forumbot.store.models import Forum, Game, OutboxRow
 
@@ -31,7 +31,7 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 .group_by(Game.name, OutboxRow.status)):
             stuck.setdefault(game_name, {})[status] = count
         # times said in the game's zone (issue 17 item 13)
-        zones = {g.name: _zone(g) for g in session.scalars(select(Game).where(Game.name.in_(names)))}
+        zones = {g.name: zone_of(g) for g in session.scalars(select(Game).where(Game.name.in_(names)))}
         waiting = dict(session.execute(
             select(Game.name, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
             .where(Game.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))

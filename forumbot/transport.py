@@ -34,8 +34,8 @@ import requests
 from forumbot.errors import CaptchaRequired, FloodLimited, ForumUnavailable
 from forumbot.http_page import Page, declared_charset
 from forumbot.transport_settings import (
-    _RETRY_STATUSES, DEFAULT_USER_AGENT, EVERY_ACTION, LONGEST_HOLD, MAX_FLOOD_WAIT, PACE_MARGIN, RETRY_BUDGET,
-    TRANSPORT_SETTINGS, _seconds, _timers, header_value, user_agent_for,
+    RETRY_STATUSES, DEFAULT_USER_AGENT, EVERY_ACTION, LONGEST_HOLD, MAX_FLOOD_WAIT, PACE_MARGIN, RETRY_BUDGET,
+    TRANSPORT_SETTINGS, seconds_setting, flood_timers, header_value, user_agent_for,
 )
 
 # Imported from here by the adapters, the CLI and the tests; they live in the modules above.
@@ -91,7 +91,7 @@ class Transport:
         extra_headers: Mapping[str, str] | None = None,
     ) -> None:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
-        self.timers = _timers(intervals or {})
+        self.timers = flood_timers(intervals or {})
         # the longest timer each action is under, for callers that ask "how long is the flood for a post"
         self.intervals: dict[str, float] = {}
         for actions, seconds in self.timers:
@@ -100,8 +100,8 @@ class Transport:
         self.retries = retries
         self.backoff = backoff
         self.timeout = timeout
-        self.max_wait = None if max_wait is None else _seconds("max_wait", max_wait)
-        self.retry_budget = _seconds("retry_budget", retry_budget)
+        self.max_wait = None if max_wait is None else seconds_setting("max_wait", max_wait)
+        self.retry_budget = seconds_setting("retry_budget", retry_budget)
         self.clock = clock
         self.sleep = sleep
         self.session = session or requests.Session()
@@ -241,7 +241,7 @@ class Transport:
                 continue
             page = self._page(resp)
             self._check_challenge(page)
-            if resp.status_code in _RETRY_STATUSES:
+            if resp.status_code in RETRY_STATUSES:
                 wait = _retry_after(resp.headers.get("Retry-After"), self.clock())
                 # A 429 was refused before any work was done, so even a POST may be repeated.
                 repeatable = idempotent or resp.status_code == 429

@@ -11,7 +11,7 @@ from forumbot.errors import ConfigError
 DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; forumbot; forum Mafia game master; account {bot})"
 
 # Statuses after which the same request may simply be tried again.
-_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 # Added to every flood interval: servers count whole seconds, and MyBB refuses until *more* than its interval
 # has passed (TIME_NOW - lastpost <= postfloodsecs), phpBB once it has (now - lastpost < flood_interval).
@@ -47,18 +47,18 @@ def header_value(value: str) -> str:
         return value.encode("utf-8").decode("latin-1")
 
 
-def _timers(intervals: Mapping[str, float]) -> list[tuple[frozenset[str], float]]:
+def flood_timers(intervals: Mapping[str, float]) -> list[tuple[frozenset[str], float]]:
     """"post+pm": 15 -> one 15 s timer shared by posts and PMs; "post": 60 -> a timer of posts alone."""
     out = []
     for key, seconds in intervals.items():
-        _seconds(f"intervals.{key}", seconds)
+        seconds_setting(f"intervals.{key}", seconds)
         actions = frozenset(a.strip() for a in str(key).split("+") if a.strip())
         if actions and seconds > 0:
             out.append((actions, float(seconds)))
     return out
 
 
-def _seconds(name: str, value: Any) -> float:
+def seconds_setting(name: str, value: Any) -> float:
     """A number of seconds from the configuration (a forum table passes these through), or a ConfigError."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0 \
             or value == float("inf"):

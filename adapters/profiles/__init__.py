@@ -17,13 +17,13 @@ from adapters.profiles.mybbru import MYBBRU
 from adapters.profiles.phpbb import PHPBB
 from adapters.profiles.punbb import PUNBB
 from adapters.profiles.smf import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
-from adapters.profiles.types import FLOWS, FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FLOWS, FormSpec, HtmlProfile, Pagination, frozen_map
 from adapters.profiles.vbulletin import VBULLETIN
 from adapters.profiles.xenforo import XENFORO
 
 __all__ = ["FLASKBB", "FLOWS", "INVISION", "MYBB", "MYBBRU", "MYBB_MAX_RECIPIENTS", "PHPBB", "PUNBB", "SMF",
            "SMF_MAX_RECIPIENTS", "SMF_PMS_PER_HOUR", "VBULLETIN", "XENFORO", "FormSpec", "HtmlProfile", "Pagination",
-           "_ro", "profile_for"]
+           "frozen_map", "profile_for"]
 
 
 def profile_for(engine: str) -> "HtmlProfile | None":

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 FLASKBB = HtmlProfile(
     engine="flaskbb",
-    urls=_ro({
+    urls=frozen_map({
         "login": "auth/login",
         "topic": "topic/{topic}",
         "topic_page": "topic/{topic}?page={start}",
@@ -21,7 +21,7 @@ FLASKBB = HtmlProfile(
         "member": "user/{user}",  # the profile; 404 for a name no account has (spelled exactly)
     }),
     topic_id=r"(?:/topic/|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         "post": "div.post-row[id]",
         "author": "div.author-name",
         "author_link": "div.author-name a[href*='/user/']",
@@ -54,7 +54,7 @@ FLASKBB = HtmlProfile(
     }),
     strip=("blockquote", "pre"),
     pagination=Pagination(param="page", kind="page", per_page=10),
-    forms=_ro({
+    forms=frozen_map({
         "login": FormSpec("form[method='post']", needs="password", fields={"username": "login", "password": "password"},
                           submit="submit", fixed={"remember_me": "y"}),
         "reply": FormSpec("form[method='post']", needs="content", fields={"message": "content"}, submit="submit"),
@@ -62,7 +62,7 @@ FLASKBB = HtmlProfile(
                             fields={"to": "to_user", "subject": "subject", "message": "message"},
                             submit="send_message"),
     }),
-    messages=_ro({
+    messages=frozen_map({
         "bad_login": r"Wrong username or password|incorrect|неверн",
         "form_invalid": r"CSRF",
         "quota": r"message limit|reached your",
@@ -71,8 +71,8 @@ FLASKBB = HtmlProfile(
         "posted": r"/post/(\d+)",
     }),
     # FlaskBB has no flood interval of its own; Flask-Limiter answers 429, which the transport honours.
-    limits=_ro({}),
-    hooks=_ro({
+    limits=frozen_map({}),
+    hooks=frozen_map({
         "post_time": "time_element",
         "edit_notice": "time_element_edited",
         "pm_time": "time_element",

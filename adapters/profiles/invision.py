@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 # Invision Community 4: every post and message carries `data-quotedata` JSON (member, unix time, comment id) on
@@ -10,7 +10,7 @@ from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
 # excerpts in fixtures/invision/; everything else follows the IPS 4 templates and is `unverified`.
 INVISION = HtmlProfile(
     engine="invision",
-    urls=_ro({
+    urls=frozen_map({
         "login": "login/",
         "topic": "topic/{topic}/",
         "topic_page": "topic/{topic}/page/{start}/",
@@ -20,7 +20,7 @@ INVISION = HtmlProfile(
         "compose": "messenger/compose/",
     }),
     topic_id=r"(?:/topic/|[?&]showtopic=|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         "post": "div[data-quotedata][data-commentid]",
         "author": "aside.cAuthorPane h3.cAuthorPane_author a",
         "author_link": "aside.cAuthorPane h3.cAuthorPane_author a",
@@ -56,7 +56,7 @@ INVISION = HtmlProfile(
     }),
     strip=("blockquote.ipsQuote", "div.ipsSpoiler", "pre.ipsCode", "span[data-excludequote]"),
     pagination=Pagination(param="page", kind="page", per_page=25),
-    forms=_ro({
+    forms=frozen_map({
         "login": FormSpec("form[action*='login']", needs="auth",
                           fields={"username": "auth", "password": "password"},
                           fixed={"remember_me": "1", "_processLogin": "usernamepassword"}),
@@ -64,7 +64,7 @@ INVISION = HtmlProfile(
         "compose": FormSpec("form[action*='messenger/compose']", needs="messenger_to",
                             fields={"to": "messenger_to", "subject": "messenger_title", "message": "messenger_content"}),
     }),
-    messages=_ro({
+    messages=frozen_map({
         # error_flood_control (§12): "New posts within a short time frame are limited. Please wait %s seconds
         # before submitting."; Russian: unverified
         "flood": r"short time frame|wait \d+ seconds|подождать \d+ секунд|подождите \d+ секунд|flood",
@@ -78,8 +78,8 @@ INVISION = HtmlProfile(
         "pm_sent": r"messenger/(\d+)",
     }),
     # IPS: flood_control (group setting, off by default; often 30 s on public boards)
-    limits=_ro({"post": 30.0, "pm": 30.0}),
-    hooks=_ro({
+    limits=frozen_map({"post": 30.0, "pm": 30.0}),
+    hooks=frozen_map({
         "post_time": "time_element",
         "edit_notice": "time_element_edited",
         "pm_time": "time_element",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 MYBB = HtmlProfile(
     engine="mybb",
-    urls=_ro({
+    urls=frozen_map({
         "login": "member.php?action=login",
         "topic": "showthread.php?tid={topic}",
         "topic_page": "showthread.php?tid={topic}&page={start}",
@@ -23,7 +23,7 @@ MYBB = HtmlProfile(
         "member": "memberlist.php?username={user}&username_match=begins&sort=username&order=ascending",
     }),
     topic_id=r"(?:[?&;]tid=|thread-|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         "post": "div.post[id^='post_']",
         "author": "div.author_information span.largetext",
         "author_link": "div.author_information span.largetext a[href*='uid=']",
@@ -62,7 +62,7 @@ MYBB = HtmlProfile(
     }),
     strip=("blockquote.mycode_quote", "div.codeblock", "details.spoiler"),
     pagination=Pagination(param="page", kind="page", per_page=10),
-    forms=_ro({
+    forms=frozen_map({
         "login": FormSpec("form[action$='member.php']", needs="password",
                           fields={"username": "username", "password": "password"}, submit="submit",
                           fixed={"remember": "yes"}),
@@ -75,7 +75,7 @@ MYBB = HtmlProfile(
                             fixed={"options[readreceipt]": "0", "options[savecopy]": "1"}),
         "folder": FormSpec("form[name='pmForm']", needs="action", submit="delete"),
     }),
-    messages=_ro({
+    messages=frozen_map({
         "flood": r"слишком быстро|too quickly|too soon|flood",
         # MyBB 1.8: "Please wait 45 more seconds." (datahandler_post/pm.lang.php)
         "flood_seconds": r"(\d+)\s*(?:more\s+)?(?:секунд|second)",
@@ -87,8 +87,8 @@ MYBB = HtmlProfile(
     }),
     # Two timers: users.lastpost against postfloodsecs, users.lastpm against pmfloodsecs (60 s stock each;
     # refused while TIME_NOW - last <= the setting: inc/datahandlers/post.php, pm.php).
-    limits=_ro({"post": 60.0, "pm": 60.0}),
-    hooks=_ro({
+    limits=frozen_map({"post": 60.0, "pm": 60.0}),
+    hooks=frozen_map({
         "post_time": "mybb_post_date",
         "edit_notice": "mybb_edit_notice",
         "pm_time": "mybb_post_date",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adapters.profiles.punbb import PUNBB
-from adapters.profiles.types import FormSpec, _ro
+from adapters.profiles.types import FormSpec, frozen_map
 
 # The hosted mybb.ru / rusff engine (QuadroSystems; PunBB 1.2 derived, not MyBB). Seen: its login form and
 # login answer, its reply form with the anti-bot script (../shared/fixtures-src/mybbru/). Topic and PM pages were
@@ -13,7 +13,7 @@ from adapters.profiles.types import FormSpec, _ro
 MYBBRU = replace(
     PUNBB,
     engine="mybbru",
-    urls=_ro({
+    urls=frozen_map({
         **{k: v for k, v in PUNBB.urls.items() if k not in ("pm_list", "dialogue", "dialogue_reply")},
         "last_page": "viewtopic.php?id={topic}&action=last",
         "api": "api.php",
@@ -22,7 +22,7 @@ MYBBRU = replace(
         "compose": "messages.php?action=new",
         "sentbox": "messages.php?box=1",
     }),
-    selectors=_ro({
+    selectors=frozen_map({
         **PUNBB.selectors,
         "post": "div.post[id^='p']",
         # the link, not the li: the li starts with a hidden "Автор:" label; a guest's post (no link) has no author
@@ -57,14 +57,14 @@ MYBBRU = replace(
         "page_end": "#pun-about, #html-footer",
     }),
     strip=("div.quote-box", "blockquote", "div.code-box", "pre", "p.lastedit"),
-    forms=_ro({
+    forms=frozen_map({
         **PUNBB.forms,
         "reply": FormSpec("form#post", needs="req_message", fields={"message": "req_message"}, submit="submit"),
         "compose": FormSpec("form#post", needs="req_message",
                             fields={"to": "req_username", "subject": "req_subject", "message": "req_message"},
                             submit="submit"),
     }),
-    messages=_ro({
+    messages=frozen_map({
         **PUNBB.messages,
         "posted": r"viewtopic\.php\?(?:.*&)?pid=(\d+)",
         # a redirect page ("done") to the topic or forum, not to a post: a reply held for premoderation (unverified)
@@ -72,8 +72,8 @@ MYBBRU = replace(
         "pm_sent": r"messages\.php\?(?:.*&)?id=(\d+)",
     }),
     # PunBB 1.2's g_post_flood: 30 s stock, a board setting on mybb.ru; PMs pace the same way (unverified).
-    limits=_ro({"post": 30.0, "pm": 30.0}),
-    hooks=_ro({**PUNBB.hooks, "prepare_reply": "mybbru_antibot"}),
+    limits=frozen_map({"post": 30.0, "pm": 30.0}),
+    hooks=frozen_map({**PUNBB.hooks, "prepare_reply": "mybbru_antibot"}),
     date_order="dmy",
     unverified=frozenset({
         # topic pages: userscripts' selectors, never a served page

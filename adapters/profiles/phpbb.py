@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 PHPBB = HtmlProfile(
     engine="phpbb",
-    urls=_ro({
+    urls=frozen_map({
         "login": "ucp.php?mode=login",
         "topic": "viewtopic.php?t={topic}",
         "topic_page": "viewtopic.php?t={topic}&start={start}",
@@ -24,7 +24,7 @@ PHPBB = HtmlProfile(
         "member": "memberlist.php?mode=viewprofile&un={user}",
     }),
     topic_id=r"(?:[?&;]t=|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         "post": "div.post[id^='p']",
         "author": "dl.postprofile dt .username, dl.postprofile dt .username-coloured",
         "author_link": "dl.postprofile dt a[href*='mode=viewprofile']",
@@ -67,7 +67,7 @@ PHPBB = HtmlProfile(
     }),
     strip=("blockquote", "div.codebox", "details.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=10),
-    forms=_ro({
+    forms=frozen_map({
         "login": FormSpec("form#login", needs="password", fields={"username": "username", "password": "password"},
                           submit="login", fixed={"autologin": "on"}),
         "reply": FormSpec("form#postform", needs="message", fields={"message": "message"}, submit="post"),
@@ -78,7 +78,7 @@ PHPBB = HtmlProfile(
                            fixed={"mark_option": "delete_marked"}),
         "confirm": FormSpec("form#confirm", needs="confirm", submit="confirm"),
     }),
-    messages=_ro({
+    messages=frozen_map({
         # Russian (the captured board) and English (stock language pack).
         "flood": r"сразу после предыдущего|cannot make another post so soon|FLOOD_ERROR",
         "form_invalid": r"Ошибка отправки формы|form was invalid|FORM_INVALID",
@@ -91,8 +91,8 @@ PHPBB = HtmlProfile(
     }),
     # One timer: posting and sending a PM both set user_lastpost_time, and both are refused while
     # now - user_lastpost_time < flood_interval (15 s stock; posting.php, ucp_pm_compose.php).
-    limits=_ro({"post+pm": 15.0}),
-    hooks=_ro({
+    limits=frozen_map({"post+pm": 15.0}),
+    hooks=frozen_map({
         "post_time": "time_element",
         "edit_notice": "phpbb_edit_notice",
         "pm_time": "phpbb_pm_sent_line",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 # PunBB / FluxBB 1.5 (seen on a live FluxBB 1.5.11 board, Visman's fork, Russian; fixtures/punbb/README.md).
@@ -10,7 +10,7 @@ from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
 # (MYBBRU below), whose pages are PunBB 1.2 markup with other class names.
 PUNBB = HtmlProfile(
     engine="punbb",
-    urls=_ro({
+    urls=frozen_map({
         "login": "login.php",
         "topic": "viewtopic.php?id={topic}",
         "topic_page": "viewtopic.php?id={topic}&p={start}",
@@ -25,7 +25,7 @@ PUNBB = HtmlProfile(
         "compose": "pmsnew.php?mdl=post",
     }),
     topic_id=r"(?:[?&;]id=|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         "post": "div.blockpost[id^='p']",
         "author": "div.postleft dl dt strong",
         "author_link": "div.postleft dl dt a[href*='profile.php?id=']",
@@ -59,7 +59,7 @@ PUNBB = HtmlProfile(
     }),
     strip=("div.quotebox", "div.codebox", "p.postedit"),
     pagination=Pagination(param="p", kind="page", per_page=25),
-    forms=_ro({
+    forms=frozen_map({
         "login": FormSpec("form#login", needs="req_password",
                           fields={"username": "req_username", "password": "req_password"}, submit="login",
                           fixed={"save_pass": "1"}),
@@ -71,7 +71,7 @@ PUNBB = HtmlProfile(
         "dialogue_reply": FormSpec("form#post", needs="req_message", fields={"message": "req_message"},
                                    submit="submit"),
     }),
-    messages=_ro({
+    messages=frozen_map({
         # FluxBB 1.5 Russian: "Хотя бы 30 секунд должно пройти между отправкой сообщений"; English: "At least
         # 30 seconds have to pass between posts"; PunBB 1.2: "Должно пройти хотя бы N секунд ...".
         "flood": r"должно пройти|have to pass between|between posts",
@@ -86,8 +86,8 @@ PUNBB = HtmlProfile(
     }),
     # Two timers: posts against users.last_post (post.php), PMs against users.pmsn_last_post (the New PMS module,
     # include/pms_new/mdl/post.php), both refused while now - last < g_post_flood (30 s for Members, stock).
-    limits=_ro({"post": 30.0, "pm": 30.0}),
-    hooks=_ro({
+    limits=frozen_map({"post": 30.0, "pm": 30.0}),
+    hooks=frozen_map({
         "post_time": "text_date",
         "edit_notice": "punbb_edit_notice",
         "pm_time": "text_date",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 SMF = HtmlProfile(
     engine="smf",
-    urls=_ro({
+    urls=frozen_map({
         "login": "index.php?action=login",
         "topic": "index.php?topic={topic}.0",
         "topic_page": "index.php?topic={topic}.{start}",
@@ -24,7 +24,7 @@ SMF = HtmlProfile(
         "pm_display_mode": "index.php?action=pm;view",  # cycles the member's mode: all at once, one by one, conversation
     }),
     topic_id=r"(?:[?&;]topic=|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         # by id, wherever they sit (a theme wrapping them, no longer children of form#quickModForm, dropped
         # them silently: issue 17 item 19); "msg_N" (body), "msg_N_signature", "msg_N_quick_mod" are not posts
         "post": "#forumposts div[id^='msg']:not([id^='msg_'])",
@@ -64,7 +64,7 @@ SMF = HtmlProfile(
     }),
     strip=("blockquote", "div.codeheader", "code.bbc_code", "div.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=15, pattern=r"[?&;]topic=\d+\.(\d+)"),
-    forms=_ro({
+    forms=frozen_map({
         # The session pair (a hidden input with a random name per session) and 2.1's login token ride along as
         # served; hash_passwrd is left empty (only JavaScript fills it), plain passwrd is accepted.
         "login": FormSpec("form#frmLogin", needs="passwrd", fields={"username": "user", "password": "passwrd"},
@@ -74,7 +74,7 @@ SMF = HtmlProfile(
                             fields={"to": "to", "subject": "subject", "message": "message"}, submit="post"),
         "folder": FormSpec("form#pmFolder", needs="pms[]", submit="del_selected"),
     }),
-    messages=_ro({
+    messages=frozen_map({
         # Russian (dragomano's 2.1 pack, realdigger's 2.0 pack) and English: post_WaitTime_broken,
         # pm_WaitTime_broken (both "... from your IP was less than N seconds ago").
         "flood": r"с вашего IP|from your IP was less than|last posting from your IP",
@@ -95,8 +95,8 @@ SMF = HtmlProfile(
     # spamProtection('post') and spamProtection('pm') keep separate log_floodcontrol rows (log_type 'post' and
     # 'pm'), both spamWaitTime (5 s stock) per IP (Security.php). pm_spam_settings ("10,5,20" stock) adds at
     # most 10 recipients a PM and 20 PMs an hour, the latter answered as an error (pm_too_many_per_hour).
-    limits=_ro({"post": 5.0, "pm": 5.0}),
-    hooks=_ro({
+    limits=frozen_map({"post": 5.0, "pm": 5.0}),
+    hooks=frozen_map({
         "post_time": "text_date",
         "edit_notice": "smf_edit_notice",
         "pm_time": "smf_pm_date",

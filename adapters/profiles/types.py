@@ -15,7 +15,7 @@ FLOWS = frozenset({"login", "login_answer", "reply", "reply_result", "reply_answ
                    "api_edited", "api_nesting", "edit_notice_text"})
 
 
-def _ro(d: Mapping[str, str]) -> Mapping[str, str]:
+def frozen_map(d: Mapping[str, str]) -> Mapping[str, str]:
     return MappingProxyType(dict(d))
 
 
@@ -75,4 +75,4 @@ class HtmlProfile:
         return sorted(self.unverified - self.part_names())
 
     def with_selectors(self, **changes: str) -> "HtmlProfile":
-        return replace(self, selectors=_ro({**self.selectors, **changes}))
+        return replace(self, selectors=frozen_map({**self.selectors, **changes}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 # vBulletin 3.8 and 4.2 in one profile: selectors list both versions' markup, seen on the two real pages in
@@ -10,7 +10,7 @@ from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
 # in `unverified`.
 VBULLETIN = HtmlProfile(
     engine="vbulletin",
-    urls=_ro({
+    urls=frozen_map({
         "index": "index.php",
         "login": "login.php?do=login",
         "topic": "showthread.php?t={topic}",
@@ -28,7 +28,7 @@ VBULLETIN = HtmlProfile(
         "sentbox": "private.php?folderid=-1",
     }),
     topic_id=r"(?:[?&;]t=|showthread\.php/|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         # vB3: table#post123 (postbit, "legacy" layout); vB4: li#post_123 (postbitlegacy / postbit)
         "post": "table[id^='post'].tborder, li.postcontainer[id^='post_'], li.postbit[id^='post_']",
         "author": "a.bigusername, a.username, span.username",
@@ -76,7 +76,7 @@ VBULLETIN = HtmlProfile(
     strip=("div[style*='margin:20px']", "div.bbcode_container", "pre.bbcode_code", "div.spoiler",
            "div.bbcode_spoiler"),
     pagination=Pagination(param="page", kind="page", per_page=20),
-    forms=_ro({
+    forms=frozen_map({
         "login": FormSpec("form[action*='login.php']", needs="vb_login_username",
                           fields={"username": "vb_login_username", "password": "vb_login_password"},
                           fixed={"cookieuser": "1", "do": "login"}),
@@ -87,7 +87,7 @@ VBULLETIN = HtmlProfile(
                             submit="sbutton", fixed={"wysiwyg": "0", "savecopy": "1", "do": "insertpm"}),
         "folder": FormSpec("form[action*='do=managepm']", needs="dowhat", fixed={"dowhat": "delete"}),
     }),
-    messages=_ro({
+    messages=frozen_map({
         # English from the stock phrases (ENGINES.md §12: postfloodcheck, pmfloodcheck, the security token's
         # "was invalid" / "was missing" / "has expired"); Russian from Russian vB packs: unverified
         "flood": r"wait \d+ seconds between|try again in \d+ seconds|подождать \d+ секунд|"
@@ -104,8 +104,8 @@ VBULLETIN = HtmlProfile(
         "pm_sent": r"private\.php",
     }),
     # vB: floodchecktime (30 s stock) between posts; pmfloodtime between PMs (60 s stock, 0 for staff)
-    limits=_ro({"post": 30.0, "pm": 60.0}),
-    hooks=_ro({
+    limits=frozen_map({"post": 30.0, "pm": 60.0}),
+    hooks=frozen_map({
         "post_time": "vb_post_date",
         "edit_notice": "vb_edit_notice",
         "pm_time": "vb_post_date",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, _ro
+from adapters.profiles.types import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
 # XenForo 2.x. Thread pages are read from real saved pages (fixtures/xenforo/README.md); XenForo is closed
 # source and no board runs here, so what no saved page shows is listed in `unverified`.
 XENFORO = HtmlProfile(
     engine="xenforo",
-    urls=_ro({
+    urls=frozen_map({
         "login": "login/",
         "login_post": "login/login",
         "topic": "threads/{topic}/",  # XF redirects the bare id to the canonical slug.id URL
@@ -24,7 +24,7 @@ XENFORO = HtmlProfile(
         "compose": "conversations/add",
     }),
     topic_id=r"(?:threads/(?:[^/?#]*\.)?|^)(\d+)",
-    selectors=_ro({
+    selectors=frozen_map({
         "post": "article.message--post[data-content^='post-']",
         "author": "h4.message-name .username",
         "author_link": "h4.message-name .username[data-user-id]",
@@ -62,7 +62,7 @@ XENFORO = HtmlProfile(
     strip=("blockquote.bbCodeBlock--quote", "div.bbCodeBlock--code", "div.bbCodeSpoiler", "span.bbCodeInlineSpoiler",
            "aside.message-signature"),
     pagination=Pagination(param="page", kind="page", per_page=20, in_path=r"/page-(\d+)"),
-    forms=_ro({
+    forms=frozen_map({
         # Posted as fields, not as a served form (the forms are absent from the saved pages, and a served form's
         # empty `message_html` would win over `message`): XF takes `message` as BBCode when no `message_html`
         # comes; every POST carries the page's html[data-csrf] as _xfToken and asks for a JSON answer.
@@ -75,7 +75,7 @@ XENFORO = HtmlProfile(
                             fields={"to": "recipients", "subject": "title", "message": "message"},
                             fixed={"_xfResponseType": "json"}),
     }),
-    messages=_ro({
+    messages=frozen_map({
         # must_wait_x_seconds_before_performing_this_action, English and the Russian pack
         "flood": r"must wait at least|подождите|должны подождать|подождать",
         "flood_seconds": r"(\d+)\s*(?:second|секунд|сек)",
@@ -94,8 +94,8 @@ XENFORO = HtmlProfile(
     # floodCheckLength (30 s stock) paces posts and replies inside a conversation; starting a conversation is
     # checked with floodCheckLengthDiscussion, 180 s stock (ENGINES.md §12): "pm" is a reply into a kept
     # conversation, "pm_start" a new one.
-    limits=_ro({"post": 30.0, "pm": 30.0, "pm_start": 180.0}),
-    hooks=_ro({
+    limits=frozen_map({"post": 30.0, "pm": 30.0, "pm_start": 180.0}),
+    hooks=frozen_map({
         "post_time": "xf_data_time",
         "edit_notice": "xf_last_edit",
         "pm_time": "xf_data_time",

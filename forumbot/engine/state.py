@@ -14,8 +14,8 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from forumbot.model import ROLE_TEAM, Death, Input, Role, Team
-from forumbot.rules import NightMoves, Seat
+from forumbot.model import Death, Input, Role
+from forumbot.rules import NightMoves, RoleTeam, Seat
 from forumbot.rules.ballots import VotePost
 
 TEAM_SHOT = ""  # Free Hunt files the mafia's one shot under this pseudo-seat (H-7)
@@ -42,7 +42,7 @@ class Phase:
 
 
 @dataclass(frozen=True)
-class SeatValue:
+class SeatValue(RoleTeam):
     """A seat in a Game: `Seat`'s fields, frozen (the draft's seats are `forumbot.rules.Seat`, which the rules read
     the same way)."""
 
@@ -51,14 +51,6 @@ class SeatValue:
     alive: bool = True
     died: Death | None = None
     confirmed: bool = False
-
-    @property
-    def team(self) -> Team:
-        return ROLE_TEAM[self.role]
-
-    @property
-    def is_mafia(self) -> bool:
-        return self.team is Team.MAFIA
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forumbot.errors import SetupError
-from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, Variant
+from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, RoleTeam, Seat, Variant
 from forumbot.rules.free_hunt import FreeHunt
 from forumbot.rules.moscow import Moscow
 
@@ -17,4 +17,4 @@ def get_variant(name: str) -> Variant:
         raise SetupError(f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}") from None
 
 
-__all__ = ["DayOutcome", "Kill", "NightMoves", "NightReport", "Seat", "Variant", "VARIANTS", "get_variant"]
+__all__ = ["DayOutcome", "Kill", "NightMoves", "NightReport", "RoleTeam", "Seat", "Variant", "VARIANTS", "get_variant"]

@@ -13,15 +13,10 @@ if TYPE_CHECKING:
 from forumbot.model import ROLE_TEAM, Death, Move, MoveKind, Role, Special, Target, Team
 
 
-@dataclass
-class Seat:
-    """A place in the game. It keeps its role when a replacement account takes it over (GM `replace`)."""
+class RoleTeam:
+    """The team a seat's role puts it on: for `Seat` and the engine's frozen `SeatValue` alike."""
 
-    nick: str
     role: Role
-    alive: bool = True
-    died: Death | None = None
-    confirmed: bool = False
 
     @property
     def team(self) -> Team:
@@ -30,6 +25,17 @@ class Seat:
     @property
     def is_mafia(self) -> bool:
         return self.team is Team.MAFIA
+
+
+@dataclass
+class Seat(RoleTeam):
+    """A place in the game. It keeps its role when a replacement account takes it over (GM `replace`)."""
+
+    nick: str
+    role: Role
+    alive: bool = True
+    died: Death | None = None
+    confirmed: bool = False
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from adapters.invision import InvisionForum, to_html  # noqa: E402
 from forumbot.errors import PostQueued  # noqa: E402
 from forumbot.model import Message, Where  # noqa: E402
 from forumbot.outbox import Target, deliver, enqueue, marker, with_marker  # noqa: E402
-from forumbot.outbox_store import _mark_attempt  # noqa: E402
+from forumbot.outbox_store import mark_attempt  # noqa: E402
 from forumbot.store import open_engine, session_factory, upgrade  # noqa: E402
 from forumbot.store.models import Game, OutboxRow  # noqa: E402
 from forumbot.store.records import forum_id  # noqa: E402
@@ -97,7 +97,7 @@ def store(tmp_path):
                 origin="core")
     with sessions.begin() as s:
         row = s.scalar(select(OutboxRow).where(OutboxRow.key == "day1/count/1"))
-    _mark_attempt(sessions, [row], NOW, batch=None)  # a tick killed right after the board took the post
+    mark_attempt(sessions, [row], NOW, batch=None)  # a tick killed right after the board took the post
     yield sessions, gid
     engine.dispose()
 

@@ -97,7 +97,7 @@ def test_issue19_C11_C13_a_changed_or_late_row_makes_the_tick_read_the_game_whol
         elif change == "late":  # C-13: stored now, stamped before the tip's until (a moderated post approved)
             late = _with(old, id="late-1", author="М5", text="М6", posted_at=tip.until - timedelta(hours=3))
             assert store_posts(session, forum_id, [late], world.now, "g1/vote")
-        else:  # what the daemon learnt of a PM (tick_bookkeeping._check_accounts)
+        else:  # what the daemon learnt of a PM (tick_bookkeeping.check_accounts)
             pm = session.scalar(select(RawInput).where(RawInput.kind == "pm").order_by(RawInput.id).limit(1))
             pm.facts = '{"missing_accounts": []}'
     _, inputs, _, (_, whole, _) = _read(world, game_id)
@@ -160,17 +160,17 @@ def test_issue19_C9_a_gm_command_a_dead_tick_folded_is_logged_by_the_next(world,
     play(world, upto=len(STEPS) - 2)
     world.now = STEPS[-1][0]
     world.pm(GM, "статус")
-    real = tick_module._sync_game
+    real = tick_module.sync_game
 
     def die(*args):  # type: ignore[no-untyped-def]
         raise Crash("after the fold")
 
-    monkeypatch.setattr(tick_module, "_sync_game", die)
+    monkeypatch.setattr(tick_module, "sync_game", die)
     with pytest.raises(Crash):
         world.tick()
     with world.daemon.sessions.begin() as session:
         assert load_marked_tip(session, game_id := _game(world)[0])[2] is False
-    monkeypatch.setattr(tick_module, "_sync_game", real)
+    monkeypatch.setattr(tick_module, "sync_game", real)
     world.restart()
     world.now += timedelta(minutes=1)
     world.tick()
