@@ -53,6 +53,10 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     # on the game's board they queued behind it, and that worker ran 14 minutes
     "phpbb_side_board": ("phpbb", {"FLOOD": "1"}, 3000),
     "mybb_side_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 3000),
+    # the game pages' live games (test_pages_live.py), beside the side boards' checks: with them on the side
+    # boards, those were the suite's two longest groups (850 and 775 s in .ci/run under load, 15.75 min in all)
+    "phpbb_pages_board": ("phpbb", {"FLOOD": "1"}, 4000),
+    "mybb_pages_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 4000),
     # SMF: the Moscow game's 10 players (a nick with a space, Cyrillic, a Latin one), no seeded conversation;
     # SPAM_WAIT=2 (stock 5, per IP: every member and the bot share one timer); EDIT_WAIT=0 (stock 90: an
     # author's edit within it leaves no edit notice, so the edited vote could not be voided, C-11).
@@ -80,18 +84,18 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-# The live groups, longest first (measured: `--junitxml`, each group's tests summed, `.ci/run` on 2 cores: 736 s
-# for the MyBB side board down to 44 s for the Invision emulator; the whole run 820 s).
+# The live groups, longest first (measured: `--junitxml`, each group's tests summed, `.ci/run` on 2 cores under a
+# helper's load: 721 s for SMF down to 41 s for the Invision emulator, the pages boards estimated from their tests).
 # xdist's loadgroup hands each worker one unit (a group, or a module of unit tests) in collection order, then,
 # while a worker has at most 2 tests pending, one more. A live group of one or two tests therefore takes the next
 # unit at once, queued behind it: with more long groups than workers, the 15th went behind the 1st and the two
 # ran one after the other (stop 22: 1225 s). So the first `workers` groups go first, one to a worker, then one
 # filler module of fast unit tests each (>= 3 tests, so the worker asks for nothing more until its group is done),
 # then the remaining long groups, taken by the workers whose first group ended soonest, then the rest.
-LONGEST_FIRST = ("mybb_side_board", "phpbb_side_board", "mybb_stock_board", "smf_board", "phpbb_season_board",
-                 "mybb_board", "phpbb_board", "fluxbb_stock_board", "phpbb_stock_board", "fluxbb_board", "clock_ahead",
-                 "smf_stock_board", "emulator_vbulletin", "xenforo_games", "flaskbb", "emulator_mybbru",
-                 "emulator_invision")
+LONGEST_FIRST = ("smf_board", "mybb_stock_board", "mybb_board", "phpbb_board", "phpbb_season_board",
+                 "phpbb_stock_board", "fluxbb_board", "fluxbb_stock_board", "clock_ahead", "phpbb_side_board",
+                 "mybb_side_board", "phpbb_pages_board", "smf_stock_board", "mybb_pages_board", "emulator_vbulletin",
+                 "xenforo_games", "flaskbb", "emulator_mybbru", "emulator_invision")
 # Fast modules of pure unit tests (under a second each), the fillers above; a module gone from this list is
 # replaced by another unit module of >= 3 tests.
 FILLERS = ("tests/adapters/test_profile_names.py", "tests/adapters/test_board_zone.py", "tests/adapters/test_discourse.py",

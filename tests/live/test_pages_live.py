@@ -3,8 +3,8 @@ limits are set, so it fetches the day's picture, served by `forumbot serve` on 1
 the result post; `game export` then `replay --pages` gives the folder the ticks wrote, byte for byte;
 screenshots of the thread, the game page and a day page at desktop and phone widths are left beside the log.
 
-Lean on purpose: on the side board (its group holds two short checks), Setup, one day, one night, the end by
-the GM's modkills."""
+Lean on purpose, each on a board of its own (phpbb_pages_board, mybb_pages_board: on the side boards these were
+the suite's longest groups): Setup, one day, one night, the end by the GM's modkills."""
 
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ def _screenshot(url: str, shot: Path, size: str, profile: Path) -> None:
     print(f"\nscreenshot of {url}: {shot if shot.exists() else 'failed: ' + done.stderr[-300:]}")
 
 
-def test_pages_on_phpbb_with_image_size_limits(phpbb_side_board, tmp_path):
+def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
     t0 = time.monotonic()
-    board = phpbb_side_board
+    board = phpbb_pages_board
     _image_limits(board, "2000")  # phpBB now reads each [img] to check its size before it accepts the post
     site = tmp_path / "site"
     site.mkdir()
@@ -78,8 +78,8 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_side_board, tmp_path):
         game.tick()
         game.end_phase(gm)
         game.tick()
-        # the side board's thread holds the bot's posts of the tests before this one: this game's start at its
-        # opening post, the one linking this test's own site
+        # this game's start at its opening post, the one linking this test's own site (a board's threads may hold
+        # the bot's posts of the tests before this one)
         posts = gm.posts_by(game.game_topic, board.bot)
         posts = posts[next(n for n, post in enumerate(posts) if f"{url}g1/" in post.text):]
         result = next(post for post in posts if "Итоги дня 1." in post.text)
@@ -121,7 +121,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_side_board, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
-        _image_limits(board, "0")  # the side board's other checks see it as they always did
+        _image_limits(board, "0")  # any later check on the board sees it as stock
 
 
 def _image_limits(board, pixels: str) -> None:  # type: ignore[no-untyped-def]
@@ -135,11 +135,11 @@ MYBB_ROLES = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Мурзик": "maf
               "Старый Мельник": "maniac"}
 
 
-def test_pages_on_mybb_replay_byte_for_byte(mybb_side_board, tmp_path):
+def test_pages_on_mybb_replay_byte_for_byte(mybb_pages_board, tmp_path):
     """Free Hunt on MyBB through Day 1 (an edited vote, C-11; an agitation, H-4): the folder the ticks wrote
     is what `game export` then `replay --pages` builds; the result post shows the SVG picture."""
     t0 = time.monotonic()
-    board = mybb_side_board
+    board = mybb_pages_board
     gm = board.member(board.gm)
     p = {name: board.member(name) for name in board.players}
     post_url = f"{board.base_url.rstrip('/')}/showthread.php?pid={{id}}#pid{{id}}"
