@@ -1,12 +1,13 @@
 """Players' posts awaiting a moderator's approval, as a bot that moderates the forum sees them.
 
-A GM often makes the bot's account a moderator (to pin or close the threads). phpBB, SMF, MyBB (with
-`showownunapproved`), Invision and XenForo's API then show it every post in the approval queue, marked
-(`ForumPost.held`): the players cannot see them. Such a post is no input while it waits (C-3: what the players'
-thread shows is what counts): it is neither stored nor counted, and each GM is told once per post (the outbox key
-is the post's), so the GM can approve it or reject it. Once approved it is read as any post first seen then: a
-new input whose read time is that tick (C-13 governs one stamped before a deadline already resolved), never an
-edit of anything stored. The bot's own held posts are the outbox's business (PostQueued) and pass through.
+A GM often makes the bot's account a moderator (to pin or close the threads). phpBB, SMF, MyBB, Invision and
+XenForo's API then show it every post in the approval queue, marked (`ForumPost.held`): the players cannot see them.
+Such a post is no input while it waits (C-3: what the players' thread shows is what counts): it is neither stored
+nor counted, and each GM is told once per post (the outbox key is the post's), so the GM can approve it or reject
+it. Once approved it is read as any post first seen then: a new input whose read time is that tick (C-13 governs one
+stamped before a deadline already resolved), never an edit of anything stored. The bot's own held posts are the
+outbox's business (PostQueued) and pass through. An approval is seen where the post's page is read again: the
+thread's last page every tick, the vote thread from the day's first post at the re-read before its deadline (C-11).
 """
 
 from __future__ import annotations
