@@ -34,23 +34,23 @@ SAVED_AT = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 BOT = "gm_bot"  # the bot's account on the boards the pages were saved from
 
 PHPBB_MOD_NOTICE = (
-    '<form method="post" class="mcp_approve" action="./mcp.php?i=queue&amp;p=34&amp;f=2">\n'
+    '<form method="post" class="mcp_approve" action="./mcp.php?i=queue&amp;p=35&amp;f=2">\n'
     '<p class="post-notice unapproved"><span><i class="icon fa-question icon-red fa-fw" aria-hidden="true"></i>'
     '</span><strong>Это сообщение ожидает одобрения.</strong>\n'
     '<input class="button2" type="submit" value="Отклонить" name="action[disapprove]" />\n'
     '<input class="button1" type="submit" value="Одобрить" name="action[approve]" />\n'
-    '<input type="hidden" name="post_id_list[]" value="34" /></p>\n</form>\n')
+    '<input type="hidden" name="post_id_list[]" value="35" /></p>\n</form>\n')
 
 
 def _phpbb(body: str) -> str:
-    start = body.index('<div id="p34"')
+    start = body.index('<div id="p35"')
     at = body.index('<div class="content">', start)
     return body[:at] + PHPBB_MOD_NOTICE + body[at:]
 
 
 def _mybb(body: str) -> str:
-    return body.replace('<div class="post " style="" id="post_33">',
-                        '<div class="post unapproved_post" style="" id="post_33">')
+    return body.replace('<div class="post " style="" id="post_34">',
+                        '<div class="post unapproved_post" style="" id="post_34">')
 
 
 def _smf(body: str) -> str:
@@ -58,8 +58,8 @@ def _smf(body: str) -> str:
 
 
 CASES = {
-    "phpbb": (PHPBB, "23_topic_last_page.html", _phpbb, "34"),
-    "mybb": (MYBB, "23_thread_last_page.html", _mybb, "33"),
+    "phpbb": (PHPBB, "23_topic_last_page.html", _phpbb, "35"),
+    "mybb": (MYBB, "23_thread_last_page.html", _mybb, "34"),
     "smf": (SMF, "12_topic_page3_last.html", _smf, "32"),
 }
 

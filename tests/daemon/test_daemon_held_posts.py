@@ -97,3 +97,26 @@ def test_C13_a_vote_approved_after_the_deadline_leaves_the_announced_day_as_it_w
     assert {phase for _, phase, *_ in run.late} == {"day 1"}
     late_pms = [text for to, text, *_ in w.bot_pms() if to == GM and "Прочитано после итогов" in text]
     assert len(late_pms) == len(CHANGED)  # C-13's one PM per late input, on top of the held notices
+
+
+def test_C11_a_vote_approved_off_the_last_page_is_read_by_the_re_read_before_the_deadline(world):
+    """Approved once its page has left the thread's last page: the ordinary tick does not see it, the vote
+    thread's re-read before the deadline does, and the day counts it."""
+    w = world
+    w.forum.page_size = 3
+    held = _hold_votes(w)
+    w.tick()
+    w.now = T0 + timedelta(hours=5)
+    for n in range(6):  # a non-player's chatter pushes the held posts off the last page (C-3: no votes)
+        w.forum.add_post("g1/vote", "Зритель", f"привет {n}", w.now - timedelta(minutes=10 - n))
+    w.tick()
+    w.now = T0 + timedelta(hours=6)
+    for post in held:
+        w.forum.approve_post(post.id)
+    w.tick()
+    assert _stored(w, [p.id for p in held]) == {}  # not on the pages an ordinary tick reads
+    w.now = STEPS[3][0]
+    w.tick()
+    assert _stored(w, [p.id for p in held]) == {p.id: w.now for p in held}
+    assert _hanged(w) == {"М1": "day 1"}
+    assert len(_told(w)) == len(CHANGED)
