@@ -50,14 +50,15 @@ class MemoryForum(AdapterBase):
 
     def add_post(
         self, topic: str, author: str, text: str, at: datetime, edited_at: datetime | None = None,
-        quoted: bool = False, latest: datetime | None = None,
+        quoted: bool = False, latest: datetime | None = None, held: bool = False,
     ) -> ForumPost:
         """`quoted`: the post held a quote, which the adapter removed from `text` (as the HTML adapters do);
-        `latest`: the forum shows its time only roughly, from `at` to `latest` (C-1)."""
+        `latest`: the forum shows its time only roughly, from `at` to `latest` (C-1); `held`: it awaits a
+        moderator's approval, shown to its author and to the bot as a moderator, not to the players."""
         post = ForumPost(
             id=self._new_id(), topic=topic, author=author, author_id=None, posted_at=at,
             edited_at=edited_at, edit_count=1 if edited_at else 0, text=text, html=text, quoted=quoted,
-            posted_latest=latest,
+            posted_latest=latest, held=held,
         )
         self.topics.setdefault(topic, []).append(post)
         return post
@@ -67,6 +68,15 @@ class MemoryForum(AdapterBase):
             for i, post in enumerate(posts):
                 if post.id == post_id:
                     posts[i] = replace(post, text=text, html=text, edited_at=at, edit_count=post.edit_count + 1)
+                    return
+        raise KeyError(post_id)
+
+    def approve_post(self, post_id: str) -> None:
+        """A moderator approves a held post: the players see it now, with its first time and text."""
+        for posts in self.topics.values():
+            for i, post in enumerate(posts):
+                if post.id == post_id:
+                    posts[i] = replace(post, held=False)
                     return
         raise KeyError(post_id)
 

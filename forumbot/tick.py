@@ -22,10 +22,10 @@ from typing import Sequence
 
 from sqlalchemy import select
 
-from forumbot.adapter import UNREAD_PMS, ForumAdapter, can
+from forumbot.adapter import UNREAD_PMS, ForumAdapter, ForumPost, can
 from forumbot.config import GameConfig
 from forumbot.errors import FloodLimited, ForumError, FormRejected, PartlySent, SetupError
-from forumbot import unreadable
+from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.outbox import Target, deliver, enqueue
@@ -156,11 +156,14 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if inbox.skippable:
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
+    waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
         posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
         skipped.extend(unreadable.take(adapter, topic))
+        posts, held = held_posts.split(posts, ctx.config.forums[game.forum].login)
+        waiting.append((topic, held))
         ctx.hook("after_fetch")
         if posts or new_cursor != cursor:
             with ctx.sessions.begin() as session:
@@ -171,7 +174,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     inbox.before_fold(ctx, adapter, game_id, until)
     if inbox.error is not None:
         raise inbox.error
-    known_phase = reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome)
+    known_phase = reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome,
+                                         waiting=waiting)
     saved: list[Tip] = []  # the tips this tick's folds stored
     setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, saved)
     if inbox.state == "skipped" and phase_value(result) != known_phase:
@@ -184,7 +188,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     closed_at = closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
-        reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at)
+        reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at, waiting)
         setup, inputs, gm_commands = _load(ctx, game_id, None)
         result = _fold(ctx, game_id, setup, inputs, until, saved=saved)
     outcome.phase = result.phase
@@ -202,7 +206,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         if saved and saved[-1].until == until and not outcome.pages_error:  # with a pages error results wait
             mark_enqueued(session, game_id, until)  # (a quiet tick, which stored no tip, writes nothing)
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
-            skipped, setup.gms, setup.language, until, escape), origin="shell")
+            skipped, setup.gms, setup.language, until, escape) + [m for topic, held in waiting for m in
+            held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")
     later = [m.at for m in result.messages if m.at > until]
     if later:
         outcome.held_back = len(later)

@@ -9,7 +9,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from forumbot.adapter import REREAD, ForumAdapter, can
+from forumbot import held_posts
+from forumbot.adapter import REREAD, ForumAdapter, ForumPost, can
 from forumbot.config import GameConfig
 from forumbot.game import GameRun
 from forumbot.store.models import Cursor, RawInput
@@ -70,10 +71,12 @@ def closed_early(known: str | None, result: GameRun) -> datetime | None:
 
 def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
                             started: datetime, until: datetime, outcome: GameOutcome,
-                            closed_at: datetime | None = None) -> str | None:
+                            closed_at: datetime | None = None,
+                            waiting: list[tuple[str, list[ForumPost]]] | None = None) -> str | None:
     """Re-read the vote thread if the remembered phase is a day or runoff about to be resolved and not re-read
     for this deadline yet; return the remembered phase (its cursor value). `closed_at`: the fold shows the phase
-    closed then, before its deadline (a GM `конец-фазы`)."""
+    closed then, before its deadline (a GM `конец-фазы`). `waiting` gets the players' posts found held for a
+    moderator, by thread (the GMs are told)."""
     with ctx.sessions.begin() as session:
         values = dict(session.execute(select(Cursor.stream, Cursor.value).where(
             Cursor.forum_id == forum_id, Cursor.stream.in_([phase_stream(game_id), reread_stream(game_id)]))).all())
@@ -108,6 +111,10 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
     seen = {p.id for p in posts}
     last_seen = max((n for n, i in enumerate(ids) if i in seen), default=-1)
     gone = [i for i in ids[:last_seen] if i not in seen]
+    # a post awaiting a moderator is there, not gone, but no input while it waits (forumbot.held_posts)
+    posts, held = held_posts.split(posts, ctx.config.forums[game.forum].login)
+    if waiting is not None:
+        waiting.append((topic, held))
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
         outcome.stored += mark_deleted(session, forum_id, topic, gone, resolved_at)
