@@ -104,8 +104,10 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
             RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
             RawInput.posted_at >= datetime.fromisoformat(last["opens"])).order_by(RawInput.posted_at, RawInput.id)))
     posts = ctx.retry(adapter, lambda: reread(topic, ids[0], ids)) if ids else []
-    log.info("%s: %s ends at %s; re-read the vote thread from post %s (%d posts)", game.name, last["phase"],
-             last["deadline"], ids[0] if ids else "-", len(posts))
+    # a GM's `конец-фазы` closes it before its deadline: the log names when it really ended
+    log.info("%s: %s %s %s; re-read the vote thread from post %s (%d posts)", game.name, last["phase"],
+             "closed by a GM at" if closed_at else "ends at", resolved_at.isoformat(), ids[0] if ids else "-",
+             len(posts))
     # C-11: a stored post of the phase missing from the re-read, with a later one found, was deleted. A missing
     # tail tells nothing (a read cut short), nor does an empty answer (the first post itself gone).
     seen = {p.id for p in posts}

@@ -694,6 +694,25 @@ def test_M11_modkill_during_a_day_cancels_its_vote():
     assert msg(r, "night 1/opens").at == g.at("day 1", "+24h")
 
 
+def test_M11_the_cancelled_vote_is_said_once_a_day_and_not_when_the_modkill_ends_the_game():
+    """A GM's walk-through read «Из-за модкилла голосования сегодня не будет» under each of two modkills in a row,
+    the second of which ended the game (C-7): said once a day, and not when no day goes on."""
+    no_vote = "Из-за модкилла голосования сегодня не будет."
+    g = Game.moscow()
+    g.gm("day 1", "+5h", "модкилл М6")
+    g.gm("day 1", "+6h", "модкилл М5")
+    r = g.run("day 1", "+7h")
+    said = [m for m in r.run.messages if m.key.startswith("day 1/modkill/")]
+    assert [no_vote in m.text for m in said] == [True, False]
+    g = Game.moscow()
+    g.gm("day 1", "+5h", "модкилл Маф1")
+    g.gm("day 1", "+6h", "модкилл Маф2")
+    g.gm("day 1", "+7h", "модкилл Дон")
+    r = g.run("day 1", "+8h")
+    said = [m for m in r.run.messages if m.key.startswith("day 1/modkill/")]
+    assert [no_vote in m.text for m in said] == [True, False, False] and r.run.result.winner == "town"
+
+
 def test_M11_modkill_at_night_does_not_cancel_the_next_days_vote():
     g = Game.moscow()
     g.gm("night 1", "+5h", "модкилл М6")

@@ -149,11 +149,14 @@ def modkill(w: Work, sid: str, at: datetime, reason: str, by: str | None) -> Non
     """C-10, M-11, M-12: a modkill during a day (or runoff) cancels Moscow's vote; win check follows (C-7)."""
     ph = w.g.phase
     t, variant = w.tb.t, w.tb.variant
+    already = w.g.day_modkill
     kill(w, sid, "modkill", at)
     if ph.kind in ("day", "runoff"):
         w.g.day_modkill = True
     nick, role = revealed(w, sid)
-    cancels = variant.modkill_cancels_vote and ph.kind in ("day", "runoff")
+    # said once a day, and not when this death ends the game (C-7): a GM's walk-through read it twice in a row
+    cancels = (variant.modkill_cancels_vote and ph.kind in ("day", "runoff") and not already
+               and not variant.winner(list(w.g.seats.values())))
     post(w, at, Where.GAME, t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=cancels),
          f"{ph.label}/modkill/{sid}")
     if by is not None:  # issue 17 item 10: told in person too (a tactical modkill's answer already says it)

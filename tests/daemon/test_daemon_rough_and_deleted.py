@@ -139,9 +139,11 @@ def test_issue7_item7_the_warning_says_how_to_make_mybb_times_exact():
     assert rough_times_warning("mybb", [(T0, None), (T0, T0 + timedelta(seconds=59))]) is None
 
 
-def test_C11_a_vote_post_deleted_before_a_gm_ends_the_day_early_does_not_count(tmp_path):
+def test_C11_a_vote_post_deleted_before_a_gm_ends_the_day_early_does_not_count(tmp_path, caplog):
     """A day a GM closes with `конец-фазы` is re-read like one reaching its deadline (found by the live phpBB
-    game: the deleted vote still counted, since only the scheduled deadline triggered the re-read)."""
+    game: the deleted vote still counted, since only the scheduled deadline triggered the re-read); the log
+    names when it was closed, not the deadline it never reached (a GM's walk-through)."""
+    caplog.set_level("INFO", logger="forumbot.tick")
     w = World(tmp_path)
     _day(w)
     w.now = T0 + timedelta(hours=3)
@@ -157,4 +159,6 @@ def test_C11_a_vote_post_deleted_before_a_gm_ends_the_day_early_does_not_count(t
     assert _row(w, decisive.id).deleted_at is not None
     assert _died(w, "М1") is None and _died(w, "Маф1") is None  # 3 to 3 without it: a runoff
     assert "М4 «М1» — сообщение удалено из темы." in _result_text(w)
+    reread = [r.getMessage() for r in caplog.records if "re-read the vote thread" in r.getMessage()]
+    assert reread and "day 1 closed by a GM at 2026-" in reread[-1] and " ends at " not in reread[-1], reread
     w.close()
