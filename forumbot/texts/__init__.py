@@ -225,47 +225,8 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
             lines.append(f"— {line}.")
         return lines
 
-    def role_pm(self, role: Role, partners: Sequence[str], choose_don: bool, moves: Sequence[str] = (),
-                example: str = "", me: str = "") -> str:
-        """`choose_don`: the mafia pick their Don by PM before Day 1 (M-1). `moves`: the role's night moves as
-        grammar keys, each shown with an example naming `example` (another player) and `me`."""
-        lines = [self._("role.pm", role=self.f.bold(self.role(role)))]
-        if partners:
-            lines.append(self._("role.partners", names=self.names(partners, bold=True)))
-            if choose_don and role is Role.MAFIA:
-                lines.append(self._("role.choose_don"))
-        blocks = [self.prose(*lines)]
-        examples = self._examples(moves, example, me)
-        if examples:
-            blocks.append(self.section(self.T["role.moves"], examples))
-        blocks.append(self.prose(self._("role.confirm")))
-        blocks.append(self.prose(self.T["role.marker"]))  # item 15: once, in the first PM every player gets
-        return self.post(*blocks)
-
-    def _examples(self, moves: Sequence[str], example: str, me: str) -> list[str]:
-        return [
-            self._("pm.grammar_example", grammar=self.T[f"grammar.{k}"],
-                   example=self._(f"example.{k}", nick=self.n(example), me=self.n(me)))
-            for k in moves if f"grammar.{k}" in self.T
-        ]
-
-    def don_chosen(self, nick: str, how: str, moves: Sequence[str] = (), example: str = "", me: str = "") -> str:
-        """To each mafioso (M-1); `moves`, for the Don himself: what he may do now that he could not as a
-        mafioso (M-4's check), shown as in a role PM, since his role PM did not list it."""
-        announce = self.prose(self._(f"don.{how}", nick=self.b(nick)))
-        examples = self._examples(moves, example, me)
-        if not examples:
-            return self.post(announce)
-        return self.post(announce, self.prose(self._("don.you")), self.section(self.T["don.moves"], examples))
-
     def unconfirmed_to_gm(self, nicks: Sequence[str]) -> str:
         return self._("gm.unconfirmed", names=self.names(nicks)) if nicks else self._("gm.all_confirmed")
-
-    def confirm_reminder(self) -> str:
-        return self._("remind.confirm")
-
-    def confirmed(self) -> str:
-        return self._("pm.confirmed")
 
     # --- phases
 
