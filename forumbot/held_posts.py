@@ -39,7 +39,7 @@ def split(posts: Iterable[ForumPost], bot: str) -> tuple[list[ForumPost], list[F
     held: list[ForumPost] = []
     me = bot.casefold()
     for post in posts:
-        (held if getattr(post, "held", False) and post.author.casefold() != me else readable).append(post)
+        (held if post.held and post.author.casefold() != me else readable).append(post)
     return readable, held
 
 
