@@ -1,8 +1,9 @@
 """C-11 on the XenForo emulator through `forumbot tick` processes (issue 26 item 3): a moderator deletes the first
 vote post of Day 1, soft ("Remove from public view": its link answers 403) or hard ("Permanently delete": 404).
 The re-read at the deadline, or at a GM's `конец-фазы`, starts at the next vote post still there: only the
-deleted vote is void (named in the final count), the others count (M-2) and the Don is lynched (M-4). On
-today's main every tick from the deadline on exited 3 on the deleted post's link and Day 1 stayed unresolved."""
+deleted vote is void (named in the final count), the others count (M-7, M-8) and the Don, with the most
+votes, leaves (M-9). On today's main every tick from the deadline on exited 3 on the deleted post's link and
+Day 1 stayed unresolved."""
 
 from __future__ import annotations
 
