@@ -1,12 +1,12 @@
 """C-13 through the daemon (issue 26 item 8): a held vote approved before the deadline, then export -> replay.
 
-The scripted Day 1 (opens 10:00, hourly counts) has its votes at 12:00. Шериф changes his vote to М1 at 13:00 in
-a post the forum holds for a moderator; М6 changes his to Дон at 13:10 in a visible one. The 14:00 count goes out
-with М6's change and without Шериф's (the bot could not read it). The moderator approves the post after that
-tick; the tick at 14:05 reads it, stamped 13:00. The bot's messages must be the fold's: the deadline counts the
-vote at its stamp (C-1, M-8), the counts after 14:05 show it, and a replay of the export gives every message the
-daemon sent, byte for byte, the 14:00 count without the vote among them (C-13: an input counts in a message only
-when the bot had read it before making that message).
+The scripted Day 1 (opens 10:00, hourly counts) has its votes at 12:00. Шериф changes his vote to М1 at 13:00 in a
+post the forum holds for a moderator; М6 changes his to Дон at 13:10 in a visible one. The 14:00 count and a GM's
+status go out with М6's change and without Шериф's (the bot could not read it). The moderator approves the post
+after that tick; the tick at 14:05 reads it, stamped 13:00. The bot's messages must be the fold's: the deadline
+counts the vote at its stamp (C-1, M-8), the counts after 14:05 show it, and a replay of the export gives every
+message the daemon sent, byte for byte, the 14:00 count without the vote among them (C-13: an input counts in a
+message only when the bot had read it before making that message).
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ def _held_then_read(w) -> None:
     w.forum.add_post("g1/vote", "М6", "Дон", HELD_AT + timedelta(minutes=10))
     w.tick()
     w.now = COUNTED_AT
-    w.tick()  # the 14:00 count: М6's change, not Шериф's held one
+    w.pm(GM, "статус")
+    w.tick()  # the 14:00 count and the GM's status: М6's change, not Шериф's held one
     w.forum.approve_post(held.id)
     w.now = READ_AT
     w.tick()  # reads the approved post, stamped 13:00
@@ -59,6 +60,8 @@ def test_C13_a_held_vote_approved_before_the_deadline_replays_as_sent(world):
     _held_then_read(w)
     before = [text for _, text, at in w.bot_posts("g1/vote") if at == COUNTED_AT]
     assert len(before) == 1 and WITHOUT in before[0] and "[b]Дон[/b] — 1 голос: М6" in before[0]
+    status = [text for to, text, at in w.bot_pms() if to == GM and at == COUNTED_AT and "Шериф → Маф1" in text]
+    assert len(status) == 1 and "М6 → Дон" in status[0]
     w.now = COUNTED_AT + timedelta(hours=1)
     w.tick()  # the 15:00 count: the approved vote is shown once it has been read
     after = [text for _, text, at in w.bot_posts("g1/vote") if at == w.now]
