@@ -270,7 +270,8 @@ class Schedule:
     runoff: timedelta = timedelta(hours=12)
     timezone: str = "Europe/Moscow"
     setup_opens: datetime | None = None  # when roles go out (the game's start command); default: `start`
-    # C-13: when the bot resolved each phase, by label ("day 1"): a deadline gets only the inputs read by then
+    # C-13: when the bot resolved each phase, by label ("day 1"): a deadline gets only the inputs read by then;
+    # and when it first made each interim count (by its key) and reminder ("remind:day 1"): the same for those
     resolved: tuple[tuple[str, datetime], ...] = ()
 
 

@@ -78,9 +78,10 @@ def sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun)
 
 
 def record_resolutions(session: Session, game_id: int, result: GameRun, started: datetime) -> None:
-    """C-13: the phases this tick resolved, with its time: every input read by this tick was read before."""
+    """C-13: the phases this tick resolved, and the interim counts and reminders it made first, with its time:
+    every input read by this tick was read before (a replay gives each only those inputs)."""
     known = set(session.scalars(select(Resolution.phase).where(Resolution.game_id == game_id)))
-    for label, _ in result.resolved:
+    for label, _ in result.resolved + result.computed:
         if label not in known:
             session.add(Resolution(game_id=game_id, phase=label, resolved_at=started))
             known.add(label)

@@ -19,8 +19,9 @@ what a variant decides is in forumbot/rules (pure); when it acts is a branch her
 night.py for night PMs, gm.py for GM commands, day.py and night.py for deadlines); what the bot says is a text
 key in forumbot/texts. Everything that changes during a game is in `Game`, the count schedule included, so an
 undo (C-9, undo.py) folds again from the Game saved before the command. Each deadline gets only the inputs read
-before the bot resolved it (C-13: Schedule.resolved, Input.read_at; fold.py). One step is tested on a position
-written in one line (tests/position.py, tests/test_positions.py); whole stories from Setup in
+before the bot resolved it (C-13: Schedule.resolved, Input.read_at; fold.py); each interim count, reminder and
+GM's status shows only the posts read before the bot made it (Work.knowing, counts.known). One step is tested on
+a position written in one line (tests/position.py, tests/test_positions.py); whole stories from Setup in
 tests/test_rules_*.py.
 """
 

@@ -62,6 +62,7 @@ class Checkpoint:
     commands: tuple[tuple[str, dict, dict], ...]
     late: tuple[tuple[tuple[Any, str], tuple[str, datetime]], ...]  # C-13: ((where, id), (phase missed, stamp))
     missed: tuple[tuple[int, Input], ...]  # the late inputs among them, by queue index (to be handled when read)
+    computed: tuple[tuple[str, datetime], ...] = ()  # C-13: the interim counts and reminders made (Work.computed)
 
 
 TIP = "<tip>"  # a Tip's label, where a Checkpoint has the phase it resolved

@@ -23,6 +23,31 @@ def open_posts(w: Work) -> list[VotePost]:
     return w.g.runoff_posts if w.g.phase.kind == "runoff" else w.g.posts
 
 
+def known(w: Work, posts: list[VotePost]) -> list[VotePost]:
+    """C-13: the posts the bot had read when the message being made was made (`Work.knowing`): `posts` itself
+    when it read them all, as the daemon's first fold of that moment had them."""
+    by = w.known_by
+    if by is None or not _read_after(w, posts, by):
+        return posts
+    return [p for p in posts if p.read_at is None or p.read_at <= by]
+
+
+def _read_after(w: Work, posts: list[VotePost], by: datetime) -> bool:
+    """Whether one of `posts` was first read after `by`. The latest read time is kept per list as it grows, as
+    the tallies are: a GM's status after each of 2,000 `голос` reads each post once."""
+    entry = w.read_latest.get(id(posts))
+    if entry is None or entry[0] is not posts or entry[1] > len(posts):
+        if len(w.read_latest) > 4:
+            w.read_latest.clear()
+        entry = (posts, 0, None)
+    _, seen, latest = entry
+    for p in posts[seen:]:
+        if p.read_at is not None and (latest is None or p.read_at > latest):
+            latest = p.read_at
+    w.read_latest[id(posts)] = (posts, len(posts), latest)
+    return latest is not None and latest > by
+
+
 def ballots(w: Work, posts: list[VotePost]) -> Ballots:
     alive = {sid for sid, seat in w.g.seats.items() if seat.alive}
     # Resumed while only appends happened to this list and the alive set is the same: a GM command's status
@@ -86,33 +111,40 @@ def drop_deleted(w: Work, posts: list[VotePost], at: datetime) -> None:
             w.log.append(f"{w.g.phase.label}: vote post {p.id} by {poster(w, p)} deleted")
 
 
-def post_count(w: Work, at: datetime) -> None:
-    """C-6: the current count in the vote thread, only when it changed since the last one."""
+def post_count(w: Work, at: datetime) -> bool:
+    """C-6: the current count in the vote thread, only when it changed since the last one. C-13: it shows the
+    posts read by the time the daemon first made it (recorded by its key); returns whether one stamped before it
+    was left out, read only later (the next count on the grid shows it)."""
     g = w.g
-    posts = open_posts(w)
-    if not posts:
-        return
-    # Rendering a count is most of a quiet day's cost; skip it while nothing it shows has changed.
-    signature = (len(posts), sum(p.voided or p.edited for p in posts),
-                 tuple((s.nick, s.alive) for s in g.seats.values()))
-    if signature == g.count_signature:
-        return
-    g.count_signature = signature
-    text = count_text(w, final=False)
-    if text == g.last_count:
-        return
-    g.last_count = text
     # Keyed by its tick, a count keeps its key when a late-fetched post changes an earlier one (outbox).
-    post(w, at, Where.VOTE, w.tb.t.with_game_link(text, w.tb.setup.game_url),
-         f"{g.phase.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}")
+    key = f"{g.phase.label}/count/{at.astimezone(timezone.utc):%Y%m%dT%H%M%S}"
+    with w.knowing(w.tb.resolved.get(key)):
+        posts = known(w, open_posts(w))
+        partial = posts is not open_posts(w)
+        if not posts:
+            return partial
+        # Rendering a count is most of a quiet day's cost; skip it while nothing it shows has changed.
+        signature = (len(posts), sum(p.voided or p.edited for p in posts),
+                     tuple((s.nick, s.alive) for s in g.seats.values()))
+        if signature == g.count_signature:
+            return partial
+        g.count_signature = signature
+        text = count_text(w, final=False)
+    if text == g.last_count:
+        return partial
+    g.last_count = text
+    post(w, at, Where.VOTE, w.tb.t.with_game_link(text, w.tb.setup.game_url), key)
+    if not w.quiet:
+        w.computed.append((key, at))
+    return partial
 
 
 def count_text(w: Work, final: bool) -> str:
     ph = w.g.phase
-    posts = open_posts(w)
+    posts = open_posts(w) if final else known(w, open_posts(w))  # C-13: a deadline's posts were all read by it
     found = ballots(w, posts)
     if ph.kind == "runoff":
-        votes = runoff_votes(w)
+        votes = runoff_votes(w, posts)
     else:
         votes = {v: t for v, t in found.final.items() if counts(w, v, t)}
     not_voted = [nick(w, s) for s in alive_ids(w) if s not in votes and s not in found.final]

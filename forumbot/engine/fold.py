@@ -159,7 +159,7 @@ def snapshot(w: Work, label: str, at: datetime, key: str) -> Checkpoint:
     return Checkpoint(
         label=label, at=at, game=freeze(w.g), digest=key,
         messages=tuple(w.messages.values()), log=tuple(w.log), resolved=tuple(w.resolved),
-        commands=tuple(w.commands), late=tuple(w.late.items()), missed=tuple(w.missed),
+        commands=tuple(w.commands), late=tuple(w.late.items()), missed=tuple(w.missed), computed=tuple(w.computed),
     )
 
 
@@ -167,7 +167,7 @@ def resumed(tb: Table, cp: Checkpoint) -> Work:
     w = Work(tb, thaw(cp.game))
     w.messages = {m.key: m for m in cp.messages}
     w.log, w.resolved, w.commands = list(cp.log), list(cp.resolved), list(cp.commands)
-    w.late, w.missed = dict(cp.late), list(cp.missed)
+    w.late, w.missed, w.computed = dict(cp.late), list(cp.missed), list(cp.computed)
     return w
 
 
@@ -192,6 +192,7 @@ def result(w: Work) -> GameRun:
         next_deadline=None if ph.kind == "ended" or g.paused_at else ph.deadline,
         phase_opens=ph.opens,
         resolved=tuple(w.resolved),
+        computed=tuple(w.computed),
         late=tuple((i, label, stamped, str(where)) for (where, i), (label, stamped) in w.late.items()),
         commands=tuple(w.commands),
         history=history_now(w),

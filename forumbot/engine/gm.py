@@ -121,7 +121,8 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         if ph.kind == "runoff":
             vote = Vote(vote.runoff if vote.runoff is not None else vote.target)
         posts = g.runoff_posts if ph.kind == "runoff" else g.posts
-        posts.append(VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True))
+        read_at = g.inputs[w.current_index()].read_at  # the command's (C-13: a count made before leaves it out)
+        posts.append(VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True, read_at=read_at))
     elif isinstance(cmd, Alias):
         found = w.matcher().match(cmd.alias)
         if isinstance(found, str):

@@ -34,6 +34,8 @@ class GameRun:
     next_deadline: datetime | None = None  # when the open phase resolves (None when ended or paused)
     phase_opens: datetime | None = None  # when the open phase opened
     resolved: tuple[tuple[str, datetime], ...] = ()  # every phase resolved, by label, with its (game) time
+    # C-13: every interim count (by its key) and reminder ("remind:<phase>") made, with its (game) time
+    computed: tuple[tuple[str, datetime], ...] = ()
     # C-13: inputs read after the phase they were stamped in was resolved: (input id, that phase, the stamp,
     # where: "game" | "vote" | "pm")
     late: tuple[tuple[str, str, datetime, str], ...] = ()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forumbot.engine.counts import ballots
+from forumbot.engine.counts import ballots, known
 from forumbot.engine.seats import alive_ids, alive_nicks, missing_moves, nick, target_nick, team_targets
 from forumbot.engine.state import State
 from forumbot.engine.work import Work
@@ -16,7 +16,7 @@ def status_text(w: Work, roles: bool = False) -> str:
     ph = g.phase
     votes: dict[str, str] = {}
     if ph.kind in ("day", "runoff"):
-        found = ballots(w, g.runoff_posts if ph.kind == "runoff" else g.posts)
+        found = ballots(w, known(w, g.runoff_posts if ph.kind == "runoff" else g.posts))  # C-13
         votes = {nick(w, v): target_nick(w, t) for v, t in found.final.items()}
     missing = []
     # night moves are owed only by night: by day or in Setup the list would name every role as missing

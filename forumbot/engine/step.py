@@ -43,6 +43,11 @@ def advance(table: Table, game: Game, until: datetime) -> tuple[Game, tuple[Mess
 
 def handle(w: Work, inp: Input) -> None:
     """One input, at its time, on the draft (the timeline already advanced to it)."""
+    with w.knowing(inp.read_at):  # C-13: what it answers shows the posts read by then (a GM's status)
+        _handle(w, inp)
+
+
+def _handle(w: Work, inp: Input) -> None:
     tb, g = w.tb, w.g
     if parse.account_key(inp.author) == tb.bot:
         return

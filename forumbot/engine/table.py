@@ -44,7 +44,7 @@ class Table:
     bot: str  # parse.account_key of the bot
     roles: Mapping[str, Role]  # seat id -> role as drawn (C-2), in config order
     drawn: str  # the string the draw's commitment hashes (C-2), printed at the end
-    resolved: Mapping[str, datetime]  # C-13: when the bot resolved each phase, by label
+    resolved: Mapping[str, datetime]  # C-13: when the bot resolved each phase, by label (and made each count)
 
     def fresh_seats(self) -> dict[str, Seat]:
         """The seats as drawn, each played by the account that is its id, for a new game's draft."""

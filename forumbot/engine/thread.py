@@ -29,7 +29,8 @@ def vote_post(w: Work, inp: Input) -> None:
         voter, (parsed, final) = sid, parse_vote(w, text)
     post = VotePost(inp.id, voter, parsed, text, at=inp.at, at_latest=inp.at_latest, deleted_at=inp.deleted_at,
                     final=final if alive else False,
-                    current=inp.text if inp.first_text is not None and inp.text != text else None)
+                    current=inp.text if inp.first_text is not None and inp.text != text else None,
+                    read_at=inp.read_at)
     (g.runoff_posts if ph.kind == "runoff" else g.posts).append(post)
     if isinstance(post.parsed, Agitation):
         g.agitations[sid] += 1

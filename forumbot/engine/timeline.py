@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from forumbot.engine.history import mark, record
-from forumbot.engine.counts import ballots, post_count
+from forumbot.engine.counts import ballots, known, post_count
 from forumbot.engine.day import resolve_day, resolve_runoff, start_day_one
 from forumbot.engine.night import resolve_night
 from forumbot.engine.seats import alive_ids, missing_moves, possible_moves
@@ -52,12 +52,15 @@ def advance_to(w: Work, t: datetime) -> None:
             if w.on_resolved is not None and at == due and (g.clock is None or due > g.clock):
                 w.on_resolved(at)  # a checkpoint: every input before `due` handled, none after
         elif kind == "count":
-            post_count(w, at)
+            partial = post_count(w, at)
             # on the count's own grid: an overdue count (restored by an undo) keeps the slots it had (C-9)
-            g.next_count = count_slot_after(w, due, t)
+            g.next_count = count_slot_after(w, due, t, partial)
         elif kind.startswith("remind"):
             g.reminded.add(kind)
-            remind(w, at, kind)
+            with w.knowing(w.tb.resolved.get(kind)):  # C-13: the votes read by when the daemon first reminded
+                remind(w, at, kind)
+            if not w.quiet:
+                w.computed.append((kind, at))
 
 
 def recount_until(w: Work, t: datetime) -> None:
@@ -68,16 +71,19 @@ def recount_until(w: Work, t: datetime) -> None:
     while (g.next_count is not None and ph.kind in ("day", "runoff") and g.next_count <= t
            and g.next_count < ph.deadline):
         at = g.next_count
-        post_count(w, at)
-        g.next_count = count_slot_after(w, at, t)
+        partial = post_count(w, at)
+        g.next_count = count_slot_after(w, at, t, partial)
 
 
-def count_slot_after(w: Work, at: datetime, t: datetime) -> datetime:
+def count_slot_after(w: Work, at: datetime, t: datetime, partial: bool = False) -> datetime:
     """The next count's time on its grid. What a count shows changes only with an input or another timed
-    event, so the counts before the next of those would all be skipped as unchanged: jump past them."""
+    event, so the counts before the next of those would all be skipped as unchanged: jump past them. Not past a
+    count that left out a post read later (`partial`, C-13): the next one may show it."""
+    every = w.tb.count_every
+    if partial:
+        return at + every
     other = next_timed(w, counts=False)
     bound = max(at, min(t, other[0]) if other else t)
-    every = w.tb.count_every
     return at + every * ((bound - at) // every + 1)
 
 
@@ -114,7 +120,7 @@ def remind(w: Work, at: datetime, kind: str) -> None:
                 pm(w, at, sid, tb.t.confirm_reminder(), f"setup/confirm-reminder/{sid}")
         return
     if ph.kind == "day" and not (tb.variant.modkill_cancels_vote and g.day_modkill):
-        voted = set(ballots(w, g.posts).final)
+        voted = set(ballots(w, known(w, g.posts)).final)
         autokill = tb.variant.no_show_autokill  # H-5
         for sid in alive_ids(w):
             if sid not in voted:

@@ -6,9 +6,10 @@ only what turned out otherwise."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Callable
+from typing import Callable, Iterator
 
 from forumbot import parse
 from forumbot.engine.state import State
@@ -33,8 +34,15 @@ class Work:
     resolved: list[tuple[str, datetime]] = field(default_factory=list)  # each phase resolved, with when
     commands: list[tuple[str, dict, dict]] = field(default_factory=list)  # GM PM id -> game before and after
     tallies: dict[int, tuple[list, Tally]] = field(default_factory=dict)  # resumable counts (engine/counts.py)
+    read_latest: dict[int, tuple[list, int, datetime | None]] = field(default_factory=dict)  # (counts.py, C-13)
     missed: list[tuple[int, Input]] = field(default_factory=list)  # C-13's late inputs, by queue index
     on_resolved: Callable[[datetime], None] | None = None  # the fold's checkpoint at a resolved deadline
+    # C-13: a message made from the inputs at one moment (an interim count, a reminder, a GM's status) shows only
+    # the posts the bot had read by then: `known_by` is that moment while it is made (None: every post)
+    known_by: datetime | None = None
+    # C-13: each interim count (by its key) and reminder ("remind:<phase>") made, with its game time: the daemon
+    # records when it first made each (Schedule.resolved), as it does each resolution
+    computed: list[tuple[str, datetime]] = field(default_factory=list)
     _matcher: tuple | None = None
 
     def matcher(self) -> parse.NickMatcher:
@@ -45,6 +53,15 @@ class Work:
             self._matcher = (key, parse.NickMatcher(
                 [s.nick for s in g.seats.values()], {alias: g.seats[sid].nick for alias, sid in g.aliases.items()}))
         return self._matcher[1]
+
+    @contextmanager
+    def knowing(self, by: datetime | None) -> Iterator[None]:
+        """Make a message from the posts read by `by` (C-13), every post if None."""
+        outer, self.known_by = self.known_by, by
+        try:
+            yield
+        finally:
+            self.known_by = outer
 
     def current_index(self) -> int:
         """Index in g.inputs of the input being handled (an undo handles earlier ones again)."""

@@ -30,6 +30,7 @@ class VotePost:
     deleted: bool = False  # gone when the phase's posts were re-read at its deadline: no vote (C-11)
     final: bool = False  # R-2: the post held the final word; later posts that day are no votes
     current: str | None = None  # the post's text now, where an edit changed it since `text` was stored (C-11)
+    read_at: datetime | None = None  # when the bot first read it (C-13): a count made before leaves it out
 
     def straddles(self, deadline: datetime) -> bool:
         """C-1: the forum's rough time allows both before and at/after the deadline; it counts as before."""

@@ -176,7 +176,8 @@ class Override(Base):
 
 class Resolution(Base):
     """C-13: when the bot resolved a phase of a game (the tick's time); the fold gives that phase's deadline only
-    the inputs first read by then."""
+    the inputs first read by then. Also when it first made each interim count (`phase` is the count's message key,
+    "day 1/count/20261201T090000") and each reminder ("remind:day 1"): each shows only the posts read by then."""
 
     __tablename__ = "resolutions"
     __table_args__ = (UniqueConstraint("game_id", "phase"),)

@@ -47,7 +47,10 @@ def test_C13_votes_approved_after_the_deadline_leave_the_announced_day_as_it_was
     _day_one_resolved(w)
     with w.daemon.sessions.begin() as session:
         resolved = dict(session.execute(select(Resolution.phase, Resolution.resolved_at)).all())
-    assert resolved == {"setup": STEPS[2][0], "day 1": STEPS[3][0]}  # the ticks that resolved them
+    assert resolved == {"setup": STEPS[2][0], "day 1": STEPS[3][0],  # the ticks that resolved them
+                        # and those that first made the interim count and the reminders (issue 26 item 8)
+                        "day 1/count/20261201T090000": STEPS[2][0], "remind:setup": STEPS[2][0],
+                        "remind:day 1": STEPS[3][0]}
     w.now = DEADLINE + timedelta(minutes=30)
     late = [w.forum.add_post("g1/vote", nick, "М1", DEADLINE - timedelta(hours=1)) for nick in CHANGED]
     w.tick()
