@@ -10,6 +10,7 @@ from pathlib import Path
 
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.errors import ConfigError
+from forumbot.names import checked_name
 
 MIN_TOKEN_LENGTH = 16  # the dashboard's only lock: short enough to guess is no lock
 
@@ -45,6 +46,8 @@ def cmd_pages_build(args: argparse.Namespace) -> int:
     from forumbot.cli_common import config_from_args, now_of, open_store
     from forumbot.pages.commands import build_stored
 
+    for name in args.names:
+        checked_name(name, "game")
     config = config_from_args(args)
     out = Path(args.output).resolve() if args.output else None
     written = build_stored(open_store(config), config, args.names, out, now_of(args))
