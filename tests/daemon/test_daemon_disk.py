@@ -12,6 +12,7 @@ between queueing and sending, between sends."""
 from __future__ import annotations
 
 import errno
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -23,6 +24,8 @@ from sqlalchemy.exc import OperationalError
 from test_daemon_processes import assert_each_once, delivered, setup_game
 
 from forumbot.cli import main
+from forumbot.config import load_config
+from forumbot.daemon import Daemon, run_forever
 from forumbot.disk import disk_problem
 
 FULL = "PRAGMA max_page_count = {pages}"
@@ -106,3 +109,22 @@ def test_os_errors_of_a_full_or_read_only_disk_name_the_file() -> None:
         "read-only: cannot write /var/lib/forumbot/.forumbot-locks/g1.lock (Read-only file system)"
     assert disk_problem(OSError(errno.ENOENT, "No such file or directory", "/x"), "sqlite:////x.db") is None
     assert disk_problem(OperationalError("SELECT 1", {}, Exception("database is locked")), "sqlite:////x.db") is None
+
+
+def test_run_says_the_disk_problem_and_goes_on(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`forumbot run` is a service: a cycle that cannot write logs one line and the next cycle tries again."""
+    config, forum = setup_game(tmp_path)
+    daemon = Daemon(load_config(config))
+    stop = threading.Event()
+    stop.set()  # one cycle, then stop
+    try:
+        with disk_fails_after(1, READ_ONLY) as seen:
+            assert run_forever(daemon, stop) == 0
+    finally:
+        daemon.close()
+    assert seen["failed_at"] == 1
+    (record,) = [r for r in caplog.records if r.levelname == "ERROR" and "cycle failed" in r.getMessage()]
+    said = f"cycle failed: read-only: cannot write the database {tmp_path / 'forumbot.db'} ("
+    assert record.getMessage().startswith(said)
+    assert record.exc_info is None
+    assert delivered(forum) == []
