@@ -1,7 +1,8 @@
 """The one rule for a name that becomes a path (issue 26 item 2): a game's name is its folder of the public pages
 and part of their URLs, a forum's name part of a state file's name. A name is refused where it enters (the
-configuration, a transcript, the command line); `inside` is the one function that turns a name into a path, and
-checks again that the path stays in its folder."""
+configuration, a transcript, the command line). Defence in depth: `within`, the last check before the site's
+one writer (pages/output.write_files) or the handshake's state file (through `inside`) writes, refuses a path that
+leaves its folder."""
 
 from __future__ import annotations
 

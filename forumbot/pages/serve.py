@@ -58,7 +58,8 @@ def _shows_token(environ: dict, token: str) -> bool:
 
 def _not_found(start_response, method: str) -> list[bytes]:  # type: ignore[no-untyped-def]
     """Every missing file, and the dashboard to anyone without the token, get the same answer."""
-    return _answer(start_response, "404 Not Found", b"not found\n", method=method, extra=[("Cache-Control", "no-store")])
+    return _answer(start_response, "404 Not Found", b"not found\n", method=method,
+                   extra=[("Cache-Control", "no-store")])
 
 
 def _answer(start_response, status: str, body: bytes, kind: str = "text/plain; charset=utf-8",  # type: ignore[no-untyped-def]

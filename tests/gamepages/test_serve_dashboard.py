@@ -121,7 +121,8 @@ def test_with_a_token_only_a_request_presenting_it_sees_the_dashboard(with_token
     served = with_token
     for headers in [{}, *PROXY_HEADERS]:
         _missing(served.get("/_dashboard", **headers))
-    for wrong in [f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x", f"Basic {TOKEN}", TOKEN, "Bearer", f"Bearer  {TOKEN[1:]}"]:
+    for wrong in [f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x", f"Basic {TOKEN}", TOKEN, "Bearer",
+                  f"Bearer  {TOKEN[1:]}"]:
         _missing(served.get("/_dashboard", Authorization=wrong))
     # a token in the query string is not one: it would be written into access logs and browser history
     _missing(served.get(f"/_dashboard?token={TOKEN}"))
