@@ -15,8 +15,9 @@ from typing import Callable, Sequence
 from sqlalchemy.exc import OperationalError
 
 from forumbot.config import ConfigProblems
-from forumbot.errors import ForumbotError, ForumError
+from forumbot.errors import ForumbotError, ForumError, UnsafeName
 from forumbot.exit_codes import EXIT_BROKEN_PIPE, EXIT_CONFIG, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE
+from forumbot.names import name_problem
 
 # 2: a human must fix the input (config, setup, transcript, database); 3: a forum could not be reached.
 
@@ -147,7 +148,11 @@ def _replay(args: argparse.Namespace) -> int:
 
     transcript, result = _run(args.transcript, args.lang)
     if args.pages:
-        _pages(args.pages, transcript, result, Path(args.transcript).stem)
+        stem = Path(args.transcript).stem
+        if not transcript.game and (problem := name_problem(stem)) is not None:
+            raise UnsafeName(f"{args.transcript}: the transcript names no game, and its file's name is not one: "
+                             f"{problem}")
+        _pages(args.pages, transcript, result, stem)
     if args.json:
         print(json.dumps(replay.to_json(result), ensure_ascii=False, indent=1))
     else:

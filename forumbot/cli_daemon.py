@@ -17,6 +17,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
+
 from forumbot.cli_check import check_online, cmd_check_config
 from forumbot.cli_common import DEFAULT_CONFIG, config_from_args, now_of, open_store
 from forumbot.cli_games import (
@@ -24,7 +26,8 @@ from forumbot.cli_games import (
 )
 from forumbot.cli_probe import cmd_probe
 from forumbot.config import Config
-from forumbot.exit_codes import EXIT_OK
+from forumbot.disk import disk_problem
+from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 
 # check_online and the shared helpers are imported from here by cli_pages and the tests
 __all__ = ["DEFAULT_CONFIG", "config_from_args", "now_of", "open_store", "add_daemon_commands", "check_online", "cmd_check_config",
@@ -151,16 +154,25 @@ def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.daemon import describe, exit_code
 
     config = config_from_args(args)
-    daemon = _daemon(config, args)
     try:
-        report = daemon.cycle()
-        if getattr(args, "verbosity", None) != "WARNING":
-            from forumbot.lifecycle import tick_summary
+        daemon = _daemon(config, args)
+        try:
+            report = daemon.cycle()
+            if getattr(args, "verbosity", None) != "WARNING":
+                from forumbot.lifecycle import tick_summary
 
-            for line in tick_summary(daemon.sessions, report):
-                print(line)
-    finally:
-        daemon.close()
+                for line in tick_summary(daemon.sessions, report):
+                    print(line)
+        finally:
+            daemon.close()
+    except (DBAPIError, OSError) as e:
+        # a disk that filled up or turned read-only outside a game's cycle (a read-only SQLite file refuses
+        # even the listing: every transaction begins IMMEDIATE): one line naming it (issue 26 item 10)
+        problem = disk_problem(e, config.database_url)
+        if problem is None:
+            raise
+        print(f"forumbot: {problem}", file=sys.stderr)
+        return EXIT_CONFIG
     code = exit_code(report)
     if code:
         print(f"forumbot: {describe(report)}", file=sys.stderr)

@@ -12,6 +12,7 @@ from pathlib import Path
 from forumbot.cli_common import config_from_args, now_of, open_store
 from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_OK
+from forumbot.names import checked_name
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
@@ -35,6 +36,7 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     from forumbot.lifecycle import check_setups, start_game
     from forumbot.localtime import local
 
+    checked_name(args.name, "game")
     config = config_from_args(args)
     if args.name in config.games:
         problems = [p for p in check_setups(config) if p.startswith(f"games.{args.name}:")]
@@ -66,6 +68,7 @@ def cmd_game_export(args: argparse.Namespace) -> int:
 
     from forumbot.export import export_game
 
+    checked_name(args.name, "game")
     config = config_from_args(args)
     transcript = export_game(open_store(config), config, args.name, args.until or now_of(args))
     text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"

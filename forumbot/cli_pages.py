@@ -10,6 +10,9 @@ from pathlib import Path
 
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.errors import ConfigError
+from forumbot.names import checked_name
+
+MIN_TOKEN_LENGTH = 16  # the dashboard's only lock: short enough to guess is no lock
 
 
 def add_pages_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -26,7 +29,13 @@ def add_pages_commands(subparsers: argparse._SubParsersAction, common: argparse.
     p.add_argument("-o", "--output", help="write it to this file (0600; never under the public folder)")
     p.set_defaults(func=cmd_dashboard)
 
-    p = subparsers.add_parser("serve", parents=[common], help="serve the pages folder read-only (the serve extra)")
+    p = subparsers.add_parser(
+        "serve", parents=[common], help="serve the pages folder read-only (the serve extra)",
+        description="Serve the pages folder read-only over HTTP. The private dashboard is at /_dashboard only when "
+                    "FORUMBOT_DASHBOARD_TOKEN is set in the environment (16 characters or more), and only to a "
+                    "request with the header 'Authorization: Bearer TOKEN', e.g. curl -H \"Authorization: Bearer "
+                    "$FORUMBOT_DASHBOARD_TOKEN\" http://127.0.0.1:8080/_dashboard; to anyone else, and without "
+                    "a token to everyone, it does not exist (404). The client's address never lets anyone in.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
     p.add_argument("--folder", help="the folder to serve (default: [pages] folder)")
@@ -37,6 +46,8 @@ def cmd_pages_build(args: argparse.Namespace) -> int:
     from forumbot.cli_common import config_from_args, now_of, open_store
     from forumbot.pages.commands import build_stored
 
+    for name in args.names:
+        checked_name(name, "game")
     config = config_from_args(args)
     out = Path(args.output).resolve() if args.output else None
     written = build_stored(open_store(config), config, args.names, out, now_of(args))
@@ -82,9 +93,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sessions = open_store(config)
         ticks = config.pages.dashboard if config.pages else None
         board = lambda: dashboard(sessions, now_of(args), ticks)  # noqa: E731
-    wsgi = app(folder, board, os.environ.get("FORUMBOT_DASHBOARD_TOKEN", ""))
+    token = os.environ.get("FORUMBOT_DASHBOARD_TOKEN", "").strip()
+    if token and len(token) < MIN_TOKEN_LENGTH:
+        raise ConfigError(f"FORUMBOT_DASHBOARD_TOKEN is shorter than {MIN_TOKEN_LENGTH} characters; make one with "
+                          "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'")
+    wsgi = app(folder, board if token else None, token)
     server = create_server(wsgi, host=args.host, port=args.port, threads=2)
     print(f"serving {folder} on http://{args.host}:{server.effective_port}/", flush=True)
+    if board is not None:
+        print("dashboard: /_dashboard with 'Authorization: Bearer' and FORUMBOT_DASHBOARD_TOKEN" if token else
+              "dashboard: off (set FORUMBOT_DASHBOARD_TOKEN to serve it at /_dashboard)", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:

@@ -21,6 +21,7 @@ from forumbot.config_types import (
     engine_traits, known_engines, shared_threads,
 )
 from forumbot.errors import ConfigError
+from forumbot.names import name_problem
 
 # Imported from here by the rest of forumbot and the tests; they live in the modules above.
 __all__ = ["FORUM_SETTINGS", "LANGUAGES", "MAX_PHASE_HOURS", "MODES", "VARIANTS", "Config", "ConfigError",
@@ -86,6 +87,8 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
     games_raw = top.get("games", dict, {}, required=True) or {}
     forums = {}
     for name, table in forums_raw.items():
+        if (problem := name_problem(name)) is not None:
+            problems.append(f"forums: {problem}")  # it names a state file (.handshake-NAME.json)
         if not isinstance(table, dict):
             problems.append(f"forums.{name}: expected a table")
             continue
@@ -94,6 +97,8 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         problems.append("forums: no forum configured")
     games = {}
     for name, table in games_raw.items():
+        if (problem := name_problem(name)) is not None:
+            problems.append(f"games: {problem}")  # it names the game's folder of the public pages
         if not isinstance(table, dict):
             problems.append(f"games.{name}: expected a table")
             continue

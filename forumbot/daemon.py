@@ -20,9 +20,11 @@ from datetime import datetime, timezone
 from typing import Callable, Mapping
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from forumbot.adapter import COOKIES, ForumAdapter, can
 from forumbot.config import Config, ForumConfig
+from forumbot.disk import disk_problem
 from forumbot.errors import ConfigError, FloodLimited, ForumError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 from forumbot.registry import adapter_factory
@@ -179,12 +181,23 @@ class Daemon:
         try:
             report = tick(ctx)
         finally:
-            self.forums.save()
+            self._save_sessions()
         if self.config.pages is not None and self.config.pages.dashboard is not None:
             from forumbot.pages.dashboard import write_after_tick
 
             write_after_tick(self.config.pages.dashboard, self.sessions, self.clock(), report)
         return report
+
+    def _save_sessions(self) -> None:
+        """The forums' cookies; on a full or read-only disk they stay unsaved (the next tick logs in again) and
+        the games' own lines say what could not be written (issue 26 item 10)."""
+        try:
+            self.forums.save()
+        except (DBAPIError, OSError) as e:
+            problem = disk_problem(e, self.config.database_url)
+            if problem is None:
+                raise
+            log.error("the forums' sessions are not saved: %s", problem)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -221,6 +234,12 @@ def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
             report = daemon.cycle()
         except ForumError as e:  # a forum error escaping the per-game handling must not end the service
             log.error("cycle failed: %s", e)
+            return
+        except (DBAPIError, OSError) as e:  # nor a full or read-only disk: the next cycle tries again
+            problem = disk_problem(e, daemon.config.database_url)
+            if problem is None:
+                raise
+            log.error("cycle failed: %s", problem)
             return
         if report.unreachable:
             log.error("%s", describe(report))

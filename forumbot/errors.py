@@ -19,6 +19,10 @@ class ConfigError(ForumbotError):
     """A configuration file with a missing or wrong field."""
 
 
+class UnsafeName(ForumbotError):
+    """A game's or forum's name that cannot be a path component (forumbot/names.py)."""
+
+
 # --- forum errors, raised by adapters so the daemon can react instead of crashing --------------------
 
 

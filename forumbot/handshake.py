@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumbot.errors import FloodLimited, ForumError
+from forumbot.names import inside
 from forumbot.texts import en, ru
 
 VERIFIED, FAILING, UNVERIFIED = "verified", "failing", "unverified"
@@ -145,7 +146,7 @@ def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, str
     if game is None or not game.gms:
         raise ConfigError(f"forums.{forum}: --handshake needs a game on this forum naming its threads and a GM")
     threads = [th for th in dict.fromkeys((args.url or game.game_thread, game.vote_thread)) if th]
-    state = Path(config.state_dir) / f".handshake-{forum}.json"
+    state = inside(Path(config.state_dir), forum, prefix=".handshake-", suffix=".json")
     report = handshake(adapter, threads, game.gms[0], state, forum=forum, language=game.language)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))

@@ -18,6 +18,7 @@ from forumbot.config import MAX_PHASE_HOURS, describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
 from forumbot.game import GameRun, drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
+from forumbot.names import name_problem
 from forumbot.options import option_problems
 from forumbot.registry import MemoryForum
 
@@ -140,7 +141,11 @@ def parse_transcript(raw: Any) -> Transcript:
             raise TranscriptError(f"transcript: stopped.at {sf.obj['at']!r} is not `until` {f.obj['until']!r}: "
                                   "a stopped game is played up to its stop")
         until = stopped.at
-    return Transcript(setup, tuple(events), until, links, f.str("game", ""), pages, stopped)
+    game = f.str("game", "")
+    if "game" in raw and (problem := name_problem(game)) is not None:
+        # it names the folder `replay --pages` writes: a transcript from anyone must stay inside the folder given
+        raise TranscriptError(f"transcript: game: {problem}")
+    return Transcript(setup, tuple(events), until, links, game, pages, stopped)
 
 
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:

@@ -24,6 +24,7 @@ from sqlalchemy import select
 
 from forumbot.adapter import UNREAD_PMS, ForumAdapter, ForumPost, can
 from forumbot.config import GameConfig
+from forumbot.disk import disk_problem
 from forumbot.errors import FloodLimited, ForumError, FormRejected, PartlySent, SetupError
 from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
@@ -77,17 +78,21 @@ def tick(ctx: Context) -> TickReport:
             done = {o.name for o in report.games}
             for _, name, _ in games:
                 if name not in done:
-                    _unexpected(report, GameOutcome(name, "broken"), e)
+                    _unexpected(ctx, report, GameOutcome(name, "broken"), e)
     return report
 
 
-def _unexpected(report: TickReport, outcome: GameOutcome, error: Exception) -> None:
+def _unexpected(ctx: Context, report: TickReport, outcome: GameOutcome, error: Exception) -> None:
     """An error no handler expected, in one game: that game is `broken` for this tick (exit 2), the others are
-    played on, and the next tick tries it again (issue 17 item 21)."""
-    outcome.state, outcome.problem = "broken", f"{outcome.name}: unexpected error: {type(error).__name__}: {error}"
+    played on, and the next tick tries it again (issue 17 item 21). A full or read-only disk is no bug: one
+    line naming what could not be written, no traceback (issue 26 item 10)."""
+    disk = disk_problem(error, ctx.config.database_url)
+    outcome.state = "broken"
+    outcome.problem = f"{outcome.name}: {disk}" if disk else \
+        f"{outcome.name}: unexpected error: {type(error).__name__}: {error}"
     report.broken[outcome.name] = outcome.problem
     report.games.append(outcome)
-    log.error("%s", outcome.problem, exc_info=error)
+    log.error("%s", outcome.problem, exc_info=None if disk else error)
 
 
 def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]], report: TickReport) -> None:
@@ -119,7 +124,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 try:
                     report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
                 except Exception as e:
-                    _unexpected(report, GameOutcome(name, "broken"), e)
+                    _unexpected(ctx, report, GameOutcome(name, "broken"), e)
                 continue
             if status != "running":
                 log.info("%s: ended meanwhile by another tick; skipped", name)
@@ -143,7 +148,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 report.broken[name] = str(e)
                 log.error("%s", e)
             except Exception as e:
-                _unexpected(report, outcome, e)
+                _unexpected(ctx, report, outcome, e)
                 continue
             report.games.append(outcome)
 

@@ -7,6 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from forumbot.names import within
+
 def write_site(root: Path, files: dict[str, bytes], language: str = "ru", timezone: str = "Europe/Moscow") -> list[str]:
     """A game's files, then the season index from every game.json the folder holds. Returns what changed."""
     from forumbot.pages.site import build_index
@@ -26,7 +28,7 @@ def write_files(root: Path, files: dict[str, bytes]) -> list[str]:
     picture's name carries its hash, and a post that showed it keeps pointing at it."""
     changed: list[str] = []
     for rel, data in sorted(files.items()):
-        path = root / rel
+        path = within(root, rel)
         try:
             if path.read_bytes() == data:
                 continue

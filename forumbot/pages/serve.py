@@ -1,15 +1,17 @@
 """`forumbot serve`: the site's folder read-only over HTTP (a WSGI app for waitress, the `serve` extra), on
-127.0.0.1 by default; `/_dashboard` answers only a loopback client, or one that shows the token."""
+127.0.0.1 by default. `/_dashboard` exists only with a token configured (FORUMBOT_DASHBOARD_TOKEN) and answers only
+a request that presents it (`Authorization: Bearer TOKEN`); without it, it is a missing file like any other. The
+client's address is never trusted: behind a reverse proxy every client is 127.0.0.1, and waitress strips the
+proxy's headers before the app could tell (issue 26 item 1)."""
 
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import json
 import mimetypes
 from pathlib import Path
 from typing import Any, Callable, Iterable
-from urllib.parse import parse_qs, unquote
+from urllib.parse import unquote
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".json": "application/json; charset=utf-8", ".csv": "text/csv; charset=utf-8",
@@ -25,36 +27,39 @@ def app(folder: Path, dashboard: Callable[[], dict[str, Any]] | None = None, tok
             return _answer(start_response, "405 Method Not Allowed", b"read-only\n", extra=[("Allow", "GET, HEAD")])
         path = unquote(environ.get("PATH_INFO", "/"))
         if path.rstrip("/") == "/_dashboard":
-            if dashboard is None or not _may_see_dashboard(environ, token):
-                return _answer(start_response, "403 Forbidden", b"the dashboard is for the GM's own machine\n")
+            if dashboard is None or not _shows_token(environ, token):
+                return _not_found(start_response, method)
             body = json.dumps(dashboard(), ensure_ascii=False, indent=1).encode()
             return _answer(start_response, "200 OK", body, "application/json; charset=utf-8", method,
                            extra=[("Cache-Control", "no-store")])
         target = (root / path.lstrip("/")).resolve()
         if target != root and root not in target.parents:
-            return _answer(start_response, "404 Not Found", b"not found\n")
+            return _not_found(start_response, method)
         if target.is_dir():
             target = target / "index.html"
         if not target.is_file() or any(part.startswith(".") for part in target.relative_to(root).parts[:-1]):
-            return _answer(start_response, "404 Not Found", b"not found\n")
+            return _not_found(start_response, method)
         kind = TYPES.get(target.suffix) or mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         return _answer(start_response, "200 OK", target.read_bytes(), kind, method)
 
     return wsgi
 
 
-def _may_see_dashboard(environ: dict, token: str) -> bool:
-    try:
-        loopback = ipaddress.ip_address(environ.get("REMOTE_ADDR", "")).is_loopback
-    except ValueError:
-        loopback = False
-    if environ.get("HTTP_X_FORWARDED_FOR"):
-        loopback = False  # behind a proxy every client looks local: only the token lets one in
+def _shows_token(environ: dict, token: str) -> bool:
+    """Whether the request carries `Authorization: Bearer TOKEN` (the scheme's case is free, RFC 7235); no token
+    configured lets no one in. Compared in constant time."""
     if not token:
-        return loopback
-    given = environ.get("HTTP_AUTHORIZATION", "").removeprefix("Bearer ").strip() or \
-        (parse_qs(environ.get("QUERY_STRING", "")).get("token") or [""])[0]
-    return loopback or hmac.compare_digest(given.encode(), token.encode())
+        return False
+    scheme, _, given = environ.get("HTTP_AUTHORIZATION", "").strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(given.strip().encode(), token.encode())
+
+
+def _not_found(start_response, method: str) -> list[bytes]:  # type: ignore[no-untyped-def]
+    """Every missing file, and the dashboard to anyone without the token, get the same answer."""
+    return _answer(start_response, "404 Not Found", b"not found\n", method=method,
+                   extra=[("Cache-Control", "no-store")])
 
 
 def _answer(start_response, status: str, body: bytes, kind: str = "text/plain; charset=utf-8",  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ from forumbot.engine import draw_seats
 from forumbot.engine.setup import commitment_text
 from forumbot.game import GameRun
 from forumbot.model import GameSetup
+from forumbot.names import checked_name
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
 from forumbot.pages.daydata import DayData, day_data
 from forumbot.pages.picture import data_uri, file_name, outcome, render, summary, to_png
@@ -117,7 +118,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     pics = pictures(g, days, words)
     players = _players(g, words)
     ended = g.run.result.winner is not None
-    base = f"{g.name}/"
+    base = checked_name(g.name, "game") + "/"
     files: dict[str, bytes] = {}
     numbers = sorted({d.number for d in days})
     posts = bot_posts(g.run.messages, g.posts, g.post_url)

@@ -1,0 +1,51 @@
+"""The one rule for a name that becomes a path (issue 26 item 2): a game's name is its folder of the public pages
+and part of their URLs, a forum's name part of a state file's name. A name is refused where it enters (the
+configuration, a transcript, the command line). Defence in depth: `within`, the last check before the site's
+one writer (pages/output.write_files) or the handshake's state file (through `inside`) writes, refuses a path that
+leaves its folder."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from forumbot.errors import UnsafeName
+
+MAX_NAME_LENGTH = 64
+NAME_RULE = (f"1 to {MAX_NAME_LENGTH} characters, each a letter, a digit, '-' or '_' (Cyrillic letters too), "
+             "not starting with '-'")
+_NAME = re.compile(r"(?!-)[\w-]{1,%d}" % MAX_NAME_LENGTH)  # \w: Unicode letters, digits and '_'
+
+
+def name_problem(name: object) -> str | None:
+    """Why `name` cannot be a path component, or None when it can."""
+    if not isinstance(name, str):
+        return f"a name is a string, got {type(name).__name__}"
+    if _NAME.fullmatch(name):
+        return None
+    shown = repr(name) if len(name) <= 2 * MAX_NAME_LENGTH else repr(name[:MAX_NAME_LENGTH]) + "…"
+    return f"{shown} cannot be a name: {NAME_RULE}"
+
+
+def checked_name(name: object, where: str) -> str:
+    """`name` when it follows the rule; otherwise UnsafeName naming `where` and the rule."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise UnsafeName(f"{where}: {problem}")
+    return name  # type: ignore[return-value]
+
+
+def inside(folder: Path, name: str, prefix: str = "", suffix: str = "") -> Path:
+    """`folder/PREFIX+NAME+SUFFIX`, for a name that follows the rule."""
+    return within(folder, prefix + checked_name(name, "name") + suffix)
+
+
+def within(folder: Path, relative: str) -> Path:
+    """`folder/relative`, refused unless it stays inside `folder`: the last check before anything is written
+    (compared without following links: a folder the admin linked elsewhere is still his)."""
+    path = folder / relative
+    base, target = os.path.normpath(folder), os.path.normpath(path)
+    if "\0" in relative or Path(relative).is_absolute() or os.path.commonpath([base, target]) != base or target == base:
+        raise UnsafeName(f"{relative!r} is not a path inside {folder}")
+    return path
