@@ -1,0 +1,73 @@
+"""A database restored from an older copy: the forum already holds what the bot said since that copy.
+
+The restored outbox has those messages as pending (or not at all: the fold queues them again under the same
+stable keys), so they would go out twice (issue 26 item 5). A tick sees this where it reads anyway: the bot's
+own posts in the game and vote threads carry their outbox markers, and the restored cursors make the tick read
+again every post since the copy. An own post whose marker the outbox holds as pending, or does not hold at all,
+shows the database is behind the forum. That is noted durably (a cursor row, written with the posts that showed
+it, so a tick killed before it delivers loses nothing); the tick that queues the fold's messages then makes every
+due pending row of the game "attempted", and delivery looks for each in the threads and the sent PMs before it
+sends anything, exactly as after a crash between sending and recording. An adapter that cannot search its sent
+PMs leaves such a PM "uncertain" (the GM sees it in `game status`): a check result sent twice is worse than one
+the GM re-sends by hand. In the normal case this costs no request: only the posts already read are looked at.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import datetime
+from typing import Iterable
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from forumbot.adapter import ForumPost
+from forumbot.store.models import OutboxRow
+from forumbot.store.records import get_cursor, set_cursor
+
+log = logging.getLogger("forumbot.outbox")
+
+MARKER = re.compile(r"#fb:[0-9a-f]{8}")  # outbox_store.marker's shape
+BEHIND_WHY = "the database is behind the forum (restored from an older copy?): looked for before sending"
+
+
+def behind_stream(game_id: int) -> str:
+    return f"game:{game_id}:behind"
+
+
+def own_markers(posts: Iterable[ForumPost], bot: str) -> set[str]:
+    """The outbox markers in the bot's own posts (several where the forum merged its posts into one)."""
+    me = bot.casefold()
+    return {tag for post in posts if post.author.casefold() == me for tag in MARKER.findall(post.text + post.html)}
+
+
+def note_if_behind(session: Session, forum_id: int, game_id: int, markers: set[str]) -> bool:
+    """Note (durably) that the game's database is behind the forum when an own post carries a marker the outbox
+    holds as pending or not at all; return whether it did. Markers of any game count as known: a season's
+    earlier game in the same thread is no sign of a restore."""
+    if not markers:
+        return False
+    delivered = set(session.scalars(select(OutboxRow.marker).where(
+        OutboxRow.marker.in_(markers), OutboxRow.status != "pending")))
+    unsent = sorted(markers - delivered)
+    if not unsent:
+        return False
+    log.warning("game %s: the forum holds %d post(s) of the bot the database has as unsent (%s): the database is "
+                "behind the forum; every unsent message is looked for before it is sent", game_id, len(unsent),
+                ", ".join(unsent))
+    set_cursor(session, forum_id, behind_stream(game_id), "1")
+    return True
+
+
+def look_first(session: Session, forum_id: int, game_id: int, until: datetime) -> int:
+    """When the game's database was noted behind the forum: make every due pending row "attempted", so delivery
+    looks for it on the forum first, and clear the note; return how many rows. Call it after the fold's
+    messages are queued, in the same transaction."""
+    if get_cursor(session, forum_id, behind_stream(game_id)) != "1":
+        return 0
+    changed = session.execute(update(OutboxRow).where(
+        OutboxRow.game_id == game_id, OutboxRow.status == "pending", OutboxRow.due_at <= until,
+    ).values(status="attempted", last_error=BEHIND_WHY)).rowcount
+    set_cursor(session, forum_id, behind_stream(game_id), "0")
+    return changed
