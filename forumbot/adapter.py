@@ -78,7 +78,9 @@ class ForumAdapter(Protocol):
     Optional, outside the protocol: `reread_from(topic, post_id, ids) -> list[ForumPost]`, every post of
     `topic` from the one `post_id` (whose page it starts at; `ids` are the stored ids from it on) to the end,
     as they are now. The daemon calls it once before a day's or runoff's deadline resolves, so an edit of a
-    vote post on an older page is seen (C-11); without it, such edits may be missed.
+    vote post on an older page is seen (C-11); without it, such edits may be missed. When `post_id` itself is
+    no longer there it raises PostGone (its link answers 404/403 or an error) or returns posts without it; the
+    daemon then starts again at the next stored post.
 
     Optional, too: `account_exists(name) -> bool | None`, whether the forum has an account of that name
     (None: it cannot tell). The daemon asks it once for the new account of a GM `замена`, so a replacement

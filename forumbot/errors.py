@@ -89,3 +89,9 @@ class PageShowsError(PageFormatChanged):
     logged-in marks intact: it says nothing of the inbox or topic it stands for, so nothing is decided on it
     (issue 17 item 16). A PageFormatChanged (the page is not the one expected): not retried within the tick,
     the next tick reads again."""
+
+
+class PostGone(ForumError):
+    """A post's own link says the post is not there (HTTP 404 or 403, or the engine's error box, where the post's
+    page was expected): deleted, or hidden from the bot. Raised by `reread_from` for the post it starts at, so
+    the re-read can start at the next one (C-11)."""

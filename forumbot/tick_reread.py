@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import datetime
+from typing import Callable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -12,6 +13,7 @@ from sqlalchemy.orm import Session
 from forumbot import held_posts
 from forumbot.adapter import REREAD, ForumAdapter, ForumPost, can
 from forumbot.config import GameConfig
+from forumbot.errors import PostGone
 from forumbot.game import GameRun
 from forumbot.store.models import Cursor, RawInput
 from forumbot.store.records import mark_deleted, set_cursor, store_posts
@@ -29,6 +31,7 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 # deadline is resolved. A second cursor row marks the deadline re-read: once per deadline, whatever the cycles.
 
 _warned_no_reread: set[str] = set()
+EARLIER_STARTS = 3  # stored posts before the phase tried as the re-read's start when every post of it is gone
 
 
 def phase_stream(game_id: int) -> str:
@@ -69,6 +72,27 @@ def closed_early(known: str | None, result: GameRun) -> datetime | None:
     return result.phase_opens
 
 
+def _reread_from_first_there(ctx: Context, adapter: ForumAdapter, reread: Callable[..., list[ForumPost]],
+                             topic: str, ids: list[str], earlier: list[str],
+                             ) -> tuple[list[ForumPost], str | None, list[str]]:
+    """The re-read from the first of the phase's stored posts `ids` still on the forum, else from the newest of
+    `earlier` (stored posts before the phase, oldest first) that is: its posts, the post it started at (None:
+    none could) and the posts tried first whose own link said they are gone (PostGone, or a re-read without
+    them: a deleted post's link may answer 404, 403 or a redirect elsewhere, issue 26 item 3)."""
+    order = [*earlier, *ids]
+    refused: list[str] = []
+    for start in [*ids, *reversed(earlier)]:
+        at = order.index(start)
+        try:
+            posts = ctx.retry(adapter, lambda start=start, at=at: reread(topic, start, order[at:]))
+        except PostGone:
+            posts = []
+        if any(p.id == start for p in posts):
+            return posts, start, refused
+        refused.append(start)
+    return [], None, refused
+
+
 def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
                             started: datetime, until: datetime, outcome: GameOutcome,
                             closed_at: datetime | None = None,
@@ -99,20 +123,37 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
                         game.name, kind)
         return known
     topic = game.vote_thread
+    opens = datetime.fromisoformat(last["opens"])
     with ctx.sessions.begin() as session:
         ids = list(session.scalars(select(RawInput.item_id).where(
             RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
-            RawInput.posted_at >= datetime.fromisoformat(last["opens"])).order_by(RawInput.posted_at, RawInput.id)))
-    posts = ctx.retry(adapter, lambda: reread(topic, ids[0], ids)) if ids else []
+            RawInput.posted_at >= opens).order_by(RawInput.posted_at, RawInput.id)))
+        earlier = list(reversed(session.scalars(select(RawInput.item_id).where(
+            RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
+            RawInput.posted_at < opens, RawInput.deleted_at.is_(None)).order_by(
+            RawInput.posted_at.desc(), RawInput.id.desc()).limit(EARLIER_STARTS)).all()))
+    posts, start, refused = ([], None, []) if not ids else \
+        _reread_from_first_there(ctx, adapter, reread, topic, ids, earlier)
     # a GM's `конец-фазы` closes it before its deadline: the log names when it really ended
     log.info("%s: %s %s %s; re-read the vote thread from post %s (%d posts)", game.name, last["phase"],
-             "closed by a GM at" if closed_at else "ends at", resolved_at.isoformat(), ids[0] if ids else "-",
-             len(posts))
-    # C-11: a stored post of the phase missing from the re-read, with a later one found, was deleted. A missing
-    # tail tells nothing (a read cut short), nor does an empty answer (the first post itself gone).
+             "closed by a GM at" if closed_at else "ends at", resolved_at.isoformat(), start or "-", len(posts))
     seen = {p.id for p in posts}
-    last_seen = max((n for n, i in enumerate(ids) if i in seen), default=-1)
-    gone = [i for i in ids[:last_seen] if i not in seen]
+    if start in ids:
+        # C-11: a stored post of the phase missing from the re-read, with a later one found, was deleted. A
+        # missing tail tells nothing (a read cut short). The posts before the start each answered gone.
+        last_seen = max(n for n, i in enumerate(ids) if i in seen)
+        gone = [i for i in ids[:last_seen] if i not in seen]
+    elif start is not None or not earlier:
+        # every post of the phase answered gone, and the re-read from an earlier post (or none stored before
+        # the phase, so none to start at) shows none of them
+        gone = [i for i in refused if i in ids and i not in seen]
+    else:
+        log.warning("%s: no post of the vote thread could be re-read from (posts %s all answered gone); edits "
+                    "and deletions of the day's vote posts may be missed (C-11)", game.name, ", ".join(refused))
+        gone = []
+    if refused:
+        log.info("%s: posts %s of the vote thread answered gone when the re-read tried to start at them",
+                 game.name, ", ".join(refused))
     # a post awaiting a moderator is there, not gone, but no input while it waits (forumbot.held_posts)
     posts, held = held_posts.split(posts, ctx.config.forums[game.forum].login)
     if waiting is not None:
