@@ -5,7 +5,9 @@ stable keys), so they would go out twice (issue 26 item 5). A tick sees this whe
 own posts in the game and vote threads carry their outbox markers, and the restored cursors make the tick read
 again every post since the copy. An own post whose marker the outbox holds as pending, or does not hold at all,
 shows the database is behind the forum. That is noted durably (a cursor row, written with the posts that showed
-it, so a tick killed before it delivers loses nothing); the tick that queues the fold's messages then makes every
+it, so a tick killed before it delivers loses nothing). While the note holds the inbox is read whatever the
+thread pages' unread-PM count says (tick_inbox.py): the PMs read since the copy are stored again from the
+restored cursor, so the fold sees the GM commands and night moves the forum already answered. The tick that queues the fold's messages then makes every
 due pending row of the game "attempted", and delivery looks for each in the threads and the sent PMs before it
 sends anything, exactly as after a crash between sending and recording. An adapter that cannot search its sent
 PMs leaves such a PM "uncertain" (the GM sees it in `game status`): a check result sent twice is worse than one
@@ -29,6 +31,7 @@ from forumbot.store.records import get_cursor, set_cursor
 log = logging.getLogger("forumbot.outbox")
 
 MARKER = re.compile(r"#fb:[0-9a-f]{8}")  # outbox_store.marker's shape
+BEHIND = "1"  # the note's value while it holds
 BEHIND_WHY = "the database is behind the forum (restored from an older copy?): looked for before sending"
 
 
@@ -56,7 +59,7 @@ def note_if_behind(session: Session, forum_id: int, game_id: int, markers: set[s
     log.warning("game %s: the forum holds %d post(s) of the bot the database has as unsent (%s): the database is "
                 "behind the forum; every unsent message is looked for before it is sent", game_id, len(unsent),
                 ", ".join(unsent))
-    set_cursor(session, forum_id, behind_stream(game_id), "1")
+    set_cursor(session, forum_id, behind_stream(game_id), BEHIND)
     return True
 
 
@@ -64,7 +67,7 @@ def look_first(session: Session, forum_id: int, game_id: int, until: datetime) -
     """When the game's database was noted behind the forum: make every due pending row "attempted", so delivery
     looks for it on the forum first, and clear the note; return how many rows. Call it after the fold's
     messages are queued, in the same transaction."""
-    if get_cursor(session, forum_id, behind_stream(game_id)) != "1":
+    if get_cursor(session, forum_id, behind_stream(game_id)) != BEHIND:
         return 0
     changed = session.execute(update(OutboxRow).where(
         OutboxRow.game_id == game_id, OutboxRow.status == "pending", OutboxRow.due_at <= until,

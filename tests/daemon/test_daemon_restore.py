@@ -1,59 +1,127 @@
 """The database restored from a copy taken two ticks earlier (issue 26 item 5): the next tick finds on the forum
 what the bot already said since that copy and sends none of it again (the night result, the death PM, both check
 results, the acknowledgements); what it never sent goes out once. C-12 (each message once) on the memory forum,
-through the daemon's cycles, SQLite and PostgreSQL."""
+through the daemon's cycles, SQLite and PostgreSQL; and on a forum whose thread pages show the unread-PM count
+(phpBB, MyBB), where a restored tick would otherwise skip the inbox whose PMs the bot has already read."""
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
+from typing import Callable
 
 import pytest
-from daemon_world import GM, STEPS, World, pg_database  # noqa: F401  (fixture)
+from daemon_world import BOT, GM, STEPS, T0, World, pg_database  # noqa: F401  (fixture)
 from sqlalchemy import create_engine, select, text
 
+from forumbot.adapter import UNREAD_PMS
 from forumbot.store.models import OutboxRow
 
-COPY_AFTER = 3  # Day 1 resolved; then the night's moves (acknowledged by PM) and its result (posts and PMs)
-PLAYED_ON = 5  # the last step ticked before the copy is put back
-STATUS_STEP = 6  # a GM's `статус` sent after the restore: never answered before it
+Steps = list[tuple]
+
+# The issue's case: copied once Day 1 is resolved; then the night's moves (acknowledged by PM) and its result (a
+# post, the death PM, the check results); put back; then a GM's `статус`, never answered before the restore.
+NIGHT_BY_DEADLINE = (STEPS, 3, 6)
 
 
-def _reference(root: Path) -> tuple[list, list]:
-    """The forum after an uninterrupted game through the GM's `статус`."""
-    w = World(root)
+def _nothing(w: World) -> None:
+    pass
+
+
+def _gm_ends_the_day(w: World) -> None:
+    w.pm(GM, "конец-фазы")
+
+
+# A GM closes Day 1 by PM after the copy, the night's moves follow, all within the half hour the inbox may go
+# unread: the restored database knows no deadline due, so a tick that trusts the pages' unread-PM count (0: the
+# bot read every PM before the restore) would leave the inbox unread, and send it all again once it reads it.
+AFTER_VOTES = STEPS[2][0]
+DAY_CLOSED_BY_GM = (STEPS[:3] + [(AFTER_VOTES + timedelta(minutes=10), _gm_ends_the_day),
+                                 (AFTER_VOTES + timedelta(minutes=20), STEPS[4][1]),
+                                 (AFTER_VOTES + timedelta(minutes=25), _nothing),
+                                 (AFTER_VOTES + timedelta(minutes=40), _nothing)], 2, 5)
+
+
+class UnreadShown:
+    """The memory forum as phpBB and MyBB show it to the bot: every thread page read carries the header's
+    unread-PM count (adapters/html_inbox.py reads it there), and a PM is unread until an inbox read returns it."""
+
+    shows_unread_pms = True
+
+    def __init__(self, forum) -> None:  # type: ignore[no-untyped-def]
+        self._forum = forum
+        self._read: set[str] = set()
+        self._shown: list[int] = []
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        if name == "CAPABILITIES":
+            return self._forum.CAPABILITIES | {UNREAD_PMS}
+        return getattr(self._forum, name)
+
+    def fetch_posts(self, topic: str, after: str | None = None):  # type: ignore[no-untyped-def]
+        found = self._forum.fetch_posts(topic, after)
+        self._shown.append(sum(1 for p in self._forum.pms if p.to == BOT and p.pm.id not in self._read))
+        return found
+
+    def fetch_pms(self, after: str | None = None):  # type: ignore[no-untyped-def]
+        pms, cursor = self._forum.fetch_pms(after)
+        self._read.update(pm.id for pm in pms)
+        return pms, cursor
+
+    def unread_pms_shown(self) -> int | None:
+        shown, self._shown = self._shown, []
+        return max(shown) if shown else None
+
+
+def _world(root: Path, unread_shown: bool, database: str = "") -> World:
+    w = World(root, database=database)
+    if unread_shown:
+        w.forum = UnreadShown(w.forum)  # the daemons' factory hands out `w.forum` as it is when they open it
+    return w
+
+
+def _outbox(w: World) -> list[tuple[str, str]]:
+    with w.daemon.sessions.begin() as session:
+        return sorted((key, status) for key, status in session.execute(select(OutboxRow.key, OutboxRow.status)))
+
+
+def _play(w: World, steps: Steps, copy_after: int | None = None, restore_before: int | None = None,
+          take_copy: Callable[[], None] = lambda: None, put_back: Callable[[], None] = lambda: None
+          ) -> list[list[tuple[str, str]]]:
+    """Play the steps, a tick after each; return the outbox (key, status) after each tick."""
     w.start()
-    for at, act in STEPS[: STATUS_STEP + 1]:
+    outboxes = []
+    for i, (at, act) in enumerate(steps):
+        if i == restore_before:
+            w.daemon.close()
+            put_back()
+            w.restart()
         w.now = at
         act(w)
         w.tick()
+        outboxes.append(_outbox(w))
+        if i == copy_after:
+            take_copy()
+    return outboxes
+
+
+def _reference(root: Path, steps: Steps, unread_shown: bool) -> tuple[tuple[list, list], list]:
+    """The forum and the outboxes after the same game and ticks with no restore."""
+    w = _world(root, unread_shown)
+    outboxes = _play(w, steps)
     state = w.state()
     w.close()
-    return state
+    return state, outboxes
 
 
 def _copy_sqlite(source: Path, target: Path) -> None:
-    """A consistent copy of a live SQLite database (sqlite3's backup API, as `sqlite3 .backup` makes it)."""
-    with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
+    """A consistent copy of the SQLite database (sqlite3's backup API, as `sqlite3 DB .backup FILE` makes it)."""
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    with dst:
         src.backup(dst)
     src.close()
     dst.close()
-
-
-def _play_restore_and_tick(w: World, take_copy, put_back) -> None:
-    w.start()
-    for at, act in STEPS[: PLAYED_ON + 1]:
-        w.now = at
-        act(w)
-        w.tick()
-        if at == STEPS[COPY_AFTER][0]:
-            take_copy()
-    w.daemon.close()
-    put_back()
-    w.restart()
-    w.now, act = STEPS[STATUS_STEP]
-    act(w)
-    w.tick()
 
 
 def _same_forum_as_reference(w: World, reference: tuple[list, list]) -> None:
@@ -66,26 +134,32 @@ def _same_forum_as_reference(w: World, reference: tuple[list, list]) -> None:
     assert statuses == {"sent"}  # nothing owed, nothing left uncertain
 
 
-def test_a_restored_sqlite_database_sends_nothing_twice(tmp_path):
-    reference = _reference(tmp_path / "reference")
-    w = World(tmp_path / "restored")
+@pytest.mark.parametrize("case, unread_shown", [(NIGHT_BY_DEADLINE, False), (DAY_CLOSED_BY_GM, True)],
+                         ids=["night-result-and-checks", "day-closed-by-gm-unread-count-shown"])
+def test_a_restored_sqlite_database_sends_nothing_twice(tmp_path, case, unread_shown):
+    steps, copy_after, restore_before = case
+    reference, reference_outboxes = _reference(tmp_path / "reference", steps, unread_shown)
+    w = _world(tmp_path / "restored", unread_shown)
     database, copy = w.root / "forumbot.db", tmp_path / "copy.db"
-    _play_restore_and_tick(w, lambda: _copy_sqlite(database, copy), lambda: _copy_sqlite(copy, database))
+    outboxes = _play(w, steps, copy_after, restore_before, lambda: _copy_sqlite(database, copy),
+                     lambda: _copy_sqlite(copy, database))
+    # the tick after the restore already knows, and has recorded as sent, all the forum holds: it read the PMs
+    # again (the GM's `конец-фазы`, the night's moves) and found the posts and PMs that answered them
+    assert outboxes[restore_before] == reference_outboxes[restore_before]
     _same_forum_as_reference(w, reference)
-    answers = [t for to, t, _ in w.bot_pms() if to == GM]
-    assert len(answers) == len(set(answers))
     w.close()
 
 
 def test_a_restored_postgresql_database_sends_nothing_twice(tmp_path, pg_database):
-    reference = _reference(tmp_path / "reference")
-    w = World(tmp_path / "restored", database=pg_database)
+    steps, copy_after, restore_before = NIGHT_BY_DEADLINE
+    reference, reference_outboxes = _reference(tmp_path / "reference", steps, False)
+    w = _world(tmp_path / "restored", False, database=pg_database)
     admin = create_engine(pg_database.rsplit("/", 1)[0] + "/postgres", isolation_level="AUTOCOMMIT")
     name = pg_database.rsplit("/", 1)[1]
     copy = name + "_copy"
 
     def take_copy() -> None:
-        w.daemon.close()  # CREATE DATABASE ... TEMPLATE wants no other session on the template
+        w.daemon.close()  # CREATE DATABASE ... TEMPLATE wants no other session on its template
         with admin.connect() as c:
             c.execute(text(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"'))
         w.restart()
@@ -97,7 +171,8 @@ def test_a_restored_postgresql_database_sends_nothing_twice(tmp_path, pg_databas
             c.execute(text(f'DROP DATABASE "{copy}"'))
 
     try:
-        _play_restore_and_tick(w, take_copy, put_back)
+        outboxes = _play(w, steps, copy_after, restore_before, take_copy, put_back)
+        assert outboxes[restore_before] == reference_outboxes[restore_before]
         _same_forum_as_reference(w, reference)
     finally:
         w.close()
