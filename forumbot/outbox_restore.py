@@ -7,11 +7,14 @@ again every post since the copy. An own post whose marker the outbox holds as pe
 shows the database is behind the forum. That is noted durably (a cursor row, written with the posts that showed
 it, so a tick killed before it delivers loses nothing). While the note holds the inbox is read whatever the
 thread pages' unread-PM count says (tick_inbox.py): the PMs read since the copy are stored again from the
-restored cursor, so the fold sees the GM commands and night moves the forum already answered. The tick that queues the fold's messages then makes every
-due pending row of the game "attempted", and delivery looks for each in the threads and the sent PMs before it
-sends anything, exactly as after a crash between sending and recording. An adapter that cannot search its sent
-PMs leaves such a PM "uncertain" (the GM sees it in `game status`): a check result sent twice is worse than one
-the GM re-sends by hand. In the normal case this costs no request: only the posts already read are looked at.
+restored cursor, so the fold sees the GM commands and night moves the forum already answered. The tick that
+queues the fold's messages then makes every due pending row of the game "attempted", and delivery looks for
+each in the threads and the sent PMs before it sends anything, exactly as after a crash between sending and
+recording. An adapter that cannot search its sent PMs leaves such a PM "uncertain" (the GM sees it in `game
+status`): a check result sent twice is worse than one the GM re-sends by hand. In the normal case this costs
+no request: only the posts already read are looked at.
+Since the copy the bot may have sent only PMs, which no post shows: `forumbot db restored`, run by the operator
+after putting the copy back, notes every running game behind the forum all the same (deploy/README.md).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from forumbot.adapter import ForumPost
-from forumbot.store.models import OutboxRow
+from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor
 
 log = logging.getLogger("forumbot.outbox")
@@ -74,3 +77,14 @@ def look_first(session: Session, forum_id: int, game_id: int, until: datetime) -
     ).values(status="attempted", last_error=BEHIND_WHY)).rowcount
     set_cursor(session, forum_id, behind_stream(game_id), "0")
     return changed
+
+
+def note_restored(session: Session) -> list[str]:
+    """`forumbot db restored`: the operator says the database was put back from a copy. Every game still
+    delivering is noted behind the forum, as an own post would show it: this covers a copy after which the bot
+    sent only PMs (a night's acknowledgements), which no post in the threads shows. Returns the games' names."""
+    games = list(session.execute(select(Game.id, Game.name, Game.forum_id).where(
+        Game.status.in_(("running", "stopping"))).order_by(Game.name)))
+    for game_id, _, forum_id in games:
+        set_cursor(session, forum_id, behind_stream(game_id), BEHIND)
+    return [name for _, name, _ in games]

@@ -16,6 +16,7 @@ from daemon_world import BOT, GM, STEPS, T0, World, pg_database  # noqa: F401  (
 from sqlalchemy import create_engine, select, text
 
 from forumbot.adapter import UNREAD_PMS
+from forumbot.cli import main
 from forumbot.store.models import OutboxRow
 
 Steps = list[tuple]
@@ -146,6 +147,29 @@ def test_a_restored_sqlite_database_sends_nothing_twice(tmp_path, case, unread_s
     # the tick after the restore already knows, and has recorded as sent, all the forum holds: it read the PMs
     # again (the GM's `конец-фазы`, the night's moves) and found the posts and PMs that answered them
     assert outboxes[restore_before] == reference_outboxes[restore_before]
+    _same_forum_as_reference(w, reference)
+    w.close()
+
+
+# Copied once Night 1 is open; since then the bot has only acknowledged the night's moves by PM, which no post in
+# the threads shows: the operator says so with `forumbot db restored` (deploy/README.md).
+ONLY_PMS_SINCE = (STEPS, 3, 5)
+
+
+def test_a_restore_after_which_the_bot_sent_only_pms(tmp_path, capsys):
+    """Without `db restored` the acknowledgements go out twice here (checked when this test was written): the
+    tick has nothing on the forum to see the restore by."""
+    steps, copy_after, restore_before = ONLY_PMS_SINCE
+    reference, _ = _reference(tmp_path / "reference", steps, False)
+    w = _world(tmp_path / "restored", False)
+    database, copy = w.root / "forumbot.db", tmp_path / "copy.db"
+
+    def put_back() -> None:
+        _copy_sqlite(copy, database)
+        assert main(["db", "restored", "-c", str(w.config_path)]) == 0
+        assert "1 running game(s) noted as restored from a copy (g1)" in capsys.readouterr().out
+
+    _play(w, steps, copy_after, restore_before, lambda: _copy_sqlite(database, copy), put_back)
     _same_forum_as_reference(w, reference)
     w.close()
 
