@@ -42,16 +42,21 @@ def behind_stream(game_id: int) -> str:
     return f"game:{game_id}:behind"
 
 
-def own_markers(posts: Iterable[ForumPost], bot: str) -> set[str]:
-    """The outbox markers in the bot's own posts (several where the forum merged its posts into one)."""
+def own_markers(posts: Iterable[ForumPost], bot: str, since: datetime) -> set[str]:
+    """The outbox markers in the bot's own posts from `since` on (several where the forum merged its posts)."""
     me = bot.casefold()
-    return {tag for post in posts if post.author.casefold() == me for tag in MARKER.findall(post.text + post.html)}
+    return {tag for post in posts if post.author.casefold() == me and post.posted_at >= since
+            for tag in MARKER.findall(post.text + post.html)}
 
 
-def note_if_behind(session: Session, forum_id: int, game_id: int, markers: set[str]) -> bool:
+def note_if_behind(session: Session, forum_id: int, game_id: int, posts: list[ForumPost], bot: str) -> bool:
     """Note (durably) that the game's database is behind the forum when an own post carries a marker the outbox
-    holds as pending or not at all; return whether it did. Markers of any game count as known: a season's
-    earlier game in the same thread is no sign of a restore."""
+    holds as pending or not at all; return whether it did. Only posts from the game's start on count: a game
+    before it in the same threads, played from another database, is no sign of a restore; markers of any game
+    of this database count as known (a season's earlier game)."""
+    if not any(post.author.casefold() == bot.casefold() for post in posts):
+        return False
+    markers = own_markers(posts, bot, session.get(Game, game_id).started_at)
     if not markers:
         return False
     delivered = set(session.scalars(select(OutboxRow.marker).where(

@@ -29,7 +29,7 @@ from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.outbox import Target, deliver, enqueue
-from forumbot.outbox_restore import look_first, note_if_behind, own_markers
+from forumbot.outbox_restore import look_first, note_if_behind
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
@@ -171,7 +171,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
             with ctx.sessions.begin() as session:
                 outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
-                note_if_behind(session, forum_id, game_id, own_markers(posts, bot))  # issue 26 item 5
+                note_if_behind(session, forum_id, game_id, posts, bot)  # issue 26 item 5
         ctx.hook("after_store")
     until = started - timedelta(seconds=ctx.config.grace_seconds)
     inbox.before_fold(ctx, adapter, game_id, until)
