@@ -15,7 +15,7 @@ from adapters.html import select, select_one
 from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
-from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
+from forumbot.errors import LoginRequired, PageFormatChanged, PageShowsError, PostGone, PostQueued
 from forumbot.transport import Page
 from forumbot.unreadable import UnreadablePost
 
@@ -141,7 +141,8 @@ class HtmlTopics:
         """Every post of `topic` from the page holding `post_id` to the last page, as they are now.
 
         Run before a day's deadline resolves, so an edit of a vote post on an older page is seen (C-11). The
-        forum's post link lands on the right page; the pages after it are followed by their "next" links.
+        forum's post link lands on the right page; the pages after it are followed by their "next" links. A
+        post link answering an error (a deleted post) is PostGone.
         `ids` (the stored ids from `post_id` on) is not needed here: pages hold every post."""
         posts = self.with_login(lambda: self._reread_from(topic, post_id))
         return [replace(p, topic=topic) for p in posts]
@@ -152,7 +153,13 @@ class HtmlTopics:
         out: dict[str, ForumPost] = {}
         visited: set[str] = set()
         while len(visited) < MAX_REREAD_PAGES:
-            page, tree, posts = self._topic_page(path, tid)
+            try:
+                page, tree, posts = self._topic_page(path, tid)
+            except PageShowsError as e:
+                if visited:
+                    raise
+                # the post's own link answers 404/403 or the engine's error: the post is gone (issue 26 item 3)
+                raise PostGone(f"{self.profile.engine}: post {post_id} of topic {tid}: {e}") from e
             visited.add(page.url)
             out.update((p.id, p) for p in posts)
             link = select_one(tree, self.profile.selectors["next_page"])

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from forumbot.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, ForumPM, ForumPost, ReplyId
-from forumbot.errors import ConfigError, FormRejected, LoginRequired, PageFormatChanged, PostQueued
+from forumbot.errors import ConfigError, FormRejected, LoginRequired, PageFormatChanged, PostGone, PostQueued
 from forumbot.markup import escape_bbcode
 from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
 
@@ -163,7 +163,11 @@ class XenforoApiForum:
 
     def reread_from(self, topic: str, post_id: str, ids: Any = ()) -> list[ForumPost]:
         tid = self.topic_id(topic)
-        position = int((self.call("GET", f"posts/{post_id}/").get("post") or {}).get("position", 0))
+        page = self.transport.get(f"api/posts/{post_id}/")
+        # deleted (hard: 404 not found; soft: 403 not viewable), not the key refused (issue 26 item 3)
+        if page.status == 404 or page.status == 403 and b"api_key" not in page.content and b"scope" not in page.content:
+            raise PostGone(f"xenforo api: post {post_id} of thread {tid} answered HTTP {page.status}")
+        position = int((self.answer(page).get("post") or {}).get("position", 0))
         posts, per_page = [], 20
         number = position // per_page + 1
         for _ in range(MAX_PAGES):

@@ -1,7 +1,7 @@
 """C-11 through the daemon (issue 26 item 3): a moderator deletes the FIRST vote post of a day (or the first two,
-or every one, or one alone on the thread's last page). The deadline's re-read (and a GM's `конец-фазы`, which
+or every post of the day, or one alone on its page). The deadline's re-read (and a GM's `конец-фазы`, which
 re-reads the same way) starts at the first post of the day still on the forum: exactly the deleted posts are
-gone, every other vote counts (M-2, the vote as last posted; M-4, the lynch by the most votes). On today's main
+gone, every other vote counts (M-7, M-8) and the player with the most votes leaves (M-9). On today's main
 the re-read, started at the deleted post, found nothing there and marked every post but the last gone: all the
 day's votes void and «никто не уходит»."""
 
@@ -68,7 +68,7 @@ def test_C11_issue26_item3_the_first_vote_post_of_the_day_deleted_only_it_is_voi
         w.now = DEADLINE + timedelta(minutes=1)
     w.tick()
     assert _deleted(w) == {ids[0]}  # C-11: that post is gone, and nothing else
-    assert _died(w, "Маф1") == ("day 1", "vote")  # M-4: 5 to 3, every other vote counted
+    assert _died(w, "Маф1") == ("day 1", "vote")  # M-9: 5 to 3, every other vote counted
     result = _result_text(w)
     assert "Не засчитано: М6 «М1» — сообщение удалено из темы." in result
     assert "никто не уходит" not in result.lower()

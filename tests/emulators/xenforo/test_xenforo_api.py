@@ -9,7 +9,7 @@ from xfsupport import BOT, START, make_board
 
 from adapters.xenforo_api import SCOPES, XenforoApiForum
 from forumbot.config import load_config
-from forumbot.errors import ConfigError, FormRejected, LoginRequired, PostQueued
+from forumbot.errors import ConfigError, FormRejected, LoginRequired, PostGone, PostQueued
 from xfemu import Emulator
 
 KEY = "bot-user-key-0123456789"
@@ -107,3 +107,16 @@ def test_the_daemon_builds_the_api_adapter_from_api_key_env(monkeypatch):
     adapter = build_adapter(forum, {})
     assert isinstance(adapter, XenforoApiForum) and "secret-key-42" not in repr(adapter)
     assert adapter.transport.session.headers["XF-Api-Key"] == "secret-key-42"
+
+
+@pytest.mark.parametrize("hard", [True, False])
+def test_C11_issue26_item3_a_reread_from_a_deleted_post_is_post_gone(api, clock, hard):
+    """The re-read starts at a post's position (GET posts/{id}/); a deleted post answers 404 (hard) or 403 (soft),
+    which the re-read reads as that post gone, so it starts at the next one, not as a forum error."""
+    forum = bot(api, clock)
+    thread = api.base_url + "threads/mafiya-1-igra.101/"
+    first, second = forum.reply(thread, "первый"), forum.reply(thread, "второй")
+    api.board.delete_post(int(first), hard=hard)
+    with pytest.raises(PostGone):
+        forum.reread_from(thread, first)
+    assert [p.id for p in forum.reread_from(thread, second)] == [second]

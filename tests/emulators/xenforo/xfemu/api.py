@@ -69,6 +69,9 @@ def _one_post(board, user, m, query, form):  # type: ignore[no-untyped-def]
     p = board.posts.get(int(m.group(1)))
     if p is None:
         return "404 Not Found", _error("requested_post_not_found", "The requested post could not be found.")
+    if p.deleted:  # canView false: noPermission (unverified: the API error's code and wording were not read)
+        return "403 Forbidden", _error("no_permission", "You do not have permission to view this page or perform "
+                                       "this action.")
     return "200 OK", {"post": _post(board, p, [x.id for x in board.visible_posts(p.thread)].index(p.id))}
 
 

@@ -171,7 +171,13 @@ class App:
                              "login_two_step")
         if m := re.fullmatch(r"posts/(\d+)/?", r):
             post = self.board.posts.get(int(m.group(1)))
-            if post is None or not post.approved:
+            # Pub\Controller\Post::assertViewablePost: no record is notFound(requested_post_not_found), 404;
+            # a record the visitor may not view (soft-deleted, Entity\Post::canView) is noPermission, 403
+            if post is None:
+                return self.error(req, user, PHRASES["requested_post_not_found"], 404)
+            if post.deleted:
+                return self.error(req, user, PHRASES["do_not_have_permission"], 403)
+            if not post.approved:
                 return self.error(req, user, PHRASES["requested_page_not_found"], 404)
             return self.moved(req, self.post_link(post.id), "302 Found")
         if m := re.fullmatch(rf"threads/{_REF}/(?:page-(\d+)|post-(\d+))?", r):

@@ -23,6 +23,8 @@ PHRASES = {
     "login_required": "You must be logged-in to do that.",
     "following_recipients_could_not_be_found_x": "The following recipients could not be found: {names}.",
     "requested_page_not_found": "The requested page could not be found.",
+    "requested_post_not_found": "The requested post could not be found.",
+    "do_not_have_permission": "You do not have permission to view this page or perform this action.",
     # unverified: the wording of the recipient limit (conversation maxRecipients permission) was not read
     "max_recipients": "You may only start conversations with up to {count} members.",
 }
@@ -46,6 +48,7 @@ class Post:
     at: float
     edited: float | None = None
     approved: bool = True
+    deleted: bool = False  # soft-deleted (message_state "deleted"): shown to moderators only
 
 
 @dataclass
@@ -128,6 +131,16 @@ class Board:
         with self.lock:
             self.posts[pid].text, self.posts[pid].edited = text, self.clock()
 
+    def delete_post(self, pid: int, hard: bool = False) -> None:
+        """A moderator deletes the post: "Remove from public view" (soft, XF's default choice) keeps the record
+        for moderators; "Permanently delete" (hard) removes it."""
+        with self.lock:
+            if hard:
+                post = self.posts.pop(pid)
+                self.threads[post.thread].posts.remove(pid)
+            else:
+                self.posts[pid].deleted = True
+
     def start_conversation(self, starter: str, to: list[str], title: str, text: str,
                            at: float | None = None) -> Conversation:
         with self.lock:
@@ -149,7 +162,7 @@ class Board:
     # --- what a member sees -------------------------------------------------------------------------------
 
     def visible_posts(self, tid: int) -> list[Post]:
-        return [self.posts[p] for p in self.threads[tid].posts if self.posts[p].approved]
+        return [self.posts[p] for p in self.threads[tid].posts if self.posts[p].approved and not self.posts[p].deleted]
 
     def conversations_of(self, name: str) -> list[Conversation]:
         mine = [c for c in self.conversations.values() if any(_fold(m) == _fold(name) for m in c.members)]
