@@ -34,6 +34,7 @@ from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
+from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
@@ -241,13 +242,11 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
     the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19). Also
     the keys of the tip's due messages when its tick put them in the outbox: only the others are matched."""
     tip: tuple[Tip | None, Mark | None] | None = None
-    sent: frozenset[str] = frozenset()
+    enqueued = False
     if ctx.fold is default_fold:
         with ctx.sessions.begin() as session:
             stored, mark, enqueued = load_marked_tip(session, game_id)
         tip = (stored, Mark.loads(mark))
-        if stored is not None and enqueued:
-            sent = frozenset(m.key for m in stored.state.messages if m.at <= stored.until)
     setup, inputs, gm_commands = _load(ctx, game_id, tip)
     changed, written = check_accounts(ctx, adapter, game_id, gm_commands)
     if changed:
@@ -255,7 +254,25 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
     elif written and isinstance(inputs, StoredInputs) and inputs.mark is not None:
         # the rows just checked were read above, each written once since: the tip's mark counts their new version
         inputs.mark = replace(inputs.mark, versions=inputs.mark.versions + written)
+    sent = _tip_enqueued(ctx, game_id, setup, inputs, until, tip[0]) if tip and tip[0] and enqueued else frozenset()
     return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip, saved), sent
+
+
+def _tip_enqueued(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime,
+                  tip: Tip) -> frozenset[str]:
+    """The keys of the tip's due messages, which the tip row says its tick put in the outbox. The row is a cache:
+    its flag is trusted only once the tip is this game's at or before this fold (it holds on the inputs the store
+    vouched for) and the outbox has the latest of them. Any other row (restored, copied from another game or from
+    ticks ahead) costs a look-up of every due message, never a message (issue 26 item 4)."""
+    if not (isinstance(inputs, StoredInputs) and inputs.checked and tip_holds(setup, inputs, until, tip, True)):
+        return frozenset()
+    due = [m for m in tip.state.messages if m.at <= tip.until]
+    if not due:
+        return frozenset()
+    latest = max(due, key=lambda m: m.at).key
+    with ctx.sessions.begin() as session:
+        there = session.scalar(select(OutboxRow.id).where(OutboxRow.game_id == game_id, OutboxRow.key == latest))
+    return frozenset(m.key for m in due) if there is not None else frozenset()
 
 
 def _load(ctx: Context, game_id: int, tip: tuple[Tip | None, Mark | None] | None

@@ -27,8 +27,9 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 # An ordinary cycle reads only the last page of the vote thread, so an edit of a vote post on an older page of a
 # busy day would go unseen. Each fold's open phase is remembered (a cursor row, written only when it changes);
 # when a cycle is about to fold past the deadline of a remembered day or runoff, it first re-reads the vote
-# thread from the page holding the phase's first post, so every edit made during the phase is stored before the
-# deadline is resolved. A second cursor row marks the deadline re-read: once per deadline, whatever the cycles.
+# thread from the page holding the phase's first post still on the forum (a deleted one's link answers 404, 403
+# or elsewhere: the next is tried), so every edit made during the phase is stored before the deadline is
+# resolved. A second cursor row marks the deadline re-read: once per deadline, whatever the cycles.
 
 _warned_no_reread: set[str] = set()
 EARLIER_STARTS = 3  # stored posts before the phase tried as the re-read's start when every post of it is gone

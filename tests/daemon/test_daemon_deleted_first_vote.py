@@ -13,6 +13,7 @@ import pytest
 from daemon_world import CAST, GM, T0, World
 from sqlalchemy import select
 
+from forumbot.errors import PostGone
 from forumbot.store.models import RawInput
 from forumbot.tick import fold_game
 
@@ -121,4 +122,25 @@ def test_C11_issue26_item3_a_deleted_first_post_alone_on_its_page(tmp_path):
     assert _deleted(w) == {ids[0]}
     assert _died(w, "Маф1") == ("day 1", "vote")
     assert "Не засчитано: М6 «М1» — сообщение удалено из темы." in _result_text(w)
+    w.close()
+
+
+def test_C11_issue26_item3_links_that_all_answer_gone_wipe_no_vote(tmp_path, caplog):
+    """Every post link answering "gone", the thread's earlier post's too (links broken, not posts deleted: the
+    ordinary read still shows them): nothing is marked deleted, the daemon's log says the re-read could not start,
+    and the day is resolved on the votes stored. A wrongly wiped day is worse than a missed deletion."""
+    caplog.set_level("WARNING", logger="forumbot.tick")
+    w = World(tmp_path)
+    w.forum.add_post("g1/vote", GM, "Тема голосования.", T0 - timedelta(days=2))
+    _day(w)
+
+    def broken(topic, post_id, ids=()):
+        raise PostGone(f"post {post_id}: HTTP 404")
+
+    w.forum.reread_from = broken
+    w.now = DEADLINE + timedelta(minutes=1)
+    w.tick()
+    assert _deleted(w) == set()
+    assert _died(w, "Маф1") == ("day 1", "vote")  # 5 to 4, М6's vote for М1 counted
+    assert any("no post of the vote thread could be re-read from" in r.getMessage() for r in caplog.records)
     w.close()
