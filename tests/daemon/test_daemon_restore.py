@@ -201,3 +201,20 @@ def test_a_restored_postgresql_database_sends_nothing_twice(tmp_path, pg_databas
     finally:
         w.close()
         admin.dispose()
+
+
+def test_an_earlier_game_of_another_database_in_the_same_threads_is_no_restore(tmp_path):
+    """The bot's posts from before this game's start (a game played in these threads from another database, as
+    the live boards' tests do) carry markers this outbox never held: no sign of a restore, and no look-up."""
+    w = _world(tmp_path, False)
+    w.now = STEPS[0][0]
+    w.post("game", BOT, "Игра окончена: победа города!\n\n#fb:0123abcd", ago=timedelta(hours=30))
+    w.post("vote", BOT, "Итоговый подсчёт голосов\n\n#fb:4567cdef", ago=timedelta(hours=30))
+    w.now = STEPS[0][0] - timedelta(minutes=1)
+    w.start()
+    w.now = STEPS[0][0]
+    w.forum.calls.clear()
+    w.tick()
+    assert not [c for c in w.forum.calls if c.startswith("find_own")]
+    assert w.bot_posts("g1/game")[-1][1].startswith("[b]Игра начинается")
+    w.close()
