@@ -1,5 +1,5 @@
-"""The daemon's subcommands: init, check-config, db upgrade, tick, run, game list|status|start|stop|export,
-outbox.
+"""The daemon's subcommands: init, check-config, db upgrade|restored, tick, run, game
+list|status|start|stop|export, outbox.
 
 forumbot/cli.py registers them with `add_daemon_commands(subparsers)` and maps expected failures to one line on
 stderr and an exit code: 0 ok, 2 bad configuration or setup (an outdated database schema included), 3 a forum
@@ -28,10 +28,11 @@ from forumbot.cli_probe import cmd_probe
 from forumbot.config import Config
 from forumbot.disk import disk_problem
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
+from forumbot.outbox_restore import note_restored
 
 # check_online and the shared helpers are imported from here by cli_pages and the tests
 __all__ = ["DEFAULT_CONFIG", "config_from_args", "now_of", "open_store", "add_daemon_commands", "check_online", "cmd_check_config",
-           "cmd_db_upgrade", "cmd_game_export", "cmd_game_list", "cmd_game_start", "cmd_game_status",
+           "cmd_db_restored", "cmd_db_upgrade", "cmd_game_export", "cmd_game_list", "cmd_game_start", "cmd_game_status",
            "cmd_game_stop", "cmd_init", "cmd_outbox", "cmd_probe", "cmd_run", "cmd_tick"]
 
 
@@ -66,6 +67,10 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     db = p.add_subparsers(dest="db_command", required=True)
     p = db.add_parser("upgrade", parents=[common], help="create the database or bring its schema up to date")
     p.set_defaults(func=cmd_db_upgrade)
+    p = db.add_parser("restored", parents=[common],
+                      help="after putting back a copy of the database: the next tick looks on the forum for every "
+                           "message before it sends it")
+    p.set_defaults(func=cmd_db_restored)
 
     p = subparsers.add_parser("tick", parents=[common], help="run one poll cycle over every running game (cron)")
     p.set_defaults(func=cmd_tick)
@@ -140,6 +145,16 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
         print(f"database at schema version {current_revision(engine)}")
     finally:
         engine.dispose()
+    return EXIT_OK
+
+
+def cmd_db_restored(args: argparse.Namespace) -> int:
+    sessions = open_store(config_from_args(args))
+    with sessions.begin() as session:
+        games = note_restored(session)
+    named = f" ({', '.join(games)})" if games else ""
+    print(f"{len(games)} running game(s) noted as restored from a copy{named}: the next tick reads the inbox, and "
+          "looks on the forum for every message it has as unsent before it sends it")
     return EXIT_OK
 
 

@@ -30,6 +30,7 @@ from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.outbox import Target, deliver, enqueue
+from forumbot.outbox_restore import look_first, note_if_behind
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
@@ -168,13 +169,15 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
             cursor = get_cursor(session, forum_id, topic_stream(topic))
         posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
         skipped.extend(unreadable.take(adapter, topic))
-        posts, held = held_posts.split(posts, ctx.config.forums[game.forum].login)
+        bot = ctx.config.forums[game.forum].login
+        posts, held = held_posts.split(posts, bot)
         waiting.append((topic, held))
         ctx.hook("after_fetch")
         if posts or new_cursor != cursor:
             with ctx.sessions.begin() as session:
                 outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
+                note_if_behind(session, forum_id, game_id, posts, bot)  # issue 26 item 5
         ctx.hook("after_store")
     until = started - timedelta(seconds=ctx.config.grace_seconds)
     inbox.before_fold(ctx, adapter, game_id, until)
@@ -214,6 +217,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
             skipped, setup.gms, setup.language, until, escape) + [m for topic, held in waiting for m in
             held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")
+        look_first(session, forum_id, game_id, until)  # a restored database looks before it sends
     later = [m.at for m in result.messages if m.at > until]
     if later:
         outcome.held_back = len(later)

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from forumbot.adapter import ForumAdapter
 from forumbot.errors import FloodLimited, ForumError
+from forumbot.outbox_restore import BEHIND, behind_stream
 from forumbot.store.records import INBOX, get_cursor, set_cursor, store_pms
 from forumbot.tick_context import Context, TickReport
 from forumbot.tick_reread import phase_stream
@@ -33,6 +34,7 @@ class Inbox:
       inbox, past the cursor, and is stored by the next read. So it waits at most that long, far below a day
       or night phase, and never past a deadline (below); for one request in every 30 of a once-a-minute cron;
     - the game's remembered phase has no deadline due in this fold, and is known (not the first fold);
+    - the game's database is not noted behind the forum (restored from an older copy: forumbot/outbox_restore.py);
     and after the fold, if the fold moved the phase (a deadline, a GM's `конец-фазы`, a win), the inbox is read
     then and the fold redone: no phase is resolved on a fold that skipped the inbox.
     Skipping still waits for the inbox lock, so the PMs a concurrent tick has just read are stored first."""
@@ -90,6 +92,9 @@ class Inbox:
         with ctx.sessions.begin() as session:
             last_read = get_cursor(session, self.forum_id, INBOX_READ)
             known = get_cursor(session, self.forum_id, phase_stream(game_id))
+            behind = get_cursor(session, self.forum_id, behind_stream(game_id)) == BEHIND
+        if behind:  # the PMs read since the database's copy are read, not unread: the header shows none of them
+            return "the database is behind the forum"
         if last_read is None or self.started - datetime.fromisoformat(last_read) >= ctx.inbox_every:
             return f"not read for {ctx.inbox_every}"
         if not known:

@@ -54,7 +54,8 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_side_board": ("phpbb", {"FLOOD": "1"}, 3000),
     "mybb_side_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 3000),
     # the game pages' live games (test_pages_live.py), beside the side boards' checks: with them on the side
-    # boards, those were the suite's two longest groups (850 and 775 s in .ci/run under load, 15.75 min in all)
+    # boards, those were the suite's two longest groups (850 and 775 s in .ci/run under load, 15.75 min in all);
+    # the phpBB one also plays the deleted-first-vote-and-restore game (test_phpbb_restore.py, issue 26)
     "phpbb_pages_board": ("phpbb", {"FLOOD": "1"}, 4000),
     "mybb_pages_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 4000),
     # SMF: the Moscow game's 10 players (a nick with a space, Cyrillic, a Latin one), no seeded conversation;
