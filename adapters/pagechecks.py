@@ -23,17 +23,29 @@ from forumbot.unreadable import UnreadablePost
 
 def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
     """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts and
-    outside forms; "" when it shows none. An error page's box stands alone; within a form, the selector also
-    matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as an error."""
+    outside forms other than the PM list's own; "" when it shows none. An error page's box stands alone; within a
+    form, the selector also matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as
+    an error. A box inside the PM list's form is the inbox failing to show its rows (a fatal error SMF prints
+    where the template stood, issue 26 item 9): read as "no PMs" it dropped the night's moves."""
     inside = set(posts)
+    own_forms = _pm_list_forms(page, profile)
     said = []
     for el in select(page.tree(), profile.selectors["error"]):
-        if any(a in inside or a.tag == "form" for a in el.iterancestors()):
+        if any(a in inside or (a.tag == "form" and a not in own_forms) for a in el.iterancestors()):
             continue
         words = " ".join(clean_text(el).split())
         if words:
             said.append(words)
     return " ".join(said)
+
+
+def _pm_list_forms(page: Page, profile: HtmlProfile) -> set[etree._Element]:
+    """The forms that are (or hold) the profile's PM list container on `page`: none off the inbox."""
+    sel = profile.selectors.get("pm_list")
+    found: set[etree._Element] = set()
+    for el in select(page.tree(), sel) if sel else ():
+        found.update(a for a in (el, *el.iterancestors()) if a.tag == "form")
+    return found
 
 
 def check_error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> None:
