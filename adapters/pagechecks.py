@@ -17,6 +17,7 @@ from adapters.html import clean_text, select, select_one
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
+from forumbot.http_page import is_utf8_beyond_doubt
 from forumbot.transport import Page
 from forumbot.unreadable import UnreadablePost
 
@@ -110,7 +111,10 @@ def _codec(name: str) -> str | None:
 def check_charset(page: Page, profile: HtmlProfile) -> None:
     """A page whose bytes are not in the charset it is decoded by reads as mojibake names, and those votes are
     "not in this game" (issue 17 item 18): a meta charset contradicting the header's, or bytes that do not decode
-    in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets."""
+    in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets. Bytes that
+    are UTF-8 beyond doubt are read as UTF-8 (forumbot.http_page.page_charset): their labels do not matter."""
+    if page.charset in ("utf-8", "utf8") and is_utf8_beyond_doubt(page.content):
+        return
     header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")
     meta = _META_CHARSET.search(page.content[:4096])
     if header and meta:

@@ -1,7 +1,9 @@
-"""A response as the adapters read it (Page), decoded by the charset the server declared, never by guessing."""
+"""A response as the adapters read it (Page), decoded by the charset the server declared, never by guessing;
+bytes that are UTF-8 beyond doubt are read as UTF-8 whatever the label (issue 26 item 9)."""
 
 from __future__ import annotations
 
+import codecs
 import email.utils
 import json
 import re
@@ -28,6 +30,34 @@ def declared_charset(content_type: str | None, content: bytes) -> str | None:
             return m.group(1).lower()
     m = _META_CHARSET.search(content[:4096])
     return m.group(1).decode("ascii").lower() if m else None
+
+
+def is_utf8_beyond_doubt(content: bytes) -> bool:
+    """Bytes that decode as UTF-8 and hold at least one multi-byte sequence. Text in a single-byte charset
+    (windows-1251 Cyrillic, latin-1 accents) almost never does: each of its non-ASCII bytes would have to come in
+    a UTF-8 lead-and-continuation pattern, in every word."""
+    if content.isascii():
+        return False
+    try:
+        content.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def page_charset(content_type: str | None, content: bytes) -> str:
+    """The charset a page is read in: UTF-8 when its bytes are UTF-8 beyond doubt, whatever the header or meta
+    tag says (a board converted to UTF-8 that kept windows-1251 in its template or server config read every
+    Cyrillic name as mojibake, vBulletin among them); otherwise the declared one (header, then meta), else
+    UTF-8; a name Python does not know is UTF-8 too."""
+    if is_utf8_beyond_doubt(content):
+        return "utf-8"
+    charset = declared_charset(content_type, content) or "utf-8"
+    try:
+        "".encode(charset)
+    except LookupError:
+        return "utf-8"
+    return charset
 
 
 @dataclass
