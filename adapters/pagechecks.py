@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 
 from lxml import etree
 
-from adapters.extract import extract_posts
+from adapters.extract import extract_posts, undecodable_posts
 from adapters.html import clean_text, select, select_one
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
@@ -108,11 +108,17 @@ def _codec(name: str) -> str | None:
     return _SAME.get(found, found)
 
 
-def check_charset(page: Page, profile: HtmlProfile) -> None:
+def check_charset(page: Page, profile: HtmlProfile, posts: Sequence[etree._Element] = ()) -> None:
     """A page whose bytes are not in the charset it is decoded by reads as mojibake names, and those votes are
     "not in this game" (issue 17 item 18): a meta charset contradicting the header's, or bytes that do not decode
     in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets. Bytes that
-    are UTF-8 beyond doubt are read as UTF-8 (forumbot.http_page.page_charset): their labels do not matter."""
+    are UTF-8 beyond doubt are read as UTF-8 (forumbot.http_page.page_charset): their labels do not matter.
+
+    `posts`, a topic page's post elements: bytes that do not decode only inside some of them are those posts'
+    problem, not the page's (issue 26 item 9: one post's damaged bytes refused its whole page, every vote on it
+    unread for as long as the post stood). The page reads; the reader skips those posts and the GMs are told
+    (adapters.extract, forumbot.unreadable). Bytes outside every post, or in every post of a page of several,
+    are the page's charset: refused."""
     if page.charset in ("utf-8", "utf8") and is_utf8_beyond_doubt(page.content):
         return
     header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")
@@ -126,9 +132,21 @@ def check_charset(page: Page, profile: HtmlProfile) -> None:
     try:
         page.content.decode(page.charset)
     except UnicodeDecodeError as e:
+        if posts and _only_in_some_posts(page.tree(), posts):
+            return
         raise PageFormatChanged(f"{profile.engine}: {page.url} does not decode as {page.charset} (byte "
                                 f"{page.content[e.start:e.start + 1].hex()} at {e.start}); nothing is read off it "
                                 "(a page in another charset than it is labelled)") from None
+
+
+def _only_in_some_posts(tree: etree._Element, posts: Sequence[etree._Element]) -> bool:
+    """Whether every place the page's bytes did not decode lies inside a post, and (with two posts or more) not
+    inside all of them."""
+    damaged = undecodable_posts(tree, posts)
+    return damaged is not None and (len(posts) < 2 or len(damaged) < len(posts))
+
+
+_SKIPPED_FOR = {"nesting": "nests too deep to read", "bytes": "holds bytes the page's charset cannot show"}
 
 
 def topic_problems(adapter: Any, page: Page) -> list[str]:
@@ -145,10 +163,11 @@ def topic_problems(adapter: Any, page: Page) -> list[str]:
             check_error_box(page, profile)
         check_posts_whole(page, profile, posts, elements)
         if skipped:
-            raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} nests too deep to read: the tick "
+            raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} {_SKIPPED_FOR[p.why]}: the tick "
                                               "skips it and tells the GMs" for p in skipped))
 
-    return _run([("page end", lambda: adapter.check_complete(page)), ("charset", lambda: check_charset(page, profile)),
+    return _run([("page end", lambda: adapter.check_complete(page)),
+                 ("charset", lambda: check_charset(page, profile, select(tree, profile.selectors["post"]))),
                  ("posts", posts_whole)])
 
 

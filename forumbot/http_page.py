@@ -17,6 +17,14 @@ from forumbot.htmlparse import parse_html
 # Pages are decoded by their declared charset, then handed to libxml2 as UTF-8 with that encoding forced
 # (forumbot.htmlparse): a meta tag naming another charset can then not make lxml misread them.
 
+# In a page's tree, what stands where bytes did not decode in its charset (one post's damaged bytes, or a page
+# in another charset): a private-use code point no forum page holds, so the checks can tell where the bytes
+# were (adapters.pagechecks.check_charset) and the reader which posts hold them (adapters.extract); browsers
+# show U+FFFD there, which pages also hold literally (SMF writes it for invisible characters).
+UNDECODABLE = "\U0010fffd"
+_UNDECODABLE_ERRORS = "forumbot-undecodable"
+codecs.register_error(_UNDECODABLE_ERRORS, lambda e: (UNDECODABLE, e.end))  # type: ignore[arg-type, return-value]
+
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.IGNORECASE)
@@ -86,10 +94,20 @@ class Page:
     def tree(self) -> Any:
         """The page as an lxml tree from libxml2's HTML parser (parsed once)."""
         if self._tree is None:
-            # UTF-8 as served needs no round trip through str.
-            data = self.content if self.charset in ("utf-8", "utf8") else self.text.encode("utf-8")
+            # UTF-8 as served needs no round trip through str; libxml2 given bytes that do not decode would read
+            # the rest of the page as latin-1
+            data = self.content if self.charset in ("utf-8", "utf8") and self.decodes() else \
+                self.content.decode(self.charset, errors=_UNDECODABLE_ERRORS).encode("utf-8")
             self._tree = parse_html(data, self.url)
         return self._tree
+
+    def decodes(self) -> bool:
+        """Whether every byte decodes in the page's charset (else the tree holds UNDECODABLE there)."""
+        try:
+            self.content.decode(self.charset)
+        except UnicodeDecodeError:
+            return False
+        return True
 
     def json(self) -> Any:
         return json.loads(self.text)
