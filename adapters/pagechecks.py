@@ -119,11 +119,10 @@ def check_charset(page: Page, profile: HtmlProfile, posts: Sequence[etree._Eleme
     unread for as long as the post stood). The page reads; the reader skips those posts and the GMs are told
     (adapters.extract, forumbot.unreadable). Bytes outside every post, or in every post of a page of several,
     are the page's charset: refused."""
-    if page.charset in ("utf-8", "utf8") and is_utf8_beyond_doubt(page.content):
-        return
+    by_bytes = page.charset in ("utf-8", "utf8") and is_utf8_beyond_doubt(page.content)
     header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")
     meta = _META_CHARSET.search(page.content[:4096])
-    if header and meta:
+    if header and meta and not by_bytes:
         said, meant = header.group(1).lower(), meta.group(1).decode("ascii").lower()
         a, b = _codec(said), _codec(meant)
         if a and b and a != b:

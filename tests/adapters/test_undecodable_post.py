@@ -132,3 +132,18 @@ def test_the_gms_are_told_why_in_their_language(language, words):
     sent = notices([post], ["ГМ", "ГМ2"], language, NOW, lambda s: s)
     assert [m.to for m in sent] == ["ГМ", "ГМ2"] and all(words in m.text and "17" in m.text for m in sent)
     assert sent[0].key == "unreadable/голосование/17/ГМ"
+
+
+@pytest.mark.parametrize("engine", ["smf", "punbb", "xenforo"])
+def test_a_damaged_post_on_a_utf8_page_labelled_windows_1251_is_skipped_and_the_rest_read_as_utf8(engine):
+    """Both at once (issue 26 item 9b and c): the bytes are UTF-8 but for one post's, the label windows-1251. Far
+    more multi-byte characters decode than bytes fail, so the page is UTF-8; the damaged post is that post's
+    problem. Read by the label, every Cyrillic name was mojibake (or the page refused on a byte cp1251 lacks)."""
+    whole, _ = _read(engine, topic_bytes(engine))
+    adapter = adapter_class(engine)(BASE, "bot", "pw", timezone_name="Europe/Moscow")
+    adapter.login = lambda: None
+    with responses.RequestsMock() as http:
+        http.add("GET", topic_url(engine), body=_damaged(engine), content_type="text/html; charset=windows-1251")
+        posts = adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
+    assert posts == [p for p in whole if p.id != whole[1].id]
+    assert [(s.id, s.why) for s in adapter.take_unreadable()] == [(whole[1].id, "bytes")]
