@@ -16,7 +16,7 @@ from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged
 from forumbot.htmlparse import FLATTENED
-from forumbot.http_page import UNDECODABLE
+from forumbot.http_page import UNDECODABLE, UNDECODABLE_PAGE
 from forumbot.unreadable import UnreadablePost
 
 _DIGITS = re.compile(r"(\d+)$")
@@ -28,8 +28,10 @@ _UNDECODABLE_AT = etree.XPath("//text()[contains(., $m)] | //@*[contains(., $m)]
 def undecodable_posts(tree: etree._Element, posts: Sequence[etree._Element]) -> set[etree._Element] | None:
     """The posts holding bytes that did not decode in the page's charset (forumbot.http_page.UNDECODABLE), in
     their text or attributes; None when some lie outside every post."""
-    members = set(posts)
     damaged: set[etree._Element] = set()
+    if tree.getroottree().getroot().get(UNDECODABLE_PAGE) is None:
+        return damaged
+    members = set(posts)
     for hit in _UNDECODABLE_AT(tree, m=UNDECODABLE):
         holder = hit.getparent()
         if holder is not None and hit.is_tail:

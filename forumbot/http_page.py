@@ -22,6 +22,8 @@ from forumbot.htmlparse import parse_html
 # were (adapters.pagechecks.check_charset) and the reader which posts hold them (adapters.extract); browsers
 # show U+FFFD there, which pages also hold literally (SMF writes it for invisible characters).
 UNDECODABLE = "\U0010fffd"
+# Set on the root of a tree that holds UNDECODABLE: pages that decode (nearly all) are not searched for it.
+UNDECODABLE_PAGE = "data-forumbot-undecodable"
 _UNDECODABLE_ERRORS = "forumbot-undecodable"
 codecs.register_error(_UNDECODABLE_ERRORS, lambda e: (UNDECODABLE, e.end))  # type: ignore[arg-type, return-value]
 
@@ -99,9 +101,12 @@ class Page:
         if self._tree is None:
             # UTF-8 as served needs no round trip through str; libxml2 given bytes that do not decode would read
             # the rest of the page as latin-1
-            data = self.content if self.charset in ("utf-8", "utf8") and self.decodes() else \
+            decodes = self.decodes()
+            data = self.content if self.charset in ("utf-8", "utf8") and decodes else \
                 self.content.decode(self.charset, errors=_UNDECODABLE_ERRORS).encode("utf-8")
             self._tree = parse_html(data, self.url)
+            if not decodes:
+                self._tree.set(UNDECODABLE_PAGE, "1")
         return self._tree
 
     def decodes(self) -> bool:
