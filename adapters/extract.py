@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 from urllib.parse import parse_qs, urlparse
 
 from lxml import etree
@@ -15,11 +16,32 @@ from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged
 from forumbot.htmlparse import FLATTENED
+from forumbot.http_page import UNDECODABLE, UNDECODABLE_PAGE
 from forumbot.unreadable import UnreadablePost
 
 _DIGITS = re.compile(r"(\d+)$")
 _NUMBER = re.compile(r"\d+")
 _PATH_ID = re.compile(r"(?:^|/)(?:member\.php|profile|members?)/(\d+)(?:-[^/]*)?/?$")
+_UNDECODABLE_AT = etree.XPath("//text()[contains(., $m)] | //@*[contains(., $m)]")
+
+
+def undecodable_posts(tree: etree._Element, posts: Sequence[etree._Element]) -> set[etree._Element] | None:
+    """The posts holding bytes that did not decode in the page's charset (forumbot.http_page.UNDECODABLE), in
+    their text or attributes; None when some lie outside every post."""
+    damaged: set[etree._Element] = set()
+    if tree.getroottree().getroot().get(UNDECODABLE_PAGE) is None:
+        return damaged
+    members = set(posts)
+    for hit in _UNDECODABLE_AT(tree, m=UNDECODABLE):
+        holder = hit.getparent()
+        if holder is not None and hit.is_tail:
+            holder = holder.getparent()
+        post = next((a for a in (holder, *holder.iterancestors()) if a in members), None) \
+            if holder is not None else None
+        if post is None:
+            return None
+        damaged.add(post)
+    return damaged
 
 
 def post_id(el: etree._Element) -> str | None:
@@ -100,6 +122,7 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
     for strip in (*profile.strip, sel["signature"]):
         skip.update(select(scope, strip))
     flattened = set(by_post(scope, members, f"[{FLATTENED}]"))
+    undecodable = undecodable_posts(tree, elements) or set()
     held = _held(tree, members, sel.get("held", ""))
     posts: list[ForumPost] = []
     for el in elements:
@@ -113,6 +136,10 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
         if el in flattened:  # too deep to read faithfully: skipped, and the GMs are told (forumbot.unreadable)
             if unreadable is not None:
                 unreadable.append(UnreadablePost(topic, pid, author))
+            continue
+        if el in undecodable:  # bytes the page's charset cannot show: its words unknown, so skipped and told too
+            if unreadable is not None:
+                unreadable.append(UnreadablePost(topic, pid, author.replace(UNDECODABLE, "?"), why="bytes"))
             continue
         time_el = _first(found["time"], el)
         when = meta.get("time") or (post_time(time_el, ctx) if time_el is not None else None)  # a Span (C-1)

@@ -126,7 +126,7 @@ class HtmlTopics:
         if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
             raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
         self.check_complete(page)
-        check_charset(page, self.profile)
+        check_charset(page, self.profile, select(tree, self.profile.selectors["post"]))
         self._note_pm_header(tree)
         skipped: list[UnreadablePost] = []
         posts = extract_posts(tree, self.profile, self.ctx(page), tid, skipped)

@@ -24,7 +24,7 @@ from adapters.html import find_form, select, select_one
 from adapters.html_forms import FORM_MIN_AGE, HtmlForms
 from adapters.html_inbox import MAX_INBOX_PAGES, OWN_PM_LOOKBACK, HtmlInbox, same_account
 from adapters.html_topics import MAX_REREAD_PAGES, HtmlTopics
-from adapters.overrides import apply_overrides, override_warnings
+from adapters.overrides import apply_overrides
 from adapters.pagechecks import check_charset, check_error_box
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
@@ -98,11 +98,6 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
         self._pm_header: list[int | None] = []
         self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
-
-    @classmethod
-    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
-        """What check-config warns about in the forum table (a ForumConfig): an unwise profile override."""
-        return override_warnings(cls.profile, forum.extra.get("profile"))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"

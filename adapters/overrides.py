@@ -47,6 +47,8 @@ def override_problems(profile: HtmlProfile, table: Any, where: str = "profile") 
                                 f"{closest(name, known)}")
                 continue
             wrong = _CHECKS[part](value, known[name])
+            if not wrong and part == "selectors" and name == "page_end":
+                wrong = _page_end(value, profile)
             if wrong:
                 problems.append(f"{at}: {wrong}")
     return problems
@@ -130,17 +132,13 @@ _CHECKS = {"selectors": _selector, "urls": _url, "messages": _message, "limits":
 _SKELETON = etree.fromstring("<html><head></head><body><div></div></body></html>", etree.HTMLParser())
 
 
-def override_warnings(profile: HtmlProfile, table: Any) -> list[str]:
-    """What check-config warns about in a valid `[forums.NAME.profile]` table: a `page_end` that matches the
-    page's <html> or <body> disarms the check that a page came back whole (a page cut short still has both,
-    issue 17 item 21)."""
-    selectors = table.get("selectors") if isinstance(table, Mapping) else None
-    value = selectors.get("page_end") if isinstance(selectors, Mapping) else None
-    if not isinstance(value, str) or _selector(value, None):
-        return []
+def _page_end(value: str, profile: HtmlProfile) -> str | None:
+    """`page_end` is the element an engine prints after the posts and rows (its footer): a page cut short lacks
+    it. One matching <html> or <body> ("body", "html", "*") matches a cut page too, which then passes as whole
+    (issue 17 item 21, issue 26 item 9): refused, not warned about."""
     hit = sorted({el.tag for el in css(value)(_SKELETON) if el.tag in ("html", "body")})
     if not hit:
-        return []
-    return [f"profile.selectors.page_end = {value!r} matches the page's <{hit[0]}>, which a page cut short has "
-            f"too: cut pages would pass as whole; name the element after the posts (the {profile.engine} "
-            f"profile's: {profile.selectors['page_end']!r})"]
+        return None
+    return (f"{value!r} matches the page's <{hit[0]}>, which a page cut short has too (cut pages would pass as "
+            "whole); allowed: a selector of an element printed after the posts and rows, matching neither <html> "
+            f"nor <body>, such as the {profile.engine} profile's {profile.selectors['page_end']!r}")

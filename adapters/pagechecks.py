@@ -12,28 +12,41 @@ from typing import Any, Callable, Sequence
 
 from lxml import etree
 
-from adapters.extract import extract_posts
+from adapters.extract import extract_posts, undecodable_posts
 from adapters.html import clean_text, select, select_one
 from adapters.profiles import HtmlProfile
 from forumbot.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
+from forumbot.http_page import is_utf8_beyond_doubt
 from forumbot.transport import Page
 from forumbot.unreadable import UnreadablePost
 
 
 def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
     """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts and
-    outside forms; "" when it shows none. An error page's box stands alone; within a form, the selector also
-    matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as an error."""
+    outside forms other than the PM list's own; "" when it shows none. An error page's box stands alone; within a
+    form, the selector also matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as
+    an error. A box inside the PM list's form is the inbox failing to show its rows (a fatal error SMF prints
+    where the template stood, issue 26 item 9): read as "no PMs" it dropped the night's moves."""
     inside = set(posts)
+    own_forms = _pm_list_forms(page, profile)
     said = []
     for el in select(page.tree(), profile.selectors["error"]):
-        if any(a in inside or a.tag == "form" for a in el.iterancestors()):
+        if any(a in inside or (a.tag == "form" and a not in own_forms) for a in el.iterancestors()):
             continue
         words = " ".join(clean_text(el).split())
         if words:
             said.append(words)
     return " ".join(said)
+
+
+def _pm_list_forms(page: Page, profile: HtmlProfile) -> set[etree._Element]:
+    """The forms that are (or hold) the profile's PM list container on `page`: none off the inbox."""
+    sel = profile.selectors.get("pm_list")
+    found: set[etree._Element] = set()
+    for el in select(page.tree(), sel) if sel else ():
+        found.update(a for a in (el, *el.iterancestors()) if a.tag == "form")
+    return found
 
 
 def check_error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> None:
@@ -95,13 +108,21 @@ def _codec(name: str) -> str | None:
     return _SAME.get(found, found)
 
 
-def check_charset(page: Page, profile: HtmlProfile) -> None:
+def check_charset(page: Page, profile: HtmlProfile, posts: Sequence[etree._Element] = ()) -> None:
     """A page whose bytes are not in the charset it is decoded by reads as mojibake names, and those votes are
     "not in this game" (issue 17 item 18): a meta charset contradicting the header's, or bytes that do not decode
-    in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets."""
+    in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets. Bytes that
+    are UTF-8 beyond doubt are read as UTF-8 (forumbot.http_page.page_charset): their labels do not matter.
+
+    `posts`, a topic page's post elements: bytes that do not decode only inside some of them are those posts'
+    problem, not the page's (issue 26 item 9: one post's damaged bytes refused its whole page, every vote on it
+    unread for as long as the post stood). The page reads; the reader skips those posts and the GMs are told
+    (adapters.extract, forumbot.unreadable). Bytes outside every post, or in every post of a page of several,
+    are the page's charset: refused."""
+    by_bytes = page.charset in ("utf-8", "utf8") and is_utf8_beyond_doubt(page.content)
     header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")
     meta = _META_CHARSET.search(page.content[:4096])
-    if header and meta:
+    if header and meta and not by_bytes:
         said, meant = header.group(1).lower(), meta.group(1).decode("ascii").lower()
         a, b = _codec(said), _codec(meant)
         if a and b and a != b:
@@ -110,9 +131,21 @@ def check_charset(page: Page, profile: HtmlProfile) -> None:
     try:
         page.content.decode(page.charset)
     except UnicodeDecodeError as e:
+        if posts and _only_in_some_posts(page.tree(), posts):
+            return
         raise PageFormatChanged(f"{profile.engine}: {page.url} does not decode as {page.charset} (byte "
                                 f"{page.content[e.start:e.start + 1].hex()} at {e.start}); nothing is read off it "
                                 "(a page in another charset than it is labelled)") from None
+
+
+def _only_in_some_posts(tree: etree._Element, posts: Sequence[etree._Element]) -> bool:
+    """Whether every place the page's bytes did not decode lies inside a post, and (with two posts or more) not
+    inside all of them."""
+    damaged = undecodable_posts(tree, posts)
+    return damaged is not None and (len(posts) < 2 or len(damaged) < len(posts))
+
+
+_SKIPPED_FOR = {"nesting": "nests too deep to read", "bytes": "holds bytes the page's charset cannot show"}
 
 
 def topic_problems(adapter: Any, page: Page) -> list[str]:
@@ -129,10 +162,11 @@ def topic_problems(adapter: Any, page: Page) -> list[str]:
             check_error_box(page, profile)
         check_posts_whole(page, profile, posts, elements)
         if skipped:
-            raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} nests too deep to read: the tick "
+            raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} {_SKIPPED_FOR[p.why]}: the tick "
                                               "skips it and tells the GMs" for p in skipped))
 
-    return _run([("page end", lambda: adapter.check_complete(page)), ("charset", lambda: check_charset(page, profile)),
+    return _run([("page end", lambda: adapter.check_complete(page)),
+                 ("charset", lambda: check_charset(page, profile, select(tree, profile.selectors["post"]))),
                  ("posts", posts_whole)])
 
 

@@ -32,7 +32,7 @@ from urllib.parse import urlencode, urljoin
 import requests
 
 from forumbot.errors import CaptchaRequired, FloodLimited, ForumUnavailable
-from forumbot.http_page import Page, declared_charset
+from forumbot.http_page import Page, declared_charset, page_charset
 from forumbot.transport_settings import (
     RETRY_STATUSES, DEFAULT_USER_AGENT, EVERY_ACTION, LONGEST_HOLD, MAX_FLOOD_WAIT, PACE_MARGIN, RETRY_BUDGET,
     TRANSPORT_SETTINGS, seconds_setting, flood_timers, header_value, user_agent_for,
@@ -270,12 +270,8 @@ class Transport:
     @staticmethod
     def _page(resp: requests.Response) -> Page:
         content = resp.content or b""
-        charset = declared_charset(resp.headers.get("Content-Type"), content) or "utf-8"
-        try:
-            "".encode(charset)
-        except LookupError:
-            charset = "utf-8"
-        return Page(url=resp.url, status=resp.status_code, headers=resp.headers, content=content, charset=charset)
+        return Page(url=resp.url, status=resp.status_code, headers=resp.headers, content=content,
+                    charset=page_charset(resp.headers.get("Content-Type"), content))
 
     @staticmethod
     def _check_challenge(page: Page) -> None:

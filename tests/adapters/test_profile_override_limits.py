@@ -3,7 +3,7 @@ an error naming the selector (issue 17 item 21).
 
 Each passed check-config before: `post = "html"` with `body = "*"` (TypeError out of the reader), a 5,000-
 alternative selector (libxml2: "Recursion limit exceeded"), `urls.topic` with a format spec building 100 MB
-URLs, `page_end = "body"` (a page cut short passes as whole)."""
+URLs, `page_end = "body"` (a page cut short passes as whole: refused since issue 26 item 9)."""
 
 from __future__ import annotations
 
@@ -51,15 +51,19 @@ def _problems_or_none(tmp_path, engine, name, value):
     return override_problems(adapter_class(engine).profile, {"selectors": {name: value}})
 
 
-@pytest.mark.parametrize("value, tag", [("body", "body"), ("html", "html"), ("*", "body")])
-def test_page_end_matching_html_or_body_is_warned_about(tmp_path, value, tag):
-    config = load_config(_write(tmp_path, f'[forums.main.profile.selectors]\npage_end = "{value}"\n'))
-    assert config_warnings(config) == [
-        f"forums.main: profile.selectors.page_end = {value!r} matches the page's <{tag}>, which a page cut short "
-        "has too: cut pages would pass as whole; name the element after the posts (the punbb profile's: "
-        "'#brdfooter')"]
+@pytest.mark.parametrize("value, tag", [("body", "body"), ("html", "html"), ("*", "body"), ("div, body", "body")])
+def test_page_end_matching_html_or_body_is_refused_naming_what_is_allowed(tmp_path, value, tag):
+    """issue 26 item 9: `page_end = "body"` passed check-config with a warning, and the forum ran with cut pages
+    read as whole (issue 17 item 21); it is refused, naming what page_end may be."""
+    problems = _problems(tmp_path, f'[forums.main.profile.selectors]\npage_end = "{value}"\n')
+    assert problems == [
+        f"forums.main.profile.selectors.page_end: {value!r} matches the page's <{tag}>, which a page cut short has "
+        "too (cut pages would pass as whole); allowed: a selector of an element printed after the posts and rows, "
+        "matching neither <html> nor <body>, such as the punbb profile's '#brdfooter'"]
     plain = load_config(_write(tmp_path, '[forums.main.profile.selectors]\npage_end = "div#brdfooter"\n'))
     assert config_warnings(plain) == []
+    with pytest.raises(ValueError, match="page_end"):
+        adapter_class("punbb")(BASE, "bot", "pw", profile={"selectors": {"page_end": value}})
 
 
 @pytest.mark.parametrize("engine", sorted(CASES))
