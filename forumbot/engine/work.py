@@ -35,6 +35,9 @@ class Work:
     tallies: dict[int, tuple[list, Tally]] = field(default_factory=dict)  # resumable counts (engine/counts.py)
     missed: list[tuple[int, Input]] = field(default_factory=list)  # C-13's late inputs, by queue index
     on_resolved: Callable[[datetime], None] | None = None  # the fold's checkpoint at a resolved deadline
+    # C-14: when the tick folding this resolves a deadline not yet recorded as resolved (Schedule.resolved):
+    # the bot is back then. None outside a tick (a replay reads the recorded times)
+    now: datetime | None = None
     _matcher: tuple | None = None
 
     def matcher(self) -> parse.NickMatcher:
