@@ -193,6 +193,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         setup, inputs, gm_commands = _load(ctx, game_id, None)
         result = _fold(ctx, game_id, setup, inputs, until, started, saved=saved)
     outcome.phase = result.phase
+    result = _as_sent(ctx, game_id, result)
     # the fold reaches `until`; a phase opened when the bot is back after an outage (C-14) opens at `started`, the
     # tick's time (record_resolutions keeps it for the phase resolved before), and is announced now
     back = started if result.phase != "setup" and result.phase_opens == started else None
@@ -205,8 +206,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         sync_game(session, game_id, game, result)
         record_resolutions(session, game_id, result, started)
         log_overrides(session, result, gm_commands, game_id)
-        stale = stale_interim(result)  # C-14: an interim count or reminder whose phase is over is never sent late
-        due = [m for m in result.messages if (m.at <= until or m.at == back) and m.key not in stale]
+        due = [m for m in result.messages if m.at <= until or m.at == back]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core", stored=sent)
         if saved and saved[-1].until == until and not outcome.pages_error:  # with a pages error results wait
             mark_enqueued(session, game_id, until)  # (a quiet tick, which stored no tip, writes nothing)
@@ -228,6 +228,20 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     if result.result.winner is not None:
         close_if_drained(ctx, game_id, until)
+
+
+def _as_sent(ctx: Context, game_id: int, result: GameRun) -> GameRun:
+    """C-14: the fold's result without the interim counts and reminders of resolved phases that never went into
+    the outbox (this tick reached them only after their phase was resolved): they are never sent late, and the
+    pages show what was sent, as `replay` of the export (`unsent`) does."""
+    stale = stale_interim(result)
+    if not stale:
+        return result
+    with ctx.sessions.begin() as session:
+        queued = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id,
+                                                                 OutboxRow.key.in_(sorted(stale)))))
+    unsent = stale - queued
+    return replace(result, messages=tuple(m for m in result.messages if m.key not in unsent)) if unsent else result
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:

@@ -50,7 +50,8 @@ def tip_holds(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: T
 
 def run_tipped(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None,
                checkpoints: Callable[[], Sequence[Checkpoint]],
-               checked: bool = False, now: datetime | None = None) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
+               checked: bool = False, now: datetime | None = None
+               ) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
     """`run` from `tip` when it holds, else from the checkpoints (asked for only then). Returns the GameRun, the
     checkpoints of the deadlines this fold resolved, and the new tip (None: keep the one there is). `now`: the
     tick's time (C-14, Work.now)."""

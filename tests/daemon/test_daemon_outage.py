@@ -22,6 +22,9 @@ from forumbot.tick import fold_game
 
 NINE = [("Шериф", "sheriff"), ("Дон", "don"), ("Маф1", "mafia")] + [(f"М{i}", "civilian") for i in range(1, 7)]
 TEXTS = get_texts("ru", lambda s: s, "Europe/Moscow")
+# 4-hour days, 2-hour nights, a no-show autokilled (H-5 through R-7), one mafia and the Don among nine (R-10)
+SHORT_DAYS = ('day_hours = 4\nnight_hours = 2\n[games.g1.options]\nno_show = "autokill"\n'
+              'cast = { mafia = 1, don = 1, sheriff = 1 }\n')
 
 
 def _world(tmp_path, players=NINE, extra: str = "") -> World:
@@ -41,7 +44,7 @@ def _world(tmp_path, players=NINE, extra: str = "") -> World:
 def _autokill_world(tmp_path) -> World:
     """9 players, `no_show = "autokill"`, 4-hour days and 2-hour nights: Day 1 and the opening of Night 1 go out
     as usual (everybody votes, Маф1 is hanged)."""
-    w = _world(tmp_path, extra='day_hours = 4\nnight_hours = 2\n[games.g1.options]\nno_show = "autokill"\ncast = { mafia = 1, don = 1, sheriff = 1 }\n')
+    w = _world(tmp_path, extra=SHORT_DAYS)
     w.now = T0 + timedelta(hours=2)
     for nick in ("Шериф", "М1", "М2", "М3", "М4", "М5", "М6"):
         w.post("vote", nick, "Маф1")
@@ -114,7 +117,7 @@ def test_C14_H5_a_six_hour_outage_across_a_whole_4h_day_autokills_nobody_and_day
 def test_C14_the_night_s_opening_moves_too_when_the_bot_was_down_across_a_whole_night(tmp_path):
     """The same for a night: down from Day 1 on until after Night 1 would have ended; Day 1 resolves at its
     deadline, Night 1 opens when the bot is back, and the hanged player's last word runs to its new end."""
-    w = _world(tmp_path, extra='day_hours = 4\nnight_hours = 2\n[games.g1.options]\nno_show = "autokill"\ncast = { mafia = 1, don = 1, sheriff = 1 }\n')
+    w = _world(tmp_path, extra=SHORT_DAYS)
     w.now = T0 + timedelta(hours=2)
     for nick in ("Шериф", "М1", "М2", "М3", "М4", "М5", "М6"):
         w.post("vote", nick, "Маф1")
