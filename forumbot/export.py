@@ -27,12 +27,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config import Config
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.model import Input
-from forumbot.engine.results import stale_interim
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import Game
 
 
 def export_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime) -> dict[str, Any]:
-    from forumbot.stored_game import load_game
+    from forumbot.stored_game import load_game, unsent
 
     if name not in config.games:
         # the fold routes PMs by the game's config (threads, GMs), so a game dropped from it cannot be read back
@@ -54,8 +53,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
     folded = run(setup, inputs, until)
     late = {(where, i): phase for i, phase, _, where in folded.late}
     with sessions.begin() as session:
-        queued = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id)))
-    unsent = sorted(stale_interim(folded) - queued)  # C-14: reached only after their phase was resolved
+        never = sorted(unsent(session, game_id, folded))  # C-14: reached only after their phase was resolved
     s = setup.schedule
     return {
         "variant": setup.variant,
@@ -77,7 +75,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
-        **({"unsent": unsent} if unsent else {}),
+        **({"unsent": never} if never else {}),
         **_pages(config, name, setup_json, sessions, game_id),
         **({"stopped": stopped} if stopped else {}),
     }

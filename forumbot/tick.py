@@ -33,12 +33,11 @@ from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
-from forumbot.engine.results import stale_interim
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
-from forumbot.stored_game import Fold, default_fold, fold_game, load_game
+from forumbot.stored_game import Fold, as_sent, default_fold, fold_game, load_game
 from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.tick_bookkeeping import (
     check_accounts, close_if_drained, log_overrides, record_resolutions, sync_game,
@@ -50,7 +49,7 @@ from forumbot.tick_reread import (
 )
 
 # Imported from here by the daemon, pages, bench and the tests; they live in the modules above.
-__all__ = ["INBOX_READ", "Context", "Fold", "GameOutcome", "Hook", "Retry", "TickReport", "default_fold",
+__all__ = ["INBOX_READ", "Context", "Fold", "GameOutcome", "Hook", "Retry", "TickReport", "as_sent", "default_fold",
            "fold_game", "load_game", "phase_stream", "reread_stream", "tick"]
 
 log = logging.getLogger("forumbot.tick")
@@ -193,7 +192,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         setup, inputs, gm_commands = _load(ctx, game_id, None)
         result = _fold(ctx, game_id, setup, inputs, until, started, saved=saved)
     outcome.phase = result.phase
-    result = _as_sent(ctx, game_id, result)
+    with ctx.sessions.begin() as session:  # C-14: a count or reminder of a phase already over is never sent late
+        result = as_sent(session, game_id, result)
     # the fold reaches `until`; a phase opened when the bot is back after an outage (C-14) opens at `started`, the
     # tick's time (record_resolutions keeps it for the phase resolved before), and is announced now
     back = started if result.phase != "setup" and result.phase_opens == started else None
@@ -228,20 +228,6 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     if result.result.winner is not None:
         close_if_drained(ctx, game_id, until)
-
-
-def _as_sent(ctx: Context, game_id: int, result: GameRun) -> GameRun:
-    """C-14: the fold's result without the interim counts and reminders of resolved phases that never went into
-    the outbox (this tick reached them only after their phase was resolved): they are never sent late, and the
-    pages show what was sent, as `replay` of the export (`unsent`) does."""
-    stale = stale_interim(result)
-    if not stale:
-        return result
-    with ctx.sessions.begin() as session:
-        queued = set(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id,
-                                                                 OutboxRow.key.in_(sorted(stale)))))
-    unsent = stale - queued
-    return replace(result, messages=tuple(m for m in result.messages if m.key not in unsent)) if unsent else result
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:
