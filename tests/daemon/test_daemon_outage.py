@@ -11,8 +11,11 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from daemon_world import CAST, GM, STARTED, T0, World, game_toml
+import pytest
+from daemon_world import CAST, GM, STARTED, T0, Crash, World, game_toml
 from sqlalchemy import select
+
+import forumbot.tick as tick_module
 
 from forumbot import replay
 from forumbot.export import export_game
@@ -214,4 +217,30 @@ def test_C14_a_gm_is_still_the_gm_after_an_outage(tmp_path):
     w.tick()
     answer = [text for to, text, _ in w.bot_pms() if to == GM][-1]
     assert TEXTS.time(back + timedelta(hours=4)) in answer
+    w.close()
+
+
+def test_C14_a_tick_killed_after_its_fold_opened_the_phase_late_keeps_that_opening_for_the_replay(
+        tmp_path, monkeypatch):
+    """The tick back after the outage folds (its tip opens Day 2 at its time) and is killed before it records
+    anything; the next tick starts from that tip, sends that opening and records the night's resolution at it,
+    so the export replays to the very messages sent."""
+    w = _autokill_world(tmp_path)
+    back = T0 + timedelta(hours=10, minutes=30)
+    w.now = back
+    record = tick_module.record_resolutions
+
+    def killed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise Crash("after the fold, before the outbox")
+
+    monkeypatch.setattr(tick_module, "record_resolutions", killed)
+    with pytest.raises(Crash):
+        w.tick()
+    monkeypatch.setattr(tick_module, "record_resolutions", record)
+    w.restart()
+    w.now = back + timedelta(minutes=5)
+    w.tick()
+    opening = next(t for t in _game_posts_since(w, back) if "день 2" in t)
+    assert TEXTS.late_opening(T0 + timedelta(hours=6), back) in opening
+    _replays_to_what_was_sent(w)
     w.close()
