@@ -11,6 +11,9 @@ the game is: its end, or for a running game what a tick now would fold to. C-13:
 the bot first read it, the top-level `resolved` when it resolved each phase, so a replay gives each deadline only
 the inputs read before it; an event read after its phase was resolved carries `late` (the phase it missed). A game ended by `game stop` has
 `stopped`: when and why (`--reason`, "" when none was given), so replay ends it with the same closing post.
+C-14: `resolved` also says when the bot was back after an outage that swallowed a whole phase (that phase opened
+then); `unsent` lists the keys of the interim counts and reminders the bot never sent because it reached them
+only after their phase was resolved, so replay leaves them out too.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from forumbot.store.models import Game
 
 
 def export_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime) -> dict[str, Any]:
-    from forumbot.stored_game import load_game
+    from forumbot.stored_game import load_game, unsent
 
     if name not in config.games:
         # the fold routes PMs by the game's config (threads, GMs), so a game dropped from it cannot be read back
@@ -47,7 +50,10 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
     from forumbot.game import run
 
-    late = {(where, i): phase for i, phase, _, where in run(setup, inputs, until).late}
+    folded = run(setup, inputs, until)
+    late = {(where, i): phase for i, phase, _, where in folded.late}
+    with sessions.begin() as session:
+        never = sorted(unsent(session, game_id, folded))  # C-14: reached only after their phase was resolved
     s = setup.schedule
     return {
         "variant": setup.variant,
@@ -69,6 +75,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
+        **({"unsent": never} if never else {}),
         **_pages(config, name, setup_json, sessions, game_id),
         **({"stopped": stopped} if stopped else {}),
     }

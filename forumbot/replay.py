@@ -34,6 +34,7 @@ class Transcript:
     game: str = ""  # the game's name, from `game export`
     pages: dict[str, Any] = field(default_factory=dict)  # how its pages were built, from `game export`
     stopped: "Stopped | None" = None  # ended by `forumbot game stop` (written by `game export`)
+    unsent: frozenset[str] = frozenset()  # C-14: keys of interim counts and reminders never sent (`game export`)
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,8 @@ def parse_transcript(raw: Any) -> Transcript:
     if "game" in raw and (problem := name_problem(game)) is not None:
         # it names the folder `replay --pages` writes: a transcript from anyone must stay inside the folder given
         raise TranscriptError(f"transcript: game: {problem}")
-    return Transcript(setup, tuple(events), until, links, game, pages, stopped)
+    unsent = frozenset(f.names("unsent"))  # optional, from `game export`: message keys never sent (C-14)
+    return Transcript(setup, tuple(events), until, links, game, pages, stopped, unsent)
 
 
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
@@ -242,6 +244,8 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
               if i.id in known else i
               for i in _read_back(forum)]
     result = run(setup, inputs, transcript.until)
+    if transcript.unsent:  # C-14: the daemon reached them only after their phase was resolved
+        result = replace(result, messages=tuple(m for m in result.messages if m.key not in transcript.unsent))
     if transcript.stopped is not None:
         result = _stopped(setup, result, transcript.stopped)
     if transcript.pages.get("url"):

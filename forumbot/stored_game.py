@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config import Config, GameConfig
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input, Where
-from forumbot.store.models import Game, RawInput, Resolution, Seat, UTCDateTime
+from forumbot.engine.results import stale_interim
+from forumbot.store.models import Game, OutboxRow, RawInput, Resolution, Seat, UTCDateTime
 from forumbot.store.setup_codec import setup_from_json
 
 Fold = Callable[[GameSetup, Sequence[Input], "datetime | None"], GameRun]
@@ -49,6 +50,22 @@ def stored_setup(session: Session, row: Game) -> GameSetup:
     resolved = tuple((phase, at) for phase, at in session.execute(select(Resolution.phase, Resolution.resolved_at)
                      .where(Resolution.game_id == row.id).order_by(Resolution.resolved_at, Resolution.id)))
     return replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved))
+
+
+def unsent(session: Session, game_id: int, run: GameRun) -> frozenset[str]:
+    """C-14: the keys of the interim counts and reminders of resolved phases the fold gives that never went into
+    the game's outbox: a tick reached them only after their phase was resolved, and they are never sent late."""
+    stale = stale_interim(run)
+    if not stale:
+        return frozenset()
+    return stale - frozenset(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id,
+                                                                         OutboxRow.key.in_(sorted(stale)))))
+
+
+def as_sent(session: Session, game_id: int, run: GameRun) -> GameRun:
+    """The fold's result without its `unsent` messages: what the pages show, as `replay` of the export does."""
+    gone = unsent(session, game_id, run)
+    return replace(run, messages=tuple(m for m in run.messages if m.key not in gone)) if gone else run
 
 
 def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until: datetime,

@@ -40,7 +40,7 @@ from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, m
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
-from forumbot.stored_game import Fold, default_fold, fold_game, load_game
+from forumbot.stored_game import Fold, as_sent, default_fold, fold_game, load_game
 from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.tick_bookkeeping import (
     check_accounts, close_if_drained, log_overrides, record_resolutions, sync_game,
@@ -52,7 +52,7 @@ from forumbot.tick_reread import (
 )
 
 # Imported from here by the daemon, pages, bench and the tests; they live in the modules above.
-__all__ = ["INBOX_READ", "Context", "Fold", "GameOutcome", "Hook", "Retry", "TickReport", "default_fold",
+__all__ = ["INBOX_READ", "Context", "Fold", "GameOutcome", "Hook", "Retry", "TickReport", "as_sent", "default_fold",
            "fold_game", "load_game", "phase_stream", "reread_stream", "tick"]
 
 log = logging.getLogger("forumbot.tick")
@@ -186,21 +186,26 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     known_phase = reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome,
                                          waiting=waiting)
     saved: list[Tip] = []  # the tips this tick's folds stored
-    setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, saved)
+    setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, started, saved)
     if inbox.state == "skipped" and phase_value(result) != known_phase:
         # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
         log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
         inbox.read(ctx, adapter)
         if inbox.error is not None:
             raise inbox.error
-        setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until, saved)
+        setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until, started, saved)
     closed_at = closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
         reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome, closed_at, waiting)
         setup, inputs, gm_commands = _load(ctx, game_id, None)
-        result = _fold(ctx, game_id, setup, inputs, until, saved=saved)
+        result = _fold(ctx, game_id, setup, inputs, until, started, saved=saved)
     outcome.phase = result.phase
+    with ctx.sessions.begin() as session:  # C-14: a count or reminder of a phase already over is never sent late
+        result = as_sent(session, game_id, result)
+    # the fold reaches `until`; a phase opened when the bot is back after an outage (C-14) opens at `started`, the
+    # tick's time (record_resolutions keeps it for the phase resolved before), and is announced now
+    back = started if result.phase != "setup" and result.phase_opens == started else None
     escape = getattr(adapter, "escape", escape_bbcode)
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
     result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
@@ -210,7 +215,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         sync_game(session, game_id, game, result)
         record_resolutions(session, game_id, result, started)
         log_overrides(session, result, gm_commands, game_id)
-        due = [m for m in result.messages if m.at <= until]
+        due = [m for m in result.messages if m.at <= until or m.at == back]
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core", stored=sent)
         if saved and saved[-1].until == until and not outcome.pages_error:  # with a pages error results wait
             mark_enqueued(session, game_id, until)  # (a quiet tick, which stored no tip, writes nothing)
@@ -218,7 +223,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
             skipped, setup.gms, setup.language, until, escape) + [m for topic, held in waiting for m in
             held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")
         look_first(session, forum_id, game_id, until)  # a restored database looks before it sends
-    later = [m.at for m in result.messages if m.at > until]
+    later = [m.at for m in result.messages if m.at > until and m.at != back]
     if later:
         outcome.held_back = len(later)
         outcome.held_until = min(later) + timedelta(seconds=ctx.config.grace_seconds)
@@ -241,7 +246,7 @@ def _setup_json(ctx: Context, game_id: int) -> str:
 
 
 def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime,  # type: ignore[no-untyped-def]
-                 saved: list[Tip]):
+                 started: datetime, saved: list[Tip]):
     """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
     checked (the answers are stored with the PMs, so the fold is the same in a replay). The inputs are read from
     the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19). Also
@@ -260,7 +265,7 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
         # the rows just checked were read above, each written once since: the tip's mark counts their new version
         inputs.mark = replace(inputs.mark, versions=inputs.mark.versions + written)
     sent = _tip_enqueued(ctx, game_id, setup, inputs, until, tip[0]) if tip and tip[0] and enqueued else frozenset()
-    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, tip, saved), sent
+    return setup, inputs, gm_commands, _fold(ctx, game_id, setup, inputs, until, started, tip, saved), sent
 
 
 def _tip_enqueued(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime,
@@ -288,10 +293,11 @@ def _load(ctx: Context, game_id: int, tip: tuple[Tip | None, Mark | None] | None
     return load_inputs(ctx.sessions, ctx.config, game_id, *(tip or (None, None)))
 
 
-def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime,
+def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input], until: datetime, started: datetime,
           tip: tuple[Tip | None, Mark | None] | None = None, saved: list[Tip] | None = None) -> GameRun:
     """The fold, from the game's tip or its latest stored checkpoint that still matches its inputs (issue 19
-    item 3); a fold a test or the bench put in the context is called as it is."""
+    item 3); a fold a test or the bench put in the context is called as it is. `started`: the tick's time, when
+    the bot is back for a phase it resolves (C-14)."""
     if ctx.fold is not default_fold:
         return ctx.fold(setup, inputs, until)
     if saved is not None:
@@ -299,7 +305,7 @@ def _fold(ctx: Context, game_id: int, setup: GameSetup, inputs: Sequence[Input],
     marked = inputs if isinstance(inputs, StoredInputs) else StoredInputs(list(inputs), None)
     fold = lambda given: fold_with_checkpoints(  # noqa: E731
         ctx.sessions, game_id, setup, given, until, tip=tip[0] if tip else None, tip_loaded=tip is not None,
-        checked=given.checked, mark=given.mark.dumps() if given.mark else None, saved=saved)
+        checked=given.checked, mark=given.mark.dumps() if given.mark else None, saved=saved, now=started)
     try:
         return fold(marked)
     except InputsChanged:  # another tick changed a row the tip saw meanwhile: the game is read whole

@@ -79,11 +79,17 @@ def sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun)
 
 def record_resolutions(session: Session, game_id: int, result: GameRun, started: datetime) -> None:
     """C-13: the phases this tick resolved, and the interim counts and reminders it made first, with its time:
-    every input read by this tick was read before (a replay gives each only those inputs)."""
+    every input read by this tick was read before (a replay gives each only those inputs). C-14: the phase resolved
+    just before one that opened when the bot was back is recorded at that opening, the time the fold took (this
+    tick's, or that of a tick killed after its fold, whose tip this tick started from), so every later fold and a
+    replay open it there too."""
     known = set(session.scalars(select(Resolution.phase).where(Resolution.game_id == game_id)))
-    for label, _ in result.resolved + result.computed:
+    last = result.resolved[-1] if result.resolved else None
+    for label, at in result.resolved + result.computed:
         if label not in known:
-            session.add(Resolution(game_id=game_id, phase=label, resolved_at=started))
+            opened_late = (label, at) == last and result.phase_opens is not None and result.phase_opens > at
+            session.add(Resolution(game_id=game_id, phase=label,
+                                   resolved_at=result.phase_opens if opened_late else started))
             known.add(label)
 
 

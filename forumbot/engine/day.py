@@ -80,9 +80,12 @@ def start_runoff(w: Work, at: datetime, outcome: DayOutcome, count: str) -> None
     g.leaders = outcome.runoff
     g.hang_all = w.tb.variant.runoff_is_hang_all(len(alive_ids(w)))
     open_phase(w, "runoff", n, at)
+    opens = g.phase.opens  # C-14: later than `at` when the bot came back only after the whole runoff
+    late = w.tb.t.late_opening(at, opens) if opens != at else None
     names = [nick(w, x) for x in outcome.runoff]
     w.log.append(f"day {n}: tie between {', '.join(names)}; runoff")
-    post(w, at, Where.GAME, count + w.tb.t.runoff_opens(n, names, g.hang_all, g.phase.deadline), f"day {n}/runoff")
+    post(w, opens, Where.GAME, count + w.tb.t.runoff_opens(n, names, g.hang_all, g.phase.deadline, late),
+         f"day {n}/runoff")
 
 
 def resolve_runoff(w: Work, at: datetime) -> None:

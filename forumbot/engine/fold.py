@@ -91,7 +91,9 @@ def queue_items(tb: Table, indexed: Iterable[tuple[int, Input]]) -> list[QueueIt
 
 
 def folded(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
-           checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None) -> Work:
+           checkpoints: Sequence[Checkpoint] = (), made: list[Checkpoint] | None = None,
+           now: datetime | None = None) -> Work:
+    """The fold up to `until`; `now`: the tick's time, when a tick folds (C-14, Work.now)."""
     tb = make_table(setup)
     queue = queued(tb, inputs, until)
     start = next((cp for cp in sorted(checkpoints, key=lambda c: c.at, reverse=True)
@@ -106,6 +108,7 @@ def folded(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
         heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in queue if at >= start.at]
         heap += late_items(start, start.at, until, True)
         heapq.heapify(heap)
+    w.now = now
     if made is not None:
         w.on_resolved = lambda at: made.append(checkpoint_at(w, queue, at))
     drain(w, heap, until)

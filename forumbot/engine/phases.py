@@ -37,11 +37,24 @@ def role_pm(w: Work, sid: str, choose_don: bool) -> str:
                           example=example_nick(w, sid), me=seat.nick)
 
 
-def open_phase(w: Work, kind: str, number: int, at: datetime) -> None:
+def opening_time(w: Work, due: datetime, length: timedelta) -> datetime:
+    """C-14: when the phase due to open at `due` (the open phase's deadline, being resolved) opens. When the bot
+    came back only after that phase would have opened and ended, its opening never posted, it opens when the bot
+    is back, with its whole length; every later deadline follows from it. The bot is back when it resolved the
+    open phase: the recorded time (Schedule.resolved), or in the tick resolving it now, that tick's time."""
+    back = w.tb.resolved.get(w.g.phase.label, w.now)
+    return back if back is not None and back >= due + length else due
+
+
+def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
     g, tb = w.g, w.tb
     sched = tb.setup.schedule
     length = {"day": sched.day, "night": sched.night, "runoff": sched.runoff}[kind]
+    at = opening_time(w, due, length)
+    late = tb.t.late_opening(due, at) if at != due else None  # C-14: the shift, said in the opening post
     g.phase = ph = Phase(kind, number, at, at + length)
+    if late:
+        w.log.append(f"{ph.label}: opens when the bot is back, {at.isoformat()}, not {due.isoformat()} (C-14)")
     g.deaths_this_phase = 0
     g.next_count = at + tb.count_every if kind in ("day", "runoff") else None
     g.last_count = ""
@@ -50,7 +63,7 @@ def open_phase(w: Work, kind: str, number: int, at: datetime) -> None:
         g.posts = []
         g.day_modkill = False
         g.doomed = set()
-        post_opening(w, at, tb.t.day_opens(number, ph.deadline, alive_nicks(w)), f"{ph.label}/opens")
+        post_opening(w, at, tb.t.day_opens(number, ph.deadline, alive_nicks(w), late), f"{ph.label}/opens")
     elif kind == "runoff":
         g.runoff_posts = []
         g.runoff_speakers = set()
@@ -60,7 +73,7 @@ def open_phase(w: Work, kind: str, number: int, at: datetime) -> None:
             for hunter in sorted(g.moves.hunts):
                 pm(w, at, hunter, tb.t.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
             g.moves.hunts.clear()
-        post_opening(w, at, tb.t.night_opens(number, ph.deadline, night_grammar(w)), f"{ph.label}/opens")
+        post_opening(w, at, tb.t.night_opens(number, ph.deadline, night_grammar(w), late), f"{ph.label}/opens")
 
 
 def end_phase_checks(w: Work, at: datetime, next_kind: str, next_number: int) -> None:
@@ -140,7 +153,8 @@ def last_word_deadline(w: Work, at: datetime, cause: str) -> datetime | None:
         return None
     sched = w.tb.setup.schedule
     if cause in ("vote", "runoff"):
-        return at + sched.night
+        return opening_time(w, at, sched.night) + sched.night
+    at = opening_time(w, at, sched.day)  # C-14: the day opening late moves it with the day's deadline
     due = at + sched.day - timedelta(hours=3)
     return due if due > at else at + sched.day
 

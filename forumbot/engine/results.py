@@ -42,3 +42,15 @@ class GameRun:
     # every GM PM this fold handled: (input id, the game just before, just after), as the override log keeps it
     commands: tuple[tuple[str, dict, dict], ...] = ()
     history: tuple = ()  # forumbot.engine.history.DayRecord per day and runoff, the open one last (public pages)
+
+
+INTERIM = frozenset({"count", "remind", "confirm-reminder"})  # what is worth saying only before its deadline
+
+
+def stale_interim(run: GameRun) -> frozenset[str]:
+    """C-14: the keys of the interim counts and reminders of the phases already resolved. One is never sent
+    late: a tick that reaches it only after its phase was resolved (the bot was down) does not send it (a
+    reminder would tell a player who has since voted that he has not); `game export` lists those as `unsent`."""
+    done = {label for label, _ in run.resolved}
+    return frozenset(m.key for m in run.messages
+                     if (parts := m.key.split("/"))[0] in done and len(parts) > 2 and parts[1] in INTERIM)

@@ -50,22 +50,25 @@ def tip_holds(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: T
 
 def run_tipped(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None,
                checkpoints: Callable[[], Sequence[Checkpoint]],
-               checked: bool = False) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
+               checked: bool = False, now: datetime | None = None
+               ) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
     """`run` from `tip` when it holds, else from the checkpoints (asked for only then). Returns the GameRun, the
-    checkpoints of the deadlines this fold resolved, and the new tip (None: keep the one there is)."""
+    checkpoints of the deadlines this fold resolved, and the new tip (None: keep the one there is). `now`: the
+    tick's time (C-14, Work.now)."""
     made: list[Checkpoint] = []
     if tip is not None and tip_holds(setup, inputs, until, tip, checked):
-        return _from_tip(setup, inputs, until, tip, made, checked)
-    w = folded(setup, inputs, until, checkpoints(), made)
+        return _from_tip(setup, inputs, until, tip, made, checked, now)
+    w = folded(setup, inputs, until, checkpoints(), made, now)
     seen = seen_count(inputs, until)
     pending = () if seen is None else tuple(q for q in queue_items(w.tb, enumerate(inputs[:seen])) if q[0] > until)
     return result(w), tuple(made), _tip(w, inputs, until, seen, pending, None)
 
 
 def _from_tip(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip, made: list[Checkpoint],
-              checked: bool) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
+              checked: bool, now: datetime | None) -> tuple[GameRun, tuple[Checkpoint, ...], Tip | None]:
     tb = make_table(setup)
     w = resumed(tb, tip.state)
+    w.now = now
     items = list(tip.pending) + queue_items(tb, enumerate(inputs[tip.seen:], start=tip.seen))
     heap = [(at, n, what == "edit", what, inp) for at, n, what, inp in items if at <= until]
     heap += late_items(tip.state, tip.until, until, False)

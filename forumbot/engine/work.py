@@ -43,6 +43,9 @@ class Work:
     # C-13: each interim count (by its key) and reminder ("remind:<phase>") made, with its game time: the daemon
     # records when it first made each (Schedule.resolved), as it does each resolution
     computed: list[tuple[str, datetime]] = field(default_factory=list)
+    # C-14: when the tick folding this resolves a deadline not yet recorded as resolved (Schedule.resolved):
+    # the bot is back then. None outside a tick (a replay reads the recorded times)
+    now: datetime | None = None
     _matcher: tuple | None = None
 
     def matcher(self) -> parse.NickMatcher:

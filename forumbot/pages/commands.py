@@ -54,7 +54,7 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     from datetime import timedelta
 
     from forumbot.store.models import Game
-    from forumbot.tick import fold_game
+    from forumbot.tick import as_sent, fold_game
 
     if config.pages is None:
         raise ConfigError(f"{config.path}: no [pages] table (folder, url): there is nothing to build")
@@ -71,6 +71,8 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
         game = config.games[name]
         run = fold_game(sessions, config, name, until)
         setup, game_id = _setup(sessions, config, name)
+        with sessions.begin() as session:
+            run = as_sent(session, game_id, run)  # C-14: the counts that were sent, as the ticks' pages have them
         url = frozen_url(rows[name]) or config.pages.url
         written += write_pages(out, game_pages(config, game, setup, run, url, posts=delivered(sessions, game_id)))
     return sorted(set(written))

@@ -96,11 +96,12 @@ def save_tip(session: Session, game_id: int, tip: Tip, mark: str | None = None) 
 def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: GameSetup,
                           inputs: Sequence[Input], until: datetime | None, *, tip: Tip | None = None,
                           tip_loaded: bool = False, checked: bool = False, mark: str | None = None,
-                          saved: list[Tip] | None = None) -> GameRun:
+                          saved: list[Tip] | None = None, now: datetime | None = None) -> GameRun:
     """`game.run` for a stored game, from its tip or else its latest matching checkpoint; the new checkpoints and
     tip are stored. The GameRun is the same as `game.run`'s (tests/test_engine_checkpoints.py, test_engine_tip.py).
     `tip_loaded`: `tip` is the stored one, already read; `checked`: the caller vouches for the inputs it saw
-    (engine/tip.py); `mark`: which stored rows `inputs` are, kept with the new tip; `saved`: gets the tip stored."""
+    (engine/tip.py); `mark`: which stored rows `inputs` are, kept with the new tip; `saved`: gets the tip stored;
+    `now`: the tick's time, when a phase it resolves was swallowed by an outage (C-14, engine Work.now)."""
     def stored() -> list[Checkpoint]:
         with sessions.begin() as session:
             return load_checkpoints(session, game_id)
@@ -112,7 +113,7 @@ def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: 
         if not tip_loaded:
             with sessions.begin() as session:
                 tip, checked = load_tip(session, game_id), False
-        result, made, tip = run_tipped(setup, inputs, until, tip, stored, checked)
+        result, made, tip = run_tipped(setup, inputs, until, tip, stored, checked, now)
     if made or tip is not None:
         try:
             with sessions.begin() as session:

@@ -230,18 +230,23 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
 
     # --- phases
 
-    def day_opens(self, n: int, deadline: datetime, alive: Sequence[str]) -> str:
+    def day_opens(self, n: int, deadline: datetime, alive: Sequence[str], late: str | None = None) -> str:
         return self.post(
             self.heading("day.opens", n=n),
+            *([self.prose(late)] if late else []),
             self.prose(self._("day.vote_until", at=self.time(deadline))),
             self.prose(self._("day.alive", count=self.count(len(alive), "player"), alive=self.plain_names(alive))),
         )
 
-    def night_opens(self, n: int, deadline: datetime, moves: Sequence[str] = ()) -> str:
+    def night_opens(self, n: int, deadline: datetime, moves: Sequence[str] = (), late: str | None = None) -> str:
         lines = [self._("night.moves_until", at=self.time(deadline))]
         if moves:
             lines.append(self._("night.how", moves=self.moves_short(moves)))
-        return self.post(self.heading("night.opens", n=n), self.prose(*lines))
+        return self.post(self.heading("night.opens", n=n), *([self.prose(late)] if late else []), self.prose(*lines))
+
+    def late_opening(self, due: datetime, opens: datetime) -> str:
+        """C-14: a phase opened when the bot came back, not when it was due; every later deadline moves too."""
+        return self._("phase.opens_late", due=self.time(due), opens=self.time(opens), shift=self.duration(opens - due))
 
     def vote_count(
         self, label: str, votes: Mapping[str, str], not_voted: Sequence[str],
@@ -325,10 +330,12 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
     def day_cancelled_by_modkill(self, n: int) -> str:
         return self.post(self.heading("day.result", n=n), self.prose(self._("day.modkill_no_vote", n=n)))
 
-    def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime) -> str:
+    def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime,
+                     late: str | None = None) -> str:
         how = self._("runoff.hang_all" if hang_all else "runoff.among")
         return self.post(
             self.heading("runoff.title", n=n),
+            *([self.prose(late)] if late else []),
             self.prose(self._("runoff.tie", names=self.names(leaders, bold=True)),
                        self._("runoff.speeches"), self._("runoff.vote", how=how, at=self.time(deadline))),
         )

@@ -76,3 +76,10 @@ ADDED.update({
     "handshake.replied": "{gm}'s reply with the code was read from the inbox",
     "handshake.wait": "the forum asks to wait; run the handshake later:",
 })
+
+# --- h26-outage: C-14, a phase the bot opens when it is back after an outage ---
+ADDED.update({
+    "phase.opens_late": ("The bot could not run the game when this phase was due to open ({due}) and was back "
+                          "only at {opens}: the phase opens now with its whole length, and every later deadline "
+                          "moves by {shift}. Nobody leaves for not showing up in the time missed."),
+})

@@ -178,6 +178,8 @@ def test_a_second_game_in_the_same_threads_counts_no_vote_of_the_first(tmp_path,
     w.start("g2", seed=3)
     w.now += timedelta(minutes=1)
     w.tick()
+    w.now = SECOND_T0 + timedelta(minutes=1)
+    w.tick()  # Day 1 opens (without a tick while it runs, it would open only when the bot is back: C-14)
     w.now = SECOND_T0 + timedelta(hours=2)
     w.post("vote", "М1", "М2")
     w.now = SECOND_T0 + timedelta(hours=24, minutes=1)
