@@ -98,7 +98,9 @@ class NickMatcher:
                 folded[lookalike] = folded.get(lookalike, frozenset()) | {nick}
                 keys += (key, lookalike)
         derived = copy.copy(self)
-        derived._aliases = MappingProxyType({**self._aliases, **aliases})
+        merged = self._aliases.copy()  # the dict's own copy: `{**proxy}` reads a mappingproxy key by key
+        merged.update(aliases)
+        derived._aliases = MappingProxyType(merged)
         derived._exact, derived._folded = exact, folded
         derived._max_words = max([self._max_words] + [key.count(" ") + 1 for key in keys[::2]])
         derived._key_limit = max(self._key_limit, _key_limit(keys))
