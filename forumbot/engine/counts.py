@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 
 from forumbot.engine.seats import alive_ids, nick, poster, target_nick
 from forumbot.engine.speech import house_summary, post
+from forumbot.engine.state import rewrite
 from forumbot.engine.work import Work
 from forumbot.model import Agitation, Special, Target, Vote, Where
 from forumbot.rules.ballots import Ballots, Tally, VotePost
@@ -90,11 +91,15 @@ def runoff_votes(w: Work, runoff_posts: list[VotePost] | None = None) -> dict[st
 def edited(w: Work, post_id: str, author: str) -> None:
     """C-11: an edit stamped inside the post's day voids it (default) or changes nothing (first_seen)."""
     ph = w.g.phase
-    posts = {"day": w.g.posts, "runoff": w.g.runoff_posts}.get(ph.kind, [])
-    for n, p in enumerate(posts):  # an edit after the post's day or runoff closed changes nothing
+    which = {"day": "posts", "runoff": "runoff_posts"}.get(ph.kind)
+    if which is None:
+        return  # an edit after the post's day or runoff closed changes nothing
+    posts: list[VotePost] = getattr(w.g, which)
+    for n, p in enumerate(posts):
         if p.id == post_id:
             void = w.tb.edited_votes == "void" and not isinstance(p.parsed, Agitation)  # H-4: agitation stays
-            posts[n] = replace(p, edited=True, voided=True if void else p.voided)
+            # in place, what it was kept: an undo rebuilds an earlier Game's posts from these (C-9)
+            rewrite(w.g, which, n, replace(p, edited=True, voided=True if void else p.voided))
             w.tallies.clear()  # a post already counted changed
             w.log.append(f"{ph.label}: vote post {post_id} by {author} edited")
             return

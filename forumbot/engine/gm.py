@@ -13,11 +13,11 @@ from forumbot import parse
 from forumbot.engine.phases import modkill, role_pm
 from forumbot.engine.seats import seat_of, to_seat_ids
 from forumbot.engine.speech import pm, post
-from forumbot.engine.state import Override, thaw
+from forumbot.engine.state import rewrite
 from forumbot.engine.status import describe, state_line, status_text
 from forumbot.engine.thread import parse_vote_words
 from forumbot.engine.timeline import resolve
-from forumbot.engine.undo import answer, saved, undo
+from forumbot.engine.undo import answer, override, restored, saved, undo
 from forumbot.engine.work import Work
 from forumbot.model import (
     Alias, EndPhase, Extend, Help, Input, Modkill, Pause, Rejection, Replace, Resume, Say, SetVote, Status, Undo,
@@ -51,17 +51,15 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
     if isinstance(cmd, Undo):
         undo(w, inp, gm, handle)
         return
-    before = saved(w)
+    before, rewrites = saved(w), len(w.g.rewrites)
     refusal = apply(w, cmd, inp.at, gm, inp.id)
     if refusal:
-        restored = thaw(before)  # a refusal comes before any change; the inputs and verdicts are the draft's
-        restored.inputs, restored.edits, restored.voids, restored.told = w.g.inputs, w.g.edits, w.g.voids, w.g.told
-        w.g = restored
+        w.g = restored(before, w.g)  # a refusal comes before any change; the inputs and verdicts are the draft's
         answer(w, inp, t.command_refused(refusal))
         return
     # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
     resolutions = before.resolutions if isinstance(cmd, EndPhase) else w.g.resolutions
-    w.g.overrides.append(Override(before, w.current_index(), resolutions, type(cmd).__name__))
+    w.g.overrides.append(override(before, rewrites, w.current_index(), resolutions, type(cmd).__name__))
     w.log.append(
         f"override by {gm} at {inp.at.isoformat()}: {describe(cmd)}; before: {state_line(before)}; "
         f"after: {state_line(w.g)}"
@@ -127,7 +125,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         found = w.matcher().match(cmd.alias)
         if isinstance(found, str):
             return "alias_taken"
-        g.aliases[cmd.alias] = g.accounts[cmd.nick]
+        rewrite(g, "aliases", cmd.alias, g.accounts[cmd.nick])  # what it named kept, if it was one (C-9)
     elif isinstance(cmd, Say):
         post(w, at, Where.GAME, cmd.text, f"gm/{cmd_id}/post")
     return None

@@ -4,7 +4,9 @@ turned back into one by `freeze` (both copy what they must, never deeply: vote p
 the engine never changes in place, so Games share them).
 
 A GM `undo` (C-9) starts again from the Game saved before the command it undoes (`Game.overrides`) and folds
-the inputs since then without it (engine/undo.py)."""
+the inputs since then without it (engine/undo.py). Nothing is undone past a resolution, so each resolution
+empties the undo stack (`settled`), and an override keeps of the Game before it only what the
+day's vote posts and aliases cannot give back: a Game's size is bounded by one phase's GM commands, linearly."""
 
 from __future__ import annotations
 
@@ -56,12 +58,38 @@ class SeatValue(RoleTeam):
 @dataclass(frozen=True)
 class Override:
     """A GM command that changed the game, for its undo (C-9): the Game just before it, where it is among the
-    inputs handled, the resolutions there were after it, and its kind."""
+    inputs handled, the resolutions there were after it, and its kind.
 
-    before: "Game"
+    `before` leaves out the vote posts and aliases: those were the first `posts`, `runoff_posts` and `aliases` of
+    the game's own, which only grow within a phase but for the in-place changes `Game.rewrites` records from the
+    `rewrites`-th on (a whole copy per command made the stack, and each Game holding it, grow with the square of
+    the commands). `before` is None for an override that can never be undone (an `end-phase`, or one from
+    before the last resolution): only its kind and resolutions are kept, for the reason an undo is refused."""
+
+    before: "Game | None"
     index: int
     resolutions: int
     name: str
+    posts: int = 0
+    runoff_posts: int = 0
+    aliases: int = 0
+    rewrites: int = 0
+
+
+def settled(overrides: list[Override]) -> list[Override]:
+    """The undo stack after a resolution: none of it can be undone any more (C-9), and an undo is refused for the
+    reason the last one gives; its Game is dropped."""
+    return [replace(overrides[-1], before=None)] if overrides else []
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A vote post or an alias changed in place since the last resolution (C-11's edit of a post, an alias
+    given again), as it was before: an undo turns the game's own posts and aliases back to an override's."""
+
+    field: str  # "posts" | "runoff_posts" | "aliases"
+    key: int | str  # the post's index in that list, or the alias
+    old: Any  # the VotePost, or the seat id the alias named
 
 
 @dataclass
@@ -105,6 +133,7 @@ class State:
     edits: list[tuple[int, Input]] = field(default_factory=list)  # (len(inputs) when the edit came, the post)
     voids: dict[str, str] = field(default_factory=dict)  # undo input id -> id of the GM command it undid (C-9)
     told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
+    rewrites: list[Rewrite] = field(default_factory=list)  # since the last resolution, for the undo stack's Games
 
 
 @dataclass(frozen=True)
@@ -146,6 +175,7 @@ class Game:
     edits: tuple[tuple[int, Input], ...]
     voids: Mapping[str, str]
     told: Mapping[str, str]
+    rewrites: tuple[Rewrite, ...]
 
     def __eq__(self, other: object) -> bool:  # mappingproxy has no ==: compare what they map
         if not isinstance(other, Game):
@@ -156,6 +186,18 @@ class Game:
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
         return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
+
+
+def rewrite(s: State, which: str, key: int | str, new: Any) -> None:
+    """A vote post (by its index in `which`) or an alias changed in place, what it was kept (`Rewrite`). An alias
+    given again is set in a new dict: the draft's aliases are otherwise only added to (engine/work.py's matcher
+    cache counts on it)."""
+    target = getattr(s, which)
+    if which != "aliases" or key in target:
+        s.rewrites.append(Rewrite(which, key, target[key]))
+        if which == "aliases":
+            s.aliases = target = dict(target)
+    target[key] = new
 
 
 def played(g: Game) -> Game:
@@ -187,7 +229,7 @@ def freeze(s: State) -> Game:
         resolutions=s.resolutions, deaths_this_phase=s.deaths_this_phase, next_count=s.next_count,
         reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
         history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
-        edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)),
+        edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)), rewrites=tuple(s.rewrites),
     )
 
 
@@ -205,4 +247,5 @@ def thaw(g: Game) -> State:
         next_count=g.next_count, reminded=set(g.reminded), last_count=g.last_count,
         count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
         inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
+        rewrites=list(g.rewrites),
     )

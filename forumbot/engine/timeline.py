@@ -12,6 +12,7 @@ from forumbot.engine.day import resolve_day, resolve_runoff, start_day_one
 from forumbot.engine.night import resolve_night
 from forumbot.engine.seats import alive_ids, missing_moves, possible_moves
 from forumbot.engine.speech import pm
+from forumbot.engine.state import settled
 from forumbot.engine.work import Work
 from forumbot.model import MoveKind
 
@@ -33,6 +34,9 @@ def resolve(w: Work, at: datetime) -> None:
     elif ph.kind == "night":
         resolve_night(w, at)
     record(w, marked)
+    # C-9: nothing is undone past a resolution, so the undo stack keeps no Game past one, and what only an undo
+    # reads (the posts and aliases changed in place, the undos' voids, the verdicts told) starts again
+    g.overrides, g.rewrites, g.voids, g.told = settled(g.overrides), [], {}, {}
 
 
 def advance_to(w: Work, t: datetime) -> None:

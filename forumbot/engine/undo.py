@@ -1,30 +1,60 @@
 """C-9's undo by refold: from the Game saved before the last override, the inputs handled since are folded again
 without it, quietly; what then turns out otherwise is told (C-9 amended). An undo met while folding again (a
 second undo walking back two) undoes anew what it finds. Its refusals are checks on values: the saved Game's
-deadline, the resolutions since, and the refolded Game's deadline."""
+deadline, the resolutions since, and the refolded Game's deadline.
+
+Nothing is undone past a resolution, so each one settles the stack (state.py's `settled`): of what it held only
+the last override's kind and resolutions stay, for the reason a later undo is refused."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from itertools import islice
+from types import MappingProxyType
 from typing import Callable
 
 from forumbot.engine.counts import edited
 from forumbot.engine.seats import nick
 from forumbot.engine.speech import emit, pm, post, to_gms
-from forumbot.engine.state import Game, freeze, thaw
+from forumbot.engine.state import Game, Override, State, freeze, thaw
 from forumbot.engine.status import state_line, status_text
 from forumbot.engine.timeline import recount_until
 from forumbot.engine.work import Work
 from forumbot.model import Input, Message, Where
 
 
+KEPT = ("inputs", "edits", "voids", "told", "overrides", "rewrites")  # what the draft keeps whatever is undone
+
+
 def saved(w: Work) -> Game:
-    """The Game before an override, for its undo. Its inputs are left out: an undo folds the draft's own again."""
-    inputs, edits = w.g.inputs, w.g.edits
-    w.g.inputs, w.g.edits = [], []
+    """The Game before an override, for its undo. What the draft keeps whatever is undone (KEPT: the inputs an
+    undo folds again, the undo stack itself, ...) is left out."""
+    kept = {name: getattr(w.g, name) for name in KEPT}
+    for name in KEPT:
+        setattr(w.g, name, type(kept[name])())
     try:
         return freeze(w.g)
     finally:
-        w.g.inputs, w.g.edits = inputs, edits
+        for name, value in kept.items():
+            setattr(w.g, name, value)
+
+
+def restored(before: Game, now: State) -> State:
+    """The draft back as it was before a refused command: `before`, with what the draft keeps (KEPT)."""
+    draft = thaw(before)
+    for name in KEPT:
+        setattr(draft, name, getattr(now, name))
+    return draft
+
+
+def override(before: Game, rewrites: int, index: int, resolutions: int, name: str) -> Override:
+    """The undo stack's entry of a command: the Game before it without the vote posts and aliases, which the
+    draft's own give back (their first ones, and its `rewrites` from the `rewrites`-th on undone: `_from`). An
+    `end-phase` is never undone (C-9): only its kind is kept."""
+    if name == "EndPhase":
+        return Override(None, index, resolutions, name)
+    return Override(replace(before, posts=(), runoff_posts=(), aliases=MappingProxyType({})), index, resolutions,
+                    name, len(before.posts), len(before.runoff_posts), len(before.aliases), rewrites)
 
 
 def answer(w: Work, inp: Input, text: str) -> None:
@@ -47,10 +77,11 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     before = last.before
     # Refused, too, when the deadline it would restore has passed (an extend or pause undone too late):
     # the phase would close back in time, after inputs that came while it was still open.
-    lapsed = before.paused_at is None and before.phase.kind != "ended" and before.phase.deadline <= inp.at
+    lapsed = before is not None and before.paused_at is None and before.phase.kind != "ended" \
+        and before.phase.deadline <= inp.at
     why = (
         "undo_end_phase" if last.name == "EndPhase"
-        else "undo_after_deadline" if last.resolutions != w.g.resolutions
+        else "undo_after_deadline" if last.resolutions != w.g.resolutions or before is None
         else "undo_deadline_passed" if lapsed
         else None
     )
@@ -70,7 +101,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     g.voids[g.inputs[current].id] = g.inputs[last.index].id
     state_before = state_line(g)
     out_before = {sid for sid, seat in g.seats.items() if not seat.alive}
-    w.g = _from(before, g)
+    w.g = _from(before, last, g)
     outer = (w.quiet, w.redo_at, w.capture)
     w.quiet = True
     try:
@@ -114,14 +145,23 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         tell_rederived(w, inp)
 
 
-def _from(before: Game, now) -> "object":  # type: ignore[no-untyped-def]
+def _from(before: Game, last: Override, now: State) -> State:
     """The draft to fold again from: the saved Game, with what the fold keeps whatever is undone (the inputs and
     edits handled, the undos' voids, the verdicts told, the clock, the overrides left) and the reminders sent
-    since (the players have them)."""
+    since (the players have them). Its vote posts and aliases are the first of the draft's, each post or alias
+    changed in place since then back as it was (`Override`)."""
     draft = thaw(before)
-    draft.inputs, draft.edits, draft.voids, draft.told = now.inputs, now.edits, now.voids, now.told
-    draft.clock, draft.overrides = now.clock, now.overrides
+    for name in KEPT:
+        setattr(draft, name, getattr(now, name))
+    draft.clock = now.clock
     draft.reminded |= now.reminded
+    draft.posts, draft.runoff_posts = now.posts[:last.posts], now.runoff_posts[:last.runoff_posts]
+    draft.aliases = dict(islice(now.aliases.items(), last.aliases))
+    for change in reversed(now.rewrites[last.rewrites:]):
+        target = getattr(draft, change.field)
+        if change.key in target if isinstance(change.key, str) else change.key < len(target):
+            target[change.key] = change.old  # a post or alias there then
+    draft.rewrites = now.rewrites[:last.rewrites]
     return draft
 
 

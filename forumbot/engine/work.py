@@ -9,6 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 from typing import Callable, Iterator
 
 from forumbot import parse
@@ -51,11 +52,21 @@ class Work:
     def matcher(self) -> parse.NickMatcher:
         """The nick matcher of the seats and aliases as they are now (rebuilt only when they changed)."""
         g = self.g
-        key = (tuple(s.nick for s in g.seats.values()), tuple(g.aliases.items()))
-        if self._matcher is None or self._matcher[0] != key:
-            self._matcher = (key, parse.NickMatcher(
-                [s.nick for s in g.seats.values()], {alias: g.seats[sid].nick for alias, sid in g.aliases.items()}))
-        return self._matcher[1]
+        # The draft's aliases are only added to in place (any other change makes a new dict: state.rewrite), so
+        # the same dict, as long as it was, needs no new matcher; longer, only the aliases added since (a GM's
+        # `алиас`) are normalised. The cache holds the dict, so its id is never another's.
+        nicks, aliases = tuple(s.nick for s in g.seats.values()), g.aliases
+        cached = self._matcher
+        if cached is not None and cached[0] == nicks and cached[1] is aliases and cached[2] == len(aliases):
+            return cached[3]
+        if cached is not None and cached[0] == nicks and cached[1] is aliases and cached[2] < len(aliases):
+            added = islice(aliases.items(), cached[2], None)
+            matcher = cached[3].with_aliases({alias: g.seats[sid].nick for alias, sid in added})
+        else:
+            matcher = parse.NickMatcher(
+                [s.nick for s in g.seats.values()], {alias: g.seats[sid].nick for alias, sid in g.aliases.items()})
+        self._matcher = (nicks, aliases, len(aliases), matcher)
+        return matcher
 
     @contextmanager
     def knowing(self, by: datetime | None) -> Iterator[None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Iterable, Mapping
 from types import MappingProxyType
 
@@ -14,6 +15,13 @@ def _keys(name: str) -> set[str]:
     # Parsers strip markup from whole posts, so a nick like "[b]Вася" is named as "Вася"; the raw form
     # is kept too for callers that hand over text with its brackets intact.
     return {key for key in (normalize(strip_markup(name)), normalize(name)) if key}
+
+
+def _key_limit(keys: Iterable[str]) -> int:
+    # Look-alike folding shortens a text at most fourfold (a letter that folds into one with a precomposed form
+    # takes up to three marks into it: no canonical decomposition is longer than four), so a normalised text
+    # longer than this names nobody.
+    return 4 * max((len(key) for key in keys), default=0) + 4
 
 
 class NickMatcher:
@@ -39,10 +47,7 @@ class NickMatcher:
         self._folded = {key: frozenset(names) for key, names in folded.items()}
         self._order = {nick: i for i, nick in enumerate(self._nicks)}
         self._max_words = max((key.count(" ") + 1 for key in exact), default=1)
-        # Look-alike folding shortens a text at most fourfold (a letter that folds into one with a
-        # precomposed form takes up to three marks into it: no canonical decomposition is longer than four),
-        # so a normalised text longer than this names nobody.
-        self._key_limit = 4 * max((len(key) for key in (*exact, *folded)), default=0) + 4
+        self._key_limit = _key_limit((*exact, *folded))
         self._loose: LooseNames | None = None
 
     def _canonical(self, target: str, exact: Mapping[str, set[str]]) -> str:
@@ -79,8 +84,28 @@ class NickMatcher:
         return self._key_limit
 
     def with_aliases(self, aliases: Mapping[str, str]) -> NickMatcher:
-        """A matcher with these aliases added to (or replacing) the current ones."""
-        return NickMatcher(self._nicks, {**self._aliases, **aliases})
+        """A matcher with these aliases added to (or replacing) the current ones. New aliases of nicknames are
+        added to this one's keys (only theirs normalised: a GM's aliases one by one cost in proportion to their
+        number, not its square); anything else builds the matcher anew."""
+        if any(alias in self._aliases or nick not in self._order for alias, nick in aliases.items()):
+            return NickMatcher(self._nicks, {**self._aliases, **aliases})
+        exact, folded = dict(self._exact), dict(self._folded)
+        keys: list[str] = []
+        for alias, nick in aliases.items():
+            for key in _keys(alias):
+                lookalike = fold_lookalikes(key)
+                exact[key] = exact.get(key, frozenset()) | {nick}
+                folded[lookalike] = folded.get(lookalike, frozenset()) | {nick}
+                keys += (key, lookalike)
+        derived = copy.copy(self)
+        merged = self._aliases.copy()  # the dict's own copy: `{**proxy}` reads a mappingproxy key by key
+        merged.update(aliases)
+        derived._aliases = MappingProxyType(merged)
+        derived._exact, derived._folded = exact, folded
+        derived._max_words = max([self._max_words] + [key.count(" ") + 1 for key in keys[::2]])
+        derived._key_limit = max(self._key_limit, _key_limit(keys))
+        derived._loose = None
+        return derived
 
     def with_nicks(self, nicks: Iterable[str]) -> NickMatcher:
         """A matcher over other nicks (a seat replaced), keeping the aliases whose player remains."""
