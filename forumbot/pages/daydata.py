@@ -3,6 +3,7 @@ it, the final tally, who did not vote, the outcome (issue 20 item 1). Built from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -64,9 +65,16 @@ class DayData:
         return f"{self.kind}-{self.number}"
 
 
-def day_data(record: DayRecord) -> DayData:
+def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> DayData:
+    """`left`: seat id -> when a modkill took it out of the game during this day or runoff (its announcement's
+    time). Each row is read with the players alive at its post, as a count posted then read it (C-6, H-6); the
+    final tally with those alive at the deadline."""
     nicks = record.nicks
     alive = set(record.alive)
+    left = left or {}
+
+    def alive_at(at: datetime | None) -> set[str]:
+        return alive | {sid for sid, out in left.items() if at is None or at < out}
 
     def target_of(t: str) -> Target:
         return Target(t, True) if t in SPECIALS and t not in nicks else Target(nicks.get(t, t))
@@ -77,7 +85,8 @@ def day_data(record: DayRecord) -> DayData:
     rows: list[Row] = []
     before: dict = {}
     for i, post in enumerate(posts):
-        after = count_ballots(posts[: i + 1], alive, record.changes_allowed, record.repeat_is_change).final
+        then = alive_at(post.at)
+        after = count_ballots(posts[: i + 1], then, record.changes_allowed, record.repeat_is_change).final
         voter = nicks.get(post.voter, post.voter)
         parsed = post.parsed
         target = None
@@ -85,8 +94,8 @@ def day_data(record: DayRecord) -> DayData:
             target = target_of(str(parsed.target))
         elif isinstance(parsed, Agitation):
             target = Target(voter)
-        reading, detail = _reading(post, parsed, alive, ignored, before, after)
-        counted = {v: t for v, t in after.items() if _counts(t, alive)}
+        reading, detail = _reading(post, parsed, then, ignored, before, after)
+        counted = {v: t for v, t in after.items() if _counts(t, then)}
         note = parsed.detail if isinstance(parsed, Rejection) else ""
         rows.append(Row(post.id, post.at or record.opens, voter, post.text, reading, detail, target,
                         _ranked(_tally(counted, target_of)), note))

@@ -70,7 +70,14 @@ def public_days(g: GamePages) -> list[DayData]:
         return []
     if g.vote_history != "live":
         records = tuple(r for r in records if r.closed is not None)
-    return [day_data(r) for r in records]
+    return [day_data(r, modkilled(g, r.label)) for r in records]
+
+
+def modkilled(g: GamePages, label: str) -> dict[str, datetime]:
+    """Seat id -> when the game thread announced its modkill during the phase `label` (C-10): the rows before
+    it read the player as the counts of that time did, in the game."""
+    head = f"{label}/modkill/"
+    return {m.key.removeprefix(head): m.at for m in g.run.messages if m.key.startswith(head)}
 
 
 def pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, tuple[str, str]]:

@@ -15,8 +15,11 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 from gamekit import Game  # noqa: E402
 from pagekit import ROOT, from_transcript, site  # noqa: E402
 
-from forumbot.pages.site import GamePages  # noqa: E402
+from forumbot.markup import escape_bbcode  # noqa: E402
+from forumbot.pages.daydata import Target  # noqa: E402
+from forumbot.pages.site import GamePages, public_days  # noqa: E402
 from forumbot.parse.normalize import strip_markup  # noqa: E402
+from forumbot.texts import get_texts  # noqa: E402
 
 TRANSCRIPTS = ROOT / "fixtures" / "transcripts"
 
@@ -104,3 +107,50 @@ def test_M5_M6_the_game_page_names_each_misfire_and_why_the_town_won(case: tuple
     for n in (1, 2, 3):
         start = page.index(night.format(n=n))
         assert misfire in page[start:page.index(night.format(n=n + 1)) if n < 3 else None], n
+
+
+def _modkill_day(language: str) -> GamePages:
+    """Free Hunt, Day 1: Г1 votes Г2, Г3 votes Ф1, Г4 votes Г2; the 12:00 count shows all three; at 13:00 the GM
+    modkills Г1 and Ф1 (the day goes on, H-6); Г5 votes Г2 at 14:00."""
+    g = Game.free_hunt(language=language)
+    g.vote("day 1", "+1h", "Г1", "Г2")
+    g.vote("day 1", "+1h", "Г3", "Ф1")
+    g.vote("day 1", "+1h", "Г4", "Г2")
+    command = "модкилл" if language == "ru" else "modkill"
+    g.gm("day 1", "+3h", f"{command} Г1")
+    g.gm("day 1", "+3h", f"{command} Ф1")
+    g.vote("day 1", "+4h", "Г5", "Г2")
+    return GamePages("hunt", g.setup(), g.run("night 1", "+1h").run)
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_C6_H6_each_row_reads_the_vote_as_the_count_of_its_moment(language: str) -> None:
+    """C-6, H-6: a vote cast before its author's modkill was counted by the count posted then, and a vote for a
+    player modkilled later counted for him until then. The page read every row with the players alive at the
+    deadline: Г1's vote said «автор выбыл» and the tally after it left out what the linked count showed. Now the
+    tally after the last post before each count is that count's tally, line by line (no modkill between them)."""
+    g = _modkill_day(language)
+    texts = get_texts(language, escape_bbcode, g.setup.schedule.timezone)
+    (day,) = [d for d in public_days(g) if d.label == "day 1"]
+    out = {"Г1", "Ф1"}
+    reading = {r.voter: r.reading for r in day.rows}
+    assert reading["Г1"] == "counted" and reading["Г3"] == "counted"
+    modkills = [m.at for m in g.run.messages if m.key.startswith("day 1/modkill/")]
+    counts = [m for m in g.run.messages if m.key.startswith("day 1/count/")]
+    checked = 0
+    for count in counts:
+        before = [r for r in day.rows if r.at < count.at]
+        if not before or any(before[-1].at < at <= count.at for at in modkills):
+            continue
+        lines = re.findall(r"(?m)^\[b\][^\n]*?\[/b\] — \d+ ", count.text)
+        assert len(lines) == len(before[-1].tally), (count.key, lines, before[-1].tally)
+        for target, n in before[-1].tally:
+            assert f"{texts.target(target.name, bold=True)} — {n} " in count.text, (count.key, target, n)
+        checked += 1
+    assert checked == 2  # 12:00 (Г1, Г3, Г4 before the modkills) and 15:00 (Г5 after them)
+    assert dict(day.rows[2].tally) == {Target("Г2"): 2, Target("Ф1"): 1}
+    assert dict(day.rows[3].tally) == {Target("Г2"): 2}  # Г4, Г5: Г1 and Ф1 are out
+    assert {v for _, voters in day.final for v in voters} == {"Г4", "Г5"} and not out & set(day.lanes)
+    page = _page(site(g), "hunt/day-1.html")
+    out_words = {"ru": "автор выбыл", "en": "author out"}[language]
+    assert out_words not in page
