@@ -91,13 +91,13 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
     svg.add(f'<text x="{_n(right)}" y="{_n(y + 10)}" font-size="10" fill="#444" text-anchor="end">'
             f'{text(words.time(end))}</text>')
     y += 16
-    lanes = list(day.lanes) + sorted({r.voter for r in day.rows} - set(day.lanes))
+    lanes = list(day.lanes) + sorted({r.lane for r in day.rows} - set(day.lanes))
     for i, voter in enumerate(lanes):
         top = y + i * LANE_H
         if i % 2:
             svg.add(f'<rect x="{PAD}" y="{_n(top)}" width="{WIDTH - 2 * PAD}" height="{LANE_H}" fill="#f3f3f3"/>')
         svg.label(PAD + 2, top + 15, NAME_W - 8, voter)
-        rows = [r for r in day.rows if r.voter == voter]
+        rows = [r for r in day.rows if r.lane == voter]
         held = [r for r in rows if r.counted and r.target is not None]
         for k, row in enumerate(held):
             x0 = x_of(row.at)

@@ -205,10 +205,10 @@ def since_counts(timeline: list[tuple[str, object]]) -> list[tuple[object, list[
             out.append((item, []))
             continue
         row = item
-        if not row.counted or row.target is None or held.get(row.voter) == row.target:  # type: ignore[attr-defined]
+        if not row.counted or row.target is None or held.get(row.lane) == row.target:  # type: ignore[attr-defined]
             continue
-        out[-1][1].append((row.voter, held.get(row.voter), row.target))  # type: ignore[attr-defined]
-        held[row.voter] = row.target  # type: ignore[attr-defined]
+        out[-1][1].append((row.voter, held.get(row.lane), row.target))  # type: ignore[attr-defined]
+        held[row.lane] = row.target  # type: ignore[attr-defined]
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from gamekit import Game  # noqa: E402
 from pagekit import ROOT, from_transcript, site  # noqa: E402
 
 from forumbot.markup import escape_bbcode  # noqa: E402
-from forumbot.pages.daydata import Target  # noqa: E402
+from forumbot.model import Special  # noqa: E402
+from forumbot.pages.daydata import DayData, Target  # noqa: E402
 from forumbot.pages.site import GamePages, public_days  # noqa: E402
 from forumbot.parse.normalize import strip_markup  # noqa: E402
 from forumbot.texts import get_texts  # noqa: E402
@@ -109,6 +111,25 @@ def test_M5_M6_the_game_page_names_each_misfire_and_why_the_town_won(case: tuple
         assert misfire in page[start:page.index(night.format(n=n + 1)) if n < 3 else None], n
 
 
+def _rows_match_counts(g: GamePages, day: DayData, changes: list[datetime]) -> int:
+    """For each count of the day with a post before it and no modkill or replacement (`changes`) between that
+    post and it: the row's tally after is the count's, line by line (as tests/gamepages/test_daydata.py checks
+    for the transcripts). Returns how many counts were compared."""
+    texts = get_texts(g.setup.language, escape_bbcode, g.setup.schedule.timezone)
+    checked = 0
+    for count in (m for m in g.run.messages if m.key.startswith(f"{day.label}/count/")):
+        before = [r for r in day.rows if r.at < count.at]
+        if not before or any(before[-1].at < at <= count.at for at in changes):
+            continue
+        lines = re.findall(r"(?m)^\[b\][^\n]*?\[/b\] — \d+ ", count.text)
+        assert len(lines) == len(before[-1].tally), (count.key, lines, before[-1].tally)
+        for target, n in before[-1].tally:
+            shown = texts.target(Special(target.name) if target.special else target.name, bold=True)
+            assert f"{shown} — {n} " in count.text, (count.key, target, n)
+        checked += 1
+    return checked
+
+
 def _modkill_day(language: str) -> GamePages:
     """Free Hunt, Day 1: Г1 votes Г2, Г3 votes Ф1, Г4 votes Г2; the 12:00 count shows all three; at 13:00 the GM
     modkills Г1 and Ф1 (the day goes on, H-6); Г5 votes Г2 at 14:00."""
@@ -130,23 +151,11 @@ def test_C6_H6_each_row_reads_the_vote_as_the_count_of_its_moment(language: str)
     deadline: Г1's vote said «автор выбыл» and the tally after it left out what the linked count showed. Now the
     tally after the last post before each count is that count's tally, line by line (no modkill between them)."""
     g = _modkill_day(language)
-    texts = get_texts(language, escape_bbcode, g.setup.schedule.timezone)
     (day,) = [d for d in public_days(g) if d.label == "day 1"]
     out = {"Г1", "Ф1"}
     reading = {r.voter: r.reading for r in day.rows}
     assert reading["Г1"] == "counted" and reading["Г3"] == "counted"
-    modkills = [m.at for m in g.run.messages if m.key.startswith("day 1/modkill/")]
-    counts = [m for m in g.run.messages if m.key.startswith("day 1/count/")]
-    checked = 0
-    for count in counts:
-        before = [r for r in day.rows if r.at < count.at]
-        if not before or any(before[-1].at < at <= count.at for at in modkills):
-            continue
-        lines = re.findall(r"(?m)^\[b\][^\n]*?\[/b\] — \d+ ", count.text)
-        assert len(lines) == len(before[-1].tally), (count.key, lines, before[-1].tally)
-        for target, n in before[-1].tally:
-            assert f"{texts.target(target.name, bold=True)} — {n} " in count.text, (count.key, target, n)
-        checked += 1
+    checked = _rows_match_counts(g, day, [m.at for m in g.run.messages if m.key.startswith("day 1/modkill/")])
     assert checked == 2  # 12:00 (Г1, Г3, Г4 before the modkills) and 15:00 (Г5 after them)
     assert dict(day.rows[2].tally) == {Target("Г2"): 2, Target("Ф1"): 1}
     assert dict(day.rows[3].tally) == {Target("Г2"): 2}  # Г4, Г5: Г1 and Ф1 are out
@@ -154,3 +163,34 @@ def test_C6_H6_each_row_reads_the_vote_as_the_count_of_its_moment(language: str)
     page = _page(site(g), "hunt/day-1.html")
     out_words = {"ru": "автор выбыл", "en": "author out"}[language]
     assert out_words not in page
+
+
+def _replaced_day(language: str) -> GamePages:
+    """Moscow, Day 1: М1 votes Маф1 and М2 votes М1 at 11:00 (the 12:00 count names М1 both ways); at 13:00 the
+    GM replaces М1 by Новичок; at 14:00 Новичок changes the seat's vote to Маф2 (the 15:00 count)."""
+    g = Game.moscow(language=language)
+    g.vote("day 1", "+1h", "М1", "Маф1")
+    g.vote("day 1", "+1h", "М2", "М1")
+    g.gm("day 1", "+3h", ("замена" if language == "ru" else "replace") + " М1 Новичок")
+    g.vote("day 1", "+4h", "Новичок", "Маф2")
+    return GamePages("moscow", g.setup(), g.run("day 1", "+6h").run)
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_C9_a_replaced_players_post_stays_his_as_the_count_named_it(language: str) -> None:
+    """C-9 (`замена`), C-6: a post written before a replacement is the former player's, and a vote for the seat
+    named him, as the count posted then did. The page put М1's post under Новичок and the 12:00 tally as
+    «Новичок 1». The seat's lane (picture, «По игрокам») is still one: the newcomer's, holding both."""
+    g = _replaced_day(language)
+    assert any(m.key.startswith("gm/") and "Новичок" in m.text for m in g.run.messages)
+    (day,) = public_days(g)
+    assert [(r.voter, r.target.name if r.target else None) for r in day.rows] == [
+        ("М1", "Маф1"), ("М2", "М1"), ("Новичок", "Маф2")]
+    assert [r.lane for r in day.rows] == ["Новичок", "М2", "Новичок"]
+    assert dict(day.rows[1].tally) == {Target("Маф1"): 1, Target("М1"): 1}
+    assert dict(day.rows[2].tally) == {Target("Маф2"): 1, Target("Новичок"): 1}
+    replaced = [m.at for m in g.run.messages if m.key.startswith("gm/") and m.key.endswith("/post")]
+    assert _rows_match_counts(g, day, replaced) == 2  # 12:00 and 15:00
+    page = _page(site(g), "moscow/day-1.html")
+    assert "М1 Маф1" in page  # the history row: author, post
+    assert "Новичок Маф1" not in page
