@@ -4,6 +4,7 @@ reason the game ended read on the page in the result post's own words, in Russia
 from __future__ import annotations
 
 import html
+import json
 import re
 import sys
 from datetime import datetime
@@ -191,6 +192,9 @@ def test_C9_a_replaced_players_post_stays_his_as_the_count_named_it(language: st
     assert dict(day.rows[2].tally) == {Target("Маф2"): 1, Target("Новичок"): 1}
     replaced = [m.at for m in g.run.messages if m.key.startswith("gm/") and m.key.endswith("/post")]
     assert _rows_match_counts(g, day, replaced) == 2  # 12:00 and 15:00
-    page = _page(site(g), "moscow/day-1.html")
+    files = site(g)
+    posts = json.loads(files["moscow/game.json"])["days"][0]["posts"]
+    assert [(p["voter"], p["seat"]) for p in posts] == [("М1", "Новичок"), ("М2", "М2"), ("Новичок", "Новичок")]
+    page = _page(files, "moscow/day-1.html")
     assert "М1 Маф1" in page  # the history row: author, post
     assert "Новичок Маф1" not in page
