@@ -33,6 +33,9 @@ class DayRecord:
     changes_allowed: int | None = None
     repeat_is_change: bool = True
     lynch: str = "plurality"  # R-5: whether a majority of the alive is what hangs
+    # a GM `замена` during the phase: (seat id, its nick before, when), as the game thread announced it (C-9);
+    # a post before it is the former player's, as the counts of that time named him
+    renamed: tuple[tuple[str, str, datetime], ...] = ()
 
     @property
     def label(self) -> str:
@@ -86,7 +89,24 @@ def day_record(w: Work, closed: datetime | None) -> DayRecord:
         changes_allowed=variant.vote_changes,
         repeat_is_change=variant.house.repeat_is_change,
         lynch=variant.house.lynch,
+        renamed=_renamed(w),
     )
+
+
+def _renamed(w: Work) -> tuple[tuple[str, str, datetime], ...]:
+    """The replacements given during the open phase, from the undo stack (C-9): each one's Game before it holds
+    the nick it replaced, the next one's (or the game now) the nick after; an undone one is off the stack, as if
+    never given. Only a `замена` renames a seat."""
+    g = w.g
+    out = []
+    for k, o in enumerate(g.overrides):
+        inp = g.inputs[o.index] if o.index < len(g.inputs) else None
+        if o.name != "Replace" or inp is None or inp.at < g.phase.opens:
+            continue
+        after = g.overrides[k + 1].before if k + 1 < len(g.overrides) else g
+        out += [(sid, seat.nick, inp.at) for sid, seat in o.before.seats.items()
+                if seat.nick != after.seats[sid].nick]
+    return tuple(out)
 
 
 def history_now(w: Work) -> tuple[DayRecord, ...]:

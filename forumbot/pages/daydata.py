@@ -3,6 +3,7 @@ it, the final tally, who did not vote, the outcome (issue 20 item 1). Built from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -32,6 +33,11 @@ class Row:
     target: Target | None  # what the post named, where it named someone
     tally: tuple[tuple[Target, int], ...]  # the running tally after it, most votes first
     note: str = ""  # a rejection's detail (the fragment or names it was about), as the count post gives it
+    seat: str = ""  # the seat's nick at the day's end, its lane: `voter` is who wrote the post (C-9's `замена`)
+
+    @property
+    def lane(self) -> str:
+        return self.seat or self.voter
 
     @property
     def counted(self) -> bool:
@@ -64,12 +70,27 @@ class DayData:
         return f"{self.kind}-{self.number}"
 
 
-def day_data(record: DayRecord) -> DayData:
+def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> DayData:
+    """`left`: seat id -> when a modkill took it out of the game during this day or runoff (its announcement's
+    time). Each row is read with the players alive at its post, as a count posted then read it (C-6, H-6); the
+    final tally with those alive at the deadline."""
     nicks = record.nicks
     alive = set(record.alive)
+    left = left or {}
 
-    def target_of(t: str) -> Target:
-        return Target(t, True) if t in SPECIALS and t not in nicks else Target(nicks.get(t, t))
+    def alive_at(at: datetime | None) -> set[str]:
+        return alive | {sid for sid, out in left.items() if at is None or at < out}
+
+    def nicks_at(at: datetime | None) -> dict[str, str]:
+        """C-9: each seat's nick at `at`: a seat replaced later that day is still its former player's."""
+        then = dict(nicks)
+        for sid, before, when in sorted(record.renamed, key=lambda r: r[2], reverse=True):
+            if at is None or at < when:
+                then[sid] = before
+        return then
+
+    def target_of(t: str, named: Mapping[str, str] = nicks) -> Target:
+        return Target(t, True) if t in SPECIALS and t not in named else Target(named.get(t, t))
 
     posts = list(record.posts)
     full = count_ballots(posts, alive, record.changes_allowed, record.repeat_is_change)
@@ -77,19 +98,22 @@ def day_data(record: DayRecord) -> DayData:
     rows: list[Row] = []
     before: dict = {}
     for i, post in enumerate(posts):
-        after = count_ballots(posts[: i + 1], alive, record.changes_allowed, record.repeat_is_change).final
-        voter = nicks.get(post.voter, post.voter)
+        then = alive_at(post.at)
+        named = nicks_at(post.at)
+        after = count_ballots(posts[: i + 1], then, record.changes_allowed, record.repeat_is_change).final
+        voter = named.get(post.voter, post.voter)
         parsed = post.parsed
         target = None
         if isinstance(parsed, Vote):
-            target = target_of(str(parsed.target))
+            target = target_of(str(parsed.target), named)
         elif isinstance(parsed, Agitation):
             target = Target(voter)
-        reading, detail = _reading(post, parsed, alive, ignored, before, after)
-        counted = {v: t for v, t in after.items() if _counts(t, alive)}
+        reading, detail = _reading(post, parsed, then, ignored, before, after)
+        counted = {v: t for v, t in after.items() if _counts(t, then)}
         note = parsed.detail if isinstance(parsed, Rejection) else ""
         rows.append(Row(post.id, post.at or record.opens, voter, post.text, reading, detail, target,
-                        _ranked(_tally(counted, target_of)), note))
+                        _ranked(_tally(counted, lambda t: target_of(t, named))), note,
+                        nicks.get(post.voter, post.voter)))
         before = after
     final: dict[Target, list[str]] = {}
     for voter, t in sorted(record.votes.items(), key=lambda kv: full.position.get(kv[0], -1)):

@@ -91,13 +91,13 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
     svg.add(f'<text x="{_n(right)}" y="{_n(y + 10)}" font-size="10" fill="#444" text-anchor="end">'
             f'{text(words.time(end))}</text>')
     y += 16
-    lanes = list(day.lanes) + sorted({r.voter for r in day.rows} - set(day.lanes))
+    lanes = list(day.lanes) + sorted({r.lane for r in day.rows} - set(day.lanes))
     for i, voter in enumerate(lanes):
         top = y + i * LANE_H
         if i % 2:
             svg.add(f'<rect x="{PAD}" y="{_n(top)}" width="{WIDTH - 2 * PAD}" height="{LANE_H}" fill="#f3f3f3"/>')
         svg.label(PAD + 2, top + 15, NAME_W - 8, voter)
-        rows = [r for r in day.rows if r.voter == voter]
+        rows = [r for r in day.rows if r.lane == voter]
         held = [r for r in rows if r.counted and r.target is not None]
         for k, row in enumerate(held):
             x0 = x_of(row.at)
@@ -135,7 +135,8 @@ def summary(day: DayData, words: Words) -> list[str]:
     for t, voters in day.final:
         lines += textwrap.wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", 130,
                                subsequent_indent="    ")
-    return lines + outcome(day, words)
+    return lines + [part for line in outcome(day, words)
+                    for part in textwrap.wrap(line, 130, subsequent_indent="    ")]
 
 
 def outcome(day: DayData, words: Words) -> list[str]:
@@ -144,8 +145,14 @@ def outcome(day: DayData, words: Words) -> list[str]:
     if day.not_voted:
         lines += textwrap.wrap(f"{words('not_voted')}: {', '.join(day.not_voted)}", 130, subsequent_indent="    ")
     if day.closed is not None:
+        autokilled = [nick for nick, cause, _ in day.deaths if cause == "autokill"]
         if day.cancelled:
             said = words("cancelled")
+        elif autokilled:
+            # H-6: an autokill at this vote means nobody leaves by it; said as the result post said it (H-4, H-5)
+            said = " ".join([words.said("day.autokill", nick=nick, why=words.said(
+                f"autokill.{'no_vote' if nick in day.not_voted else 'agitation'}")) for nick in autokilled]
+                + [words.said("day.no_vote_after_autokill")])
         elif day.deaths:
             said = words("leaves", names=", ".join(n for n, _, _ in day.deaths))
         elif day.leaders and day.kind == "day":

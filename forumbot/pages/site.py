@@ -71,7 +71,14 @@ def public_days(g: GamePages) -> list[DayData]:
         return []
     if g.vote_history != "live":
         records = tuple(r for r in records if r.closed is not None)
-    return [day_data(r) for r in records]
+    return [day_data(r, modkilled(g, r.label)) for r in records]
+
+
+def modkilled(g: GamePages, label: str) -> dict[str, datetime]:
+    """Seat id -> when the game thread announced its modkill during the phase `label` (C-10): the rows before
+    it read the player as the counts of that time did, in the game."""
+    head = f"{label}/modkill/"
+    return {m.key.removeprefix(head): m.at for m in g.run.messages if m.key.startswith(head)}
 
 
 def pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, tuple[str, str]]:
@@ -128,7 +135,8 @@ def build_game(g: GamePages) -> dict[str, bytes]:
                summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
                phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
-               opening=urls.get("setup/players", ""), live=live_pictures(g, days, words))
+               opening=urls.get("setup/players", ""), live=live_pictures(g, days, words),
+               end_why=_end_why(g, words) if ended else "")
     files[base + "index.html"] = _html("game.html", ctx)
     for n in numbers:
         panels = [d for d in days if d.number == n]
@@ -198,10 +206,10 @@ def since_counts(timeline: list[tuple[str, object]]) -> list[tuple[object, list[
             out.append((item, []))
             continue
         row = item
-        if not row.counted or row.target is None or held.get(row.voter) == row.target:  # type: ignore[attr-defined]
+        if not row.counted or row.target is None or held.get(row.lane) == row.target:  # type: ignore[attr-defined]
             continue
-        out[-1][1].append((row.voter, held.get(row.voter), row.target))  # type: ignore[attr-defined]
-        held[row.voter] = row.target  # type: ignore[attr-defined]
+        out[-1][1].append((row.voter, held.get(row.lane), row.target))  # type: ignore[attr-defined]
+        held[row.lane] = row.target  # type: ignore[attr-defined]
     return out
 
 
@@ -234,8 +242,9 @@ def _players(g: GamePages, words: Words) -> list[dict]:
     return out
 
 
-def _nights(g: GamePages, words: Words, urls: dict[str, str]) -> list[tuple[str, list[str], str]]:
-    """Each resolved night with who died in it, as announced, and the link to its result post."""
+def _nights(g: GamePages, words: Words, urls: dict[str, str]) -> list[tuple[str, list[str], str, str]]:
+    """Each resolved night with who died in it, as announced, the link to its result post and its misfire
+    sentence, if the post had one."""
     label = g.run.phase
     days = [r for r in g.run.history if r.kind == "day"]
     if label == "ended":
@@ -249,8 +258,23 @@ def _nights(g: GamePages, words: Words, urls: dict[str, str]) -> list[tuple[str,
     for n in range(1, count + 1):
         died = [p["nick"] + " — " + p["cause_words"] + (f" ({p['role_words']})" if p["role_words"] else "")
                 for p in _players(g, words) if p["phase"] == f"night {n}"]
-        out.append((words.phase("night", n), died, urls.get(f"night {n}/result", "")))
+        out.append((words.phase("night", n), died, urls.get(f"night {n}/result", ""),
+                    _misfire(g, words, f"night {n}/result")))
     return out
+
+
+def _misfire(g: GamePages, words: Words, key: str) -> str:
+    """M-5: the night post's «несострел» sentence where that post announced a misfire, else "". Read off the
+    public post itself, so the page names it exactly where the thread did (the night's moves stay unread)."""
+    said = words.said("night.misfire")
+    return said if any(m.key == key and said in m.text for m in g.run.messages) else ""
+
+
+def _end_why(g: GamePages, words: Words) -> str:
+    """Why the game ended as its end post said it (M-6's three misfires, a stalemate, ...), else ""."""
+    ended = next((m.text for m in g.run.messages if m.key == "ended/result"), "")
+    return next((text for key, text in words.posts.T.items()
+                 if key.startswith("end.why.") and "{" not in text and text in ended), "")
 
 
 def _check(g: GamePages) -> dict:
@@ -279,7 +303,7 @@ def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words, 
             "not_voted": list(d.not_voted), "majority": d.majority, "lynch": d.lynch, "leaders": list(d.leaders),
             "deaths": [{"nick": n, "cause": c, "role": r} for n, c, r in d.deaths], "cancelled": d.cancelled,
             "posts": [{"id": g.links.get(r.post_id, r.post_id), "at": _iso(r.at), "voter": r.voter,
-                       "text": r.text, "reading": r.reading, "detail": r.detail, "target": _target(r.target),
+                       "seat": r.lane, "text": r.text, "reading": r.reading, "detail": r.detail, "target": _target(r.target),
                        "tally": [[_target(t), c] for t, c in r.tally]} for r in d.rows],
         } for d in days],
         "bot_posts": [{"at": _iso(p.at), "thread": p.thread, "title": p.title, "url": p.url} for p in posts],

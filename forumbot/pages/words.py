@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from forumbot.texts import Texts, get_texts
+
 RU: dict[str, str] = {
     "day": "День {n}", "runoff": "Перестрелка дня {n}", "night": "Ночь {n}", "setup": "Набор", "ended": "Игра окончена",
     "picture.title": "{phase}: как менялись голоса",
@@ -109,6 +111,12 @@ class Words:
         self.language = "en" if language == "en" else "ru"
         self.table = EN if self.language == "en" else RU
         self.zone = ZoneInfo(timezone)
+        # the bot's own post texts, nicknames left as given: a page that restates a post says it in its words
+        self.posts: Texts = get_texts(self.language, lambda text: text, timezone)
+
+    def said(self, key: str, **kw: object) -> str:
+        """A sentence as the bot's posts say it (forumbot/texts), for a page that restates that post."""
+        return self.posts._(key, **kw)
 
     def __call__(self, key: str, **kw: object) -> str:
         return self.table[key].format(**kw) if kw else self.table[key]
