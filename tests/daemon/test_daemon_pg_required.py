@@ -17,6 +17,9 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 DOWN = "postgresql+psycopg2://postgres@127.0.0.1:1/test"
+# seconds the inner pytest may take: a hang guard only; it took 15 s on 2 cores shared with other jobs, and the 120 s
+# this was is within a slower machine's reach (issue 28 item 1)
+PYTEST_HANG = 900
 PROBE = f"""
 import sys
 sys.path.insert(0, {str(HERE)!r})
@@ -34,7 +37,7 @@ def _pytest(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     environ.update(env)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:xdist",
                            "-c", os.devnull, "--rootdir", str(tmp_path), str(tmp_path / "test_probe.py")],
-                          cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=120)
+                          cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=PYTEST_HANG)
 
 
 @pytest.mark.parametrize("url", [DOWN, None], ids=["down", "not named"])

@@ -25,7 +25,9 @@ from forumbot.store import Game, open_engine, session_factory, upgrade
 
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent
-LIMIT = 60  # seconds any one subprocess may take
+# seconds any one subprocess may take: a guard against a hang only. Four ticks at once took 20 s on 2 cores shared
+# with other jobs; the 60 s this was is within a slower machine's reach (issue 28 item 1)
+LIMIT = 900
 
 
 def setup_game(root: Path, database: str = "", delay: float = 0.0,
@@ -62,8 +64,7 @@ def finish(proc: subprocess.Popen) -> tuple[int, str]:
         _, err = proc.communicate(timeout=LIMIT)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.communicate()
-        pytest.fail("a tick process overran its time limit")
+        pytest.fail(f"a tick process still ran after {LIMIT} s: hung (stderr: {proc.communicate()[1][-2000:]})")
     return proc.returncode, err
 
 

@@ -12,7 +12,7 @@ TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 CONVERSATION = re.compile(r"/conversations/(\d+)/view")
 MESSAGE = re.compile(r'<a class="author-name" href="[^"]*">([^<]+)</a>.*?<div class="message-content">(.*?)</div>',
                      re.S)
-TIMEOUT = 15
+TIMEOUT = 60  # seconds per request: a hang guard only, as boards.TIMEOUT (issue 28 item 1)
 
 
 class Member:

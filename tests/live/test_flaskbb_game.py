@@ -30,6 +30,7 @@ import pytest
 from adapters.flaskbb import FlaskbbForum
 from flaskbb_client import Member
 from flaskbb_server import BOT, GM, PLAYERS, WELCOME_FORUM
+from livegame import TICK_TIMEOUT  # the hang guard of every live game's commands (issue 28 item 1)
 
 pytestmark = pytest.mark.live
 
@@ -38,7 +39,6 @@ ROOT = HERE.parents[1]
 SETUP_HOURS, DAY_HOURS, NIGHT_HOURS = 2, 48, 24  # never reached: GM end-phase PMs advance the game
 ROLES = {"alice": "sheriff", "bob": "don", "carol": "mafia", "dave": "mafia"}
 PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
-TICK_TIMEOUT = 60
 MARKER = re.compile(r"#fb:[0-9a-f]{8}")
 
 

@@ -18,14 +18,14 @@ import sys
 import pytest
 
 from boards import Board
-from livegame import ADAPTER_ENGINE
+from livegame import ADAPTER_ENGINE, TICK_TIMEOUT
 
 pytestmark = [pytest.mark.live, pytest.mark.group_last]
 
 
 def run(config, env) -> tuple[int, dict]:
     done = subprocess.run([sys.executable, "-m", "forumbot", "probe", "--handshake", "--json", "-c", str(config)],
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=TICK_TIMEOUT)
     return done.returncode, json.loads(done.stdout or "{}")
 
 

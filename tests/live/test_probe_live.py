@@ -19,6 +19,7 @@ import pytest
 from adapters.punbb import PunbbForum
 from forumbot.cli import main
 from forumbot.probe import probe
+from boards import BUILD_TIMEOUT
 from test_punbb_adapter import boards_dir, load_env, unavailable
 
 pytestmark = pytest.mark.live
@@ -40,7 +41,7 @@ def board(tmp_path_factory):
     env = {**os.environ, "BOARD_DIR": str(folder), "HTTP_PORT": PORT, "POST_FLOOD": "1",
            "SKIP_APT": os.environ.get("SKIP_APT", "1")}
     script = str(boards / "fluxbb.sh")
-    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=300)
+    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     if built.returncode != 0:
         subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
         unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")

@@ -121,7 +121,11 @@ def test_phpbb_stock_flood_one_timer_for_posts_and_pms(phpbb_stock_board, tmp_pa
     sheriff = [m.text for m in p["Маша"].pms_from(board.bot) if "Кот Баюн" in m.text and "мафи" in m.text.lower()]
     don = [m.text for m in p["Кот Баюн"].pms_from(board.bot) if "Маша" in m.text and "шериф" in m.text]
     assert len(sheriff) >= 1 and len(don) >= 1, "a check result is missing (M-3, M-4)"
-    assert len(WAITED.findall(night_tick)) >= 3, f"four sends on one timer without waits: {night_tick[-2000:]}"
+    # four sends on one timer: each after the first waited the timer out, or (a loaded machine) came after it had run
+    # out by itself; either way the board refused none (issue 28 item 1: a slow send needs no wait)
+    waits = len(WAITED.findall(night_tick))
+    assert waits >= 3 or REFUSED not in night_tick, \
+        f"four sends on one timer, refused, {waits} waits: {night_tick[-2000:]}"
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     game.assert_outbox_drained()
@@ -147,7 +151,10 @@ def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
 
     # --- Setup: 7 role PMs at 61 s and the setup post ----------------------------------------------------------
     setup_ticks = ticks.drain(game, limit=len(p) + 3)
-    assert ticks.deferrals >= len(p) - 1, "7 PMs at 60 s went out without a tick deferring"
+    # a tick that would sleep past max_wait defers instead; a tick slow enough that the next PM's timer is within
+    # max_wait when it gets there waits instead (issue 28 item 1): either way the board refused none
+    assert ticks.deferrals >= len(p) - 1 or ticks.refusals == 0, \
+        f"7 PMs at 60 s: {ticks.deferrals} deferrals and {ticks.refusals} refusals by the board"
     for name, member in p.items():
         assert sum("Ваша роль:" in m.text for m in member.pms_from(board.bot)) == 1, f"{name}: no role PM"
     [setup_post] = [t for t in game.bot_posts(gm)]
