@@ -3,10 +3,9 @@ the clock included; `State` is the same fields as a draft one step writes to, ma
 turned back into one by `freeze` (both copy what they must, never deeply: vote posts and day records are values
 the engine never changes in place, so Games share them).
 
-A GM `undo` (C-9) starts again from the Game saved before the command it undoes (`Game.overrides`) and folds
-the inputs since then without it (engine/undo.py). Nothing is undone past a resolution, so each resolution
-empties the undo stack (`settled`), and an override keeps of the Game before it only what the
-day's vote posts and aliases cannot give back: a Game's size is bounded by one phase's GM commands, linearly."""
+A GM `undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it. Each
+resolution empties the undo stack (`settled`: nothing is undone past one); an override keeps of the Game before it
+only what the day's vote posts and aliases cannot give back, so a Game grows linearly with a phase's GM commands."""
 
 from __future__ import annotations
 
