@@ -52,6 +52,12 @@ def is_behind(session: Session, forum_id: int, game_id: int) -> bool:
     return get_cursor(session, forum_id, behind_stream(game_id)) == BEHIND
 
 
+def loses_read_pms(adapter: object) -> bool:
+    """Whether the adapter deletes the PMs it has read (an engine with a delete flow, `delete_read_pms` on):
+    adapters that never delete lack the flags, and read those PMs again after a restore."""
+    return bool(getattr(adapter, "deletes_pms", False) and getattr(adapter, "delete_read_pms", False))
+
+
 def lost_pms_notices(gms: Sequence[str], language: str, at: datetime) -> list[Message]:
     """One PM to each GM: the PMs read since the copy were deleted from the inbox, so their commands and the
     night's moves since then are lost. Keyed by the tick that acts on the note: once for each restore."""

@@ -30,7 +30,7 @@ from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.outbox import Target, deliver, enqueue
-from forumbot.outbox_restore import is_behind, look_first, lost_pms_notices, note_if_behind
+from forumbot.outbox_restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
@@ -224,8 +224,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
             held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")
         restored = is_behind(session, forum_id, game_id)
         look_first(session, forum_id, game_id, until)  # a restored database looks before it sends
-        # an adapter that never deletes the PMs it read lacks the flag: there they are read again from the inbox
-        if restored and getattr(adapter, "delete_read_pms", False):
+        if restored and loses_read_pms(adapter):
             outcome.queued += enqueue(session, game_id, game.name, lost_pms_notices(setup.gms, setup.language, until),
                                       origin="shell")
     later = [m.at for m in result.messages if m.at > until and m.at != back]

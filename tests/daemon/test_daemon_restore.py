@@ -15,8 +15,18 @@ import pytest
 from daemon_world import BOT, GM, STEPS, T0, World, pg_database  # noqa: F401  (fixture)
 from sqlalchemy import create_engine, select, text
 
+from adapters.flaskbb import FlaskbbForum
+from adapters.invision import InvisionForum
+from adapters.mybb import MybbForum
+from adapters.mybbru import MybbruForum
+from adapters.phpbb import PhpbbForum
+from adapters.punbb import PunbbForum
+from adapters.smf import SmfForum
+from adapters.vbulletin import VbulletinForum
+from adapters.xenforo import XenforoForum
 from forumbot.adapter import UNREAD_PMS
 from forumbot.cli import main
+from forumbot.outbox_restore import loses_read_pms
 from forumbot.store.models import OutboxRow
 
 Steps = list[tuple]
@@ -224,7 +234,7 @@ class DeletesReadPms:
     """The memory forum as an adapter that deletes the PMs it has read (adapters/html_inbox.py, `delete_read_pms`,
     the default): after a restore the PMs read since the copy are no longer in the inbox."""
 
-    delete_read_pms = True
+    deletes_pms = delete_read_pms = True
 
     def __init__(self, forum) -> None:  # type: ignore[no-untyped-def]
         self._forum = forum
@@ -265,3 +275,13 @@ def test_no_restore_no_lost_pms_notice(tmp_path):
     _play(w, NIGHT_BY_DEADLINE[0])
     assert _lost_pms_notices(w) == []
     w.close()
+
+
+def test_only_the_engines_that_delete_read_pms_lose_them_on_a_restore():
+    """phpBB, MyBB, SMF and vBulletin delete the PMs they have read (unless delete_read_pms = false); mybb.ru,
+    FluxBB, FlaskBB, Invision and XenForo never delete, so a restored database reads them again: no notice."""
+    deleting = {PhpbbForum, MybbForum, SmfForum, VbulletinForum}
+    for adapter_class in deleting | {MybbruForum, PunbbForum, FlaskbbForum, InvisionForum, XenforoForum}:
+        adapter = adapter_class("http://forum.invalid/", BOT, "secret")
+        assert loses_read_pms(adapter) is (adapter_class in deleting), adapter_class.__name__
+    assert not loses_read_pms(PhpbbForum("http://forum.invalid/", BOT, "secret", delete_read_pms=False))
