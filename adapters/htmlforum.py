@@ -69,6 +69,9 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
     settings: frozenset[str] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
     prints_local_times: bool = True
     markup: str = "bbcode"
+    # whether the engine's inbox flow deletes the PMs read (html_inbox.fetch_numbered_pms with a `delete`): with
+    # `delete_read_pms` on, a database restored from a copy cannot read again those read since (outbox_restore.py)
+    deletes_pms: bool = False
 
     def __init__(
         self,

@@ -43,6 +43,7 @@ class MybbForum(HtmlForum):
 
     engine = "mybb"
     profile: HtmlProfile = MYBB
+    deletes_pms = True
 
     # --- login ----------------------------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ class PhpbbForum(HtmlForum):
 
     engine = "phpbb"
     profile: HtmlProfile = PHPBB
+    deletes_pms = True
 
     @property
     def user_ids(self) -> dict[str, str]:

@@ -55,6 +55,7 @@ class SmfForum(HtmlForum):
 
     engine = "smf"
     profile: HtmlProfile = SMF
+    deletes_pms = True
 
     # --- markup -------------------------------------------------------------------------------------------
 

@@ -61,6 +61,7 @@ class VbulletinForum(HtmlForum):
 
     engine = "vbulletin"
     profile: HtmlProfile = VBULLETIN
+    deletes_pms = True
     settings = HtmlForum.settings | {"printthread"}
 
     def __init__(self, base_url: str, username: str, password: str | None = None, *, printthread: bool = True,

@@ -15,6 +15,9 @@ status`): a check result sent twice is worse than one the GM re-sends by hand. I
 no request: only the posts already read are looked at.
 Since the copy the bot may have sent only PMs, which no post shows: `forumbot db restored`, run by the operator
 after putting the copy back, notes every running game behind the forum all the same (deploy/README.md).
+On a forum where the bot deletes the PMs it has read (`delete_read_pms`, the default) those read since the copy
+are gone, and with them the GMs' commands and the night's moves since then: the tick that acts on the note tells
+each GM so by PM, once (deploy/README.md, "The PMs since the copy").
 """
 
 from __future__ import annotations
@@ -22,14 +25,16 @@ from __future__ import annotations
 import logging
 import re
 from datetime import datetime
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from forumbot.adapter import ForumPost
+from forumbot.model import Message, Where
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor
+from forumbot.texts import TABLES
 
 log = logging.getLogger("forumbot.outbox")
 
@@ -40,6 +45,24 @@ BEHIND_WHY = "the database is behind the forum (restored from an older copy?): l
 
 def behind_stream(game_id: int) -> str:
     return f"game:{game_id}:behind"
+
+
+def is_behind(session: Session, forum_id: int, game_id: int) -> bool:
+    """Whether the game's database is noted behind the forum (until `look_first` acts on the note)."""
+    return get_cursor(session, forum_id, behind_stream(game_id)) == BEHIND
+
+
+def loses_read_pms(adapter: object) -> bool:
+    """Whether the adapter deletes the PMs it has read (an engine with a delete flow, `delete_read_pms` on):
+    adapters that never delete lack the flags, and read those PMs again after a restore."""
+    return bool(getattr(adapter, "deletes_pms", False) and getattr(adapter, "delete_read_pms", False))
+
+
+def lost_pms_notices(gms: Sequence[str], language: str, at: datetime) -> list[Message]:
+    """One PM to each GM: the PMs read since the copy were deleted from the inbox, so their commands and the
+    night's moves since then are lost. Keyed by the tick that acts on the note: once for each restore."""
+    text = TABLES.get(language, TABLES["ru"])["gm.restored_pms_lost"]
+    return [Message(at=at, where=Where.PM, to=gm, key=f"restored/{at.isoformat()}/{gm}", text=text) for gm in gms]
 
 
 def own_markers(posts: Iterable[ForumPost], bot: str, since: datetime) -> set[str]:
@@ -75,7 +98,7 @@ def look_first(session: Session, forum_id: int, game_id: int, until: datetime) -
     """When the game's database was noted behind the forum: make every due pending row "attempted", so delivery
     looks for it on the forum first, and clear the note; return how many rows. Call it after the fold's
     messages are queued, in the same transaction."""
-    if get_cursor(session, forum_id, behind_stream(game_id)) != BEHIND:
+    if not is_behind(session, forum_id, game_id):
         return 0
     changed = session.execute(update(OutboxRow).where(
         OutboxRow.game_id == game_id, OutboxRow.status == "pending", OutboxRow.due_at <= until,

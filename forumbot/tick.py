@@ -30,7 +30,7 @@ from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.outbox import Target, deliver, enqueue
-from forumbot.outbox_restore import look_first, note_if_behind
+from forumbot.outbox_restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
@@ -222,7 +222,11 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
             skipped, setup.gms, setup.language, until, escape) + [m for topic, held in waiting for m in
             held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")
+        restored = is_behind(session, forum_id, game_id)
         look_first(session, forum_id, game_id, until)  # a restored database looks before it sends
+        if restored and loses_read_pms(adapter):
+            outcome.queued += enqueue(session, game_id, game.name, lost_pms_notices(setup.gms, setup.language, until),
+                                      origin="shell")
     later = [m.at for m in result.messages if m.at > until and m.at != back]
     if later:
         outcome.held_back = len(later)

@@ -83,3 +83,12 @@ ADDED.update({
                           "only at {opens}: the phase opens now with its whole length, and every later deadline "
                           "moves by {shift}. Nobody leaves for not showing up in the time missed."),
 })
+
+# --- h26-citime: a restored database on a forum where the bot deletes the PMs it has read (issue 28) ---
+ADDED.update({
+    "gm.restored_pms_lost": ("The bot's database was restored from an older copy. The bot deletes the private "
+                             "messages it has read from its inbox (delete_read_pms = true), so every private message "
+                             "read since that copy is lost: the bot will not see your GM commands since then or the "
+                             "players' night moves. Send your commands since then again and ask the players to send "
+                             "their night moves again."),
+})

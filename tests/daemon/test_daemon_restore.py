@@ -15,8 +15,18 @@ import pytest
 from daemon_world import BOT, GM, STEPS, T0, World, pg_database  # noqa: F401  (fixture)
 from sqlalchemy import create_engine, select, text
 
+from adapters.flaskbb import FlaskbbForum
+from adapters.invision import InvisionForum
+from adapters.mybb import MybbForum
+from adapters.mybbru import MybbruForum
+from adapters.phpbb import PhpbbForum
+from adapters.punbb import PunbbForum
+from adapters.smf import SmfForum
+from adapters.vbulletin import VbulletinForum
+from adapters.xenforo import XenforoForum
 from forumbot.adapter import UNREAD_PMS
 from forumbot.cli import main
+from forumbot.outbox_restore import loses_read_pms
 from forumbot.store.models import OutboxRow
 
 Steps = list[tuple]
@@ -218,3 +228,60 @@ def test_an_earlier_game_of_another_database_in_the_same_threads_is_no_restore(t
     assert not [c for c in w.forum.calls if c.startswith("find_own")]
     assert w.bot_posts("g1/game")[-1][1].startswith("[b]Игра начинается")
     w.close()
+
+
+class DeletesReadPms:
+    """The memory forum as an adapter that deletes the PMs it has read (adapters/html_inbox.py, `delete_read_pms`,
+    the default): after a restore the PMs read since the copy are no longer in the inbox."""
+
+    deletes_pms = delete_read_pms = True
+
+    def __init__(self, forum) -> None:  # type: ignore[no-untyped-def]
+        self._forum = forum
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._forum, name)
+
+
+def _lost_pms_notices(w: World) -> list[str]:
+    return [text for to, text, _ in w.bot_pms() if to == GM and text.startswith("База данных бота восстановлена")]
+
+
+@pytest.mark.parametrize("case", [NIGHT_BY_DEADLINE, ONLY_PMS_SINCE], ids=["seen-in-the-threads", "db-restored"])
+def test_a_restore_where_read_pms_are_deleted_is_told_to_the_gm_once(tmp_path, case):
+    """delete_read_pms: the PMs read since the copy are gone, so the GM is told once that the commands and night
+    moves since then are lost, however the restore was noted (an own post in the threads, `forumbot db restored`);
+    nothing else changes (C-12: each message once)."""
+    steps, copy_after, restore_before = case
+    w = _world(tmp_path, False)
+    w.forum = DeletesReadPms(w.forum)
+    database, copy = w.root / "forumbot.db", tmp_path / "copy.db"
+
+    def put_back() -> None:
+        _copy_sqlite(copy, database)
+        if case is ONLY_PMS_SINCE:
+            assert main(["db", "restored", "-c", str(w.config_path)]) == 0
+
+    _play(w, steps, copy_after, restore_before, lambda: _copy_sqlite(database, copy), put_back)
+    notices = _lost_pms_notices(w)
+    assert len(notices) == 1, notices
+    assert "delete_read_pms = true" in notices[0] and "ещё раз" in notices[0]
+    w.close()
+
+
+def test_no_restore_no_lost_pms_notice(tmp_path):
+    w = _world(tmp_path, False)
+    w.forum = DeletesReadPms(w.forum)
+    _play(w, NIGHT_BY_DEADLINE[0])
+    assert _lost_pms_notices(w) == []
+    w.close()
+
+
+def test_only_the_engines_that_delete_read_pms_lose_them_on_a_restore():
+    """phpBB, MyBB, SMF and vBulletin delete the PMs they have read (unless delete_read_pms = false); mybb.ru,
+    FluxBB, FlaskBB, Invision and XenForo never delete, so a restored database reads them again: no notice."""
+    deleting = {PhpbbForum, MybbForum, SmfForum, VbulletinForum}
+    for adapter_class in deleting | {MybbruForum, PunbbForum, FlaskbbForum, InvisionForum, XenforoForum}:
+        adapter = adapter_class("http://forum.invalid/", BOT, "secret")
+        assert loses_read_pms(adapter) is (adapter_class in deleting), adapter_class.__name__
+    assert not loses_read_pms(PhpbbForum("http://forum.invalid/", BOT, "secret", delete_read_pms=False))

@@ -5,9 +5,10 @@ read back through the board, hold each of the bot's markers once.
 
 Through `forumbot tick` processes, as under cron; the admin deletes the post through phpBB's own moderation form
 (posting.php?mode=delete, as boards.py's Member does); the operator copies and puts back the SQLite file between
-ticks (sqlite3's backup API, as `sqlite3 forumbot.db ".backup copy.db"` does). Lean on purpose, on the
-phpbb_pages_board group, the live group with the most slack: seven players (an R-10 cast: the Don, one mafioso,
-the sheriff), Setup, Day 1, the night's moves, the GM's modkill of the Don and `конец-фазы` end it."""
+ticks (sqlite3's backup API, as `sqlite3 forumbot.db ".backup copy.db"` does). Lean on purpose, on a board of its
+own (phpbb_restore_board, a late group: tests/live/conftest.py): seven players (an R-10 cast: the Don, one
+mafioso, the sheriff); Setup only sends the roles (confirmations are the whole games' check) before the GM opens
+Day 1; Day 1, the night's moves, the GM's modkill of the Don and `конец-фазы` end it."""
 
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ def _backup(source: Path, target: Path) -> None:
         src.backup(dst)
 
 
-def test_a_deleted_first_vote_and_a_restored_database_on_phpbb(phpbb_pages_board, tmp_path):
+def test_a_deleted_first_vote_and_a_restored_database_on_phpbb(phpbb_restore_board, tmp_path):
     t0 = time.monotonic()
-    board = phpbb_pages_board
+    board = phpbb_restore_board
     gm, admin = board.member(board.gm), board.member(board.admin)
     p = {name: board.member(name) for name in PLAYERS}
     # the PMs read since the copy must still be in the inbox for the restored database to read them again: with
@@ -42,7 +43,10 @@ def test_a_deleted_first_vote_and_a_restored_database_on_phpbb(phpbb_pages_board
     game = LiveGame(board, tmp_path, "restore", "moscow", ROLES, {"post": 1.2, "pm": 1.2}, options=CAST,
                     players=PLAYERS, forum_settings="delete_read_pms = false")
     database, copy = tmp_path / "forumbot.db", tmp_path / "copy.db"
-    game.play_setup(gm, p, ROLES, "Незнайка", "конец-фазы")
+    game.tick()  # Setup: the role PMs
+    game.end_phase(gm)
+    game.tick()
+    assert "Наступил день 1" in game.game_text(gm)
 
     # --- Day 1: the first vote post is deleted by the admin once the bot has read it ---------------------------
     vote = game.vote_topic
@@ -65,11 +69,11 @@ def test_a_deleted_first_vote_and_a_restored_database_on_phpbb(phpbb_pages_board
     p["Кот Баюн"].pm(board.bot, "restore", "убить Незнайка")
     p["Маша"].pm(board.bot, "restore", "проверка Кот Баюн")
     game.tick()
-    for name in ("Кот Баюн", "Маша"):
-        assert any("Принято" in m.text for m in p[name].pms_from(board.bot)), f"{name}: no acknowledgement"
     members = [gm, *p.values()]
     posts = game.bot_posts(gm)
     pms = {m.name: sorted(pm.text for pm in m.pms_from(board.bot)) for m in members}
+    for name in ("Кот Баюн", "Маша"):
+        assert any("Принято" in text for text in pms[name]), f"{name}: no acknowledgement"
 
     # --- the database put back as it was two ticks ago ---------------------------------------------------------
     _backup(copy, database)
