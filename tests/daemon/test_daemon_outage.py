@@ -253,9 +253,10 @@ def test_C14_a_count_or_reminder_queued_while_the_forum_refused_posts_is_withhel
         tmp_path, refusal):
     """The forum reads fine but refuses every post and PM from the day's third hour until an hour after its
     deadline: the day's counts and the reminders are in the outbox, undelivered, when the day resolves (after a
-    503 the row tried is left "attempted" and looked for first, after a refused form token it is pending again). When the forum takes posts again the result, the night's opening and the night's PMs go out; the
-    counts and reminders of the resolved day never do (C-14): they are recorded as withheld, `game export` lists
-    them as `unsent`, and the export replays to exactly what was sent."""
+    503 the row tried is left "attempted" and looked for first, after a refused form token it is pending again).
+    When the forum takes posts again the result, the night's opening and the night's PMs go out; the counts and
+    reminders of the resolved day never do (C-14): they are recorded as withheld, `game export` lists them as
+    `unsent`, and the export replays to exactly what was sent."""
     w = _world(tmp_path, players=None)  # the scripted 10-player Moscow game, default 24 h days
     w.now = T0 + timedelta(hours=2)
     for nick in ("Шериф", "М1", "М2", "М3", "М4", "М5"):
