@@ -43,13 +43,13 @@ from forumbot.outbox_notices import (
 )
 from forumbot.outbox_store import (
     MERGED, Delivery, Target, mark_attempt, mark_sent, mark_uncertain, note_error, reset_row, update_rows, enqueue,
-    marker, with_marker,
+    marker, with_marker, withhold,
 )
 from forumbot.store.models import OutboxRow
 
 # Imported from here by the tick, lifecycle's commands and the tests; they live in the modules above.
 __all__ = ["MERGED", "NOTICE", "QUEUED_NOTICE", "SHADOW_PM_LIMIT", "Delivery", "Hook", "Target", "deliver",
-           "enqueue", "marker", "refusal_text", "shadow_text", "with_marker"]
+           "enqueue", "marker", "refusal_text", "shadow_text", "with_marker", "withhold"]
 
 Hook = Callable[[str], None]
 
@@ -64,6 +64,9 @@ def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Targ
         attempted = _due(sessions, target, now, "attempted")
         if attempted:
             _recover(sessions, adapter, target, attempted, now, report)
+        if target.stale:  # C-14, also for a row recovery just found not sent
+            with sessions.begin() as session:
+                withhold(session, target.game_id, target.stale)
         refused = -1
         held: set[str] = set()  # kinds ("post", "pm") a flood limit holds back until a later cycle
         # a refusal or a post held for approval queues notices for the GMs: deliver those too

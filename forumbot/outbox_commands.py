@@ -33,6 +33,7 @@ def outbox_retry(sessions: sessionmaker[Session], config: Config, name: str, key
         if game.status not in ("running", "stopping"):
             raise ForumbotError(f"game {name!r} is {game.status}: no tick delivers its messages any more")
         row = _row(session, game, key)
+        _not_withheld(row, name)
         if row.status in ("sent", "pending"):
             raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to retry")
         was = row.status
@@ -47,6 +48,7 @@ def outbox_drop(sessions: sessionmaker[Session], config: Config, name: str, key:
     with sessions.begin() as session:
         game = game_row(session, config, name)
         row = _row(session, game, key)
+        _not_withheld(row, name)
         if row.status in ("sent", "dropped"):
             raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to drop")
         was, row.status = row.status, "dropped"
@@ -59,6 +61,14 @@ def _row(session: Session, game: Game, key: str) -> OutboxRow:
         raise ForumbotError(f"{game.name}: no message with key {key!r} in the outbox "
                             f"(see `forumbot outbox {game.name}`)")
     return row
+
+
+def _not_withheld(row: OutboxRow, name: str) -> None:
+    """C-14: a withheld row stays so: `game export` lists it as never sent, and the next tick would withhold a
+    retried one again."""
+    if row.status == "withheld":
+        raise ForumbotError(f"{name}: {row.key} is withheld: an interim count or reminder of a phase already "
+                            "resolved is never sent late (C-14), and it was not sent")
 
 
 def _where(row: OutboxRow) -> str:

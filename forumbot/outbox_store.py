@@ -63,6 +63,8 @@ class Target:
     gms: tuple[str, ...] = ()
     language: str = "ru"
     escape: Callable[[str], str] = lambda s: s
+    # C-14: keys of the interim counts and reminders of phases already resolved; never sent, withheld instead
+    stale: frozenset[str] = frozenset()
 
     def topic(self, where: str) -> str:
         return self.game_thread if where == Where.GAME else self.vote_thread
@@ -111,6 +113,22 @@ def mark_uncertain(sessions, rows) -> None:
 
 def reset_row(sessions, rows, why: str) -> None:
     update_rows(sessions, rows, status="pending", batch=None, last_error=why)
+
+
+def withhold(session: Session, game_id: int, keys: Collection[str]) -> int:
+    """C-14: the rows of these keys still waiting to go out are withheld, never sent: an interim count or reminder
+    of a phase already resolved, queued before its deadline while the forum was failing. A row already sent, or
+    "attempted" (it may be on the forum: recovery looks first), stays as it is. Returns how many were withheld."""
+    if not keys:
+        return 0
+    ids = list(session.scalars(select(OutboxRow.id).where(  # a read first: a tick with none of them writes nothing
+        OutboxRow.game_id == game_id, OutboxRow.status == "pending", OutboxRow.key.in_(sorted(keys)))))
+    if ids:
+        session.execute(update(OutboxRow).where(OutboxRow.id.in_(ids)).values(
+            status="withheld", batch=None, last_error="its phase was resolved before it could be sent (C-14)"))
+        log.info("game %s: %d interim count(s)/reminder(s) of a resolved phase withheld, never sent late (C-14)",
+                 game_id, len(ids))
+    return len(ids)
 
 
 def note_error(sessions, rows, error: ForumError) -> None:

@@ -53,13 +53,14 @@ def stored_setup(session: Session, row: Game) -> GameSetup:
 
 
 def unsent(session: Session, game_id: int, run: GameRun) -> frozenset[str]:
-    """C-14: the keys of the interim counts and reminders of resolved phases the fold gives that never went into
-    the game's outbox: a tick reached them only after their phase was resolved, and they are never sent late."""
+    """C-14: the keys of the interim counts and reminders of resolved phases the fold gives that were never sent
+    and never will be: a tick reached them only after their phase was resolved (never in the game's outbox), or
+    they were queued before it but the forum failed until then (withheld in the outbox)."""
     stale = stale_interim(run)
     if not stale:
         return frozenset()
-    return stale - frozenset(session.scalars(select(OutboxRow.key).where(OutboxRow.game_id == game_id,
-                                                                         OutboxRow.key.in_(sorted(stale)))))
+    return stale - frozenset(session.scalars(select(OutboxRow.key).where(
+        OutboxRow.game_id == game_id, OutboxRow.key.in_(sorted(stale)), OutboxRow.status != "withheld")))
 
 
 def as_sent(session: Session, game_id: int, run: GameRun) -> GameRun:

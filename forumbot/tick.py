@@ -29,12 +29,13 @@ from forumbot.errors import FloodLimited, ForumError, FormRejected, PartlySent, 
 from forumbot import held_posts, unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
-from forumbot.outbox import Target, deliver, enqueue
+from forumbot.outbox import Target, deliver, enqueue, withhold
 from forumbot.outbox_restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
 from forumbot.retry import Retry
 from forumbot.game import GameRun
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
+from forumbot.engine.results import stale_interim
 from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
@@ -201,7 +202,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         setup, inputs, gm_commands = _load(ctx, game_id, None)
         result = _fold(ctx, game_id, setup, inputs, until, started, saved=saved)
     outcome.phase = result.phase
-    with ctx.sessions.begin() as session:  # C-14: a count or reminder of a phase already over is never sent late
+    stale = stale_interim(result)
+    with ctx.sessions.begin() as session:  # C-14: a count or reminder of a phase already over is never sent late,
+        withhold(session, game_id, stale)  # even one queued before its deadline while the forum was failing
         result = as_sent(session, game_id, result)
     # the fold reaches `until`; a phase opened when the bot is back after an outage (C-14) opens at `started`, the
     # tick's time (record_resolutions keeps it for the phase resolved before), and is announced now
@@ -234,7 +237,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     ctx.hook("after_outbox")
     target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
-                    gms=setup.gms, language=setup.language, escape=escape)
+                    gms=setup.gms, language=setup.language, escape=escape, stale=stale)
     outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
     if outcome.delivery.sent or outcome.delivery.recovered:  # the pages link the posts just delivered
         pages.after_delivery(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id), sent_posts)

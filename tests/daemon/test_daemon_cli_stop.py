@@ -137,6 +137,24 @@ def test_outbox_commands_with_bad_keys_are_one_line_and_change_nothing(world, cl
     assert code == 2 and "is sent; there is nothing to drop" in err
 
 
+def test_C14_a_withheld_count_is_neither_retried_nor_dropped_and_stays_withheld(world, cli):
+    """A count or reminder the tick withheld (its phase resolved before the forum took it, C-14) is never sent:
+    `retry` would have the next tick withhold it again and `drop` would take it off `game export`'s `unsent`, so
+    both say why not and change nothing. (The row is set withheld here as the tick does, see test_daemon_outage.)"""
+    w = world
+    w.start()
+    w.tick()
+    with w.daemon.sessions.begin() as session:
+        row = session.scalars(select(OutboxRow).limit(1)).one()
+        key, row.status = row.key, "withheld"
+    for verb in ("retry", "drop"):
+        code, _, err = cli("outbox", "g1", verb, key)
+        assert code == 2 and "is withheld" in err and "never sent late (C-14)" in err, verb
+        assert len(err.splitlines()) == 1
+    with w.daemon.sessions.begin() as session:
+        assert session.scalar(select(OutboxRow.status).where(OutboxRow.key == key)) == "withheld"
+
+
 def test_tick_summary_names_the_phase_inputs_and_sent(world):
     w = world
     play(w, upto=2, ticks=False)  # everything arrives before the first tick

@@ -18,6 +18,7 @@ from sqlalchemy import select
 import forumbot.tick as tick_module
 
 from forumbot import replay
+from forumbot.errors import FormTransient, ForumUnavailable
 from forumbot.export import export_game
 from forumbot.store.models import OutboxRow
 from forumbot.texts import get_texts
@@ -243,4 +244,59 @@ def test_C14_a_tick_killed_after_its_fold_opened_the_phase_late_keeps_that_openi
     opening = next(t for t in _game_posts_since(w, back) if "день 2" in t)
     assert TEXTS.late_opening(T0 + timedelta(hours=6), back) in opening
     _replays_to_what_was_sent(w)
+    w.close()
+
+
+@pytest.mark.parametrize("refusal", [ForumUnavailable("HTTP 503 Service Unavailable"),
+                                     FormTransient("form token rejected")], ids=["unavailable", "transient"])
+def test_C14_a_count_or_reminder_queued_while_the_forum_refused_posts_is_withheld_once_its_day_is_resolved(
+        tmp_path, refusal):
+    """The forum reads fine but refuses every post and PM from the day's third hour until an hour after its
+    deadline: the day's counts and the reminders are in the outbox, undelivered, when the day resolves (after a
+    503 the row tried is left "attempted" and looked for first, after a refused form token it is pending again).
+    When the forum takes posts again the result, the night's opening and the night's PMs go out; the counts and
+    reminders of the resolved day never do (C-14): they are recorded as withheld, `game export` lists them as
+    `unsent`, and the export replays to exactly what was sent."""
+    w = _world(tmp_path, players=None)  # the scripted 10-player Moscow game, default 24 h days
+    w.now = T0 + timedelta(hours=2)
+    for nick in ("Шериф", "М1", "М2", "М3", "М4", "М5"):
+        w.post("vote", nick, "Маф1")
+    for nick in ("Дон", "Маф1", "Маф2"):
+        w.post("vote", nick, "М1")
+    w.tick()
+    counts_before = len(w.bot_posts("g1/vote"))  # the day's first count, sent while the forum took posts
+    reply, send_pm = w.forum.reply, w.forum.send_pm
+
+    def refused(*args):  # type: ignore[no-untyped-def]
+        raise refusal
+
+    w.forum.reply = w.forum.send_pm = refused
+    for hours in range(3, 25):
+        w.now = T0 + timedelta(hours=hours, minutes=1)
+        if hours == 5:
+            w.post("vote", "М2", "Дон")  # a changed vote: a count falls due
+        w.tick()
+    deadline = T0 + timedelta(hours=24)
+    with w.daemon.sessions.begin() as session:
+        owed = {r.key: r.status for r in session.scalars(select(OutboxRow).where(
+            OutboxRow.status != "sent", OutboxRow.key.like("day 1/%")))}
+    stale = {k for k in owed if k.startswith(("day 1/count/", "day 1/remind/"))}
+    assert any("/count/" in k for k in stale) and any("/remind/" in k for k in stale), owed
+    w.forum.reply, w.forum.send_pm = reply, send_pm
+    back = deadline + timedelta(hours=1)
+    w.now = back
+    w.tick()
+    assert len(w.bot_posts("g1/vote")) == counts_before  # no count of Day 1 after its deadline
+    assert not [(to, text) for to, text, _ in w.bot_pms() if "Напоминание" in text]
+    assert any("Итоги дня 1" in t for t in _game_posts_since(w, deadline))  # the result still goes
+    assert any("ночь 1" in t for t in _game_posts_since(w, deadline))  # and the night's opening
+    with w.daemon.sessions.begin() as session:
+        statuses = {r.key: r.status for r in session.scalars(select(OutboxRow))}
+    assert {statuses[k] for k in stale} == {"withheld"}
+    assert {s for k, s in statuses.items() if k not in stale} <= {"sent"}  # everything else was delivered
+    transcript = _replays_to_what_was_sent(w)
+    assert stale <= set(transcript["unsent"])
+    w.now = back + timedelta(minutes=10)
+    w.tick()  # a later tick sends none of them either
+    assert len(w.bot_posts("g1/vote")) == counts_before
     w.close()
