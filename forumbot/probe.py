@@ -239,8 +239,9 @@ def to_text(report: ProbeReport, zone: str = "") -> str:
         return local(datetime.fromisoformat(iso), shown)
 
     out = [f"forum: {report.forum or '-'}    thread: {report.thread}    {who}",
-           f"engine: {report.engine} (configured); " + ("read through its API (JSON, no pages)" if report.api else
-                                                         f"detected from the page: {report.detected or 'nothing recognised'}"),
+           f"engine: {report.engine} (configured); " + (
+               "read through its API (JSON, no pages)" if report.api
+               else f"detected from the page: {report.detected or 'nothing recognised'}"),
            f"times read in: {'unix times (the API)' if report.api else report.timezone or 'the zone the page gives'}; "
            f"shown in {shown or 'UTC'}"]
     out.append(f"posts on this page: {len(report.posts)}")

@@ -1,6 +1,6 @@
-"""account_exists on phpBB, MyBB, FlaskBB and FluxBB (punbb) over pages saved from real boards: a GM `замена` by an account the
-forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up; C-3: an
-account is its name case-folded). None where the board does not let the bot tell."""
+"""account_exists on phpBB, MyBB, FlaskBB and FluxBB (punbb) over pages saved from real boards: a GM `замена` by an
+account the forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up,
+issue 28 item 6; C-3: an account is its name case-folded). None where the board does not let the bot tell."""
 
 from __future__ import annotations
 
