@@ -24,6 +24,7 @@ from lxml import etree
 from adapters.extract import extract_posts
 from adapters.hooks import hook
 from adapters.html import meta_refresh_url, select, select_one, text
+from adapters.html_inbox import same_account
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.pagechecks import error_box
 from adapters.profiles import PUNBB, HtmlProfile
@@ -97,6 +98,20 @@ class PunbbForum(HtmlForum):
         form) means the session is gone: LoginRequired, so with_login logs in once and tries again."""
         if not self._logged_in(page):
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def _account_exists(self, name: str) -> bool | None:
+        """userlist.php filtered by `username LIKE name` (issue 28 item 6): the account exists if a row is `name`
+        case-folded (C-3; the board's database folds case as its PM form's `username=` lookup does); the filter
+        form with no such row means no such account. A list without the filter (the group may not search users:
+        every member listed, page by page) cannot tell that a name is missing, nor can a page with no list."""
+        tree = self.member_page(name).tree()
+        rows = [text(a) for a in select(tree, self.profile.selectors["member_row"])]
+        if any(same_account(row, name) for row in rows):
+            return True
+        filtered = select_one(tree, self.profile.selectors["member_search"]) is not None
+        return False if filtered and select_one(tree, "#users1") is not None else None
 
     # --- reply ------------------------------------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ EARLY_MAX_AGE = 30.0  # seconds a page the inbox check read stays good for the t
 # After a refused login no new attempt for this long (XF locks an account out after repeated failures): a GM
 # fixing the password runs `forumbot tick` at once anyway (a new password resets the hold: it is per password).
 LOGIN_HOLD = 900.0
+FIND_LIMIT = 10  # the users members/find lists at most (Member::actionFind fetches 10)
 _UNREAD = re.compile(r"conversations_unread['\"]?\s*:\s*['\"]?(\d+)")
 
 
@@ -208,6 +209,30 @@ class XenforoForum(Conversations):
 
     def _refused_login(self) -> None:
         self.transport.not_before[self._login_action()] = self.transport.clock() + LOGIN_HOLD
+
+    # --- accounts ---------------------------------------------------------------------------------------------
+
+    def _account_exists(self, name: str) -> bool | None:
+        """Asked the way the conversation form's recipients box asks: `members/find?q=` answers, as
+        Pub\\View\\Member\\Find::renderJson, {"results": [{"id": username, "text": username, ...}]}, at most
+        FIND_LIMIT users whose name begins with `q` (compared case-insensitively, as XF finds a recipient), and
+        nothing for a query shorter than 2 characters."""
+        if len(name) < 2:
+            return None
+        page = self.transport.get(self.url("member_find"), params={"q": name, "_xfResponseType": "json"})
+        try:
+            answer = self.json_answer(page, PageFormatChanged, flood_action="read")
+        except (FormRejected, PageFormatChanged) as e:  # no permission to see members: cannot tell
+            log.warning("xenforo: members/find did not answer (%s); account %r not checked", e, name)
+            return None
+        results = answer.get("results")
+        if not isinstance(results, list):
+            log.warning("xenforo: members/find answered without results; account %r not checked", name)
+            return None
+        found = [str(r.get("id", "")) for r in results if isinstance(r, dict)]
+        if any(n.casefold() == name.casefold() for n in found):
+            return True
+        return False if len(found) < FIND_LIMIT else None  # a full list may have left the exact name out
 
     # --- reply ------------------------------------------------------------------------------------------------
 

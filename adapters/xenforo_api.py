@@ -131,6 +131,10 @@ class XenforoApiForum:
             raise ValueError(f"not a xenforo thread: {topic!r}")
         return m.group(1)
 
+    def thread_page(self, topic: str, number: int = 1) -> tuple[list[ForumPost], int]:
+        """One page of a thread's posts and the number of its last page (`forumbot probe`)."""
+        return self._page(self.topic_id(topic), number)
+
     def _page(self, tid: str, number: int) -> tuple[list[ForumPost], int]:
         body = self.call("GET", f"threads/{tid}/posts", {"page": number})
         last = int((body.get("pagination") or {}).get("last_page") or 1)
@@ -220,6 +224,12 @@ class XenforoApiForum:
                 self.call("POST", f"conversations/{cid}/mark-read", action="read")
         pms.sort(key=lambda m: int(m.id))
         return pms, json.dumps({"c": cursor}, separators=(",", ":"), sort_keys=True)
+
+    def inbox_counts(self) -> tuple[int, int]:
+        """The conversations the list shows and how many are unread, read without opening one (opening marks it
+        read): what `forumbot probe` reports of the inbox."""
+        conversations = self._conversations()
+        return len(conversations), sum(1 for c in conversations if c.get("is_unread"))
 
     def _conversations(self) -> list[Mapping[str, Any]]:
         out: list[Mapping[str, Any]] = []

@@ -50,6 +50,10 @@ class ProbeReport:
     selectors: dict[str, bool] = field(default_factory=dict)
     unverified: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # an adapter through a board's API (XenForo's REST API) has no pages: each flow it can try without writing,
+    # "verified", "failing: why" or "not tried: why"
+    api: bool = False
+    flows: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -65,6 +69,8 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     engine = getattr(profile, "engine", "") or getattr(adapter, "engine", "?")
     tz = getattr(getattr(adapter, "tz", None), "key", "") or ""
     report = ProbeReport(forum=forum, engine=engine, detected=None, guest=guest, thread=thread, timezone=tz)
+    if profile is None and callable(getattr(adapter, "thread_page", None)):
+        return _probe_api(adapter, thread, report, login=login)
     if profile is None or not hasattr(profile, "selectors"):
         report.problems.append(f"engine {engine}: probe reads HTML engines only (this one has no page profile)")
         return report
@@ -124,6 +130,59 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     return report
 
 
+def _probe_api(adapter: Any, thread: str, report: ProbeReport, *, login: bool) -> ProbeReport:
+    """The flows an API adapter can try without writing (issue 28 item 7): who the key acts as, the thread's first
+    page, the conversation list (not opened: opening marks a conversation read); each verified or failing.
+    Posting and sending PMs are not tried: probe writes nothing."""
+    report.api = True
+    where = f"forums.{report.forum}" if report.forum else "the API"
+    if not report.guest:
+        if login:
+            try:
+                adapter.login()
+                report.flows["login"] = "verified"
+            except LOGIN_REFUSED as e:
+                report.flows["login"] = f"failing: {e}"
+                report.problems.append(f"{where}: the API key was refused: {e}")
+        else:
+            report.flows["login"] = "verified"
+    try:
+        posts, pages = adapter.thread_page(thread, 1)
+    except ValueError as e:
+        report.flows["thread"] = f"failing: {e}"
+        report.problems.append(f"{thread}: {e} (give the topic's address or number)")
+    except LOGIN_REFUSED as e:
+        report.flows["thread"] = f"failing: {e}"
+        report.problems.append(f"thread: {e}")
+    else:
+        report.flows["thread"] = "verified"
+        report.posts = [_post_row(p) for p in posts]
+        report.pagination = {"param": "page", "kind": "page", "current": 1, "pages": pages, "per_page": None,
+                             "has_next": pages > 1}  # the page size is the board's setting: not in the answer
+    if not report.guest:
+        try:
+            rows, unread = adapter.inbox_counts()
+        except LOGIN_REFUSED as e:
+            report.flows["inbox"] = f"failing: {e}"
+            report.problems.append(f"inbox: {e}")
+        else:
+            report.flows["inbox"] = "verified"
+            report.inbox = {"rows": rows, "unread": unread}
+    report.flows["reply"] = report.flows["pm"] = "not tried: probe writes nothing"
+    return report
+
+
+def _post_row(p: Any, *, notice: bool = False, signed: bool = False) -> dict[str, Any]:
+    return {
+        "id": p.id, "author": p.author, "author_id": p.author_id,
+        "posted_at": p.posted_at.isoformat(),
+        "posted_latest": p.posted_latest.isoformat() if p.posted_latest else None,
+        "edited_at": p.edited_at.isoformat() if p.edited_at else None,
+        "edit_notice": notice, "quote_stripped": p.quoted, "signature_stripped": signed,
+        "text": p.text,
+    }
+
+
 def _read_posts(adapter: Any, profile: Any, page: Any, tree: Any, tid: str, report: ProbeReport) -> None:
     sel = profile.selectors
     try:
@@ -136,14 +195,7 @@ def _read_posts(adapter: Any, profile: Any, page: Any, tree: Any, tid: str, repo
         el = elements.get(p.id)
         signed = el is not None and "signature" in sel and select_one(el, sel["signature"]) is not None
         notice = el is not None and "edit_notice" in sel and select_one(el, sel["edit_notice"]) is not None
-        report.posts.append({
-            "id": p.id, "author": p.author, "author_id": p.author_id,
-            "posted_at": p.posted_at.isoformat(),
-            "posted_latest": p.posted_latest.isoformat() if p.posted_latest else None,
-            "edited_at": p.edited_at.isoformat() if p.edited_at else None,
-            "edit_notice": notice, "quote_stripped": p.quoted, "signature_stripped": signed,
-            "text": p.text,
-        })
+        report.posts.append(_post_row(p, notice=notice, signed=signed))
     if not posts and select(tree, sel["post"]):
         report.problems.append(f"posts: {len(select(tree, sel['post']))} post container(s) but no post read "
                                f"(selectors.body or the post ids)")
@@ -180,15 +232,18 @@ def _inbox(adapter: Any, profile: Any, tree: Any) -> dict[str, Any]:
 def to_text(report: ProbeReport, zone: str = "") -> str:
     """The report for a person, one field a line; times shown in `zone` (the game's), else in the zone they are
     read in, else UTC (issue 17 item 13: a Moscow GM reads Moscow times)."""
-    who = "as a guest" if report.guest else "logged in"
+    who = "as a guest" if report.guest else "through the API with the bot's key" if report.api else "logged in"
     shown = zone or report.timezone
 
     def at(iso: str) -> str:
         return local(datetime.fromisoformat(iso), shown)
 
     out = [f"forum: {report.forum or '-'}    thread: {report.thread}    {who}",
-           f"engine: {report.engine} (configured); detected from the page: {report.detected or 'nothing recognised'}",
-           f"times read in: {report.timezone or 'the zone the page gives'}; shown in {shown or 'UTC'}"]
+           f"engine: {report.engine} (configured); " + (
+               "read through its API (JSON, no pages)" if report.api
+               else f"detected from the page: {report.detected or 'nothing recognised'}"),
+           f"times read in: {'unix times (the API)' if report.api else report.timezone or 'the zone the page gives'}; "
+           f"shown in {shown or 'UTC'}"]
     out.append(f"posts on this page: {len(report.posts)}")
     for p in report.posts:
         flags = [f for f, on in (("edited " + (at(p["edited_at"]) if p["edited_at"] else ""), p["edited_at"]),
@@ -201,13 +256,15 @@ def to_text(report: ProbeReport, zone: str = "") -> str:
     pg = report.pagination
     if pg:
         out.append(f"pagination: {pg['param']} ({pg['kind']}), this page {pg['current']}, pages {pg['pages'] or '?'}, "
-                   f"{pg['per_page']} per page, next page {'yes' if pg['has_next'] else 'no'}")
+                   f"{pg['per_page'] or '?'} per page, next page {'yes' if pg['has_next'] else 'no'}")
     if report.inbox is not None:
         unread = report.inbox["unread"]
         out.append(f"inbox: {report.inbox['rows'] if report.inbox['rows'] is not None else '?'} row(s), "
                    f"unread {unread if unread is not None else 'not shown'}")
-    else:
+    elif report.guest:
         out.append("inbox: not read (guest)")
+    else:
+        out.append("inbox: not read (see problems)")
     header = report.pm_header
     if header.get("engine_reads_it") and header.get("unread") is not None:
         out.append(f"unread PMs in the thread page's header: {header['unread']} (an idle tick reads the inbox only "
@@ -215,11 +272,18 @@ def to_text(report: ProbeReport, zone: str = "") -> str:
     elif header.get("engine_reads_it") and not report.guest:
         out.append("unread PMs in the thread page's header: not readable here (another style or language?): "
                    "every tick reads the inbox, one request more")
+    if report.flows:
+        out.append("flows:")
+        out.extend(f"  {name}: {state}" for name, state in report.flows.items())
     out.append("flood limits paced by: " + (", ".join(f"{k} {v:g} s" for k, v in report.limits.items()) or "none"))
     # only a needed selector that matched nothing is a problem; the others (a quote, an edit notice, a next page,
     # an error box) are simply absent from these pages, which a GM cannot tell from a real miss
     needed = {f"selectors.{n}" for n in (*NEEDED_ON_TOPIC, *NEEDED_ON_INBOX)}
-    out.append("selectors (ok: matched; MISS: needed and matched nothing; --: not on these pages, used when present):")
+    if report.api:
+        out.append("selectors: none (the API answers JSON)")
+    else:
+        out.append("selectors (ok: matched; MISS: needed and matched nothing; --: not on these pages, used when "
+                   "present):")
     out.extend(f"  {'ok  ' if ok else 'MISS' if name in needed else '--  '} {name}"
                for name, ok in report.selectors.items())
     out.append("unverified (written without a real page): " + (", ".join(report.unverified) or "none"))

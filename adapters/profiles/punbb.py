@@ -23,10 +23,16 @@ PUNBB = HtmlProfile(
         "dialogue": "pmsnew.php?mdl=topic&tid={pm}",
         "dialogue_reply": "pmsnew.php?mdl=post&tid={pm}",  # a message into an existing dialogue
         "compose": "pmsnew.php?mdl=post",
+        # the user list filtered by `username LIKE name` (userlist.php; `*` a wildcard), when the group may search
+        "member": "userlist.php?username={user}&show_group=-1&sort_by=username&sort_dir=ASC",
     }),
     topic_id=r"(?:[?&;]id=|^)(\d+)",
     selectors=frozen_map({
         "post": "div.blockpost[id^='p']",
+        # userlist.php: the names listed, and the name filter (absent when the group may not search users: the
+        # filter is then ignored and every member listed, page by page)
+        "member_row": "#users1 td.tcl a[href^='profile.php?id=']",
+        "member_search": "form#userlist input[name='username']",
         "author": "div.postleft dl dt strong",
         "author_link": "div.postleft dl dt a[href*='profile.php?id=']",
         # members see viewtopic.php?pid=N#pN; FluxBB 1.5 (Visman) shows guests "#pN" alone (ENGINES.md §12)

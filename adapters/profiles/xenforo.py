@@ -22,6 +22,8 @@ XENFORO = HtmlProfile(
         "conversation_page": "conversations/{pm}/page-{page}",
         "conversation_reply": "conversations/{pm}/add-reply",
         "compose": "conversations/add",
+        # Pub\\Controller\\Member::actionFind, the recipients box's autocomplete: names beginning with `q`, JSON
+        "member_find": "members/find",
     }),
     topic_id=r"(?:threads/(?:[^/?#]*\.)?|^)(\d+)",
     selectors=frozen_map({

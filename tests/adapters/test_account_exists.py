@@ -1,6 +1,6 @@
-"""account_exists on phpBB, MyBB and FlaskBB over pages saved from real boards: a GM `замена` by an account the
-forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up; C-3: an
-account is its name case-folded). None where the board does not let the bot tell."""
+"""account_exists on phpBB, MyBB, FlaskBB and FluxBB (punbb) over pages saved from real boards: a GM `замена` by an
+account the forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up,
+issue 28 item 6; C-3: an account is its name case-folded). None where the board does not let the bot tell."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import pytest
 from adapters.flaskbb import FlaskbbForum
 from adapters.mybb import MybbForum
 from adapters.phpbb import PhpbbForum
+from adapters.punbb import PunbbForum
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 from forumbot.errors import LoginRequired
 from forumbot.transport import Transport
 
 PASSWORD = "bot-password-1!"
 FLASKBB_URL = "http://127.0.0.1:8083/"
+PUNBB_URL = "http://127.0.0.1:8085/"
 
 
 def phpbb_profile(name: str) -> str:
@@ -133,3 +135,41 @@ def test_flaskbb_no_account_so_spelled_issue7_item2(flaskbb, http):
     """FlaskBB's conversation form finds a recipient spelled exactly: a PM to ALICE would be refused too."""
     add_page(http, "GET", FLASKBB_URL + "user/ALICE", "flaskbb", "41_user_profile_other_case_404.html", status=404)
     assert flaskbb.account_exists("ALICE") is False
+
+
+# --- FluxBB (punbb): the user list filtered by name (issue 28 item 6) --------------------------------------------
+
+
+def punbb_list(name: str) -> str:
+    return PUNBB_URL + "userlist.php?username=" + quote(name, safe="") + "&show_group=-1&sort_by=username&sort_dir=ASC"
+
+
+@pytest.fixture
+def punbb(clock):
+    return PunbbForum(PUNBB_URL, "gm_bot", "test-password-1", timezone_name="Europe/Moscow", clock=clock,
+                      sleep=clock.sleep)
+
+
+def test_punbb_an_account_exists_issue28_item6(punbb, http):
+    add_page(http, "GET", punbb_list("Маша"), "punbb", "44_userlist_masha.html")
+    assert punbb.account_exists("Маша") is True
+
+
+def test_punbb_no_member_found_issue28_item6(punbb, http):
+    add_page(http, "GET", punbb_list("Новичок"), "punbb", "45_userlist_no_match.html")
+    assert punbb.account_exists("Новичок") is False
+
+
+def test_punbb_a_name_the_board_does_not_fold_to_an_account_is_no_account_C3(punbb, http):
+    """SQLite folds no Cyrillic case: the list finds nobody, as the PM form's lookup would."""
+    add_page(http, "GET", punbb_list("КОТ БАЮН"), "punbb", "46_userlist_upper_case_no_match.html")
+    assert punbb.account_exists("КОТ БАЮН") is False
+
+
+def test_punbb_a_group_that_may_not_search_users_cannot_tell_a_name_is_missing(punbb, http):
+    """The filter is ignored and every member listed, page by page: a name listed exists; one not on this page
+    may be on the next."""
+    add_page(http, "GET", punbb_list("Маша"), "punbb", "47_userlist_no_search_permission.html")
+    add_page(http, "GET", punbb_list("Новичок"), "punbb", "47_userlist_no_search_permission.html")
+    assert punbb.account_exists("Маша") is True
+    assert punbb.account_exists("Новичок") is None

@@ -262,3 +262,24 @@ def test_a_list_showing_no_readable_row_while_counting_unread_ones_is_an_error(x
     monkeypatch.setattr(pages, "conversation_row", themed)
     with pytest.raises(PageFormatChanged, match="counts 1 unread"):
         bot.fetch_pms()  # before: ([], cursor)
+
+
+# --- accounts: a GM's `замена` names an account the board must have (issue 28 item 6, C-3) ----------------------
+
+
+def test_issue28_item6_an_account_is_looked_up_through_members_find_in_every_mode(xf, clock):
+    bot = adapter(xf, clock)
+    assert bot.account_exists("Кот Баюн") is True
+    assert bot.account_exists("кот  баюн") is True  # C-3: the name case-folded, its spaces as one
+    assert bot.account_exists("Новичок") is False
+    assert bot.account_exists("Кот") is False  # only begins an account's name
+    assert ("GET", "members/find") in xf.board.requests
+
+
+def test_issue28_item6_a_full_list_of_names_that_begin_alike_cannot_tell(xf22, clock):
+    for n in range(10):
+        xf22.board.member(f"Игрок {n}")
+    bot = adapter(xf22, clock)
+    assert bot.account_exists("Игрок") is None  # ten others listed; the eleventh might be the one
+    assert bot.account_exists("Игрок 3") is True
+    assert bot.account_exists("И") is None  # members/find answers nothing under 2 characters

@@ -4,10 +4,14 @@ from xenforo.com/docs/dev/rest-api as ENGINES.md §12 lists it), a key of the wr
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from xfsupport import BOT, START, make_board
 
 from adapters.xenforo_api import SCOPES, XenforoApiForum
+from forumbot.cli import main
 from forumbot.config import load_config
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PostGone, PostQueued
 from xfemu import Emulator
@@ -65,11 +69,9 @@ def test_a_key_of_another_account_or_an_unknown_key_is_refused(api, clock):
         bot(api, clock, "no-such-key").login()
 
 
-def test_check_config_online_names_the_scope_the_key_lacks(api, clock, tmp_path, monkeypatch):
-    from forumbot.cli_daemon import check_online
-    api.board.api_keys[KEY] = (BOT, frozenset(SCOPES) - {"conversation:read"})
+def api_config(api, tmp_path) -> Path:
+    """A forumbot.toml with the forum in API mode and one game on its thread."""
     api.board.thread("Мафия 1: голосование", "mafiya-1-golosovanie", "ГМ", "Голосуем здесь.", at=START - 3600)
-    monkeypatch.setenv("XF_API_KEY", KEY)
     config = tmp_path / "forumbot.toml"
     config.write_text(f"""
 [forums.xf]
@@ -90,6 +92,14 @@ players = [{{ nick = "Дон", role = "don" }}, {{ nick = "Шериф", role = "
     {{ nick = "В", role = "civilian" }}]
 options = {{ cast = {{ mafia = 1, don = 1, sheriff = 1 }} }}
 """, encoding="utf-8")
+    return config
+
+
+def test_check_config_online_names_the_scope_the_key_lacks(api, clock, tmp_path, monkeypatch):
+    from forumbot.cli_daemon import check_online
+    api.board.api_keys[KEY] = (BOT, frozenset(SCOPES) - {"conversation:read"})
+    monkeypatch.setenv("XF_API_KEY", KEY)
+    config = api_config(api, tmp_path)
     wrong, unreachable, _ = check_online(load_config(config), {"XF_API_KEY": KEY})
     assert unreachable == []
     assert len(wrong) == 1 and "forums.xf" in wrong[0] and "conversation:read" in wrong[0], wrong
@@ -120,3 +130,33 @@ def test_C11_issue26_item3_a_reread_from_a_deleted_post_is_post_gone(api, clock,
     with pytest.raises(PostGone):
         forum.reread_from(thread, first)
     assert [p.id for p in forum.reread_from(thread, second)] == [second]
+
+
+# --- forumbot probe in API mode (issue 28 item 7) -----------------------------------------------------------------
+
+
+def test_issue28_item7_probe_reports_the_api_flows_verified_and_exits_0(api, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XF_API_KEY", KEY)
+    config = api_config(api, tmp_path)
+    api.board.start_conversation("Дон", [BOT], "Мафия 1", "подтверждаю")
+    code = main(["probe", "-c", str(config)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "through the API with the bot's key" in out and "(guest)" not in out
+    assert "  login: verified" in out and "  thread: verified" in out and "  inbox: verified" in out
+    assert "inbox: 1 row(s), unread 1" in out
+    assert "ГМ at 2027-01-15 10:00:00 Europe/Moscow: «Тема открыта.»" in out  # the thread's first page, read
+    assert "problems: none" in out
+    assert api.board.unread_count(BOT) == 1  # the conversation was listed, not opened
+
+
+def test_issue28_item7_probe_names_the_flow_that_fails_and_exits_2(api, tmp_path, monkeypatch, capsys):
+    api.board.api_keys[KEY] = (BOT, frozenset(SCOPES) - {"conversation:read"})
+    monkeypatch.setenv("XF_API_KEY", KEY)
+    code = main(["probe", "-c", str(api_config(api, tmp_path)), "--json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert code == 2
+    assert report["flows"]["login"] == report["flows"]["thread"] == "verified"
+    assert report["flows"]["inbox"].startswith("failing:") and "conversation:read" in report["flows"]["inbox"]
+    assert "forumbot: inbox: " in captured.err

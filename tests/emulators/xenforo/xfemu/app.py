@@ -182,6 +182,8 @@ class App:
             return self.moved(req, self.post_link(post.id), "302 Found")
         if m := re.fullmatch(rf"threads/{_REF}/(?:page-(\d+)|post-(\d+))?", r):
             return self.thread(req, user, int(m.group(1)), int(m.group(2) or 1), m.group(3), r)
+        if r == "members/find":
+            return self.find_members(req, user)
         if not (r == dm or r.startswith(dm + "/")):
             return self.not_found(req)
         if user is None:
@@ -193,6 +195,20 @@ class App:
         if m := re.fullmatch(rf"{dm}/{_REF}/(unread|latest|page-(\d+))?", r):
             return self.conversation(req, user, int(m.group(1)), m.group(2) or "", r)
         return self.not_found(req)
+
+    def find_members(self, req: Request, user: str | None) -> Answer:
+        """The recipients box's autocomplete, Pub\\Controller\\Member::actionFind: for a query `q` of 2 characters
+        or more, at most 10 valid users whose name begins with it (the database's case-insensitive LIKE), answered
+        as Pub\\View\\Member\\Find::renderJson: {"results": [{"id": name, "iconHtml": ..., "text": name, "q": q}],
+        "q": q}. Shown here to guests and members alike (the member-list permission is not modelled)."""
+        q = req.query.get("q", "").lstrip()
+        if len(q) < 2:
+            q = ""
+        names = sorted(m.name for k, m in self.board.members.items() if q and k.startswith(fold(q)))[:10]
+        results = [{"id": n, "iconHtml": "<span class='avatar'></span>", "text": n, "q": q} for n in names]
+        if req.query.get("_xfResponseType") != "json":
+            return self.html(req, user, "", "Find member", "member_find")
+        return self.json(req, user, {"results": results, "q": q})
 
     def post_link(self, pid: int) -> str:
         post = self.board.posts[pid]
