@@ -16,7 +16,11 @@ templates, no real page of them was saved (INVISION.unverified):
   not out, never sent again; after a crash, find_own_post finds the same comment by the profile's `held`
   mark (`article.ipsModerated`) and says PostQueued too, so the outbox records it queued, not sent;
 - PMs are Messenger conversations: `messenger/` lists them, `messenger/{id}/` shows the messages (each with
-  its own data-quotedata), `messenger/compose/` starts one (the answer redirects to `messenger/{id}/`).
+  its own data-quotedata), `messenger/compose/` starts one (the answer redirects to `messenger/{id}/`);
+- a board without friendly URLs (IPS's htaccess_mod_rewrite off) has no `login/` or `topic/N/` to answer (the
+  web server's 404): IPS writes every URL as `index.php?/path`, the path's own query joined with `&`
+  (`index.php?/topic/1/&do=findComment&comment=2`); a base URL holding `index.php?` says so, and every route
+  goes through it, as XenForo's route base does.
 """
 
 from __future__ import annotations
@@ -138,7 +142,12 @@ class InvisionForum(HtmlForum):
     def url(self, name: str, **values) -> str:
         if name == "post_page" and "topic" not in values:
             values["topic"] = getattr(self, "_rereading", "")
-        return super().url(name, **values)
+        path = super().url(name, **values)
+        if "index.php?" not in self.transport.base_url:
+            return path
+        # a board without rewrite: the route after index.php?/ (resolved against the base URL, it replaces
+        # whatever followed "index.php?"); IPS reads the path from the query string, the path's own query after "&"
+        return "index.php?/" + path.replace("?", "&", 1)
 
     # --- PMs (Messenger) --------------------------------------------------------------------------------------
 

@@ -76,9 +76,16 @@ class Invision(Emulator):
         """A route as this board writes it: friendly, or through index.php?/ without rewrite."""
         return self.base + (route if self.rewrite else "index.php?/" + route)
 
-    def route(self, req: Request) -> str:
+    def route(self, req: Request) -> str | None:
+        """The IPS path a request names; None where the web server itself answers 404: without rewrite (the
+        htaccess_mod_rewrite setting off, no .htaccess rules) only index.php exists, and IPS writes every URL as
+        `index.php?/path` (its core/modules/admin/settings/webapp.php builds a URL on the board as
+        `baseUrl() . (htaccess_mod_rewrite ? $path : 'index.php?/' . $path)`); the 404 page's body is the web
+        server's (unverified: none saved). With rewrite on, IPS still takes `index.php?/path`."""
         if req.path == "index.php" and req.raw_query.startswith("/"):
             return req.raw_query[1:].split("&", 1)[0]
+        if not self.rewrite and req.path not in ("", "index.php"):
+            return None
         return req.path
 
     def csrf(self, req: Request) -> str:
@@ -169,8 +176,11 @@ class Invision(Emulator):
     def handle(self, req: Request) -> Response:
         from invision_messenger import messenger
 
-        who = self.who(req)
         route = self.route(req)
+        if route is None:
+            return Response(404, b"<html><body><h1>Not Found</h1></body></html>",
+                            [("Content-Type", "text/html; charset=utf-8")])
+        who = self.who(req)
         if route == "login/":
             return self.login(req, who)
         if route.startswith("messenger"):

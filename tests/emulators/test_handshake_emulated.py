@@ -30,11 +30,16 @@ def _ips():
     return Invision(BOT, PASSWORD), "adapters.invision:InvisionForum", "topic/{}-x/"
 
 
+def _ips_plain():  # friendly URLs off: the board answers only index.php?/path (issue 28 item 3)
+    return Invision(BOT, PASSWORD, rewrite=False), "adapters.invision:InvisionForum", "index.php?/topic/{}-x/"
+
+
 def _ru():
     return Mybbru(BOT, PASSWORD), "adapters.mybbru:MybbruForum", "viewtopic.php?id={}"
 
 
-BOARDS = {"vbulletin-3.8": _vb38, "vbulletin-4.2": _vb42, "invision": _ips, "mybbru": _ru}
+BOARDS = {"vbulletin-3.8": _vb38, "vbulletin-4.2": _vb42, "invision": _ips, "invision-index.php": _ips_plain,
+          "mybbru": _ru}
 
 
 @pytest.fixture(params=sorted(BOARDS))
@@ -51,7 +56,8 @@ def adapter(board, engine: str, password: str = PASSWORD):
     from importlib import import_module
 
     module, _, name = engine.partition(":")
-    return getattr(import_module(module), name)(board.base, BOT, password, timezone_name="Europe/Moscow",
+    base = board.link("") if isinstance(board, Invision) else board.base  # Invision's ends index.php?/ without rewrite
+    return getattr(import_module(module), name)(base, BOT, password, timezone_name="Europe/Moscow",
                                                 intervals={"post": 0, "pm": 0})
 
 
@@ -84,6 +90,8 @@ def test_a_wrong_password_fails_in_the_boards_words(world, tmp_path):
     report = handshake(adapter(board, engine, "не тот"), [board.base + topic.format(31)], GM,
                        tmp_path / "s.json")
     assert report.flows[0].status == FAILING and report.flows[0].said
+    if isinstance(board, Invision):  # the login form's own words, not "no login form" (a 404 without rewrite)
+        assert "password you entered is incorrect" in report.flows[0].said
     assert all(f.status == UNVERIFIED for f in report.flows[1:]) and board.pms == []
 
 
