@@ -72,16 +72,18 @@ class HtmlForms:
         self.raise_for_text(text, flood_action=flood_action)
 
     def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
-        """The typed error for an error message the forum gave (on a page or in a JSON answer)."""
+        """The typed error for an error message the forum gave (on a page or in a JSON answer), the board's
+        words in one line: MyBB's heading "Please correct the following errors" and the error listed under it."""
+        said = " ".join(text.split())
         if self.matches("flood", text):
             m = self.matches("flood_seconds", text)
             wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
-            raise FloodLimited(f"{self.profile.engine}: flood limit: {text}", retry_after=wait)
+            raise FloodLimited(f"{self.profile.engine}: flood limit: {said}", retry_after=wait)
         if self.matches("form_invalid", text):
-            raise FormTransient(f"{self.profile.engine}: form token rejected: {text}")
+            raise FormTransient(f"{self.profile.engine}: form token rejected: {said}")
         if self.matches("bad_login", text):
-            raise LoginRequired(f"{self.profile.engine}: login refused: {text}")
-        raise FormRejected(f"{self.profile.engine}: {text}")
+            raise LoginRequired(f"{self.profile.engine}: login refused: {said}")
+        raise FormRejected(f"{self.profile.engine}: {said}")
 
     def json_answer(self, page: Page, default: type[Exception] = FormRejected, *, flood_action: str = "post",
                     errors_key: str = "errors", status_key: str = "status") -> dict[str, Any]:

@@ -268,3 +268,21 @@ def test_issue28_item4_tick_names_a_thread_address_edited_after_the_start(config
                       encoding="utf-8")
     code, _, err = run(capsys, "tick", "-c", str(config))
     assert code == 2 and f"forumbot: {NOT_A_THREAD}" in err and "unexpected error" not in err
+
+
+def test_issue28_item5_a_refused_login_names_the_variable_holding_the_password(config, capsys, board, monkeypatch):
+    from adapters.phpbb import PhpbbForum
+    from forumbot.errors import LoginRequired
+
+    def refuse(self):
+        raise LoginRequired("phpbb: login refused: You have specified an incorrect password.")
+
+    monkeypatch.setattr(PhpbbForum, "login", refuse)
+    monkeypatch.setenv("FORUMBOT_PASSWORD", "wrong")
+    phpbb_config(config, None)
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        'login = "Бот"', 'login = "Бот"\npassword_env = "FORUMBOT_PASSWORD"'), encoding="utf-8")
+    code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert code == 2
+    assert ("forums.main: cannot log in: phpbb: login refused: You have specified an incorrect password. (check the "
+            "password in the environment variable FORUMBOT_PASSWORD and forums.main.login = 'Бот')") in err
