@@ -10,7 +10,9 @@ from lxml import etree
 
 from adapters.html import clean_text, fill, find_form, form_action, form_fields, select, submit_field
 from adapters.profiles import HtmlProfile
-from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged
+from forumbot.errors import (
+    FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageShowsError,
+)
 from forumbot.transport import Page, Transport
 
 # phpBB rejects a form posted in the second it was issued (FORM_INVALID); 1.1 s clears the boundary.
@@ -31,8 +33,18 @@ class HtmlForms:
             if self.is_login_page(page):
                 raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
             self.raise_for_errors(page, default=None)
+            said = self.notice_text(page)
+            if said:  # phpBB's "not authorised to send private messages" is a notice, not an error box
+                raise PageShowsError(f"{self.profile.engine}: no {name} form on {page.url}; the board says: {said}")
             raise PageFormatChanged(f"{self.profile.engine}: no {name} form on {page.url}")
         return form
+
+    def notice_text(self, page: Page) -> str:
+        """The words of the engine's notice box (phpBB's trigger_error page, `div#message`; MyBB's), one line."""
+        boxes = [key for key in ("notice", "success_message") if key in self.profile.selectors]
+        said = [" ".join(clean_text(e).split())
+                for key in boxes for e in select(page.tree(), self.profile.selectors[key])]
+        return " ".join(dict.fromkeys(w for w in said if w))[:300]
 
     def submit(self, page: Page, name: str, values: Mapping[str, str], *, action: str,
                form: etree._Element | None = None, submit: str | None = None, served_at: float | None = None,
