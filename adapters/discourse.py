@@ -217,6 +217,17 @@ class DiscourseForum(DiscourseAccount, DiscoursePMs, AdapterBase):
             return str(topic).strip()
         raise ValueError(f"not a Discourse topic: {topic!r}")
 
+    @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        """Why `thread` names no topic (a category's address, /c/...), checked before the game starts."""
+        try:
+            cls.topic_id(thread)
+        except ValueError:
+            example = base_url.rstrip("/") + "/t/mafia-day-1/123"
+            return (f"{thread!r} is not a Discourse topic's address (a category's?); a topic's address "
+                    f"looks like {example}, or give the topic's number")
+        return None
+
     # --- writing --------------------------------------------------------------------------------------------
 
     def reply(self, topic: str, text: str) -> str:

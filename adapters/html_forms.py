@@ -10,7 +10,9 @@ from lxml import etree
 
 from adapters.html import clean_text, fill, find_form, form_action, form_fields, select, submit_field
 from adapters.profiles import HtmlProfile
-from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged
+from forumbot.errors import (
+    FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageShowsError,
+)
 from forumbot.transport import Page, Transport
 
 # phpBB rejects a form posted in the second it was issued (FORM_INVALID); 1.1 s clears the boundary.
@@ -31,8 +33,18 @@ class HtmlForms:
             if self.is_login_page(page):
                 raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
             self.raise_for_errors(page, default=None)
+            said = self.notice_text(page)
+            if said:  # phpBB's "not authorised to send private messages" is a notice, not an error box
+                raise PageShowsError(f"{self.profile.engine}: no {name} form on {page.url}; the board says: {said}")
             raise PageFormatChanged(f"{self.profile.engine}: no {name} form on {page.url}")
         return form
+
+    def notice_text(self, page: Page) -> str:
+        """The words of the engine's notice box (phpBB's trigger_error page, `div#message`; MyBB's), one line."""
+        boxes = [key for key in ("notice", "success_message") if key in self.profile.selectors]
+        said = [" ".join(clean_text(e).split())
+                for key in boxes for e in select(page.tree(), self.profile.selectors[key])]
+        return " ".join(dict.fromkeys(w for w in said if w))[:300]
 
     def submit(self, page: Page, name: str, values: Mapping[str, str], *, action: str,
                form: etree._Element | None = None, submit: str | None = None, served_at: float | None = None,
@@ -72,16 +84,18 @@ class HtmlForms:
         self.raise_for_text(text, flood_action=flood_action)
 
     def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
-        """The typed error for an error message the forum gave (on a page or in a JSON answer)."""
+        """The typed error for an error message the forum gave (on a page or in a JSON answer), the board's
+        words in one line: MyBB's heading "Please correct the following errors" and the error listed under it."""
+        said = " ".join(text.split())
         if self.matches("flood", text):
             m = self.matches("flood_seconds", text)
             wait = float(m.group(1)) if m else self.transport.intervals.get(flood_action)
-            raise FloodLimited(f"{self.profile.engine}: flood limit: {text}", retry_after=wait)
+            raise FloodLimited(f"{self.profile.engine}: flood limit: {said}", retry_after=wait)
         if self.matches("form_invalid", text):
-            raise FormTransient(f"{self.profile.engine}: form token rejected: {text}")
+            raise FormTransient(f"{self.profile.engine}: form token rejected: {said}")
         if self.matches("bad_login", text):
-            raise LoginRequired(f"{self.profile.engine}: login refused: {text}")
-        raise FormRejected(f"{self.profile.engine}: {text}")
+            raise LoginRequired(f"{self.profile.engine}: login refused: {said}")
+        raise FormRejected(f"{self.profile.engine}: {said}")
 
     def json_answer(self, page: Page, default: type[Exception] = FormRejected, *, flood_action: str = "post",
                     errors_key: str = "errors", status_key: str = "status") -> dict[str, Any]:

@@ -13,7 +13,7 @@ import logging
 import re
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo
 
 from lxml import etree
@@ -55,6 +55,13 @@ def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]
         if rest:  # the actions the table does not name keep the engine's timer
             kept["+".join(rest)] = seconds
     return {**kept, **configured}
+
+
+def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> str:
+    """What is wrong with a thread address the engine cannot name, and what a thread's address looks like."""
+    example = urljoin(base_url.rstrip("/") + "/", profile.urls["topic"].format(topic=123))
+    return (f"{thread!r} is not a {profile.engine} thread's address (a forum's or a post's?); a thread's address "
+            f"looks like {example}, or give the thread's number")
 
 
 class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
@@ -128,8 +135,16 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
     def topic_id(self, topic: str) -> str:
         m = re.search(self.profile.topic_id, str(topic).strip())
         if not m:
-            raise ValueError(f"not a {self.profile.engine} topic: {topic!r}")
+            raise ValueError(thread_address_problem(self.profile, topic, self.transport.base_url))
         return m.group(1)
+
+    @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        """Why `thread` (a game's game_thread or vote_thread) names no thread on this engine, None if it does:
+        checked before the game starts, so a forum's or a post's address is a config error, not a tick's crash."""
+        if re.search(cls.profile.topic_id, str(thread).strip()):
+            return None
+        return thread_address_problem(cls.profile, thread, base_url)
 
     def ctx(self, page: Page) -> Context:
         now = page.server_time() or datetime.fromtimestamp(self.transport.clock(), timezone.utc)

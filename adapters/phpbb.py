@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 STALE_RETRIES = 3
 
 
+_POST_LINK = re.compile(r"viewtopic\.php\?(?:[^#]*[&;])?p=(\d+)")
+
+
 class PhpbbForum(HtmlForum):
     """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
@@ -49,6 +52,32 @@ class PhpbbForum(HtmlForum):
         """Recipient name, case-folded -> phpBB user id, learnt by PMs sent (a property, not set in __init__:
         the daemon builds adapters from __init__'s signature)."""
         return self.__dict__.setdefault("_user_ids", {})
+
+    # --- threads named by a post's link ---------------------------------------------------------------------
+
+    @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        if _POST_LINK.search(str(thread)):
+            return None  # `topic_id` reads which topic the post is in
+        return super().thread_problem(thread, base_url)
+
+    def topic_id(self, topic: str) -> str:
+        """The topic's number; for a post's link (`viewtopic.php?p=N`, what "copy link" on a post gives) the
+        number of the topic phpBB shows it in, read once from that page's title link (prosilver's
+        viewtopic_body.html: `h2.topic-title a` to U_VIEW_TOPIC, `viewtopic.php?t=N`)."""
+        post = _POST_LINK.search(str(topic))
+        if post is None or re.search(self.profile.topic_id, str(topic).strip()):
+            return super().topic_id(topic)
+        known = self.__dict__.setdefault("_post_topics", {})
+        if post.group(1) not in known:
+            page = self.get(self.url("post_page", post=post.group(1)))
+            link = select_one(page.tree(), "h2.topic-title a[href]")
+            found = re.search(self.profile.topic_id, link.get("href", "")) if link is not None else None
+            if found is None:
+                raise PageFormatChanged(f"phpbb: no topic link on {page.url} (the post {post.group(1)} named by "
+                                        f"{topic!r} is gone or the bot cannot see it)")
+            known[post.group(1)] = found.group(1)
+        return known[post.group(1)]
 
     # --- login ----------------------------------------------------------------------------------------------
 

@@ -75,6 +75,16 @@ class XenforoForum(Conversations):
         self._canonical: dict[str, str] = {}  # thread id -> its canonical URL (slug.ID/), as the board serves it
 
     @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        """A board without friendly URLs serves every route after `index.php?` (ENGINES.md §12): threads given
+        so while base_url lacks it would send the login to `login/`, which such a board does not serve."""
+        route = re.match(r"(.*?index\.php\?)threads/", str(thread).strip())
+        if route and not base_url.endswith("index.php?"):
+            return (f"{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
+                    f"{route.group(1)!r}, which the bot adds every route to")
+        return super().thread_problem(thread, base_url)
+
+    @classmethod
     def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
         """Built by the daemon from a `[forums.NAME]` table (engine = "xenforo")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from forumbot.cli_common import config_from_args, now_of
 from forumbot.config import Config
-from forumbot.errors import ConfigError
+from forumbot.errors import ConfigError, LoginRequired
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 
 
@@ -100,6 +100,9 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             adapter.login()
         except ConfigError as e:
             wrong.append(str(e))
+            continue
+        except LoginRequired as e:  # the board answered and refused: a config to fix, not a board away
+            wrong.append(f"forums.{forum.name}: cannot log in: {e}{forum.login_refused_hint()}")
             continue
         except ForumError as e:
             unreachable.append(f"forums.{forum.name}: cannot log in: {e}")

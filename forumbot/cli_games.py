@@ -33,13 +33,14 @@ def cmd_game_status(args: argparse.Namespace) -> int:
 
 
 def cmd_game_start(args: argparse.Namespace) -> int:
-    from forumbot.lifecycle import check_setups, start_game
+    from forumbot.lifecycle import check_setups, start_game, thread_problems
     from forumbot.localtime import local
 
     checked_name(args.name, "game")
     config = config_from_args(args)
     if args.name in config.games:
         problems = [p for p in check_setups(config) if p.startswith(f"games.{args.name}:")]
+        problems += thread_problems(config, args.name)
         if problems:
             raise ConfigError(problems[0])
     now = now_of(args)

@@ -58,6 +58,29 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
             if variable and variable not in environ:
                 problems.append(f"forums.{forum.name}.{key}: environment variable {variable} is not set "
                                 "(set it where forumbot runs, e.g. in the crontab or the service file)")
+    for game in config.games.values():
+        problems += thread_problems(config, game.name)
+    return problems
+
+
+def thread_problems(config: Config, game_name: str) -> list[str]:
+    """A game's game_thread and vote_thread that name no thread on its forum's engine (a forum's or a post's
+    address), as the adapter's class method `thread_problem(thread, base_url)` sees them, without the network."""
+    from forumbot.registry import adapter_factory
+
+    game = config.games[game_name]
+    forum = config.forums[game.forum]
+    try:
+        check = getattr(adapter_factory(forum.engine), "thread_problem", None)
+    except ConfigError:  # check_forums names an engine that cannot be loaded
+        return []
+    if check is None:
+        return []
+    problems = []
+    for key in ("game_thread", "vote_thread"):
+        problem = check(getattr(game, key), forum.base_url)
+        if problem:
+            problems.append(f"games.{game.name}.{key}: {problem}")
     return problems
 
 

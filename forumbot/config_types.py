@@ -60,6 +60,13 @@ class ForumConfig:
     def password(self, environ: dict[str, str]) -> str | None:
         return environ.get(self.password_env) if self.password_env else None
 
+    def login_refused_hint(self) -> str:
+        """What to fix when the board refused the bot's login: the variable holding the password, by name."""
+        if not self.password_env:
+            return f" (forums.{self.name} has no password_env: name the environment variable holding the password)"
+        return (f" (check the password in the environment variable {self.password_env} and "
+                f"forums.{self.name}.login = {self.login!r})")
+
     @property
     def timezone_name(self) -> str:
         """The zone the adapter reads the board's local times in ("" where the engine's dates carry one)."""

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from forumbot.adapter import COOKIES, ForumAdapter, can
 from forumbot.config import Config, ForumConfig
 from forumbot.disk import disk_problem
-from forumbot.errors import ConfigError, FloodLimited, ForumError
+from forumbot.errors import ConfigError, FloodLimited, ForumError, LoginRequired
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 from forumbot.registry import adapter_factory
 from forumbot.store import open_engine, require_current, session_factory
@@ -96,7 +96,8 @@ class Forums:
                 opened[name] = e
                 continue
             except ForumError as e:
-                log.error("%s: cannot log in: %s", name, e)
+                hint = self.config.forums[name].login_refused_hint() if isinstance(e, LoginRequired) else ""
+                log.error("%s: cannot log in: %s%s", name, e, hint)
                 # kept too: what the adapter learnt of the refusal (XenForo: no new try with that password for
                 # a while) reaches the next tick, which would otherwise post the wrong password again
                 self._save(name, adapter)

@@ -10,7 +10,7 @@ from here.
 from __future__ import annotations
 
 from forumbot.config_checks import (
-    check_forums, check_setups, core_validate, example_config, late_starts, write_example,
+    check_forums, check_setups, core_validate, example_config, late_starts, thread_problems, write_example,
 )
 from forumbot.game_lookup import ACTIVE, STOPPED
 from forumbot.game_start import (
@@ -24,4 +24,5 @@ from forumbot.tick_summary import deferred_by_flood, tick_summary
 __all__ = ["ACTIVE", "STOPPED", "STUCK", "Draw", "Started", "check_forums", "check_setups", "commitment",
            "core_draw", "core_validate", "deferred_by_flood", "example_config", "game_status", "late_starts",
            "list_games", "outbox_drop", "outbox_retry", "past_day_one", "start_game", "stop_game",
-           "stuck_messages", "thread_conflicts", "thread_warnings", "tick_summary", "write_example"]
+           "stuck_messages", "thread_conflicts", "thread_problems", "thread_warnings", "tick_summary",
+           "write_example"]

@@ -41,6 +41,7 @@ from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, m
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
+from forumbot.config_checks import thread_problems
 from forumbot.stored_game import Fold, as_sent, default_fold, fold_game, load_game
 from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.tick_bookkeeping import (
@@ -71,6 +72,14 @@ def tick(ctx: Context) -> TickReport:
         if game is None:
             log.warning("game %s is running but no longer in %s; skipped", name, ctx.config.path)
             report.games.append(GameOutcome(name, "unconfigured"))
+            continue
+        wrong = thread_problems(ctx.config, name)
+        if wrong:  # the config changed since `game start` refused it: a config error to fix, not a crash
+            outcome = GameOutcome(name, "broken")
+            outcome.problem = wrong[0]
+            report.broken[name] = outcome.problem
+            report.games.append(outcome)
+            log.error("%s", outcome.problem)
             continue
         by_forum.setdefault(game.forum, []).append((game_id, name, forum))
     for forum_name, games in by_forum.items():

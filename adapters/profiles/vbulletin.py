@@ -27,7 +27,9 @@ VBULLETIN = HtmlProfile(
         "compose": "private.php?do=newpm",
         "sentbox": "private.php?folderid=-1",
     }),
-    topic_id=r"(?:[?&;]t=|showthread\.php/|^)(\d+)",
+    # vB 4's friendly URLs (Settings > Friendly URLs; includes/class_friendly_url.php): basic
+    # `showthread.php?31-slug`, advanced `showthread.php/31-slug`, mod_rewrite `threads/31-slug`
+    topic_id=r"(?:[?&;]t=|showthread\.php[/?]|(?:^|/)threads/|^)(\d+)",
     selectors=frozen_map({
         # vB3: table#post123 (postbit, "legacy" layout); vB4: li#post_123 (postbitlegacy / postbit)
         "post": "table[id^='post'].tborder, li.postcontainer[id^='post_'], li.postbit[id^='post_']",

@@ -131,3 +131,10 @@ def test_reread_from_fetches_the_stored_ids_of_the_phase_through_posts_json(foru
     posts = forum.reread_from("https://talk.test/t/mafia-game-1/42", "106", ["106", "107"])
     assert [p.id for p in posts] == ["106", "107"] and len(http.calls) == 1
     assert "post_ids%5B%5D=106&post_ids%5B%5D=107" in http.calls[0].request.url
+
+
+def test_issue28_item4_a_category_address_names_what_a_topic_looks_like():
+    assert DiscourseForum.thread_problem("https://d.example/t/mafia/42/7", "https://d.example") is None  # a post's
+    assert DiscourseForum.thread_problem("https://d.example/c/games/5", "https://d.example/") == (
+        "'https://d.example/c/games/5' is not a Discourse topic's address (a category's?); a topic's "
+        "address looks like https://d.example/t/mafia-day-1/123, or give the topic's number")

@@ -41,6 +41,19 @@ def test_login_bad_password(forum, http):
         forum.login()
 
 
+def test_issue28_item5_a_refused_login_says_the_error_listed_under_the_heading(forum, http):
+    """MyBB's error_inline template: a heading, then the errors as a list; the saved page's heading alone said
+    nothing (issue 28 item 5): the listed error comes with it, on one line."""
+    add_page(http, "GET", U + "member.php?action=login", "mybb", "01_login_page.html")
+    add_page(http, "POST", U + "member.php", "mybb", "02_login_failed_wrong_password.html")
+    with pytest.raises(LoginRequired) as refused:
+        forum.login()
+    assert str(refused.value).startswith(
+        "mybb: login refused: Пожалуйста, исправьте следующие ошибки, прежде чем продолжить: "
+        "Вы ввели не правильную компбинацию имя/пароль.")
+    assert "\n" not in str(refused.value)
+
+
 def test_login_bad_post_key_is_form_rejected(forum, http):
     add_page(http, "GET", U + "member.php?action=login", "mybb", "01_login_page.html")
     add_page(http, "POST", U + "member.php", "mybb", "03_login_without_my_post_key.html")

@@ -146,6 +146,18 @@ def test_flood_interval_paces_two_replies(forum, http, clock):
 # --- reading ----------------------------------------------------------------------------------------------------
 
 
+def test_issue28_item4_a_post_link_names_the_topic_the_post_is_in(forum, http):
+    """phpBB's "copy link" on a post gives viewtopic.php?p=N: the topic is read once from the page it lands on
+    (the saved 24_topic_via_post_link_p9: topic 2's title link) and the reply goes to that topic."""
+    add_page(http, "GET", U + "viewtopic.php?p=9", "phpbb", "24_topic_via_post_link_p9_edit_notice.html")
+    add_page(http, "GET", U + "posting.php?mode=reply&t=2", "phpbb", "10_reply_form.html")
+    http.add("POST", U + "posting.php?mode=reply&t=2", status=302, headers={"Location": "./viewtopic.php?p=39#p39"})
+    assert PhpbbForum.thread_problem(U + "viewtopic.php?p=9#p9", U) is None
+    assert forum.topic_id(U + "viewtopic.php?p=9#p9") == "2"
+    assert forum.reply(U + "viewtopic.php?p=9#p9", "x") == "39"
+    assert [c.request.url for c in http.calls].count(U + "viewtopic.php?p=9") == 1
+
+
 def register_topic(http):
     add_page(http, "GET", U + "viewtopic.php?t=2", "phpbb", "20_topic_page1.html")
     add_page(http, "GET", U + "viewtopic.php?t=2&start=10", "phpbb", "21_topic_page2.html")

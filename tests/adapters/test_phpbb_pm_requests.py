@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import json
 
-from adapters_support import PHPBB_URL as U, add_page, form_body
+import pytest
+
+from adapters_support import FIXTURES, PHPBB_URL as U, add_page, form_body
+from forumbot.errors import PageShowsError
 from test_phpbb_flows import COMPOSE, forum  # noqa: F401 (a fixture)
+
+NO_AUTH_SEND_MESSAGE = "У вас нет доступа к отправке личных сообщений."
 
 
 def _first_pm_to_masha(http) -> None:
@@ -52,3 +57,17 @@ def test_a_stored_session_without_ids_or_with_junk_still_loads(forum):
     forum.import_cookies(json.dumps({"cookies": [], "user_ids": {"x": "1 OR 1=1"}}))
     assert forum.user_ids == {}
     assert "user_ids" not in json.loads(forum.export_cookies())
+
+
+def test_issue28_item5_no_pm_permission_says_the_boards_words(forum, http):
+    """A bot account not allowed to send PMs: includes/ucp/ucp_pm_compose.php calls
+    trigger_error('NO_AUTH_SEND_MESSAGE'), which prosilver's message_body.html shows in `div#message` (the saved
+    47_memberlist_viewprofile_un_no_user is that template, its text swapped for the one the issue quotes from the
+    Russian board). The error says the board's words, not only "no compose form"."""
+    page = (FIXTURES / "phpbb" / "47_memberlist_viewprofile_un_no_user.html").read_text(encoding="utf-8")
+    refused = page.replace("Запрашиваемого пользователя не существует.", NO_AUTH_SEND_MESSAGE)
+    assert refused != page
+    http.add("GET", U + "ucp.php?i=pm&mode=compose", body=refused, content_type="text/html; charset=UTF-8")
+    with pytest.raises(PageShowsError) as shown:
+        forum.send_pm("Маша", "Роль", "Вы мирный житель")
+    assert str(shown.value).endswith(f"; the board says: Информация {NO_AUTH_SEND_MESSAGE}")

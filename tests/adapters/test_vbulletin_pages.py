@@ -12,7 +12,7 @@ from adapters.extract import extract_posts
 from adapters.hooks import Context, vb_edit_notice
 from adapters.html import parse, select
 from adapters.profiles import VBULLETIN
-from adapters.vbulletin import md5_password
+from adapters.vbulletin import VbulletinForum, md5_password
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "vbulletin"
 VB3 = "a-thread-vb3811-en-loggedin.animesuki.REAL.html"
@@ -168,3 +168,28 @@ def test_relative_and_russian_post_dates_are_minute_spans(markup, earliest):
     ctx = Context(VBULLETIN, ZoneInfo("Europe/Moscow"), datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
     span = vb_post_date(el, ctx)
     assert span.earliest == earliest and (span.latest - span.earliest).total_seconds() == 59
+
+
+# vB 4's friendly URLs (includes/class_friendly_url.php): basic `showthread.php?31-slug`, advanced
+# `showthread.php/31-slug` (the saved 4.2.3 page's canonical link), mod_rewrite `threads/31-slug`
+FRIENDLY = {
+    "https://vb.example/showthread.php?31-Mafia-day-1": "31",
+    "https://vb.example/threads/31-Mafia-day-1": "31",
+    "https://vb.example/forum/threads/31-Mafia-day-1/page2": "31",
+    "https://vb.example/showthread.php/9687-Legendary-military-columnist-author-Bob-Dorr-dies-at-76": "9687",
+    "https://vb.example/showthread.php?t=31&page=2": "31",
+}
+
+
+@pytest.mark.parametrize("address", FRIENDLY)
+def test_issue28_item4_vb4_friendly_thread_addresses_are_threads(address):
+    forum = VbulletinForum("https://vb.example/", "bot")
+    assert VbulletinForum.thread_problem(address, "https://vb.example/") is None
+    assert forum.topic_id(address) == FRIENDLY[address]
+
+
+def test_issue28_item4_a_vb_forum_address_is_named_with_what_a_thread_looks_like():
+    problem = VbulletinForum.thread_problem("https://vb.example/forumdisplay.php?f=2", "https://vb.example")
+    assert problem == ("'https://vb.example/forumdisplay.php?f=2' is not a vbulletin thread's address (a forum's or "
+                       "a post's?); a thread's address looks like https://vb.example/showthread.php?t=123, or give "
+                       "the thread's number")

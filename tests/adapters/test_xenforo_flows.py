@@ -197,3 +197,16 @@ def test_the_daemon_builds_it_from_a_forum_table_without_logging_the_password():
     assert isinstance(adapter, XenforoForum) and adapter_factory("adapters.xenforo:XenforoForum") is XenforoForum
     assert (adapter.username, str(adapter.tz), adapter.transport.max_wait) == (BOT, "Europe/Moscow", 60)
     assert "секрет" not in repr(adapter)
+
+
+def test_issue28_item5_threads_without_friendly_urls_name_the_base_url_to_set():
+    """ENGINES.md §12: a board without friendly URLs serves `index.php?threads/...`; with base_url lacking
+    `index.php?` the login went to `login/` and said only «no html[data-csrf] on login/». check-config, game
+    start and tick now name the base_url to set."""
+    thread = "https://xf.example/forum/index.php?threads/mafia-day-1.5/"
+    assert XenforoForum.thread_problem(thread, "https://xf.example/forum/") == (
+        f"{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
+        "'https://xf.example/forum/index.php?', which the bot adds every route to")
+    assert XenforoForum.thread_problem(thread, "https://xf.example/forum/index.php?") is None
+    assert XenforoForum.thread_problem("https://xf.example/forum/threads/mafia-day-1.5/",
+                                       "https://xf.example/forum/") is None

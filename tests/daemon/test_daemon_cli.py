@@ -237,5 +237,52 @@ def test_issue7_item19_online_names_a_thread_that_is_not_a_topic(config, capsys,
     phpbb_config(config, None, game_thread="topic two")
     code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
     assert code == 2
-    assert err == ("forumbot: games.g1.game_thread: not a phpbb topic: 'topic two' "
-                   "(give the topic's address or number)\n")
+    assert err == ("forumbot: games.g1.game_thread: 'topic two' is not a phpbb thread's address (a forum's or a "
+                   "post's?); a thread's address looks like http://127.0.0.1:8081/viewtopic.php?t=123, or give the "
+                   "thread's number\n")
+
+
+FORUM_URL = PHPBB_URL + "viewforum.php?f=2"
+NOT_A_THREAD = (f"games.g1.game_thread: '{FORUM_URL}' is not a phpbb thread's address (a forum's or a post's?); "
+                "a thread's address looks like http://127.0.0.1:8081/viewtopic.php?t=123, or give the thread's number")
+
+
+def test_issue28_item4_check_config_names_a_forum_address_in_place_of_a_thread(config, capsys):
+    phpbb_config(config, None, game_thread=FORUM_URL)
+    code, _, err = run(capsys, "check-config", "-c", str(config))
+    assert code == 2 and NOT_A_THREAD in err and "ValueError" not in err
+
+
+def test_issue28_item4_game_start_refuses_a_forum_address_in_place_of_a_thread(config, capsys):
+    phpbb_config(config, None, game_thread=FORUM_URL)
+    assert run(capsys, "db", "upgrade", "-c", str(config))[0] == 0
+    code, _, err = run(capsys, "game", "start", "g1", "-c", str(config))
+    assert (code, err) == (2, f"forumbot: {NOT_A_THREAD}\n")
+
+
+def test_issue28_item4_tick_names_a_thread_address_edited_after_the_start(config, capsys, board):
+    phpbb_config(config, None)
+    assert run(capsys, "db", "upgrade", "-c", str(config))[0] == 0
+    assert run(capsys, "game", "start", "g1", "-c", str(config))[0] == 0
+    config.write_text(config.read_text(encoding="utf-8").replace('game_thread = "101"', f'game_thread = "{FORUM_URL}"'),
+                      encoding="utf-8")
+    code, _, err = run(capsys, "tick", "-c", str(config))
+    assert code == 2 and f"forumbot: {NOT_A_THREAD}" in err and "unexpected error" not in err
+
+
+def test_issue28_item5_a_refused_login_names_the_variable_holding_the_password(config, capsys, board, monkeypatch):
+    from adapters.phpbb import PhpbbForum
+    from forumbot.errors import LoginRequired
+
+    def refuse(self):
+        raise LoginRequired("phpbb: login refused: You have specified an incorrect password.")
+
+    monkeypatch.setattr(PhpbbForum, "login", refuse)
+    monkeypatch.setenv("FORUMBOT_PASSWORD", "wrong")
+    phpbb_config(config, None)
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        'login = "Бот"', 'login = "Бот"\npassword_env = "FORUMBOT_PASSWORD"'), encoding="utf-8")
+    code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert code == 2
+    assert ("forums.main: cannot log in: phpbb: login refused: You have specified an incorrect password. (check the "
+            "password in the environment variable FORUMBOT_PASSWORD and forums.main.login = 'Бот')") in err
