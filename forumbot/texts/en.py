@@ -229,6 +229,7 @@ T: dict[str, str] = {
     "gm.dead_posted": "A post in the game thread by a player who is out — {nick} (post {id}).",
     "gm.runoff_post": "A post out of turn during the runoff — by {nick} (post {id}).",
     "gm.rejected": "Command not done: {why}.",
+    "gm.unknown_command": "Command not done: I read “{line}”, which is no GM command. Send {help} for the list of commands.",
     "gm.refused": "Command not done: {why}.",
     "gm.refuse.already_dead": "that player is already out",
     "gm.refuse.already_paused": "the game is already paused",

@@ -32,6 +32,9 @@ class GmTexts:
                       at=self.time(stamped), phase=self.phase(phase), text=self.esc(text))
 
     def command_rejected(self, r: Rejection) -> str:
+        if r.code == "unknown_command":
+            # The GM sees the line as read (markup stripped, spaces joined) and where the commands are listed.
+            return self._("gm.unknown_command", line=self.excerpt(r.detail), help=self.T["help.grammar.help"])
         return self._("gm.rejected", why=self.reason(r))
 
     def command_refused(self, code: str) -> str:
