@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gamekit import Game  # noqa: E402
+from gamekit import MOSCOW_CAST, Game  # noqa: E402
+
+from forumbot.model import Role  # noqa: E402
 
 
 def test_C9_unknown_gm_command_repeats_the_line_read_and_points_at_help():
@@ -23,3 +25,16 @@ def test_C9_unknown_gm_command_in_english():
     g.gm("day 1", "+2h", "hang М4")
     r = g.run("day 1", "+3h")
     assert r.pms("ГМ")[-1] == "Command not done: I read “hang М4”, which is no GM command. Send “help” for the list of commands."
+
+
+def test_M1_status_names_the_nominated_don_instead_of_saying_none_is_chosen():
+    cast = [(n, None) for n, _ in MOSCOW_CAST]
+    drawn = Game("moscow", list(cast), seed=5).run("day 1", "+1h")
+    mafia = [n for n, _ in cast if drawn.player(n).role in (Role.MAFIA, Role.DON)]
+    g = Game("moscow", list(cast), seed=5)
+    g.pm("setup", "-4h", mafia[0], f"дон {mafia[1]}")
+    g.gm("setup", "-3h", "статус")
+    r = g.run("setup", "-2h")
+    status = r.pms("ГМ")[-1]
+    assert "Дон ещё не выбран" not in status
+    assert f"Дон ещё не назначен: мафия выдвинула {mafia[1]}; в силе последнее выдвижение до начала дня 1." in status

@@ -339,6 +339,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Reason: {reason}",
     "status.roles": "Roles (shown to game masters only): {roles}.",
+    "status.don_nominated": "The Don is not set yet: the mafia nominated {nick}; the last nomination before Day 1 begins stands.",
     "status.no_don": "No Don yet: the mafia choose him before Day 1 begins.",
 }
 

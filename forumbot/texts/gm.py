@@ -90,9 +90,11 @@ class GmTexts:
 
     def status(self, label: str, deadline: datetime | None, paused_at: datetime | None, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
-               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None) -> str:
+               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None,
+               don_nominee: str = "") -> str:
         """A GM's `статус`. `roles` (nick, role, alive) per seat: GMs are trusted with them (issue 17 item 13),
-        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over.
+        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), with `don_nominee` the
+        mafioso the last nomination names, `winner` once over.
         While paused the deadline is not a time yet (C-1: the resume shifts it by the pause), so the GM is told
         what is left of the phase instead."""
         if deadline and paused_at:
@@ -117,7 +119,9 @@ class GmTexts:
             lines.append(self._("status.roles", roles="; ".join(
                 self._("end.role", nick=self.n(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
                 for nick, role, alive in roles)))
-        if no_don:
+        if no_don and don_nominee:
+            lines.append(self._("status.don_nominated", nick=self.n(don_nominee)))
+        elif no_don:
             lines.append(self._("status.no_don"))
         return self.prose(*lines)
 
