@@ -4,10 +4,11 @@ Game stories told with tests/gamekit.py; the Moscow cast: Шериф, Дон, М
 from __future__ import annotations
 
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gamekit import MOSCOW_CAST, Game  # noqa: E402
+from gamekit import DAY, MOSCOW_CAST, START, Game, plain  # noqa: E402
 
 from forumbot.model import Role  # noqa: E402
 
@@ -38,3 +39,17 @@ def test_M1_status_names_the_nominated_don_instead_of_saying_none_is_chosen():
     status = r.pms("ГМ")[-1]
     assert "Дон ещё не выбран" not in status
     assert f"Дон ещё не назначен: мафия выдвинула {mafia[1]}; в силе последнее выдвижение до начала дня 1." in status
+
+
+def test_M10_a_bare_hang_in_a_hang_all_runoff_is_told_what_a_runoff_vote_looks_like():
+    g = Game.moscow()
+    for who in ("М1", "М2"):  # day 1 ties М3:М4 with ten alive: the runoff is hang-all vs pardon-all
+        g.vote("day 1", "+1h", who, "М3")
+    for who in ("М5", "М6"):
+        g.vote("day 1", "+1h", who, "М4")
+    g.vote(START + DAY + timedelta(hours=1), "", "М1", "повесить")
+    g.vote(START + DAY + timedelta(hours=2), "", "М2", "М3")
+    r = g.run("night 1", "+13h")
+    said = "\n".join(plain(m.text) for m in r.run.messages if m.where == "vote")
+    assert "«повесить» — это не голос: в этой перестрелке голосуют «повесить всех» или «помиловать всех»" in said
+    assert "М2 «М3» — это не голос: в этой перестрелке голосуют «повесить всех» или «помиловать всех»" in said

@@ -45,6 +45,8 @@ T: dict[str, str] = {
     "reject.not_a_vote": "not a vote: “{detail}”",
     "reject.not_a_vote.short": "not a vote",
     "reject.bad_runoff_part": "the part after “/” is not understood: “{detail}”",
+    "reject.not_a_hang_all_vote": "not a vote: “{detail}”; in this runoff vote “hang all” or “pardon all”",
+    "reject.not_a_hang_all_vote.short": "not a vote: in this runoff vote “hang all” or “pardon all”",
     "reject.unknown_command": "command not recognised",
     "reject.bad_executor": "the executor must be an alive mafia member, not “{detail}”",
     "reject.bad_hunt_status": "a hunt status is “mafia” or “maniac”, not “{detail}”",

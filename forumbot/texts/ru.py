@@ -53,6 +53,8 @@ T: dict[str, str] = {
     "reject.not_a_vote": "это не голос: «{detail}»",
     "reject.not_a_vote.short": "это не голос",
     "reject.bad_runoff_part": "вторая часть голоса (после «/») не понята: «{detail}»",
+    "reject.not_a_hang_all_vote": "это не голос: «{detail}»; в этой перестрелке голосуют «повесить всех» или «помиловать всех»",
+    "reject.not_a_hang_all_vote.short": "это не голос: в этой перестрелке голосуют «повесить всех» или «помиловать всех»",
     "reject.unknown_command": "команда не распознана",
     "reject.bad_executor": "исполнитель должен быть живым членом мафии, а не «{detail}»",
     "reject.bad_hunt_status": "статус охоты — «маф» или «маньяк», а не «{detail}»",
