@@ -53,3 +53,32 @@ def test_M10_a_bare_hang_in_a_hang_all_runoff_is_told_what_a_runoff_vote_looks_l
     said = "\n".join(plain(m.text) for m in r.run.messages if m.where == "vote")
     assert "«повесить» — это не голос: в этой перестрелке голосуют «повесить всех» или «помиловать всех»" in said
     assert "М2 «М3» — это не голос: в этой перестрелке голосуют «повесить всех» или «помиловать всех»" in said
+
+
+def undo_notice(r) -> str:  # type: ignore[no-untyped-def]
+    (notice,) = [plain(m.text) for m in r.run.messages if m.where == "game" and "Отменено" in m.text]
+    return notice
+
+
+def test_C9_an_undo_that_moved_no_deadline_does_not_announce_one():
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "сказать Играем дальше")
+    g.gm("day 1", "+2h", "отмена")
+    r = g.run("day 1", "+3h")
+    assert undo_notice(r) == "Отменено действие ведущего — объявление."
+
+
+def test_C9_an_undone_extend_still_names_the_deadline_it_restored():
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "продлить 2ч")
+    g.gm("day 1", "+2h", "отмена")
+    r = g.run("day 1", "+3h")
+    assert undo_notice(r).startswith("Отменено действие ведущего — продление: день 1 снова до ")
+
+
+def test_C9_an_undone_replace_says_who_holds_the_seat_again():
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "замена М2 Новичок")
+    g.gm("day 1", "+2h", "отмена")
+    r = g.run("day 1", "+3h")
+    assert undo_notice(r) == "Отменено действие ведущего — замена: место снова занимает М2, Новичок в игре больше нет."

@@ -293,6 +293,8 @@ T: dict[str, str] = {
     "gm.undone": "The GM undid the last action: {what}.",
     "gm.undone_until": "The GM undid the last action ({what}): {phase} is again until {at}.",
     "gm.undone_paused": "The GM undid the last action ({what}): {phase}, the game is paused.",
+    "gm.undone_reseated": "The GM undid the last action ({what}): {seats}.",
+    "undo.seat": "{nick} holds the seat again, {instead} no longer plays",
     "gm.undone_back": "The GM undid the last action ({what}); back in the game: {names}.",
     "gm.rederived": "After the undo, your command of {at} {command} was worked out again; now: {verdict}",
     "gm.rederived_post": "After the undo, the GM's command of {at} was worked out again; now: {verdict}",

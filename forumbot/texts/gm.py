@@ -151,11 +151,17 @@ class GmTexts:
         return self._("gm.replaced", old=self.b(old), new=self.b(new))
 
     def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
-               back: Sequence[str] = (), vote_again: bool = False) -> str:
+               back: Sequence[str] = (), vote_again: bool = False, reseated: Sequence[tuple[str, str]] = (),
+               moved: bool = True) -> str:
         """C-9: the public notice of an undo: what was undone and where the game stands now. `back`: the players
         the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news; with
-        `vote_again`, the day's vote the modkill had cancelled is on again (M-11)."""
+        `vote_again`, the day's vote the modkill had cancelled is on again (M-11). `reseated` (who holds the seat
+        again, who held it): an undone replacement. `moved`: the undo changed the phase's deadline or pause; an
+        unchanged one is not announced as if it were («снова до» read as a new deadline)."""
         what = self.undo_words(name)
+        if reseated:
+            return self._("gm.undone_reseated", what=what, seats="; ".join(
+                self._("undo.seat", nick=self.b(holder), instead=self.b(newcomer)) for holder, newcomer in reseated))
         if back:
             text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
             if vote_again and paused:  # no deadline runs while paused: the resume post will name it
@@ -164,7 +170,7 @@ class GmTexts:
                 text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
                                                at=self.time(deadline) if deadline else "—"))
             return text
-        if not label or label.startswith("ended"):
+        if not label or label.startswith("ended") or not moved:
             return self._("gm.undone", what=what)
         if paused:
             return self._("gm.undone_paused", what=what, phase=self.phase(label))

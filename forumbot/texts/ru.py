@@ -305,6 +305,8 @@ T: dict[str, str] = {
     "gm.undone": "Отменено действие ведущего — {what}.",
     "gm.undone_until": "Отменено действие ведущего — {what}: {phase} снова до {at}.",
     "gm.undone_paused": "Отменено действие ведущего — {what}: {phase}, игра на паузе.",
+    "gm.undone_reseated": "Отменено действие ведущего — {what}: {seats}.",
+    "undo.seat": "место снова занимает {nick}, {instead} в игре больше нет",
     "gm.undone_back": "Отменено действие ведущего — {what}: {names} снова в игре.",
     "gm.rederived": "После отмены пересчитана ваша команда от {at} {command}; теперь — {verdict}",
     "gm.rederived_post": "После отмены пересчитана команда ведущего от {at}; теперь — {verdict}",
