@@ -82,3 +82,17 @@ def test_C9_an_undone_replace_says_who_holds_the_seat_again():
     g.gm("day 1", "+2h", "отмена")
     r = g.run("day 1", "+3h")
     assert undo_notice(r) == "Отменено действие ведущего — замена: место снова занимает М2, Новичок в игре больше нет."
+
+
+def test_M5_the_other_mafiosi_are_told_when_a_partner_changes_target():
+    g = Game.moscow()
+    for who in ("Дон", "Маф1", "Маф2"):
+        g.pm("night 1", "+1h", who, "убить М3")
+    g.pm("night 1", "+2h", "Маф1", "убить М4")
+    r = g.run("night 1", "+3h")
+    for partner in ("Дон", "Маф2"):
+        told = [plain(t) for t in r.pms(partner) if "новая цель" in t]
+        assert told[-1] == ("Маф1 — новая цель: М4.\nЦели мафии сейчас: Дон — М3; Маф1 — М4; Маф2 — М3.\n"
+                            "Выстрел состоится, только если все живые члены мафии назовут одну и ту же цель; "
+                            "иначе — несострел."), told
+    assert not [t for t in r.pms("Маф1") if "Маф1 — новая цель" in plain(t)]  # the sender has his own answer
