@@ -4,12 +4,14 @@ Game stories told with tests/gamekit.py; the Moscow cast: Шериф, Дон, М
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gamekit import DAY, MOSCOW_CAST, START, Game, plain  # noqa: E402
+from gamekit import DAY, MOSCOW_CAST, START, Game, Result, plain  # noqa: E402
 
+from forumbot.game import run  # noqa: E402
 from forumbot.model import Role  # noqa: E402
 
 
@@ -96,3 +98,21 @@ def test_M5_the_other_mafiosi_are_told_when_a_partner_changes_target():
                             "Выстрел состоится, только если все живые члены мафии назовут одну и ту же цель; "
                             "иначе — несострел."), told
     assert not [t for t in r.pms("Маф1") if "Маф1 — новая цель" in plain(t)]  # the sender has his own answer
+
+
+VOTE_URL = "https://forum.example.org/viewtopic.php?t=102"
+
+
+def test_C3_the_day_post_links_the_vote_thread():
+    for language, line in (("ru", f"Голосование — в [url={VOTE_URL}]теме голосования[/url] до "),
+                           ("en", f"Vote in [url={VOTE_URL}]the vote thread[/url] until ")):
+        g = Game.moscow(language=language)
+        r = Result(run(replace(g.setup(), vote_url=VOTE_URL), g.events, g.at("day 1", "+1h")))
+        (opening,) = [m.text for m in r.run.messages if m.where == "game" and ("Наступил день 1" in m.text
+                                                                                 or "Day 1 begins" in m.text)]
+        assert line in opening
+
+
+def test_C3_the_day_post_without_a_vote_thread_address_names_it_in_words():
+    r = Game.moscow().run("day 1", "+1h")
+    assert any("Голосование — в теме голосования до " in t for t in r.posts())

@@ -112,7 +112,7 @@ T: dict[str, str] = {
     "remind.confirm": "Reminder: please confirm your role by replying “confirm”.",
     "pm.confirmed": "Role confirmed, thank you.",
     "day.opens": "Day {n} begins",
-    "day.vote_until": "Vote in the vote thread until {at}.",
+    "day.vote_until": "Vote in {thread} until {at}.",
     "day.alive": "In the game, {count}: {alive}.",
     "night.opens": "Night {n} falls",
     "night.moves_until": "Send your moves by PM until {at}.",

@@ -122,7 +122,7 @@ T: dict[str, str] = {
     "pm.confirmed": "Роль подтверждена, спасибо.",
     # phases
     "day.opens": "Наступил день {n}",
-    "day.vote_until": "Голосование — в теме голосования до {at}.",
+    "day.vote_until": "Голосование — в {thread} до {at}.",
     "day.alive": "В игре {count}: {alive}.",
     "night.opens": "Наступила ночь {n}",
     "night.moves_until": "Ходы присылайте мне в личные сообщения до {at}.",
