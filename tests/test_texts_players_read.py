@@ -27,7 +27,8 @@ def test_C9_unknown_gm_command_in_english():
     g = Game.moscow(language="en")
     g.gm("day 1", "+2h", "hang М4")
     r = g.run("day 1", "+3h")
-    assert r.pms("ГМ")[-1] == "Command not done: I read “hang М4”, which is no GM command. Send “help” for the list of commands."
+    assert r.pms("ГМ")[-1] == ("Command not done: I read “hang М4”, which is no GM command. "
+                               "Send “help” for the list of commands.")
 
 
 def test_M1_status_names_the_nominated_don_instead_of_saying_none_is_chosen():
