@@ -13,7 +13,8 @@ from forumbot.options import option_problems
 
 _GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_thread", "players", "gms", "start",
               "timezone", "day_hours", "night_hours", "runoff_hours", "options", "shadow_to", "pm_subject",
-              "vote_count_minutes", "remind_hours", "publish"}
+              "vote_count_minutes", "remind_hours", "publish", "title"}
+MAX_TITLE = 80  # a PM subject: boards cut or refuse longer ones
 
 
 def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
@@ -56,13 +57,19 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
                 options[key] = table[key]
     shadow_to = r.get("shadow_to", str, "")
     pm_subject = r.get("pm_subject", str, "")
+    title = " ".join(r.get("title", str, "").split())
+    if "title" in table and not title:
+        r.problem("title", "must show something (the game's name players read, e.g. \"Осенняя мафия\")")
+    elif len(title) > MAX_TITLE:
+        r.problem("title", f"at most {MAX_TITLE} characters (it is the bot's PM subject), got {len(title)}")
     publish = r.get("publish", bool, True)
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
         return None
     return GameConfig(name=name, forum=forum, variant=variant, game_thread=game_thread, vote_thread=vote_thread,
                       players=players, gms=tuple(gms), schedule=schedule, mode=mode, language=language,
-                      options=options, shadow_to=shadow_to, pm_subject=pm_subject, publish=publish)
+                      options=options, shadow_to=shadow_to, pm_subject=pm_subject, publish=publish,
+                      title=title)
 
 
 def _parse_players(r: Reader, items: list) -> tuple[PlayerSpec, ...]:

@@ -89,15 +89,24 @@ class GameConfig:
     shadow_to: str = ""  # who gets the shadow-mode PMs; default: the first GM
     pm_subject: str = ""  # subject of the bot's PMs; default: the game's name
     publish: bool = True  # its public pages, where [pages] is configured (issue 20)
+    title: str = ""  # the game's name as players read it ("Осенняя мафия"); default: a readable form of `name`
+
+    @property
+    def readable_name(self) -> str:
+        """The config key as words: "осень_2026" reads «осень 2026»."""
+        return " ".join(self.name.replace("_", " ").replace("-", " ").split())
 
     @property
     def subject(self) -> str:
-        """The bot's PM subject. By default the game's name in the game's language: a bare config key
-        ("autumn") read to Russian players as a stray word; the name stays in it, since a player's reply keeps
-        the subject and a GM addresses a game by naming it."""
+        """The bot's PM subject: `pm_subject`, else the game's `title`, else the key's readable form in the
+        game's language: a bare config key ("autumn") read to Russian players as a stray word. A player's reply
+        keeps the subject and a GM addresses a game by naming it, so each of these names the game
+        (stored_game._names)."""
         if self.pm_subject:
             return self.pm_subject
-        return TABLES.get(self.language, TABLES["ru"])["pm.subject"].format(name=self.name)
+        if self.title:
+            return self.title
+        return TABLES.get(self.language, TABLES["ru"])["pm.subject"].format(name=self.readable_name)
 
     @property
     def shadow_recipient(self) -> str:

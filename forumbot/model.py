@@ -104,6 +104,7 @@ REJECTION_CODES: frozenset[str] = frozenset(
         "ambiguous_name",  # matches more than one player; detail lists them
         "not_alive",  # names a player who is dead (or otherwise not allowed there); detail: the nick
         "not_a_vote",  # text that is not a vote in this variant's grammar (M-7, H-3)
+        "not_a_hang_all_vote",  # M-10: a hang-all runoff post that is neither hang-all nor pardon-all
         "bad_runoff_part",  # the part after "/" is not a player, pardon-all or hang-all (M-7)
         "unknown_command",  # a PM line the move grammar does not know (C-12)
         "bad_executor",  # Free Hunt executor is not an alive mafia member (H-7)

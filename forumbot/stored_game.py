@@ -107,9 +107,10 @@ class Routing:
 
     def key(self) -> str:
         """What the routing depends on: the same key, the same rows are routed alike."""
-        rivals = sorted((m.config.name, m.config.pm_subject, sorted(m.accounts), m.started_at.isoformat(),
-                         m.ended_at.isoformat() if m.ended_at else "") for m in self.rivals)
-        what = (self.game.name, self.game.pm_subject, sorted(self.where.items()), sorted(self.members), rivals,
+        rivals = sorted((m.config.name, m.config.pm_subject + _titled(m.config), sorted(m.accounts),
+                         m.started_at.isoformat(), m.ended_at.isoformat() if m.ended_at else "") for m in self.rivals)
+        what = (self.game.name, self.game.pm_subject + _titled(self.game), sorted(self.where.items()),
+                sorted(self.members), rivals,
                 sorted(self.gms), self.row.forum_id, self.row.started_at.isoformat(),
                 self.row.ended_at.isoformat() if self.row.ended_at else "")
         return hashlib.sha256(repr(what).encode()).hexdigest()
@@ -230,5 +231,11 @@ def _routed_here(row: Any, game: GameConfig, members: frozenset[str], rivals: It
     return not named or game in named
 
 
+def _titled(game: GameConfig) -> str:
+    """The title's part of a routing key; none without one, so the keys of games stored before titles stand."""
+    return f"\ntitle: {game.title}" if game.title else ""
+
+
 def _names(subject: str, game: GameConfig) -> bool:
-    return game.name.casefold() in subject or (bool(game.pm_subject) and game.pm_subject.casefold() in subject)
+    return any(name.casefold() in subject for name in (game.name, game.readable_name, game.pm_subject, game.title)
+               if name)

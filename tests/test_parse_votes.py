@@ -134,7 +134,7 @@ def test_M10_hang_all_runoff_takes_only_hang_or_pardon() -> None:
     assert parse_runoff_vote("повесить всех", M, ALIVE, None) == Vote(Special.HANG_ALL)
     assert parse_runoff_vote("[b]Помиловать всех![/b]", M, ALIVE, None) == Vote(Special.PARDON_ALL)
     for post in ("Вася", "ннв", "Вася / Петя", "повесить"):
-        assert parse_runoff_vote(post, M, ALIVE, None).code == "not_a_vote", post
+        assert parse_runoff_vote(post, M, ALIVE, None).code == "not_a_hang_all_vote", post
 
 
 def test_M10_leaders_runoff_takes_only_a_leader() -> None:

@@ -98,11 +98,25 @@ def player_pm(w: Work, inp: Input) -> None:
         if not seat.alive and n < len(results):  # out by his own modkill (M-12): no move after it
             replies.append(t.you_are_dead())
             break
-    if seat.alive and seat.is_mafia and g.moves.by_player.get((sid, MoveKind.SHOT)) is not shot:
+    now = g.moves.by_player.get((sid, MoveKind.SHOT))
+    if seat.alive and seat.is_mafia and now is not shot:
         # M-5: a shot kills only when every living mafioso's target matches (issue 17 item 8)
         replies.append(t.mafia_targets(team_targets(w)))
     if replies:
         pm(w, inp.at, sid, "\n".join(replies), key)
+    if seat.alive and seat.is_mafia and now is not shot and now is not None and now.target \
+            and (shot is None or shot.target != now.target):
+        tell_partners(w, inp, sid, now.target)
+
+
+def tell_partners(w: Work, inp: Input, sid: str, target: str) -> None:
+    """M-5: the other living mafiosi learn a partner's new target at once; a shot kills only when all match,
+    and only the sender used to see the list (issue 28 item 9)."""
+    targets = team_targets(w)
+    for partner, seat in w.g.seats.items():
+        if partner != sid and seat.alive and seat.is_mafia:
+            pm(w, inp.at, partner, w.tb.t.partner_target(nick(w, sid), nick(w, target), targets),
+               f"pm/{inp.id}/partner/{partner}")
 
 
 def move(w: Work, inp: Input, sid: str, mv: Move) -> str:

@@ -63,7 +63,8 @@ def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
         g.posts = []
         g.day_modkill = False
         g.doomed = set()
-        post_opening(w, at, tb.t.day_opens(number, ph.deadline, alive_nicks(w), late), f"{ph.label}/opens")
+        post_opening(w, at, tb.t.day_opens(number, ph.deadline, alive_nicks(w), late, tb.setup.vote_url),
+                     f"{ph.label}/opens")
     elif kind == "runoff":
         g.runoff_posts = []
         g.runoff_speakers = set()

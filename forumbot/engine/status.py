@@ -25,8 +25,10 @@ def status_text(w: Work, roles: bool = False) -> str:
     unconfirmed = ([x.nick for x in g.seats.values() if not x.confirmed] if ph.kind == "setup" else [])
     seats = [(nick(w, sid), x.role, x.alive) for sid, x in g.seats.items()] if roles else []
     no_don = roles and Role.DON in tb.variant.roles and all(x.role is not Role.DON for x in g.seats.values())
+    # M-1: the last nomination before Day 1 stands, so the GM is told whom it names, not that none was made
+    nominee = nick(w, g.don_nomination) if no_don and g.don_nomination in g.seats else ""
     text = tb.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, g.paused_at,
-                       alive_nicks(w), votes, missing, unconfirmed, seats, no_don, g.winner)
+                       alive_nicks(w), votes, missing, unconfirmed, seats, no_don, g.winner, nominee)
     if ph.kind == "night" and not tb.variant.team_shot:  # M-5: the GMs see a misfire coming (item 8)
         text = tb.t.prose(text, tb.t.mafia_mismatch(team_targets(w)))
     return text

@@ -101,6 +101,8 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     g.voids[g.inputs[current].id] = g.inputs[last.index].id
     state_before = state_line(g)
     out_before = {sid for sid, seat in g.seats.items() if not seat.alive}
+    nicks_before = {sid: seat.nick for sid, seat in g.seats.items()}
+    clock_before = (g.phase.label, g.phase.deadline, g.paused_at is not None)
     w.g = _from(before, last, g)
     outer = (w.quiet, w.redo_at, w.capture)
     w.quiet = True
@@ -136,8 +138,13 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     # M-11: an undone modkill gives the day back its vote, and the notice says so (issue 17 item 10)
     vote_again = bool(back) and ph.kind in ("day", "runoff") and w.tb.variant.modkill_cancels_vote \
         and not g.day_modkill
-    post(w, inp.at, Where.GAME, t.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again),
-         f"undo/{inp.id}")
+    # an undone `замена` gives a seat back to the account that held it: the post names both (issue 28 item 8)
+    reseated = [(seat.nick, nicks_before[sid]) for sid, seat in g.seats.items()
+                if sid in nicks_before and seat.nick != nicks_before[sid]]
+    # the phase's deadline is news only where the undo moved it (an extend, a pause, a resume undone)
+    moved = (ph.label, ph.deadline, g.paused_at is not None) != clock_before
+    post(w, inp.at, Where.GAME, t.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again,
+                                         reseated, moved), f"undo/{inp.id}")
     for sid in back_ids:
         pm(w, inp.at, sid, t.modkill_undone(), f"back/{inp.id}/{sid}")
     answer(w, inp, t.undo_done(last.name) + "\n" + status_text(w))

@@ -235,7 +235,8 @@ def parse_runoff_vote(
             return Vote(Special.HANG_ALL)
         if form in _PARDON_ALL:
             return Vote(Special.PARDON_ALL)
-        return _not_a_vote(line)
+        # M-10: a name or a bare «повесить» is no vote here; the reason says what one looks like
+        return Rejection("not_a_hang_all_vote", excerpt(line))
     if form in _ALL_WORDS:
         return _not_a_vote(line)
     # A dead leader or a non-leader both come back as "not_alive": not someone this runoff can name.

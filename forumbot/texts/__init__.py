@@ -230,11 +230,15 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
 
     # --- phases
 
-    def day_opens(self, n: int, deadline: datetime, alive: Sequence[str], late: str | None = None) -> str:
+    def day_opens(self, n: int, deadline: datetime, alive: Sequence[str], late: str | None = None,
+                  vote_url: str = "") -> str:
+        """The day's opening post; the vote thread is a link where its URL is safe to link (C-3: votes live there,
+        issue 28 item 9), else named in words."""
+        thread = self.f.link(vote_url, self.T["setup.vote.thread"]) if vote_url else self.T["setup.vote.thread"]
         return self.post(
             self.heading("day.opens", n=n),
             *([self.prose(late)] if late else []),
-            self.prose(self._("day.vote_until", at=self.time(deadline))),
+            self.prose(self._("day.vote_until", at=self.time(deadline), thread=thread)),
             self.prose(self._("day.alive", count=self.count(len(alive), "player"), alive=self.plain_names(alive))),
         )
 

@@ -45,6 +45,8 @@ T: dict[str, str] = {
     "reject.not_a_vote": "not a vote: “{detail}”",
     "reject.not_a_vote.short": "not a vote",
     "reject.bad_runoff_part": "the part after “/” is not understood: “{detail}”",
+    "reject.not_a_hang_all_vote": "not a vote: “{detail}”; in this runoff vote “hang all” or “pardon all”",
+    "reject.not_a_hang_all_vote.short": "not a vote: in this runoff vote “hang all” or “pardon all”",
     "reject.unknown_command": "command not recognised",
     "reject.bad_executor": "the executor must be an alive mafia member, not “{detail}”",
     "reject.bad_hunt_status": "a hunt status is “mafia” or “maniac”, not “{detail}”",
@@ -110,7 +112,7 @@ T: dict[str, str] = {
     "remind.confirm": "Reminder: please confirm your role by replying “confirm”.",
     "pm.confirmed": "Role confirmed, thank you.",
     "day.opens": "Day {n} begins",
-    "day.vote_until": "Vote in the vote thread until {at}.",
+    "day.vote_until": "Vote in {thread} until {at}.",
     "day.alive": "In the game, {count}: {alive}.",
     "night.opens": "Night {n} falls",
     "night.moves_until": "Send your moves by PM until {at}.",
@@ -229,6 +231,7 @@ T: dict[str, str] = {
     "gm.dead_posted": "A post in the game thread by a player who is out — {nick} (post {id}).",
     "gm.runoff_post": "A post out of turn during the runoff — by {nick} (post {id}).",
     "gm.rejected": "Command not done: {why}.",
+    "gm.unknown_command": "Command not done: I read “{line}”, which is no GM command. Send {help} for the list of commands.",
     "gm.refused": "Command not done: {why}.",
     "gm.refuse.already_dead": "that player is already out",
     "gm.refuse.already_paused": "the game is already paused",
@@ -290,6 +293,8 @@ T: dict[str, str] = {
     "gm.undone": "The GM undid the last action: {what}.",
     "gm.undone_until": "The GM undid the last action ({what}): {phase} is again until {at}.",
     "gm.undone_paused": "The GM undid the last action ({what}): {phase}, the game is paused.",
+    "gm.undone_reseated": "The GM undid the last action ({what}): {seats}.",
+    "undo.seat": "{nick} holds the seat again, {instead} no longer plays",
     "gm.undone_back": "The GM undid the last action ({what}); back in the game: {names}.",
     "gm.rederived": "After the undo, your command of {at} {command} was worked out again; now: {verdict}",
     "gm.rederived_post": "After the undo, the GM's command of {at} was worked out again; now: {verdict}",
@@ -338,6 +343,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Reason: {reason}",
     "status.roles": "Roles (shown to game masters only): {roles}.",
+    "status.don_nominated": "The Don is not set yet: the mafia nominated {nick}; the last nomination before Day 1 begins stands.",
     "status.no_don": "No Don yet: the mafia choose him before Day 1 begins.",
 }
 

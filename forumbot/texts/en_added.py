@@ -34,6 +34,7 @@ ADDED.update({
     "thread.game_line": "Discussion: {link}.",
     "role.marker": "A line like #fb:… at the end of my messages is a tag I find my own messages by; no need to answer it, it means nothing for the game.",
     "or": "or",
+    "mafia.partner_target": "{nick} has a new target: {target}.",
     "mafia.targets": "The mafia's targets now: {targets}.",
     "mafia.target": "{nick} — {target}",
     "mafia.no_target": "{nick} — no target",

@@ -32,6 +32,9 @@ class GmTexts:
                       at=self.time(stamped), phase=self.phase(phase), text=self.esc(text))
 
     def command_rejected(self, r: Rejection) -> str:
+        if r.code == "unknown_command":
+            # The GM sees the line as read (markup stripped, spaces joined) and where the commands are listed.
+            return self._("gm.unknown_command", line=self.excerpt(r.detail), help=self.T["help.grammar.help"])
         return self._("gm.rejected", why=self.reason(r))
 
     def command_refused(self, code: str) -> str:
@@ -87,9 +90,11 @@ class GmTexts:
 
     def status(self, label: str, deadline: datetime | None, paused_at: datetime | None, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
-               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None) -> str:
+               roles: Sequence[tuple[str, Role, bool]] = (), no_don: bool = False, winner: str | None = None,
+               don_nominee: str = "") -> str:
         """A GM's `статус`. `roles` (nick, role, alive) per seat: GMs are trusted with them (issue 17 item 13),
-        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), `winner` once over.
+        `no_don` when the variant has a Don and the mafia have not chosen him yet (M-1), with `don_nominee` the
+        mafioso the last nomination names, `winner` once over.
         While paused the deadline is not a time yet (C-1: the resume shifts it by the pause), so the GM is told
         what is left of the phase instead."""
         if deadline and paused_at:
@@ -114,7 +119,9 @@ class GmTexts:
             lines.append(self._("status.roles", roles="; ".join(
                 self._("end.role", nick=self.n(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
                 for nick, role, alive in roles)))
-        if no_don:
+        if no_don and don_nominee:
+            lines.append(self._("status.don_nominated", nick=self.n(don_nominee)))
+        elif no_don:
             lines.append(self._("status.no_don"))
         return self.prose(*lines)
 
@@ -144,11 +151,17 @@ class GmTexts:
         return self._("gm.replaced", old=self.b(old), new=self.b(new))
 
     def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
-               back: Sequence[str] = (), vote_again: bool = False) -> str:
+               back: Sequence[str] = (), vote_again: bool = False, reseated: Sequence[tuple[str, str]] = (),
+               moved: bool = True) -> str:
         """C-9: the public notice of an undo: what was undone and where the game stands now. `back`: the players
         the undo put back in the game (an undone modkill): that, not the unchanged deadline, is the news; with
-        `vote_again`, the day's vote the modkill had cancelled is on again (M-11)."""
+        `vote_again`, the day's vote the modkill had cancelled is on again (M-11). `reseated` (who holds the seat
+        again, who held it): an undone replacement. `moved`: the undo changed the phase's deadline or pause; an
+        unchanged one is not announced as if it were («снова до» read as a new deadline)."""
         what = self.undo_words(name)
+        if reseated:
+            return self._("gm.undone_reseated", what=what, seats="; ".join(
+                self._("undo.seat", nick=self.b(holder), instead=self.b(newcomer)) for holder, newcomer in reseated))
         if back:
             text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
             if vote_again and paused:  # no deadline runs while paused: the resume post will name it
@@ -157,7 +170,7 @@ class GmTexts:
                 text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
                                                at=self.time(deadline) if deadline else "—"))
             return text
-        if not label or label.startswith("ended"):
+        if not label or label.startswith("ended") or not moved:
             return self._("gm.undone", what=what)
         if paused:
             return self._("gm.undone_paused", what=what, phase=self.phase(label))

@@ -87,6 +87,11 @@ class GuideTexts:
         verdict = "mafia.match" if len(chosen) == 1 and None not in chosen else "mafia.must_match"
         return self.prose(self._("mafia.targets", targets=self._targets(targets)), self.T[verdict])
 
+    def partner_target(self, partner: str, target: str, targets: Sequence[tuple[str, str | None]]) -> str:
+        """M-5, to the other living mafiosi when one names a new target: who, whom, and the team's targets."""
+        return self.prose(self._("mafia.partner_target", nick=self.b(partner), target=self.b(target)),
+                          self.mafia_targets(targets))
+
     def mafia_mismatch(self, targets: Sequence[tuple[str, str | None]]) -> str:
         """M-5, in a GM's `статус` by night: the mafia's targets when they do not (yet) match; else nothing."""
         chosen = {t for _, t in targets}

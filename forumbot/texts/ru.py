@@ -53,6 +53,8 @@ T: dict[str, str] = {
     "reject.not_a_vote": "это не голос: «{detail}»",
     "reject.not_a_vote.short": "это не голос",
     "reject.bad_runoff_part": "вторая часть голоса (после «/») не понята: «{detail}»",
+    "reject.not_a_hang_all_vote": "это не голос: «{detail}»; в этой перестрелке голосуют «повесить всех» или «помиловать всех»",
+    "reject.not_a_hang_all_vote.short": "это не голос: в этой перестрелке голосуют «повесить всех» или «помиловать всех»",
     "reject.unknown_command": "команда не распознана",
     "reject.bad_executor": "исполнитель должен быть живым членом мафии, а не «{detail}»",
     "reject.bad_hunt_status": "статус охоты — «маф» или «маньяк», а не «{detail}»",
@@ -120,7 +122,7 @@ T: dict[str, str] = {
     "pm.confirmed": "Роль подтверждена, спасибо.",
     # phases
     "day.opens": "Наступил день {n}",
-    "day.vote_until": "Голосование — в теме голосования до {at}.",
+    "day.vote_until": "Голосование — в {thread} до {at}.",
     "day.alive": "В игре {count}: {alive}.",
     "night.opens": "Наступила ночь {n}",
     "night.moves_until": "Ходы присылайте мне в личные сообщения до {at}.",
@@ -241,6 +243,7 @@ T: dict[str, str] = {
     "gm.dead_posted": "Сообщение в игровой теме от игрока вне игры — {nick} (сообщение {id}).",
     "gm.runoff_post": "Сообщение во время перестрелки вне очереди — автор {nick} (сообщение {id}).",
     "gm.rejected": "Команда не выполнена: {why}.",
+    "gm.unknown_command": "Команда не выполнена: прочитано «{line}» — такой команды ведущего нет. Список команд — в ответ на {help}.",
     "gm.refused": "Команда не выполнена: {why}.",
     "gm.refuse.already_dead": "этот игрок уже вне игры",
     "gm.refuse.already_paused": "игра уже на паузе",
@@ -302,6 +305,8 @@ T: dict[str, str] = {
     "gm.undone": "Отменено действие ведущего — {what}.",
     "gm.undone_until": "Отменено действие ведущего — {what}: {phase} снова до {at}.",
     "gm.undone_paused": "Отменено действие ведущего — {what}: {phase}, игра на паузе.",
+    "gm.undone_reseated": "Отменено действие ведущего — {what}: {seats}.",
+    "undo.seat": "место снова занимает {nick}, {instead} в игре больше нет",
     "gm.undone_back": "Отменено действие ведущего — {what}: {names} снова в игре.",
     "gm.rederived": "После отмены пересчитана ваша команда от {at} {command}; теперь — {verdict}",
     "gm.rederived_post": "После отмены пересчитана команда ведущего от {at}; теперь — {verdict}",
@@ -350,6 +355,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Причина: {reason}",
     "status.roles": "Роли (видны только ведущим): {roles}.",
+    "status.don_nominated": "Дон ещё не назначен: мафия выдвинула {nick}; в силе последнее выдвижение до начала дня 1.",
     "status.no_don": "Дон ещё не выбран: мафия выбирает его до начала дня 1.",
 }
 

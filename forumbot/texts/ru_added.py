@@ -34,6 +34,7 @@ ADDED.update({
     "thread.game_line": "Обсуждение — {link}.",
     "role.marker": "Строка вида #fb:… в конце моих сообщений — служебная метка, по которой я нахожу свои сообщения; отвечать на неё не нужно, на игру она не влияет.",
     "or": "или",
+    "mafia.partner_target": "{nick} — новая цель: {target}.",
     "mafia.targets": "Цели мафии сейчас: {targets}.",
     "mafia.target": "{nick} — {target}",
     "mafia.no_target": "{nick} — цели нет",

@@ -286,3 +286,12 @@ def test_issue7_item3_every_engine_printing_local_times_reads_them_in_the_games_
     forum = load_config(write(tmp_path, text)).forums["main"]
     assert forum.timezone_name == "Asia/Yekaterinburg"
     assert build_adapter(forum, {}).tz.key == "Asia/Yekaterinburg"
+
+
+def test_a_game_title_that_shows_nothing_or_is_too_long_for_a_pm_subject_is_named(tmp_path):
+    blank = problems_of(tmp_path, config_toml(game_toml("g1") + 'title = "  "\n'))
+    assert blank == ["games.g1.title: must show something (the game's name players read, e.g. \"Осенняя мафия\")"]
+    long = problems_of(tmp_path, config_toml(game_toml("g1") + f'title = "{"М" * 81}"\n'))
+    assert long == ["games.g1.title: at most 80 characters (it is the bot's PM subject), got 81"]
+    titled = load_config(write(tmp_path, config_toml(game_toml("g1") + 'title = " Осенняя   мафия "\n')))
+    assert titled.games["g1"].subject == "Осенняя мафия"

@@ -100,3 +100,24 @@ def test_the_default_pm_subject_is_the_game_name_in_the_games_language_and_a_rep
     assert autumn["a_М3"] is False
     assert all(p.alive for p in fold_game(w.daemon.sessions, w.config, "spring", w.now).result.players)
     w.close()
+
+
+def test_players_read_the_games_title_or_its_key_as_words_in_the_pm_subject_and_a_reply_to_either_routes(tmp_path):
+    """Issue 28 item 9: «Мафия: spring_cup» showed players the config key. A `title` is the subject; without one
+    the key reads as words. A GM's reply keeps either subject and still steers that game alone."""
+    games = game_toml("spring_cup", prefix="s_") + game_toml("autumn", prefix="a_") + 'title = "Осенняя мафия"\n'
+    w = World(tmp_path, games=games)
+    w.start("spring_cup")
+    w.start("autumn")
+    w.now = STEPS[2][0]
+    w.tick()
+    subjects = {p.to: p.pm.subject for p in w.forum.pms if p.pm.author == BOT and p.to.startswith(("a_", "s_"))}
+    assert subjects["a_М1"] == "Осенняя мафия" and subjects["s_М1"] == "Мафия: spring cup"
+    w.pm(GM, "модкилл a_М3", subject="Re: Осенняя мафия")
+    w.pm(GM, "модкилл s_М4", subject="Re: Мафия: spring cup")
+    w.tick()
+    autumn = {p.nick: p.alive for p in fold_game(w.daemon.sessions, w.config, "autumn", w.now).result.players}
+    spring = {p.nick: p.alive for p in fold_game(w.daemon.sessions, w.config, "spring_cup", w.now).result.players}
+    assert [n for n, alive in autumn.items() if not alive] == ["a_М3"]
+    assert [n for n, alive in spring.items() if not alive] == ["s_М4"]
+    w.close()
