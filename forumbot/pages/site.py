@@ -48,6 +48,7 @@ class GamePages:
     vote_history: str = "live"
     picture: bool = True
     png: bool = False
+    built: datetime | None = None  # when the pages are built (the tick's time): «через 9 ч» counts from it
 
 
 _ENV: Environment | None = None

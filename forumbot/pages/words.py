@@ -3,7 +3,7 @@ SVG labels, escaped by the templates, not forum posts."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from forumbot.model import Rejection
@@ -56,6 +56,7 @@ RU: dict[str, str] = {
     "day.since": "Что менялось от подсчёта к подсчёту", "day.since.when": "Когда", "day.since.changes": "Изменения",
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
+    "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
 }
 
 EN: dict[str, str] = {
@@ -105,6 +106,7 @@ EN: dict[str, str] = {
     "day.since": "What changed from count to count", "day.since.when": "When", "day.since.changes": "Changes",
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
+    "ahead.hours": "in {n} h", "ahead.minutes": "in {n} min",
 }
 
 
@@ -132,10 +134,21 @@ class Words:
         return self(kind, n=int(n)) if n else self(kind)
 
     def time(self, at: datetime | None) -> str:
-        return "" if at is None else at.astimezone(self.zone).strftime("%d.%m %H:%M")
+        """A time in the game's zone, labelled as the posts label it («01.12 14:00 МСК»)."""
+        return "" if at is None else self.posts.time(at)
 
     def time_s(self, at: datetime | None) -> str:
-        return "" if at is None else at.astimezone(self.zone).strftime("%d.%m %H:%M:%S")
+        return "" if at is None else self.posts.time_s(at)
+
+    def ahead(self, at: datetime, built: datetime | None) -> str:
+        """How long until `at` from when the page was built («через 9 ч»): whole hours, minutes in the last hour;
+        "" once it has passed or when the build time is not known."""
+        if built is None or at <= built:
+            return ""
+        left = at - built
+        if left >= timedelta(hours=1):
+            return self("ahead.hours", n=left // timedelta(hours=1))
+        return self("ahead.minutes", n=max(1, left // timedelta(minutes=1)))
 
     def target(self, name: str, special: bool) -> str:
         return self(f"special.{name}") if special else name
