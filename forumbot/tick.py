@@ -221,7 +221,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     escape = getattr(adapter, "escape", escape_bbcode)
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
     result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
-                                                escape is escape_markdown, sent_posts)
+                                                escape is escape_markdown, sent_posts, built=until)
     with ctx.sessions.begin() as session:
         remember_phase(session, forum_id, game_id, result, known_phase)
         sync_game(session, game_id, game, result)
@@ -249,7 +249,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                     gms=setup.gms, language=setup.language, escape=escape, stale=stale)
     outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
     if outcome.delivery.sent or outcome.delivery.recovered:  # the pages link the posts just delivered
-        pages.after_delivery(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id), sent_posts)
+        pages.after_delivery(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id), sent_posts,
+                             built=until)
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
     if result.result.winner is not None:

@@ -40,7 +40,8 @@ def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type:
                               "picture and png (true or false)")
     return GamePages(transcript.game or name, transcript.setup, run, base_url=fields["url"], threads=threads,
                      post_url=fields["post_url"], links=dict(transcript.links), vote_history=mode,
-                     picture=fields["picture"], png=fields["png"], posts={k: str(v) for k, v in posts.items()})
+                     picture=fields["picture"], png=fields["png"], posts={k: str(v) for k, v in posts.items()},
+                     built=transcript.until)
 
 
 def write_pages(folder: Path, g: GamePages) -> list[str]:
@@ -74,7 +75,8 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
         with sessions.begin() as session:
             run = as_sent(session, game_id, run)  # C-14: the counts that were sent, as the ticks' pages have them
         url = frozen_url(rows[name]) or config.pages.url
-        written += write_pages(out, game_pages(config, game, setup, run, url, posts=delivered(sessions, game_id)))
+        written += write_pages(out, game_pages(config, game, setup, run, url, posts=delivered(sessions, game_id),
+                                               built=until))
     return sorted(set(written))
 
 

@@ -139,6 +139,21 @@ def summary(day: DayData, words: Words) -> list[str]:
                     for part in textwrap.wrap(line, 130, subsequent_indent="    ")]
 
 
+def alt_text(day: DayData, words: Words) -> str:
+    """The summary as sentences for an image's alt text: «Итог: Маф1 — 2: М2, М4; Дон — 1: М1. Исход: ...»,
+    never a heading left alone before a full stop («Итог:.»)."""
+    head = words("final") if day.closed is not None else words("running", at=words.time(as_of(day)))
+    tally = "; ".join(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}"
+                      for t, voters in day.final) or words("no_votes")
+    sentences = [f"{head}: {tally}"]
+    for part in outcome(day, words):
+        if part.startswith(" ") and len(sentences) > 1:  # a wrapped line's continuation
+            sentences[-1] += " " + part.strip()
+        else:
+            sentences.append(part)
+    return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
+
+
 def outcome(day: DayData, words: Words) -> list[str]:
     """Who did not vote, and what the day's end did (nothing yet while it is open)."""
     lines = []

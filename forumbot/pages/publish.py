@@ -9,6 +9,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
@@ -40,12 +41,13 @@ def frozen_url(setup_json: str) -> str:
 
 
 def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,  # type: ignore[no-untyped-def]
-               links: dict[str, str] | None = None, posts: dict[str, str] | None = None) -> GamePages:
+               links: dict[str, str] | None = None, posts: dict[str, str] | None = None,
+               built: datetime | None = None) -> GamePages:
     pages = config.pages
     threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
     return GamePages(game.name, setup, run, base_url=url, threads=threads, post_url=pages.post_url,
                      links=links or {}, vote_history=pages.vote_history, picture=pages.picture, png=pages.png,
-                     posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}))
+                     posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}), built=built)
 
 
 def delivered(sessions, game_id: int) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -117,7 +119,8 @@ def _quote(name: str) -> str:
 
 
 def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
-            markdown: bool, posts: Callable[[], dict[str, str]] = dict) -> tuple[GameRun, str]:
+            markdown: bool, posts: Callable[[], dict[str, str]] = dict,
+            built: datetime | None = None) -> tuple[GameRun, str]:
     """The tick's hook: write the game's pages, then give the fold's result with the posts linked. Returns the
     result to enqueue and why posts wait ("" when none does). `posts`: the delivered posts' forum ids."""
     if getattr(config, "pages", None) is None or not game.publish:
@@ -125,7 +128,7 @@ def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[
     url = frozen_url(setup_json())
     if not url:  # started before [pages] was configured: its posts went out without links
         return run, ""
-    g = game_pages(config, game, setup, run, url, posts=posts())
+    g = game_pages(config, game, setup, run, url, posts=posts(), built=built)
     done = publish(config.pages.folder, g)
     if done.written:
         log.info("%s: pages written: %s", game.name, ", ".join(done.written))
@@ -135,7 +138,7 @@ def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[
 
 
 def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
-                   posts: Callable[[], dict[str, str]]) -> None:
+                   posts: Callable[[], dict[str, str]], built: datetime | None = None) -> None:
     """The tick's second hook, once it delivered posts: the pages link them now (their forum ids are known
     only now), so the folder is what `replay --pages` of an export builds. A failure only leaves them unlinked
     until the next tick that writes."""
@@ -144,7 +147,7 @@ def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Cal
     url = frozen_url(setup_json())
     if not url:
         return
-    done = publish(config.pages.folder, game_pages(config, game, setup, run, url, posts=posts()))
+    done = publish(config.pages.folder, game_pages(config, game, setup, run, url, posts=posts(), built=built))
     if done.written:
         log.info("%s: pages linked to the posts delivered: %s", game.name, ", ".join(done.written))
     if done.error:

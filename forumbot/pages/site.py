@@ -22,7 +22,7 @@ from forumbot.model import GameSetup
 from forumbot.names import checked_name
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
 from forumbot.pages.daydata import DayData, day_data
-from forumbot.pages.picture import data_uri, file_name, outcome, render, summary, to_png
+from forumbot.pages.picture import alt_text, data_uri, file_name, outcome, render, to_png
 from forumbot.pages.words import Words
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure
@@ -48,6 +48,7 @@ class GamePages:
     vote_history: str = "live"
     picture: bool = True
     png: bool = False
+    built: datetime | None = None  # when the pages are built (the tick's time): «через 9 ч» counts from it
 
 
 _ENV: Environment | None = None
@@ -132,7 +133,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     urls = by_key(posts)
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
                days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
-               summary=lambda d: summary(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
+               alt=lambda d: alt_text(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
                phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
                opening=urls.get("setup/players", ""), live=live_pictures(g, days, words),

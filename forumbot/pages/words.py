@@ -3,9 +3,10 @@ SVG labels, escaped by the templates, not forum posts."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from forumbot.model import Rejection
 from forumbot.texts import Texts, get_texts
 
 RU: dict[str, str] = {
@@ -21,10 +22,11 @@ RU: dict[str, str] = {
     "reading.rejected": "не голос", "reading.ignored": "не засчитан", "reading.voided": "правлен — не засчитан",
     "reading.deleted": "удалён — не засчитан", "reading.voter_out": "автор выбыл",
     "ignored.limit": "смена сверх лимита", "ignored.final": "после окончательного голоса",
-    "ignored.agitation": "после агитации",
-    "cause.vote": "повешен", "cause.runoff": "повешен в перестрелке", "cause.mafia": "убит мафией",
-    "cause.maniac": "убит маньяком", "cause.hunt": "убит охотой", "cause.failed_hunt": "погиб на охоте",
-    "cause.modkill": "модкилл", "cause.autokill": "автокилл", "cause.night": "убит ночью",
+    "ignored.agitation": "после агитации", "rejected.not_a_vote": "в посте не только ник игрока",
+    # noun phrases: a cause needs no gender («Оля — вне игры: Ночь 1, убийство ночью», not «убит»)
+    "cause.vote": "повешение", "cause.runoff": "повешение в перестрелке", "cause.mafia": "убийство мафией",
+    "cause.maniac": "убийство маньяком", "cause.hunt": "убийство на охоте", "cause.failed_hunt": "гибель на охоте",
+    "cause.modkill": "модкилл", "cause.autokill": "автокилл", "cause.night": "убийство ночью",
     "role.civilian": "мирный", "role.sheriff": "шериф", "role.mafia": "мафия", "role.don": "дон",
     "role.doctor": "доктор", "role.maniac": "маньяк",
     "winner.town": "победил город", "winner.mafia": "победила мафия", "winner.maniac": "победил маньяк",
@@ -32,7 +34,7 @@ RU: dict[str, str] = {
     "site.title": "Игры", "site.game": "Игра", "site.games": "Игры сезона", "game.title": "Игра «{name}»",
     "game.phase": "Фаза", "game.deadline": "Срок", "game.paused": "на паузе", "game.players": "Игроки",
     "game.seat": "Место", "game.nick": "Ник", "game.state": "Статус", "game.role": "Роль",
-    "game.alive": "в игре", "game.out": "выбыл: {phase}, {cause}", "game.replaced": "вместо {seat}",
+    "game.alive": "в игре", "game.out": "вне игры: {phase}, {cause}", "game.replaced": "вместо: {seat}",
     "game.days": "Дни", "game.threads": "Темы", "game.thread.game": "игровая тема",
     "game.thread.vote": "тема голосования", "game.nights": "Ночи", "game.night.quiet": "никто не погиб",
     "game.check": "Проверка жеребьёвки", "game.seed": "Зерно: {seed}",
@@ -54,6 +56,7 @@ RU: dict[str, str] = {
     "day.since": "Что менялось от подсчёта к подсчёту", "day.since.when": "Когда", "day.since.changes": "Изменения",
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
+    "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
 }
 
 EN: dict[str, str] = {
@@ -69,7 +72,7 @@ EN: dict[str, str] = {
     "reading.rejected": "not a vote", "reading.ignored": "not counted", "reading.voided": "edited, not counted",
     "reading.deleted": "deleted, not counted", "reading.voter_out": "author out",
     "ignored.limit": "a change over the limit", "ignored.final": "after a final vote",
-    "ignored.agitation": "after an agitation",
+    "ignored.agitation": "after an agitation", "rejected.not_a_vote": "the post holds more than a player's name",
     "cause.vote": "lynched", "cause.runoff": "lynched in the runoff", "cause.mafia": "killed by the mafia",
     "cause.maniac": "killed by the maniac", "cause.hunt": "killed by the hunt", "cause.failed_hunt": "died hunting",
     "cause.modkill": "modkilled", "cause.autokill": "autokilled", "cause.night": "killed at night",
@@ -103,6 +106,7 @@ EN: dict[str, str] = {
     "day.since": "What changed from count to count", "day.since.when": "When", "day.since.changes": "Changes",
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
+    "ahead.hours": "in {n} h", "ahead.minutes": "in {n} min",
 }
 
 
@@ -130,10 +134,21 @@ class Words:
         return self(kind, n=int(n)) if n else self(kind)
 
     def time(self, at: datetime | None) -> str:
-        return "" if at is None else at.astimezone(self.zone).strftime("%d.%m %H:%M")
+        """A time in the game's zone, labelled as the posts label it («01.12 14:00 МСК»)."""
+        return "" if at is None else self.posts.time(at)
 
     def time_s(self, at: datetime | None) -> str:
-        return "" if at is None else at.astimezone(self.zone).strftime("%d.%m %H:%M:%S")
+        return "" if at is None else self.posts.time_s(at)
+
+    def ahead(self, at: datetime, built: datetime | None) -> str:
+        """How long until `at` from when the page was built («через 9 ч»): whole hours, minutes in the last hour;
+        "" once it has passed or when the build time is not known."""
+        if built is None or at <= built:
+            return ""
+        left = at - built
+        if left >= timedelta(hours=1):
+            return self("ahead.hours", n=left // timedelta(hours=1))
+        return self("ahead.minutes", n=max(1, left // timedelta(minutes=1)))
 
     def target(self, name: str, special: bool) -> str:
         return self(f"special.{name}") if special else name
@@ -143,11 +158,9 @@ class Words:
         rejection, C-6)."""
         said = self(f"reading.{row.reading}")
         if row.reading == "rejected":
-            from forumbot.model import Rejection
-            from forumbot.texts import get_texts
-
-            texts = get_texts(self.language, lambda s: s, str(self.zone))
-            return f"{said}: {texts.reason(Rejection(row.detail, row.note), shown=row.text, who=row.voter)}"
+            if row.detail == "not_a_vote":  # the count post's «это не голос» would only repeat «не голос»
+                return f"{said}: {self('rejected.not_a_vote')}"
+            return f"{said}: {self.posts.reason(Rejection(row.detail, row.note), shown=row.text, who=row.voter)}"
         if row.reading == "ignored":
             return f"{said}: {self(f'ignored.{row.detail}')}"
         return said + (f" ({row.detail})" if row.detail else "")

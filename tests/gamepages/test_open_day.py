@@ -45,8 +45,8 @@ def test_the_open_day_is_drawn_with_its_running_tally_not_final() -> None:
     page = files["o/day-1.html"].decode()
     (svg,) = _embedded(page)
     words = _words(svg)
-    assert "голосование идёт, счёт на 01.12 14:00 не окончательный" in words
-    assert "Текущий счёт на 01.12 14:00, не окончательный:" in words and "Итог:" not in words
+    assert "голосование идёт, счёт на 01.12 14:00 МСК не окончательный" in words
+    assert "Текущий счёт на 01.12 14:00 МСК, не окончательный:" in words and "Итог:" not in words
     assert "Маф1 — 2: М2, М4" in words and "Дон — 1: М1" in words  # the tally after the last post
     assert "<caption>Текущий подсчёт (не окончательный)</caption>" in page
     assert "голосование ещё идёт" in ElementTree.fromstring(svg).find(f"{NS}title").text  # type: ignore[union-attr]
@@ -95,8 +95,8 @@ def test_english_open_day() -> None:
     g.language = "en"
     page = site(GamePages("o", g.setup(), g.run("day 1", "+5h").run))["o/day-1.html"].decode()
     (svg,) = _embedded(page)
-    assert "the vote is open, the tally at 01.12 14:00 is not final" in _words(svg)
-    assert "Tally at 01.12 14:00, not final:" in _words(svg) and '<html lang="en">' in page
+    assert "the vote is open, the tally at 01.12 14:00 MSK is not final" in _words(svg)
+    assert "Tally at 01.12 14:00 MSK, not final:" in _words(svg) and '<html lang="en">' in page
 
 
 def test_the_served_page_may_show_its_drawn_picture(tmp_path: Path) -> None:

@@ -181,7 +181,7 @@ def test_game_page_lists_the_gms_public_acts_not_his_pms() -> None:
     public = "\n".join(m.text for m in r.run.messages if str(m.where) == "game")
     assert "Объявления ведущего" in page and page.count("<li>01.12") >= 4
     assert "Модкилл: М6 покидает игру." in page
-    shown = re.findall(r"<li>01\.12 \d\d:\d\d: <bdi>(.*?)</bdi></li>", page)
+    shown = re.findall(r"<li>01\.12 \d\d:\d\d МСК: <bdi>(.*?)</bdi></li>", page)
     assert shown and all(html.unescape(line) in public.replace("[b]", "").replace("[/b]", "") for line in shown)
 
 

@@ -35,8 +35,8 @@ def test_what_changed_from_count_to_count() -> None:
                           posts={m.key: f"9{n}" for n, m in enumerate(r.run.messages) if "/count/" in m.key}))
     page_text = page["c/day-1.html"].decode()
     assert _rows(page_text) == [("до первого подсчёта", "М1: — → Дон"),
-                                ("после подсчёта 01.12 11:00", "М1: Дон → Маф1; М2: — → Маф1"),
-                                ("после подсчёта 01.12 14:00", "без изменений")]
+                                ("после подсчёта 01.12 11:00 МСК", "М1: Дон → Маф1; М2: — → Маф1"),
+                                ("после подсчёта 01.12 14:00 МСК", "без изменений")]
     assert page_text.count('<a href="https://f.example/p/9') == 2 * 2  # each count linked, in both tables
 
 
@@ -59,4 +59,4 @@ def test_a_vote_in_the_counts_own_second_falls_after_that_count() -> None:
     (count,) = [m for m in r.run.messages if "/count/" in m.key]
     assert count.at == g.at("day 1", "+2h") and "М2" not in count.text.split("Без голоса")[0]
     page = site(GamePages("c", g.setup(), r.run))["c/day-1.html"].decode()
-    assert _rows(page) == [("до первого подсчёта", "М1: — → Маф1"), ("после подсчёта 01.12 12:00", "М2: — → Маф1")]
+    assert _rows(page) == [("до первого подсчёта", "М1: — → Маф1"), ("после подсчёта 01.12 12:00 МСК", "М2: — → Маф1")]

@@ -1,0 +1,46 @@
+"""issue 28 item 15: docs/config.md documents the `[pages]` table, every key the code reads
+(forumbot/pages/config.py KEYS), each with its type and the default the code uses."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from forumbot.pages.config import KEYS, PagesConfig
+
+CONFIG_MD = Path(__file__).resolve().parents[2] / "docs" / "config.md"
+
+
+def _pages_rows() -> dict[str, list[str]]:
+    text = CONFIG_MD.read_text(encoding="utf-8")
+    match = re.search(r"^## `\[pages\]`\n(.*?)(?=^## )", text, re.M | re.S)
+    assert match, "docs/config.md has no `[pages]` section"
+    rows = {}
+    for line in match.group(1).splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def _as_toml(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    return f'`"{value}"`'
+
+
+def test_every_pages_key_is_documented_with_type_and_default() -> None:
+    rows = _pages_rows()
+    assert set(rows) == KEYS
+    for key, (kind, default, meaning) in rows.items():
+        assert kind and default and meaning, key
+
+
+def test_the_documented_defaults_are_the_codes() -> None:
+    rows = _pages_rows()
+    for field in dataclasses.fields(PagesConfig):
+        default = "required" if field.default is dataclasses.MISSING else _as_toml(field.default)
+        assert rows[field.name][1].startswith(default), (field.name, rows[field.name][1], default)
