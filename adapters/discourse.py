@@ -32,10 +32,12 @@ from adapters.dates import parse_iso
 from adapters.discourse_account import DiscourseAccount
 from adapters.discourse_pms import DiscoursePMs
 from adapters.discourse_text import CHUNK, MODERATOR_ACTION, REGULAR, cooked_text, is_quoted, username_lower
-from forumbot.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPost
+from forumbot.forum.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPost
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
-from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
+from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
+from forumbot.forum.http_page import Page
+from forumbot.forum.transport import Transport
 
 DEFAULT_LIMITS = {"post": 5.0, "pm": 5.0}
 BAD_CSRF = b'["BAD CSRF"]'  # ApplicationController#handle_unverified_request, with status 403
@@ -44,7 +46,7 @@ BAD_CSRF = b'["BAD CSRF"]'  # ApplicationController#handle_unverified_request, w
 class DiscourseForum(DiscourseAccount, DiscoursePMs, AdapterBase):
     CAPABILITIES = frozenset({COOKIES, REREAD, OWN_PM})
     engine = "discourse"
-    # read by forumbot.config.engine_traits: its forum-table settings, zoned times, markup
+    # read by forumbot.config.types.engine_traits: its forum-table settings, zoned times, markup
     settings = TRANSPORT_SETTINGS | {"api_key", "api_client_id", "admin_api_key", "admin_api_key_env",
                                      "user_api_key_env", "api_user_id"}
     prints_local_times = False

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from adapters.discourse_text import username_lower
 from forumbot.errors import PageFormatChanged
-from forumbot.transport import Transport
+from forumbot.forum.transport import Transport
 
 USER_API_DAILY = 2880  # GlobalSetting.max_user_api_reqs_per_day
 REQUESTS_PER_CYCLE = 3  # at least: the game thread, the vote thread and the PM list

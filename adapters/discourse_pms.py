@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 from adapters.dates import parse_iso
 from adapters.discourse_text import CHUNK, REGULAR, cooked_text, username_lower
 from adapters.htmlforum import MAX_INBOX_PAGES
-from forumbot.adapter import ForumPM
+from forumbot.forum.adapter import ForumPM
 from forumbot.errors import FormRejected, PageFormatChanged, PostQueued
-from forumbot.transport import Transport
+from forumbot.forum.transport import Transport
 
 log = logging.getLogger("adapters.discourse")  # the adapter's logger, as before the split: log lines read the same
 

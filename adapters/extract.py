@@ -13,11 +13,11 @@ from adapters.bounded import post_content
 from adapters.hooks import Context, hook
 from adapters.html import select, select_one, text
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPost
+from forumbot.forum.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged
-from forumbot.htmlparse import FLATTENED
-from forumbot.http_page import UNDECODABLE, UNDECODABLE_PAGE
-from forumbot.unreadable import UnreadablePost
+from forumbot.forum.htmlparse import FLATTENED
+from forumbot.forum.http_page import UNDECODABLE, UNDECODABLE_PAGE
+from forumbot.forum.unreadable import UnreadablePost
 
 _DIGITS = re.compile(r"(\d+)$")
 _NUMBER = re.compile(r"\d+")
@@ -26,7 +26,7 @@ _UNDECODABLE_AT = etree.XPath("//text()[contains(., $m)] | //@*[contains(., $m)]
 
 
 def undecodable_posts(tree: etree._Element, posts: Sequence[etree._Element]) -> set[etree._Element] | None:
-    """The posts holding bytes that did not decode in the page's charset (forumbot.http_page.UNDECODABLE), in
+    """The posts holding bytes that did not decode in the page's charset (forumbot.forum.http_page.UNDECODABLE), in
     their text or attributes; None when some lie outside every post."""
     damaged: set[etree._Element] = set()
     if tree.getroottree().getroot().get(UNDECODABLE_PAGE) is None:
@@ -133,7 +133,7 @@ def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, top
             continue  # an ignored or deleted-post placeholder: no body to read
         author_el = _first(found["author"], el)
         author = meta.get("author") or (" ".join(text(author_el).split()) if author_el is not None else "")
-        if el in flattened:  # too deep to read faithfully: skipped, and the GMs are told (forumbot.unreadable)
+        if el in flattened:  # too deep to read faithfully: skipped, and the GMs are told (forumbot.forum.unreadable)
             if unreadable is not None:
                 unreadable.append(UnreadablePost(topic, pid, author))
             continue

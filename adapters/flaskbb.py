@@ -27,10 +27,11 @@ from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import FLASKBB, HtmlProfile
-from forumbot.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
-from forumbot.transport import TRANSPORT_SETTINGS, Page
+from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

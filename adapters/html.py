@@ -14,7 +14,7 @@ from lxml import etree
 from lxml.cssselect import CSSSelector
 
 from forumbot.errors import PageFormatChanged
-from forumbot.htmlparse import parse_html
+from forumbot.forum.htmlparse import parse_html
 
 _BLOCK = frozenset({"p", "div", "blockquote", "li", "ul", "ol", "pre", "table", "tr", "h1", "h2", "h3", "h4",
                     "details", "dl", "dt", "dd", "hr"})

@@ -13,7 +13,8 @@ from adapters.profiles import HtmlProfile
 from forumbot.errors import (
     FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageShowsError,
 )
-from forumbot.transport import Page, Transport
+from forumbot.forum.http_page import Page
+from forumbot.forum.transport import Transport
 
 # phpBB rejects a form posted in the second it was issued (FORM_INVALID); 1.1 s clears the boundary.
 FORM_MIN_AGE = 1.1

@@ -15,9 +15,9 @@ from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.pagechecks import check_pm_list
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPM
+from forumbot.forum.adapter import ForumPM
 from forumbot.errors import PageFormatChanged
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger("adapters.htmlforum")  # HtmlForum's logger, as before the split: log lines read the same
 R = TypeVar("R")

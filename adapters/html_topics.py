@@ -14,10 +14,10 @@ from adapters.extract import extract_posts, page_info
 from adapters.html import select, select_one
 from adapters.pagechecks import check_charset, check_error_box, check_posts_whole
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPost
+from forumbot.forum.adapter import ForumPost
 from forumbot.errors import LoginRequired, PageFormatChanged, PageShowsError, PostGone, PostQueued
-from forumbot.transport import Page
-from forumbot.unreadable import UnreadablePost
+from forumbot.forum.http_page import Page
+from forumbot.forum.unreadable import UnreadablePost
 
 # A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
 MAX_REREAD_PAGES = 200

@@ -27,13 +27,15 @@ from adapters.html_topics import MAX_REREAD_PAGES, HtmlTopics
 from adapters.overrides import apply_overrides
 from adapters.pagechecks import check_charset, check_error_box
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
+from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
     ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ReplyId,
 )
 from forumbot.errors import CaptchaRequired, LoginRequired, PageFormatChanged, PageIncomplete
 from forumbot.markup import escape_bbcode
-from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
-from forumbot.unreadable import UnreadablePost
+from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
+from forumbot.forum.http_page import Page
+from forumbot.forum.transport import Transport
+from forumbot.forum.unreadable import UnreadablePost
 
 # The engines import these from here; they live in the parts above.
 __all__ = ["FORM_MIN_AGE", "MAX_INBOX_PAGES", "MAX_REREAD_PAGES", "OWN_PM_LOOKBACK", "HtmlForum", "ReplyId",
@@ -69,7 +71,7 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
     CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
 
     profile: HtmlProfile
-    # What the config reads off the adapter class (forumbot.config.engine_traits), so a new engine needs no line
+    # What the config reads off the adapter class (forumbot.config.types.engine_traits), so a new engine needs no line
     # in forumbot: the forum-table settings it takes besides engine, login, base_url, password_env and markup;
     # whether its pages print local times without a zone (read in `timezone_name`, which then defaults to the
     # zone of the forum's games); the markup its posts are written in.
@@ -200,7 +202,7 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
             return fn()
 
     def take_unreadable(self) -> list[UnreadablePost]:
-        """The posts the topic reads skipped since the last call (forumbot.unreadable), and forget them."""
+        """The posts the topic reads skipped since the last call (forumbot.forum.unreadable), and forget them."""
         out, self._unreadable = list(self._unreadable.values()), {}
         return out
 

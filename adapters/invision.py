@@ -37,9 +37,9 @@ from adapters.extract import extract_posts
 from adapters.html import select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import INVISION, HtmlProfile
-from forumbot.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,9 @@ from adapters.hooks import hook
 from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
-from forumbot.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from lxml import etree
 from adapters.html import clean_text, inner_html, select, text
 from adapters.profiles import MYBBRU, HtmlProfile
 from adapters.punbb import PunbbForum
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.forum.adapter import ForumPM, ForumPost
 
 log = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ from lxml import etree
 from adapters.extract import extract_posts, undecodable_posts
 from adapters.html import clean_text, select, select_one
 from adapters.profiles import HtmlProfile
-from forumbot.adapter import ForumPost
+from forumbot.forum.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
-from forumbot.http_page import is_utf8_beyond_doubt
-from forumbot.transport import Page
-from forumbot.unreadable import UnreadablePost
+from forumbot.forum.http_page import is_utf8_beyond_doubt
+from forumbot.forum.http_page import Page
+from forumbot.forum.unreadable import UnreadablePost
 
 
 def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
@@ -112,12 +112,12 @@ def check_charset(page: Page, profile: HtmlProfile, posts: Sequence[etree._Eleme
     """A page whose bytes are not in the charset it is decoded by reads as mojibake names, and those votes are
     "not in this game" (issue 17 item 18): a meta charset contradicting the header's, or bytes that do not decode
     in the charset used (a decode that would put U+FFFD in), is PageFormatChanged naming the charsets. Bytes that
-    are UTF-8 beyond doubt are read as UTF-8 (forumbot.http_page.page_charset): their labels do not matter.
+    are UTF-8 beyond doubt are read as UTF-8 (forumbot.forum.http_page.page_charset): their labels do not matter.
 
     `posts`, a topic page's post elements: bytes that do not decode only inside some of them are those posts'
     problem, not the page's (issue 26 item 9: one post's damaged bytes refused its whole page, every vote on it
     unread for as long as the post stood). The page reads; the reader skips those posts and the GMs are told
-    (adapters.extract, forumbot.unreadable). Bytes outside every post, or in every post of a page of several,
+    (adapters.extract, forumbot.forum.unreadable). Bytes outside every post, or in every post of a page of several,
     are the page's charset: refused."""
     by_bytes = page.charset in ("utf-8", "utf8") and is_utf8_beyond_doubt(page.content)
     header = _HEADER_CHARSET.search(page.headers.get("Content-Type", "") or "")

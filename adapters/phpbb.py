@@ -26,9 +26,9 @@ from adapters.html import (
 )
 from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.profiles import PHPBB, HtmlProfile
-from forumbot.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged, PostQueued
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -28,9 +28,9 @@ from adapters.html_inbox import same_account
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.pagechecks import error_box
 from adapters.profiles import PUNBB, HtmlProfile
-from forumbot.adapter import ForumPM, ForumPost, OWN_PM
+from forumbot.forum.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import ForumError, FormRejected, LoginRequired, PageFormatChanged, PartlySent, PostQueued
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -34,11 +34,12 @@ from adapters.hooks import hook
 from adapters.html import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR, HtmlProfile
-from forumbot.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PostQueued,
 )
-from forumbot.transport import PACE_MARGIN, Page
+from forumbot.forum.transport_settings import PACE_MARGIN
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -28,9 +28,9 @@ from lxml import etree
 from adapters.html import clean_text, find_form, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import VBULLETIN, HtmlProfile, frozen_map
-from forumbot.adapter import ForumPM, ForumPost, OWN_PM
+from forumbot.forum.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -40,9 +40,10 @@ from adapters.html import clean_text, select, select_one
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import XENFORO, HtmlProfile
 from adapters.xenforo_pms import Conversations
-from forumbot.adapter import OWN_PM
+from forumbot.forum.adapter import OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
-from forumbot.transport import TRANSPORT_SETTINGS, Page
+from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

@@ -19,10 +19,12 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from forumbot.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, ForumPM, ForumPost, ReplyId
+from forumbot.forum.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, ForumPM, ForumPost, ReplyId
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PageFormatChanged, PostGone, PostQueued
 from forumbot.markup import escape_bbcode
-from forumbot.transport import TRANSPORT_SETTINGS, Page, Transport
+from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
+from forumbot.forum.http_page import Page
+from forumbot.forum.transport import Transport
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from adapters.hooks import hook
 from adapters.html import clean_text, inner_html, select, select_one, text
 from adapters.htmlforum import HtmlForum
 from adapters.pagechecks import check_charset, check_error_box
-from forumbot.adapter import ForumPM
+from forumbot.forum.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
 

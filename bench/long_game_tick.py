@@ -27,7 +27,7 @@ from daemon_world import CAST, GM, STARTED, T0, World  # noqa: E402
 from forumbot.engine import fold as engine_fold  # noqa: E402
 from forumbot.engine import tip as engine_tip  # noqa: E402
 from forumbot.engine.fold import run_from  # noqa: E402
-from forumbot.tick import default_fold, load_game  # noqa: E402
+from forumbot.store.game import default_fold, load_game  # noqa: E402
 
 DAY, NIGHT = timedelta(hours=24), timedelta(hours=12)
 RUNS = 7

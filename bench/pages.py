@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from forumbot.engine import draw_seats  # noqa: E402
-from forumbot.game import GameRun, run  # noqa: E402
+from forumbot.engine.results import GameRun  # noqa: E402
+from forumbot.game import run
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where  # noqa: E402
 from forumbot.pages.site import GamePages, build_game  # noqa: E402
 

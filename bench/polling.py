@@ -32,7 +32,7 @@ from adapters.hooks import Context  # noqa: E402
 from adapters.mybb import MybbForum  # noqa: E402
 from adapters.phpbb import PhpbbForum  # noqa: E402
 from adapters.profiles import MYBB, PHPBB  # noqa: E402
-from forumbot.transport import Page  # noqa: E402
+from forumbot.forum.http_page import Page  # noqa: E402
 
 FIX = ROOT / "fixtures"
 U = "http://127.0.0.1:8081/"

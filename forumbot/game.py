@@ -11,10 +11,10 @@ from datetime import datetime
 from typing import Sequence
 
 from forumbot.engine import fold
-from forumbot.engine.results import GameResult, GameRun, PlayerResult
+from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Message, Role
 
-__all__ = ["GameResult", "GameRun", "PlayerResult", "run"]
+__all__ = ["GameRun", "run"]
 
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:

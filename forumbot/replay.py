@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from forumbot.config import MAX_PHASE_HOURS, describe_bad_utf8, read_utf8
+from forumbot.config.types import MAX_PHASE_HOURS
+from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
-from forumbot.game import GameRun, drawn_string, run, stop_message
+from forumbot.engine.results import GameRun
+from forumbot.game import drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.names import name_problem
 from forumbot.options import option_problems
-from forumbot.registry import MemoryForum
+from forumbot.forum.registry import MemoryForum
 
 TOPICS = {Where.GAME: "game", Where.VOTE: "vote"}
 

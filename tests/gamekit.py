@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from forumbot.game import GameRun, run
+from forumbot.engine.results import GameRun
+from forumbot.game import run
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 
 MSK = timezone(timedelta(hours=3))

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from gamekit import Game, plain  # noqa: E402
 
-from forumbot import stored_game  # noqa: E402
+from forumbot.store import game as stored_game  # noqa: E402
 from forumbot.parse import account_key  # noqa: E402
 
 # Accounts that C-4 would fold into "М1" (Cyrillic М, digit 1) but that are other accounts on the forum.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from forumbot import __version__
-from forumbot.cli import build_parser, main
+from forumbot.cli.main import build_parser, main
 
 TRANSCRIPTS = Path(__file__).parent.parent / "forumbot" / "examples"
 

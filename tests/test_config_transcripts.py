@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.cli import EXIT_BROKEN_PIPE, main
+from forumbot.exit_codes import EXIT_BROKEN_PIPE
+from forumbot.cli.main import main
 
 TRANSCRIPTS = Path(__file__).parent.parent / "fixtures" / "transcripts"
 BASE = "moscow_draw.json"

@@ -25,7 +25,7 @@ from forumbot.engine.checkpoint import Tip, dumps, loads  # noqa: E402
 from forumbot.engine.tip import run_tipped, tip_holds  # noqa: E402
 from forumbot.game import run  # noqa: E402
 from forumbot.model import Input, Where  # noqa: E402
-from forumbot.stored_inputs import StoredInputs  # noqa: E402
+from forumbot.store.inputs import StoredInputs  # noqa: E402
 
 GAMES = 40
 
@@ -34,7 +34,7 @@ def _ticks(setup, inputs, cuts, checked=False, loads_=None):  # type: ignore[no-
     """Fold at each cut as the daemon would (the inputs stamped by then, the stored tip and checkpoints), and
     assert each tick's GameRun is the whole fold's. Returns how many ticks started from the tip.
 
-    `checked`: as the daemon reads a stored game (forumbot/stored_inputs.py), the inputs the tip saw are vouched
+    `checked`: as the daemon reads a stored game (forumbot/store/inputs.py), the inputs the tip saw are vouched
     for and loaded only when the fold reads them (each load appended to `loads_`)."""
     tip, stored, from_tip = None, [], 0
     for k, cut in enumerate(cuts):

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.config import ConfigProblems, load_config
+from forumbot.config.types import ConfigProblems
+from forumbot.config.load import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["entry-points"][
@@ -85,7 +86,7 @@ def test_a_new_engine_is_an_adapter_class_and_a_registry_line_only(tmp_path, mon
     """Issue 9: adding an engine touches adapters/ and the registry, not forumbot. An engine installed only as an
     entry point is configured by what its class declares: its own settings accepted, others refused, its markup
     the default, its local times read in the games' zone."""
-    from forumbot.config import engine_traits
+    from forumbot.config.types import engine_traits
 
     package = tmp_path / "site"
     (package / "fakeboard_dist-1.0.dist-info").mkdir(parents=True)

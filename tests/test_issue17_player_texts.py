@@ -362,7 +362,7 @@ def test_the_thread_addresses_are_frozen_with_the_setup_and_travel_through_expor
 
 
 def test_config_game_threads_become_the_setup_links(tmp_path: Path) -> None:
-    from forumbot.config import load_config
+    from forumbot.config.load import load_config
 
     path = tmp_path / "forumbot.toml"
     example = Path(__file__).parents[1].joinpath("forumbot/examples/forumbot.toml").read_text("utf-8")

@@ -3,7 +3,7 @@
 - no import circle among `forumbot`'s modules (a package's `__init__` counts as its own module);
 - `rules` and `parse` are pure: they import only `forumbot.model` (and `forumbot.errors`, a leaf of exceptions);
 - the pure core (model, parse, rules, texts, markup, engine, game) imports nothing of the shell;
-- `forumbot` reaches the `adapters` package only through `forumbot.registry`;
+- `forumbot` reaches the `adapters` package only through `forumbot.forum.registry`;
 - `adapters` import only the interface layer of `forumbot`, never the daemon's shell.
 """
 
@@ -18,10 +18,10 @@ PURE = ("forumbot.model", "forumbot.parse", "forumbot.rules", "forumbot.texts", 
         "forumbot.engine", "forumbot.game", "forumbot.errors", "forumbot.options")
 # htmlparse (the depth-tolerant page parser) and unreadable (the skipped-post record adapters hand back) are
 # interface leaves like transport: they import only model and lxml.
-ADAPTERS_MAY_IMPORT = {"forumbot.adapter", "forumbot.errors", "forumbot.markup", "forumbot.options",
-                       "forumbot.transport", "forumbot.model", "forumbot.htmlparse", "forumbot.unreadable",
+ADAPTERS_MAY_IMPORT = {"forumbot.forum.adapter", "forumbot.errors", "forumbot.markup", "forumbot.options",
+                       "forumbot.forum.transport", "forumbot.model", "forumbot.forum.htmlparse", "forumbot.forum.unreadable",
                        # the transport's parts (issue 21): the decoded page and the settings, leaves like it
-                       "forumbot.http_page", "forumbot.transport_settings"}
+                       "forumbot.forum.http_page", "forumbot.forum.transport_settings"}
 
 
 def _name(path: Path) -> str:
@@ -104,9 +104,9 @@ def test_forumbot_and_adapters_together_have_no_import_circle():
 
 def test_the_circles_issue_19_names_are_gone():
     graph = _graph()
-    for module in ("forumbot.cli_daemon", "forumbot.cli_common", "forumbot.cli_check", "forumbot.cli_probe",
-                   "forumbot.cli_games"):  # the daemon's commands, split by what they do (issue 21)
-        assert "forumbot.cli" not in graph[module], module  # exit codes: forumbot.exit_codes
+    for module in ("forumbot.cli.commands", "forumbot.cli.common", "forumbot.cli.check", "forumbot.cli.probe",
+                   "forumbot.cli.games"):  # the daemon's commands, split by what they do (issue 21)
+        assert "forumbot.cli.main" not in graph[module], module  # exit codes: forumbot.exit_codes
     assert not any(_within(d, "forumbot.game") for m, deps in graph.items() if _within(m, "forumbot.engine")
                    for d in deps)  # result types: forumbot.engine.results
 
@@ -132,7 +132,7 @@ def test_only_the_registry_imports_adapters():
     graph = _graph()
     importers = sorted(m for m, deps in graph.items() if any(_within(d, "adapters") for d in deps))
     assert importers == [], importers  # the registry names its modules as strings, imported on first use
-    registry = (ROOT / "forumbot" / "registry.py").read_text(encoding="utf-8")
+    registry = (ROOT / "forumbot" / "forum" / "registry.py").read_text(encoding="utf-8")
     assert '"adapters.memory"' in registry
 
 
@@ -148,8 +148,8 @@ def test_the_layering_check_sees_a_circle_and_a_stray_import(tmp_path):
     """The checks above can fail: a circle and a function-level import are found."""
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
     stray = tmp_path / "m.py"
-    stray.write_text("def f():\n    from adapters.memory import MemoryForum\n    from forumbot.tick import tick\n")
-    assert _imports(stray, {"forumbot.tick"}) == {"adapters.memory", "forumbot.tick"}
+    stray.write_text("def f():\n    from adapters.memory import MemoryForum\n    from forumbot.cycle.tick import tick\n")
+    assert _imports(stray, {"forumbot.cycle.tick"}) == {"adapters.memory", "forumbot.cycle.tick"}
 
 
 def _engine_shape(root: Path) -> list[str]:

@@ -25,7 +25,8 @@ from datetime import datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot.game import GameRun, run
+from forumbot.engine.results import GameRun
+from forumbot.game import run
 from forumbot.model import Input, Role, Where
 
 from gamekit import DAY, HUNT_CAST, MOSCOW_CAST, NIGHT, START, Game, plain

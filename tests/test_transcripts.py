@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from forumbot import replay
-from forumbot.cli import main
+from forumbot.cli.main import main
 
 TRANSCRIPTS = Path(__file__).parent.parent / "fixtures" / "transcripts"
 
@@ -117,7 +117,7 @@ def _bad(tmp_path: Path, mutate) -> subprocess.CompletedProcess:  # type: ignore
     mutate(data)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data, ensure_ascii=False) if not isinstance(data, str) else data, encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "forumbot.cli", "replay", str(path)], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "forumbot.cli.main", "replay", str(path)], capture_output=True, text=True)
 
 
 @pytest.mark.parametrize(
@@ -147,7 +147,7 @@ def test_setup_errors_exit_nonzero_with_one_clear_line(tmp_path: Path, mutate, e
 def test_malformed_json_is_one_clear_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"variant": "moscow",', encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "forumbot.cli", "replay", str(path)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "forumbot.cli.main", "replay", str(path)], capture_output=True, text=True)
     assert proc.returncode != 0 and "not valid JSON" in proc.stderr and "Traceback" not in proc.stderr
 
 

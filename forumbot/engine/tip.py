@@ -10,7 +10,7 @@ stored `Tip` when every input it saw is unchanged, else from the latest checkpoi
 The GameRun is always what `run(setup, inputs, until)` gives (tests/test_engine_tip.py).
 
 `checked`: the caller vouches that the first `tip.seen` inputs are the ones the tip saw, unchanged (the store
-compares their rows' versions in one query, forumbot/stored_inputs.py): then neither the tip's check nor the new
+compares their rows' versions in one query, forumbot/store/inputs.py): then neither the tip's check nor the new
 tip reads them, and `inputs` may load them only when asked (a deadline's checkpoint digests them all). A tip
 keeps only the handled inputs an undo can still reach (`checkpoint.trimmed`)."""
 

@@ -1,4 +1,4 @@
-"""What the pages commands do, apart from argument parsing (forumbot/cli_pages.py): build a stored game's site,
+"""What the pages commands do, apart from argument parsing (forumbot/cli/pages.py): build a stored game's site,
 a transcript's site (`replay --pages`, the same bytes the ticks wrote), and the probe of the public URL."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 import requests
 from sqlalchemy import select
 
-from forumbot.config import Config
+from forumbot.config.types import Config
 from forumbot.errors import ConfigError, TranscriptError
-from forumbot.game import GameRun
+from forumbot.engine.results import GameRun
 from forumbot.pages.output import write_site
 from forumbot.pages.publish import delivered, frozen_url, game_pages
 from forumbot.pages.site import HISTORY_MODES, GamePages, build_game
@@ -55,7 +55,7 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     from datetime import timedelta
 
     from forumbot.store.models import Game
-    from forumbot.tick import as_sent, fold_game
+    from forumbot.store.game import as_sent, fold_game
 
     if config.pages is None:
         raise ConfigError(f"{config.path}: no [pages] table (folder, url): there is nothing to build")
@@ -82,7 +82,7 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
 
 def _setup(sessions, config: Config, name: str):  # type: ignore[no-untyped-def]
     from forumbot.store.models import Game
-    from forumbot.tick import load_game
+    from forumbot.store.game import load_game
 
     with sessions.begin() as session:
         game_id = session.scalar(select(Game.id).where(Game.name == name))

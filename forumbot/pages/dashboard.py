@@ -41,7 +41,7 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, A
     """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result."""
     last = last_ticks(ticks)
     from forumbot.store.models import Cursor, Game, OutboxRow
-    from forumbot.tick import phase_stream
+    from forumbot.cycle.reread import phase_stream
 
     games = []
     with sessions.begin() as session:

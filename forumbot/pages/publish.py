@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from forumbot.game import GameRun
+from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Message
 from forumbot.pages.botposts import PUBLIC, forum_post_id
 from forumbot.pages.output import write_site

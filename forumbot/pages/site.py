@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from forumbot.engine import draw_seats
 from forumbot.engine.setup import commitment_text
-from forumbot.game import GameRun
+from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup
 from forumbot.names import checked_name
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line

@@ -64,7 +64,7 @@ def load_tip(session: Session, game_id: int) -> Tip | None:
 
 
 def load_marked_tip(session: Session, game_id: int) -> tuple[Tip | None, str | None, bool]:
-    """The game's tip, the mark of the stored inputs it saw (forumbot/stored_inputs.py; None: not known), and
+    """The game's tip, the mark of the stored inputs it saw (forumbot/store/inputs.py; None: not known), and
     whether the tick that folded it put its due messages in the outbox (`mark_enqueued`)."""
     row = session.execute(select(CheckpointRow.data, CheckpointRow.inputs_mark, CheckpointRow.enqueued).where(
         CheckpointRow.game_id == game_id, CheckpointRow.phase == TIP).limit(1)).first()

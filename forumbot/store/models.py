@@ -118,12 +118,12 @@ class RawInput(Base):
     posted_latest: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # the post was gone when the thread was re-read at a deadline (deleted by a moderator, C-11): that deadline
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.tick_bookkeeping, "facts about
+    # what the daemon learnt from the forum for this input, JSON, recorded once (forumbot.cycle.bookkeeping, "facts about
     # accounts"); NULL: not checked yet (rows stored before revision 0004 were marked checked, "{}")
     facts: Mapped[str | None] = mapped_column(Text)
     # how many times the row was written: 1 when stored, one more at every ORM update (the event below; revision
     # 0008). A game's tip records the count and version sum of the rows it saw, so a tick checks in one query
-    # that none changed and loads only newer rows (forumbot/stored_inputs.py). Every write goes through the ORM.
+    # that none changed and loads only newer rows (forumbot/store/inputs.py). Every write goes through the ORM.
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
 
@@ -202,7 +202,7 @@ class Checkpoint(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)  # when the fold resolved it (game time)
     digest: Mapped[str] = mapped_column(String(64))
     data: Mapped[bytes] = mapped_column(LargeBinary)
-    # the tip's row only: which stored inputs it saw (forumbot/stored_inputs.py, revision 0008); NULL: unknown
+    # the tip's row only: which stored inputs it saw (forumbot/store/inputs.py, revision 0008); NULL: unknown
     inputs_mark: Mapped[str | None] = mapped_column(Text)
     # the tip's row only: the tick that folded it put its due messages in the outbox (tick.py, revision 0008)
     enqueued: Mapped[bool | None] = mapped_column(Boolean)

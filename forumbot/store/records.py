@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from forumbot.adapter import ForumPM, ForumPost
+from forumbot.forum.adapter import ForumPM, ForumPost
 from forumbot.store.models import Cursor, Forum, RawInput
 
 

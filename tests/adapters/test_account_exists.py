@@ -14,7 +14,7 @@ from adapters.phpbb import PhpbbForum
 from adapters.punbb import PunbbForum
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 from forumbot.errors import LoginRequired
-from forumbot.transport import Transport
+from forumbot.forum.transport import Transport
 
 PASSWORD = "bot-password-1!"
 FLASKBB_URL = "http://127.0.0.1:8083/"

@@ -1,5 +1,5 @@
 """Issue 19 item 7: an adapter's optional abilities are declared once, in CAPABILITIES on its class, and the
-shell asks `forumbot.adapter.can` instead of probing with getattr/hasattr. A declaration must tell the truth:
+shell asks `forumbot.forum.adapter.can` instead of probing with getattr/hasattr. A declaration must tell the truth:
 every ability declared is implemented, and every optional method implemented is declared."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from forumbot.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, UNREAD_PMS, AdapterBase, can
-from forumbot.registry import adapter_factory
+from forumbot.forum.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, UNREAD_PMS, AdapterBase, can
+from forumbot.forum.registry import adapter_factory
 
 METHODS = {REREAD: ("reread_from",), ACCOUNTS: ("account_exists",),
            UNREAD_PMS: ("shows_unread_pms", "unread_pms_shown"), OWN_PM: ("find_own_pm",),

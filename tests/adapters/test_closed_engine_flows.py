@@ -288,7 +288,8 @@ def test_config_takes_the_new_engines_by_name(tmp_path):
     """engine = "vbulletin" / "invision" with their settings; vBulletin prints local times (zoned)."""
     from daemon_world import config_toml, game_toml
 
-    from forumbot.config import engine_traits, load_config
+    from forumbot.config.types import engine_traits
+    from forumbot.config.load import load_config
     for engine, extra in (("vbulletin", 'printthread = false\ntimezone_name = "Europe/Moscow"\n'), ("invision", "")):
         path = tmp_path / f"{engine}.toml"
         path.write_text(config_toml(game_toml("g1"), engine=engine,

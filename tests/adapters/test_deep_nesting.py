@@ -18,8 +18,8 @@ import responses
 from lxml import etree
 
 from adapters.html import parse, select, select_one
-from forumbot.htmlparse import FLATTENED, MAX_DEPTH, parse_html
-from forumbot.unreadable import UnreadablePost
+from forumbot.forum.htmlparse import FLATTENED, MAX_DEPTH, parse_html
+from forumbot.forum.unreadable import UnreadablePost
 from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))
@@ -115,7 +115,7 @@ def test_a_page_of_ordinary_depth_is_left_as_parsed():
 
 def test_unreadable_post_notice_names_post_author_and_thread_in_both_languages():
     from forumbot.model import Where
-    from forumbot.unreadable import notices
+    from forumbot.forum.unreadable import notices
 
     post = UnreadablePost("https://f/t?t=5", "77", "Вредина")
     ru = notices([post], ["ГМ", "ГМ2"], "ru", NOW, lambda s: s)

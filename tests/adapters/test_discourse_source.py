@@ -92,16 +92,16 @@ def test_a_write_forbidden_to_a_logged_in_account_is_refused_not_a_login_issue10
 
 def test_after_a_restart_the_daemon_restores_the_session_and_the_first_write_costs_no_login_issue10_item5a(
         clock, http, tmp_path):
-    """The whole path: forumbot.daemon.Forums opens the forum from the stored session (no POST /session), and
+    """The whole path: forumbot.cycle.daemon.Forums opens the forum from the stored session (no POST /session), and
     the first write fetches the token first, so it is not refused and no login is spent."""
     from sqlalchemy import select
 
-    from forumbot.config import load_config
-    from forumbot.daemon import Forums, build_adapter
+    from forumbot.config.load import load_config
+    from forumbot.cycle.daemon import Forums, build_adapter
     from forumbot.store import open_engine, session_factory, upgrade
     from forumbot.store.models import Forum
     from forumbot.store.records import forum_id
-    from forumbot.tick import Retry
+    from forumbot.forum.retry import Retry
 
     path = tmp_path / "forumbot.toml"
     path.write_text(config_toml('password_env = "FORUMBOT_TALK_PASSWORD"'), encoding="utf-8")
@@ -123,7 +123,7 @@ def test_after_a_restart_the_daemon_restores_the_session_and_the_first_write_cos
 
 
 def test_the_session_goes_to_the_store_as_cookies_and_flood_times_issue10_item5a(clock):
-    """forumbot.daemon keeps a session (so a tick does not log in) only for adapters with export_cookies."""
+    """forumbot.cycle.daemon keeps a session (so a tick does not log in) only for adapters with export_cookies."""
     forum = restored(clock)
     state = json.loads(forum.export_cookies())
     assert [c["name"] for c in state["cookies"]] == ["_t"] and "last_action" in state
@@ -145,7 +145,8 @@ def test_an_enqueued_post_is_neither_resent_nor_counted_and_the_gms_are_told_iss
     from sqlalchemy import select
 
     from forumbot.model import Message, Where
-    from forumbot.outbox import Target, deliver, enqueue
+    from forumbot.outbox.store import Target, enqueue
+    from forumbot.outbox.deliver import deliver
     from forumbot.store import open_engine, session_factory, upgrade
     from forumbot.store.models import Game, OutboxRow
     from forumbot.store.records import forum_id
@@ -303,7 +304,7 @@ def test_a_moderator_account_lacks_nothing_issue10_item5d(clock, http):
 
 def test_check_config_online_names_what_the_discourse_account_lacks_issue10_item5d(tmp_path, http, capsys,
                                                                                      monkeypatch):
-    from forumbot.cli import main
+    from forumbot.cli.main import main
 
     monkeypatch.setenv("FORUMBOT_TALK_KEY", "admin-k")
     path = tmp_path / "forumbot.toml"
@@ -391,7 +392,7 @@ def test_a_password_login_on_an_sso_board_names_the_api_key_issue10_item5e(clock
 def test_check_config_warns_of_a_user_api_key_with_a_fast_poll_issue10_item5e(tmp_path, capsys):
     """max_user_api_reqs_per_day = 2,880 (lib/auth/default_current_user_provider.rb): at 3 requests a cycle,
     a poll under 90 s runs out of the day's requests."""
-    from forumbot.cli import main
+    from forumbot.cli.main import main
 
     path = tmp_path / "forumbot.toml"
     for poll, warned in ((60, True), (90, False)):
@@ -404,7 +405,7 @@ def test_check_config_warns_of_a_user_api_key_with_a_fast_poll_issue10_item5e(tm
 
 def test_check_config_names_the_preferred_admin_key_when_only_a_password_is_given_issue10_item5e(tmp_path, capsys,
                                                                                              monkeypatch):
-    from forumbot.cli import main
+    from forumbot.cli.main import main
 
     monkeypatch.setenv("FORUMBOT_TALK_PASSWORD", "secret")
 
@@ -421,7 +422,7 @@ def test_check_config_names_the_preferred_admin_key_when_only_a_password_is_give
 
 def test_check_config_names_an_unset_admin_key_variable(tmp_path, capsys, monkeypatch):
     """Like an unset password (issue 7 item 20): the key's variable must be set where the bot runs."""
-    from forumbot.cli import main
+    from forumbot.cli.main import main
 
     monkeypatch.delenv("FORUMBOT_TALK_KEY")
     path = tmp_path / "forumbot.toml"

@@ -18,7 +18,7 @@ from adapters.html import select
 from adapters.mybb import MybbForum
 from adapters.phpbb import PhpbbForum
 from adapters_support import HTML, MYBB_URL, PHPBB_URL, page
-from forumbot.transport import Transport
+from forumbot.forum.transport import Transport
 
 FLASKBB_URL = "http://127.0.0.1:8083/"
 

@@ -14,10 +14,11 @@ from adapters.hooks import HOOKS, Context
 from adapters.html import find_form, select
 from adapters.profiles import FLASKBB
 from adapters_support import FIXTURES, HTML, add_page, form_body, page
-from forumbot.adapter import ForumAdapter
+from forumbot.forum.adapter import ForumAdapter
 from forumbot.errors import FormRejected, ForumUnavailable, LoginRequired
 from forumbot.markup import escape_markdown
-from forumbot.transport import Page, Transport
+from forumbot.forum.http_page import Page
+from forumbot.forum.transport import Transport
 
 URL = "http://127.0.0.1:8083/"
 TOPIC = URL + "topic/2-mafiia-1-igrovaia-tema"

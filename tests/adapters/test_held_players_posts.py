@@ -1,4 +1,4 @@
-"""A player's post awaiting approval, as a bot that moderates the forum sees it, is no input (forumbot.held_posts).
+"""A player's post awaiting approval, as a bot that moderates the forum sees it, is no input (forumbot.cycle.held_posts).
 
 Each page is a saved page of the real board (fixtures/<engine>/) with one player's post marked as the engine's
 shipped templates mark a post awaiting approval for a moderator (the sources in ../shared/boards/src):
@@ -26,8 +26,8 @@ from adapters.hooks import Context
 from adapters.profiles import MYBB, PHPBB, SMF
 from adapters.xenforo_api import XenforoApiForum
 from adapters_support import FIXTURES
-from forumbot.held_posts import split
-from forumbot.transport import Page
+from forumbot.cycle.held_posts import split
+from forumbot.forum.http_page import Page
 
 MSK = ZoneInfo("Europe/Moscow")
 SAVED_AT = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)

@@ -22,7 +22,7 @@ from adapters.html import clean_text, parse, select, select_one
 from adapters.pagechecks import inbox_problems
 from adapters_support import FIXTURES
 from forumbot.errors import PageFormatChanged
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 from probe_cases import BASE, CASES, adapter_class
 
 ENGINES = ["phpbb", "mybb", "smf", "mybbru", "punbb"]

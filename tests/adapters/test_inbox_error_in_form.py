@@ -39,7 +39,7 @@ from adapters.pagechecks import error_box
 from adapters.vbulletin import VbulletinForum
 from adapters_support import FIXTURES
 from forumbot.errors import PageFormatChanged, PageShowsError
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 from probe_cases import BASE, CASES, adapter_class
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))

@@ -22,8 +22,9 @@ from closed_boards import IpsBoard  # noqa: E402
 from adapters.invision import InvisionForum, to_html  # noqa: E402
 from forumbot.errors import PostQueued  # noqa: E402
 from forumbot.model import Message, Where  # noqa: E402
-from forumbot.outbox import Target, deliver, enqueue, marker, with_marker  # noqa: E402
-from forumbot.outbox_store import mark_attempt  # noqa: E402
+from forumbot.outbox.store import Target, enqueue, marker, with_marker  # noqa: E402
+from forumbot.outbox.deliver import deliver
+from forumbot.outbox.store import mark_attempt  # noqa: E402
 from forumbot.store import open_engine, session_factory, upgrade  # noqa: E402
 from forumbot.store.models import Game, OutboxRow  # noqa: E402
 from forumbot.store.records import forum_id  # noqa: E402

@@ -20,7 +20,7 @@ from adapters.mybb import MybbForum
 from adapters.phpbb import PhpbbForum
 from adapters_support import HTML, MYBB_URL, PHPBB_URL, page
 from forumbot.errors import ForumUnavailable, LoginRequired, PageIncomplete
-from forumbot.transport import Transport
+from forumbot.forum.transport import Transport
 
 FLASKBB_URL = "http://127.0.0.1:8083/"
 BASE = {"phpbb": PHPBB_URL, "mybb": MYBB_URL, "flaskbb": FLASKBB_URL}

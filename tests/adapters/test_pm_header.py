@@ -12,7 +12,7 @@ from adapters.mybb import MybbForum
 from adapters.phpbb import PhpbbForum
 from adapters.profiles import MYBB, PHPBB, SMF
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 from adapters_support import FIXTURES
 
 

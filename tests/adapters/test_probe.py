@@ -12,8 +12,8 @@ from lxml import etree
 
 from adapters.html import parse, select
 from adapters_support import FIXTURES
-from forumbot.cli import main
-from forumbot.probe import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text
+from forumbot.cli.main import main
+from forumbot.probe.board import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text
 from probe_cases import (BASE, CASES, GUEST_CASES, adapter_class, guest_bytes, guest_class, guest_url, serve,
                          serve_guest, topic_bytes, topic_url)
 
@@ -158,7 +158,7 @@ def test_cli_probe_guest_reads_a_public_thread_without_config_or_login(tmp_path,
     """--guest with a URL and no config file: the engine detected from the page, no inbox read, no login."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(adapter_class("punbb"), "login", lambda self: pytest.fail("a guest does not log in"))
-    monkeypatch.setattr("forumbot.registry.adapter_factory", lambda engine: adapter_class(engine))
+    monkeypatch.setattr("forumbot.forum.registry.adapter_factory", lambda engine: adapter_class(engine))
     with responses.RequestsMock() as http:
         serve(http, "punbb", inbox=False)
         code = main(["probe", "--guest", "--json", topic_url("punbb")])
@@ -169,8 +169,8 @@ def test_cli_probe_guest_reads_a_public_thread_without_config_or_login(tmp_path,
 
 def test_check_online_names_the_selector_that_did_not_match(tmp_path):
     """check-config --online runs the probe's checks quietly: the renamed container is a config problem."""
-    from forumbot.cli_daemon import check_online
-    from forumbot.config import load_config
+    from forumbot.cli.check import check_online
+    from forumbot.config.load import load_config
 
     config = load_config(_config(tmp_path))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
@@ -276,7 +276,7 @@ def test_cli_probe_guest_exits_2_naming_a_renamed_vbulletin_or_invision_containe
                                                                                    capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(guest_class(case), "login", lambda self: pytest.fail("a guest does not log in"))
-    monkeypatch.setattr("forumbot.registry.adapter_factory", lambda engine: guest_class(case))
+    monkeypatch.setattr("forumbot.forum.registry.adapter_factory", lambda engine: guest_class(case))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
         body = _renamed_guest_posts(case)
         serve_guest(http, case, body)

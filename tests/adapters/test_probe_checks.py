@@ -13,7 +13,7 @@ import responses
 from lxml import etree
 
 from adapters.html import parse, select
-from forumbot.probe import probe
+from forumbot.probe.board import probe
 from probe_cases import BASE, CASES, adapter_class, serve, topic_bytes, topic_url
 from test_deep_nesting import _deep_page
 from test_inbox_error_box import PAGES, SAID, _error_inbox
@@ -97,7 +97,7 @@ def test_the_inbox_error_box_is_named(engine):
 
 
 def test_cli_probe_exits_2_naming_the_failed_check(tmp_path, monkeypatch, capsys):
-    from forumbot.cli import main
+    from forumbot.cli.main import main
     from test_probe import _config, _no_login
 
     _no_login(monkeypatch, "punbb")

@@ -12,8 +12,8 @@ import responses
 
 from adapters.html import parse, select
 from adapters.profiles import PHPBB
-from forumbot.config import load_config
-from forumbot.daemon import config_warnings
+from forumbot.config.load import load_config
+from forumbot.cycle.daemon import config_warnings
 from forumbot.errors import ForumError, PageFormatChanged
 from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
 from test_profile_overrides import _problems, _write

@@ -9,8 +9,9 @@ import responses
 
 from adapters.overrides import apply_overrides, override_problems
 from adapters.profiles import PHPBB, PUNBB, profile_for
-from forumbot.config import ConfigProblems, load_config
-from forumbot.probe import probe
+from forumbot.config.types import ConfigProblems
+from forumbot.config.load import load_config
+from forumbot.probe.board import probe
 from probe_cases import BASE, adapter_class, serve, topic_url
 from test_probe import _renamed_posts
 
@@ -119,14 +120,14 @@ def test_the_adapter_takes_the_forum_tables_overrides_and_paces_by_them():
 
 def test_a_board_with_a_custom_style_is_served_by_configuration(tmp_path):
     """The renamed post container that made the probe exit 2 is read once the forum table names it."""
-    from forumbot.daemon import build_adapter
+    from forumbot.cycle.daemon import build_adapter
 
     path = _write(tmp_path, '''
 [forums.main.profile.selectors]
 post = "section.renamed-post[id^='p']"
 ''', engine="punbb")
     forum = load_config(path).forums["main"]
-    import forumbot.daemon as daemon
+    import forumbot.cycle.daemon as daemon
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(daemon, "adapter_factory", lambda engine: adapter_class(engine))

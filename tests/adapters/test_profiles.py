@@ -12,7 +12,7 @@ from adapters.hooks import HOOKS, Context
 from adapters.html import find_form, select
 from adapters.profiles import MYBB, PHPBB, HtmlProfile
 from adapters_support import FIXTURES
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 MSK = ZoneInfo("Europe/Moscow")
 # The boards were saved on 29 Nov 2026 around 15:05 Moscow time; relative dates count back from then.

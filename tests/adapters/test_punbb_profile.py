@@ -9,7 +9,7 @@ from adapters.hooks import HOOKS
 from adapters.html import find_form, select
 from adapters.profiles import MYBBRU, PUNBB, HtmlProfile
 from adapters_support import FIXTURES
-from forumbot.transport import Page, declared_charset
+from forumbot.forum.http_page import Page, declared_charset
 
 
 def tree(path):

@@ -84,7 +84,7 @@ def test_mybb_compose_asks_for_a_copy_in_sent_items(mybb, http):
 
 @pytest.mark.parametrize("engine", ["phpbb", "mybb"])
 def test_the_outbox_can_search_sent_pms_of_both_engines(engine, request):
-    """forumbot/outbox.py marks an interrupted PM "uncertain" (never sent) only for an adapter without
+    """forumbot/outbox/deliver.py marks an interrupted PM "uncertain" (never sent) only for an adapter without
     find_own_pm."""
     forum = request.getfixturevalue(engine)
     assert callable(getattr(forum, "find_own_pm", None))

@@ -516,7 +516,7 @@ def test_english_login_wait_then_wrong_password(en_forum, http, clock):
 @pytest.mark.parametrize("name, action", [("22_reply_flood_error.html", "post"),
                                           ("36_pm_second_send_quickly.html", "pm")])
 def test_english_flood_pages_are_flood_limited(en_forum, name, action):
-    from forumbot.transport import Page
+    from forumbot.forum.http_page import Page
     flood = Page(url=EN + "index.php", status=403, headers=EN_DATE, content=page("smf/en", name), charset="utf-8")
     with pytest.raises(FloodLimited) as e:
         en_forum.raise_for_errors(flood, flood_action=action)

@@ -8,7 +8,9 @@ import pytest
 import requests
 
 from forumbot.errors import CaptchaRequired, FloodLimited, ForumUnavailable
-from forumbot.transport import PACE_MARGIN, Transport, declared_charset
+from forumbot.forum.transport_settings import PACE_MARGIN
+from forumbot.forum.transport import Transport
+from forumbot.forum.http_page import declared_charset
 
 U = "http://forum.test/"
 

@@ -14,7 +14,8 @@ from urllib.parse import unquote
 import pytest
 
 from adapters.phpbb import PhpbbForum
-from forumbot.transport import Transport, header_value, user_agent_for
+from forumbot.forum.transport import Transport
+from forumbot.forum.transport_settings import header_value, user_agent_for
 
 LOGIN = "МафБот"  # the example login of the config template is Cyrillic too
 

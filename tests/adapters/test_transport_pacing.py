@@ -11,7 +11,8 @@ import json
 import pytest
 
 from forumbot.errors import FloodLimited, ForumUnavailable
-from forumbot.transport import PACE_MARGIN, RETRY_BUDGET, Transport
+from forumbot.forum.transport_settings import PACE_MARGIN, RETRY_BUDGET
+from forumbot.forum.transport import Transport
 
 U = "http://forum.test/"
 

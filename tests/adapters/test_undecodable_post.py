@@ -5,7 +5,7 @@ charset from being read as mojibake names. Then one damaged post (a multi-byte c
 post left unconverted when the board moved to UTF-8) refused its whole page on every HTML engine: phpbb, mybb,
 flaskbb, smf, punbb, xenforo, mybbru (windows-1251: the byte 0x98 it lacks), vBulletin and Invision; every vote
 on that page went unread for as long as the post stood. Now the page reads; the damaged post is skipped and named
-to the GMs (forumbot.unreadable, why "bytes"), as a post nested too deep is: what its bytes said is unknown, to
+to the GMs (forumbot.forum.unreadable, why "bytes"), as a post nested too deep is: what its bytes said is unknown, to
 the players too (browsers show U+FFFD there), so it is not counted as read, nor dropped unseen. Bytes outside
 every post (the board's own words) or in every post of a page are the page's charset: still refused.
 
@@ -27,8 +27,8 @@ from adapters.invision import InvisionForum
 from adapters.pagechecks import topic_problems
 from adapters.vbulletin import VbulletinForum
 from forumbot.errors import PageFormatChanged
-from forumbot.transport import Page
-from forumbot.unreadable import UnreadablePost, notices
+from forumbot.forum.http_page import Page
+from forumbot.forum.unreadable import UnreadablePost, notices
 from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))

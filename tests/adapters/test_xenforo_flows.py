@@ -189,8 +189,9 @@ def test_pages_from_a_logged_out_session_are_login_required(http, forum):
 
 
 def test_the_daemon_builds_it_from_a_forum_table_without_logging_the_password():
-    from forumbot.config import ForumConfig
-    from forumbot.daemon import adapter_factory, build_adapter
+    from forumbot.config.types import ForumConfig
+    from forumbot.forum.registry import adapter_factory
+    from forumbot.cycle.daemon import build_adapter
     forum = ForumConfig(name="xf", engine="adapters.xenforo:XenforoForum", login=BOT, base_url=BASE,
                         password_env="XF_PW", extra={"timezone_name": "Europe/Moscow", "max_wait": 60})
     adapter = build_adapter(forum, {"XF_PW": "секрет"})

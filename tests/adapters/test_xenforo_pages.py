@@ -14,7 +14,7 @@ from adapters.hooks import Context, xf_data_time
 from adapters.html import parse, select
 from adapters.profiles import XENFORO
 from adapters_support import FIXTURES
-from forumbot.transport import Page
+from forumbot.forum.http_page import Page
 
 MSK = ZoneInfo("Europe/Moscow")
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)

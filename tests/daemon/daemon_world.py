@@ -19,11 +19,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from adapters.memory import MemoryForum
-from forumbot.config import load_config
-from forumbot.daemon import Daemon
-from forumbot.lifecycle import start_game
+from forumbot.config.load import load_config
+from forumbot.cycle.daemon import Daemon
+from forumbot.games.start import start_game
 from forumbot.store import open_engine, upgrade
-from forumbot.tick import TickReport, default_fold
+from forumbot.cycle.context import TickReport
+from forumbot.store.game import default_fold
 
 MSK = timezone(timedelta(hours=3))
 T0 = datetime(2026, 12, 1, 10, 0, tzinfo=MSK)  # Day 1 opens

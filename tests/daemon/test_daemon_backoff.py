@@ -18,7 +18,7 @@ from daemon_world import STARTED, T0
 from sqlalchemy import select
 from test_daemon_closed_engines import PASSWORD, BoardWorld
 
-from forumbot.cli import main
+from forumbot.cli.main import main
 from forumbot.store.models import Forum
 
 RETRY_AFTER = 120
@@ -133,7 +133,7 @@ def test_a_429_on_a_page_holds_every_request_a_429_on_a_post_only_posts():
     """A page read or the login refused with 429 is the client refused (RFC 6585): no login, post or PM goes
     out before Retry-After either. A post's own 429 (Discourse's per-action limits) holds posts alone."""
     from forumbot.errors import FloodLimited
-    from forumbot.transport import Transport
+    from forumbot.forum.transport import Transport
 
     base = "https://busy.test/"
     with responses.RequestsMock(assert_all_requests_are_fired=False) as http:

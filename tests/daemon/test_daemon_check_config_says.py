@@ -7,7 +7,7 @@ from __future__ import annotations
 from daemon_world import config_toml, game_toml
 from test_daemon_cli import board, config, phpbb_config, run  # noqa: F401 (fixtures)
 
-from forumbot.cli import main
+from forumbot.cli.main import main
 
 START = "2027-12-01T10:00:00+03:00"
 

@@ -14,7 +14,7 @@ from forumbot.game import run
 from forumbot.store.checkpoints import fold_with_checkpoints, load_checkpoints, load_tip, save_checkpoints
 from forumbot.store.models import Checkpoint as CheckpointRow
 from forumbot.store.models import Game
-from forumbot.tick import load_game
+from forumbot.store.game import load_game
 
 
 def _stored(w):  # type: ignore[no-untyped-def]

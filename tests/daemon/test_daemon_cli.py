@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from daemon_world import config_toml, game_toml
 
-from forumbot.cli import main
+from forumbot.cli.main import main
 from forumbot.errors import ForumUnavailable
 
 
@@ -96,7 +96,7 @@ def test_unknown_engine_and_missing_password_are_config_errors(config, capsys):
 
 
 def test_a_second_tick_skips_a_locked_game_and_exits_0(config, capsys):
-    from forumbot.config import load_config
+    from forumbot.config.load import load_config
     from forumbot.store import open_engine
     from forumbot.store.locks import locks_for
 
@@ -115,7 +115,7 @@ def test_a_second_tick_skips_a_locked_game_and_exits_0(config, capsys):
 
 
 def test_the_core_cli_offers_the_daemon_commands(capsys):
-    from forumbot.cli import main as forumbot
+    from forumbot.cli.main import main as forumbot
 
     with pytest.raises(SystemExit) as caught:
         forumbot(["tick", "--help"])
@@ -161,7 +161,7 @@ def test_game_start_refuses_a_game_whose_day_one_is_over_issue7_item14(tmp_path,
     """C-1: a game started after its Day 1 deadline would resolve every past deadline in its first tick."""
     from sqlalchemy import func, select
 
-    from forumbot.config import load_config
+    from forumbot.config.load import load_config
     from forumbot.store import Game, open_engine, session_factory
 
     path = tmp_path / "forumbot.toml"

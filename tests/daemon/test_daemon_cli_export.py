@@ -9,10 +9,10 @@ from datetime import timedelta
 from daemon_world import CAST, GM, STEPS, play, world  # noqa: F401 (a fixture)
 
 from forumbot import replay
-from forumbot.cli import main
-from forumbot.export import export_game
+from forumbot.cli.main import main
+from forumbot.games.export import export_game
 from forumbot.store.models import Game, OutboxRow
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 from sqlalchemy import select
 
 

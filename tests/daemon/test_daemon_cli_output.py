@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from daemon_world import config_toml, game_toml
 
-from forumbot.cli import main
+from forumbot.cli.main import main
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_tick_quiet_prints_no_summary_and_verbose_logs_debug(started, capsys):
 
 
 def test_run_says_when_it_starts_and_stops(started, capsys, monkeypatch):
-    from forumbot import daemon
+    from forumbot.cycle import daemon
 
     real = daemon.run_forever
     stop = threading.Event()
@@ -93,7 +93,7 @@ def test_tick_summary_counts_the_pms_it_stored(tmp_path):
     """A tick that stored ten confirmations said "0 input(s) stored" (GM acceptance on SMF): PMs count too."""
     from daemon_world import World, _confirm
 
-    from forumbot.lifecycle import tick_summary
+    from forumbot.cycle.summary import tick_summary
 
     world = World(tmp_path)
     world.start()

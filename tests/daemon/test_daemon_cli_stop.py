@@ -9,8 +9,8 @@ import pytest
 from daemon_world import CAST, GM, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
-from forumbot.cli import main
-from forumbot.lifecycle import tick_summary
+from forumbot.cli.main import main
+from forumbot.cycle.summary import tick_summary
 from forumbot.store.models import Game, OutboxRow
 
 

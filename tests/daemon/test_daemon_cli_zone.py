@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from daemon_world import play, world  # noqa: F401 (a fixture)
 
-from forumbot.cli import main
-from forumbot.probe import ProbeReport, to_text
+from forumbot.cli.main import main
+from forumbot.probe.board import ProbeReport, to_text
 
 
 @pytest.fixture

@@ -24,8 +24,8 @@ import responses
 from closed_boards import IpsBoard, VbBoard
 from daemon_world import BOT, GM, STARTED, STEPS, Crash, World, config_toml, crash_at, fresh_sqlite, game_toml
 
-from forumbot.config import load_config
-from forumbot.daemon import Daemon
+from forumbot.config.load import load_config
+from forumbot.cycle.daemon import Daemon
 
 PASSWORD = "тайный пароль"
 

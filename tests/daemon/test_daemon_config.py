@@ -7,10 +7,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from daemon_world import config_toml, game_toml
 
-from forumbot.cli import main
-from forumbot.config import ConfigProblems, load_config
+from forumbot.cli.main import main
+from forumbot.config.types import ConfigProblems
+from forumbot.config.load import load_config
 from forumbot.errors import ConfigError
-from forumbot.lifecycle import check_setups, example_config
+from forumbot.config.checks import check_setups, example_config
 
 
 def write(tmp_path, text: str):
@@ -202,7 +203,7 @@ def test_the_template_names_the_board_zone_and_defaults_it_to_the_games_zone(tmp
 
 def test_issue7_item3_a_phpbb_board_reads_its_dates_in_the_games_zone(tmp_path, monkeypatch):
     from adapters.phpbb import PhpbbForum
-    from forumbot.daemon import build_adapter
+    from forumbot.cycle.daemon import build_adapter
 
     text = config_toml(game_toml("g1", start=FUTURE).replace('"Europe/Moscow"', '"Asia/Yekaterinburg"'),
                        engine="phpbb", forum_extra='base_url = "http://127.0.0.1:8081/"')
@@ -234,7 +235,7 @@ def test_issue7_item14_check_config_warns_of_a_day_1_already_over(tmp_path, caps
                    "move start to a time ahead before `forumbot game start`\n")
     # a game already started is not warned about: it is playing (or played) its Day 1
     assert main(["db", "upgrade", "-c", str(path)]) == 0
-    from forumbot.lifecycle import start_game
+    from forumbot.games.start import start_game
     from forumbot.store import open_engine, session_factory
 
     engine = open_engine(load_config(path).database_url)
@@ -279,7 +280,7 @@ def test_issue7_item3_every_engine_printing_local_times_reads_them_in_the_games_
     """The new engines print local times too (SMF "Сегодня в 11:06", PunBB "Сегодня 10:08", ...): without a
     timezone_name their dates would be read as UTC, hours off, as phpBB's were. (XenForo and Invision carry
     unix times and ISO times with a zone.)"""
-    from forumbot.daemon import build_adapter
+    from forumbot.cycle.daemon import build_adapter
 
     text = config_toml(game_toml("g1", start=FUTURE).replace('"Europe/Moscow"', '"Asia/Yekaterinburg"'),
                        engine=engine, forum_extra='base_url = "http://127.0.0.1:8081/"')

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from daemon_world import POINTS, STEPS, Crash, World, crash_at, play, world  # noqa: F401  (fixture)
 
-from forumbot.lifecycle import game_status
+from forumbot.games.status import game_status
 
 # the steps where a cycle does the most: Setup (a post and ten PMs), a deadline, the night's moves by PM
 CRASH_STEPS = (0, 3, 4)

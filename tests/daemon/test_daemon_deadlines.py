@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from daemon_world import STEPS, T0, World
 from forumbot.texts import get_texts
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 
 def test_stopped_across_day_and_night_deadlines_resolves_the_day_and_opens_the_night_when_back(tmp_path):

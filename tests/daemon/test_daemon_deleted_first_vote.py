@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from forumbot.errors import PostGone
 from forumbot.store.models import RawInput
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 DEADLINE = T0 + timedelta(hours=24)
 # 9 votes: М6's first (deleted in every case), then Маф1 5 to М1 3

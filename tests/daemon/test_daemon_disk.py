@@ -23,9 +23,9 @@ from sqlalchemy import Engine, event
 from sqlalchemy.exc import OperationalError
 from test_daemon_processes import assert_each_once, delivered, setup_game
 
-from forumbot.cli import main
-from forumbot.config import load_config
-from forumbot.daemon import Daemon, run_forever
+from forumbot.cli.main import main
+from forumbot.config.load import load_config
+from forumbot.cycle.daemon import Daemon, run_forever
 from forumbot.disk import disk_problem
 
 FULL = "PRAGMA max_page_count = {pages}"

@@ -9,7 +9,7 @@ from daemon_world import CAST, T0, World
 from sqlalchemy import select
 
 from forumbot.store.models import RawInput
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 
 def _day_with_a_change(w: World):
@@ -143,7 +143,7 @@ def test_C11_a_vote_edited_on_an_older_page_is_voided_thanks_to_the_reread_befor
 def test_C11_without_the_reread_an_edit_on_an_older_page_is_missed(tmp_path, caplog, monkeypatch):
     """The forum without `reread_from` (as an adapter lacking it): the daemon keeps today's behaviour and
     says so; the older-page edit is missed and M4's change counts. This is what the re-read fixes."""
-    from forumbot import tick_reread as tick
+    from forumbot.cycle import reread as tick
 
     monkeypatch.setattr(tick, "_warned_no_reread", set())
     w = World(tmp_path)

@@ -7,7 +7,8 @@ import pytest
 from daemon_world import BOT, GM, STEPS, World, game_toml, play, world  # noqa: F401  (fixture)
 from sqlalchemy import func, select
 
-from forumbot.daemon import EXIT_OK, EXIT_UNREACHABLE, exit_code
+from forumbot.exit_codes import EXIT_OK, EXIT_UNREACHABLE
+from forumbot.cycle.daemon import exit_code
 from forumbot.errors import FloodLimited, ForumUnavailable, LoginRequired
 from forumbot.store.models import Cursor, OutboxRow, RawInput
 
@@ -154,7 +155,7 @@ def test_flood_limit_while_delivering_goes_on_next_cycle(tmp_path, reference):
 def test_a_tick_stopped_by_the_flood_limit_says_what_it_deferred(tmp_path, caplog):
     """A flood deferral is routine (issue 8 item 4): the tick's summary says how many messages wait and when it
     tries again, and logs no error; the next tick sends them."""
-    from forumbot.lifecycle import tick_summary
+    from forumbot.cycle.summary import tick_summary
 
     w = World(tmp_path)
     w.start()

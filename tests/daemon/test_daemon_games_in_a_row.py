@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from daemon_world import CAST, GM, STARTED, STEPS, T0, World, game_toml, play
 
-from forumbot.lifecycle import game_status
+from forumbot.games.status import game_status
 from forumbot.store.models import Game
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 DAY1 = STEPS[2][0]
 SECOND_T0 = T0 + timedelta(days=10)
@@ -51,7 +51,7 @@ def test_a_second_game_takes_no_pm_of_the_first_issue7_item1(tmp_path):
 
 
 def _marker(w: World, game: str) -> str:
-    from forumbot.outbox import marker
+    from forumbot.outbox.store import marker
 
     return marker(game, "setup/players")
 
@@ -149,7 +149,7 @@ def same_threads(tmp_path) -> World:
 def test_a_second_game_in_the_first_games_threads_waits_for_it_to_end(tmp_path, capsys):
     """The config names both games (g1's table kept, so `game status g1` still folds its end); the threads are
     shared, so g2 cannot start while g1 runs, and check-config says so ahead: a warning, not a refusal."""
-    from forumbot.cli import main
+    from forumbot.cli.main import main
     from forumbot.errors import ConfigError
 
     w = same_threads(tmp_path)
@@ -168,7 +168,7 @@ def test_a_second_game_in_the_first_games_threads_waits_for_it_to_end(tmp_path, 
 
 
 def test_a_second_game_in_the_same_threads_counts_no_vote_of_the_first(tmp_path, capsys):
-    from forumbot.cli import main
+    from forumbot.cli.main import main
 
     w = same_threads(tmp_path)
     _end_first_game(w)  # g1's Day 1 had 7 votes for Маф1 in g1/vote

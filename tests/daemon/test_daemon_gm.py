@@ -9,7 +9,7 @@ from daemon_world import GM, STEPS, play, world  # noqa: F401  (fixture)
 from sqlalchemy import select
 
 from forumbot.store.models import Override
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 FORGERIES = [
     "модкилл М3",

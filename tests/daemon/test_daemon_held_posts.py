@@ -1,4 +1,4 @@
-"""Players' posts awaiting a moderator's approval, as a bot that moderates the forum sees them (forumbot.held_posts).
+"""Players' posts awaiting a moderator's approval, as a bot that moderates the forum sees them (forumbot.cycle.held_posts).
 
 The scripted Day 1 hangs Маф1 (7 votes to 3). Five of the seven then change their votes to М1 in posts the forum
 holds for approval: the bot, a moderator, reads them marked held (MemoryForum's `held`, as the HTML adapters mark
@@ -13,7 +13,7 @@ from daemon_world import GM, STEPS, T0, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
 from forumbot.store.models import RawInput
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 CHANGED = ("Шериф", "М2", "М3", "М4", "М5")
 DEADLINE = T0 + timedelta(hours=24)

@@ -18,9 +18,9 @@ from daemon_world import GM, STEPS, T0, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
 from forumbot import replay
-from forumbot.export import export_game
+from forumbot.games.export import export_game
 from forumbot.store.models import OutboxRow
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 HELD_AT = T0 + timedelta(hours=3)  # 13:00 MSK
 COUNTED_AT = T0 + timedelta(hours=4)  # the 14:00 count

@@ -23,11 +23,11 @@ from sqlalchemy import select
 from adapters.mybb import MybbForum
 from adapters.phpbb import PhpbbForum
 from daemon_world import CAST, GM, T0, World, config_toml, default_fold
-from forumbot.adapter import ForumPM
-from forumbot.daemon import Daemon
+from forumbot.forum.adapter import ForumPM
+from forumbot.cycle.daemon import Daemon
 from forumbot.store.models import Forum, RawInput
 from forumbot.store.records import INBOX, set_cursor, store_pms, topic_stream
-from forumbot.tick import INBOX_READ
+from forumbot.cycle.inbox import INBOX_READ
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 HTML = "text/html; charset=UTF-8"
@@ -246,7 +246,7 @@ def _last_on_page1(board: Board) -> int:
     from adapters.extract import extract_posts
     from adapters.hooks import Context
     from datetime import datetime, timezone
-    from forumbot.transport import Page
+    from forumbot.forum.http_page import Page
 
     page = Page(url=board.e.base + board.e.vote, status=200, headers={}, charset="utf-8",
                 content=board.pages[_key(board.e.vote)])

@@ -7,9 +7,10 @@ from datetime import timedelta
 
 from daemon_world import World
 
-from forumbot.daemon import EXIT_UNREACHABLE, exit_code
+from forumbot.exit_codes import EXIT_UNREACHABLE
+from forumbot.cycle.daemon import exit_code
 from forumbot.errors import ForumUnavailable, PageIncomplete
-from forumbot.tick import Retry
+from forumbot.forum.retry import Retry
 
 
 class Adapter:

@@ -11,7 +11,8 @@ from datetime import timedelta
 from daemon_world import BOT, CAST, World, game_toml
 
 from adapters.memory import MemoryForum
-from forumbot.daemon import EXIT_CONFIG, Daemon, describe, exit_code
+from forumbot.exit_codes import EXIT_CONFIG
+from forumbot.cycle.daemon import Daemon, describe, exit_code
 
 
 class Faulty(MemoryForum):
@@ -77,7 +78,7 @@ def test_a_forum_whose_inbox_raises_unexpectedly_stops_its_games_only(tmp_path):
 
 
 def test_a_stopped_game_whose_closing_post_raises_unexpectedly_does_not_stop_the_next_game(tmp_path):
-    from forumbot.lifecycle import stop_game
+    from forumbot.games.stop import stop_game
 
     w = World(tmp_path, games=game_toml("g1") + game_toml("g2"))
     w.start("g1")

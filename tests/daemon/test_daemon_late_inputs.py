@@ -16,10 +16,10 @@ from daemon_world import GM, STEPS, T0, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
 from forumbot import replay
-from forumbot.export import export_game
-from forumbot.lifecycle import game_status
+from forumbot.games.export import export_game
+from forumbot.games.status import game_status
 from forumbot.store.models import OutboxRow, Resolution
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 CHANGED = ("Шериф", "М2", "М3", "М4", "М5")  # 7 for Маф1 and 3 for М1 become 2 and 8
 DEADLINE = T0 + timedelta(hours=24)

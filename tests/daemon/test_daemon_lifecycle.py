@@ -8,8 +8,9 @@ from pathlib import Path
 from daemon_world import CAST, STEPS, world  # noqa: F401  (fixture)
 from sqlalchemy import select
 
-from forumbot.config import load_config
-from forumbot.lifecycle import check_setups, commitment
+from forumbot.config.load import load_config
+from forumbot.config.checks import check_setups
+from forumbot.games.start import commitment
 from forumbot.store.models import Game, Seat
 
 REPO = Path(__file__).parent.parent.parent
@@ -51,7 +52,7 @@ def test_the_deploy_example_config_is_valid():
 def test_the_game_ends_reveals_the_seed_and_stops_being_ticked(world):
     from daemon_world import GM, play
 
-    from forumbot.lifecycle import game_status
+    from forumbot.games.status import game_status
 
     play(world, upto=2, seed=9081726354)
     world.now = STEPS[2][0].replace(minute=40)
@@ -71,7 +72,7 @@ def test_game_status_says_a_paused_game_is_paused_C9(world):
     why the day had no end); `продолжить` brings the deadline back."""
     from daemon_world import GM, play
 
-    from forumbot.lifecycle import game_status
+    from forumbot.games.status import game_status
 
     play(world, upto=2)
     world.now = STEPS[2][0].replace(minute=40)

@@ -8,9 +8,9 @@ import json
 from daemon_world import World, play, world  # noqa: F401 (a fixture)
 
 from forumbot import replay
-from forumbot.cli import main
-from forumbot.export import export_game
-from forumbot.lifecycle import game_status
+from forumbot.cli.main import main
+from forumbot.games.export import export_game
+from forumbot.games.status import game_status
 from forumbot.store.models import OutboxRow
 from sqlalchemy import select
 

@@ -11,7 +11,7 @@ from daemon_world import GM, STEPS, World, play
 from sqlalchemy import select
 
 from forumbot.store.models import Override
-from forumbot.tick import default_fold
+from forumbot.store.game import default_fold
 
 
 class CountingFold:

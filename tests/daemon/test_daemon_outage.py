@@ -15,14 +15,14 @@ import pytest
 from daemon_world import CAST, GM, STARTED, T0, Crash, World, game_toml
 from sqlalchemy import select
 
-import forumbot.tick as tick_module
+import forumbot.cycle.tick as tick_module
 
 from forumbot import replay
 from forumbot.errors import FormTransient, ForumUnavailable
-from forumbot.export import export_game
+from forumbot.games.export import export_game
 from forumbot.store.models import OutboxRow
 from forumbot.texts import get_texts
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 NINE = [("Шериф", "sheriff"), ("Дон", "don"), ("Маф1", "mafia")] + [(f"М{i}", "civilian") for i in range(1, 7)]
 TEXTS = get_texts("ru", lambda s: s, "Europe/Moscow")

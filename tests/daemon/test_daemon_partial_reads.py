@@ -6,7 +6,8 @@ from __future__ import annotations
 from daemon_world import STEPS, World, play
 from sqlalchemy import select
 
-from forumbot.daemon import EXIT_OK, EXIT_UNREACHABLE, exit_code
+from forumbot.exit_codes import EXIT_OK, EXIT_UNREACHABLE
+from forumbot.cycle.daemon import exit_code
 from forumbot.errors import PageIncomplete
 from forumbot.store.models import OutboxRow
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from forumbot.errors import FloodLimited, FormRejected, PartlySent
 from forumbot.model import Message, Where
-from forumbot.outbox import enqueue
+from forumbot.outbox.store import enqueue
 from forumbot.store.models import OutboxRow
 
 TEAM = ["М1", "М2", "М3", "М4", "М5", "М6"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from daemon_world import play, world  # noqa: F401 (a fixture)
 
-from forumbot.cli import main
+from forumbot.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 

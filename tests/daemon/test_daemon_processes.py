@@ -18,9 +18,9 @@ from sqlalchemy import select
 from daemon_world import BOT, CAST, GM, config_toml, game_toml, pg_database  # noqa: F401  (fixture)
 from fileforum import FileForum
 
-from forumbot.cli import main
-from forumbot.config import load_config
-from forumbot.lifecycle import start_game
+from forumbot.cli.main import main
+from forumbot.config.load import load_config
+from forumbot.games.start import start_game
 from forumbot.store import Game, open_engine, session_factory, upgrade
 
 HERE = Path(__file__).parent
@@ -55,7 +55,7 @@ def setup_game(root: Path, database: str = "", delay: float = 0.0,
 
 def tick_process(config: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(REPO)]))
-    return subprocess.Popen([sys.executable, "-m", "forumbot.cli", "tick", "-c", str(config)], env=env,
+    return subprocess.Popen([sys.executable, "-m", "forumbot.cli.main", "tick", "-c", str(config)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -124,7 +124,7 @@ def test_sigkill_mid_cycle_then_a_new_tick_loses_and_duplicates_nothing(tmp_path
 def test_run_exits_cleanly_on_sigterm(tmp_path):
     config, forum = setup_game(tmp_path)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(REPO)]))
-    proc = subprocess.Popen([sys.executable, "-m", "forumbot.cli", "run", "-c", str(config)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "forumbot.cli.main", "run", "-c", str(config)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + LIMIT
     while len(delivered(forum)) < 21 and proc.poll() is None and time.monotonic() < deadline:

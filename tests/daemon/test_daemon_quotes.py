@@ -9,7 +9,7 @@ from daemon_world import CAST, T0, World
 from sqlalchemy import select
 
 from forumbot.store.models import RawInput
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 
 def _died(w: World, nick: str):

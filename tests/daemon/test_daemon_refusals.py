@@ -8,11 +8,12 @@ from datetime import timedelta
 from daemon_world import BOT, CAST, GM, STEPS, World, play
 from sqlalchemy import select
 
-from forumbot.daemon import EXIT_OK, exit_code
+from forumbot.exit_codes import EXIT_OK
+from forumbot.cycle.daemon import exit_code
 from forumbot.errors import ForumUnavailable
-from forumbot.lifecycle import game_status
+from forumbot.games.status import game_status
 from forumbot.store.models import OutboxRow
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 DAY1 = STEPS[2][0]
 ACCOUNTS = {n for n, _ in CAST} | {GM, "Новичок"}

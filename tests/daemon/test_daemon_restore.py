@@ -24,9 +24,9 @@ from adapters.punbb import PunbbForum
 from adapters.smf import SmfForum
 from adapters.vbulletin import VbulletinForum
 from adapters.xenforo import XenforoForum
-from forumbot.adapter import UNREAD_PMS
-from forumbot.cli import main
-from forumbot.outbox_restore import loses_read_pms
+from forumbot.forum.adapter import UNREAD_PMS
+from forumbot.cli.main import main
+from forumbot.outbox.restore import loses_read_pms
 from forumbot.store.models import OutboxRow
 
 Steps = list[tuple]

@@ -10,7 +10,7 @@ from daemon_world import CAST, GM, T0, World
 from sqlalchemy import select
 
 from forumbot.store.models import RawInput
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 DEADLINE = T0 + timedelta(hours=24)
 
@@ -116,7 +116,7 @@ def test_C11_a_reread_cut_short_marks_nothing_deleted(tmp_path):
 
 
 def test_issue7_item7_check_online_warns_when_a_board_shows_relative_times(tmp_path):
-    from forumbot.cli_daemon import check_online
+    from forumbot.cli.check import check_online
 
     w = World(tmp_path)
     w.now = T0

@@ -35,9 +35,9 @@ def test_a_rough_pm_straddling_game_start_leaves_setup_at_the_start_and_the_expo
     import json
 
     from forumbot import replay
-    from forumbot.export import export_game
+    from forumbot.games.export import export_game
     from forumbot.store.models import OutboxRow
-    from forumbot.tick import fold_game
+    from forumbot.store.game import fold_game
     from sqlalchemy import select
 
     w = World(tmp_path)

@@ -8,7 +8,7 @@ from daemon_world import BOT, GM, STARTED, STEPS, World, game_toml, play
 from sqlalchemy import func, select
 
 from forumbot.store.models import OutboxRow, RawInput
-from forumbot.tick import fold_game
+from forumbot.store.game import fold_game
 
 
 def test_pm_from_someone_in_no_game_is_stored_and_not_answered(tmp_path):

@@ -20,10 +20,10 @@ from sqlalchemy import select
 from adapters.mybb import MybbForum
 from adapters.phpbb import PhpbbForum
 from daemon_world import World
-from forumbot.daemon import Forums
+from forumbot.cycle.daemon import Forums
 from forumbot.store.models import Forum
-from forumbot.tick import Retry
-from forumbot.transport import PACE_MARGIN
+from forumbot.forum.retry import Retry
+from forumbot.forum.transport_settings import PACE_MARGIN
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 U, MYBB_URL = "http://127.0.0.1:8081/", "http://127.0.0.1:8082/"

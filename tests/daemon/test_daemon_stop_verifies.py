@@ -14,8 +14,8 @@ from daemon_world import World, game_toml, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
 from forumbot import replay
-from forumbot.cli import main
-from forumbot.export import export_game
+from forumbot.cli.main import main
+from forumbot.games.export import export_game
 from forumbot.store.models import Game, OutboxRow
 
 

@@ -14,7 +14,7 @@ from daemon_world import pg_database, world  # noqa: F401  (fixtures)
 from forumbot.store import Base, RawInput, SchemaOutdated, open_engine, require_current, session_factory, upgrade
 from forumbot.store.records import forum_id, store_pms, store_posts
 from forumbot.store.schema import current_revision, head_revision
-from forumbot.stored_game import _input
+from forumbot.store.game import _input
 from forumbot.model import Where
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)

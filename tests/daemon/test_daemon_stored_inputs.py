@@ -1,4 +1,4 @@
-"""A tick loads only what is new (issue 19, forumbot/stored_inputs.py, revision 0008_inputs_version): the game's
+"""A tick loads only what is new (issue 19, forumbot/store/inputs.py, revision 0008_inputs_version): the game's
 tip is stored with a mark of the rows it saw; the next tick reads only the rows after them, when one query shows
 those unchanged, and the game whole otherwise. Whichever way they are read, the inputs are `load_game`'s and the
 tick's fold is the whole fold: an old post edited (C-11), marked deleted at a deadline (C-11), a post stored late
@@ -12,13 +12,13 @@ import pytest
 from daemon_world import STEPS, pg_database, play, world  # noqa: F401  (world, pg_database: fixtures)
 from sqlalchemy import select
 
-from forumbot.adapter import ForumPost
+from forumbot.forum.adapter import ForumPost
 from forumbot.game import run
 from forumbot.store.checkpoints import load_marked_tip
 from forumbot.store.models import Forum, Game, RawInput
 from forumbot.store.records import mark_deleted, store_posts
-from forumbot.stored_inputs import InputsChanged, Mark, StoredInputs, load_inputs
-from forumbot.tick import load_game
+from forumbot.store.inputs import InputsChanged, Mark, StoredInputs, load_inputs
+from forumbot.store.game import load_game
 
 
 def _game(w):  # type: ignore[no-untyped-def]
@@ -154,7 +154,7 @@ def test_issue19_C9_a_gm_command_a_dead_tick_folded_is_logged_by_the_next(world,
     queued and sent by the next tick."""
     from daemon_world import GM, Crash
 
-    from forumbot import tick as tick_module
+    from forumbot.cycle import tick as tick_module
     from forumbot.store.models import Override
 
     play(world, upto=len(STEPS) - 2)
@@ -189,7 +189,7 @@ def test_issue19_a_tick_matches_only_the_messages_its_tip_had_not_queued(world):
     from sqlalchemy import event
 
     from forumbot.model import Message, Where
-    from forumbot.outbox import enqueue
+    from forumbot.outbox.store import enqueue
     from forumbot.store.models import OutboxRow
 
     game_id, _ = _played(world)

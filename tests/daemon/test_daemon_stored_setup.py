@@ -10,9 +10,10 @@ from datetime import timedelta
 import pytest
 from daemon_world import CAST, World, game_toml
 
-from forumbot.daemon import EXIT_CONFIG, describe, exit_code
+from forumbot.exit_codes import EXIT_CONFIG
+from forumbot.cycle.daemon import describe, exit_code
 from forumbot.errors import SetupError
-from forumbot.lifecycle import game_status
+from forumbot.games.status import game_status
 from forumbot.store.models import Game
 from forumbot.store.setup_codec import setup_from_json
 

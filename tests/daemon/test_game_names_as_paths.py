@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from daemon_world import config_toml, game_toml
 
-from forumbot.cli import main
+from forumbot.cli.main import main
 from forumbot.errors import UnsafeName
 from forumbot.names import NAME_RULE, inside, within
 from forumbot.pages.output import write_files

@@ -134,7 +134,7 @@ class EmuGame(LiveGame):
         emu = self.board.emu
         self._after_the_last_second()
         seen = 0
-        cmd = [sys.executable, "-m", "forumbot.cli", "tick", "-c", str(self.config)]
+        cmd = [sys.executable, "-m", "forumbot.cli.main", "tick", "-c", str(self.config)]
         proc = subprocess.Popen(cmd, cwd=self.tmp, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
 

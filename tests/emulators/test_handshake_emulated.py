@@ -9,8 +9,8 @@ import stat
 
 import pytest
 
-from forumbot.cli import main
-from forumbot.handshake import FAILING, UNVERIFIED, VERIFIED, handshake
+from forumbot.cli.main import main
+from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, handshake
 from invision import Invision
 from mybbru import Mybbru
 from vbulletin import VBulletin

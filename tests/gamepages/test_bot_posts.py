@@ -21,8 +21,8 @@ from pagekit import site  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from forumbot import replay  # noqa: E402
-from forumbot.config import load_config  # noqa: E402
-from forumbot.export import export_game  # noqa: E402
+from forumbot.config.load import load_config  # noqa: E402
+from forumbot.games.export import export_game  # noqa: E402
 from forumbot.pages.botposts import forum_post_id  # noqa: E402
 from forumbot.pages.commands import transcript_pages  # noqa: E402
 from forumbot.pages.publish import game_pages  # noqa: E402
@@ -134,7 +134,7 @@ def test_forum_post_id_reads_the_outbox_record() -> None:
 
 
 def test_pages_build_links_the_same_posts(tmp_path: Path) -> None:
-    from forumbot.cli import main
+    from forumbot.cli.main import main
 
     w = _world(tmp_path)
     try:

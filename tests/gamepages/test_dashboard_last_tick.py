@@ -14,8 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from daemon_world import STEPS, World, config_toml, game_toml  # noqa: E402
 
-from forumbot.cli import main  # noqa: E402
-from forumbot.config import load_config  # noqa: E402
+from forumbot.cli.main import main  # noqa: E402
+from forumbot.config.load import load_config  # noqa: E402
 
 
 def _world(tmp_path: Path) -> World:

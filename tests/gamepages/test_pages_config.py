@@ -10,7 +10,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from daemon_world import config_toml, game_toml  # noqa: E402
 
-from forumbot.config import ConfigProblems, load_config  # noqa: E402
+from forumbot.config.types import ConfigProblems  # noqa: E402
+from forumbot.config.load import load_config
 
 
 def _load(tmp_path: Path, pages: str, game_extra: str = ""):  # type: ignore[no-untyped-def]

@@ -1,5 +1,5 @@
 """issue 28 item 15: docs/config.md documents the `[pages]` table, every key the code reads
-(forumbot/pages/config.py KEYS), each with its type and the default the code uses."""
+(forumbot/config/pages.py KEYS), each with its type and the default the code uses."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from forumbot.pages.config import KEYS, PagesConfig
+from forumbot.config.pages import KEYS, PagesConfig
 
 CONFIG_MD = Path(__file__).resolve().parents[2] / "docs" / "config.md"
 

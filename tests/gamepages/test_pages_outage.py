@@ -11,9 +11,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from daemon_world import CAST, STARTED, T0, World, config_toml, game_toml  # noqa: E402
 
-from forumbot.cli import main  # noqa: E402
-from forumbot.config import load_config  # noqa: E402
-from forumbot.export import export_game  # noqa: E402
+from forumbot.cli.main import main  # noqa: E402
+from forumbot.config.load import load_config  # noqa: E402
+from forumbot.games.export import export_game  # noqa: E402
 
 URL = "https://mafia.example.org/"
 

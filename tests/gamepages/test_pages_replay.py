@@ -17,10 +17,10 @@ from daemon_world import STEPS, World, config_toml, game_toml  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from forumbot import replay  # noqa: E402
-from forumbot.cli import main  # noqa: E402
+from forumbot.cli.main import main  # noqa: E402
 from forumbot.store.models import OutboxRow  # noqa: E402
-from forumbot.config import load_config  # noqa: E402
-from forumbot.export import export_game  # noqa: E402
+from forumbot.config.load import load_config  # noqa: E402
+from forumbot.games.export import export_game  # noqa: E402
 from forumbot.pages.commands import probe_public_url  # noqa: E402
 from forumbot.pages.serve import app  # noqa: E402
 

@@ -12,8 +12,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from daemon_world import STEPS, World, config_toml, game_toml  # noqa: E402
 
-from forumbot.config import load_config  # noqa: E402
-from forumbot.lifecycle import tick_summary  # noqa: E402
+from forumbot.config.load import load_config  # noqa: E402
+from forumbot.cycle.summary import tick_summary  # noqa: E402
 
 URL = "https://mafia.example.org/site/"
 

@@ -159,7 +159,7 @@ players = [
         return game
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
-        return self.run([sys.executable, "-m", "forumbot.cli", *args, "-c", str(self.config)])
+        return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
         t = time.monotonic()
@@ -307,7 +307,7 @@ players = [
         exported = self.tmp / f"{self.name}-export.json"
         done = self.cli("game", "export", self.name, "-o", str(exported))
         assert done.returncode == 0, done.stdout + done.stderr
-        done = self.run([sys.executable, "-m", "forumbot.cli", "replay", "--json", str(exported)])
+        done = self.run([sys.executable, "-m", "forumbot.cli.main", "replay", "--json", str(exported)])
         assert done.returncode == 0, done.stderr[-3000:]
         replayed = [(datetime.fromisoformat(m["at"]), m["where"], m["to"], m["text"])
                     for m in json.loads(done.stdout)["messages"]]

@@ -28,8 +28,8 @@ PURE = ("tests/test_properties.py", "tests/test_parse_expansion.py", "tests/test
 # Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
 # posts in real seconds (the emulators' adapter-level tests stay in).
 WHOLE_GAMES = ("tests/emulators/test_emulator_games.py", "tests/emulators/xenforo/test_xenforo_games.py")
-CLOCK_READS = ("now(", "today(", "time.time", "utcnow", "import daemon", "forumbot.tick", "forumbot.daemon",
-               "forumbot.cli")
+CLOCK_READS = ("now(", "today(", "time.time", "utcnow", "import daemon", "forumbot.cycle.tick", "forumbot.cycle.daemon",
+               "forumbot.cli.main")
 
 
 # A line of the project's code that reads the clock, anywhere in a module a pure test module loads

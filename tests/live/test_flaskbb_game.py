@@ -84,7 +84,7 @@ class Game:
         self.log = tmp / "ticks.log"
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
-        return self.run([sys.executable, "-m", "forumbot.cli", *args, "-c", str(self.config)])
+        return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
         done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=TICK_TIMEOUT)

@@ -33,7 +33,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def _serve(folder: Path, log: Path) -> tuple[subprocess.Popen, str]:
     """`forumbot serve` on 127.0.0.1, a free port of its own choosing; returns it and its URL."""
-    proc = subprocess.Popen([sys.executable, "-m", "forumbot.cli", "serve", "--folder", str(folder), "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "forumbot.cli.main", "serve", "--folder", str(folder), "--port", "0",
                              "-c", str(folder / "no-config.toml")], stdout=subprocess.PIPE,
                             stderr=open(log, "w"), text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -106,7 +106,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
 
         exported = tmp_path / "g1-export.json"
         assert game.cli("game", "export", "g1", "-o", str(exported)).returncode == 0
-        done = game.run([sys.executable, "-m", "forumbot.cli", "replay", str(exported), "--pages",
+        done = game.run([sys.executable, "-m", "forumbot.cli.main", "replay", str(exported), "--pages",
                          str(tmp_path / "replayed")])
         assert done.returncode == 0, done.stderr[-2000:]
         assert _files(tmp_path / "replayed") == ticks, "replay --pages differs from the folder the ticks wrote"
@@ -165,7 +165,7 @@ def test_pages_on_mybb_replay_byte_for_byte(mybb_pages_board, tmp_path):
     assert post_url.replace("{id}", str(result.id)) in ticks["g1/index.html"].decode()
     exported = tmp_path / "g1-export.json"
     assert game.cli("game", "export", "g1", "-o", str(exported)).returncode == 0
-    done = game.run([sys.executable, "-m", "forumbot.cli", "replay", str(exported), "--pages",
+    done = game.run([sys.executable, "-m", "forumbot.cli.main", "replay", str(exported), "--pages",
                      str(tmp_path / "replayed")])
     assert done.returncode == 0, done.stderr[-2000:]
     assert _files(tmp_path / "replayed") == ticks, "replay --pages differs from the folder the ticks wrote"

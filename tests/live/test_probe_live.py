@@ -17,8 +17,8 @@ import subprocess
 import pytest
 
 from adapters.punbb import PunbbForum
-from forumbot.cli import main
-from forumbot.probe import probe
+from forumbot.cli.main import main
+from forumbot.probe.board import probe
 from boards import BUILD_TIMEOUT
 from test_punbb_adapter import boards_dir, load_env, unavailable
 

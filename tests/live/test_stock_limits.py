@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from forumbot.transport import MAX_FLOOD_WAIT, PACE_MARGIN
+from forumbot.forum.transport_settings import MAX_FLOOD_WAIT, PACE_MARGIN
 from livegame import MARKER, LiveGame
 
 pytestmark = pytest.mark.live

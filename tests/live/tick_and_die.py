@@ -10,8 +10,8 @@ what SIGKILL leaves behind. Exit 1 if the point was never reached.
 import os
 import sys
 
-from forumbot.config import load_config
-from forumbot.daemon import Daemon
+from forumbot.config.load import load_config
+from forumbot.cycle.daemon import Daemon
 
 
 def main(config: str, point: str, occurrence: int) -> int:

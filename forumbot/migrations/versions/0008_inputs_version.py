@@ -7,7 +7,7 @@ Revises: 0007_checkpoints
 facts recorded; forumbot/store/models.py bumps it on every ORM update). The game's tip records beside it
 (`checkpoints.inputs_mark`) the largest input id it saw and the count and version sum of the inputs it could
 have seen, so the next tick checks in one query that none of them changed and loads only the rows after them
-(forumbot/stored_inputs.py). `checkpoints.enqueued` is set on the tip's row once the tick that folded it has put
+(forumbot/store/inputs.py). `checkpoints.enqueued` is set on the tip's row once the tick that folded it has put
 its due messages in the outbox, so the next tick matches only the other messages against the outbox. Rows
 stored before this revision start at 1; tips stored before it have no mark and are not marked enqueued, so the
 next tick reads the game whole and matches every message, as before.

@@ -11,8 +11,8 @@ import pytest
 from xfsupport import BOT, START, make_board
 
 from adapters.xenforo_api import SCOPES, XenforoApiForum
-from forumbot.cli import main
-from forumbot.config import load_config
+from forumbot.cli.main import main
+from forumbot.config.load import load_config
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PostGone, PostQueued
 from xfemu import Emulator
 
@@ -96,7 +96,7 @@ options = {{ cast = {{ mafia = 1, don = 1, sheriff = 1 }} }}
 
 
 def test_check_config_online_names_the_scope_the_key_lacks(api, clock, tmp_path, monkeypatch):
-    from forumbot.cli_daemon import check_online
+    from forumbot.cli.check import check_online
     api.board.api_keys[KEY] = (BOT, frozenset(SCOPES) - {"conversation:read"})
     monkeypatch.setenv("XF_API_KEY", KEY)
     config = api_config(api, tmp_path)
@@ -106,8 +106,8 @@ def test_check_config_online_names_the_scope_the_key_lacks(api, clock, tmp_path,
 
 
 def test_the_daemon_builds_the_api_adapter_from_api_key_env(monkeypatch):
-    from forumbot.config import ForumConfig
-    from forumbot.daemon import build_adapter
+    from forumbot.config.types import ForumConfig
+    from forumbot.cycle.daemon import build_adapter
     forum = ForumConfig(name="xf", engine="xenforo", login=BOT, base_url="https://xf.test/community/",
                         extra={"api_key_env": "XF_API_KEY"})
     monkeypatch.delenv("XF_API_KEY", raising=False)

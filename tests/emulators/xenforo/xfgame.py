@@ -102,7 +102,7 @@ players = [
     # --- processes --------------------------------------------------------------------------------------------
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
-        return self.run([sys.executable, "-m", "forumbot.cli", *args, "-c", str(self.config)])
+        return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
         t = time.monotonic()

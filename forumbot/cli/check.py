@@ -1,0 +1,198 @@
+"""`forumbot check-config [--online]`: the configuration validated, each problem named; with --online, each forum
+logged in to and each game's threads read (issue 17 item 15: what "ok" covered is said)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from forumbot.cli.common import config_from_args, now_of
+from forumbot.config.types import Config
+from forumbot.errors import ConfigError, LoginRequired
+from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    from forumbot.cycle.daemon import config_warnings
+    from forumbot.config.cast_summary import cast_summaries
+    from forumbot.config.checks import check_forums, check_setups, late_starts
+    from forumbot.games.start import thread_warnings
+
+    config = config_from_args(args)
+    for warning in config_warnings(config):
+        print(f"forumbot: warning: {warning}", file=sys.stderr)
+    problems = check_setups(config) + check_forums(config, os.environ)
+    for problem in problems:
+        print(f"forumbot: {problem}", file=sys.stderr)
+    if problems:
+        return EXIT_CONFIG
+    statuses = _game_statuses(config)
+    for warning in late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses):
+        print(f"forumbot: warning: {warning}", file=sys.stderr)
+    for line in cast_summaries(config):
+        print(line)
+    if args.online:
+        verified: list[str] = []
+        wrong, unreachable, warnings = check_online(config, os.environ, now=now_of(args), verified=verified)
+        for line in verified:
+            print(line)
+        for warning in warnings:
+            print(f"forumbot: warning: {warning}", file=sys.stderr)
+        for problem in wrong + unreachable:
+            print(f"forumbot: {problem}", file=sys.stderr)
+        if wrong:
+            return EXIT_CONFIG
+        if unreachable:
+            return EXIT_UNREACHABLE
+        from forumbot.pages.commands import probe_public_url
+
+        problem = probe_public_url(config)
+        if problem:
+            print(f"forumbot: {problem}", file=sys.stderr)
+            return EXIT_CONFIG
+    print(f"{config.path}: ok ({len(config.forums)} forum(s), {len(config.games)} game(s))")
+    return EXIT_OK
+
+def _game_statuses(config: Config) -> dict[str, str]:
+    """The games already in the database, by name, with their status; none when there is no usable database
+    yet (check-config creates nothing)."""
+    from sqlalchemy import select
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from forumbot.store import open_engine
+    from forumbot.store.models import Game
+
+    url = config.database_url
+    if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
+        return {}
+    try:
+        engine = open_engine(url)
+        try:
+            with engine.connect() as connection:
+                return dict(connection.execute(select(Game.name, Game.status)).all())
+        finally:
+            engine.dispose()
+    except SQLAlchemyError:
+        return {}
+
+
+def check_online(config: Config, environ, factory=None, now: datetime | None = None,
+                 verified: list[str] | None = None) -> tuple[list[str], list[str], list[str]]:
+    """`check-config --online`: log in to each forum, compare the zone its board shows the bot with the one
+    its dates are read in, and read each game's threads. Returns (what the config gets wrong, what could not
+    be reached, warnings), one line each naming the setting; `verified` gets one line per check that passed, so
+    the GM knows what "ok" covered (issue 17 item 15)."""
+    verified = [] if verified is None else verified
+    from forumbot.forum.registry import rough_times_warning
+    from forumbot.cycle.daemon import build_adapter
+    from forumbot.errors import ForumError
+
+    factory = factory or build_adapter
+    now = now or datetime.now(timezone.utc)
+    wrong: list[str] = []
+    unreachable: list[str] = []
+    warnings: list[str] = []
+    for forum in config.forums.values():
+        try:
+            adapter = factory(forum, environ)
+            adapter.login()
+        except ConfigError as e:
+            wrong.append(str(e))
+            continue
+        except LoginRequired as e:  # the board answered and refused: a config to fix, not a board away
+            wrong.append(f"forums.{forum.name}: cannot log in: {e}{forum.login_refused_hint()}")
+            continue
+        except ForumError as e:
+            unreachable.append(f"forums.{forum.name}: cannot log in: {e}")
+            continue
+        verified.append(f"verified: forums.{forum.name}: logged in as {forum.login}")
+        try:
+            mismatch, zone_seen = _zone_mismatch(forum, adapter, now)
+        except ForumError as e:
+            unreachable.append(f"forums.{forum.name}: cannot read the board's time zone: {e}")
+        else:
+            if mismatch:
+                wrong.append(mismatch)
+            elif zone_seen:
+                verified.append(f"verified: forums.{forum.name}: the board shows the bot's times in {zone_seen}, "
+                                "the zone they are read in")
+            else:
+                verified.append(f"not verified: forums.{forum.name}: the board's time zone (this engine does not "
+                                "show the account's zone); dates are read in "
+                                + (forum.timezone_name or "the zone each page gives"))
+        threads: list[str] = []
+        named: list[str] = []  # threads the engine can name, read or not: the probe says what it failed to find
+        for game in config.games.values():
+            if game.forum != forum.name:
+                continue
+            spans = []
+            for key in ("game_thread", "vote_thread"):
+                thread = getattr(game, key)
+                try:
+                    if hasattr(adapter, "topic_id"):
+                        adapter.topic_id(thread)
+                    named.append(thread)
+                    posts, _ = adapter.fetch_posts(thread)
+                except ValueError as e:  # not a topic this engine can name
+                    wrong.append(f"games.{game.name}.{key}: {e} (give the topic's address or number)")
+                except ForumError as e:
+                    unreachable.append(f"games.{game.name}.{key}: cannot read {thread}: {e}")
+                else:
+                    spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
+                    threads.append(thread)
+                    verified.append(f"verified: games.{game.name}.{key}: read {thread} "
+                                    f"({len(posts)} post(s) on its first page)")
+            rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
+            if rough:
+                warnings.append(f"games.{game.name}: {rough}")
+        if named and hasattr(getattr(adapter, "profile", None), "selectors"):
+            # issue 9 item 4: what `forumbot probe` checks, quietly: each selector the bot needs matched
+            from forumbot.probe.board import probe
+
+            try:
+                report = probe(adapter, named[0], forum=forum.name, login=False)
+            except ForumError as e:
+                unreachable.append(f"forums.{forum.name}: cannot read {named[0]} or the inbox: {e}")
+            else:
+                wrong.extend(p if p.startswith("forums.") else f"forums.{forum.name}: {p}" for p in report.problems)
+                if not report.problems:
+                    verified.append(f"verified: forums.{forum.name}: every selector the bot needs matched the "
+                                    "thread page"
+                                    + ("" if report.inbox is None else " and the inbox"))
+        check = getattr(adapter, "check_account", None)  # optional: what the account lacks (Discourse)
+        if check is not None:
+            try:
+                wrong.extend(f"forums.{forum.name}: {p}" for p in check(threads))
+            except ForumError as e:
+                unreachable.append(f"forums.{forum.name}: cannot read the account: {e}")
+    return wrong, unreachable, warnings
+
+
+def _zone_mismatch(forum, adapter, now: datetime) -> tuple[str | None, str | None]:
+    """issue 7 item 3: a board showing the bot another zone than the adapter reads its dates in shifts every
+    PM and edit by the difference."""
+    from zoneinfo import ZoneInfo
+
+    read = getattr(adapter, "board_utc_offset", None)
+    # the zone the adapter really reads dates in (the HTML adapters keep it as `tz`), else the configured one
+    zone = getattr(adapter, "tz", None) or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
+    if read is None or zone is None:
+        return None, None
+    shown = read()
+    if shown is None:
+        return None, None
+    expected = now.astimezone(zone).utcoffset()
+    if shown == expected:
+        return None, f"{_utc(shown)} ({zone})"
+    return (f"forums.{forum.name}.timezone_name: the board shows the bot's account times in {_utc(shown)}, but "
+            f"they are read in {zone} ({_utc(expected)}): set timezone_name to the board's zone, "
+            "or the account's time zone on the board to this one"), None
+
+
+def _utc(offset) -> str:
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"

@@ -1,0 +1,117 @@
+"""`forumbot game list|status|start|stop|export` and `forumbot outbox`: the commands a GM runs on one game."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+from forumbot.cli.common import config_from_args, now_of, open_store
+from forumbot.errors import ConfigError
+from forumbot.exit_codes import EXIT_OK
+from forumbot.names import checked_name
+
+
+def cmd_game_list(args: argparse.Namespace) -> int:
+    from forumbot.games.status import list_games
+
+    config = config_from_args(args)
+    for name, status, mode in list_games(open_store(config), config):
+        print(f"{name}\t{status}\t{mode}")
+    return EXIT_OK
+
+
+def cmd_game_status(args: argparse.Namespace) -> int:
+    from forumbot.games.status import game_status
+
+    config = config_from_args(args)
+    print(game_status(open_store(config), config, args.name, now_of(args)))
+    return EXIT_OK
+
+
+def cmd_game_start(args: argparse.Namespace) -> int:
+    from forumbot.config.checks import check_setups, thread_problems
+    from forumbot.games.start import start_game
+    from forumbot.localtime import local
+
+    checked_name(args.name, "game")
+    config = config_from_args(args)
+    if args.name in config.games:
+        problems = [p for p in check_setups(config) if p.startswith(f"games.{args.name}:")]
+        problems += thread_problems(config, args.name)
+        if problems:
+            raise ConfigError(problems[0])
+    now = now_of(args)
+    started = start_game(open_store(config), config, args.name, now)
+    # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
+    # terminal know every role
+    # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
+    due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
+    print(f"{started.name}: started; commitment {started.commitment}. "
+          f"The first tick from {due} (grace_seconds = {config.grace_seconds}) sends the role PMs "
+          "and posts the commitment.")
+    return EXIT_OK
+
+
+def cmd_game_stop(args: argparse.Namespace) -> int:
+    from forumbot.games.stop import stop_game
+
+    config = config_from_args(args)
+    key = stop_game(open_store(config), config, args.name, now_of(args), reason=args.reason)
+    print(f"{args.name}: stopped; the closing post ({key}) goes out with the next tick, which then closes the game")
+    return EXIT_OK
+
+
+def cmd_game_export(args: argparse.Namespace) -> int:
+    import json
+
+    from forumbot.games.export import export_game
+
+    checked_name(args.name, "game")
+    config = config_from_args(args)
+    transcript = export_game(open_store(config), config, args.name, args.until or now_of(args))
+    text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
+    if args.output:
+        _write_private(Path(args.output), text)
+        print(f"wrote {args.output} ({len(transcript['events'])} events); play it with `forumbot replay {args.output}`",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _write_private(path: Path, text: str) -> None:
+    """`text` into `path`, readable by its owner alone (0600, whatever the umask or the mode of a file there
+    before): an export of a running game holds every PM, roles included (issue 17 item 25). The mode is set
+    before a byte is written."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # not /dev/stdout
+            os.fchmod(fd, 0o600)
+        f.write(text)
+
+
+def cmd_outbox(args: argparse.Namespace) -> int:
+    from forumbot.games.outbox import outbox_drop, outbox_retry, stuck_messages
+
+    if args.action == "list":
+        if args.key:
+            raise ConfigError(f"outbox {args.name} list takes no key (did you mean `retry {args.key}`?)")
+    elif not args.key:
+        raise ConfigError(f"outbox {args.name} {args.action}: give the message's key (see `forumbot outbox {args.name}`)")
+    config = config_from_args(args)
+    sessions = open_store(config)
+    if args.action == "retry":
+        print(outbox_retry(sessions, config, args.name, args.key))
+    elif args.action == "drop":
+        print(outbox_drop(sessions, config, args.name, args.key))
+    else:
+        rows = stuck_messages(sessions, config, args.name)
+        for row in rows:
+            print("\t".join(row))
+        if not rows:
+            print(f"{args.name}: nothing stuck in the outbox", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,120 @@
+"""`init` and `check-config`'s offline checks: the example file, the setups the rules refuse, the forums `tick`
+could not open, and games whose Day 1 would be over before they start."""
+
+from __future__ import annotations
+
+import inspect
+from datetime import datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Collection, Mapping
+from zoneinfo import ZoneInfo
+
+from forumbot.config.types import Config, ForumConfig
+from forumbot.errors import ConfigError, SetupError
+from forumbot.model import GameSetup
+from forumbot.options import closest
+
+
+def example_config() -> str:
+    return resources.files("forumbot").joinpath("examples/forumbot.toml").read_text(encoding="utf-8")
+
+
+def write_example(path: Path, force: bool = False) -> None:
+    if path.exists() and not force:
+        raise ConfigError(f"{path} already exists (use --force to overwrite)")
+    path.write_text(example_config(), encoding="utf-8")
+
+
+def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = None) -> list[str]:
+    """Problems the rules see in each configured game: player count, roles, cast."""
+    problems = []
+    for game in config.games.values():
+        forum = config.forums[game.forum]
+        setup = game.setup(seed=0, bot=forum.login, markup=forum.markup)
+        try:
+            (validate or core_validate)(setup)
+        except SetupError as e:
+            problems.append(f"games.{game.name}: {e}")
+    return problems
+
+
+def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
+    """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password."""
+    from forumbot.forum.registry import adapter_factory
+
+    problems = []
+    for forum in config.forums.values():
+        try:
+            factory = adapter_factory(forum.engine)
+        except ConfigError as e:
+            problems.append(f"forums.{forum.name}.engine: {e}")
+        else:
+            problems += _keys_unread(forum, factory)
+        # the password and any key an adapter reads from the environment (Discourse's admin_api_key_env, ...)
+        secrets = {"password_env": forum.password_env} | {
+            k: v for k, v in forum.extra.items() if k.endswith("_env") and isinstance(v, str)}
+        for key, variable in secrets.items():
+            if variable and variable not in environ:
+                problems.append(f"forums.{forum.name}.{key}: environment variable {variable} is not set "
+                                "(set it where forumbot runs, e.g. in the crontab or the service file)")
+    for game in config.games.values():
+        problems += thread_problems(config, game.name)
+    return problems
+
+
+def thread_problems(config: Config, game_name: str) -> list[str]:
+    """A game's game_thread and vote_thread that name no thread on its forum's engine (a forum's or a post's
+    address), as the adapter's class method `thread_problem(thread, base_url)` sees them, without the network."""
+    from forumbot.forum.registry import adapter_factory
+
+    game = config.games[game_name]
+    forum = config.forums[game.forum]
+    try:
+        check = getattr(adapter_factory(forum.engine), "thread_problem", None)
+    except ConfigError:  # check_forums names an engine that cannot be loaded
+        return []
+    if check is None:
+        return []
+    problems = []
+    for key in ("game_thread", "vote_thread"):
+        problem = check(getattr(game, key), forum.base_url)
+        if problem:
+            problems.append(f"games.{game.name}.{key}: {problem}")
+    return problems
+
+
+def _keys_unread(forum: ForumConfig, factory: Callable) -> list[str]:
+    """For an adapter of one's own ("module:attr"): the forum table's keys its constructor does not take (the
+    shipped engines' keys are checked by the config itself)."""
+    if ":" not in forum.engine or hasattr(factory, "from_config"):
+        return []
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return []
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return []
+    return [f"forums.{forum.name}.{key}: unknown setting: {forum.engine} takes none such{closest(key, parameters)}"
+            for key in sorted(set(forum.extra) - set(parameters))]
+
+
+def late_starts(config: Config, now: datetime, started: Collection[str] = ()) -> list[str]:
+    """Warnings for games not started yet whose Day 1 would be over before it began: `game start` would play
+    them out in one tick (issue 7 item 14)."""
+    warnings = []
+    for game in config.games.values():
+        schedule = game.schedule
+        deadline = schedule.start + schedule.day
+        if game.name not in started and deadline <= now:
+            shown = deadline.astimezone(ZoneInfo(schedule.timezone))
+            warnings.append(f"games.{game.name}.start: Day 1's deadline ({shown:%Y-%m-%d %H:%M} {schedule.timezone}) "
+                            "has passed; move start to a time ahead before `forumbot game start`")
+    return warnings
+
+
+def core_validate(setup: GameSetup) -> None:
+    """Let the rules engine judge the setup: player count, cast, roles, names (it raises SetupError)."""
+    from forumbot.game import run
+
+    run(setup, [], until=setup.schedule.start - timedelta(microseconds=1))

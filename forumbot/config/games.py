@@ -1,0 +1,130 @@
+"""A `[games.NAME]` table: its forum and threads, variant, players and GMs, options and schedule."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from forumbot.config.reader import Reader
+from forumbot.config.types import LANGUAGES, MAX_PHASE_HOURS, MODES, VARIANTS, ForumConfig, GameConfig
+from forumbot.model import PlayerSpec, Role, Schedule
+from forumbot.options import option_problems
+
+
+_GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_thread", "players", "gms", "start",
+              "timezone", "day_hours", "night_hours", "runoff_hours", "options", "shadow_to", "pm_subject",
+              "vote_count_minutes", "remind_hours", "publish", "title"}
+MAX_TITLE = 80  # a PM subject: boards cut or refuse longer ones
+
+
+def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
+    r = Reader(table, f"games.{name}", problems)
+    before = len(problems)
+    forum = r.get("forum", str, "", required=True)
+    if forum and forum not in forums:
+        r.problem("forum", f"no forum named {forum!r} (known: {', '.join(sorted(forums)) or 'none'})")
+    variant = r.get("variant", str, "", required=True)
+    if variant and variant not in VARIANTS:
+        r.problem("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    mode = r.get("mode", str, "live")
+    if mode not in MODES:
+        r.problem("mode", f"unknown mode {mode!r} (live or shadow)")
+    language = r.get("language", str, "ru")
+    if language not in LANGUAGES:
+        r.problem("language", f"unknown language {language!r} (ru or en)")
+    game_thread = r.get("game_thread", str, "", required=True)
+    vote_thread = r.get("vote_thread", str, "", required=True)
+    if game_thread and game_thread == vote_thread:
+        r.problem("vote_thread", "must differ from game_thread (votes live in their own thread, C-3)")
+    players = _parse_players(r, r.get("players", list, [], required=True))
+    gms = r.get("gms", list, [], required=True) or []
+    if "gms" in table and not gms:
+        r.problem("gms", "name at least one GM account (GM commands and shadow mode need one)")
+    for i, gm in enumerate(gms):
+        if not isinstance(gm, str) or not gm.strip():
+            r.problem(f"gms[{i}]", f"each GM is a non-empty nickname, got {gm!r}")
+    schedule = _parse_schedule(r)
+    options = dict(r.get("options", dict, {}) or {})
+    r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options"))
+    # these two steer the core's announcements; they travel to it with the variant options
+    for key in ("vote_count_minutes", "remind_hours"):
+        if key in table:
+            r.used.add(key)
+            wrong = option_problems(variant, {key: table[key]}, where="")
+            if wrong:
+                r.problems.append(f"{r.where}{wrong[0]}")
+            else:
+                options[key] = table[key]
+    shadow_to = r.get("shadow_to", str, "")
+    pm_subject = r.get("pm_subject", str, "")
+    title = " ".join(r.get("title", str, "").split())
+    if "title" in table and not title:
+        r.problem("title", "must show something (the game's name players read, e.g. \"Осенняя мафия\")")
+    elif len(title) > MAX_TITLE:
+        r.problem("title", f"at most {MAX_TITLE} characters (it is the bot's PM subject), got {len(title)}")
+    publish = r.get("publish", bool, True)
+    r.unknown(_GAME_KEYS)
+    if len(problems) > before or schedule is None:
+        return None
+    return GameConfig(name=name, forum=forum, variant=variant, game_thread=game_thread, vote_thread=vote_thread,
+                      players=players, gms=tuple(gms), schedule=schedule, mode=mode, language=language,
+                      options=options, shadow_to=shadow_to, pm_subject=pm_subject, publish=publish,
+                      title=title)
+
+
+def _parse_players(r: Reader, items: list) -> tuple[PlayerSpec, ...]:
+    players: list[PlayerSpec] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items or []):
+        if isinstance(item, str):
+            nick, role = item, None
+        elif isinstance(item, dict) and isinstance(item.get("nick"), str):
+            nick, role = item["nick"], item.get("role")
+            unknown = set(item) - {"nick", "role"}
+            if unknown:
+                r.problem(f"players[{i}]", f"unknown key(s) {', '.join(sorted(unknown))}")
+        else:
+            r.problem(f"players[{i}]", 'expected a nickname or {nick = "...", role = "..."}')
+            continue
+        if not nick.strip():
+            r.problem(f"players[{i}]", "empty nickname")
+            continue
+        if nick.casefold() in seen:
+            r.problem(f"players[{i}]", f"duplicate nickname {nick!r}")
+        seen.add(nick.casefold())
+        parsed_role = None
+        if role is not None:
+            try:
+                parsed_role = Role(role)
+            except ValueError:
+                r.problem(f"players[{i}].role", f"unknown role {role!r} (known: {', '.join(x.value for x in Role)})")
+        players.append(PlayerSpec(nick=nick, role=parsed_role))
+    return tuple(players)
+
+
+def _parse_schedule(r: Reader) -> Schedule | None:
+    start = r.get("start", (datetime, str), None, required=True)
+    tz_name = r.get("timezone", str, "Europe/Moscow")
+    try:
+        tz = ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        r.problem("timezone", f"unknown time zone {tz_name!r}")
+        tz = None
+    if isinstance(start, str):
+        try:
+            start = datetime.fromisoformat(start)
+        except ValueError:
+            r.problem("start", f"not a date-time: {start!r} (write e.g. 2026-12-01T10:00:00+03:00)")
+            start = None
+    if isinstance(start, datetime) and start.tzinfo is None and tz is not None:
+        start = start.replace(tzinfo=tz)  # a local time is read in the game's time zone
+    if isinstance(start, datetime) and not 2000 <= start.year <= 2999:
+        r.problem("start", f"year {start.year}? (write e.g. 2026-12-01T10:00:00+03:00)")
+        start = None
+    lengths = {key: r.number(key, default, 0, MAX_PHASE_HOURS, low_open=True)
+               for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12))}
+    if not isinstance(start, datetime) or tz is None:
+        return None
+    return Schedule(start=start, day=timedelta(hours=lengths["day_hours"]),
+                    night=timedelta(hours=lengths["night_hours"]), runoff=timedelta(hours=lengths["runoff_hours"]),
+                    timezone=tz_name)

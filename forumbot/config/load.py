@@ -1,0 +1,109 @@
+"""The daemon's configuration: one TOML file (forumbot.toml) read into dataclasses.
+
+Loading never stops at the first problem: every problem found is named, with its place in the file, so a GM
+fixes them all in one go. Passwords are not in the file, only the name of the environment variable that
+holds each one.
+
+Its parts: config_types (the dataclasses and allowed values), config_reader (typed access to a table),
+config_forums and config_games (one table each); this module reads the file and its top-level keys.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from forumbot.config.forums import default_board_zones, parse_forum
+from forumbot.config.games import parse_game
+from forumbot.config.reader import Reader
+from forumbot.config.types import Config, ConfigProblems
+from forumbot.errors import ConfigError
+from forumbot.names import name_problem
+
+__all__ = ["Config", "ConfigError", "ConfigProblems", "default_database_url", "describe_bad_utf8", "load_config",
+           "read_utf8"]
+
+
+def default_database_url(config_path: Path) -> str:
+    return f"sqlite:///{(config_path.parent / 'forumbot.db').resolve()}"
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate `path`; raise ConfigError naming every problem found."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(read_utf8(path))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file (write an example with `forumbot init`)") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: {describe_bad_utf8(e)}") from None
+    problems: list[str] = []
+    config = _parse(path, raw, problems)
+    if problems:
+        raise ConfigProblems(path, problems)
+    assert config is not None
+    return config
+
+
+def read_utf8(path: Path) -> str:
+    """The file's text; UnicodeDecodeError (see describe_bad_utf8) when it is not UTF-8."""
+    return path.read_bytes().decode("utf-8")
+
+
+def describe_bad_utf8(e: UnicodeDecodeError) -> str:
+    line = e.object[:e.start].count(b"\n") + 1
+    return f"not UTF-8: byte 0x{e.object[e.start]:02x} on line {line} (save the file as UTF-8)"
+
+
+_TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",
+             "games", "pages"}
+
+
+def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
+    top = Reader(raw, path.name, problems)
+    database = top.get("database", str, "") or default_database_url(path)
+    if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
+        # a relative SQLite path is relative to the config file, not to wherever cron happens to run us
+        database = f"sqlite:///{(path.parent / database[len('sqlite:///'):]).resolve()}"
+    poll = top.number("poll_seconds", 300, 10, 24 * 3600, integer=True)
+    grace = top.number("grace_seconds", 60, 0, 24 * 3600, integer=True)
+    retries = top.number("retries", 3, 0, 100, integer=True)
+    backoff = top.number("backoff_seconds", 5.0, 0, 3600)
+    log_level = top.get("log_level", str, "INFO").upper()
+    if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        top.problem("log_level", f"unknown level {log_level!r} (DEBUG, INFO, WARNING, ERROR)")
+    top.unknown(_TOP_KEYS)
+
+    forums_raw = top.get("forums", dict, {}, required=True) or {}
+    games_raw = top.get("games", dict, {}, required=True) or {}
+    forums = {}
+    for name, table in forums_raw.items():
+        if (problem := name_problem(name)) is not None:
+            problems.append(f"forums: {problem}")  # it names a state file (.handshake-NAME.json)
+        if not isinstance(table, dict):
+            problems.append(f"forums.{name}: expected a table")
+            continue
+        forums[name] = parse_forum(name, table, problems)
+    if not forums and "forums" in raw:
+        problems.append("forums: no forum configured")
+    games = {}
+    for name, table in games_raw.items():
+        if (problem := name_problem(name)) is not None:
+            problems.append(f"games: {problem}")  # it names the game's folder of the public pages
+        if not isinstance(table, dict):
+            problems.append(f"games.{name}: expected a table")
+            continue
+        game = parse_game(name, table, forums, problems)
+        if game is not None:
+            games[name] = game
+    forums = default_board_zones(forums, games, problems)
+    from forumbot.config.pages import parse_pages
+
+    pages = parse_pages(raw.get("pages"), path, problems)
+    return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
+                  grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,
+                  pages=pages)

@@ -1,0 +1,59 @@
+"""The one door from `forumbot` to the adapters (DESIGN.md, "imports one way").
+
+Engines are found by name in the "forumbot.adapters" entry-point group (or a "module:attr" engine name, for an
+adapter not installed as a package). The few adapter-side helpers the shell needs (engine detection and page
+reading for `probe`, the profiles `check-config` checks, the memory forum `replay` plays into) are named here, in
+HELPERS, and imported on first use: no other module of `forumbot` imports the `adapters` package, and the layering
+test (tests/test_layering.py) keeps it so.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any, Callable
+
+from forumbot.forum.adapter import ForumAdapter
+from forumbot.errors import ConfigError
+
+GROUP = "forumbot.adapters"
+
+# name -> the bundled adapters' module that defines it
+HELPERS = {
+    "MemoryForum": "adapters.memory",
+    "detect_engine": "adapters.detect",
+    "rough_times_warning": "adapters.dates",
+    "override_problems": "adapters.overrides",
+    "profile_for": "adapters.profiles",
+    "extract_posts": "adapters.extract",
+    "page_info": "adapters.extract",
+    "post_id": "adapters.extract",
+    "query_params": "adapters.extract",
+    "select": "adapters.html",
+    "select_one": "adapters.html",
+    "text": "adapters.html",
+    "inbox_problems": "adapters.pagechecks",
+    "topic_problems": "adapters.pagechecks",
+}
+
+
+def adapter_factory(engine: str) -> Callable[..., ForumAdapter]:
+    """The adapter class (or factory) of a forum engine, by its entry-point name or as "module:attr"."""
+    if ":" in engine:
+        module, _, attr = engine.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as e:
+            raise ConfigError(f"forum engine {engine!r} cannot be loaded: {e}") from None
+    found = entry_points(group=GROUP, name=engine)
+    if not found:
+        known = ", ".join(sorted(ep.name for ep in entry_points(group=GROUP))) or "none"
+        raise ConfigError(f"unknown forum engine {engine!r} (installed: {known})")
+    return next(iter(found)).load()
+
+
+def __getattr__(name: str) -> Any:
+    module = HELPERS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'forumbot.forum.registry' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,50 @@
+"""A game by name: its table in the config and its row in the store, the states it goes through, and its stored
+setup (what the GM commands of lifecycle look up first)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from forumbot.config.types import Config, GameConfig
+from forumbot.errors import ConfigError, ForumbotError
+from forumbot.model import GameSetup
+from forumbot.store.models import Game
+
+
+# a game still reading its threads (or owing its closing post)
+ACTIVE = ("running", "stopping")
+
+
+# "stopping": ended by `game stop`, its closing post still owed (a tick delivers it and nothing else);
+# "stopped": that post is out
+STOPPED = ("stopping", "stopped")
+
+
+def configured_game(config: Config, name: str) -> GameConfig:
+    if name not in config.games:
+        known = ", ".join(sorted(config.games)) or "none"
+        raise ConfigError(f"no game named {name!r} in {config.path} (configured: {known})")
+    return config.games[name]
+
+
+def zone_of(game: Game) -> str:
+    """The game's time zone, "" (UTC) for a stored setup that cannot be read (the summary still prints)."""
+    try:
+        return setup_of(game).schedule.timezone
+    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
+        return ""
+
+
+def setup_of(game: Game) -> GameSetup:
+    from forumbot.store.setup_codec import setup_from_json
+
+    return setup_from_json(game.setup_json, game=game.name, check=False)
+
+
+def game_row(session: Session, config: Config, name: str) -> Game:
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is None:
+        configured_game(config, name)
+        raise ForumbotError(f"game {name!r} was never started (start it with `forumbot game start {name}`)")
+    return game

@@ -1,0 +1,55 @@
+"""`game stop`: end a running game now, its closing post revealing the roles queued for the next tick."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.config.types import Config
+from forumbot.errors import ForumbotError, SetupError
+from forumbot.game import STOP_KEY
+from forumbot.games.lookup import configured_game, setup_of
+from forumbot.model import Role
+from forumbot.store.models import Game, Seat
+
+
+def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, reason: str = "") -> str:
+    """End a running game now (issue 11 item 11): no winner, the roles revealed in the game thread with the seed and
+    the string the commitment hashes (C-2), and the reason (issue 17 item 12).
+
+    The post goes through the outbox like any message; the game is marked "stopping", which a tick only
+    delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
+    from forumbot.engine.setup import commitment_text
+    from forumbot.game import drawn_string, stop_message
+    from forumbot.outbox.store import enqueue
+    from forumbot.store.game import fold_game
+
+    with sessions.begin() as session:
+        game = session.scalar(select(Game).where(Game.name == name))
+        if game is None:
+            configured_game(config, name)
+            raise ForumbotError(f"game {name!r} was never started; there is nothing to stop")
+        status = game.status
+    if status != "running":
+        raise ForumbotError(f"game {name!r} is {status}, not running; there is nothing to stop")
+    configured_game(config, name)
+    try:
+        roles = [(p.nick, p.role, p.alive) for p in fold_game(sessions, config, name, now).result.players]
+    except SetupError:  # a stored setup the fold refuses is a reason to stop the game: reveal the seats as stored
+        roles = None
+    with sessions.begin() as session:
+        game = session.scalar(select(Game).where(Game.name == name))
+        setup = setup_of(game)
+        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
+        if roles is None:
+            roles = [(s.current_nick, Role(s.role), True) for s in seats]
+        try:
+            drawn = drawn_string(setup)
+        except SetupError:  # the seats as `game start` stored them are the draw the commitment hashed
+            drawn = commitment_text(game.seed, {s.nick: Role(s.role) for s in seats})
+        enqueue(session, game.id, name, [stop_message(setup, roles, now, reason, drawn)], origin="shell")
+        game.status, game.ended_at = "stopping", now
+        game.stop_reason = reason.strip() or None
+    return STOP_KEY

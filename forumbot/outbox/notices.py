@@ -1,0 +1,126 @@
+"""What the GMs are told about the outbox: a message the forum refused for good, a post held for a moderator's
+approval; and shadow mode's digest PM, in chunks a forum takes."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Sequence
+
+from forumbot.errors import FormRejected, PostQueued
+from forumbot.model import Message, Where
+from forumbot.outbox.store import Delivery, Target, update_rows, enqueue
+from forumbot.store.models import OutboxRow
+
+log = logging.getLogger("forumbot.outbox")  # the outbox's logger, as before the split: the log lines read the same
+
+# shadow mode: how much one PM to the GM may carry; forums cap PM length (phpBB's default is 60,000 bytes, some
+# hosted boards much lower), so stay far below
+SHADOW_PM_LIMIT = 4000
+
+NOTICE = "refused/"  # key prefix of the PMs telling the GMs a message was refused
+
+
+def record_refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejected, now: datetime,
+             report: Delivery) -> None:
+    why = f"{type(error).__name__}: {error}"
+    update_rows(sessions, rows, status="refused", batch=None, last_error=why)
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    for row in rows:
+        heading = words[row.where].format(to=row.to or "")
+        log.error("%s: the forum refused %s (%s): %s; set aside, delivery goes on", target.game, heading,
+                  row.key, error)
+        report.refused.append(row.key)
+    notices = [row for row in rows if not row.key.startswith(NOTICE)]  # a refused notice is only logged
+    if not notices:
+        return
+    text = refusal_text(notices, str(error), target)  # one per refused send: a shadow digest is one
+    with sessions.begin() as session:
+        enqueue(session, target.game_id, target.game, [
+            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{notices[0].key}/{gm}", text=text)
+            for gm in target.gms
+        ], origin="shell")
+
+
+def refusal_text(rows: Sequence[OutboxRow], why: str, target: Target) -> str:
+    """What the GMs are told: which messages the forum refused, how each began, and the forum's reason."""
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    items = []
+    for row in rows:
+        heading = words[row.where].format(to=target.escape(row.to or ""))
+        first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+        items.append(words["refused_item"].format(what=heading, key=target.escape(row.key), first=first))
+    return words["refused"].format(why=target.escape(why), items="\n".join(items))
+
+
+_HEADINGS = {
+    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}",
+           "refused": "Форум отказался принять сообщение, оно не отправлено.\nПричина: {why}\n{items}\n"
+                      "Остальные сообщения игры отправляются дальше.",
+           "refused_item": "— {what} ({key}), начало: {first}"},
+    "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}",
+           "refused": "The forum refused a message; it was not sent.\nReason: {why}\n{items}\n"
+                      "The game's other messages go on being delivered.",
+           "refused_item": "- {what} ({key}), beginning: {first}"},
+}
+
+
+def shadow_text(rows: Sequence[OutboxRow], target: Target) -> str:
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    parts = []
+    for row in rows:
+        heading = words[row.where].format(to=target.escape(row.to or ""))
+        parts.append(f"=== {heading} ===\n{row.text}")
+    return "\n\n".join(parts)
+
+
+def split_chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
+    chunks: list[list[OutboxRow]] = []
+    size = 0
+    for row in rows:
+        length = len(row.text) + 60
+        if not chunks or size + length > SHADOW_PM_LIMIT:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(row)
+        size += length
+    return chunks
+
+
+# --- held for approval ------------------------------------------------------------------------------------
+
+QUEUED_NOTICE = "queued/"  # key prefix of the PMs telling the GMs a post awaits approval
+
+_QUEUED_TEXT = {
+    "ru": {"head": "Форум поставил сообщение в очередь на проверку модератором; бот не отправит его снова.\n"
+                   "Форум: {why}\n{items}\nОно появится, когда модератор его одобрит.",
+           "item": "— {what} ({key}), начало: {first}"},
+    "en": {"head": "The forum queued a message for a moderator's approval; the bot will not send it again.\n"
+                   "Forum: {why}\n{items}\nIt appears once a moderator approves it.",
+           "item": "- {what} ({key}), beginning: {first}"},
+}
+
+
+def record_queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
+            report: Delivery) -> None:
+    """Set the rows aside as "queued" and tell each GM, once per send (a shadow digest is one)."""
+    update_rows(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",
+            last_error=f"{type(error).__name__}: {error}")
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    text = _QUEUED_TEXT.get(target.language, _QUEUED_TEXT["en"])
+    items = []
+    for row in rows:
+        log.warning("%s: %s (%s) awaits a moderator's approval: %s", target.game,
+                    words[row.where].format(to=row.to or ""), row.key, error)
+        report.queued.append(row.key)
+        if not row.key.startswith(QUEUED_NOTICE):  # a queued notice is only logged
+            first = target.escape(row.text.strip().splitlines()[0][:200]) if row.text.strip() else ""
+            items.append(text["item"].format(what=words[row.where].format(to=target.escape(row.to or "")),
+                                             key=target.escape(row.key), first=first))
+    if not items:
+        return
+    body = text["head"].format(why=target.escape(str(error)), items="\n".join(items))
+    with sessions.begin() as session:
+        enqueue(session, target.game_id, target.game, [
+            Message(at=now, where=Where.PM, to=gm, key=f"{QUEUED_NOTICE}{rows[0].key}/{gm}", text=body)
+            for gm in target.gms], origin="shell")
