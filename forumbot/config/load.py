@@ -15,6 +15,7 @@ from pathlib import Path
 
 from forumbot.config.forums import default_board_zones, parse_forum
 from forumbot.config.games import parse_game
+from forumbot.config.pages import parse_pages
 from forumbot.config.reader import Reader
 from forumbot.config.types import Config, ConfigProblems
 from forumbot.errors import ConfigError
@@ -101,8 +102,6 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if game is not None:
             games[name] = game
     forums = default_board_zones(forums, games, problems)
-    from forumbot.config.pages import parse_pages
-
     pages = parse_pages(raw.get("pages"), path, problems)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
                   grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,

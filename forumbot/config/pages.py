@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from forumbot.pages.site import HISTORY_MODES
-
+HISTORY_MODES = ("live", "after_day", "after_end")
 KEYS = {"folder", "url", "picture", "vote_history", "post_url", "png", "dashboard"}
 
 

@@ -16,7 +16,7 @@ from forumbot.config.types import GameConfig
 from forumbot.errors import PostGone
 from forumbot.engine.results import GameRun
 from forumbot.store.models import Cursor, RawInput
-from forumbot.store.records import mark_deleted, set_cursor, store_posts
+from forumbot.store.records import mark_deleted, phase_stream, reread_stream, set_cursor, store_posts
 from forumbot.cycle.context import Context, GameOutcome
 
 log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
@@ -33,14 +33,6 @@ log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the spl
 
 _warned_no_reread: set[str] = set()
 EARLIER_STARTS = 3  # stored posts before the phase tried as the re-read's start when every post of it is gone
-
-
-def phase_stream(game_id: int) -> str:
-    return f"game:{game_id}:phase"
-
-
-def reread_stream(game_id: int) -> str:
-    return f"game:{game_id}:reread"
 
 
 def phase_value(result: GameRun) -> str:

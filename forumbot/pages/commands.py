@@ -16,7 +16,8 @@ from forumbot.errors import ConfigError, TranscriptError
 from forumbot.engine.results import GameRun
 from forumbot.pages.output import write_site
 from forumbot.pages.publish import delivered, frozen_url, game_pages
-from forumbot.pages.site import HISTORY_MODES, GamePages, build_game
+from forumbot.config.pages import HISTORY_MODES
+from forumbot.pages.site import GamePages, build_game
 
 
 def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type: ignore[no-untyped-def]

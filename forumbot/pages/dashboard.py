@@ -12,6 +12,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from forumbot.store.models import Cursor, Game, OutboxRow
+from forumbot.store.records import phase_stream
+
 STUCK = ("uncertain", "refused", "queued")
 
 
@@ -40,9 +43,6 @@ def last_ticks(path: Path | None) -> dict[str, dict[str, Any]]:
 def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result."""
     last = last_ticks(ticks)
-    from forumbot.store.models import Cursor, Game, OutboxRow
-    from forumbot.cycle.reread import phase_stream
-
     games = []
     with sessions.begin() as session:
         for g in session.scalars(select(Game).order_by(Game.name)):

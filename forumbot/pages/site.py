@@ -27,7 +27,6 @@ from forumbot.pages.words import Words
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure
 
-HISTORY_MODES = ("live", "after_day", "after_end")
 NIGHT_KILLS = frozenset({"mafia", "maniac", "hunt", "failed_hunt"})
 
 

@@ -55,6 +55,14 @@ def topic_stream(topic: str) -> str:
     return f"topic:{topic}"
 
 
+def phase_stream(game_id: int) -> str:
+    return f"game:{game_id}:phase"
+
+
+def reread_stream(game_id: int) -> str:
+    return f"game:{game_id}:reread"
+
+
 INBOX = "inbox"
 
 
