@@ -13,6 +13,11 @@ from typing import Sequence
 from forumbot.engine import fold
 from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Message, Role
+from forumbot.engine import draw_seats
+from forumbot.engine.setup import commitment_text
+from forumbot.markup import escape_bbcode, escape_markdown
+from forumbot.model import Where
+from forumbot.texts import get_texts
 
 __all__ = ["GameRun", "run"]
 
@@ -33,9 +38,6 @@ STOP_KEY = "stopped/result"
 
 def drawn_string(setup: GameSetup) -> str:
     """The exact string the opening post's commitment hashes (C-2). Raises SetupError as the fold would."""
-    from forumbot.engine import draw_seats
-    from forumbot.engine.setup import commitment_text
-
     return commitment_text(setup.seed, {nick: seat.role for nick, seat in draw_seats(setup).items()})
 
 
@@ -45,10 +47,6 @@ def stop_message(setup: GameSetup, players: Sequence[tuple[str, Role, bool]], at
 
     The daemon posts it when `game stop` runs; replay adds it to a transcript that says the game was stopped, so
     both write the same text (issue 17 item 12)."""
-    from forumbot.markup import escape_bbcode, escape_markdown
-    from forumbot.model import Where
-    from forumbot.texts import get_texts
-
     escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
     texts = get_texts(setup.language, escape, setup.schedule.timezone, setup.markup,
                       str(setup.options.get("spoiler", "")))

@@ -10,6 +10,7 @@ from collections import Counter
 from forumbot.config.types import Config, GameConfig
 from forumbot.errors import SetupError
 from forumbot.model import Role
+from forumbot.engine import draw_seats
 
 ORDER = (Role.CIVILIAN, Role.SHERIFF, Role.DOCTOR, Role.MANIAC, Role.MAFIA, Role.DON)
 
@@ -26,8 +27,6 @@ def cast_summaries(config: Config) -> list[str]:
 
 
 def cast_summary(config: Config, game: GameConfig) -> str:
-    from forumbot.engine import draw_seats
-
     forum = config.forums[game.forum]
     seats = draw_seats(game.setup(seed=0, bot=forum.login, markup=forum.markup))
     counts = Counter(seat.role for seat in seats.values())

@@ -14,6 +14,8 @@ from forumbot.config.types import Config, ForumConfig
 from forumbot.errors import ConfigError, SetupError
 from forumbot.model import GameSetup
 from forumbot.options import closest
+from forumbot.forum.registry import adapter_factory
+from forumbot.game import run
 
 
 def example_config() -> str:
@@ -41,8 +43,6 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
 
 def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
     """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password."""
-    from forumbot.forum.registry import adapter_factory
-
     problems = []
     for forum in config.forums.values():
         try:
@@ -66,8 +66,6 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
 def thread_problems(config: Config, game_name: str) -> list[str]:
     """A game's game_thread and vote_thread that name no thread on its forum's engine (a forum's or a post's
     address), as the adapter's class method `thread_problem(thread, base_url)` sees them, without the network."""
-    from forumbot.forum.registry import adapter_factory
-
     game = config.games[game_name]
     forum = config.forums[game.forum]
     try:
@@ -115,6 +113,4 @@ def late_starts(config: Config, now: datetime, started: Collection[str] = ()) ->
 
 def core_validate(setup: GameSetup) -> None:
     """Let the rules engine judge the setup: player count, cast, roles, names (it raises SetupError)."""
-    from forumbot.game import run
-
     run(setup, [], until=setup.schedule.start - timedelta(microseconds=1))

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from forumbot.config.reader import Reader
 from forumbot.config.types import FORUM_KEYS, ForumConfig, GameConfig, engine_traits, known_engines
 from forumbot.options import closest, flag, number, string, whole
+from forumbot.forum.registry import override_problems, profile_for
 
 
 def parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
@@ -114,8 +115,6 @@ def _adapter_settings(r: Reader, table: dict) -> dict[str, Any]:
 
 def _profile_problems(engine: str, table: dict) -> list[str]:
     """A `[forums.NAME.profile]` table checked against the names of the engine's profile."""
-    from forumbot.forum.registry import override_problems, profile_for
-
     profile = profile_for(engine)
     if profile is None:
         return []  # an engine without a page profile: `profile` is an unknown setting there

@@ -17,6 +17,7 @@ from forumbot.model import Input, Rejection, Replace
 from forumbot.parse import NickMatcher, parse_command
 from forumbot.store.models import Game, OutboxRow, Override, RawInput, Resolution, Seat
 from forumbot.cycle.context import Context
+from forumbot.store.game import read_rows
 
 log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
 
@@ -119,8 +120,6 @@ def log_overrides(session: Session, result: GameRun, commands: list[tuple[int, I
 
 def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[int, Input]]:
     """The stored PMs of the game's forum with these forum ids, as the fold read them (with their row ids)."""
-    from forumbot.store.game import read_rows
-
     forum = session.get(Game, game_id).forum_id
     return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
 

@@ -36,6 +36,7 @@ from forumbot.cycle.context import Context, TickReport
 from forumbot.store.game import Fold, default_fold
 from forumbot.forum.retry import Retry
 from forumbot.cycle.tick import tick
+from forumbot.pages.dashboard import write_after_tick
 
 log = logging.getLogger("forumbot.daemon")
 
@@ -187,8 +188,6 @@ class Daemon:
         finally:
             self._save_sessions()
         if self.config.pages is not None and self.config.pages.dashboard is not None:
-            from forumbot.pages.dashboard import write_after_tick
-
             write_after_tick(self.config.pages.dashboard, self.sessions, self.clock(), report)
         return report
 

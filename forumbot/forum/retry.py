@@ -9,6 +9,7 @@ from typing import Callable, TypeVar
 
 from forumbot.forum.adapter import ForumAdapter
 from forumbot.errors import FloodLimited, ForumError, FormRejected, LoginRequired, PageIncomplete
+from forumbot.errors import ForumUnavailable
 
 log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
 
@@ -53,6 +54,4 @@ class Retry:
 
 
 def _transient(error: ForumError) -> bool:
-    from forumbot.errors import ForumUnavailable
-
     return isinstance(error, ForumUnavailable)

@@ -28,11 +28,12 @@ from forumbot.config.types import Config
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.model import Input
 from forumbot.store.models import Game
+from forumbot.game import run
+from forumbot.pages.publish import delivered, frozen_url
+from forumbot.store.game import load_game, unsent
 
 
 def export_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime) -> dict[str, Any]:
-    from forumbot.store.game import load_game, unsent
-
     if name not in config.games:
         # the fold routes PMs by the game's config (threads, GMs), so a game dropped from it cannot be read back
         raise ConfigError(f"no game named {name!r} in {config.path}: export reads the game's threads and PM routing "
@@ -48,7 +49,6 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         stopped = ({"at": ended_at.isoformat(), "reason": game.stop_reason or ""}
                    if game.status in ("stopping", "stopped") and ended_at else None)
     until = ended_at or now - timedelta(seconds=config.grace_seconds)
-    from forumbot.game import run
 
     folded = run(setup, inputs, until)
     late = {(where, i): phase for i, phase, _, where in folded.late}
@@ -85,8 +85,6 @@ def _pages(config: Config, name: str, setup_json: str, sessions: sessionmaker[Se
            game_id: int) -> dict[str, Any]:
     """How the game's pages were built, so `replay --pages` builds the same site (issue 20 item 5); `posts`:
     the forum's id of each bot post delivered in the threads, by message key, which the game page links."""
-    from forumbot.pages.publish import delivered, frozen_url
-
     pages, game = config.pages, config.games[name]
     url = frozen_url(setup_json)
     if pages is None or not game.publish or not url:

@@ -10,6 +10,7 @@ from forumbot.config.types import Config, GameConfig
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.model import GameSetup
 from forumbot.store.models import Game
+from forumbot.store.setup_codec import setup_from_json
 
 
 # a game still reading its threads (or owing its closing post)
@@ -37,8 +38,6 @@ def zone_of(game: Game) -> str:
 
 
 def setup_of(game: Game) -> GameSetup:
-    from forumbot.store.setup_codec import setup_from_json
-
     return setup_from_json(game.setup_json, game=game.name, check=False)
 
 

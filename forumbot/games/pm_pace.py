@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from forumbot.config.types import Config
 from forumbot.errors import ConfigError
 from forumbot.store.models import Forum, Game, OutboxRow
+from forumbot.forum.registry import adapter_factory
 
 SHOWN_FROM = 60.0  # seconds between two new PMs from which the line is worth a GM's attention
 
@@ -28,7 +29,6 @@ def pm_eta_line(session: Session, config: Config, game: Game, now: datetime | No
     forum_cfg = config.forums.get(cfg.forum) if cfg is not None else None
     if not waiting or now is None or forum_cfg is None:
         return None
-    from forumbot.forum.registry import adapter_factory
 
     try:
         limits = dict(getattr(getattr(adapter_factory(forum_cfg.engine), "profile", None), "limits", {}) or {})

@@ -16,6 +16,8 @@ from forumbot.model import Role
 from forumbot.outbox.store import MERGED
 from forumbot.games.pm_pace import pm_eta_line
 from forumbot.store.models import Game, OutboxRow, Seat
+from forumbot.rules import get_variant
+from forumbot.store.game import fold_game
 
 
 # --- game list / status ------------------------------------------------------------------------------------
@@ -75,8 +77,6 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         lines.append(f"refused by the forum, not sent: {key} ({f'PM to {to}' if where == 'pm' else where + ' thread'})"
                      f": {why}")
     if now is not None and name in config.games:
-        from forumbot.store.game import fold_game
-
         try:
             # an ended game is shown as it ended, not folded on past its end
             run = fold_game(sessions, config, name, game.ended_at or now)
@@ -132,8 +132,6 @@ def _seat_lines(run) -> list[str]:  # type: ignore[no-untyped-def]
 
 def _don_line(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
     """M-1: who the Don is, or that the mafia have not chosen him yet (a variant without one says nothing)."""
-    from forumbot.rules import get_variant
-
     don = [p.nick for p in run.result.players if p.role is Role.DON]
     if don:
         return [f"don: {don[0]}"]

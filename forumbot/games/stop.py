@@ -13,6 +13,10 @@ from forumbot.game import STOP_KEY
 from forumbot.games.lookup import configured_game, setup_of
 from forumbot.model import Role
 from forumbot.store.models import Game, Seat
+from forumbot.engine.setup import commitment_text
+from forumbot.game import drawn_string, stop_message
+from forumbot.outbox.store import enqueue
+from forumbot.store.game import fold_game
 
 
 def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, reason: str = "") -> str:
@@ -21,11 +25,6 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
 
     The post goes through the outbox like any message; the game is marked "stopping", which a tick only
     delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
-    from forumbot.engine.setup import commitment_text
-    from forumbot.game import drawn_string, stop_message
-    from forumbot.outbox.store import enqueue
-    from forumbot.store.game import fold_game
-
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         if game is None:

@@ -18,6 +18,8 @@ from forumbot.pages.output import write_site
 from forumbot.pages.publish import delivered, frozen_url, game_pages
 from forumbot.config.pages import HISTORY_MODES
 from forumbot.pages.site import GamePages, build_game
+from forumbot.store.game import as_sent, fold_game, load_game
+from forumbot.store.models import Game
 
 
 def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type: ignore[no-untyped-def]
@@ -55,8 +57,6 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     would now; returns the files written."""
     from datetime import timedelta
 
-    from forumbot.store.models import Game
-    from forumbot.store.game import as_sent, fold_game
 
     if config.pages is None:
         raise ConfigError(f"{config.path}: no [pages] table (folder, url): there is nothing to build")
@@ -82,8 +82,6 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
 
 
 def _setup(sessions, config: Config, name: str):  # type: ignore[no-untyped-def]
-    from forumbot.store.models import Game
-    from forumbot.store.game import load_game
 
     with sessions.begin() as session:
         game_id = session.scalar(select(Game.id).where(Game.name == name))

@@ -8,11 +8,10 @@ import tempfile
 from pathlib import Path
 
 from forumbot.names import within
+from forumbot.pages.site import build_index
 
 def write_site(root: Path, files: dict[str, bytes], language: str = "ru", timezone: str = "Europe/Moscow") -> list[str]:
     """A game's files, then the season index from every game.json the folder holds. Returns what changed."""
-    from forumbot.pages.site import build_index
-
     changed = write_files(root, files)
     docs = []
     for path in sorted(root.glob("*/game.json")):

@@ -19,6 +19,7 @@ from forumbot.pages.botposts import PUBLIC, forum_post_id
 from forumbot.pages.output import write_site
 from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png, public_days
 from forumbot.pages.words import Words
+from forumbot.store.models import OutboxRow
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,6 @@ def delivered(sessions, game_id: int) -> dict[str, str]:  # type: ignore[no-unty
     (issue 20 item 3: the game page links every bot post). In shadow mode the posts went as PMs: none."""
     from sqlalchemy import select
 
-    from forumbot.store.models import OutboxRow
 
     with sessions.begin() as session:
         rows = session.execute(select(OutboxRow.key, OutboxRow.remote_id).where(

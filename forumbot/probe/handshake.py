@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 from forumbot.errors import FloodLimited, ForumError
 from forumbot.names import inside
 from forumbot.texts import en, ru
+from forumbot.errors import ConfigError
 
 VERIFIED, FAILING, UNVERIFIED = "verified", "failing", "unverified"
 
@@ -139,7 +140,6 @@ def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, str
     GM; exit 0 when no flow failed, 2 naming each that did."""
     import sys
 
-    from forumbot.errors import ConfigError
 
     adapter, forum, *_ = target(args)  # the thread and zone are the games'
     game = next((g for g in config.games.values() if g.forum == forum), None)

@@ -18,13 +18,12 @@ from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import stale_interim
 from forumbot.store.models import Game, OutboxRow, RawInput, Resolution, Seat, UTCDateTime
 from forumbot.store.setup_codec import setup_from_json
+from forumbot.game import run
 
 Fold = Callable[[GameSetup, Sequence[Input], "datetime | None"], GameRun]
 
 
 def default_fold(setup: GameSetup, inputs: Sequence[Input], until: datetime | None) -> GameRun:
-    from forumbot.game import run
-
     return run(setup, inputs, until)
 
 
