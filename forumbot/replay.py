@@ -252,6 +252,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
         result = _stopped(setup, result, transcript.stopped)
     if transcript.pages.get("url"):
         # the posts as the game's ticks sent them: linked to its pages (issue 20 item 4)
+        # imported here: only a transcript with pages loads pages/ (and its store and HTTP modules); replay stays pure
         from forumbot.pages.commands import transcript_pages
         from forumbot.pages.publish import decorate
 

@@ -16,6 +16,7 @@ from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.cycle.daemon import config_warnings
     from forumbot.config.cast_summary import cast_summaries
     from forumbot.config.checks import check_forums, check_setups, late_starts
@@ -59,6 +60,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 def _game_statuses(config: Config) -> dict[str, str]:
     """The games already in the database, by name, with their status; none when there is no usable database
     yet (check-config creates nothing)."""
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from sqlalchemy import select
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -86,6 +88,7 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
     be reached, warnings), one line each naming the setting; `verified` gets one line per check that passed, so
     the GM knows what "ok" covered (issue 17 item 15)."""
     verified = [] if verified is None else verified
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.forum.registry import rough_times_warning
     from forumbot.cycle.daemon import build_adapter
     from forumbot.errors import ForumError

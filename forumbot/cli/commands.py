@@ -125,6 +125,7 @@ def _iso_time(text: str) -> datetime:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.config.checks import write_example
 
     path = Path(args.path)
@@ -134,6 +135,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.store import open_engine, upgrade
     from forumbot.store.schema import current_revision
 
@@ -158,6 +160,7 @@ def cmd_db_restored(args: argparse.Namespace) -> int:
 
 
 def _daemon(config: Config, args: argparse.Namespace):
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.cycle.daemon import Daemon
 
     clock = getattr(args, "clock", None)  # a test's clock, handed to `cli.main`
@@ -165,6 +168,7 @@ def _daemon(config: Config, args: argparse.Namespace):
 
 
 def cmd_tick(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.cycle.daemon import describe, exit_code
 
     config = config_from_args(args)
@@ -194,6 +198,7 @@ def cmd_tick(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.cycle.daemon import run_forever
 
     config = config_from_args(args)

@@ -16,6 +16,7 @@ from forumbot.names import checked_name
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.games.status import list_games
 
     config = config_from_args(args)
@@ -25,6 +26,7 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 
 def cmd_game_status(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.games.status import game_status
 
     config = config_from_args(args)
@@ -33,6 +35,7 @@ def cmd_game_status(args: argparse.Namespace) -> int:
 
 
 def cmd_game_start(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.config.checks import check_setups, thread_problems
     from forumbot.games.start import start_game
     from forumbot.localtime import local
@@ -57,6 +60,7 @@ def cmd_game_start(args: argparse.Namespace) -> int:
 
 
 def cmd_game_stop(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.games.stop import stop_game
 
     config = config_from_args(args)
@@ -66,6 +70,7 @@ def cmd_game_stop(args: argparse.Namespace) -> int:
 
 
 def cmd_game_export(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     import json
 
     from forumbot.games.export import export_game
@@ -95,6 +100,7 @@ def _write_private(path: Path, text: str) -> None:
 
 
 def cmd_outbox(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.games.outbox import outbox_drop, outbox_retry, stuck_messages
 
     if args.action == "list":

@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 
 from sqlalchemy.exc import OperationalError
 
+from forumbot import __version__
 from forumbot.config.types import ConfigProblems
 from forumbot.errors import ForumbotError, ForumError, UnsafeName
 from forumbot.exit_codes import EXIT_BROKEN_PIPE, EXIT_CONFIG, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_demo)
 
     try:
+        # imported here: without the daemon's modules (a broken install) replay and demo still run
         from forumbot.cli.commands import add_daemon_commands
         from forumbot.cli.pages import add_pages_commands
     except ImportError:
@@ -73,8 +75,6 @@ def _version() -> str:
 
         return version("forumbot")
     except PackageNotFoundError:
-        from forumbot import __version__
-
         return __version__
 
 
@@ -132,6 +132,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _run(path, lang: str | None):  # type: ignore[no-untyped-def]
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from dataclasses import replace
 
     from forumbot import replay
@@ -144,6 +145,7 @@ def _run(path, lang: str | None):  # type: ignore[no-untyped-def]
 
 
 def _replay(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot import replay
 
     transcript, result = _run(args.transcript, args.lang)
@@ -161,6 +163,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _pages(folder: str, transcript, result, name: str) -> None:  # type: ignore[no-untyped-def]
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.pages.commands import transcript_pages, write_pages
 
     written = write_pages(Path(folder), transcript_pages(transcript, result, name))
@@ -168,6 +171,7 @@ def _pages(folder: str, transcript, result, name: str) -> None:  # type: ignore[
 
 
 def _demo(args: argparse.Namespace) -> int:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot import replay
 
     examples = resources.files("forumbot") / "examples"

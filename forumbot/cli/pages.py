@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from forumbot.cli.common import config_from_args, now_of, open_store
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.errors import ConfigError
 from forumbot.names import checked_name
@@ -43,7 +44,7 @@ def add_pages_commands(subparsers: argparse._SubParsersAction, common: argparse.
 
 
 def cmd_pages_build(args: argparse.Namespace) -> int:
-    from forumbot.cli.common import config_from_args, now_of, open_store
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.pages.commands import build_stored
 
     for name in args.names:
@@ -56,7 +57,7 @@ def cmd_pages_build(args: argparse.Namespace) -> int:
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
-    from forumbot.cli.common import config_from_args, now_of, open_store
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.pages.dashboard import dashboard, to_text, write_private
 
     config = config_from_args(args)
@@ -73,7 +74,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from forumbot.cli.common import config_from_args, now_of, open_store
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.pages.dashboard import dashboard
     from forumbot.pages.serve import app
 

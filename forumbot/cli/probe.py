@@ -15,6 +15,7 @@ from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 
 def cmd_probe(args: argparse.Namespace) -> int:
     """issue 9 item 4: exit 0 when every selector the bot needs matched, 2 naming each that did not."""
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     import json
 
     from forumbot.probe.board import probe, to_text
@@ -38,6 +39,7 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
     """The adapter, forum name and thread `probe` reads, and the zone to show times in (the zone of the forum's
     games, when they agree): from the config's forum table, or (a guest with a thread URL and no config file) from
     the URL and --engine or the engine the page shows."""
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from dataclasses import replace
 
     from forumbot.cycle.daemon import build_adapter
@@ -65,6 +67,7 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
 
 
 def _guest_adapter(url: str, engine: str | None) -> object:
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from urllib.parse import urlsplit
 
     from forumbot.forum.registry import adapter_factory, detect_engine
