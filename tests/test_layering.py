@@ -4,7 +4,11 @@
 - `rules` and `parse` are pure: they import only `forumbot.model` (and `forumbot.errors`, a leaf of exceptions);
 - the pure core (model, parse, rules, texts, markup, engine, game) imports nothing of the shell;
 - `forumbot` reaches the `adapters` package only through `forumbot.forum.registry`;
-- `adapters` import only the interface layer of `forumbot`, never the daemon's shell.
+- `adapters` import only the interface layer of `forumbot`, never the daemon's shell;
+- the shell's packages in one order (issue 27 item 1): each module imports only its own package and those below
+  it, inside functions too, so no arrow runs back up (pages never imports the cycle, config never imports pages);
+- an import left inside a function says why on the line above it; no module only re-exports; no prefix family of
+  modules at `forumbot`'s top level.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ PURE = ("forumbot.model", "forumbot.parse", "forumbot.rules", "forumbot.texts", 
 # htmlparse (the depth-tolerant page parser) and unreadable (the skipped-post record adapters hand back) are
 # interface leaves like transport: they import only model and lxml.
 ADAPTERS_MAY_IMPORT = {"forumbot.forum.adapter", "forumbot.errors", "forumbot.markup", "forumbot.options",
-                       "forumbot.forum.transport", "forumbot.model", "forumbot.forum.htmlparse", "forumbot.forum.unreadable",
+                       "forumbot.forum.transport", "forumbot.model", "forumbot.forum.htmlparse",
+                       "forumbot.forum.unreadable",
                        # the transport's parts (issue 21): the decoded page and the settings, leaves like it
                        "forumbot.forum.http_page", "forumbot.forum.transport_settings"}
 
@@ -150,6 +155,105 @@ def test_the_layering_check_sees_a_circle_and_a_stray_import(tmp_path):
     stray = tmp_path / "m.py"
     stray.write_text("def f():\n    from adapters.memory import MemoryForum\n    from forumbot.cycle.tick import tick\n")
     assert _imports(stray, {"forumbot.cycle.tick"}) == {"adapters.memory", "forumbot.cycle.tick"}
+
+
+# The shell's packages, lowest first (docs/architecture.md): a module may import its own package and any below.
+LAYERS = (
+    ("forumbot", "forumbot.errors", "forumbot.exit_codes", "forumbot.model", "forumbot.markup", "forumbot.options",
+     "forumbot.localtime", "forumbot.parse", "forumbot.rules", "forumbot.texts", "forumbot.engine", "forumbot.game",
+     "forumbot.names", "forumbot.disk"),  # leaves: a name that becomes a path, a full or read-only disk told
+    ("forumbot.forum",),
+    ("forumbot.config",),
+    ("forumbot.store",),
+    ("forumbot.outbox",),
+    ("forumbot.pages",),
+    ("forumbot.games",),
+    ("forumbot.cycle",),
+    ("forumbot.probe",),
+    ("forumbot.replay",),
+    ("forumbot.cli", "forumbot.__main__"),
+)
+
+
+def _layer(module: str) -> int:
+    """The layer of `module`: the one whose longest prefix names it."""
+    found = [(len(prefix), i) for i, prefixes in enumerate(LAYERS) for prefix in prefixes
+             if module == prefix or (prefix != "forumbot" and module.startswith(prefix + "."))]
+    assert found, f"{module} is in no layer: add it to LAYERS and to docs/architecture.md"
+    return max(found)[1]
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{m} imports {d}" for m, deps in graph.items() for d in deps
+                  if _within(d, "forumbot") and _layer(d) > _layer(m))
+
+
+def test_issue27_the_packages_import_downward_only_inside_functions_too():
+    assert _upward(_graph()) == []
+
+
+def test_issue27_an_upward_import_inside_a_function_is_seen(tmp_path):
+    stray = tmp_path / "dashboard.py"
+    stray.write_text("def board():\n    from forumbot.cycle.reread import phase_stream\n")
+    graph = {"forumbot.pages.dashboard": _imports(stray, {"forumbot.cycle.reread"})}
+    assert _upward(graph) == ["forumbot.pages.dashboard imports forumbot.cycle.reread"]
+
+
+def _unexplained_function_imports(path: Path) -> list[int]:
+    """Lines of forumbot imports inside a function with no comment above their block of imports."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = []
+    for function in ast.walk(ast.parse("\n".join(lines))):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "forumbot" or (
+                    isinstance(node, ast.Import) and any(a.name.split(".")[0] == "forumbot" for a in node.names)):
+                above = node.lineno - 2  # up over the imports (and blank lines) of the same block
+                while above >= 0 and (lines[above].strip() in ("", ")") or lines[above].rstrip().endswith(",")
+                                      or lines[above].lstrip().startswith(("import ", "from "))):
+                    above -= 1
+                if not lines[above].lstrip().startswith("#") and "#" not in lines[node.lineno - 1]:
+                    found.append(node.lineno)
+    return found
+
+
+def test_issue27_each_import_left_inside_a_function_says_why():
+    """STYLE: imports at the top; one inside a function only for start-up or an optional extra, with its reason."""
+    unexplained = {f"{m}:{line}" for m, p in _modules("forumbot").items() for line in _unexplained_function_imports(p)}
+    assert not unexplained, sorted(unexplained)
+
+
+def test_issue27_the_reason_check_can_fail(tmp_path):
+    bare = tmp_path / "m.py"
+    bare.write_text("def f():\n    x = 1\n    from forumbot.model import Role\n\n\ndef g():\n"
+                    "    # imported here: start-up\n    from forumbot.model import Role\n")
+    assert _unexplained_function_imports(bare) == [3]
+
+
+def _only_reexports(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))
+           and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+           and not (isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__all__"])]
+    return any(isinstance(n, ast.ImportFrom) for n in tree.body) and not own
+
+
+def test_issue27_no_module_only_re_exports(tmp_path):
+    """A package's `__init__` may be its face; a module of its own defines something (lifecycle.py defined
+    nothing of its 25 names)."""
+    modules = {m: p for m, p in _modules("forumbot").items() if p.name != "__init__.py"}
+    assert [m for m, p in modules.items() if _only_reexports(p)] == []
+    face = tmp_path / "lifecycle.py"
+    face.write_text('"""Game lifecycle."""\nfrom forumbot.games.stop import stop_game\n__all__ = ["stop_game"]\n')
+    assert _only_reexports(face)
+
+
+def test_issue27_no_prefix_family_at_forumbots_top_level():
+    """`cli_*`, `config_*`, `tick_*`... became packages: the top level keeps single modules."""
+    top = [p.stem for p in (ROOT / "forumbot").glob("*.py") if not p.stem.startswith("__")]
+    prefixes = [name.split("_")[0] for name in top]
+    assert sorted({p for p in prefixes if prefixes.count(p) > 1}) == []
 
 
 def _engine_shape(root: Path) -> list[str]:

@@ -48,6 +48,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
             return EXIT_CONFIG
         if unreachable:
             return EXIT_UNREACHABLE
+        # imported here: pages/ (templates, jinja2) is loaded only by check-config --online
         from forumbot.pages.commands import probe_public_url
 
         problem = probe_public_url(config)

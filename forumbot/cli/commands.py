@@ -177,6 +177,7 @@ def cmd_tick(args: argparse.Namespace) -> int:
         try:
             report = daemon.cycle()
             if getattr(args, "verbosity", None) != "WARNING":
+                # imported here: a quiet (-q, cron) tick prints no summary and never loads it
                 from forumbot.cycle.summary import tick_summary
 
                 for line in tick_summary(daemon.sessions, report):

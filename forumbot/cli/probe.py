@@ -21,6 +21,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     from forumbot.probe.board import probe, to_text
 
     if args.handshake:
+        # imported here: only --handshake loads the write path
         from forumbot.probe.handshake import cmd_handshake
 
         return cmd_handshake(args, config_from_args(args), _probe_target)
