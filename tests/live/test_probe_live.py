@@ -25,8 +25,10 @@ from test_punbb_adapter import boards_dir, load_env, unavailable
 pytestmark = pytest.mark.live
 
 PORT = os.environ.get("FORUMBOT_PROBE_FLUXBB_PORT", str(18545 + int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)))
-# shown only by an error page, a captcha, a post's redirect page: none is on a thread page or the inbox
-SITUATIONAL = {"selectors.error", "selectors.captcha", "selectors.redirect"}
+# shown only by an error page, a captcha, a post's redirect page, the member list (an account looked up before a
+# replacement): none is on a thread page or the inbox
+SITUATIONAL = {"selectors.error", "selectors.captcha", "selectors.redirect", "selectors.member_row",
+               "selectors.member_search"}
 
 
 @pytest.fixture(scope="module")
