@@ -23,7 +23,6 @@ each GM so by PM, once (deploy/README.md, "The PMs since the copy").
 from __future__ import annotations
 
 import logging
-import re
 from datetime import datetime
 from typing import Iterable, Sequence
 
@@ -32,13 +31,13 @@ from sqlalchemy.orm import Session
 
 from forumbot.forum.adapter import ForumPost
 from forumbot.model import Message, Where
+from forumbot.outbox.store import MARKER
 from forumbot.store.models import Game, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor
 from forumbot.texts import TABLES
 
 log = logging.getLogger("forumbot.outbox")
 
-MARKER = re.compile(r"#fb:[0-9a-f]{8}")  # outbox_store.marker's shape
 BEHIND = "1"  # the note's value while it holds
 BEHIND_WHY = "the database is behind the forum (restored from an older copy?): looked for before sending"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterable
 
@@ -17,6 +18,11 @@ from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
 
 log = logging.getLogger("forumbot.outbox")  # the outbox's logger, as before the split: the log lines read the same
+
+
+# The tag at the end of each message the bot sends: how it finds its own posts again (find_own_post, a restore's
+# check) and what the pages strip from a post's first line. One shape, written by `marker`, read by MARKER.
+MARKER = re.compile(r"#fb:[0-9a-f]{8}")
 
 
 def marker(game: str, key: str) -> str:

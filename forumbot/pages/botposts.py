@@ -14,9 +14,10 @@ from datetime import datetime
 from typing import Iterable
 
 from forumbot.model import Message
+from forumbot.outbox.store import MARKER
 
 PUBLIC = ("game", "vote")
-_MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|#fb:[0-9a-f]{8}", re.I)
+_MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|" + MARKER.pattern, re.I)
 
 
 @dataclass(frozen=True)
