@@ -159,12 +159,12 @@ class EmuGame(LiveGame):
         PM page), the PM counts from the minute's end (C-1), so the next tick waits the minute out: in .ci/run
         vBulletin 3.8's game stored the GM's PM and did not close Day 1 on that tick. Elsewhere it shows seconds
         and the tick's own wait for the last second is enough."""
-        from livegame import next_minute
+        from boards import wait_past_the_minute
 
         self.end_phases = getattr(self, "end_phases", 0) + 1
         gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
         if self.board.emu.pm_time_to_the_minute:
-            next_minute()
+            wait_past_the_minute()
 
     def settle(self, engine: str = "", most: int = 5) -> None:
         from livegame import IDLE_SUMMARY

@@ -16,10 +16,12 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import html
+import math
 import os
 import re
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -41,6 +43,15 @@ FORM_MIN_AGE = 1.1  # phpBB refuses a form sent within 1 s of serving it
 # a request line of PHP's built-in server log ("[200]: GET /path"); group 1 is the method and path
 SERVED = re.compile(rb"\] 127\.0\.0\.1:\d+ \[\d{3}\]: ([A-Z]+ \S+)")
 UA = "Mozilla/5.0 (X11; Linux x86_64) forumbot-live-tests/1"
+
+
+def wait_past_the_minute(engine: str = "phpbb") -> None:
+    """Wait until a PM just sent, shown to the minute, is folded by the next tick. phpBB shows a PM's time to the
+    minute, so it counts from that minute's end (C-1, C-9); MyBB shows "less than a minute ago" for a minute after
+    it, whose range ends at the moment the page is read: wait until it reads "1 minute ago"."""
+    now = time.time()
+    wait = math.floor(now / 60) * 60 + 60 - now + 0.5
+    time.sleep(max(wait, 61.0) if engine == "mybb" else wait)
 
 
 class Unavailable(Exception):
@@ -143,6 +154,42 @@ class Board:
         self.bot, self.gm, self.admin = self.env["BOT_NAME"], self.env["GM_NAME"], self.env["ADMIN_NAME"]
         self.players = [self.env[f"PLAYER_{i}"] for i in range(1, int(self.env["PLAYER_COUNT"]) + 1)]
         self._members: dict[str, Member] = {}
+        self.pm_times_exact = False
+
+    # The bot account's time format with seconds, where a GM can set one (the engine's own setting for it): a PM's
+    # time is then exact, so a GM's command counts from its second, not from the end of the minute it is shown in
+    # (C-1, C-9), and a game's next tick need not wait the minute out. The stock boards keep their minute formats,
+    # so the rounded times stay covered live.
+    SECONDS_FORMATS = {"phpbb": "d M Y, H:i:s",  # the account's own date format (UCP, board preferences)
+                       "mybb": "H:i:s",  # the board's time format (ACP; MyBB's per-account list has no seconds)
+                       "smf": "%b %d, %Y, %I:%M:%S %p",  # the account's own time format (profile, look and layout)
+                       "fluxbb": "1"}  # the account's time format, option 1 of the profile's list: H:i:s
+
+    def show_the_bot_seconds(self) -> None:
+        fmt = self.SECONDS_FORMATS[self.engine]
+        if self.engine == "mybb":
+            self.script("set", "timeformat", fmt)
+        elif self.engine == "smf":
+            done = subprocess.run(["mariadb", "--no-defaults", "-S", self.env["DB_SOCKET"], "-u", "root",
+                                   self.env["DB_NAME"], "-e",
+                                   f"UPDATE smf_members SET time_format = '{fmt}' WHERE member_name = '{self.bot}'"],
+                                  capture_output=True, text=True, timeout=TIMEOUT)
+            assert done.returncode == 0, done.stderr
+        else:
+            database = self.dir / ("phpbb.sqlite3" if self.engine == "phpbb" else "fluxbb.sqlite3")
+            table, column, key = (("phpbb_users", "user_dateformat", "username") if self.engine == "phpbb"
+                                  else ("fb_users", "time_format", "username"))
+            with contextlib.closing(sqlite3.connect(database)) as db, db:
+                changed = db.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (fmt, self.bot)).rowcount
+            assert changed == 1, f"{database}: no account {self.bot!r} in {table}"
+        self.pm_times_exact = True
+
+    def wait_past_a_pm(self) -> None:
+        """Wait until a PM a member just sent is folded by the next tick (see SECONDS_FORMATS)."""
+        if self.pm_times_exact:
+            time.sleep(1.1)  # past the PM's own second
+        else:
+            wait_past_the_minute(self.engine)
 
     def member(self, name: str) -> "Member":
         """A member logged in through the board's login form (one session per account, kept)."""

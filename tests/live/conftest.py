@@ -73,12 +73,28 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     # Setup's role PMs alone took 12 minutes and the scenario 15, the whole suite's budget
     "mybb_stock_board": ("mybb", {"PLAYERS": "\n".join(("Lucky_Strike", "Kolya_95", "Наташа", "Старый Мельник",
                                                         "Дядя Фёдор", "Кот Баюн", "Мурзик"))}, 1000),
+    # MyBB's stock post merging, post flood and minimum length, with a short PM timer: the merging half of
+    # test_stock_limits.py's MyBB scenario, beside its stock-PM-timer half (together they were the suite's floor,
+    # 680 s); the players as on mybb_stock_board
+    "mybb_merge_board": ("mybb", {"PM_FLOOD": "2", "PLAYERS": "\n".join(("Lucky_Strike", "Kolya_95", "Наташа",
+                                                                          "Старый Мельник", "Дядя Фёдор", "Кот Баюн",
+                                                                          "Мурзик"))}, 1500),
     "fluxbb_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": MOSCOW_PLAYERS, "POST_FLOOD": "2", "PER_PAGE": "10"}, 0),
     # stock limits (POST_FLOOD 30 for posts and, on their own timer, PMs): a 7-player cast keeps Setup's role PMs
     # within one tick
     "fluxbb_stock_board": ("fluxbb", {"SEED_POSTS": "0", "PLAYERS": "\n".join(
         ("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000", "Шарик"))}, 1000),
 }
+
+
+# The boards whose bot account shows times to the second (boards.Board.SECONDS_FORMATS): each GM PM of a game there
+# is folded by the next tick instead of after its minute (phpBB, SMF, FluxBB: 30 s on average, MyBB 61-120 s), the
+# suite's largest wait. The stock boards of phpBB, MyBB and SMF keep the minute formats, so rounded times stay covered
+# live; FluxBB's stock board shows seconds, as FluxBB itself does out of the box (install.php's o_time_format H:i:s;
+# fluxbb.sh sets H:i, as Russian boards do).
+EXACT_TIMES = {"phpbb_board", "phpbb_season_board", "phpbb_side_board", "phpbb_pages_board", "phpbb_restore_board",
+               "mybb_board", "mybb_side_board", "mybb_pages_board", "mybb_merge_board", "smf_board", "fluxbb_board",
+               "fluxbb_stock_board"}
 
 
 def unavailable(reason: str) -> None:
@@ -101,7 +117,7 @@ def unavailable(reason: str) -> None:
 # and ends before the floor (MyBB stock, ~730 s); after the emulator groups it would wait for a second short one.
 LONGEST_FIRST = ("smf_board", "mybb_stock_board", "mybb_board", "phpbb_board", "phpbb_season_board",
                  "phpbb_stock_board", "fluxbb_board", "fluxbb_stock_board", "clock_ahead", "phpbb_side_board",
-                 "mybb_side_board", "phpbb_pages_board", "smf_stock_board", "mybb_pages_board", "phpbb_restore_board",
+                 "mybb_side_board", "phpbb_pages_board", "smf_stock_board", "mybb_pages_board", "mybb_merge_board", "phpbb_restore_board",
                  "emulator_vbulletin", "xenforo_games", "flaskbb", "emulator_mybbru", "emulator_invision")
 # Fast modules of pure unit tests (under a second each), the fillers above; a module gone from this list is
 # replaced by another unit module of >= 3 tests.
@@ -195,6 +211,8 @@ def _start_board(name: str, tmp_path_factory):  # type: ignore[no-untyped-def]
         board = build.wait()
     except BoardUnavailable as e:
         unavailable(f"live {engine} board unavailable: {e}")
+    if name in EXACT_TIMES:
+        board.show_the_bot_seconds()
     print(f"\n{name} up at {board.base_url} in {board.build_seconds:.0f} s")
     return board
 

@@ -82,15 +82,6 @@ def screenshot(url: str, shot: Path, profile: Path, size: str = "1280,7000", chr
 ADAPTER_ENGINE = {"fluxbb": "punbb"}
 
 
-def next_minute(engine: str = "phpbb") -> None:
-    """Wait until a GM PM just sent is folded by the next tick. phpBB shows a PM's time to the minute, so it
-    counts from that minute's end (C-1, C-9); MyBB shows "less than a minute ago" for a minute after it, whose
-    range ends at the moment the page is read: wait until it reads "1 minute ago"."""
-    now = time.time()
-    wait = math.floor(now / 60) * 60 + 60 - now + 0.5
-    time.sleep(max(wait, 61.0) if engine == "mybb" else wait)
-
-
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
                  bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None,
@@ -179,7 +170,7 @@ players = [
         it counts from its minute's end, C-1): then the board holds nothing the next tick must act on or read
         back (a dialogue the bot's own answer changed), so that tick is idle. A condition, not a count of ticks:
         an undo folded one tick later on a loaded machine moved the answers, and the read-back, a tick on."""
-        next_minute(engine)
+        self.board.wait_past_a_pm()
         for _ in range(most):
             if IDLE_SUMMARY.search(self.tick()):
                 return
@@ -195,7 +186,7 @@ players = [
         # text and recipient) without a word, so a second "конец-фазы" never arrived
         self.end_phases = getattr(self, "end_phases", 0) + 1
         gm.pm(self.board.bot, f"{self.name}: {self.end_phases}", "конец-фазы")
-        next_minute(self.board.engine)
+        self.board.wait_past_a_pm()
 
     # --- the steps every whole game plays ------------------------------------------------------------------
 

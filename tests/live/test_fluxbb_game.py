@@ -7,8 +7,8 @@ Board knobs (conftest): POST_FLOOD=2 (stock 30 s between two posts and, apart, t
 take an hour of flood waits; the bot is told the same 2 s), PER_PAGE=10 (both threads cross pages),
 SEED_POSTS=0. fluxbb.sh seeds the GM into Moderators (group 2: a moderator of no forum yet, so the admin deletes);
 his PMs wait what the board's refusal names (New PMS still holds a moderator to 30 s).
-FluxBB shows times to the minute ("Сегодня 16:07"), so each GM `конец-фазы` is folded by a tick in a later
-minute (C-1, C-9). Roles are given:
+The bot's account shows times to the second (conftest.EXACT_TIMES), so each GM `конец-фазы` is folded by the next
+tick (C-1, C-9). Roles are given:
   Setup: 10 role PMs (into new dialogues); confirmations answered in them; a player's PM quoting the GM (forged).
   Day 1: votes bare, bold + Latin K, Latin e, capitals, look-alikes in both words, a nick with a space, a runoff
          part; rejected: an explanation, agitation, a quote; an edited vote (void, C-11); a vote deleted by the
@@ -28,7 +28,7 @@ from contextlib import closing
 
 import pytest
 
-from livegame import LiveGame, next_minute
+from livegame import LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -150,7 +150,7 @@ def test_a_moscow_game_on_fluxbb(fluxbb_board, tmp_path):
     # --- Day 2: the GM modkills the mafia; the end ---------------------------------------------------------------
     for name in MAFIA:
         gm.pm(board.bot, "g1", f"модкилл {name}")
-    next_minute(board.engine)  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
+    board.wait_past_a_pm()  # the GM's PMs folded by the next tick (C-1, C-9)
     game.tick()
     game.tick()
     game.assert_town_won(gm)

@@ -4,7 +4,8 @@ so a night's end (its result post, then the Sheriff's and the Don's check result
 no refusal from the board, and nothing is lost or sent twice.
 
 A 7-player Moscow cast (R-10: a Don, a mafioso, a Sheriff, four civilians) keeps Setup's role PMs (7 x 30 s) in one
-tick. The phases end by the GM's `конец-фазы` PMs, each folded in a later minute (FluxBB shows minutes, C-1, C-9).
+tick. The phases end by the GM's `конец-фазы` PMs, each folded by the next tick (the bot's account shows seconds,
+conftest.EXACT_TIMES; C-1, C-9).
 """
 
 from __future__ import annotations

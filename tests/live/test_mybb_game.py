@@ -6,7 +6,7 @@ in between, so the bot's consecutive posts (the setup post and Day 1's opening, 
 opening) become one post holding several markers; the adapter sees the merge (a pid not newer than the last) and
 the test checks that every marker is on the board once. Players never post twice in a row here (a merged vote
 is an edited post: void, C-11). The schedule is hours long: only the GM's `конец-фазы` PMs advance the game,
-each in a later minute than the phase's last input (MyBB shows PM times to the minute). Roles are given:
+each folded by the next tick (the board's time format shows seconds, conftest.EXACT_TIMES). Roles are given:
   Setup: 12 role PMs, confirmations by PM, a forged GM command from a player (changes nothing).
   Day 1: votes bare, bold, a nick with a space, a Latin look-alike, an explanation and a quote (rejected, H-3),
          an agitation (a vote against its author, H-4), an edit (void, C-11), a deletion by the admin (C-11),
@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from livegame import LiveGame, next_minute
+from livegame import LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -105,7 +105,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     # --- Day 2: the GM ends it -------------------------------------------------------------------------------------
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
     gm.pm(board.bot, "g1", "модкилл \"Старый Мельник\"")
-    next_minute("mybb")  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
+    board.wait_past_a_pm()  # the GM's PMs folded by the next tick (C-1, C-9)
     game.tick()
     game.tick()
     game.assert_town_won(gm)

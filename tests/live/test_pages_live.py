@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from livegame import CHROMIUM, ROOT, SCREENSHOT_TIMEOUT, LiveGame, next_minute
+from livegame import CHROMIUM, ROOT, SCREENSHOT_TIMEOUT, LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -97,7 +97,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
         # Night 1: the GM modkills the rest of the mafia; the town wins
         gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
         gm.pm(board.bot, "g1", "модкилл \"Кот Баюн\"")
-        next_minute()
+        board.wait_past_a_pm()
         game.tick()
         game.tick()
         game.assert_town_won(gm)

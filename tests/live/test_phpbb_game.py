@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from livegame import LiveGame, next_minute
+from livegame import LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -100,7 +100,7 @@ def test_a_moscow_game_on_phpbb(phpbb_board, tmp_path):
     # --- Day 2: the GM modkills the mafia; the end ---------------------------------------------------------------
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
     gm.pm(board.bot, "g1", "модкилл Шарик")
-    next_minute()  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
+    board.wait_past_a_pm()  # the GM's PMs folded by the next tick (C-1, C-9)
     game.tick()
     game.tick()
     game.assert_town_won(gm)

@@ -11,7 +11,7 @@ Asserted: game 2's first tick acts on nothing of game 1 (no GM command answered 
 carried over, no vote of game 1 in the shared vote thread); it sends its role PMs and opening post once; its
 phases move only on its own `конец-фазы`; every bot post and PM of both games is on the board exactly once;
 `game status g1` reads the same after game 2 as when game 1 ended; both outboxes are drained.
-Phases move only by GM PMs, each folded once its minute is over (phpBB shows PM times to the minute).
+Phases move only by GM PMs, each folded by the next tick (the bot's account shows seconds, conftest.EXACT_TIMES).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from livegame import LiveGame, next_minute
+from livegame import LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -95,7 +95,7 @@ def test_a_season_of_two_games_on_phpbb(phpbb_season_board, tmp_path):
     # the last mafioso shoots; the GM modkills him: the town wins
     p["Lucky_Strike"].pm(bot, "g1", "убить Маша")
     gm.pm(bot, "g1", "модкилл Lucky_Strike")
-    next_minute()
+    board.wait_past_a_pm()
     tick_until_ended(g1)
     text = g1.game_text(gm)
     assert "Игра окончена: победа города!" in text and "Зерно жеребьёвки" in text, text[-1500:]
@@ -151,7 +151,7 @@ def test_a_season_of_two_games_on_phpbb(phpbb_season_board, tmp_path):
     assert "Наступила ночь 1" in day
 
     gm.pm(bot, "g2", "модкилл ёжик")
-    next_minute()
+    board.wait_past_a_pm()
     tick_until_ended(g2)
     day = g2.game_text(gm).split(OPENING)[2]
     assert "Игра окончена: победа города!" in day, day[-1500:]

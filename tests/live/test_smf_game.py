@@ -10,8 +10,8 @@ the limit in whole seconds); EDIT_WAIT=0 (stock 90 s: an author's edit within it
 edited vote would count, C-11); and the bot's PM limit per hour (pm_spam_settings, stock "10,5,20": 20 PMs an
 hour for a Regular Member) is raised to 200 through the board's settings: Setup alone sends 21 PMs (10 roles,
 10 confirmations, the GM's notice). PER_PAGE stock 15: the vote thread runs over two pages.
-SMF shows times to the minute ("Today at 04:08 PM"): a GM's end-phase counts from its minute's end, so each is
-followed by a wait for the next minute (LiveGame.end_phase). Roles are given, so the game is the same every run:
+The bot's account shows times to the second (conftest.EXACT_TIMES; stock SMF shows minutes, "Today at 04:08 PM",
+as smf_stock_board does): a GM's end-phase is folded by the next tick (LiveGame.end_phase). Roles are given, so the game is the same every run:
   Setup: 10 role PMs; confirmations by PM; a player's PM quoting a GM command (forged: changes nothing, C-9).
   Day 1: votes bare, bold, Latin look-alikes (a capital A, a small p), lower case, capitals, a nick with a space,
          a runoff part; an explanation, an agitation and a quote (not votes, M-7); an edited vote (void, C-11) and
@@ -32,7 +32,7 @@ import time
 import pytest
 
 from board_smf import set_setting
-from livegame import LiveGame, next_minute
+from livegame import LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -132,7 +132,7 @@ def test_a_moscow_game_on_smf(smf_board, tmp_path):
     # --- Day 2: the GM modkills the mafia; the end ---------------------------------------------------------------
     for name in ("Кот Баюн", "Lucky_Strike", "Шарик"):
         gm.pm(board.bot, "g1", f"модкилл \"{name}\"")
-    next_minute()  # a GM's PM shown to the minute counts from the minute's end (C-1, C-9)
+    board.wait_past_a_pm()  # the GM's PMs folded by the next tick (C-1, C-9)
     game.tick()
     game.tick()
     game.assert_town_won(gm)

@@ -11,11 +11,13 @@ phpBB (FLOOD=15: one timer for posts *and* PMs; default max_wait 60, so the tick
   on the one shared timer in one tick (M-3, M-4).
 MyBB (POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5; max_wait 30, so a tick never sleeps a whole interval:
   each tick sends what its timers allow and defers the rest, saying so):
-  Setup's 7 role PMs (7 players, an R-10 cast, to fit the suite's time) go out one per tick; every later bot post in the game thread falls within 60 minutes of the
-  bot's last one there with nobody posting between, so MyBB merges them all into the setup post: the adapter
-  sees each merge (the reply's pid is not newer than the thread's last, `ReplyId.merged`), records the message
-  as delivered inside that post, and posts nothing again. Votes name `Kolya_95` (MIN_MSG=5 refuses a post
-  shorter than 5 characters, so no vote for "Маша"); Day 1's final count and outcome merge into it too.
+  Setup's 7 role PMs (7 players, an R-10 cast, to fit the suite's time) go out one per tick. On a board of its own
+  (mybb_merge_board: the same stock knobs but PM_FLOOD=2, so its Setup does not wait the PM timer out again, and the
+  two run at once): every later bot post in the game thread falls within 60 minutes of the bot's last one there
+  with nobody posting between, so MyBB merges them all into the setup post: the adapter sees each merge (the
+  reply's pid is not newer than the thread's last, `ReplyId.merged`), records the message as delivered inside that
+  post, and posts nothing again. Votes name `Kolya_95` (MIN_MSG=5 refuses a post shorter than 5 characters, so no
+  vote for "Маша"); Day 1's final count and outcome merge into it too.
 Asserted on both: no flood error ever escapes a tick (the ticks say what they deferred; a refusal is sent again),
 every message reaches the board exactly once, the outbox drains within a bounded number of ticks, and no flood
 wait inside a tick is longer than max_wait + the pacing margin.
@@ -135,21 +137,24 @@ def test_phpbb_stock_flood_one_timer_for_posts_and_pms(phpbb_stock_board, tmp_pa
           f"deferrals {ticks.deferrals}; tick durations {[round(s) for s in ticks.seconds]}; log: {game.log}")
 
 
-def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
+MYBB_ROLES = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Наташа": "doctor", "Старый Мельник": "maniac"}
+MYBB_CAST = "cast = { mafia = 2, doctor = 1, maniac = 1 }"  # R-10: 7 players
+
+
+def test_mybb_stock_pm_flood_defers_setup_s_role_pms(mybb_stock_board, tmp_path):
+    """Setup's 7 role PMs on MyBB's stock 60 s PM timer, max_wait 30: one per tick, the rest deferred, none refused."""
     t0 = time.monotonic()
     board = mybb_stock_board
     assert (board.env["POST_FLOOD"], board.env["PM_FLOOD"], board.env["MERGE_MINS"], board.env["MIN_MSG"]) == \
         ("60", "60", "60", "5"), board.env
     gm = board.member(board.gm)
     p = {name: board.member(name) for name in board.players}
-    roles = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Наташа": "doctor", "Старый Мельник": "maniac"}
     assert len(p) == 7, board.players
     max_wait = 30.0
-    game = LiveGame(board, tmp_path, "g1", "free_hunt", roles, {}, forum_settings=f"max_wait = {max_wait:g}",
-                    options="cast = { mafia = 2, doctor = 1, maniac = 1 }")  # R-10: 7 players
+    game = LiveGame(board, tmp_path, "g1", "free_hunt", MYBB_ROLES, {}, forum_settings=f"max_wait = {max_wait:g}",
+                    options=MYBB_CAST)
     ticks = Ticks(max_wait, [], [])
 
-    # --- Setup: 7 role PMs at 61 s and the setup post ----------------------------------------------------------
     setup_ticks = ticks.drain(game, limit=len(p) + 3)
     # a tick that would sleep past max_wait defers instead; a tick slow enough that the next PM's timer is within
     # max_wait when it gets there waits instead (issue 28 item 1): either way the board refused none
@@ -157,7 +162,30 @@ def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
         f"7 PMs at 60 s: {ticks.deferrals} deferrals and {ticks.refusals} refusals by the board"
     for name, member in p.items():
         assert sum("Ваша роль:" in m.text for m in member.pms_from(board.bot)) == 1, f"{name}: no role PM"
-    [setup_post] = [t for t in game.bot_posts(gm)]
+    assert len(game.bot_posts(gm)) == 1, "the setup post"
+    posts, pms = game.assert_each_once(gm, [gm, *p.values()])
+    game.assert_outbox_drained()
+    report(game, f"MyBB stock (PM_FLOOD=60): {time.monotonic() - t0:.0f} s, {len(ticks.outputs)} ticks (Setup "
+          f"{setup_ticks}), {pms} bot PMs; flood waits {len(ticks.waits)} (longest {max(ticks.waits, default=0):.1f} "
+          f"s), refusals by MyBB {ticks.refusals}, deferrals {ticks.deferrals}; tick durations "
+          f"{[round(s) for s in ticks.seconds]}; log: {game.log}")
+
+
+def test_mybb_stock_post_merging(mybb_merge_board, tmp_path):
+    """MyBB's stock post merging (MERGE_MINS=60), post flood (60 s) and minimum length (5), on a board of its own
+    whose PM timer is short (PM_FLOOD=2: the stock PM timer is the test above; here Setup's PMs would only wait)."""
+    t0 = time.monotonic()
+    board = mybb_merge_board
+    assert (board.env["POST_FLOOD"], board.env["MERGE_MINS"], board.env["MIN_MSG"]) == ("60", "60", "5"), board.env
+    gm = board.member(board.gm)
+    p = {name: board.member(name) for name in board.players}
+    assert len(p) == 7, board.players
+    max_wait = 30.0
+    game = LiveGame(board, tmp_path, "g1", "free_hunt", MYBB_ROLES, {"pm": 3},
+                    forum_settings=f"max_wait = {max_wait:g}", options=MYBB_CAST)
+    ticks = Ticks(max_wait, [], [])
+    setup_ticks = ticks.drain(game, limit=3)
+    [setup_post] = game.bot_posts(gm)
 
     # --- Day 1 opens: the bot's second post in the game thread is merged into its first ----------------------------
     game.end_phase(gm)
@@ -185,8 +213,7 @@ def test_mybb_stock_flood_and_post_merging(mybb_stock_board, tmp_path):
     # the setup post, Day 1's opening, Day 1's final count: three messages, each delivered once, in one post
     assert len(MARKER.findall(merged)) == 3, merged[-1500:]
     game.assert_outbox_drained()
-    report(game, f"MyBB stock (POST_FLOOD=PM_FLOOD=60, MERGE_MINS=60, MIN_MSG=5): {time.monotonic() - t0:.0f} s, "
+    report(game, f"MyBB stock merging (POST_FLOOD=60, MERGE_MINS=60, MIN_MSG=5): {time.monotonic() - t0:.0f} s, "
           f"{len(ticks.outputs)} ticks (Setup {setup_ticks}), {len(MARKER.findall(merged))} messages merged into one "
           f"post, {pms} bot PMs; flood waits {len(ticks.waits)} (longest {max(ticks.waits, default=0):.1f} s), "
-          f"refusals by MyBB {ticks.refusals}, deferrals {ticks.deferrals}; tick durations "
-          f"{[round(s) for s in ticks.seconds]}; log: {game.log}")
+          f"refusals by MyBB {ticks.refusals}, deferrals {ticks.deferrals}; log: {game.log}")
