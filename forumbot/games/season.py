@@ -28,8 +28,8 @@ def outcome(name: str, setup: GameSetup, run: GameRun, stopped: bool) -> GameOut
         return None
     seats = []
     for p in result.players:
-        cause = p.died.cause if p.died else ""
-        forfeited = cause == "modkill" or (cause == "autokill" and not _agitated(run, p.nick, p.died.phase))
+        cause, phase = (p.died.cause, p.died.phase) if p.died else ("", "")
+        forfeited = cause == "modkill" or (cause == "autokill" and not _agitated(run, p.nick, phase))
         seats.append(SeatOutcome(p.nick, ROLE_TEAM[p.role], p.alive, cause == "modkill", forfeited))
     started = setup.schedule.setup_opens or setup.schedule.start
     return GameOutcome(name, started, result.ended_at, result.winner, tuple(seats))
