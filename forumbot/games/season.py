@@ -10,13 +10,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
+from datetime import datetime
 from decimal import Decimal
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from forumbot.config.types import Config
 from forumbot.engine.history import DayRecord
 from forumbot.engine.results import GameRun
+from forumbot.games.lookup import STOPPED
 from forumbot.model import ROLE_TEAM, Agitation, GameSetup
-from forumbot.rules.standings import SIDES, GameOutcome, Row, SeatOutcome
+from forumbot.pages.output import STANDINGS, write_site
 from forumbot.pages.site import csv_cell
+from forumbot.rules.standings import SIDES, GameOutcome, Row, SeatOutcome, standings
+from forumbot.store.game import default_fold, load_game
+from forumbot.store.models import Game
+
+log = logging.getLogger(__name__)
 
 COLUMNS = ("place", "nick", "rating", "games", "wins", "town", "mafia", "maniac", "survived", "modkills")
 
@@ -103,3 +115,38 @@ def _percent(share: Decimal) -> str:
 
 def _plain(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
+
+
+
+def stored_outcomes(sessions: sessionmaker[Session], config: Config,
+                    until: datetime) -> tuple[list[GameOutcome], GameSetup | None]:
+    """The season's games as the store folds them, each up to its end (the fold `game export` writes and
+    replay plays again: `forumbot season standings` reads the exports themselves, and the two give the same
+    table); with the last started game's setup, whose language and zone the index takes."""
+    out, last = [], None
+    for name in config.season.games if config.season is not None else ():
+        with sessions.begin() as session:
+            row = session.scalar(select(Game).where(Game.name == name))
+            if row is None or name not in config.games:
+                continue  # never started (or cancelled at its sign-up): nothing to count
+            setup, inputs, _ = load_game(session, config, row.id)
+            stopped, ended_at = row.status in STOPPED, row.ended_at
+        last = setup
+        game = outcome(name, setup, default_fold(setup, inputs, ended_at or until), stopped)
+        if game is not None:
+            out.append(game)
+    return out, last
+
+
+def publish_standings(sessions: sessionmaker[Session], config: Config, until: datetime) -> list[str]:
+    """When a game of the season has ended: its standings into the public folder, and the index that shows
+    them. Returns the files written; a folder that cannot be written is logged (the next end writes them)."""
+    if config.pages is None or config.season is None:
+        return []
+    games, setup = stored_outcomes(sessions, config, until)
+    language, zone = (setup.language, setup.schedule.timezone) if setup else ("ru", "Europe/Moscow")
+    try:
+        return write_site(config.pages.folder, {STANDINGS: as_json(standings(games), games).encode()}, language, zone)
+    except OSError as e:
+        log.warning("season standings: cannot write under %s: %s", config.pages.folder, e.strerror or e)
+        return []

@@ -45,6 +45,20 @@ def test_s6_the_stored_season_ranks_its_finished_games_as_their_exports_do(tmp_p
     w.close()
 
 
+def test_s6_the_tick_that_closes_a_season_game_writes_the_standings_the_command_prints(tmp_path, capsys):
+    pages = '\n[pages]\nfolder = "site"\nurl = "http://127.0.0.1/"\n'
+    w = World(tmp_path, games=game_toml("g1") + game_toml("g2", start=SECOND_T0) + SEASON.replace(', "g3"', "")
+              + pages)
+    _end_first_game(w)
+    site = tmp_path / "site"
+    written = (site / "standings.json").read_text(encoding="utf-8")
+    assert json.loads(written)["games"][0]["game"] == "g1"
+    assert written == _cli(w, capsys, "--json")  # the store's fold and the exports give the same bytes
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '<a href="g1/index.html"><bdi>g1</bdi></a>' in index and "Рейтинг сезона" in index
+    w.close()
+
+
 def test_s6_no_season_table_says_so(tmp_path, capsys):
     w = World(tmp_path)
     assert main(["season", "standings", "-c", str(w.config_path)], clock=lambda: w.now) == 2
