@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from gamekit import Game  # noqa: E402
 
 from forumbot.cli.main import main  # noqa: E402
-from forumbot.games.season import outcome  # noqa: E402
+from forumbot.games.season import as_json, outcome  # noqa: E402
 from forumbot.model import Team  # noqa: E402
 from forumbot.pages.output import write_site  # noqa: E402
 from forumbot.rules.standings import GameOutcome, SeatOutcome, standings  # noqa: E402
@@ -307,3 +307,19 @@ def test_s6_the_index_without_standings_is_the_games_alone(tmp_path) -> None:
     (tmp_path / "standings.json").write_text("{not json", encoding="utf-8")
     write_site(tmp_path, {})
     assert "Рейтинг сезона" not in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_s6_a_bad_export_is_named_and_nothing_is_printed(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"variant": "moscow"', encoding="utf-8")
+    assert main(["season", "standings", "--exports", str(bad)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "bad.json: not valid JSON" in out.err
+
+
+def test_s6_a_hostile_nickname_stays_text_on_the_season_index(tmp_path) -> None:
+    game = played("g", 0, "town", seat("<script>x</script>", TOWN), seat("=cmd|' /C calc'!A0", MAFIA))
+    rows = standings([game])
+    write_site(tmp_path, {"standings.json": as_json(rows, [game]).encode()})
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "<script>" not in index and "<bdi>&lt;script&gt;x&lt;/script&gt;</bdi>" in index

@@ -6,6 +6,7 @@ the site has its folder."""
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from forumbot.pages.words import Words
@@ -25,7 +26,7 @@ def standings_rows(doc: dict[str, Any] | None, words: Words, games: set[str]) ->
                              games=int(r["games"]), wins=int(r["wins"]), sides=sides, survived=int(r["survived"]),
                              modkills=int(r["modkills"]),
                              played=[(str(name), str(name) in games) for name in r["played"]]))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, InvalidOperation):
             return []  # not ours, or half-written by hand: the index shows the games alone
     return rows
 
@@ -38,5 +39,5 @@ def counted(doc: dict[str, Any] | None) -> int:
 def _share(words: Words, side: dict[str, Any]) -> str:
     if not side["games"]:
         return "—"
-    percent = round(float(side["share"]) * 100)
+    percent = (Decimal(str(side["share"])) * 100).quantize(Decimal(1), ROUND_HALF_UP)
     return words("season.share", share=percent, wins=int(side["wins"]), games=int(side["games"]))
