@@ -205,7 +205,8 @@ def _season(folder: Path) -> list[Path]:
     for nick in ("Маф1", "Маф2", "М3"):  # М3 is the Don now: the mafia of the second game
         second.gm("day 1", "+1h", f"модкилл {nick}")
     stopped = Game("moscow", [("Стоп" + n, r) for n, r in Game.moscow().cast])
-    _town_wins(stopped)  # played on after the stop: the stop ends it first
+    for nick in ("СтопМаф1", "СтопМаф2", "СтопДон"):  # a winner before `game stop` ran: it counts for nothing
+        stopped.gm("day 1", "+1h", f"модкилл {nick}")
     running = Game("moscow", [("КАНАРЕЙКА" if n == "Дон" else n, r) for n, r in Game.moscow().cast])
     docs = {"autumn": export(first, "autumn", "day 2", "+3h"), "winter": export(second, "winter", "day 1", "+3h"),
             "stopped": export(stopped, "stopped", "day 1", "+3h", stopped=True),
