@@ -62,10 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
         # imported here: without the daemon's modules (a broken install) replay and demo still run
         from forumbot.cli.commands import add_daemon_commands
         from forumbot.cli.pages import add_pages_commands
+        from forumbot.cli.season import add_season_commands
     except ImportError:
         pass
     else:
-        add_pages_commands(sub, add_daemon_commands(sub, quiet))
+        common = add_daemon_commands(sub, quiet)
+        add_pages_commands(sub, common)
+        add_season_commands(sub, common)
     return parser
 
 

@@ -124,7 +124,8 @@ def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[in
     return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
 
 
-def close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
+def close_if_drained(ctx: Context, game_id: int, now: datetime) -> bool:
+    """The game marked ended once its every message is delivered; True when it was marked now."""
     with ctx.sessions.begin() as session:
         open_rows = session.scalar(select(OutboxRow.id).where(
             OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
@@ -132,3 +133,5 @@ def close_if_drained(ctx: Context, game_id: int, now: datetime) -> None:
             row = session.get(Game, game_id)
             row.status, row.ended_at = "ended", now
             log.info("%s: game over, every message delivered", row.name)
+            return True
+    return False

@@ -30,6 +30,7 @@ from forumbot.cycle import held_posts
 from forumbot.forum import unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
+from forumbot.games.season import publish_standings
 from forumbot.outbox.store import Target, enqueue, withhold
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
@@ -250,8 +251,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                              built=until)
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
-    if result.result.winner is not None:
-        close_if_drained(ctx, game_id, until)
+    if result.result.winner is not None and close_if_drained(ctx, game_id, until):
+        publish_standings(ctx.sessions, ctx.config, until)  # S-6: a game of the season ended
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:

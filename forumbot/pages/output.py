@@ -10,8 +10,12 @@ from pathlib import Path
 from forumbot.names import within
 from forumbot.pages.site import build_index
 
+STANDINGS = "standings.json"  # S-6: the season's standings, written by `forumbot season standings --pages`
+
+
 def write_site(root: Path, files: dict[str, bytes], language: str = "ru", timezone: str = "Europe/Moscow") -> list[str]:
-    """A game's files, then the season index from every game.json the folder holds. Returns what changed."""
+    """A game's files, then the season index from every game.json the folder holds and its standings (S-6).
+    Returns what changed."""
     changed = write_files(root, files)
     docs = []
     for path in sorted(root.glob("*/game.json")):
@@ -19,7 +23,12 @@ def write_site(root: Path, files: dict[str, bytes], language: str = "ru", timezo
             docs.append(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError):
             continue  # not ours, or half-written by hand: the index lists the games it can read
-    return sorted(changed + write_files(root, {"index.html": build_index(docs, language, timezone)}))
+    try:
+        standings = json.loads((root / STANDINGS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        standings = None  # no season ranked yet (or not ours): the index lists the games alone
+    index = build_index(docs, language, timezone, standings)
+    return sorted(changed + write_files(root, {"index.html": index}))
 
 
 def write_files(root: Path, files: dict[str, bytes]) -> list[str]:

@@ -22,6 +22,7 @@ from forumbot.model import GameSetup
 from forumbot.names import checked_name
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
 from forumbot.pages.daydata import DayData, day_data
+from forumbot.pages.standings import counted, standings_rows
 from forumbot.pages.picture import alt_text, data_uri, file_name, outcome, render, to_png
 from forumbot.pages.words import Words
 from forumbot.rules import get_variant
@@ -153,12 +154,16 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     return files
 
 
-def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe/Moscow") -> bytes:
-    """The season index from the games' game.json documents (what the folder holds, whoever wrote it)."""
+def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe/Moscow",
+                standings: dict | None = None) -> bytes:
+    """The season index from the games' game.json documents (what the folder holds, whoever wrote it), with the
+    season's standings (S-6) when the folder holds them."""
     words = Words(language, timezone)
     rows = [(d["game"], words.label(d["phase"]) if d.get("phase") else "",
              words(f"winner.{d['winner']}") if d.get("winner") else "") for d in games]
-    return _html("index.html", dict(w=words, lang=words.language, rows=sorted(rows)))
+    table = standings_rows(standings, words, {d["game"] for d in games})
+    return _html("index.html", dict(w=words, lang=words.language, rows=sorted(rows), standings=table,
+                                    counted=counted(standings)))
 
 
 def has_png() -> bool:

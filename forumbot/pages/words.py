@@ -57,6 +57,12 @@ RU: dict[str, str] = {
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
     "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
+    # S-6: the season's standings on the index
+    "season.standings": "Рейтинг сезона", "season.place": "Место", "season.player": "Игрок",
+    "season.rating": "Рейтинг", "season.games": "Игр", "season.wins": "Побед", "season.town": "Город",
+    "season.mafia": "Мафия", "season.maniac": "Маньяк", "season.survived": "Выжил", "season.modkills": "Модкиллов",
+    "season.played": "Игры", "season.share": "{share}% ({wins} из {games})",
+    "season.how": "Рейтинг пересчитан по {n} завершённым играм сезона: все начинают с 1500, после каждой игры рейтинг меняется на 20 × (S − E).",
 }
 
 EN: dict[str, str] = {
@@ -107,6 +113,12 @@ EN: dict[str, str] = {
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
     "ahead.hours": "in {n} h", "ahead.minutes": "in {n} min",
+    # S-6: the season's standings on the index
+    "season.standings": "Season standings", "season.place": "Place", "season.player": "Player",
+    "season.rating": "Rating", "season.games": "Games", "season.wins": "Wins", "season.town": "Town",
+    "season.mafia": "Mafia", "season.maniac": "Maniac", "season.survived": "Survived", "season.modkills": "Modkills",
+    "season.played": "Games played", "season.share": "{share}% ({wins} of {games})",
+    "season.how": "The rating is recomputed from the season's {n} finished games: everyone starts at 1500 and moves by 20 × (S − E) after each game.",
 }
 
 
