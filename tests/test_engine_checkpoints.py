@@ -137,3 +137,43 @@ def test_issue19_the_checkpoint_version_covers_every_module_a_fold_runs() -> Non
     root = Path(checkpoint.__file__).resolve().parent.parent
     covered = {str(p.resolve()) for p in checkpoint._sources(root)}
     assert sorted(f for f in loaded if str(Path(f).resolve()) not in covered) == []
+
+
+class _Calls:
+    """A value whose pickle names a callable to run when read back, as a row written by someone else could."""
+
+    def __init__(self, call, *args) -> None:  # type: ignore[no-untyped-def]
+        self.call, self.args = call, args
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return self.call, self.args
+
+
+@pytest.mark.parametrize("call", ["os.system", "builtins.eval"])
+def test_issue27_a_stored_checkpoint_naming_anything_but_engine_values_is_never_run(call: str, tmp_path) -> None:
+    """A checkpoint is read from the bot's database: one naming a callable outside the fold's own values (a
+    command, eval) is refused and nothing of it runs; the fold then starts from Setup."""
+    import os
+    import pickle
+    import zlib
+
+    ran = tmp_path / "ran"
+    value = {"os.system": _Calls(os.system, f"touch {ran}"),
+             "builtins.eval": _Calls(eval, f"open({str(ran)!r}, 'w')")}[call]
+    assert loads(zlib.compress(pickle.dumps(value))) is None
+    assert not ran.exists()
+
+
+@pytest.mark.parametrize("module, name", [("forumbot.store.models", "OutboxRow"), ("forumbot.cycle.daemon", "Daemon"),
+                                          ("forumbot.engine.fold", "run_from"), ("subprocess", "Popen"),
+                                          ("builtins", "getattr")])
+def test_issue27_a_checkpoint_names_only_the_fold_s_own_classes(module: str, name: str) -> None:
+    """Beyond the engine's values and plain types nothing is named: not a shell class (its constructor may open
+    files or the network), not an engine function, not a builtin that reaches further."""
+    import io
+    import pickle
+
+    from forumbot.engine.checkpoint import _EngineValues
+
+    with pytest.raises(pickle.UnpicklingError, match="may not name"):
+        _EngineValues(io.BytesIO(b"")).find_class(module, name)

@@ -14,6 +14,7 @@ input by input: what stays linear is one pass over the stored inputs, not the fo
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 import zlib
 from dataclasses import dataclass, fields, replace
@@ -161,11 +162,35 @@ def dumps(cp: "Checkpoint | Tip") -> bytes:
     return zlib.compress(pickle.dumps(cp, protocol=pickle.HIGHEST_PROTOCOL), 1)  # a tip is written per busy tick
 
 
+# What a checkpoint's pickle may name: the classes of the fold's own pure modules (their values), `freeze` (a Game
+# pickles as its draft), and the plain types they are made of. A pickle names the callables that rebuild it and
+# unpickling calls them: a stored checkpoint naming anything else (a database row written by someone other than
+# this bot: `os.system`, `builtins.eval`, a class of the shell that opens files) is refused, never called.
+PLAIN_GLOBALS = frozenset({("datetime", "datetime"), ("datetime", "date"), ("datetime", "timedelta"),
+                           ("datetime", "timezone"), ("zoneinfo", "ZoneInfo"), ("collections", "Counter"),
+                           ("builtins", "set"), ("builtins", "frozenset"), ("forumbot.engine.state", "freeze")})
+VALUE_MODULES = tuple(f"forumbot.{part}." for part in FOLD_PACKAGES) + \
+    tuple(f"forumbot.{name.removesuffix('.py')}" for name in FOLD_MODULES if name != "__init__.py")
+
+
+class _EngineValues(pickle.Unpickler):
+    """An unpickler that rebuilds only the engine's values and PLAIN_GLOBALS."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in PLAIN_GLOBALS:
+            return super().find_class(module, name)
+        if module in VALUE_MODULES or module.startswith(VALUE_MODULES):
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"a checkpoint may not name {module}.{name}")
+
+
 def loads(data: bytes, kind: type = Checkpoint) -> Any:
-    """A stored checkpoint (or tip), or None when it cannot be read (written by another version: folded from
-    Setup)."""
+    """A stored checkpoint (or tip), or None when it cannot be read (written by another version, or naming what
+    an engine value never holds: folded from Setup)."""
     try:
-        cp = pickle.loads(zlib.decompress(data))
+        cp = _EngineValues(io.BytesIO(zlib.decompress(data))).load()
     except Exception:  # noqa: BLE001 - a checkpoint is a cache: any failure means fold without it
         return None
     return cp if isinstance(cp, kind) else None
