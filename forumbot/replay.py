@@ -17,7 +17,9 @@ from zoneinfo import ZoneInfo
 from forumbot.config.types import MAX_PHASE_HOURS
 from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
-from forumbot.engine.results import GameRun
+from forumbot.engine.results import GameResult, GameRun
+from forumbot.engine.signup import game_setup, run_signup
+from forumbot.engine.signup_values import SignupSetup
 from forumbot.game import drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.names import name_problem
@@ -37,6 +39,7 @@ class Transcript:
     pages: dict[str, Any] = field(default_factory=dict)  # how its pages were built, from `game export`
     stopped: "Stopped | None" = None  # ended by `forumbot game stop` (written by `game export`)
     unsent: frozenset[str] = frozenset()  # C-14: keys of interim counts and reminders never sent (`game export`)
+    signup: SignupSetup | None = None  # S-1: the players come from a sign-up in the game thread
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ def parse_transcript(raw: Any) -> Transcript:
         resolved=_resolved(f.get("resolved", {}, dict)),  # optional: when the bot resolved each phase (C-13)
     )
     players = []
-    for n, p in enumerate(f.list("players"), 1):
+    for n, p in enumerate(f.get("players", [], list) if "signup" in raw else f.list("players"), 1):
         pf = _Fields(p, f"players[{n}]")
         role = pf.str("role", None)
         if role is not None and role not in Role.__members__.values():
@@ -149,7 +152,27 @@ def parse_transcript(raw: Any) -> Transcript:
         # it names the folder `replay --pages` writes: a transcript from anyone must stay inside the folder given
         raise TranscriptError(f"transcript: game: {problem}")
     unsent = frozenset(f.names("unsent"))  # optional, from `game export`: message keys never sent (C-14)
-    return Transcript(setup, tuple(events), until, links, game, pages, stopped, unsent)
+    signup = _signup(raw["signup"], setup) if raw.get("signup") is not None else None
+    if signup is not None and players:
+        raise TranscriptError("transcript: a game takes its players from `signup` or from `players`, not both")
+    return Transcript(setup, tuple(events), until, links, game, pages, stopped, unsent, signup)
+
+
+def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
+    """A transcript's `signup` object (S-1..S-3; docs/transcripts.md): the sign-up run in the game thread."""
+    f = _Fields(raw, "signup")
+    seats = f.get("players", 10, int)
+    list_every = f.get("list_every", 60, (int, float))  # type: ignore[arg-type]
+    extend = f.get("extend", 24, (int, float))  # type: ignore[arg-type]
+    if not 0 < list_every <= MAX_PHASE_HOURS * 60 or not 0 <= extend <= MAX_PHASE_HOURS or not 1 <= seats <= 100:
+        raise TranscriptError("signup: players from 1 to 100, list_every more than 0 minutes, extend 0 hours or more")
+    return SignupSetup(
+        variant=setup.variant, seats=seats, opens=f.time("opens"), closes=f.time("closes"),
+        close_when_full=f.get("close_when_full", False, bool), list_every=timedelta(minutes=list_every),
+        extend=timedelta(hours=extend), refused=tuple(f.names("refused")), gms=setup.gms, bot=setup.bot,
+        start=setup.schedule.start, rules_url=f.str("rules", ""), language=setup.language, markup=setup.markup,
+        timezone=setup.schedule.timezone,
+    )
 
 
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
@@ -245,7 +268,10 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
                       missing_accounts=known[i.id].missing_accounts, read_at=known[i.id].read_at)
               if i.id in known else i
               for i in _read_back(forum)]
-    result = run(setup, inputs, transcript.until)
+    if transcript.signup is not None:
+        setup, result = _after_signup(setup, transcript.signup, inputs, transcript.until)
+    else:
+        result = run(setup, inputs, transcript.until)
     if transcript.unsent:  # C-14: the daemon reached them only after their phase was resolved
         result = replace(result, messages=tuple(m for m in result.messages if m.key not in transcript.unsent))
     if transcript.stopped is not None:
@@ -268,6 +294,19 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
         else:
             forum.reply(TOPICS[msg.where], text)
     return result, forum
+
+
+def _after_signup(setup: GameSetup, signup: SignupSetup, inputs: list[Input],
+                  until: datetime | None) -> tuple[GameSetup, GameRun]:
+    """S-3: the sign-up folded first; closed, the game plays with exactly its players from the close on (the
+    inputs stamped after it), its messages after the sign-up's. Without `until` the sign-up runs to its end."""
+    end = until or max([signup.closes + signup.extend] + [i.at for i in inputs])
+    s = run_signup(signup, inputs, end)
+    if s.state != "closed" or s.ended_at is None:
+        return setup, GameRun(s.messages, GameResult(None, None, ()), s.log, phase=f"signup {s.state}")
+    setup = game_setup(setup, s)
+    game = run(setup, [i for i in inputs if i.at > s.ended_at], until)  # type: ignore[operator]
+    return setup, replace(game, messages=s.messages + game.messages, log=s.log + game.log)
 
 
 def _stopped(setup: GameSetup, result: GameRun, stop: Stopped) -> GameRun:
