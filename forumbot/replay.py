@@ -17,12 +17,13 @@ from zoneinfo import ZoneInfo
 from forumbot.config.types import MAX_PHASE_HOURS
 from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
-from forumbot.engine.results import GameResult, GameRun
-from forumbot.engine.signup import game_setup, run_signup
+from forumbot.engine.results import GameRun
 from forumbot.engine.signup_values import SignupSetup
 from forumbot.game import drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.names import name_problem
+from forumbot.rules import get_variant
+from forumbot.rules.house import configure, defaults
 from forumbot.options import option_problems
 from forumbot.forum.registry import MemoryForum
 
@@ -39,7 +40,6 @@ class Transcript:
     pages: dict[str, Any] = field(default_factory=dict)  # how its pages were built, from `game export`
     stopped: "Stopped | None" = None  # ended by `forumbot game stop` (written by `game export`)
     unsent: frozenset[str] = frozenset()  # C-14: keys of interim counts and reminders never sent (`game export`)
-    signup: SignupSetup | None = None  # S-1: the players come from a sign-up in the game thread
 
 
 @dataclass(frozen=True)
@@ -152,10 +152,11 @@ def parse_transcript(raw: Any) -> Transcript:
         # it names the folder `replay --pages` writes: a transcript from anyone must stay inside the folder given
         raise TranscriptError(f"transcript: game: {problem}")
     unsent = frozenset(f.names("unsent"))  # optional, from `game export`: message keys never sent (C-14)
-    signup = _signup(raw["signup"], setup) if raw.get("signup") is not None else None
-    if signup is not None and players:
-        raise TranscriptError("transcript: a game takes its players from `signup` or from `players`, not both")
-    return Transcript(setup, tuple(events), until, links, game, pages, stopped, unsent, signup)
+    if raw.get("signup") is not None:
+        if players:
+            raise TranscriptError("transcript: a game takes its players from `signup` or from `players`, not both")
+        setup = replace(setup, signup=_signup(raw["signup"], setup))
+    return Transcript(setup, tuple(events), until, links, game, pages, stopped, unsent)
 
 
 def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
@@ -166,8 +167,9 @@ def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
     extend = f.get("extend", 24, (int, float))  # type: ignore[arg-type]
     if not 0 < list_every <= MAX_PHASE_HOURS * 60 or not 0 <= extend <= MAX_PHASE_HOURS or not 1 <= seats <= 100:
         raise TranscriptError("signup: players from 1 to 100, list_every more than 0 minutes, extend 0 hours or more")
+    house = configure(get_variant(setup.variant), setup.options).house.summary(defaults(setup.variant))
     return SignupSetup(
-        variant=setup.variant, seats=seats, opens=f.time("opens"), closes=f.time("closes"),
+        variant=setup.variant, seats=seats, house=tuple(house), opens=f.time("opens"), closes=f.time("closes"),
         close_when_full=f.get("close_when_full", False, bool), list_every=timedelta(minutes=list_every),
         extend=timedelta(hours=extend), refused=tuple(f.names("refused")), gms=setup.gms, bot=setup.bot,
         start=setup.schedule.start, rules_url=f.str("rules", ""), language=setup.language, markup=setup.markup,
@@ -268,10 +270,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
                       missing_accounts=known[i.id].missing_accounts, read_at=known[i.id].read_at)
               if i.id in known else i
               for i in _read_back(forum)]
-    if transcript.signup is not None:
-        setup, result = _after_signup(setup, transcript.signup, inputs, transcript.until)
-    else:
-        result = run(setup, inputs, transcript.until)
+    result = run(setup, inputs, transcript.until)
     if transcript.unsent:  # C-14: the daemon reached them only after their phase was resolved
         result = replace(result, messages=tuple(m for m in result.messages if m.key not in transcript.unsent))
     if transcript.stopped is not None:
@@ -294,19 +293,6 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
         else:
             forum.reply(TOPICS[msg.where], text)
     return result, forum
-
-
-def _after_signup(setup: GameSetup, signup: SignupSetup, inputs: list[Input],
-                  until: datetime | None) -> tuple[GameSetup, GameRun]:
-    """S-3: the sign-up folded first; closed, the game plays with exactly its players from the close on (the
-    inputs stamped after it), its messages after the sign-up's. Without `until` the sign-up runs to its end."""
-    end = until or max([signup.closes + signup.extend] + [i.at for i in inputs])
-    s = run_signup(signup, inputs, end)
-    if s.state != "closed" or s.ended_at is None:
-        return setup, GameRun(s.messages, GameResult(None, None, ()), s.log, phase=f"signup {s.state}")
-    setup = game_setup(setup, s)
-    game = run(setup, [i for i in inputs if i.at > s.ended_at], until)  # type: ignore[operator]
-    return setup, replace(game, messages=s.messages + game.messages, log=s.log + game.log)
 
 
 def _stopped(setup: GameSetup, result: GameRun, stop: Stopped) -> GameRun:

@@ -259,6 +259,7 @@ def test_s2_the_sign_up_takes_the_casts_count_moscow_10_free_hunt_from_signup_pl
     game = load(tmp_path).games["autumn"]
     assert game.players == () and game.signup is not None and game.signup.seats == 10
     assert game.signup.closes == datetime(2026, 12, 10, 17, tzinfo=timezone.utc)  # read in the game's zone
+    assert game.schedule.start.year == 2000  # no `start`: Day 1 a day after the close (S-3, game_setup)
     assert load(tmp_path, "free_hunt", "players = 14").games["autumn"].signup.seats == 14
 
 

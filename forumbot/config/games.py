@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -72,8 +71,6 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     if has_signup and schedule is not None:
         r.used.add("signup")
         signup = parse_signup(table["signup"], f"{r.where}.signup", variant, options, schedule.timezone, problems)
-        if signup is not None and "start" not in table:  # S-3: Day 1 a day after the close (engine/signup.py)
-            schedule = replace(schedule, start=signup.closes)
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
         return None
@@ -135,7 +132,7 @@ def _parse_schedule(r: Reader, has_signup: bool = False) -> Schedule | None:
     lengths = {key: r.number(key, default, 0, MAX_PHASE_HOURS, low_open=True)
                for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12))}
     if has_signup and start is None and tz is not None:
-        start = datetime(2000, 1, 1, tzinfo=tz)  # S-3: set from the sign-up's close (parse_game)
+        start = datetime(2000, 1, 1, tzinfo=tz)  # S-3: none; Day 1 opens a day after the close (engine/signup.py)
     if not isinstance(start, datetime) or tz is None:
         return None
     return Schedule(start=start, day=timedelta(hours=lengths["day_hours"]),

@@ -1,0 +1,91 @@
+"""A sign-up run by the daemon (S-1..S-3): stored like any input, so a restart (a SIGKILL) loses nothing, the game
+starts with exactly its players when it closes, and `game export` replays to the same messages."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from daemon_world import BOT, GM, STARTED, World, config_toml, fresh_sqlite  # noqa: F401
+from sqlalchemy import select
+
+from forumbot import replay
+from forumbot.games.export import export_game
+from forumbot.store.game import fold_game
+from forumbot.store.models import Seat
+
+NAMES = ["Маша", "Петя", "Вася", "Коля", "Оля", "Аня", "Дима", "Лена", "Игорь", "Сова", "Ёжик"]
+SIGNUP = f"""
+[games.g1]
+forum = "main"
+variant = "moscow"
+game_thread = "g1/game"
+vote_thread = "g1/vote"
+gms = ["{GM}"]
+timezone = "Europe/Moscow"
+[games.g1.signup]
+closes = {(STARTED + timedelta(days=3)).isoformat()}
+close_when_full = true
+list_every = 120
+"""
+
+
+@pytest.fixture
+def signup_world(tmp_path):
+    w = World(tmp_path, games=SIGNUP)
+    yield w
+    w.close()
+
+
+def test_s1_s3_the_daemon_runs_a_sign_up_through_a_restart_and_starts_the_game_with_its_players(signup_world):
+    w = signup_world
+    w.start()
+    w.tick()
+    assert w.bot_posts("g1/game")[0][1].startswith("[b]Набор в игру: московская мафия[/b]")
+    for i, name in enumerate(NAMES[:6]):
+        w.now += timedelta(minutes=30)
+        w.post("game", name, "+")
+        w.tick()
+    w.restart()  # what a SIGKILL leaves: the store; nothing of the sign-up is lost
+    w.now += timedelta(minutes=30)
+    w.pm(GM, "добавить Гость")
+    w.post("game", "Маша", "-")
+    w.tick()
+    for name in NAMES[6:]:
+        w.now += timedelta(minutes=30)
+        w.post("game", name, "+")
+        w.tick()
+    run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    expected = NAMES[1:6] + ["Гость"] + NAMES[6:10]
+    assert [p.nick for p in run.result.players] == expected and run.phase == "setup"
+    texts = [t for _, t, _ in w.bot_posts("g1/game")]
+    assert sum(t.startswith("[b]Набор закрыт[/b]") for t in texts) == 1
+    (opening,) = [t for t in texts if "(SHA-256)" in t]  # the Setup post: the draw's commitment over the list
+    assert all(n in opening for n in expected) and "Ёжик" not in opening and "Маша" not in opening
+    assert "День 1 начнётся 01.12 15:29 МСК" in opening  # no `start`: a day after the close (Сова, 15:29:30)
+    with w.daemon.sessions.begin() as s:
+        assert [r.nick for r in s.scalars(select(Seat).where(Seat.game_id == 1).order_by(Seat.seat_no))] == expected
+    roles = [to for to, _, _ in w.bot_pms()]
+    assert set(expected) <= set(roles) and "Ёжик" not in roles  # each player got his role PM
+    assert GM in roles  # the answer to `добавить`
+
+
+def test_s3_a_sign_up_exported_replays_to_the_same_messages(signup_world, tmp_path):
+    w = signup_world
+    w.start()
+    w.tick()
+    for name in NAMES[:10]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.now += timedelta(hours=1)
+    w.pm("Маша", "подтверждаю")
+    w.tick()
+    exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    replayed, _ = replay.replay(replay.load(path))
+    stored = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    assert [m.text for m in replayed.messages] == [m.text for m in stored.messages]
+    assert [p.nick for p in replayed.result.players] == NAMES[:10]
