@@ -250,7 +250,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                              built=until)
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
-    if result.result.winner is not None:
+    if result.result.winner is not None or result.phase == "signup cancelled":  # S-3: a cancelled game ends too
         close_if_drained(ctx, game_id, until)
 
 

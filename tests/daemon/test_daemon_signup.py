@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from forumbot import replay
 from forumbot.games.export import export_game
+from forumbot.games.status import game_status
 from forumbot.store.game import fold_game
 from forumbot.store.models import Seat
 
@@ -89,3 +90,24 @@ def test_s3_a_sign_up_exported_replays_to_the_same_messages(signup_world, tmp_pa
     stored = fold_game(w.daemon.sessions, w.config, "g1", w.now)
     assert [m.text for m in replayed.messages] == [m.text for m in stored.messages]
     assert [p.nick for p in replayed.result.players] == NAMES[:10]
+
+
+def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_status_shows_it(signup_world):
+    w = signup_world
+    w.start()
+    w.tick()
+    w.now += timedelta(hours=1)
+    w.post("game", "Маша", "+")
+    w.post("game", "Петя", "запас")
+    w.tick()
+    status = game_status(w.daemon.sessions, w.config, "g1", w.now)
+    assert "phase: signup open, until 2026-12-03 10:00:00 Europe/Moscow" in status
+    assert ("sign-up: open, 1 of 10 (closes 2026-12-03 10:00:00 Europe/Moscow); players: Маша; reserve: Петя"
+            in status)
+    w.now += timedelta(days=5)
+    w.tick()
+    w.tick()
+    texts = [t for _, t, _ in w.bot_posts("g1/game")]
+    assert texts[-2].startswith("[b]Набор продлён[/b]") and texts[-1].startswith("[b]Игра отменена[/b]")
+    assert [to for to, _, _ in w.bot_pms()] == [GM, GM]  # told of the extension, then of the cancellation
+    assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
