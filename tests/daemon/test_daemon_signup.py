@@ -13,6 +13,7 @@ from sqlalchemy import select
 from forumbot import replay
 from forumbot.games.export import export_game
 from forumbot.games.status import game_status
+from forumbot.pages.dashboard import dashboard
 from forumbot.store.game import fold_game
 from forumbot.store.models import Seat
 
@@ -104,6 +105,8 @@ def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_st
     assert "phase: signup open, until 2026-12-03 10:00:00 Europe/Moscow" in status
     assert ("sign-up: open, 1 of 10 (closes 2026-12-03 10:00:00 Europe/Moscow); players: Маша; reserve: Петя"
             in status)
+    (board,) = dashboard(w.daemon.sessions, w.now)["games"]  # the GM's dashboard shows the sign-up's phase too
+    assert board["phase"] == "signup open" and board["deadline"] == "2026-12-03T10:00:00+03:00"
     w.now += timedelta(days=5)
     w.tick()
     w.tick()
