@@ -275,3 +275,23 @@ def test_s1_a_bad_signup_table_is_refused_with_a_clear_error(tmp_path, variant, 
     with pytest.raises(ConfigError) as e:
         load(tmp_path, variant, extra)
     assert problem in str(e.value)
+
+
+def test_s5_the_season_table_names_configured_games_in_order(tmp_path) -> None:
+    config = load(tmp_path, extra='[season]\ngames = ["autumn"]\ngap = 12\nnotify = true')
+    assert config.season is not None and config.season.games == ("autumn",)
+    assert config.season.gap == timedelta(hours=12) and config.season.notify
+    assert config.season.next_after("autumn") is None
+    assert load(tmp_path).season is None
+
+
+@pytest.mark.parametrize("extra, problem", [
+    ('[season]\ngames = ["spring"]', "season.games[0]: no game named 'spring'"),
+    ('[season]\ngames = ["autumn", "autumn"]', "season.games[1]: 'autumn' is listed twice"),
+    ('[season]\ngames = ["autumn"]\ngap = -1', "season.gap: must be at least 0"),
+    ('[season]\ngames = ["autumn"]\nnotfy = true', "season.notfy: unknown setting"),
+])
+def test_s5_a_bad_season_table_is_refused_with_a_clear_error(tmp_path, extra, problem) -> None:
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path, extra=extra)
+    assert problem in str(e.value)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from forumbot.config.forums import default_board_zones, parse_forum
 from forumbot.config.games import parse_game
+from forumbot.config.season import parse_season
 from forumbot.config.pages import parse_pages
 from forumbot.config.reader import Reader
 from forumbot.config.types import Config, ConfigProblems
@@ -61,7 +62,7 @@ def describe_bad_utf8(e: UnicodeDecodeError) -> str:
 
 
 _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",
-             "games", "pages"}
+             "games", "pages", "season"}
 
 
 def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
@@ -103,6 +104,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
             games[name] = game
     forums = default_board_zones(forums, games, problems)
     pages = parse_pages(raw.get("pages"), path, problems)
+    season = parse_season(raw.get("season"), games, problems)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
                   grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,
-                  pages=pages)
+                  pages=pages, season=season)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from forumbot.config.season import SeasonConfig
 from forumbot.config.signup import SignupConfig
 from forumbot.errors import ConfigError
 from forumbot.model import GameSetup, PlayerSpec, Schedule
@@ -144,6 +145,7 @@ class Config:
     backoff_seconds: float = 5.0
     log_level: str = "INFO"
     pages: Any = None  # forumbot.config.pages.PagesConfig when [pages] is configured (issue 20)
+    season: SeasonConfig | None = None  # [season] (S-5); the standings (S-6) read its `games`
 
     @property
     def state_dir(self) -> Path:
