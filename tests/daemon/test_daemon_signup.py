@@ -114,3 +114,42 @@ def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_st
     assert texts[-2].startswith("[b]Набор продлён[/b]") and texts[-1].startswith("[b]Игра отменена[/b]")
     assert [to for to, _, _ in w.bot_pms()] == [GM, GM]  # told of the extension, then of the cancellation
     assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
+
+
+SEASON = SIGNUP + f"""
+[games.g2]
+forum = "main"
+variant = "moscow"
+game_thread = "g1/game"
+vote_thread = "g1/vote"
+gms = ["{GM}"]
+timezone = "Europe/Moscow"
+[games.g2.signup]
+closes = {(STARTED + timedelta(days=20)).isoformat()}
+[season]
+games = ["g1", "g2"]
+gap = 2
+"""
+
+
+def test_s5_when_a_season_game_ends_the_next_ones_sign_up_opens_gap_later_in_the_same_thread(tmp_path):
+    w = World(tmp_path, games=SEASON)
+    try:
+        w.start()
+        w.tick()
+        w.now += timedelta(days=5)  # g1's sign-up: short, extended, cancelled (S-3): g1 ends
+        w.tick()
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: not started")
+        w.now += timedelta(hours=2)  # season.gap later
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: running")
+        openings = [(t, at) for _, t, at in w.bot_posts("g1/game") if t.startswith("[b]Набор в игру")]
+        assert len(openings) == 2 and openings[1][1] == w.now  # posted by this tick (the clock is the test's)
+        w.now += timedelta(minutes=10)
+        w.post("game", "Маша", "+")
+        w.tick()
+        assert "players: Маша" in game_status(w.daemon.sessions, w.config, "g2", w.now)
+    finally:
+        w.close()
