@@ -270,6 +270,7 @@ def test_s2_the_sign_up_takes_the_casts_count_moscow_10_free_hunt_from_signup_pl
     ("moscow", "list_every = 0", "games.autumn.signup.list_every: must be more than 0"),
     ("moscow", "opens = 2026-12-11T10:00:00", "games.autumn.signup.closes: must be after opens"),
     ("moscow", "close_when_ful = true", "games.autumn.signup.close_when_ful: unknown setting"),
+    ("moscow", 'thread = "https://forum.example.org/viewtopic.php?t=100"', "signup.thread: a sign-up runs in the game"),
 ])
 def test_s1_a_bad_signup_table_is_refused_with_a_clear_error(tmp_path, variant, extra, problem) -> None:
     with pytest.raises(ConfigError) as e:

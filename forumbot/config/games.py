@@ -71,6 +71,10 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     if has_signup and schedule is not None:
         r.used.add("signup")
         signup = parse_signup(table["signup"], f"{r.where}.signup", variant, options, schedule.timezone, problems)
+        if signup is not None and signup.thread not in ("", game_thread):
+            # the daemon reads a sign-up in the game thread only, so far: a thread it would not read is refused
+            problems.append(f"{r.where}.signup.thread: a sign-up runs in the game thread for now; leave it out")
+            signup = None
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
         return None
