@@ -49,7 +49,9 @@ def signed_up(setup: GameSetup, inputs: Sequence[Input],
     end = until or max([s.closes + s.extend] + [i.at for i in inputs])
     done = run_signup(s, inputs, end)
     said = GameRun(done.messages, GameResult(None, None, ()), done.log, phase=f"signup {done.state}",
-                   next_deadline=done.closes if done.state == "open" else None)
+                   next_deadline=done.closes if done.state == "open" else None,
+                   # the GM's sign-up overrides for the override log (C-9), with the list before and after
+                   commands=tuple((i, {"signup": before}, {"signup": after}) for i, before, after in done.commands))
     if done.state != "closed" or done.ended_at is None:
         return None, said, []
     closed = done.ended_at
@@ -57,8 +59,9 @@ def signed_up(setup: GameSetup, inputs: Sequence[Input],
 
 
 def with_signup(signup: GameRun, game: GameRun) -> GameRun:
-    """The game's run with the sign-up's messages and log before its own."""
-    return replace(game, messages=signup.messages + game.messages, log=signup.log + game.log)
+    """The game's run with the sign-up's messages, log and GM overrides before its own."""
+    return replace(game, messages=signup.messages + game.messages, log=signup.log + game.log,
+                   commands=signup.commands + game.commands)
 
 
 # --- a game ended by the operator (`forumbot game stop`) ----------------------------------------------------------

@@ -15,7 +15,7 @@ from forumbot.games.export import export_game
 from forumbot.games.status import game_status
 from forumbot.pages.dashboard import dashboard
 from forumbot.store.game import fold_game
-from forumbot.store.models import Seat
+from forumbot.store.models import Override, Seat
 
 NAMES = ["Маша", "Петя", "Вася", "Коля", "Оля", "Аня", "Дима", "Лена", "Игорь", "Сова", "Ёжик"]
 SIGNUP = f"""
@@ -68,6 +68,10 @@ def test_s1_s3_the_daemon_runs_a_sign_up_through_a_restart_and_starts_the_game_w
     assert "День 1 начнётся 01.12 15:29 МСК" in opening  # no `start`: a day after the close (Сова, 15:29:30)
     with w.daemon.sessions.begin() as s:
         assert [r.nick for r in s.scalars(select(Seat).where(Seat.game_id == 1).order_by(Seat.seat_no))] == expected
+    with w.daemon.sessions.begin() as s:  # the GM's `добавить` is in the override log (C-9, S-3)
+        (entry,) = s.scalars(select(Override)).all()
+    assert entry.gm == GM and entry.command == "добавить Гость"
+    assert "Гость" not in entry.state_before and "Гость" in entry.state_after
     roles = [to for to, _, _ in w.bot_pms()]
     assert set(expected) <= set(roles) and "Ёжик" not in roles  # each player got his role PM
     assert GM in roles  # the answer to `добавить`
