@@ -148,9 +148,11 @@ def _pm(d: SignupDraft, at: datetime, to: str, text: str, key: str) -> None:
 def day_one(setup: SignupSetup, closed: datetime) -> datetime:
     """When Day 1 opens after a close (S-3): `start` when it is still a day ahead of the close (the role PMs
     need that long to be confirmed, C-2), else a day after the close."""
-    if setup.start is not None and setup.start >= closed + timedelta(hours=24):
-        return setup.start
-    return closed + timedelta(hours=24)
+    return _day_one(setup.start, closed)
+
+
+def _day_one(start: datetime | None, closed: datetime) -> datetime:
+    return start if start is not None and start >= closed + timedelta(hours=24) else closed + timedelta(hours=24)
 
 
 def game_setup(base: GameSetup, run: SignupRun) -> GameSetup:
@@ -158,7 +160,5 @@ def game_setup(base: GameSetup, run: SignupRun) -> GameSetup:
     for any fixed list, so the commitment covers the final list."""
     if run.state != "closed" or run.ended_at is None:
         raise ValueError(f"the sign-up is {run.state}, not closed")
-    start = base.schedule.start
-    day = start if start >= run.ended_at + timedelta(hours=24) else run.ended_at + timedelta(hours=24)
-    schedule = replace(base.schedule, setup_opens=run.ended_at, start=day)
+    schedule = replace(base.schedule, setup_opens=run.ended_at, start=_day_one(base.schedule.start, run.ended_at))
     return replace(base, players=tuple(PlayerSpec(nick) for nick in run.players), schedule=schedule)

@@ -1,5 +1,5 @@
-"""The words of a sign-up thread (S-1) and of a reserve offer's answer (S-4): a post is a join, a leave or a
-reserve word only when it holds that word alone, after C-4 normalisation; anything else is talk."""
+"""The words of a sign-up thread (S-1): a post is a join, a leave or a reserve word only when it holds that word
+alone, after C-4 normalisation; anything else is talk. And the GMs' sign-up commands (S-3)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,6 @@ SignupWord = Literal["join", "leave", "reserve"]
 JOIN_WORDS = ("+", "я", "в игре", "играю", "участвую", "in", "join")
 LEAVE_WORDS = ("-", "выхожу", "не играю", "out", "leave")
 RESERVE_WORDS = ("запас", "на замену", "sub")
-ACCEPT_WORDS = ("принимаю", "accept")
-DECLINE_WORDS = ("нет", "no")
-NO_NOTICE_WORDS = ("не писать", "stop")
 
 # C-4 strips surrounding punctuation, which is all a bare `-` is: it is read before normalisation instead.
 _BARE_MINUS = frozenset({"-", "\u2212"})
@@ -38,12 +35,6 @@ def signup_word(text: str) -> SignupWord | None:
     if bare in _BARE_MINUS:
         return "leave"
     return _WORDS.get(keyword_form(bare))
-
-
-def is_one_of(text: str, words: tuple[str, ...]) -> bool:
-    """A PM holding only one of `words` (C-4 normalised): an offer's `принимаю`/`нет` (S-4), `не писать` (S-5)."""
-    bare = " ".join(strip_markup(text).split())
-    return len(bare) <= _LONGEST and keyword_form(bare) in {keyword_form(w) for w in words}
 
 
 # --- a GM's PM while the sign-up is open (S-3): add, remove, close now; `статус` and `отмена` as in a game
