@@ -74,6 +74,15 @@ def drawn_string(setup: GameSetup) -> str:
     return commitment_text(setup.seed, {nick: seat.role for nick, seat in draw_seats(setup).items()})
 
 
+def as_played(setup: GameSetup, inputs: Sequence[Input], until: datetime) -> GameSetup:
+    """The setup the game plays by: with a sign-up (S-1), the one its close gave (the players, the draw the
+    commitment hashed); while it is still open or was cancelled, the setup as it is (no players, no draw)."""
+    if setup.signup is None:
+        return setup
+    played, _, _ = signed_up(setup, inputs, until)
+    return played or setup
+
+
 def stop_message(setup: GameSetup, players: Sequence[tuple[str, Role, bool]], at: datetime, reason: str,
                  drawn: str) -> Message:
     """The closing post of a stopped game: no winner, every seat's role, the draw verifiable as at a real end.

@@ -19,7 +19,7 @@ from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
 from forumbot.engine.results import GameRun
 from forumbot.engine.signup_values import SignupSetup
-from forumbot.game import drawn_string, run, stop_message
+from forumbot.game import as_played, drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.names import name_problem
 from forumbot.rules import get_variant
@@ -274,7 +274,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
     if transcript.unsent:  # C-14: the daemon reached them only after their phase was resolved
         result = replace(result, messages=tuple(m for m in result.messages if m.key not in transcript.unsent))
     if transcript.stopped is not None:
-        result = _stopped(setup, result, transcript.stopped)
+        result = _stopped(as_played(setup, inputs, transcript.stopped.at), result, transcript.stopped)
     if transcript.pages.get("url"):
         # the posts as the game's ticks sent them: linked to its pages (issue 20 item 4)
         # imported here: only a transcript with pages loads pages/ (and its store and HTTP modules); replay stays pure
@@ -298,7 +298,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
 def _stopped(setup: GameSetup, result: GameRun, stop: Stopped) -> GameRun:
     """The game as `game stop` ended it: the fold up to the stop, then the closing post the daemon posted."""
     players = [(p.nick, p.role, p.alive) for p in result.result.players]
-    closing = stop_message(setup, players, stop.at, stop.reason, drawn_string(setup))
+    closing = stop_message(setup, players, stop.at, stop.reason, drawn_string(setup) if setup.players else "")
     return replace(result, messages=(*result.messages, closing), phase="stopped", next_deadline=None,
                    log=(*result.log, f"stopped by `forumbot game stop` at {stop.at.isoformat()}"
                         + (f": {stop.reason}" if stop.reason else "")))

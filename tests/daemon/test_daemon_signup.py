@@ -13,6 +13,7 @@ from sqlalchemy import select
 from forumbot import replay
 from forumbot.games.export import export_game
 from forumbot.games.status import game_status
+from forumbot.games.stop import stop_game
 from forumbot.pages.dashboard import dashboard
 from forumbot.store.game import fold_game
 from forumbot.store.models import Override, Seat
@@ -157,3 +158,25 @@ def test_s5_when_a_season_game_ends_the_next_ones_sign_up_opens_gap_later_in_the
         assert "players: Маша" in game_status(w.daemon.sessions, w.config, "g2", w.now)
     finally:
         w.close()
+
+
+@pytest.mark.parametrize("joined", [3, 10])
+def test_s3_game_stop_of_a_sign_up_game_reveals_the_draw_of_its_close_or_none_and_replays(signup_world, tmp_path,
+                                                                                            joined):
+    w = signup_world
+    w.start()
+    w.tick()
+    for name in NAMES[:joined]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.now += timedelta(hours=1)
+    stop_game(w.daemon.sessions, w.config, "g1", w.now, "тест")
+    w.tick()
+    closing = w.bot_posts("g1/game")[-1][1]
+    assert ("Сова" in closing) == (joined == 10) and ("Маша" in closing) == (joined == 10)
+    exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    replayed, _ = replay.replay(replay.load(path))
+    assert replayed.messages[-1].text == closing.rsplit("\n\n#fb:", 1)[0]
