@@ -25,6 +25,8 @@ _WORDS: dict[str, SignupWord] = {
 }
 # A sign-up word is a few characters: a longer post is talk, and is never normalised whole.
 _LONGEST = 40
+NO_NOTICE_WORDS = ("не писать", "stop")  # S-5: never PM me about a sign-up again
+_NO_NOTICE = frozenset(keyword_form(w) for w in NO_NOTICE_WORDS)
 
 
 def signup_word(text: str) -> SignupWord | None:
@@ -35,6 +37,12 @@ def signup_word(text: str) -> SignupWord | None:
     if bare in _BARE_MINUS:
         return "leave"
     return _WORDS.get(keyword_form(bare))
+
+
+def says_no_notice(text: str) -> bool:
+    """A PM holding only `не писать` (`stop`), after C-4 normalisation (S-5)."""
+    bare = " ".join(strip_markup(text).split())
+    return len(bare) <= _LONGEST and keyword_form(bare) in _NO_NOTICE
 
 
 # --- a GM's PM while the sign-up is open (S-3): add, remove, close now; `статус` and `отмена` as in a game

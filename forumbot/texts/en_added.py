@@ -136,4 +136,5 @@ ADDED.update({
     "signup.refuse.already_signed_up": "that player is already signed up",
     "signup.refuse.new_taken": "that is a GM's or the bot's account",
     "signup.refuse.nothing_to_undo": "nothing to undo",
+    "season.notice": "The sign-up for the season's next game is open — {game}: post “+” in the game thread ({thread}). To get no more of these messages, answer “stop”.",
 })

@@ -136,4 +136,5 @@ ADDED.update({
     "signup.refuse.already_signed_up": "этот игрок уже записан",
     "signup.refuse.new_taken": "это аккаунт ведущего или бота",
     "signup.refuse.nothing_to_undo": "отменять нечего",
+    "season.notice": "Открыт набор в следующую игру сезона — {game}: запись сообщением «+» в игровой теме ({thread}). Больше не присылать таких сообщений — ответьте «не писать».",
 })

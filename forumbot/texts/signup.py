@@ -84,3 +84,8 @@ def done(t: "Texts", cmd: object, now: "Standing", s: "SignupSetup", closes: dat
 def undone(t: "Texts", text: str) -> str:
     return t._("signup.gm.undone", command=t.excerpt(text))
 
+
+
+def season_notice(t: "Texts", game: str, thread: str) -> str:
+    """S-5: the once-only PM to the last game's players that the next sign-up is open."""
+    return t._("season.notice", game=t.esc(game), thread=t.f.link(thread, t.esc(thread)))

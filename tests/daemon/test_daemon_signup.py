@@ -180,3 +180,32 @@ def test_s3_game_stop_of_a_sign_up_game_reveals_the_draw_of_its_close_or_none_an
     path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
     replayed, _ = replay.replay(replay.load(path))
     assert replayed.messages[-1].text == closing.rsplit("\n\n#fb:", 1)[0]
+
+
+def test_s5_notify_pms_the_last_games_players_once_except_who_answered_ne_pisat(tmp_path):
+    w = World(tmp_path, games=SEASON.replace("gap = 2", "gap = 2\nnotify = true"))
+    try:
+        w.start()
+        w.tick()
+        for name in NAMES[:10]:
+            w.now += timedelta(minutes=20)
+            w.post("game", name, "+")
+            w.tick()
+        w.now += timedelta(hours=1)
+        w.pm("Петя", "[b]Не писать![/b]")  # S-5: never PMed about a sign-up again
+        w.tick()
+        stop_game(w.daemon.sessions, w.config, "g1", w.now, "")
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: stopped")
+        before = len(w.bot_pms())
+        w.now += timedelta(hours=2)
+        w.tick()
+        w.tick()
+        notices = [(to, text) for to, text, _ in w.bot_pms()[before:]]
+        assert sorted(to for to, _ in notices) == sorted(n for n in NAMES[:10] if n != "Петя")
+        assert notices[0][1].startswith("Открыт набор в следующую игру сезона — g2: запись сообщением «+»")
+        w.now += timedelta(hours=1)
+        w.tick()
+        assert len(w.bot_pms()) == before + 9  # once
+    finally:
+        w.close()
