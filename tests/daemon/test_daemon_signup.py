@@ -89,6 +89,8 @@ def test_s3_a_sign_up_exported_replays_to_the_same_messages(signup_world, tmp_pa
     w.now += timedelta(hours=1)
     w.pm("Маша", "подтверждаю")
     w.tick()
+    # her PM reached the game: the seats written at the close route the players' PMs to it (C-2)
+    assert any(to == "Маша" and text.startswith("Роль подтверждена") for to, text, _ in w.bot_pms())
     exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
     path = tmp_path / "export.json"
     path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
