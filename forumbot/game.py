@@ -49,7 +49,7 @@ def signed_up(setup: GameSetup, inputs: Sequence[Input],
     end = until or max([s.closes + s.extend] + [i.at for i in inputs])
     done = run_signup(s, inputs, end)
     said = GameRun(done.messages, GameResult(None, None, ()), done.log, phase=f"signup {done.state}",
-                   next_deadline=done.closes if done.state == "open" else None,
+                   next_deadline=done.closes if done.state == "open" else None, phase_opens=s.opens,
                    # the GM's sign-up overrides for the override log (C-9), with the list before and after
                    commands=tuple((i, {"signup": before}, {"signup": after}) for i, before, after in done.commands))
     if done.state != "closed" or done.ended_at is None:

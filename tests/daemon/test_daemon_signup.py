@@ -211,3 +211,22 @@ def test_s5_notify_pms_the_last_games_players_once_except_who_answered_ne_pisat(
         assert len(w.bot_pms()) == before + 9  # once
     finally:
         w.close()
+
+
+def test_s1_a_sign_up_post_a_moderator_deleted_before_the_close_counts_as_never_made(tmp_path):
+    w = World(tmp_path, games=SIGNUP.replace("close_when_full = true", "close_when_full = false"))
+    try:
+        w.start()
+        w.tick()
+        ids = []
+        for name in NAMES:  # eleven joins: Ёжик is the reserve's first
+            w.now += timedelta(minutes=20)
+            ids.append(w.post("game", name, "+").id)
+            w.tick()
+        w.forum.delete_post(ids[0])  # Маша's join removed by a moderator before the close
+        w.now = STARTED + timedelta(days=3, minutes=5)
+        w.tick()
+        run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert [p.nick for p in run.result.players] == NAMES[1:]  # the reserve's first took the place
+    finally:
+        w.close()
