@@ -7,7 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from daemon_world import BOT, GM, STARTED, World, config_toml, fresh_sqlite  # noqa: F401
+from daemon_world import GM, STARTED, World
 from sqlalchemy import select
 
 from forumbot import replay
