@@ -297,3 +297,4 @@ class GameSetup:
     markup: str = "bbcode"  # how the forum renders posts: "bbcode" or "markdown" (escaping)
     game_url: str = ""  # the threads' addresses, linked from the bot's posts (issue 17 item 6); "" for none
     vote_url: str = ""
+    signup: object = None  # forumbot.engine.signup_values.SignupSetup: the players come from a sign-up (S-1)

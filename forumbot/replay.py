@@ -18,9 +18,12 @@ from forumbot.config.types import MAX_PHASE_HOURS
 from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
 from forumbot.engine.results import GameRun
-from forumbot.game import drawn_string, run, stop_message
+from forumbot.engine.signup_values import SignupSetup
+from forumbot.game import as_played, drawn_string, run, stop_message
 from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
 from forumbot.names import name_problem
+from forumbot.rules import get_variant
+from forumbot.rules.house import configure, defaults
 from forumbot.options import option_problems
 from forumbot.forum.registry import MemoryForum
 
@@ -76,7 +79,7 @@ def parse_transcript(raw: Any) -> Transcript:
         resolved=_resolved(f.get("resolved", {}, dict)),  # optional: when the bot resolved each phase (C-13)
     )
     players = []
-    for n, p in enumerate(f.list("players"), 1):
+    for n, p in enumerate(f.get("players", [], list) if "signup" in raw else f.list("players"), 1):
         pf = _Fields(p, f"players[{n}]")
         role = pf.str("role", None)
         if role is not None and role not in Role.__members__.values():
@@ -149,7 +152,29 @@ def parse_transcript(raw: Any) -> Transcript:
         # it names the folder `replay --pages` writes: a transcript from anyone must stay inside the folder given
         raise TranscriptError(f"transcript: game: {problem}")
     unsent = frozenset(f.names("unsent"))  # optional, from `game export`: message keys never sent (C-14)
+    if raw.get("signup") is not None:
+        if players:
+            raise TranscriptError("transcript: a game takes its players from `signup` or from `players`, not both")
+        setup = replace(setup, signup=_signup(raw["signup"], setup))
     return Transcript(setup, tuple(events), until, links, game, pages, stopped, unsent)
+
+
+def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
+    """A transcript's `signup` object (S-1..S-3; docs/transcripts.md): the sign-up run in the game thread."""
+    f = _Fields(raw, "signup")
+    seats = f.get("players", 10, int)
+    list_every = f.get("list_every", 60, (int, float))  # type: ignore[arg-type]
+    extend = f.get("extend", 24, (int, float))  # type: ignore[arg-type]
+    if not 0 < list_every <= MAX_PHASE_HOURS * 60 or not 0 <= extend <= MAX_PHASE_HOURS or not 1 <= seats <= 100:
+        raise TranscriptError("signup: players from 1 to 100, list_every more than 0 minutes, extend 0 hours or more")
+    house = configure(get_variant(setup.variant), setup.options).house.summary(defaults(setup.variant))
+    return SignupSetup(
+        variant=setup.variant, seats=seats, house=tuple(house), opens=f.time("opens"), closes=f.time("closes"),
+        close_when_full=f.get("close_when_full", False, bool), list_every=timedelta(minutes=list_every),
+        extend=timedelta(hours=extend), refused=tuple(f.names("refused")), gms=setup.gms, bot=setup.bot,
+        start=setup.schedule.start, rules_url=f.str("rules", ""), language=setup.language, markup=setup.markup,
+        timezone=setup.schedule.timezone,
+    )
 
 
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
@@ -249,7 +274,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
     if transcript.unsent:  # C-14: the daemon reached them only after their phase was resolved
         result = replace(result, messages=tuple(m for m in result.messages if m.key not in transcript.unsent))
     if transcript.stopped is not None:
-        result = _stopped(setup, result, transcript.stopped)
+        result = _stopped(as_played(setup, inputs, transcript.stopped.at), result, transcript.stopped)
     if transcript.pages.get("url"):
         # the posts as the game's ticks sent them: linked to its pages (issue 20 item 4)
         # imported here: only a transcript with pages loads pages/ (and its store and HTTP modules); replay stays pure
@@ -273,7 +298,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
 def _stopped(setup: GameSetup, result: GameRun, stop: Stopped) -> GameRun:
     """The game as `game stop` ended it: the fold up to the stop, then the closing post the daemon posted."""
     players = [(p.nick, p.role, p.alive) for p in result.result.players]
-    closing = stop_message(setup, players, stop.at, stop.reason, drawn_string(setup))
+    closing = stop_message(setup, players, stop.at, stop.reason, drawn_string(setup) if setup.players else "")
     return replace(result, messages=(*result.messages, closing), phase="stopped", next_deadline=None,
                    log=(*result.log, f"stopped by `forumbot game stop` at {stop.at.isoformat()}"
                         + (f": {stop.reason}" if stop.reason else "")))

@@ -53,6 +53,10 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
     due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
+    if config.games[args.name].signup is not None:  # S-1: no players yet; the draw comes at the close
+        print(f"{started.name}: started; its sign-up opens with the first tick from {due} (grace_seconds = "
+              f"{config.grace_seconds}); the roles are drawn and the commitment posted when it closes.")
+        return EXIT_OK
     print(f"{started.name}: started; commitment {started.commitment}. "
           f"The first tick from {due} (grace_seconds = {config.grace_seconds}) sends the role PMs "
           "and posts the commitment.")

@@ -28,7 +28,7 @@ def cast_summaries(config: Config) -> list[str]:
 
 def cast_summary(config: Config, game: GameConfig) -> str:
     forum = config.forums[game.forum]
-    seats = draw_seats(game.setup(seed=0, bot=forum.login, markup=forum.markup))
+    seats = draw_seats(game.setup(seed=0, bot=forum.login, markup=forum.markup, planned=True))
     counts = Counter(seat.role for seat in seats.values())
     parts = [f"{counts[r]} {r}" for r in ORDER if counts[r] and r not in (Role.MAFIA, Role.DON)]
     members = counts[Role.MAFIA] + counts[Role.DON]

@@ -33,7 +33,7 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
     problems = []
     for game in config.games.values():
         forum = config.forums[game.forum]
-        setup = game.setup(seed=0, bot=forum.login, markup=forum.markup)
+        setup = game.setup(seed=0, bot=forum.login, markup=forum.markup, planned=True)
         try:
             (validate or core_validate)(setup)
         except SetupError as e:
@@ -104,7 +104,7 @@ def late_starts(config: Config, now: datetime, started: Collection[str] = ()) ->
     for game in config.games.values():
         schedule = game.schedule
         deadline = schedule.start + schedule.day
-        if game.name not in started and deadline <= now:
+        if game.name not in started and deadline <= now and game.signup is None:  # a sign-up sets Day 1 (S-3)
             shown = deadline.astimezone(ZoneInfo(schedule.timezone))
             warnings.append(f"games.{game.name}.start: Day 1's deadline ({shown:%Y-%m-%d %H:%M} {schedule.timezone}) "
                             "has passed; move start to a time ahead before `forumbot game start`")

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.config.reader import Reader
+from forumbot.config.signup import parse_signup
 from forumbot.config.types import LANGUAGES, MAX_PHASE_HOURS, MODES, VARIANTS, ForumConfig, GameConfig
 from forumbot.model import PlayerSpec, Role, Schedule
 from forumbot.options import option_problems
@@ -13,7 +14,7 @@ from forumbot.options import option_problems
 
 _GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_thread", "players", "gms", "start",
               "timezone", "day_hours", "night_hours", "runoff_hours", "options", "shadow_to", "pm_subject",
-              "vote_count_minutes", "remind_hours", "publish", "title"}
+              "vote_count_minutes", "remind_hours", "publish", "title", "signup"}
 MAX_TITLE = 80  # a PM subject: boards cut or refuse longer ones
 
 
@@ -36,14 +37,17 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     vote_thread = r.get("vote_thread", str, "", required=True)
     if game_thread and game_thread == vote_thread:
         r.problem("vote_thread", "must differ from game_thread (votes live in their own thread, C-3)")
-    players = _parse_players(r, r.get("players", list, [], required=True))
+    has_signup = "signup" in table  # S-1: the players come from the sign-up
+    players = _parse_players(r, r.get("players", list, [], required=not has_signup))
+    if has_signup and players:
+        r.problem("players", "a game takes its players from [signup] or from this list, not both: drop one")
     gms = r.get("gms", list, [], required=True) or []
     if "gms" in table and not gms:
         r.problem("gms", "name at least one GM account (GM commands and shadow mode need one)")
     for i, gm in enumerate(gms):
         if not isinstance(gm, str) or not gm.strip():
             r.problem(f"gms[{i}]", f"each GM is a non-empty nickname, got {gm!r}")
-    schedule = _parse_schedule(r)
+    schedule = _parse_schedule(r, has_signup)
     options = dict(r.get("options", dict, {}) or {})
     r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options"))
     # these two steer the core's announcements; they travel to it with the variant options
@@ -63,13 +67,21 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     elif len(title) > MAX_TITLE:
         r.problem("title", f"at most {MAX_TITLE} characters (it is the bot's PM subject), got {len(title)}")
     publish = r.get("publish", bool, True)
+    signup = None
+    if has_signup and schedule is not None:
+        r.used.add("signup")
+        signup = parse_signup(table["signup"], f"{r.where}.signup", variant, options, schedule.timezone, problems)
+        if signup is not None and signup.thread not in ("", game_thread):
+            # the daemon reads a sign-up in the game thread only, so far: a thread it would not read is refused
+            problems.append(f"{r.where}.signup.thread: a sign-up runs in the game thread for now; leave it out")
+            signup = None
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
         return None
     return GameConfig(name=name, forum=forum, variant=variant, game_thread=game_thread, vote_thread=vote_thread,
                       players=players, gms=tuple(gms), schedule=schedule, mode=mode, language=language,
                       options=options, shadow_to=shadow_to, pm_subject=pm_subject, publish=publish,
-                      title=title)
+                      title=title, signup=signup)
 
 
 def _parse_players(r: Reader, items: list) -> tuple[PlayerSpec, ...]:
@@ -102,8 +114,8 @@ def _parse_players(r: Reader, items: list) -> tuple[PlayerSpec, ...]:
     return tuple(players)
 
 
-def _parse_schedule(r: Reader) -> Schedule | None:
-    start = r.get("start", (datetime, str), None, required=True)
+def _parse_schedule(r: Reader, has_signup: bool = False) -> Schedule | None:
+    start = r.get("start", (datetime, str), None, required=not has_signup)
     tz_name = r.get("timezone", str, "Europe/Moscow")
     try:
         tz = ZoneInfo(tz_name)
@@ -123,6 +135,8 @@ def _parse_schedule(r: Reader) -> Schedule | None:
         start = None
     lengths = {key: r.number(key, default, 0, MAX_PHASE_HOURS, low_open=True)
                for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12))}
+    if has_signup and start is None and tz is not None:
+        start = datetime(2000, 1, 1, tzinfo=tz)  # S-3: none; Day 1 opens a day after the close (engine/signup.py)
     if not isinstance(start, datetime) or tz is None:
         return None
     return Schedule(start=start, day=timedelta(hours=lengths["day_hours"]),

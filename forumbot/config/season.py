@@ -1,48 +1,56 @@
-"""The `[season]` table of forumbot.toml (S-5): the games of one season, in the order they run.
-
-    [season]
-    games = ["autumn", "winter"]   # each a [games.NAME] table; they run one after another in the same threads
-    gap = 0                        # hours from one game's end to the next one's sign-up
-    notify = false                 # PM the players of the game just ended that the next sign-up is open
-
-A minimal reading for the standings (S-6): helper h29-signup's module of the same name, which runs the season,
-is the one to keep."""
+"""The `[season]` table (S-5): the games of a season in order, the gap between one's end and the next sign-up,
+and whether the last game's players are told that the next sign-up is open. The standings (S-6) read the same
+`games`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Mapping
 
 from forumbot.config.reader import Reader
 
-KEYS = ("games", "gap", "notify")
+SEASON_KEYS = {"games", "gap", "notify"}
+MAX_GAP_HOURS = 24 * 365
 
 
 @dataclass(frozen=True)
 class SeasonConfig:
-    games: tuple[str, ...]
-    gap: timedelta = timedelta(0)
+    games: tuple[str, ...]  # game names, in the order they run
+    gap: timedelta = timedelta()
     notify: bool = False
 
+    def next_after(self, name: str) -> str | None:
+        """The game whose sign-up opens when `name` ends (S-5), if any."""
+        if name not in self.games:
+            return None
+        at = self.games.index(name)
+        return self.games[at + 1] if at + 1 < len(self.games) else None
 
-def parse_season(raw: Any, games: dict[str, Any], problems: list[str]) -> SeasonConfig | None:
+
+def parse_season(raw: Any, games: Mapping[str, Any], problems: list[str]) -> SeasonConfig | None:
+    """`[season]`; `games`: the configured games by name (each listed one must be among them)."""
     if raw is None:
         return None
     if not isinstance(raw, dict):
         problems.append("season: expected a table")
         return None
     r = Reader(raw, "season", problems)
-    names = r.get("games", list, [], required=True)
-    if not all(isinstance(n, str) for n in names):
-        r.problem("games", "a list of game names")
-        names = []
-    for name in names:
-        if name not in games:
-            r.problem("games", f"no [games.{name}] table")
-    if len(set(names)) != len(names):
-        r.problem("games", "a game is named twice")
-    gap = r.number("gap", 0, 0, 24 * 365)
+    before = len(problems)
+    names = r.get("games", list, [], required=True) or []
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or name not in games:
+            r.problem(f"games[{i}]", f"no game named {name!r} in [games] (known: {', '.join(sorted(games)) or 'none'})")
+        elif name in seen:
+            r.problem(f"games[{i}]", f"{name!r} is listed twice: a season plays each game once")
+        else:
+            seen.add(name)
+    if "games" in raw and not names:
+        r.problem("games", "name the season's games in the order they run")
+    gap = r.number("gap", 0, 0, MAX_GAP_HOURS)
     notify = r.get("notify", bool, False)
-    r.unknown(KEYS)
-    return SeasonConfig(tuple(names), timedelta(hours=gap), notify)
+    r.unknown(SEASON_KEYS)
+    if len(problems) > before:
+        return None
+    return SeasonConfig(games=tuple(names), gap=timedelta(hours=gap), notify=notify)

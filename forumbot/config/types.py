@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from forumbot.config.season import SeasonConfig
+from forumbot.config.signup import SignupConfig
 from forumbot.errors import ConfigError
 from forumbot.model import GameSetup, PlayerSpec, Schedule
 from forumbot.texts import TABLES
@@ -91,6 +92,7 @@ class GameConfig:
     pm_subject: str = ""  # subject of the bot's PMs; default: the game's name
     publish: bool = True  # its public pages, where [pages] is configured (issue 20)
     title: str = ""  # the game's name as players read it ("Осенняя мафия"); default: a readable form of `name`
+    signup: SignupConfig | None = None  # [games.NAME.signup]: the players come from a sign-up (S-1)
 
     @property
     def readable_name(self) -> str:
@@ -113,9 +115,17 @@ class GameConfig:
     def shadow_recipient(self) -> str:
         return self.shadow_to or (self.gms[0] if self.gms else "")
 
-    def setup(self, seed: int, bot: str, markup: str = "bbcode") -> GameSetup:
+    @property
+    def planned_players(self) -> tuple[PlayerSpec, ...]:
+        """The players, or for a sign-up (S-2) its N places as stand-ins: what the offline checks draw."""
+        if self.signup is None:
+            return self.players
+        return tuple(PlayerSpec(f"place {i}") for i in range(1, self.signup.seats + 1))
+
+    def setup(self, seed: int, bot: str, markup: str = "bbcode", planned: bool = False) -> GameSetup:
         return GameSetup(
-            variant=self.variant, seed=seed, schedule=self.schedule, players=self.players, bot=bot,
+            variant=self.variant, seed=seed, schedule=self.schedule,
+            players=self.planned_players if planned else self.players, bot=bot,
             gms=self.gms, options=dict(self.options), language=self.language, markup=markup,
             game_url=self.game_thread, vote_url=self.vote_thread,
         )
@@ -135,7 +145,7 @@ class Config:
     backoff_seconds: float = 5.0
     log_level: str = "INFO"
     pages: Any = None  # forumbot.config.pages.PagesConfig when [pages] is configured (issue 20)
-    season: SeasonConfig | None = None  # [season] (S-5)
+    season: SeasonConfig | None = None  # [season] (S-5); the standings (S-6) read its `games`
 
     @property
     def state_dir(self) -> Path:

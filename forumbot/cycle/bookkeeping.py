@@ -70,7 +70,11 @@ def sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun)
         row.mode = game.mode
     seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat_no)))
     players = result.result.players
-    if len(players) == len(seats):
+    if not seats and players:  # S-3: a sign-up closed, the game has its players now (PMs route to them)
+        for i, player in enumerate(players):
+            session.add(Seat(game_id=game_id, seat_no=i, nick=player.nick, current_nick=player.nick,
+                             role=str(player.role)))
+    elif len(players) == len(seats):
         for seat, player in zip(seats, players):
             if seat.current_nick != player.nick:
                 seat.current_nick = player.nick  # a replacement took the seat; its role stays

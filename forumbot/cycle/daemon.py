@@ -35,6 +35,7 @@ from forumbot.store.records import forum_id
 from forumbot.cycle.context import Context, TickReport
 from forumbot.store.game import Fold, default_fold
 from forumbot.forum.retry import Retry
+from forumbot.cycle.season import open_next_signups
 from forumbot.cycle.tick import tick
 from forumbot.pages.dashboard import write_after_tick
 
@@ -172,6 +173,7 @@ class Daemon:
         self.forums = Forums(self.config, self.sessions, self.environ, lambda f, env: self.factory(f, env))
 
     def cycle(self, hook=None) -> TickReport:
+        open_next_signups(self.config, self.sessions, self.clock())  # S-5: a sign-up opened now is ticked now
         with self.sessions.begin() as session:
             names = {name for name, in session.execute(select(Game.name).where(
                 Game.status.in_(("running", "stopping"))))}  # stopping: `game stop`'s post is still owed

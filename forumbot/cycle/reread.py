@@ -91,7 +91,7 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
                             closed_at: datetime | None = None,
                             waiting: list[tuple[str, list[ForumPost]]] | None = None) -> str | None:
     """Re-read the vote thread if the remembered phase is a day or runoff about to be resolved and not re-read
-    for this deadline yet; return the remembered phase (its cursor value). `closed_at`: the fold shows the phase
+    for this deadline yet (the game thread for an open sign-up about to close, S-1); return the remembered phase (its cursor value). `closed_at`: the fold shows the phase
     closed then, before its deadline (a GM `конец-фазы`). `waiting` gets the players' posts found held for a
     moderator, by thread (the GMs are told)."""
     with ctx.sessions.begin() as session:
@@ -101,7 +101,9 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
     if not known:
         return known
     last = json.loads(known)
-    if last.get("phase", "").split(" ")[0] not in ("day", "runoff") or not last.get("deadline") \
+    kind = last.get("phase", "").split(" ")[0]
+    # S-1: an open sign-up is re-read before its close like a day: a post deleted by then was never made
+    if kind not in ("day", "runoff", "signup") or not last.get("deadline") \
             or not last.get("opens") or done == last["deadline"]:
         return known
     if closed_at is None and datetime.fromisoformat(last["deadline"]) > until:
@@ -115,7 +117,7 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
             log.warning("%s: %s cannot re-read a thread; edits of vote posts on older pages may be missed (C-11)",
                         game.name, kind)
         return known
-    topic = game.vote_thread
+    topic = game.game_thread if kind == "signup" else game.vote_thread
     opens = datetime.fromisoformat(last["opens"])
     with ctx.sessions.begin() as session:
         ids = list(session.scalars(select(RawInput.item_id).where(

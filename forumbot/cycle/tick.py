@@ -251,8 +251,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                              built=until)
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
-    if result.result.winner is not None and close_if_drained(ctx, game_id, until):
-        publish_standings(ctx.sessions, ctx.config, until)  # S-6: a game of the season ended
+    # S-3: a cancelled sign-up ends its game too; S-6: a game of the season ended
+    if (result.result.winner is not None or result.phase == "signup cancelled") and close_if_drained(ctx, game_id, until):
+        publish_standings(ctx.sessions, ctx.config, until)
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:

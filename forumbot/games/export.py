@@ -73,6 +73,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         # the seats as they were taken at `game start`, with the roles as configured; the rest the seed draws
         # again exactly as it drew them (a replacement is a GM PM among the events, as it was in the game)
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
+        **({"signup": _signup(setup.signup)} if setup.signup is not None else {}),
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
         **({"unsent": never} if never else {}),
@@ -93,6 +94,13 @@ def _pages(config: Config, name: str, setup_json: str, sessions: sessionmaker[Se
     return {"game": name, "pages": {"url": url, "threads": threads, "post_url": pages.post_url,
                                     "vote_history": pages.vote_history, "picture": pages.picture, "png": pages.png,
                                     "posts": {} if game.mode == "shadow" else delivered(sessions, game_id)}}
+
+
+def _signup(s: Any) -> dict[str, Any]:
+    """The sign-up (S-1) as a transcript writes it (docs/transcripts.md, "A sign-up")."""
+    return {"opens": s.opens.isoformat(), "closes": s.closes.isoformat(), "players": s.seats,
+            "close_when_full": s.close_when_full, "list_every": s.list_every / timedelta(minutes=1),
+            "extend": _hours(s.extend), "refused": list(s.refused), "rules": s.rules_url}
 
 
 def _hours(span: timedelta) -> float:

@@ -10,7 +10,7 @@ with the roles at the end; `game start` records it so `game status` can show it.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Callable, Collection, Mapping, Sequence
 
@@ -68,15 +68,23 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     forum = config.forums[game.forum]
     seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
     setup = game.setup(seed, bot=forum.login, markup=forum.markup)
-    roles = draw(setup)
-    too_late = past_day_one(game, now)
+    if game.signup is not None:
+        # S-1: the players come from the sign-up, which opens now unless `signup.opens` says when; the roles are
+        # drawn over its final list when it closes (the commitment is posted then, in the Setup post)
+        signup = game.signup.setup(game.variant, game.options, now, game.gms, forum.login, game.schedule.start,
+                                   game.language, forum.markup, game.schedule.timezone)
+        setup = replace(setup, signup=signup)
+        roles: dict[str, Role] = {}
+    else:
+        roles = draw(setup)
+    too_late = past_day_one(game, now) if game.signup is None else None
     if too_late:
         raise ConfigError(too_late)
     nicks = [p.nick for p in setup.players]
     missing = [n for n in nicks if n not in roles]
     if missing:
         raise SetupError(f"the draw gave no role to {', '.join(missing)}")
-    digest = commitment(seed, nicks, roles)
+    digest = commitment(seed, nicks, roles) if game.signup is None else ""
     with sessions.begin() as session:
         if session.scalar(select(Game.id).where(Game.name == name)) is not None:
             raise ForumbotError(f"game {name!r} was already started (see `forumbot game status {name}`)")

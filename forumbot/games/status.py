@@ -17,7 +17,8 @@ from forumbot.outbox.store import MERGED
 from forumbot.games.pm_pace import pm_eta_line
 from forumbot.store.models import Game, OutboxRow, Seat
 from forumbot.rules import get_variant
-from forumbot.store.game import fold_game
+from forumbot.engine.signup import run_signup
+from forumbot.store.game import fold_game, load_game
 
 
 # --- game list / status ------------------------------------------------------------------------------------
@@ -88,7 +89,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             if run.next_deadline is None and game.ended_at is None and run.phase != "ended":
                 deadline = ", paused by a GM (no deadline runs until `продолжить`)"  # GameRun: None when paused
             lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
-            if game.ended_at is not None:
+            if run.phase.startswith("signup"):
+                lines.insert(2, signup_line(sessions, config, name, now, zone))
+            elif game.ended_at is not None:
                 lines[2:2] = _the_end(game, run, zone)
             else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
                 lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run)]
@@ -96,6 +99,16 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
                 lines.append(f"late: {where} {item} (stamped {local(stamped, zone)}) was read after {phase} was "
                              "resolved; it counts from when it was read")
     return "\n".join(lines)
+
+
+def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, zone: str) -> str:
+    """S-2: who holds a place, who is in the reserve, the close in force (`game status`, the dashboard)."""
+    with sessions.begin() as session:
+        setup, inputs, _ = load_game(session, config, session.scalar(select(Game.id).where(Game.name == name)))
+    s = run_signup(setup.signup, inputs, now)  # type: ignore[arg-type]
+    return (f"sign-up: {s.state}, {len(s.players)} of {setup.signup.seats} (closes "  # type: ignore[attr-defined]
+            f"{local(s.closes, zone)}{', extended' if s.extended else ''}); players: {', '.join(s.players) or '-'}; "
+            f"reserve: {', '.join(s.reserve) or '-'}")
 
 
 def _closed(game: Game, zone: str) -> str:

@@ -14,9 +14,9 @@ from forumbot.games.lookup import configured_game, setup_of
 from forumbot.model import Role
 from forumbot.store.models import Game, Seat
 from forumbot.engine.setup import commitment_text
-from forumbot.game import drawn_string, stop_message
+from forumbot.game import as_played, drawn_string, stop_message
 from forumbot.outbox.store import enqueue
-from forumbot.store.game import fold_game
+from forumbot.store.game import fold_game, load_game
 
 
 def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, reason: str = "") -> str:
@@ -41,13 +41,17 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     with sessions.begin() as session:
         game = session.scalar(select(Game).where(Game.name == name))
         setup = setup_of(game)
+        if setup.signup is not None:  # S-3: the draw is the one its sign-up's close gave, if it closed
+            stored, inputs, _ = load_game(session, config, game.id)
+            setup = as_played(stored, inputs, now)
         seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
         if roles is None:
             roles = [(s.current_nick, Role(s.role), True) for s in seats]
         try:
             drawn = drawn_string(setup)
         except SetupError:  # the seats as `game start` stored them are the draw the commitment hashed
-            drawn = commitment_text(game.seed, {s.nick: Role(s.role) for s in seats})
+            # (none for a sign-up stopped before its close: nothing was drawn, nothing is revealed)
+            drawn = commitment_text(game.seed, {s.nick: Role(s.role) for s in seats}) if seats else ""
         enqueue(session, game.id, name, [stop_message(setup, roles, now, reason, drawn)], origin="shell")
         game.status, game.ended_at = "stopping", now
         game.stop_reason = reason.strip() or None

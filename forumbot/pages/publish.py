@@ -123,8 +123,8 @@ def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[
             built: datetime | None = None) -> tuple[GameRun, str]:
     """The tick's hook: write the game's pages, then give the fold's result with the posts linked. Returns the
     result to enqueue and why posts wait ("" when none does). `posts`: the delivered posts' forum ids."""
-    if getattr(config, "pages", None) is None or not game.publish:
-        return run, ""
+    if getattr(config, "pages", None) is None or not game.publish or setup.signup is not None:
+        return run, ""  # a game from a sign-up (S-1) has no pages yet: its setup holds no players
     url = frozen_url(setup_json())
     if not url:  # started before [pages] was configured: its posts went out without links
         return run, ""
@@ -142,7 +142,7 @@ def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Cal
     """The tick's second hook, once it delivered posts: the pages link them now (their forum ids are known
     only now), so the folder is what `replay --pages` of an export builds. A failure only leaves them unlinked
     until the next tick that writes."""
-    if getattr(config, "pages", None) is None or not game.publish:
+    if getattr(config, "pages", None) is None or not game.publish or setup.signup is not None:
         return
     url = frozen_url(setup_json())
     if not url:

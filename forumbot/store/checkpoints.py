@@ -19,6 +19,7 @@ from forumbot.engine.checkpoint import TIP, Checkpoint, Tip, dumps, loads
 from forumbot.engine.fold import run_from
 from forumbot.engine.tip import run_tipped
 from forumbot.engine.results import GameRun
+from forumbot.game import signed_up, with_signup
 from forumbot.model import GameSetup, Input
 from forumbot.store.models import Checkpoint as CheckpointRow
 
@@ -106,6 +107,13 @@ def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: 
         with sessions.begin() as session:
             return load_checkpoints(session, game_id)
 
+    signup: GameRun | None = None
+    if setup.signup is not None:  # S-3: the sign-up is folded whole (it is short); the game from its close on
+        played, signup, rest = signed_up(setup, inputs, until)
+        if played is None:
+            return signup
+        setup, inputs, mark, checked = played, rest, None, False
+
     if until is None:
         result, made = run_from(setup, inputs, until, stored())
         tip = None
@@ -124,4 +132,4 @@ def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: 
             # a cache: the fold's result stands; the next tick folds from an older checkpoint or from Setup (a
             # clock patched by a test, or a value pickle cannot take, must never fail a tick that folded fine)
             log.warning("game %s: checkpoint not stored (%s: %s)", game_id, type(e).__name__, e)
-    return result
+    return result if signup is None else with_signup(signup, result)

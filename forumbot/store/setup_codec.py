@@ -14,6 +14,7 @@ import json
 import math
 from datetime import datetime, timedelta
 
+from forumbot.engine.signup_values import SignupSetup
 from forumbot.errors import SetupError
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
 from forumbot.options import option_problems
@@ -37,7 +38,28 @@ def setup_to_json(setup: GameSetup) -> str:
         "markup": setup.markup,
         "game_url": setup.game_url,
         "vote_url": setup.vote_url,
+        **({"signup": _signup_to_json(setup.signup)} if setup.signup is not None else {}),
     }, ensure_ascii=False, sort_keys=True)
+
+
+def _signup_to_json(s: SignupSetup) -> dict:  # type: ignore[type-arg]
+    """The sign-up (S-1), frozen with the rest at `game start`."""
+    return {"variant": s.variant, "seats": s.seats, "opens": s.opens.isoformat(), "closes": s.closes.isoformat(),
+            "close_when_full": s.close_when_full, "list_every_s": s.list_every.total_seconds(),
+            "extend_s": s.extend.total_seconds(), "refused": list(s.refused), "gms": list(s.gms), "bot": s.bot,
+            "start": s.start.isoformat() if s.start else None, "house": [list(h) for h in s.house],
+            "rules_url": s.rules_url, "language": s.language, "markup": s.markup, "timezone": s.timezone}
+
+
+def _signup_from_json(d: dict) -> SignupSetup:  # type: ignore[type-arg]
+    return SignupSetup(
+        variant=d["variant"], seats=d["seats"], opens=datetime.fromisoformat(d["opens"]),
+        closes=datetime.fromisoformat(d["closes"]), close_when_full=d["close_when_full"],
+        list_every=timedelta(seconds=d["list_every_s"]), extend=timedelta(seconds=d["extend_s"]),
+        refused=tuple(d["refused"]), gms=tuple(d["gms"]), bot=d["bot"],
+        start=datetime.fromisoformat(d["start"]) if d["start"] else None,
+        house=tuple((name, tuple(value) if isinstance(value, list) else value) for name, value in d["house"]),
+        rules_url=d["rules_url"], language=d["language"], markup=d["markup"], timezone=d["timezone"])
 
 
 def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSetup:
@@ -58,6 +80,7 @@ def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSet
             players=tuple(PlayerSpec(p["nick"], Role(p["role"]) if p["role"] else None) for p in d["players"]),
             bot=d["bot"], gms=tuple(d["gms"]), options=d["options"], language=d["language"],
             markup=d.get("markup", "bbcode"), game_url=d.get("game_url", ""), vote_url=d.get("vote_url", ""),
+            signup=_signup_from_json(d["signup"]) if d.get("signup") is not None else None,
         )
     except SetupError:
         raise

@@ -1,0 +1,232 @@
+"""A sign-up run by the daemon (S-1..S-3): stored like any input, so a restart (a SIGKILL) loses nothing, the game
+starts with exactly its players when it closes, and `game export` replays to the same messages."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from daemon_world import GM, STARTED, World
+from sqlalchemy import select
+
+from forumbot import replay
+from forumbot.games.export import export_game
+from forumbot.games.status import game_status
+from forumbot.games.stop import stop_game
+from forumbot.pages.dashboard import dashboard
+from forumbot.store.game import fold_game
+from forumbot.store.models import Override, Seat
+
+NAMES = ["Маша", "Петя", "Вася", "Коля", "Оля", "Аня", "Дима", "Лена", "Игорь", "Сова", "Ёжик"]
+SIGNUP = f"""
+[games.g1]
+forum = "main"
+variant = "moscow"
+game_thread = "g1/game"
+vote_thread = "g1/vote"
+gms = ["{GM}"]
+timezone = "Europe/Moscow"
+[games.g1.signup]
+closes = {(STARTED + timedelta(days=3)).isoformat()}
+close_when_full = true
+list_every = 120
+"""
+
+
+@pytest.fixture
+def signup_world(tmp_path):
+    w = World(tmp_path, games=SIGNUP)
+    yield w
+    w.close()
+
+
+def test_s1_s3_the_daemon_runs_a_sign_up_through_a_restart_and_starts_the_game_with_its_players(signup_world):
+    w = signup_world
+    w.start()
+    w.tick()
+    assert w.bot_posts("g1/game")[0][1].startswith("[b]Набор в игру: московская мафия[/b]")
+    for i, name in enumerate(NAMES[:6]):
+        w.now += timedelta(minutes=30)
+        w.post("game", name, "+")
+        w.tick()
+    w.restart()  # what a SIGKILL leaves: the store; nothing of the sign-up is lost
+    w.now += timedelta(minutes=30)
+    w.pm(GM, "добавить Гость")
+    w.post("game", "Маша", "-")
+    w.tick()
+    for name in NAMES[6:]:
+        w.now += timedelta(minutes=30)
+        w.post("game", name, "+")
+        w.tick()
+    run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    expected = NAMES[1:6] + ["Гость"] + NAMES[6:10]
+    assert [p.nick for p in run.result.players] == expected and run.phase == "setup"
+    texts = [t for _, t, _ in w.bot_posts("g1/game")]
+    assert sum(t.startswith("[b]Набор закрыт[/b]") for t in texts) == 1
+    (opening,) = [t for t in texts if "(SHA-256)" in t]  # the Setup post: the draw's commitment over the list
+    assert all(n in opening for n in expected) and "Ёжик" not in opening and "Маша" not in opening
+    assert "День 1 начнётся 01.12 15:29 МСК" in opening  # no `start`: a day after the close (Сова, 15:29:30)
+    with w.daemon.sessions.begin() as s:
+        assert [r.nick for r in s.scalars(select(Seat).where(Seat.game_id == 1).order_by(Seat.seat_no))] == expected
+    with w.daemon.sessions.begin() as s:  # the GM's `добавить` is in the override log (C-9, S-3)
+        (entry,) = s.scalars(select(Override)).all()
+    assert entry.gm == GM and entry.command == "добавить Гость"
+    assert "Гость" not in entry.state_before and "Гость" in entry.state_after
+    roles = [to for to, _, _ in w.bot_pms()]
+    assert set(expected) <= set(roles) and "Ёжик" not in roles  # each player got his role PM
+    assert GM in roles  # the answer to `добавить`
+
+
+def test_s3_a_sign_up_exported_replays_to_the_same_messages(signup_world, tmp_path):
+    w = signup_world
+    w.start()
+    w.tick()
+    for name in NAMES[:10]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.now += timedelta(hours=1)
+    w.pm("Маша", "подтверждаю")
+    w.tick()
+    # her PM reached the game: the seats written at the close route the players' PMs to it (C-2)
+    assert any(to == "Маша" and text.startswith("Роль подтверждена") for to, text, _ in w.bot_pms())
+    exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    replayed, _ = replay.replay(replay.load(path))
+    stored = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    assert [m.text for m in replayed.messages] == [m.text for m in stored.messages]
+    assert [p.nick for p in replayed.result.players] == NAMES[:10]
+
+
+def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_status_shows_it(signup_world):
+    w = signup_world
+    w.start()
+    w.tick()
+    w.now += timedelta(hours=1)
+    w.post("game", "Маша", "+")
+    w.post("game", "Петя", "запас")
+    w.tick()
+    status = game_status(w.daemon.sessions, w.config, "g1", w.now)
+    assert "phase: signup open, until 2026-12-03 10:00:00 Europe/Moscow" in status
+    assert ("sign-up: open, 1 of 10 (closes 2026-12-03 10:00:00 Europe/Moscow); players: Маша; reserve: Петя"
+            in status)
+    (board,) = dashboard(w.daemon.sessions, w.now)["games"]  # the GM's dashboard shows the sign-up's phase too
+    assert board["phase"] == "signup open" and board["deadline"] == "2026-12-03T10:00:00+03:00"
+    w.now += timedelta(days=5)
+    w.tick()
+    w.tick()
+    texts = [t for _, t, _ in w.bot_posts("g1/game")]
+    assert texts[-2].startswith("[b]Набор продлён[/b]") and texts[-1].startswith("[b]Игра отменена[/b]")
+    assert [to for to, _, _ in w.bot_pms()] == [GM, GM]  # told of the extension, then of the cancellation
+    assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
+
+
+SEASON = SIGNUP + f"""
+[games.g2]
+forum = "main"
+variant = "moscow"
+game_thread = "g1/game"
+vote_thread = "g1/vote"
+gms = ["{GM}"]
+timezone = "Europe/Moscow"
+[games.g2.signup]
+closes = {(STARTED + timedelta(days=20)).isoformat()}
+[season]
+games = ["g1", "g2"]
+gap = 2
+"""
+
+
+def test_s5_when_a_season_game_ends_the_next_ones_sign_up_opens_gap_later_in_the_same_thread(tmp_path):
+    w = World(tmp_path, games=SEASON)
+    try:
+        w.start()
+        w.tick()
+        w.now += timedelta(days=5)  # g1's sign-up: short, extended, cancelled (S-3): g1 ends
+        w.tick()
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: not started")
+        w.now += timedelta(hours=2)  # season.gap later
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: running")
+        openings = [(t, at) for _, t, at in w.bot_posts("g1/game") if t.startswith("[b]Набор в игру")]
+        assert len(openings) == 2 and openings[1][1] == w.now  # posted by this tick (the clock is the test's)
+        w.now += timedelta(minutes=10)
+        w.post("game", "Маша", "+")
+        w.tick()
+        assert "players: Маша" in game_status(w.daemon.sessions, w.config, "g2", w.now)
+    finally:
+        w.close()
+
+
+@pytest.mark.parametrize("joined", [3, 10])
+def test_s3_game_stop_of_a_sign_up_game_reveals_the_draw_of_its_close_or_none_and_replays(signup_world, tmp_path,
+                                                                                            joined):
+    w = signup_world
+    w.start()
+    w.tick()
+    for name in NAMES[:joined]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.now += timedelta(hours=1)
+    stop_game(w.daemon.sessions, w.config, "g1", w.now, "тест")
+    w.tick()
+    closing = w.bot_posts("g1/game")[-1][1]
+    assert ("Сова" in closing) == (joined == 10) and ("Маша" in closing) == (joined == 10)
+    exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    replayed, _ = replay.replay(replay.load(path))
+    assert replayed.messages[-1].text == closing.rsplit("\n\n#fb:", 1)[0]
+
+
+def test_s5_notify_pms_the_last_games_players_once_except_who_answered_ne_pisat(tmp_path):
+    w = World(tmp_path, games=SEASON.replace("gap = 2", "gap = 2\nnotify = true"))
+    try:
+        w.start()
+        w.tick()
+        for name in NAMES[:10]:
+            w.now += timedelta(minutes=20)
+            w.post("game", name, "+")
+            w.tick()
+        w.now += timedelta(hours=1)
+        w.pm("Петя", "[b]Не писать![/b]")  # S-5: never PMed about a sign-up again
+        w.tick()
+        stop_game(w.daemon.sessions, w.config, "g1", w.now, "")
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: stopped")
+        before = len(w.bot_pms())
+        w.now += timedelta(hours=2)
+        w.tick()
+        w.tick()
+        notices = [(to, text) for to, text, _ in w.bot_pms()[before:]]
+        assert sorted(to for to, _ in notices) == sorted(n for n in NAMES[:10] if n != "Петя")
+        assert notices[0][1].startswith("Открыт набор в следующую игру сезона — g2: запись сообщением «+»")
+        w.now += timedelta(hours=1)
+        w.tick()
+        assert len(w.bot_pms()) == before + 9  # once
+    finally:
+        w.close()
+
+
+def test_s1_a_sign_up_post_a_moderator_deleted_before_the_close_counts_as_never_made(tmp_path):
+    w = World(tmp_path, games=SIGNUP.replace("close_when_full = true", "close_when_full = false"))
+    try:
+        w.start()
+        w.tick()
+        ids = []
+        for name in NAMES:  # eleven joins: Ёжик is the reserve's first
+            w.now += timedelta(minutes=20)
+            ids.append(w.post("game", name, "+").id)
+            w.tick()
+        w.forum.delete_post(ids[0])  # Маша's join removed by a moderator before the close
+        w.now = STARTED + timedelta(days=3, minutes=5)
+        w.tick()
+        run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert [p.nick for p in run.result.players] == NAMES[1:]  # the reserve's first took the place
+    finally:
+        w.close()
