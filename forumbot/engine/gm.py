@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from forumbot import parse
+from forumbot.engine.majority import check_majority
 from forumbot.engine.phases import modkill, role_pm
 from forumbot.engine.seats import seat_of, to_seat_ids
 from forumbot.engine.speech import pm, post
@@ -121,6 +122,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         posts = g.runoff_posts if ph.kind == "runoff" else g.posts
         read_at = g.inputs[w.current_index()].read_at  # the command's (C-13: a count made before leaves it out)
         posts.append(VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True, read_at=read_at))
+        check_majority(w, at)  # a GM's vote counts toward a majority like a post
     elif isinstance(cmd, Alias):
         found = w.matcher().match(cmd.alias)
         if isinstance(found, str):

@@ -36,6 +36,8 @@ class DayRecord:
     # a GM `замена` during the phase: (seat id, its nick before, when), as the game thread announced it (C-9);
     # a post before it is the former player's, as the counts of that time named him
     renamed: tuple[tuple[str, str, datetime], ...] = ()
+    # (nick, post time) of the majority that ended the day early (or will, after its delay, while open)
+    majority: tuple[str, datetime] | None = None
 
     @property
     def label(self) -> str:
@@ -90,6 +92,7 @@ def day_record(w: Work, closed: datetime | None) -> DayRecord:
         repeat_is_change=variant.house.repeat_is_change,
         lynch=variant.house.lynch,
         renamed=_renamed(w),
+        majority=(g.seats[ph.majority.holder].nick, ph.majority.at) if ph.majority else None,
     )
 
 
