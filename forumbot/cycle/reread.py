@@ -38,7 +38,7 @@ EARLIER_STARTS = 3  # stored posts before the phase tried as the re-read's start
 def phase_value(result: GameRun) -> str:
     """The fold's open phase as remembered (the phase cursor's value); with R-12, the day the last majority ended
     or will end (the dashboard shows it)."""
-    value = {
+    value: dict[str, object] = {
         "phase": result.phase,
         "opens": result.phase_opens.isoformat() if result.phase_opens else None,
         "deadline": result.next_deadline.isoformat() if result.next_deadline else None,
