@@ -32,8 +32,8 @@ def holder(w: Work, at: datetime) -> str | None:
 def _as_at(posts: list[VotePost], at: datetime) -> list[VotePost]:
     """The posts as the deadline's re-read would see them if the day ended at `at` (C-11: a post deleted by then
     is no vote; H-4: an agitation stays). The day's own list when none is, so its running tally is reused."""
-    gone = [n for n, p in enumerate(posts)
-            if p.deleted_at is not None and p.deleted_at <= at and not p.deleted and not isinstance(p.parsed, Agitation)]
+    gone = [n for n, p in enumerate(posts) if p.deleted_at is not None and p.deleted_at <= at and not p.deleted
+            and not isinstance(p.parsed, Agitation)]
     if not gone:
         return posts
     view = list(posts)

@@ -59,7 +59,8 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, A
                          OutboxRow.game_id == g.id, OutboxRow.status.in_(STUCK)).order_by(OutboxRow.due_at))]
             games.append({
                 "game": g.name, "status": g.status, "mode": g.mode, "phase": phase.get("phase", ""),
-                "deadline": phase.get("deadline"), "majority": phase.get("majority"), "outbox": dict(sorted(counts.items())),
+                "deadline": phase.get("deadline"), "majority": phase.get("majority"),
+                "outbox": dict(sorted(counts.items())),
                 "oldest_pending_seconds": int((now - oldest).total_seconds()) if oldest else None,
                 "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
