@@ -266,3 +266,18 @@ def test_R12_status_says_the_day_ended_at_majority():
     g2.gm("day 1", "+1h30m", "статус")
     answer = plain(g2.run("day 1", "+1h31m").pms("ГМ")[-1])
     assert "Большинство у Маф1 с" in answer and "если большинство не распадётся" in answer
+
+
+def test_R12_a_gm_extend_during_the_delay_moves_both_deadlines_C1():
+    """R-12 with C-1's `extend`: during a majority's delay the GM's extension moves the delayed end and the day's own
+    deadline (the one a broken majority puts back) alike."""
+    g = Game.moscow(options={**ON, "majority_delay": 60})
+    six_for_maf1(g)
+    g.gm("day 1", "+1h30m", "продлить 2ч")
+    g.vote("day 1", "+3h", "М1", "Маф2")  # the one change M-8 allows: five left, the majority broken
+    r = g.run("night 1", "+3h")
+    assert message(r, "day 1/result").at == g.at("day 1", "+26h")  # the day's own deadline, extended
+    g2 = Game.moscow(options={**ON, "majority_delay": 60})
+    six_for_maf1(g2)
+    g2.gm("day 1", "+1h30m", "продлить 2ч")
+    assert message(g2.run("night 1", "+3h"), "day 1/result").at == g2.at("day 1", "+4h5m")

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from forumbot.engine.counts import ballots, counts, open_posts
 from forumbot.engine.seats import alive_ids, nick
+from forumbot.engine.state import Phase
 from forumbot.engine.work import Work
 from forumbot.model import Agitation, Special
 from forumbot.rules.ballots import Majority, VotePost
@@ -40,6 +41,14 @@ def _as_at(posts: list[VotePost], at: datetime) -> list[VotePost]:
     for n in gone:
         view[n] = replace(posts[n], deleted=True)
     return view
+
+
+def shifted(ph: Phase, by: timedelta) -> Phase:
+    """The phase with its deadline moved by a GM's `extend` or a `pause`'s length (C-1): a majority's delay and the
+    day's own deadline it keeps move with it."""
+    held = ph.majority
+    return replace(ph, deadline=ph.deadline + by,
+                   majority=replace(held, scheduled=held.scheduled + by) if held is not None else None)
 
 
 def check_majority(w: Work, at: datetime) -> None:

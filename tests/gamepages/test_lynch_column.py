@@ -30,3 +30,22 @@ def test_issue30_item5_R5_majority_column_under_every_lynch(lynch: str) -> None:
     assert ">L-4<" in page  # 10 alive: 6 make a majority, Маф1 has 2
     day = json.loads(files["o/game.json"])["days"][0]
     assert day["lynch"] == lynch and day["majority"] == 6
+
+
+@pytest.mark.parametrize("options, line", [
+    ({}, "Ничья: М1, Маф1. Если так останется к сроку — перестрелка."),
+    ({"tie": "first_reached"}, "Ничья: М1, Маф1. Если так останется к сроку — уходит Маф1: он первым набрал столько"),
+    ({"lynch": "majority"}, "Ничья: М1, Маф1. Если так останется к сроку — никто не уходит: ни у кого нет большинства."),
+])
+def test_issue30_item5_R6_the_open_days_page_says_what_a_tie_would_do(options: dict, line: str) -> None:
+    """R-6 (R-5 majority): while the day is open with its leaders tied, its page says what the tie does at the
+    deadline, as the count post does; once the day is over the outcome says it instead."""
+    g = Game.moscow(options=options)
+    g.vote("day 1", "+1h", "Шериф", "Маф1")
+    g.vote("day 1", "+1h1m", "Дон", "М1")
+    g.vote("day 1", "+1h2m", "Маф2", "Маф1")
+    g.vote("day 1", "+1h3m", "М2", "М1")
+    page = site(GamePages("o", g.setup(), g.run("day 1", "+2h").run))["o/day-1.html"].decode()
+    assert line in page
+    closed = site(GamePages("o", g.setup(), g.run("night 1", "+1h").run))["o/day-1.html"].decode()
+    assert "Если так останется к сроку" not in closed
