@@ -104,6 +104,9 @@ OPTIONS: dict[str, Option] = {
     "draw_at": Option(whole(0, 30), clause="R-8"),
     "roles": Option(choice("closed", "open"), clause="R-9"),
     "cast": Option(table, clause="R-10"),
+    # a day ends as soon as one player holds a majority of the alive (after `majority_delay` minutes)
+    "majority_ends_day": Option(flag, clause="R-12"),
+    "majority_delay": Option(number(0, 7 * 24 * 60, "minutes"), clause="R-12"),
 }
 
 

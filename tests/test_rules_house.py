@@ -53,7 +53,7 @@ def test_R1_vote_changes_two_lets_the_third_vote_count():
         return g.run("night 1", "+1m")
     default, house = story({}), story({"vote_changes": 2})
     assert "М1" in [line for line in day_result(default).splitlines() if line.startswith("Маф2")][0]
-    assert [line for line in day_result(house).splitlines() if line.startswith("Шериф")][0].endswith("М1")
+    assert [line for line in day_result(house).splitlines() if line.startswith("Шериф")][0].endswith("М1 (L-5)")
     assert "Голос меняется до 2 раз" in day_result(house)
     assert "Голос меняется" not in day_result(default)
 
@@ -65,7 +65,7 @@ def test_R1_a_repeated_vote_is_no_change():
     g.vote("day 1", "+2h", "М1", "Маф1")
     g.vote("day 1", "+3h", "М1", "Шериф")
     text = day_result(g.run("night 1", "+1m"))
-    assert [line for line in text.splitlines() if line.startswith("Шериф")][0].endswith("М1")
+    assert [line for line in text.splitlines() if line.startswith("Шериф")][0].endswith("М1 (L-5)")
 
 
 def test_R1_unlimited_in_moscow():
@@ -73,7 +73,8 @@ def test_R1_unlimited_in_moscow():
     g.votes("day 1", everyone(MOSCOW, "Маф1", "Маф2"), offset="+1h")
     for i, t in enumerate(["Маф2", "М2", "М3", "Шериф"]):
         g.vote("day 1", f"+{2 + i}h", "М1", t)
-    assert [line for line in day_result(g.run("night 1", "+1m")).splitlines() if line.startswith("Шериф")][0].endswith("М1")
+    assert [line for line in day_result(g.run("night 1", "+1m")).splitlines() if line.startswith("Шериф")][0].endswith(
+        "М1 (L-5)")
 
 
 def test_R2_final_word_locks_the_vote():
@@ -85,7 +86,7 @@ def test_R2_final_word_locks_the_vote():
         g.vote("day 1", "+3h", "М1", "Шериф")
         return g.run("night 1", "+1m")
     house = day_result(story({"final_word": "окончательно"}))
-    assert [line for line in house.splitlines() if line.startswith("Маф2")][0].endswith("М1")
+    assert [line for line in house.splitlines() if line.startswith("Маф2")][0].endswith("М1 (L-4)")
     assert "голос уже окончательный" in house
     default = day_result(story({}))
     assert "голос уже окончательный" not in default
@@ -271,6 +272,8 @@ def test_init_template_shows_every_house_rule_commented_and_valid():
         value = tomllib.loads(lines[name])
         if name == "vote_colors":
             value["vote_format"] = "color"
+        if name == "majority_delay":  # read only with the rule on
+            value["majority_ends_day"] = True
         if name == "vote_format" and value[name] == "color":
             value["vote_colors"] = ["red"]
         assert option_problems("moscow", value) == [], (name, value)

@@ -36,12 +36,18 @@ EARLIER_STARTS = 3  # stored posts before the phase tried as the re-read's start
 
 
 def phase_value(result: GameRun) -> str:
-    """The fold's open phase as remembered (the phase cursor's value)."""
-    return json.dumps({
+    """The fold's open phase as remembered (the phase cursor's value); with R-12, the day the last majority ended
+    or will end (the dashboard shows it)."""
+    value: dict[str, object] = {
         "phase": result.phase,
         "opens": result.phase_opens.isoformat() if result.phase_opens else None,
         "deadline": result.next_deadline.isoformat() if result.next_deadline else None,
-    }, sort_keys=True)
+    }
+    last = result.history[-1] if result.history else None
+    if last is not None and last.majority is not None:
+        value["majority"] = {"day": last.label, "nick": last.majority[0], "at": last.majority[1].isoformat(),
+                             "ended": last.closed is not None}
+    return json.dumps(value, sort_keys=True)
 
 
 def remember_phase(session: Session, forum_id: int, game_id: int, result: GameRun, known: str | None) -> None:

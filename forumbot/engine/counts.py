@@ -14,6 +14,7 @@ from forumbot.engine.state import rewrite
 from forumbot.engine.work import Work
 from forumbot.model import Agitation, Special, Target, Vote, Where
 from forumbot.rules.ballots import Ballots, Tally, VotePost
+from forumbot.rules.base import majority_of, plurality, settle
 
 # the house rules a vote count restates (the opening post lists them all)
 VOTE_RULES = frozenset({"vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show"})
@@ -175,4 +176,22 @@ def count_text(w: Work, final: bool) -> str:
         # H-4 (amended): a deleted agitation still counts, and the final count names it as deleted
         deleted_agitation=[(poster(w, p), p.text) for p in posts
                            if final and isinstance(p.parsed, Agitation) and p.deleted_at is not None],
+        **(how_far(w, found.in_post_order(votes)) if ph.kind == "day" else {}),
     )
+
+
+def how_far(w: Work, votes: dict[str, Target]) -> dict:
+    """Issue 30 item 5: how many votes make a majority of the alive players (each candidate's L-n follows), and,
+    when the leaders are tied, what the tie would do at the deadline (R-5, R-6). `votes` in post order."""
+    alive = alive_ids(w)
+    out: dict = {"majority": (majority_of(len(alive)), len(alive))}
+    leaders, _ = plurality(votes)
+    if len(leaders) > 1:
+        house = w.tb.variant.house
+        code = "no_majority" if house.lynch == "majority" else house.tie
+        first = ""
+        if code == "first_reached":
+            outcome = settle(votes, alive, "plurality", "first_reached")
+            first = nick(w, outcome.deaths[0].nick) if outcome and outcome.deaths else ""
+        out["tie"] = (code, [nick(w, x) for x in leaders], first)
+    return out

@@ -67,8 +67,9 @@ def resolve_day(w: Work, at: datetime) -> None:
     for k in autokills + list(outcome.deaths):
         kill(w, k.nick, k.cause, at)
     lw = last_word_deadline(w, at, "vote")
+    early = (nick(w, ph.majority.holder), ph.majority.at) if ph.majority else None
     post(w, at, Where.GAME,
-         count + tb.t.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why),
+         count + tb.t.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early),
          f"{ph.label}/result")
     tell_out(w, at, autokills + list(outcome.deaths))
     end_phase_checks(w, at, "night", n)

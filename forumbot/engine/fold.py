@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Iterable, Sequence
 
 from forumbot import parse
+from forumbot.engine.majority import check_majority
 from forumbot.engine.history import history_now
 from forumbot.engine.phases import open_setup
 from forumbot.engine.results import GameResult, GameRun, PlayerResult
@@ -133,6 +134,7 @@ def drain(w: Work, heap: list[tuple], until: datetime | None) -> None:
         if what == "edit":
             w.g.edits.append((len(w.g.inputs), inp))
             edited(w, inp.id, inp.author)
+            check_majority(w, at)  # an edit that voids a vote may break a majority within its delay
             continue
         missed = _missed(w, inp)
         if missed is not None:

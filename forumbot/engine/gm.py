@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from forumbot import parse
+from forumbot.engine.majority import check_majority, shifted
 from forumbot.engine.phases import modkill, role_pm
 from forumbot.engine.seats import seat_of, to_seat_ids
 from forumbot.engine.speech import pm, post
@@ -89,7 +90,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
             return "extend_too_far"
         if g.paused_at is not None and ph.deadline - g.paused_at + cmd.by > MAX_EXTEND:
             return "extend_too_far"
-        g.phase = ph = replace(ph, deadline=ph.deadline + cmd.by)
+        g.phase = ph = shifted(ph, cmd.by)
         post(w, at, Where.GAME, t.extended(ph.label, ph.deadline, cmd.by), f"gm/{cmd_id}/post")
     elif isinstance(cmd, Pause):
         if g.paused_at is not None:
@@ -99,7 +100,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
     elif isinstance(cmd, Resume):
         if g.paused_at is None:
             return "not_paused"
-        g.phase = ph = replace(ph, deadline=ph.deadline + (at - g.paused_at))
+        g.phase = ph = shifted(ph, at - g.paused_at)
         if g.next_count is not None:
             g.next_count += at - g.paused_at
         g.paused_at = None
@@ -121,6 +122,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         posts = g.runoff_posts if ph.kind == "runoff" else g.posts
         read_at = g.inputs[w.current_index()].read_at  # the command's (C-13: a count made before leaves it out)
         posts.append(VotePost(f"gm/{cmd_id}", voter, vote, "", by_gm=True, read_at=read_at))
+        check_majority(w, at)  # a GM's vote counts toward a majority like a post
     elif isinstance(cmd, Alias):
         found = w.matcher().match(cmd.alias)
         if isinstance(found, str):

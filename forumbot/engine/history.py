@@ -33,9 +33,12 @@ class DayRecord:
     changes_allowed: int | None = None
     repeat_is_change: bool = True
     lynch: str = "plurality"  # whether a majority of the alive is what hangs
+    tie: str = ""  # what a tie for most votes does (the day page says it while the day is open)
     # a GM `замена` during the phase: (seat id, its nick before, when), as the game thread announced it (C-9);
     # a post before it is the former player's, as the counts of that time named him
     renamed: tuple[tuple[str, str, datetime], ...] = ()
+    # (nick, post time) of the majority that ended the day early (or will, after its delay, while open)
+    majority: tuple[str, datetime] | None = None
 
     @property
     def label(self) -> str:
@@ -89,7 +92,9 @@ def day_record(w: Work, closed: datetime | None) -> DayRecord:
         changes_allowed=variant.vote_changes,
         repeat_is_change=variant.house.repeat_is_change,
         lynch=variant.house.lynch,
+        tie=variant.house.tie,
         renamed=_renamed(w),
+        majority=(g.seats[ph.majority.holder].nick, ph.majority.at) if ph.majority else None,
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from forumbot.model import Death, Input, Role
 from forumbot.rules import NightMoves, RoleTeam, Seat
-from forumbot.rules.ballots import VotePost
+from forumbot.rules.ballots import Majority, VotePost
 
 TEAM_SHOT = ""  # Free Hunt files the mafia's one shot under this pseudo-seat (H-7)
 LAST_WORD_CAUSES = frozenset({"vote", "runoff", "mafia", "maniac", "hunt", "failed_hunt"})  # C-8
@@ -29,6 +29,7 @@ class Phase:
     number: int
     opens: datetime
     deadline: datetime
+    majority: Majority | None = None  # R-12: the majority that moved this day's deadline
 
     @property
     def label(self) -> str:
@@ -189,8 +190,7 @@ class Game:
 
 def rewrite(s: State, which: str, key: int | str, new: Any) -> None:
     """A vote post (by its index in `which`) or an alias changed in place, what it was kept (`Rewrite`). An alias
-    given again is set in a new dict: the draft's aliases are otherwise only added to (engine/work.py's matcher
-    cache counts on it)."""
+    given again is set in a new dict: otherwise aliases are only added to (work.py's matcher cache counts on it)."""
     target = getattr(s, which)
     if which != "aliases" or key in target:
         s.rewrites.append(Rewrite(which, key, target[key]))

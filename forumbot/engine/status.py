@@ -29,9 +29,26 @@ def status_text(w: Work, roles: bool = False) -> str:
     nominee = nick(w, g.don_nomination) if no_don and g.don_nomination in g.seats else ""
     text = tb.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, g.paused_at,
                        alive_nicks(w), votes, missing, unconfirmed, seats, no_don, g.winner, nominee)
+    early = majority_line(w)
+    if early:
+        text = tb.t.prose(text, early)
     if ph.kind == "night" and not tb.variant.team_shot:  # M-5: the GMs see a misfire coming (item 8)
         text = tb.t.prose(text, tb.t.mafia_mismatch(team_targets(w)))
     return text
+
+
+def majority_line(w: Work) -> str:
+    """R-12: the open day's majority and when it ends the day, or that the day just over ended at majority."""
+    g, t = w.g, w.tb.t
+    ph = g.phase
+    if ph.kind == "day" and ph.majority is not None:
+        return t._("status.majority_pending", nick=t.b(nick(w, ph.majority.holder)), at=t.time(ph.majority.at),
+                   ends=t.time(ph.deadline))
+    last = g.history[-1] if g.history else None
+    if last is not None and last.majority is not None and ph.kind in ("night", "ended") and last.kind == "day":
+        return t._("status.ended_at_majority", phase=t.phase(last.label).capitalize(), nick=t.b(last.majority[0]),
+                   at=t.time(last.majority[1]))
+    return ""
 
 
 def summary(g: State) -> dict:

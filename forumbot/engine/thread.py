@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from forumbot import parse
+from forumbot.engine.majority import check_majority
 from forumbot.engine.seats import alive_nicks, nick, seat_of, to_seat_ids
 from forumbot.engine.speech import to_gms
 from forumbot.engine.work import Work
@@ -37,6 +38,7 @@ def vote_post(w: Work, inp: Input) -> None:
         w.log.append(f"{ph.label}: agitation by {inp.author} ({post.parsed.marker}), #{g.agitations[sid]}")
         if g.agitations[sid] > 1:
             g.doomed.add(sid)  # type: ignore[arg-type]
+    check_majority(w, inp.at)
 
 
 def parse_vote(w: Work, text: str) -> tuple[Vote | Agitation | Rejection, bool]:

@@ -107,7 +107,8 @@ def next_timed(w: Work, counts: bool = True) -> tuple[datetime, str] | None:
         elif w.tb.remind_before > timedelta(0):
             key = f"remind:{ph.label}"
             at = ph.deadline - w.tb.remind_before
-            if key not in g.reminded and ph.opens < at:
+            # a day a majority ended early owes no reminder (it would go out as the day ends)
+            if key not in g.reminded and ph.opens < at and ph.majority is None:
                 found.append((at, key))
     due = g.next_count
     if counts and due is not None and ph.kind in ("day", "runoff") and due < ph.deadline:

@@ -13,6 +13,7 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Callable
 
+from forumbot.engine.majority import check_majority
 from forumbot.engine.counts import edited
 from forumbot.engine.seats import nick
 from forumbot.engine.speech import emit, pm, post, to_gms
@@ -110,6 +111,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         for k in range(last.index + 1, current + 1):
             for _, post_edited in (e for e in w.g.edits if e[0] == k):
                 edited(w, post_edited.id, post_edited.author)  # C-11 edits that came in between, again
+                check_majority(w, post_edited.edited_at or post_edited.at)  # R-12 as the fold checked it
             w.capture = None
             # the counts between are re-derived too, in their order with the inputs: the grid and what the
             # last count showed are then those of the game without the override (C-9)

@@ -95,6 +95,16 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
                 lines[2:2] = _the_end(game, run, zone)
             else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
                 lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run)]
+            for day in run.history:  # R-12: a day a majority ended early (or will, after its delay)
+                if day.majority is None:
+                    continue
+                nick, at = day.majority
+                if day.closed is not None:
+                    lines.append(f"{day.label}: ended at majority, {nick}'s post at {local(at, zone)}")
+                else:
+                    ends = f" at {local(run.next_deadline, zone)}" if run.next_deadline else ""
+                    lines.append(f"{day.label}: majority for {nick} since {local(at, zone)}; the day ends{ends}"
+                                 " unless a change of vote breaks it")
             for item, phase, stamped, where in run.late:  # C-13: stored, the GMs told; the announced results stand
                 lines.append(f"late: {where} {item} (stamped {local(stamped, zone)}) was read after {phase} was "
                              "resolved; it counts from when it was read")

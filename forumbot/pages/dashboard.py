@@ -59,7 +59,8 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, A
                          OutboxRow.game_id == g.id, OutboxRow.status.in_(STUCK)).order_by(OutboxRow.due_at))]
             games.append({
                 "game": g.name, "status": g.status, "mode": g.mode, "phase": phase.get("phase", ""),
-                "deadline": phase.get("deadline"), "outbox": dict(sorted(counts.items())),
+                "deadline": phase.get("deadline"), "majority": phase.get("majority"),  # R-12
+                "outbox": dict(sorted(counts.items())),
                 "oldest_pending_seconds": int((now - oldest).total_seconds()) if oldest else None,
                 "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
@@ -73,6 +74,10 @@ def to_text(d: dict[str, Any]) -> str:
         age = f"; oldest pending {g['oldest_pending_seconds']} s" if g["oldest_pending_seconds"] is not None else ""
         lines.append(f"{g['game']}: {g['status']}, {g['phase'] or '-'}"
                      + (f", next deadline {g['deadline']}" if g["deadline"] else "") + f"; outbox: {outbox}{age}")
+        m = g.get("majority")
+        if m:  # R-12
+            lines.append(f"  {m['day']} " + ("ended at majority" if m["ended"] else "has a majority")
+                         + f": {m['nick']}'s post at {m['at']}")
         last = g.get("last_tick")
         if last:
             lines.append(f"  last tick: {last['state']}" + (f", {last['phase']}" if last["phase"] else "")

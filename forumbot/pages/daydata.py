@@ -60,6 +60,9 @@ class DayData:
     deaths: tuple[tuple[str, str, str], ...]  # (nick, cause, role as announced or "")
     leaders: tuple[str, ...]
     cancelled: bool
+    # issue 30 item 5: while the day is open with its leaders tied, what the tie does at the deadline (R-5, R-6):
+    # (code, the tied leaders, who leaves under "first_reached")
+    tie: tuple[str, tuple[str, ...], str] | None = None
 
     @property
     def label(self) -> str:
@@ -116,6 +119,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
                         nicks.get(post.voter, post.voter)))
         before = after
     final: dict[Target, list[str]] = {}
+    posted = [nicks[voter] for voter in sorted(record.votes, key=lambda v: full.position.get(v, -1))]
     for voter, t in sorted(record.votes.items(), key=lambda kv: full.position.get(kv[0], -1)):
         final.setdefault(target_of(t), []).append(nicks[voter])
     ranked = sorted(final.items(), key=lambda kv: (-len(kv[1]), kv[0].special, kv[0].name))
@@ -129,7 +133,27 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         not_voted=not_voted, majority=len(alive) // 2 + 1, lynch=record.lynch,
         deaths=tuple((nicks[sid], cause, role) for sid, cause, role in record.deaths),
         leaders=tuple(nicks.get(x, x) for x in record.leaders), cancelled=record.cancelled,
+        tie=_tie(record, ranked, posted) if record.closed is None and record.kind == "day" else None,
     )
+
+
+def _tie(record: DayRecord, ranked: list,  # type: ignore[type-arg]
+         posted: list[str]) -> tuple[str, tuple[str, ...], str] | None:
+    """Issue 30 item 5, as the count post says it: the open day's tied leaders and what R-6 (or R-5's majority)
+    does with them at the deadline; `ranked` is the final tally, most votes first, each target's voters in the
+    order their final votes were posted, as `posted` (so under "first_reached" the leader whose top-th voter
+    posted first leaves)."""
+    named = [(t.name, voters) for t, voters in ranked if not t.special]
+    if len(named) < 2 or len(named[1][1]) != len(named[0][1]):
+        return None
+    top = len(named[0][1])
+    leaders = tuple(sorted(name for name, voters in named if len(voters) == top))
+    code = "no_majority" if record.lynch == "majority" else record.tie
+    first = ""
+    if code == "first_reached":
+        reached = {name: voters[top - 1] for name, voters in named if len(voters) == top}
+        first = min(reached, key=lambda name: posted.index(reached[name]))
+    return code, leaders, first
 
 
 def _reading(post, parsed, alive, ignored, before, after) -> tuple[str, str]:  # type: ignore[no-untyped-def]

@@ -37,6 +37,16 @@ class VotePost:
         return self.at is not None and self.at_latest is not None and self.at < deadline <= self.at_latest
 
 
+@dataclass(frozen=True)
+class Majority:
+    """R-12: who holds the votes of more than half of the alive players, since the time of the post that made it,
+    and the day's own deadline (in force again when a change of vote breaks the majority within the delay)."""
+
+    holder: str  # seat id
+    at: datetime
+    scheduled: datetime
+
+
 @dataclass
 class Ballots:
     """The day's votes derived from its posts: final vote per voter and every post that did not count."""

@@ -137,6 +137,11 @@ def plurality(votes: Mapping[str, Target]) -> tuple[list[str], int]:
 
 
 
+def majority_of(alive: int) -> int:
+    """R-5, R-12: the votes that are more than half of `alive` players."""
+    return alive // 2 + 1
+
+
 def with_no_shows(votes: Mapping[str, Target], alive: Sequence[str], no_show: str) -> dict[str, Target]:
     """R-7 "self_vote": a player without a counted vote counts as one vote against himself (he stays voter)."""
     out = dict(votes)

@@ -34,12 +34,14 @@ class HouseRules:
     draw_at: int  # R-8
     open_roles: bool  # R-9
     cast: Mapping[str, int] | None  # R-10: counts of the variant's special roles, the rest civilians
+    majority_ends_day: bool = False  # R-12: a day ends as soon as one player holds a majority of the alive
+    majority_delay: float = 0  # R-12: minutes after the majority-making post, unless the majority breaks first
 
     def summary(self, defaults: "HouseRules") -> list[tuple[str, Any]]:
         """(option, value) for every house rule that differs from the variant's clause, in RULES.md order."""
         out = []
         for name in ("vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show",
-                     "draw_at", "open_roles", "cast"):
+                     "draw_at", "open_roles", "cast", "majority_ends_day", "majority_delay"):
             value = getattr(self, name)
             if value != getattr(defaults, name):
                 out.append((name, (value, self.vote_colors) if name == "vote_format" else value))
@@ -76,6 +78,8 @@ def house_rules(variant: str, options: Mapping[str, Any]) -> HouseRules:
         draw_at=options.get("draw_at", base.draw_at),
         open_roles={"open": True, "closed": False}.get(options.get("roles", ""), base.open_roles),
         cast=dict(options["cast"]) if "cast" in options else None,
+        majority_ends_day=bool(options.get("majority_ends_day", False)),
+        majority_delay=options.get("majority_delay", 0),
     )
 
 
@@ -88,6 +92,8 @@ def house_problems(variant: str, options: Mapping[str, Any]) -> list[str]:
         problems.append("vote_colors: vote_format = 'color' needs the list of colours (R-3)")
     if "vote_colors" in options and options.get("vote_format") != "color":
         problems.append("vote_colors: only read with vote_format = 'color' (R-3)")
+    if "majority_delay" in options and not options.get("majority_ends_day"):
+        problems.append("majority_delay: only read with majority_ends_day = true (R-12)")
     if "cast" in options:
         if variant == "free_hunt" and ("mafia" in options or "maniac" in options):
             problems.append("cast: give either cast or mafia/maniac, not both (R-10)")

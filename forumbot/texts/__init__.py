@@ -214,6 +214,8 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
                 line = self._(f"house.vote_format.{fmt}", colors=", ".join(colors))
             elif name == "pass_words":
                 line = self._("house.pass_words", words=", ".join(f"«{self.esc(w)}»" for w in value))
+            elif name == "majority_delay":
+                line = self._("house.majority_delay", n=f"{value:g}")
             elif name == "draw_at":
                 line = self._("house.draw_at.off") if value == 0 else self._("house.draw_at", n=value)
             elif name == "cast":
@@ -263,9 +265,14 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         by_gm: Sequence[str] = (),
         replaced: Sequence[tuple[str, str]] = (),
         deleted_agitation: Sequence[tuple[str, str]] = (),
+        majority: tuple[int, int] | None = None,
+        tie: tuple[str, Sequence[str], str] | None = None,
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
-        post not counted, or counted with a note, and why."""
+        post not counted, or counted with a note, and why. Issue 30 item 5: with `majority` (the votes that make
+        a majority, the alive players) how many that is and each candidate's distance to it (L-n); with `tie`
+        (R-6's code, the tied leaders, who would leave under "first_reached") what the tie would do at the
+        deadline, in an interim count (the final one is followed by the result)."""
         tally: dict[str, list[str]] = {}
         for voter, target in votes.items():
             tally.setdefault(target, []).append(voter)
@@ -273,11 +280,16 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         house_block = self.prose(*self.house_rules(house)) if house else ""
         marked = lambda v: self.n(v) + (self.T["count.by_gm"] if v in by_gm else "")  # noqa: E731
         lines = [
-            self._("count.line", target=self.target(target, bold=True), count=self.count(len(voters), "vote"),
-                   voters=", ".join(marked(v) for v in voters))
+            self._("count.line" if majority is None or isinstance(target, Special) else "count.line_to",
+                   target=self.target(target, bold=True), count=self.count(len(voters), "vote"),
+                   voters=", ".join(marked(v) for v in voters),
+                   left=max(majority[0] - len(voters), 0) if majority else 0)
             for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0])))
         ]
         tally_block = self.f.items(lines) if lines else self.prose(self._("count.none"))
+        majority_block = self.prose(self._("count.majority", need=majority[0], alive=majority[1])) if majority else ""
+        tie_block = self.prose(self._(f"count.tie.{tie[0]}", names=self.names(tie[1], bold=True),
+                                      first=self.b(tie[2]))) if tie and not final else ""
         not_voted_block = self.prose(self._("count.not_voted", count=len(not_voted), names=self.plain_names(not_voted))) \
             if not_voted else ""
         notes: list[str] = []
@@ -301,16 +313,19 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
             notes.append(self._("count.rough", nick=self.b(nick), text=self.quoted(text),
                                 earliest=self.time_s(earliest), latest=self.time_s(latest)))
-        return self.post(title, house_block, tally_block, not_voted_block, self.section(self.T["count.notes"], notes))
+        return self.post(title, house_block, majority_block, tally_block, tie_block, not_voted_block,
+                         self.section(self.T["count.notes"], notes))
 
     def phase(self, label: str) -> str:
         kind, _, n = label.partition(" ")
         return self._(f"phase.{kind}", n=n)
 
     def day_result(self, n: int, outcome, autokills, revealed, lw_deadline,  # type: ignore[no-untyped-def]
-                   why: Mapping[str, str] | None = None) -> str:
-        """`why`: seat -> "agitation" or "no_vote", the reason each autokill is for (H-4, H-5)."""
-        lines = []
+                   why: Mapping[str, str] | None = None, majority: tuple[str, datetime] | None = None) -> str:
+        """`why`: seat -> "agitation" or "no_vote", the reason each autokill is for (H-4, H-5). `majority`: who
+        held the majority that ended the day early and that post's time (R-12)."""
+        lines = [self._("day.ended_at_majority", nick=self.b(majority[0]), at=self.time(majority[1]))] \
+            if majority else []
         for kill in autokills:
             nick, role = revealed(kill.nick)
             reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]

@@ -138,3 +138,19 @@ ADDED.update({
     "signup.refuse.nothing_to_undo": "nothing to undo",
     "season.notice": "The sign-up for the season's next game is open — {game}: post “+” in the game thread ({thread}). To get no more of these messages, answer “stop”.",
 })
+# --- h30-majority: R-12, a day that ends at majority; issue 30 item 5, a count that says how far ---
+ADDED.update({
+    "house.majority_ends_day.True": "The day ends as soon as one player holds more than half of the alive players' votes",
+    "house.majority_ends_day.False": "The day runs to its deadline even when someone holds more than half of the votes",
+    "house.majority_delay": "After a majority the day ends {n} min later, unless the majority breaks first",
+    "day.ended_at_majority": "The day ended early: {nick} holds more than half of the alive players' votes (post at {at}).",
+    "count.majority": "Majority: {need} of {alive}.",
+    "count.line_to": "{target} — {count}: {voters} (L-{left})",
+    "count.tie.runoff": "Tied: {names}. If it stays so at the deadline, a runoff.",
+    "count.tie.nobody": "Tied: {names}. If it stays so at the deadline, nobody leaves.",
+    "count.tie.all": "Tied: {names}. If it stays so at the deadline, every tied leader leaves.",
+    "count.tie.first_reached": "Tied: {names}. If it stays so at the deadline, {first} leaves: the first to reach that many votes.",
+    "count.tie.no_majority": "Tied: {names}. If it stays so at the deadline, nobody leaves: nobody has a majority.",
+    "status.ended_at_majority": "{phase} ended early at {at}: {nick} held a majority.",
+    "status.majority_pending": "{nick} holds a majority since {at}: the day ends {ends} unless the majority breaks.",
+})

@@ -138,3 +138,19 @@ ADDED.update({
     "signup.refuse.nothing_to_undo": "отменять нечего",
     "season.notice": "Открыт набор в следующую игру сезона — {game}: запись сообщением «+» в игровой теме ({thread}). Больше не присылать таких сообщений — ответьте «не писать».",
 })
+# --- h30-majority: R-12, a day that ends at majority; issue 30 item 5, a count that says how far ---
+ADDED.update({
+    "house.majority_ends_day.True": "День заканчивается, как только у одного игрока больше половины голосов живых",
+    "house.majority_ends_day.False": "День идёт до срока, даже когда у кого-то больше половины голосов",
+    "house.majority_delay": "После большинства день заканчивается через {n} мин., если большинство не распадётся",
+    "day.ended_at_majority": "День закончился досрочно: у {nick} больше половины голосов живых игроков (сообщение в {at}).",
+    "count.majority": "Большинство — {need} из {alive}.",
+    "count.line_to": "{target} — {count}: {voters} (L-{left})",
+    "count.tie.runoff": "Ничья: {names}. Если так останется к сроку — перестрелка.",
+    "count.tie.nobody": "Ничья: {names}. Если так останется к сроку — никто не уходит.",
+    "count.tie.all": "Ничья: {names}. Если так останется к сроку — уходят все лидеры.",
+    "count.tie.first_reached": "Ничья: {names}. Если так останется к сроку — уходит {first}: он первым набрал столько голосов.",
+    "count.tie.no_majority": "Ничья: {names}. Если так останется к сроку — никто не уходит: ни у кого нет большинства.",
+    "status.ended_at_majority": "{phase} закончился досрочно в {at}: большинство у {nick}.",
+    "status.majority_pending": "Большинство у {nick} с {at}: день закончится {ends}, если большинство не распадётся.",
+})

@@ -187,6 +187,6 @@ def test_a_second_game_in_the_same_threads_counts_no_vote_of_the_first(tmp_path,
     run = fold_game(w.daemon.sessions, w.config, "g2", w.now)
     final = next(m.text for m in run.messages if "Итоговый подсчёт голосов (день 1)" in m.text)
     # its one vote only: none of g1's seven for Маф1 posted in the same vote thread
-    assert "[b]М2[/b] — 1 голос: М1\n\nБез голоса (9)" in final and "Маф1[/b] —" not in final, final
+    assert "[b]М2[/b] — 1 голос: М1 (L-5)\n\nБез голоса (9)" in final and "Маф1[/b] —" not in final, final
     assert "result: game over" in game_status(w.daemon.sessions, w.config, "g1", now=w.now)
     w.close()
