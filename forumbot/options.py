@@ -104,6 +104,10 @@ OPTIONS: dict[str, Option] = {
     "draw_at": Option(whole(0, 30), clause="R-8"),
     "roles": Option(choice("closed", "open"), clause="R-9"),
     "cast": Option(table, clause="R-10"),
+    # C-14: a deadline is disturbed when the bot could not read the game's threads for longer than
+    # `downtime_grace` minutes of the `downtime_window` minutes before it
+    "downtime_grace": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
+    "downtime_window": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
 }
 
 

@@ -40,6 +40,7 @@ from forumbot.engine.results import stale_interim
 from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
+from forumbot.store.reads import record_now
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.config.checks import thread_problems
@@ -110,6 +111,8 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
         if not isinstance(error, FloodLimited):  # a login the forum asked to wait with defers the games
             report.unreachable[forum_name] = error
         report.games.extend(GameOutcome(name, "error", error=error) for _, name, _ in games)
+        for game_id, _, _ in games:  # C-14: no thread of these games could be read this tick
+            record_now(ctx.sessions, game_id, "forum", ctx.clock(), str(error))
         return
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
@@ -166,6 +169,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if inbox.error is not None:
         # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
         # failed is not asked for more
+        record_now(ctx.sessions, game_id, "forum", started, str(inbox.error))  # C-14: no thread read this tick
         raise inbox.error
     if inbox.skippable:
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
@@ -174,7 +178,13 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
-        posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        thread = "game" if topic == game.game_thread else "vote"
+        try:
+            posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        except ForumError as e:
+            record_now(ctx.sessions, game_id, thread, started, str(e))  # C-14: each read recorded, failed ones too
+            raise
+        record_now(ctx.sessions, game_id, thread, started)
         skipped.extend(unreadable.take(adapter, topic))
         bot = ctx.config.forums[game.forum].login
         posts, held = held_posts.split(posts, bot)

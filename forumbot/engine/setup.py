@@ -65,6 +65,7 @@ def commitment(seed: int, roles: dict[str, Role]) -> str:
 # them a fold would spin (a count every 0 minutes) or overflow a datetime (issue 7 item 19).
 COUNT_MINUTES = (0.1, 366 * 24 * 60.0)
 REMIND_HOURS = (0.0, 366 * 24.0)
+DOWNTIME_MINUTES = (1.0, 366 * 24 * 60.0)  # C-14's downtime_grace and downtime_window
 MAX_PHASE = timedelta(days=366)
 LATEST_START = 9000  # datetime.max is in 9999: leave a game room to run
 

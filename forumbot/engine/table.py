@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from forumbot import parse
 from forumbot.engine.setup import (
     COUNT_MINUTES,
+    DOWNTIME_MINUTES,
     REMIND_HOURS,
     check_name,
     check_schedule,
@@ -45,6 +46,11 @@ class Table:
     roles: Mapping[str, Role]  # seat id -> role as drawn (C-2), in config order
     drawn: str  # the string the draw's commitment hashes (C-2), printed at the end
     resolved: Mapping[str, datetime]  # C-13: when the bot resolved each phase, by label (and made each count)
+    # C-14: each tick's read of the game's threads (time, every thread answered), and how long without a
+    # successful one in how long a stretch before a deadline disturbs it
+    reads: tuple[tuple[datetime, bool], ...]
+    downtime_grace: timedelta
+    downtime_window: timedelta
 
     def fresh_seats(self) -> dict[str, Seat]:
         """The seats as drawn, each played by the account that is its id, for a new game's draft."""
@@ -66,6 +72,8 @@ def make_table(setup: GameSetup) -> Table:
     # 0 minutes would never let the timeline move on, and 1e308 overflows (issue 7 item 19).
     count_every = timedelta(minutes=number_option(options, "vote_count_minutes", 60, *COUNT_MINUTES))
     remind_before = timedelta(hours=number_option(options, "remind_hours", 3, *REMIND_HOURS))
+    grace = timedelta(minutes=number_option(options, "downtime_grace", 30, *DOWNTIME_MINUTES))  # C-14
+    window = timedelta(minutes=number_option(options, "downtime_window", 120, *DOWNTIME_MINUTES))
     markers = tuple(options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
     seats = draw_seats(setup)
     for gm in setup.gms:
@@ -82,4 +90,5 @@ def make_table(setup: GameSetup) -> Table:
         count_every=count_every, remind_before=remind_before, markers=markers, gms=tuple(sorted(set(setup.gms))),
         gm_accounts=gm_accounts, bot=parse.account_key(setup.bot), roles=MappingProxyType(roles),
         drawn=commitment_text(setup.seed, roles), resolved=MappingProxyType(dict(setup.schedule.resolved)),
+        reads=setup.schedule.reads, downtime_grace=grace, downtime_window=window,
     )

@@ -1,0 +1,62 @@
+"""C-14: a deadline the bot could not watch. When for more than `downtime_grace` of the `downtime_window` before
+a deadline the bot had no successful read of the game's threads (the forum failed, or no tick ran), the deadline
+is *disturbed*: it is resolved as usual, but nobody leaves for a missing vote at it (H-5, R-7's `autokill` and
+`self_vote`; R-11's too few posts reads `waived` as well), the result post names the gap, and the GMs get a PM.
+
+Decided from inputs only: the reads are the daemon's records of each tick (Schedule.reads), which an export
+carries, and the bot is back when it resolved the deadline (Schedule.resolved, or the resolving tick's time), so a
+replay decides the same."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Iterable, Sequence
+
+from forumbot.engine.work import Work
+
+Gap = tuple[datetime, datetime]
+
+
+def longest_gap(reads: Sequence[tuple[datetime, bool]], deadline: datetime, back: datetime,
+                grace: timedelta, window: timedelta) -> Gap | None:
+    """The longest stretch without a successful read that covers more than `grace` of the `window` before
+    `deadline`, from the last successful read before it (or the first record) to the first one after it (or
+    `back`, when the bot resolved the deadline); None when there is none. Only the reads made by `back` count;
+    before the first record nothing is known (a game recorded from mid-way is not disturbed by the time before)."""
+    known = [(at, ok) for at, ok in reads if at <= back]
+    if not known:
+        return None
+    since = min(at for at, _ in known)
+    good = sorted(at for at, ok in known if ok)
+    start = max(deadline - window, since)
+    marks = [since, *good, back]
+    best: tuple[timedelta, datetime, datetime] | None = None
+    for a, b in zip(marks, marks[1:]):
+        covered = min(b, deadline) - max(a, start)
+        if covered > grace and (best is None or covered > best[0]):
+            best = (covered, a, b)
+    return (best[1], best[2]) if best else None
+
+
+def disturbed(w: Work, at: datetime) -> Gap | None:
+    """C-14: the gap that disturbs the open phase's deadline `at`, or None. The bot is back when it resolved the
+    phase: the recorded time, else the resolving tick's (Work.now), else the deadline itself."""
+    tb = w.tb
+    back = tb.resolved.get(w.g.phase.label, w.now) or at
+    return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window)
+
+
+def waived(w: Work, gap: Gap | None) -> bool:
+    """Whether anybody would have left for a missing vote (H-5, R-7) at a disturbed deadline: only then does the
+    result post say the waiver. R-11 (too few posts, `post_minimum`) joins here: its autokill is waived by the
+    same gap."""
+    return gap is not None and w.tb.variant.house.no_show in ("autokill", "self_vote")
+
+
+def per_tick(rows: Iterable[tuple[datetime, bool]]) -> tuple[tuple[datetime, bool], ...]:
+    """Each tick's read of a game's threads from the rows recorded per thread (time, the forum answered): one per
+    time, successful when every thread read then was, in time order (Schedule.reads)."""
+    ticks: dict[datetime, bool] = {}
+    for at, ok in rows:
+        ticks[at] = ticks.get(at, True) and ok
+    return tuple(sorted(ticks.items()))
