@@ -1,7 +1,8 @@
 """C-14: a deadline the bot could not watch. When for more than `downtime_grace` of the `downtime_window` before
 a deadline the bot had no successful read of the game's threads (the forum failed, or no tick ran), the deadline
 is *disturbed*: it is resolved as usual, but nobody leaves for a missing vote at it (H-5, R-7's `autokill` and
-`self_vote`; R-11's too few posts reads `waived` as well), the result post names the gap, and the GMs get a PM.
+`self_vote`), the result post names the gap, and the GMs get a PM. The activity minimum (`post_minimum`, issue
+30 item 1) is waived by the same gap: engine/day.py's `resolve_day` computes it once (`gap`).
 
 Decided from inputs only: the reads are the daemon's records of each tick (Schedule.reads), which an export
 carries, and the bot is back when it resolved the deadline (Schedule.resolved, or the resolving tick's time), so a
@@ -48,8 +49,8 @@ def disturbed(w: Work, at: datetime) -> Gap | None:
 
 def waived(w: Work, gap: Gap | None) -> bool:
     """Whether anybody would have left for a missing vote (H-5, R-7) at a disturbed deadline: only then does the
-    result post say the waiver. R-11 (too few posts, `post_minimum`) joins here: its autokill is waived by the
-    same gap."""
+    result post say the waiver. The activity minimum's autokill (issue 30 item 1) belongs here too: a game whose
+    `post_minimum_action` would autokill announces the waiver as well."""
     return gap is not None and w.tb.variant.house.no_show in ("autokill", "self_vote")
 
 
