@@ -165,3 +165,20 @@ def test_c14_the_store_keeps_each_read_and_gives_one_per_tick(sessions):
 def _forum(session) -> int:  # type: ignore[no-untyped-def]
     from forumbot.store.records import forum_id
     return forum_id(session, "main", "memory")
+
+
+def test_c14_a_tick_that_cannot_log_in_records_a_failed_read_for_each_game(tmp_path, monkeypatch):
+    """No login: no thread of the forum's games is read this tick, and the record says so (thread "forum")."""
+    w = _world(tmp_path)
+
+    def refused() -> None:
+        raise ForumUnavailable("HTTP 502 Bad Gateway")
+
+    w.now = T0 + 40 * M
+    w.restart()  # a new process logs in again
+    monkeypatch.setattr(w.forum, "login", refused)
+    w.tick()
+    with w.daemon.sessions.begin() as session:
+        rows = session.scalars(select(ThreadRead).where(ThreadRead.read_at == w.now)).all()
+        assert [(r.thread, r.ok) for r in rows] == [("forum", False)] and "502" in (rows[0].error or "")
+    w.close()
