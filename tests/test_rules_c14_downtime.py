@@ -13,7 +13,7 @@ import pytest
 
 from forumbot import replay
 from forumbot.engine.checkpoint import digest
-from forumbot.engine.downtime import longest_gap, per_tick
+from forumbot.engine.downtime import longest_gap, per_tick, watched_from
 from forumbot.engine.fold import queued
 from forumbot.engine.table import make_table
 from forumbot.errors import SetupError, TranscriptError
@@ -99,10 +99,30 @@ def test_c14_no_tick_up_to_the_deadline_is_a_gap_until_the_bot_is_back() -> None
     assert gap == (DEADLINE - 40 * M, DEADLINE + 3 * 60 * M)
 
 
-def test_c14_nothing_recorded_is_no_downtime_and_the_time_before_the_first_record_is_unknown() -> None:
+def test_c14_nothing_recorded_by_then_is_no_downtime() -> None:
+    """A transcript without reads, or a deadline resolved before the game's first record: nothing is known."""
     assert longest_gap((), DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
-    reads = ticks(DEADLINE - 20 * M, DEADLINE + M)  # recorded from 20 minutes before the deadline only
-    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+    later = ticks(DEADLINE + 10 * M, DEADLINE + 60 * M)
+    assert longest_gap(later, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_every_successful_read_from_a_grace_before_the_window_is_recorded_so_a_missing_one_is_a_gap() -> None:
+    """The daemon records the successful reads from `watched_from` (2 h 30 min before the deadline) on: with the
+    first one 20 minutes before the deadline, the bot read nothing from 07:30 to 09:40 MSK."""
+    assert watched_from(DEADLINE, 30 * M, 120 * M) == DEADLINE - 150 * M
+    reads = ticks(DEADLINE - 20 * M, DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 150 * M, DEADLINE - 20 * M)
+    # reads from the zone's start on: none missing
+    assert longest_gap(ticks(DEADLINE - 150 * M, DEADLINE + M), DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_a_day_a_gm_closed_early_is_not_judged() -> None:
+    """`конец-фазы` an hour before the deadline, after two hours without a read: the GM chose the moment."""
+    g = game_with(())
+    g.gm("day 1", "+23h", "конец-фазы")
+    reads = ticks(START, DEADLINE - 3 * 60 * M) + ticks(DEADLINE - 59 * M, DEADLINE)
+    r = fold(g, reads, until=DEADLINE)
+    assert r.died("Г6") == ("day 1", "autokill")
 
 
 def test_c14_reads_made_after_the_bot_resolved_the_deadline_do_not_count() -> None:

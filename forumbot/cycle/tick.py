@@ -51,7 +51,7 @@ from forumbot.cycle.bookkeeping import (
 )
 from forumbot.cycle.context import Context, GameOutcome, TickReport
 from forumbot.cycle.inbox import Inbox
-from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase
+from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase, watching
 
 __all__ = ["Context", "GameOutcome", "TickReport", "as_sent", "default_fold", "load_game", "tick"]
 
@@ -175,6 +175,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
+    with ctx.sessions.begin() as session:  # C-14: successful reads are recorded near a deadline only
+        watch = watching(session, forum_id, game_id, game, started)
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
@@ -184,7 +186,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         except ForumError as e:
             record_now(ctx.sessions, game_id, thread, started, str(e))  # C-14: each read recorded, failed ones too
             raise
-        record_now(ctx.sessions, game_id, thread, started)
+        if watch:
+            record_now(ctx.sessions, game_id, thread, started)
         skipped.extend(unreadable.take(adapter, topic))
         bot = ctx.config.forums[game.forum].login
         posts, held = held_posts.split(posts, bot)

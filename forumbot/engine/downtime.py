@@ -18,22 +18,30 @@ from forumbot.engine.work import Work
 Gap = tuple[datetime, datetime]
 
 
+def watched_from(deadline: datetime, grace: timedelta, window: timedelta) -> datetime:
+    """Where the reads a deadline is judged by begin: a grace before its window. The daemon records every
+    successful read from there on (and every failed one always), and none elsewhere, so a quiet tick far from
+    any deadline writes nothing (issue 3); what happened before this moment cannot change the part of a gap
+    that lies inside the window."""
+    return deadline - window - grace
+
+
 def longest_gap(reads: Sequence[tuple[datetime, bool]], deadline: datetime, back: datetime,
                 grace: timedelta, window: timedelta) -> Gap | None:
     """The longest stretch without a successful read that covers more than `grace` of the `window` before
-    `deadline`, from the last successful read before it (or the first record) to the first one after it (or
-    `back`, when the bot resolved the deadline); None when there is none. Only the reads made by `back` count;
-    before the first record nothing is known (a game recorded from mid-way is not disturbed by the time before)."""
+    `deadline`, from the last successful read before it (at the earliest `watched_from`: every successful read
+    from there on is recorded) to the first one after it (or `back`, when the bot resolved the deadline); None
+    when there is none. Only the reads recorded by `back` count, and none recorded by then means nothing is known
+    (a transcript without reads, a game older than the records): no gap."""
     known = [(at, ok) for at, ok in reads if at <= back]
     if not known:
         return None
-    since = min(at for at, _ in known)
-    good = sorted(at for at, ok in known if ok)
-    start = max(deadline - window, since)
-    marks = [since, *good, back]
+    start = watched_from(deadline, grace, window)
+    good = sorted(at for at, ok in known if ok and at > start)
+    marks = [start, *good, back]
     best: tuple[timedelta, datetime, datetime] | None = None
     for a, b in zip(marks, marks[1:]):
-        covered = min(b, deadline) - max(a, start)
+        covered = min(b, deadline) - max(a, deadline - window)
         if covered > grace and (best is None or covered > best[0]):
             best = (covered, a, b)
     return (best[1], best[2]) if best else None
@@ -41,8 +49,12 @@ def longest_gap(reads: Sequence[tuple[datetime, bool]], deadline: datetime, back
 
 def disturbed(w: Work, at: datetime) -> Gap | None:
     """C-14: the gap that disturbs the open phase's deadline `at`, or None. The bot is back when it resolved the
-    phase: the recorded time, else the resolving tick's (Work.now), else the deadline itself."""
+    phase: the recorded time, else the resolving tick's (Work.now), else the deadline itself. A day a GM closed
+    before its deadline (`конец-фазы`) is not judged: the bot read the GM's command then, and the GM chose the
+    moment."""
     tb = w.tb
+    if w.gm_closing:
+        return None
     back = tb.resolved.get(w.g.phase.label, w.now) or at
     return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window)
 

@@ -80,6 +80,12 @@ def number_option(options: Mapping[str, object], name: str, default: float, low:
     return float(value)
 
 
+def downtime_lengths(options: Mapping[str, object]) -> tuple[timedelta, timedelta]:
+    """C-14's `downtime_grace` and `downtime_window` (minutes; 30 and 120 when left out)."""
+    return (timedelta(minutes=number_option(options, "downtime_grace", 30, *DOWNTIME_MINUTES)),
+            timedelta(minutes=number_option(options, "downtime_window", 120, *DOWNTIME_MINUTES)))
+
+
 def check_schedule(setup: GameSetup) -> None:
     sched = setup.schedule
     for name, length in (("day_hours", sched.day), ("night_hours", sched.night), ("runoff_hours", sched.runoff)):

@@ -14,11 +14,11 @@ from typing import Any, Mapping
 from forumbot import parse
 from forumbot.engine.setup import (
     COUNT_MINUTES,
-    DOWNTIME_MINUTES,
     REMIND_HOURS,
     check_name,
     check_schedule,
     commitment_text,
+    downtime_lengths,
     draw_seats,
     number_option,
 )
@@ -72,8 +72,7 @@ def make_table(setup: GameSetup) -> Table:
     # 0 minutes would never let the timeline move on, and 1e308 overflows (issue 7 item 19).
     count_every = timedelta(minutes=number_option(options, "vote_count_minutes", 60, *COUNT_MINUTES))
     remind_before = timedelta(hours=number_option(options, "remind_hours", 3, *REMIND_HOURS))
-    grace = timedelta(minutes=number_option(options, "downtime_grace", 30, *DOWNTIME_MINUTES))  # C-14
-    window = timedelta(minutes=number_option(options, "downtime_window", 120, *DOWNTIME_MINUTES))
+    grace, window = downtime_lengths(options)  # C-14
     markers = tuple(options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
     seats = draw_seats(setup)
     for gm in setup.gms:
