@@ -274,6 +274,10 @@ class Schedule:
     # C-13: when the bot resolved each phase, by label ("day 1"): a deadline gets only the inputs read by then;
     # and when it first made each interim count (by its key) and reminder ("remind:day 1"): the same for those
     resolved: tuple[tuple[str, datetime], ...] = ()
+    # C-14: each tick's read of the game's threads, with its time and whether every thread answered; a deadline
+    # the bot could not read before for longer than `downtime_grace` costs nobody a missing vote. Empty: not
+    # recorded (a transcript without `reads`): no deadline is disturbed
+    reads: tuple[tuple[datetime, bool], ...] = ()
 
 
 @dataclass(frozen=True)

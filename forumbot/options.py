@@ -107,6 +107,10 @@ OPTIONS: dict[str, Option] = {
     # a day ends as soon as one player holds a majority of the alive (after `majority_delay` minutes)
     "majority_ends_day": Option(flag, clause="R-12"),
     "majority_delay": Option(number(0, 7 * 24 * 60, "minutes"), clause="R-12"),
+    # C-14: a deadline is disturbed when the bot could not read the game's threads for longer than
+    # `downtime_grace` minutes of the `downtime_window` minutes before it
+    "downtime_grace": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
+    "downtime_window": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
 }
 
 

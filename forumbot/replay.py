@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from forumbot.config.types import MAX_PHASE_HOURS
 from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
+from forumbot.engine.downtime import per_tick
 from forumbot.engine.results import GameRun
 from forumbot.engine.signup_values import SignupSetup
 from forumbot.game import as_played, drawn_string, run, stop_message
@@ -77,6 +78,7 @@ def parse_transcript(raw: Any) -> Transcript:
         timezone=timezone,
         setup_opens=f.time("setup_opens", optional=True),  # optional: when roles go out (`game start`, C-2)
         resolved=_resolved(f.get("resolved", {}, dict)),  # optional: when the bot resolved each phase (C-13)
+        reads=_reads(f.get("reads", [], list)),  # optional: each tick's read of the threads (C-14)
     )
     players = []
     for n, p in enumerate(f.get("players", [], list) if "signup" in raw else f.list("players"), 1):
@@ -180,6 +182,15 @@ def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
 def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
     f = _Fields(raw, "resolved")
     return tuple(sorted(((str(phase), f.time(phase)) for phase in raw), key=lambda r: r[1]))
+
+
+def _reads(raw: list) -> tuple[tuple[datetime, bool], ...]:
+    """C-14: `reads`, a list of {"at": time, "ok": true|false}, one per tick (`game export`)."""
+    reads = []
+    for n, item in enumerate(raw, 1):
+        f = _Fields(item, f"reads[{n}]")
+        reads.append((f.time("at"), f.get("ok", _REQUIRED, bool)))
+    return per_tick(reads)
 
 
 _REQUIRED = object()  # a field's default meaning "the transcript must have it"

@@ -14,9 +14,11 @@ from forumbot.cycle import held_posts
 from forumbot.forum.adapter import REREAD, ForumAdapter, ForumPost, can
 from forumbot.config.types import GameConfig
 from forumbot.errors import PostGone
+from forumbot.engine.downtime import watched_from
 from forumbot.engine.results import GameRun
+from forumbot.engine.setup import downtime_lengths
 from forumbot.store.models import Cursor, RawInput
-from forumbot.store.records import mark_deleted, phase_stream, reread_stream, set_cursor, store_posts
+from forumbot.store.records import get_cursor, mark_deleted, phase_stream, reread_stream, set_cursor, store_posts
 from forumbot.cycle.context import Context, GameOutcome
 
 log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
@@ -164,3 +166,15 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
         outcome.stored += mark_deleted(session, forum_id, topic, gone, resolved_at)
         set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
     return known
+
+
+def watching(session: Session, forum_id: int, game_id: int, game: GameConfig, now: datetime) -> bool:
+    """C-14: whether this tick's successful reads of the game's threads are recorded: from the remembered phase's
+    deadline's `watched_from` on (a grace before its downtime window), or when no phase is remembered yet. A quiet
+    tick far from any deadline writes nothing (issue 3); a failed read is recorded always."""
+    known = get_cursor(session, forum_id, phase_stream(game_id))
+    deadline = json.loads(known).get("deadline") if known else None
+    if not deadline:
+        return True
+    grace, window = downtime_lengths(game.options)
+    return now >= watched_from(datetime.fromisoformat(deadline), grace, window)

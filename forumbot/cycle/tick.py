@@ -41,6 +41,7 @@ from forumbot.engine.results import stale_interim
 from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import Game, OutboxRow
+from forumbot.store.reads import record_now
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.config.checks import thread_problems
@@ -51,7 +52,7 @@ from forumbot.cycle.bookkeeping import (
 )
 from forumbot.cycle.context import Context, GameOutcome, TickReport
 from forumbot.cycle.inbox import Inbox
-from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase
+from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase, watching
 
 __all__ = ["Context", "GameOutcome", "TickReport", "as_sent", "default_fold", "load_game", "tick"]
 
@@ -111,6 +112,8 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
         if not isinstance(error, FloodLimited):  # a login the forum asked to wait with defers the games
             report.unreachable[forum_name] = error
         report.games.extend(GameOutcome(name, "error", error=error) for _, name, _ in games)
+        for game_id, _, _ in games:  # C-14: no thread of these games could be read this tick
+            record_now(ctx.sessions, game_id, "forum", ctx.clock(), str(error))
         return
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
@@ -167,15 +170,25 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     if inbox.error is not None:
         # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
         # failed is not asked for more
+        record_now(ctx.sessions, game_id, "forum", started, str(inbox.error))  # C-14: no thread read this tick
         raise inbox.error
     if inbox.skippable:
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
+    with ctx.sessions.begin() as session:  # C-14: successful reads are recorded near a deadline only
+        watch = watching(session, forum_id, game_id, game, started)
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
-        posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        thread = "game" if topic == game.game_thread else "vote"
+        try:
+            posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
+        except ForumError as e:
+            record_now(ctx.sessions, game_id, thread, started, str(e))  # C-14: each read recorded, failed ones too
+            raise
+        if watch:
+            record_now(ctx.sessions, game_id, thread, started)
         skipped.extend(unreadable.take(adapter, topic))
         bot = ctx.config.forums[game.forum].login
         posts, held = held_posts.split(posts, bot)

@@ -130,12 +130,20 @@ def chain(inputs: Sequence[Input], chunks: Iterable[int], start: str = "", begin
     return h
 
 
-def tip_digest(setup: GameSetup, chained: str, latest_read: datetime | None) -> str:
+def reads_by(setup: GameSetup, at: datetime | None) -> tuple[tuple[datetime, bool], ...]:
+    """C-14: the tick reads recorded by `at`. The daemon only appends them, each at its tick's time, so the ones
+    a fold up to `at` decided by (a deadline's, up to when the bot resolved it) never change once recorded: a
+    later tick's read changes no checkpoint or tip."""
+    return tuple(r for r in setup.schedule.reads if at is not None and r[0] <= at)
+
+
+def tip_digest(setup: GameSetup, chained: str, latest_read: datetime | None, until: datetime) -> str:
     """The digest of the setup and of the inputs a tip saw (their `chain`). Of the phases the daemon recorded as
     resolved (C-13) only those recorded before one of these inputs was read count: a later record (the tick that
     made the tip resolved that phase) makes none of them late, so it changes nothing they folded to."""
     setup = replace(setup, schedule=replace(setup.schedule, resolved=tuple(
-        (label, when) for label, when in setup.schedule.resolved if latest_read is not None and when < latest_read)))
+        (label, when) for label, when in setup.schedule.resolved if latest_read is not None and when < latest_read),
+        reads=reads_by(setup, until)))
     h = hashlib.sha256(VERSION.encode())
     h.update(repr(setup).encode("utf-8", "surrogatepass"))
     h.update(chained.encode())
@@ -147,7 +155,7 @@ def digest(setup: GameSetup, queue: Sequence[QueueItem], at: datetime, labels: I
     when the bot resolved the phases `labels` (C-13): a phase the daemon resolves later changes no checkpoint."""
     done = set(labels)
     setup = replace(setup, schedule=replace(setup.schedule, resolved=tuple(
-        (label, when) for label, when in setup.schedule.resolved if label in done)))
+        (label, when) for label, when in setup.schedule.resolved if label in done), reads=reads_by(setup, at)))
     h = hashlib.sha256(VERSION.encode())
     h.update(repr(setup).encode("utf-8", "surrogatepass"))
     for item in queue:

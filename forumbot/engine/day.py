@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
+from forumbot.engine.downtime import disturbed, waived
 from forumbot.engine.counts import ballots, count_text, counts, drop_deleted, runoff_votes
 from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, open_phase, tell_out
 from forumbot.engine.seats import alive_ids, example_nick, night_moves, nick, revealed
-from forumbot.engine.speech import pm, post
+from forumbot.engine.speech import pm, post, to_gms
 from forumbot.engine.work import Work
 from forumbot.model import Role, Where
 from forumbot.rules.base import DayOutcome, Kill
@@ -51,16 +52,17 @@ def resolve_day(w: Work, at: datetime) -> None:
         end_phase_checks(w, at, "night", n)
         return
     voted = set(found.final)
+    gap = disturbed(w, at)  # C-14: the bot could not read the forum before this deadline: no no-show leaves
     autokills = [  # H-4's repeat agitators, and H-5's no-shows where the variant autokills them
         Kill(sid, "autokill") for sid in alive_ids(w)
-        if sid in g.doomed or (variant.no_show_autokill and sid not in voted)
+        if sid in g.doomed or (variant.no_show_autokill and gap is None and sid not in voted)
     ]
     votes = found.in_post_order({v: t for v, t in found.final.items() if counts(w, v, t)})
     autokill_why = {k.nick: "agitation" if k.nick in g.doomed else "no_vote" for k in autokills}
     if autokills:
         outcome = DayOutcome(reason="autokill")
     else:
-        outcome = variant.day_outcome(votes, n, alive_ids(w))
+        outcome = variant.day_outcome(votes, n, alive_ids(w), no_show_waived=gap is not None)
     if outcome.runoff:
         start_runoff(w, at, outcome, count)
         return
@@ -69,8 +71,13 @@ def resolve_day(w: Work, at: datetime) -> None:
     lw = last_word_deadline(w, at, "vote")
     early = (nick(w, ph.majority.holder), ph.majority.at) if ph.majority else None
     post(w, at, Where.GAME,
-         count + tb.t.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early),
+         count + tb.t.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early,
+                                  gap if waived(w, gap) else None),
          f"{ph.label}/result")
+    if gap is not None:
+        w.log.append(f"{ph.label}: disturbed, no successful read from {gap[0].isoformat()} to {gap[1].isoformat()}"
+                     " (C-14)")
+        to_gms(w, at, tb.t.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window), f"{ph.label}/downtime")
     tell_out(w, at, autokills + list(outcome.deaths))
     end_phase_checks(w, at, "night", n)
 

@@ -109,7 +109,11 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         if g.paused_at is not None:
             return "paused"
         g.phase = replace(ph, deadline=at)
-        resolve(w, at)
+        w.gm_closing = True  # C-14: a deadline a GM chose is not judged for downtime
+        try:
+            resolve(w, at)
+        finally:
+            w.gm_closing = False
     elif isinstance(cmd, SetVote):
         if ph.kind not in ("day", "runoff"):
             return "not_day"

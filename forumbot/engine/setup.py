@@ -65,6 +65,7 @@ def commitment(seed: int, roles: dict[str, Role]) -> str:
 # them a fold would spin (a count every 0 minutes) or overflow a datetime (issue 7 item 19).
 COUNT_MINUTES = (0.1, 366 * 24 * 60.0)
 REMIND_HOURS = (0.0, 366 * 24.0)
+DOWNTIME_MINUTES = (1.0, 366 * 24 * 60.0)  # C-14's downtime_grace and downtime_window
 MAX_PHASE = timedelta(days=366)
 LATEST_START = 9000  # datetime.max is in 9999: leave a game room to run
 
@@ -77,6 +78,12 @@ def number_option(options: Mapping[str, object], name: str, default: float, low:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise SetupError(f"option {name} must be a number from {low:g} to {high:g}, not {value!r}")
     return float(value)
+
+
+def downtime_lengths(options: Mapping[str, object]) -> tuple[timedelta, timedelta]:
+    """C-14's `downtime_grace` and `downtime_window` (minutes; 30 and 120 when left out)."""
+    return (timedelta(minutes=number_option(options, "downtime_grace", 30, *DOWNTIME_MINUTES)),
+            timedelta(minutes=number_option(options, "downtime_window", 120, *DOWNTIME_MINUTES)))
 
 
 def check_schedule(setup: GameSetup) -> None:

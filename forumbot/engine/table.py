@@ -18,6 +18,7 @@ from forumbot.engine.setup import (
     check_name,
     check_schedule,
     commitment_text,
+    downtime_lengths,
     draw_seats,
     number_option,
 )
@@ -45,6 +46,11 @@ class Table:
     roles: Mapping[str, Role]  # seat id -> role as drawn (C-2), in config order
     drawn: str  # the string the draw's commitment hashes (C-2), printed at the end
     resolved: Mapping[str, datetime]  # C-13: when the bot resolved each phase, by label (and made each count)
+    # C-14: each tick's read of the game's threads (time, every thread answered), and how long without a
+    # successful one in how long a stretch before a deadline disturbs it
+    reads: tuple[tuple[datetime, bool], ...]
+    downtime_grace: timedelta
+    downtime_window: timedelta
 
     def fresh_seats(self) -> dict[str, Seat]:
         """The seats as drawn, each played by the account that is its id, for a new game's draft."""
@@ -66,6 +72,7 @@ def make_table(setup: GameSetup) -> Table:
     # 0 minutes would never let the timeline move on, and 1e308 overflows (issue 7 item 19).
     count_every = timedelta(minutes=number_option(options, "vote_count_minutes", 60, *COUNT_MINUTES))
     remind_before = timedelta(hours=number_option(options, "remind_hours", 3, *REMIND_HOURS))
+    grace, window = downtime_lengths(options)  # C-14
     markers = tuple(options.get("agitation_markers", ())) + tuple(parse.DEFAULT_AGITATION_MARKERS)
     seats = draw_seats(setup)
     for gm in setup.gms:
@@ -82,4 +89,5 @@ def make_table(setup: GameSetup) -> Table:
         count_every=count_every, remind_before=remind_before, markers=markers, gms=tuple(sorted(set(setup.gms))),
         gm_accounts=gm_accounts, bot=parse.account_key(setup.bot), roles=MappingProxyType(roles),
         drawn=commitment_text(setup.seed, roles), resolved=MappingProxyType(dict(setup.schedule.resolved)),
+        reads=setup.schedule.reads, downtime_grace=grace, downtime_window=window,
     )

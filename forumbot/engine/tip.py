@@ -45,7 +45,7 @@ def tip_holds(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: T
         if seen_count(inputs, tip.until) != tip.seen:
             return False
         chained = chain(inputs, tip.chunks)
-    return chained == tip.chain and tip_digest(setup, chained, tip.read_by) == tip.state.digest
+    return chained == tip.chain and tip_digest(setup, chained, tip.read_by, tip.until) == tip.state.digest
 
 
 def run_tipped(setup: GameSetup, inputs: Sequence[Input], until: datetime, tip: Tip | None,
@@ -104,5 +104,5 @@ def _tip(w: Work, inputs: Sequence[Input], until: datetime, seen: int | None, pe
     else:
         chunks = (seen,) if seen else ()
         chained, latest = chain(inputs, chunks), read_by(inputs[:seen])
-    state = snapshot(w, TIP, until, tip_digest(w.tb.setup, chained, latest))
+    state = snapshot(w, TIP, until, tip_digest(w.tb.setup, chained, latest, until))
     return Tip(trimmed(state), seen, latest, pending, chunks, chained)

@@ -47,6 +47,7 @@ class Work:
     # C-14: when the tick folding this resolves a deadline not yet recorded as resolved (Schedule.resolved):
     # the bot is back then. None outside a tick (a replay reads the recorded times)
     now: datetime | None = None
+    gm_closing: bool = False  # C-14: the open phase is being resolved by a GM's `конец-фазы` (not judged)
     _matcher: tuple | None = None
 
     def matcher(self) -> parse.NickMatcher:

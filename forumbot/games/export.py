@@ -13,7 +13,9 @@ the inputs read before it; an event read after its phase was resolved carries `l
 `stopped`: when and why (`--reason`, "" when none was given), so replay ends it with the same closing post.
 C-14: `resolved` also says when the bot was back after an outage that swallowed a whole phase (that phase opened
 then); `unsent` lists the keys of the interim counts and reminders the bot never sent because it reached them
-only after their phase was resolved, so replay leaves them out too.
+only after their phase was resolved, so replay leaves them out too; `reads` lists each tick's read of the game's
+threads (`{"at": …, "ok": true|false}`, false when any thread failed), so a replay knows the deadlines the bot
+could not read the forum before (the no-show waiver and the gap named).
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         **({"signup": _signup(setup.signup)} if setup.signup is not None else {}),
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
+        # C-14: each tick's read of the game's threads (its time, every thread answered), so a replay knows which
+        # deadlines the bot could not read the forum before
+        **({"reads": [{"at": at.isoformat(), "ok": ok} for at, ok in s.reads]} if s.reads else {}),
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
         **({"unsent": never} if never else {}),
         **_pages(config, name, setup_json, sessions, game_id),

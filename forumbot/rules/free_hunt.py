@@ -119,9 +119,10 @@ class FreeHunt:
         """H-12: hunting closes once two or fewer town players are alive."""
         return team_counts(seats)[Team.TOWN] > HUNTING_CLOSED_AT_TOWN
 
-    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
+    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str],
+                    no_show_waived: bool = False) -> DayOutcome:
         """H-6 (R-5..R-7), after autokills were applied by the engine (which then calls this only without them)."""
-        votes = with_no_shows(votes, alive, self.house.no_show)
+        votes = with_no_shows(votes, alive, "nothing" if no_show_waived else self.house.no_show)  # C-14
         outcome = settle(votes, alive, self.house.lynch, self.house.tie)
         if outcome is None and votes:  # every vote a pass word (R-4)
             return DayOutcome(reason="all_no_lynch")

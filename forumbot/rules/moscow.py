@@ -88,9 +88,10 @@ class Moscow:
     def only_bad_left(self, seats: Sequence[Seat]) -> bool:
         return False  # no Maniac: M-13 ends the game before only mafia remain
 
-    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str]) -> DayOutcome:
+    def day_outcome(self, votes: Mapping[str, Target], day: int, alive: Sequence[str],
+                    no_show_waived: bool = False) -> DayOutcome:
         """M-9 and M-10's first step (R-5..R-7). `votes` maps each voter to his final target, in post order."""
-        votes = with_no_shows(votes, alive, self.house.no_show)
+        votes = with_no_shows(votes, alive, "nothing" if no_show_waived else self.house.no_show)  # C-14
         cast = list(votes.values())
         if not cast:
             return DayOutcome(reason="no_votes")

@@ -17,6 +17,7 @@ from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import stale_interim
 from forumbot.store.models import Game, OutboxRow, RawInput, Resolution, Seat, UTCDateTime
+from forumbot.store.reads import tick_reads
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.game import run
 
@@ -48,7 +49,9 @@ def stored_setup(session: Session, row: Game) -> GameSetup:
     # C-13: each deadline gets only the inputs read before the bot resolved it
     resolved = tuple((phase, at) for phase, at in session.execute(select(Resolution.phase, Resolution.resolved_at)
                      .where(Resolution.game_id == row.id).order_by(Resolution.resolved_at, Resolution.id)))
-    return replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved))
+    # C-14: each tick's read of the game's threads decides whether a deadline was disturbed
+    return replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved,
+                                           reads=tick_reads(session, row.id)))
 
 
 def unsent(session: Session, game_id: int, run: GameRun) -> frozenset[str]:

@@ -188,6 +188,23 @@ class Resolution(Base):
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class ThreadRead(Base):
+    """C-14: one read a tick made of one of a game's threads (`thread`: "game", "vote"; "forum" when the tick could
+    not get that far: no login, the inbox failed), with the tick's time and whether the forum answered. A tick's
+    read is successful when every row it wrote for the game is; the fold decides a deadline's downtime from them
+    (Schedule.reads) and an export carries them. Only appended: each row is written once, never changed."""
+
+    __tablename__ = "thread_reads"
+    __table_args__ = (Index("ix_thread_reads_game_at", "game_id", "read_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    thread: Mapped[str] = mapped_column(String(20))
+    read_at: Mapped[datetime] = mapped_column(UTCDateTime)  # the tick's time
+    ok: Mapped[bool] = mapped_column(Boolean)
+    error: Mapped[str | None] = mapped_column(Text)  # what the forum answered, when it failed
+
+
 class Checkpoint(Base):
     """Issue 19 item 3: the game right after a resolved deadline, with a digest of the inputs it saw
     (forumbot/engine/checkpoint.py). A cache: a tick folds from the latest one whose digest still matches, and

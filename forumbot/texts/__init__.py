@@ -99,6 +99,9 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M"),
                       zone=zone_label(self.zone, at, self.T))
 
+    def zone_name(self, at: datetime) -> str:
+        return zone_label(self.zone, at, self.T)
+
     def time_s(self, at: datetime) -> str:
         local = at.astimezone(self.zone)
         return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M:%S"),
@@ -321,11 +324,14 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         return self._(f"phase.{kind}", n=n)
 
     def day_result(self, n: int, outcome, autokills, revealed, lw_deadline,  # type: ignore[no-untyped-def]
-                   why: Mapping[str, str] | None = None, majority: tuple[str, datetime] | None = None) -> str:
+                   why: Mapping[str, str] | None = None, majority: tuple[str, datetime] | None = None,
+                   downtime: tuple[datetime, datetime] | None = None) -> str:
         """`why`: seat -> "agitation" or "no_vote", the reason each autokill is for (H-4, H-5). `majority`: who
-        held the majority that ended the day early and that post's time (R-12)."""
+        held the majority that ended the day early and that post's time (R-12); `downtime`: the gap that disturbed
+        this deadline, when it waived the no-show rule (C-14)."""
         lines = [self._("day.ended_at_majority", nick=self.b(majority[0]), at=self.time(majority[1]))] \
             if majority else []
+        lines += [self._("day.downtime", gap=self.gap(*downtime))] if downtime else []
         for kill in autokills:
             nick, role = revealed(kill.nick)
             reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]

@@ -154,3 +154,11 @@ ADDED.update({
     "status.ended_at_majority": "{phase} ended early at {at}: {nick} held a majority.",
     "status.majority_pending": "{nick} holds a majority since {at}: the day ends {ends} unless the majority breaks.",
 })
+# --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
+ADDED.update({
+    "downtime.gap": "from {start} to {end} ({zone})",
+    "day.downtime": "No autokill for not voting: the bot could not read the forum {gap}.",
+    "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
+                    "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
+                    "nobody left for not voting. To give the players the time back, use “extend LENGTH”."),
+})

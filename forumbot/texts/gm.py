@@ -26,6 +26,19 @@ class GmTexts:
     def runoff_post_reported(self, nick: str, post_id: str) -> str:
         return self._("gm.runoff_post", nick=self.b(nick), id=self.esc(post_id))
 
+    def gap(self, start: datetime, end: datetime) -> str:
+        """C-14: «с 01.12 10:00 до 01.12 11:30 (МСК)», the zone once."""
+        return self._("downtime.gap", start=self.clock(start), end=self.clock(end),
+                      zone=self.zone_name(end))
+
+    def clock(self, at: datetime) -> str:
+        return at.astimezone(self.zone).strftime("%d.%m %H:%M")
+
+    def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta) -> str:
+        """C-14: a disturbed deadline, told to the GMs once; they may give the time back with `extend` (C-9)."""
+        return self._("gm.downtime", phase=self.phase(label), gap=self.gap(*gap), grace=self.duration(grace),
+                      window=self.duration(window))
+
     def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
         """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""
         return self._("gm.late_input", nick=self.b(nick), where=self._(f"gm.late_where.{where}"),

@@ -154,3 +154,11 @@ ADDED.update({
     "status.ended_at_majority": "{phase} закончился досрочно в {at}: большинство у {nick}.",
     "status.majority_pending": "Большинство у {nick} с {at}: день закончится {ends}, если большинство не распадётся.",
 })
+# --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
+ADDED.update({
+    "downtime.gap": "с {start} до {end} ({zone})",
+    "day.downtime": "Автокилл за неявку не применяется: бот не мог читать форум {gap}.",
+    "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а за последние {window} "
+                    "перед сроком допускается не дольше {grace}. Итог подведён как обычно, но за неявку никто "
+                    "не выбыл. Чтобы вернуть игрокам время, используйте «продлить СРОК»."),
+})

@@ -1,0 +1,184 @@
+"""C-14 through the daemon on the memory forum, on the test's clock: each tick's reads of a game's threads are
+recorded durably (`thread_reads`, SQLite and PostgreSQL), failed ones too; a tick loop stopped for longer than the
+grace before a Free Hunt deadline, or a forum failing for that long, waives the no-show autokill (H-5) with the
+gap named in the result post and one PM to the GMs; the export carries the reads, so replay sends the same bytes."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+import pytest
+from daemon_world import GM, STARTED, T0, World, game_toml, pg_database  # noqa: F401  (fixture)
+from sqlalchemy import select
+
+from forumbot import replay
+from forumbot.errors import ForumUnavailable
+from forumbot.games.export import export_game
+from forumbot.store import open_engine, session_factory, upgrade
+from forumbot.store.game import fold_game
+from forumbot.store.models import Game, OutboxRow, ThreadRead
+from forumbot.store.reads import record_read, tick_reads
+
+HUNT = [("Ф1", "mafia"), ("Ф2", "mafia"), ("Ф3", "mafia"), ("Док", "doctor"), ("Ман", "maniac")] + [
+    (f"Г{i}", "civilian") for i in range(1, 8)]
+DEADLINE = T0 + timedelta(hours=4)  # 4-hour days
+M = timedelta(minutes=1)
+
+
+def _world(tmp_path) -> World:
+    games = game_toml("g1", HUNT).replace('variant = "moscow"', 'variant = "free_hunt"') + \
+        "day_hours = 4\nnight_hours = 2\n"
+    w = World(tmp_path, games=games)
+    w.start()
+    w.now = STARTED + M
+    w.tick()
+    w.now = STARTED + timedelta(hours=2)
+    for nick, _ in HUNT:
+        w.pm(nick, "подтверждаю")
+    w.tick()
+    w.now = T0 + M
+    w.tick()  # Day 1 opens, until T0 + 4 h
+    voters = [n for n, _ in HUNT if n != "Г6"]  # Г6 never votes: H-5 autokills him at a watched deadline
+    w.now = T0 + 30 * M
+    for i, v in enumerate(voters):
+        w.post("vote", v, voters[(i + 1) % len(voters)])  # a ring: an all-way tie, nobody hanged (H-6)
+    return w
+
+
+def _tick_every(w: World, until: datetime, every: timedelta = 10 * M) -> None:
+    while w.now + every <= until:
+        w.now += every
+        w.tick()
+
+
+def _result(w: World) -> str:
+    return next(text for _, text, _ in w.bot_posts("g1/game") if "Итоги дня 1" in text)
+
+
+def _sent(w: World) -> list[tuple]:
+    with w.daemon.sessions.begin() as session:
+        rows = session.scalars(select(OutboxRow).where(OutboxRow.status == "sent", OutboxRow.origin == "core")
+                               .order_by(OutboxRow.due_at, OutboxRow.id))
+        return [(r.due_at, r.where, r.to, r.text) for r in rows]
+
+
+def _replays_to_what_was_sent(w: World) -> dict:
+    transcript = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    result, _ = replay.replay(replay.parse_transcript(json.loads(json.dumps(transcript))))
+    assert [(m.at, str(m.where), m.to, m.text) for m in result.messages] == _sent(w)
+    assert replay.to_json(result)["result"] == replay.to_json(fold_game(w.daemon.sessions, w.config, "g1",
+                                                                        w.now))["result"]
+    return transcript
+
+
+def _alive(w: World, nick: str) -> bool:
+    run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    return next(p.alive for p in run.result.players if p.nick == nick)
+
+
+def test_c14_h5_a_tick_loop_stopped_longer_than_the_grace_before_the_deadline_waives_the_autokill(tmp_path):
+    w = _world(tmp_path)
+    _tick_every(w, DEADLINE - 60 * M)  # the last tick before the stop: 13:00 MSK
+    w.now = DEADLINE + 2 * M  # no tick for an hour: the bot is back two minutes after the deadline
+    w.tick()
+    assert _alive(w, "Г6")
+    assert ("Автокилл за неявку не применяется: бот не мог читать форум с 01.12 13:00 до 01.12 14:02 (МСК)."
+            in _result(w))
+    to_gm = [text for to, text, _ in w.bot_pms() if to == GM and "подведён после сбоя" in text]
+    assert len(to_gm) == 1 and "с 01.12 13:00 до 01.12 14:02 (МСК)" in to_gm[0]
+    transcript = _replays_to_what_was_sent(w)
+    reads = [(datetime.fromisoformat(r["at"]), r["ok"]) for r in transcript["reads"]]
+    assert (DEADLINE + 2 * M, True) in reads and (DEADLINE - 60 * M, True) in reads
+    assert not [at for at, _ in reads if DEADLINE - 60 * M < at < DEADLINE + 2 * M]
+    w.close()
+
+
+def test_c14_h5_the_same_game_watched_to_the_deadline_autokills_as_before(tmp_path):
+    w = _world(tmp_path)
+    _tick_every(w, DEADLINE + 2 * M)
+    assert not _alive(w, "Г6")
+    assert "Автокилл за неявку" not in _result(w)
+    assert not [text for to, text, _ in w.bot_pms() if "подведён после сбоя" in text]
+    _replays_to_what_was_sent(w)
+    w.close()
+
+
+def test_c14_reads_the_forum_failed_are_recorded_and_disturb_the_deadline(tmp_path, monkeypatch):
+    """The ticks run on but the forum answers 503 to every thread read for 50 minutes before the deadline: each
+    failed read is recorded (the rows stay, the tick stops before the fold) and the deadline is disturbed."""
+    w = _world(tmp_path)
+    _tick_every(w, DEADLINE - 50 * M)
+    fetch = w.forum.fetch_posts
+
+    def down(topic, after=None):  # type: ignore[no-untyped-def]
+        raise ForumUnavailable("HTTP 503 Service Unavailable")
+
+    monkeypatch.setattr(w.forum, "fetch_posts", down)
+    _tick_every(w, DEADLINE)
+    monkeypatch.setattr(w.forum, "fetch_posts", fetch)
+    w.now = DEADLINE + M
+    w.tick()
+    with w.daemon.sessions.begin() as session:
+        failed = session.scalars(select(ThreadRead).where(ThreadRead.ok.is_(False))).all()
+        assert len(failed) == 5 and all(r.thread == "game" and "503" in (r.error or "") for r in failed)
+    assert _alive(w, "Г6")
+    assert "бот не мог читать форум с 01.12 13:10 до 01.12 14:01 (МСК)." in _result(w)
+    _replays_to_what_was_sent(w)
+    w.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sessions(request, tmp_path):
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}" if request.param == "sqlite" else request.getfixturevalue(
+        "pg_database")
+    engine = open_engine(url)
+    upgrade(engine)
+    yield session_factory(engine)
+    engine.dispose()
+
+
+def test_c14_the_store_keeps_each_read_and_gives_one_per_tick(sessions):
+    """SQLite and PostgreSQL: rows per thread, read back per tick in time order, failed when any thread failed;
+    another game's rows are not this game's."""
+    with sessions.begin() as session:
+        games = []
+        for name in ("g1", "g2"):
+            game = Game(name=name, forum_id=_forum(session), status="running", mode="live", setup_json="{}", seed=1,
+                        commitment="0" * 64,
+                        started_at=STARTED)
+            session.add(game)
+            session.flush()
+            games.append(game.id)
+        g1, g2 = games
+        for at, thread, error in ((T0 + 10 * M, "game", None), (T0 + 10 * M, "vote", None),
+                                  (T0, "game", None), (T0, "vote", "HTTP 503"), (T0 + 20 * M, "forum", "login")):
+            record_read(session, g1, thread, at, error)
+        record_read(session, g2, "game", T0 + 5 * M, "timeout")
+    with sessions.begin() as session:
+        assert tick_reads(session, g1) == ((T0, False), (T0 + 10 * M, True), (T0 + 20 * M, False))
+        assert tick_reads(session, g2) == ((T0 + 5 * M, False),)
+        row = session.scalars(select(ThreadRead).where(ThreadRead.thread == "vote", ThreadRead.ok.is_(False))).one()
+        assert row.error == "HTTP 503" and row.read_at == T0
+
+
+def _forum(session) -> int:  # type: ignore[no-untyped-def]
+    from forumbot.store.records import forum_id
+    return forum_id(session, "main", "memory")
+
+
+def test_c14_a_tick_that_cannot_log_in_records_a_failed_read_for_each_game(tmp_path, monkeypatch):
+    """No login: no thread of the forum's games is read this tick, and the record says so (thread "forum")."""
+    w = _world(tmp_path)
+
+    def refused() -> None:
+        raise ForumUnavailable("HTTP 502 Bad Gateway")
+
+    w.now = T0 + 40 * M
+    w.restart()  # a new process logs in again
+    monkeypatch.setattr(w.forum, "login", refused)
+    w.tick()
+    with w.daemon.sessions.begin() as session:
+        rows = session.scalars(select(ThreadRead).where(ThreadRead.read_at == w.now)).all()
+        assert [(r.thread, r.ok) for r in rows] == [("forum", False)] and "502" in (rows[0].error or "")
+    w.close()

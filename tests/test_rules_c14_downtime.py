@@ -1,0 +1,275 @@
+"""C-14 downtime is not the players' fault: a deadline before which the bot had no successful read of the game's
+threads for more than `downtime_grace` (30 min) of the `downtime_window` (2 h) is *disturbed*; it is resolved as
+usual but nobody leaves for a missing vote (H-5, R-7's autokill and self_vote), the result post names the gap in
+one line, the GMs get one PM. The reads are inputs of the fold (Schedule.reads), so a replay decides the same."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+import pytest
+
+from forumbot import replay
+from forumbot.engine.checkpoint import digest
+from forumbot.engine.downtime import longest_gap, per_tick, watched_from
+from forumbot.engine.fold import queued
+from forumbot.engine.table import make_table
+from forumbot.errors import SetupError, TranscriptError
+from forumbot.game import run
+from forumbot.options import option_problems
+from gamekit import HUNT_CAST, START, Game, Result
+
+P = [n for n, _ in HUNT_CAST]
+DEADLINE = START + timedelta(hours=24)  # Day 1's deadline: 02.12 10:00 MSK
+M = timedelta(minutes=1)
+
+
+def ticks(start: datetime, end: datetime, every: timedelta = 10 * M, ok: bool = True) -> list[tuple[datetime, bool]]:
+    out, at = [], start
+    while at <= end:
+        out.append((at, ok))
+        at += every
+    return out
+
+
+def outage(before: timedelta, length: timedelta) -> list[tuple[datetime, bool]]:
+    """Ticks every 10 minutes through Day 1, none from `before` the deadline for `length`, then on to the deadline
+    and one tick right after it (the one that resolves it)."""
+    down = DEADLINE - before
+    return ticks(START, down) + ticks(down + length, DEADLINE + M)
+
+
+def game_with(reads, language: str = "en", **options) -> Game:  # type: ignore[no-untyped-def]
+    """Free Hunt, everybody but Г6 voting in a ring on Day 1 (an all-way tie: nobody leaves by vote, H-6); Г6
+    never votes, so H-5 autokills him unless the deadline is disturbed."""
+    g = Game.free_hunt(language=language, options=dict(options))
+    voters = [p for p in P if p != "Г6"]
+    for i, v in enumerate(voters):
+        g.vote("day 1", "+1h", v, voters[(i + 1) % len(voters)])
+    return g
+
+
+def fold(g: Game, reads, until: datetime = DEADLINE + M, resolved: tuple = ()) -> Result:  # type: ignore[no-untyped-def]
+    setup = g.setup()
+    setup = replace(setup, schedule=replace(setup.schedule, reads=tuple(reads), resolved=resolved))
+    return Result(run(setup, g.events, until))
+
+
+def day_result(r: Result) -> str:
+    return next(m.text for m in r.run.messages if m.key == "day 1/result")
+
+
+# ------------------------------------------------------------------------------------------- the measure
+
+
+def test_c14_a_stretch_longer_than_the_grace_inside_the_window_disturbs() -> None:
+    reads = outage(before=50 * M, length=40 * M)
+    gap = longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M)
+    assert gap == (DEADLINE - 50 * M, DEADLINE - 10 * M)  # from the last successful read to the next one
+
+
+def test_c14_a_stretch_of_the_grace_or_less_does_not() -> None:
+    reads = outage(before=50 * M, length=30 * M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_only_the_part_inside_the_window_counts() -> None:
+    """A 3-hour outage that ended 2 h 10 min before the deadline covers 0 of the last 2 hours."""
+    down = DEADLINE - timedelta(hours=5, minutes=10)
+    reads = ticks(START, down) + ticks(down + timedelta(hours=3), DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+    # ... and one that ended 1 h 40 min before it covers 20 minutes of them: still under the grace
+    down = DEADLINE - timedelta(hours=4, minutes=40)
+    reads = ticks(START, down) + ticks(down + timedelta(hours=3), DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_failed_reads_are_no_successful_reads() -> None:
+    down = DEADLINE - 50 * M
+    reads = ticks(START, down) + ticks(down + 10 * M, down + 40 * M, ok=False) + ticks(down + 50 * M, DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (down, down + 50 * M)
+
+
+def test_c14_no_tick_up_to_the_deadline_is_a_gap_until_the_bot_is_back() -> None:
+    """The bot was down across the deadline: the gap runs from its last read to the tick that resolved it."""
+    reads = ticks(START, DEADLINE - 40 * M) + [(DEADLINE + 3 * 60 * M, True)]
+    gap = longest_gap(reads, DEADLINE, DEADLINE + 3 * 60 * M, 30 * M, 120 * M)
+    assert gap == (DEADLINE - 40 * M, DEADLINE + 3 * 60 * M)
+
+
+def test_c14_nothing_recorded_by_then_is_no_downtime() -> None:
+    """A transcript without reads, or a deadline resolved before the game's first record: nothing is known."""
+    assert longest_gap((), DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+    later = ticks(DEADLINE + 10 * M, DEADLINE + 60 * M)
+    assert longest_gap(later, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_every_successful_read_from_a_grace_before_the_window_is_recorded_so_a_missing_one_is_a_gap() -> None:
+    """The daemon records the successful reads from `watched_from` (2 h 30 min before the deadline) on: with the
+    first one 20 minutes before the deadline, the bot read nothing from 07:30 to 09:40 MSK."""
+    assert watched_from(DEADLINE, 30 * M, 120 * M) == DEADLINE - 150 * M
+    reads = ticks(DEADLINE - 20 * M, DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 150 * M, DEADLINE - 20 * M)
+    # reads from the zone's start on: none missing
+    assert longest_gap(ticks(DEADLINE - 150 * M, DEADLINE + M), DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_a_day_a_gm_closed_early_is_not_judged() -> None:
+    """`конец-фазы` an hour before the deadline, after two hours without a read: the GM chose the moment."""
+    g = game_with(())
+    g.gm("day 1", "+23h", "конец-фазы")
+    reads = ticks(START, DEADLINE - 3 * 60 * M) + ticks(DEADLINE - 59 * M, DEADLINE)
+    r = fold(g, reads, until=DEADLINE)
+    assert r.died("Г6") == ("day 1", "autokill")
+
+
+def test_c14_reads_made_after_the_bot_resolved_the_deadline_do_not_count() -> None:
+    reads = ticks(START, DEADLINE - 40 * M) + ticks(DEADLINE + M, DEADLINE + 60 * M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 40 * M, DEADLINE + M)
+
+
+def test_c14_a_tick_is_a_successful_read_only_when_every_thread_answered() -> None:
+    t = DEADLINE
+    assert per_tick([(t, True), (t, False), (t + M, True), (t + M, True)]) == ((t, False), (t + M, True))
+
+
+# ------------------------------------------------------------------------------------------- the deadline
+
+
+def test_c14_h5_a_disturbed_deadline_autokills_no_no_show_and_says_why_en() -> None:
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(game_with(reads), reads)
+    assert r.alive("Г6")
+    assert ("No autokill for not voting: the bot could not read the forum from 02.12 09:10 to 02.12 09:50 (MSK)."
+            in day_result(r))
+
+
+def test_c14_h5_the_same_deadline_watched_autokills_as_usual() -> None:
+    reads = ticks(START, DEADLINE + M)
+    r = fold(game_with(reads), reads)
+    assert r.died("Г6") == ("day 1", "autokill")
+    assert "No autokill" not in day_result(r)
+    assert not [m for m in r.run.messages if m.key.startswith("day 1/downtime")]
+
+
+def test_c14_the_waiver_line_in_russian() -> None:
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(game_with(reads, language="ru"), reads)
+    assert r.alive("Г6")
+    assert ("Автокилл за неявку не применяется: бот не мог читать форум с 02.12 09:10 до 02.12 09:50 (МСК)."
+            in day_result(r))
+
+
+@pytest.mark.parametrize("language, text", [
+    ("ru", "Срок (день 1) подведён после сбоя: бот не мог читать форум с 02.12 09:10 до 02.12 09:50 (МСК), а за "
+           "последние 2 часа перед сроком допускается не дольше 30 минут. Итог подведён как обычно, но за неявку "
+           "никто не выбыл. Чтобы вернуть игрокам время, используйте «продлить СРОК»."),
+    ("en", "The deadline (day 1) was resolved after an outage: the bot could not read the forum from 02.12 09:10 to "
+           "02.12 09:50 (MSK), longer than 30 minutes of the last 2 hours before it. The result was resolved as "
+           "usual, but nobody left for not voting. To give the players the time back, use “extend LENGTH”."),
+])
+def test_c14_the_gms_get_one_pm_naming_the_gap(language: str, text: str) -> None:
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(game_with(reads, language=language), reads)
+    assert r.pms("ГМ").count(text) == 1
+    assert [m.key for m in r.run.messages if "downtime" in m.key] == ["day 1/downtime/ГМ"]
+
+
+def test_c14_r7_self_vote_is_waived_too() -> None:
+    """R-7 `self_vote`: a player without a vote counts as one vote against himself, unless the deadline is
+    disturbed. Г1 and Г2 vote Г6, Г6 votes Г3, Г4 votes Г7: watched, Г3 and Г7 (silent) add their own votes and tie
+    Г6 at 2 (tie = nobody); disturbed, Г6 alone has 2 and is hanged."""
+    g = Game.free_hunt(language="en", options={"no_show": "self_vote", "tie": "nobody"})
+    for who, whom in (("Г1", "Г6"), ("Г2", "Г6"), ("Г6", "Г3"), ("Г4", "Г7")):
+        g.vote("day 1", "+1h", who, whom)
+    watched = fold(g, ticks(START, DEADLINE + M))
+    assert all(watched.alive(n) for n in P)
+    disturbed = fold(g, outage(before=50 * M, length=40 * M))
+    assert disturbed.died("Г6") == ("day 1", "vote")
+    assert "No autokill for not voting" in day_result(disturbed)
+
+
+def test_c14_moscow_with_no_show_nothing_tells_the_gms_but_has_no_waiver_to_announce() -> None:
+    """R-7 `nothing` (the Moscow default): nobody would leave for a missing vote, so the result post says nothing
+    of it; the GMs are still told of the gap (they may `extend`)."""
+    g = Game.moscow(language="en")
+    g.vote("day 1", "+1h", "М1", "Маф1")
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(g, reads)
+    assert "No autokill" not in day_result(r)
+    assert [m.key for m in r.run.messages if "downtime" in m.key] == ["day 1/downtime/ГМ"]
+
+
+def test_c14_h4_a_repeat_agitator_still_leaves_at_a_disturbed_deadline() -> None:
+    """Only a missing vote is forgiven: H-4's autokill for agitation is no downtime's fault."""
+    g = game_with(())
+    g.vote("day 1", "+2h", "Г1", "Голосуйте за Ф1!")
+    g.vote("day 1", "+3h", "Г1", "давайте все за Ф2")  # the second agitation (H-4)
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(g, reads)
+    assert r.alive("Г6")
+    assert r.died("Г1") == ("day 1", "autokill")
+
+
+def test_c14_options_move_the_grace_and_the_window() -> None:
+    reads = outage(before=50 * M, length=40 * M)
+    assert fold(game_with(reads, downtime_grace=45), reads).died("Г6") == ("day 1", "autokill")
+    # the 40 minutes without a read end 10 minutes before the deadline: 35 of the last 45 minutes, 30 of the last 40
+    assert fold(game_with(reads, downtime_window=45), reads).alive("Г6")
+    assert fold(game_with(reads, downtime_window=40), reads).died("Г6") == ("day 1", "autokill")
+    assert option_problems("free_hunt", {"downtime_grace": 0}) == [
+        "options.downtime_grace: must be at least 1 and at most 527040 minutes, got 0 (C-14)"]
+    with pytest.raises(SetupError, match="downtime_window"):
+        make_table(replace(game_with(()).setup(), options={"downtime_window": -5}))
+
+
+# ------------------------------------------------------------------------------------------- replay, export
+
+
+def test_c14_the_bot_is_back_when_it_resolved_the_deadline_as_recorded() -> None:
+    """A replay reads when the bot resolved the deadline (`resolved`): the gap ends there, not at a later tick."""
+    reads = ticks(START, DEADLINE - 40 * M) + [(DEADLINE + 2 * 60 * M, True), (DEADLINE + 3 * 60 * M, True)]
+    r = fold(game_with(reads), reads, until=DEADLINE + 4 * 60 * M, resolved=(("day 1", DEADLINE + 2 * 60 * M),))
+    assert "from 02.12 09:20 to 02.12 12:00 (MSK)." in day_result(r)
+
+
+def test_c14_a_transcript_carries_the_reads_and_replays_the_waiver() -> None:
+    reads = outage(before=50 * M, length=40 * M)
+    g = game_with(reads)
+    setup = g.setup()
+    transcript = {
+        "variant": "free_hunt", "seed": setup.seed, "start": START.isoformat(), "language": "en", "bot": "Бот",
+        "gms": ["ГМ"], "players": [{"nick": n, "role": str(r)} for n, r in HUNT_CAST],
+        "until": (DEADLINE + M).isoformat(),
+        "events": [{"at": e.at.isoformat(), "where": str(e.where), "from": e.author, "text": e.text}
+                   for e in g.events],
+        "reads": [{"at": at.isoformat(), "ok": ok} for at, ok in reads],
+    }
+    result, _ = replay.replay(replay.parse_transcript(json.loads(json.dumps(transcript))))
+    assert [p for p in result.result.players if p.nick == "Г6"][0].alive
+    assert any("No autokill for not voting" in m.text for m in result.messages)
+    del transcript["reads"]
+    result, _ = replay.replay(replay.parse_transcript(transcript))
+    assert not [p for p in result.result.players if p.nick == "Г6"][0].alive  # without them: H-5 as before
+
+
+def test_c14_a_transcript_with_a_bad_read_is_refused_by_name() -> None:
+    with pytest.raises(TranscriptError, match=r"reads\[1\]: field 'ok' must be bool"):
+        replay._reads([{"at": START.isoformat(), "ok": "yes"}])
+    with pytest.raises(TranscriptError, match=r"reads\[2\]: missing field 'at'"):
+        replay._reads([{"at": START.isoformat(), "ok": True}, {"ok": True}])
+
+
+def test_c14_a_read_recorded_later_changes_no_checkpoint_digest() -> None:
+    """The daemon only appends reads, at its ticks' times: a checkpoint at a deadline keeps its digest when
+    later ticks add theirs, so a tick does not fold from Setup because it read the forum."""
+    g = game_with(())
+    early = ticks(START, DEADLINE + M)
+    base = replace(g.setup(), schedule=replace(g.setup().schedule, reads=tuple(early)))
+    later = replace(base, schedule=replace(base.schedule, reads=tuple(early + ticks(DEADLINE + 11 * M, DEADLINE + 60 * M))))
+    queue = queued(make_table(base), g.events, None)
+    assert digest(base, queue, DEADLINE + M, ["day 1"]) == digest(later, queue, DEADLINE + M, ["day 1"])
+    changed = replace(base, schedule=replace(base.schedule, reads=tuple(early[:-3])))
+    assert digest(changed, queue, DEADLINE + M, ["day 1"]) != digest(base, queue, DEADLINE + M, ["day 1"])
