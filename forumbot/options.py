@@ -104,6 +104,8 @@ OPTIONS: dict[str, Option] = {
     "draw_at": Option(whole(0, 30), clause="R-8"),
     "roles": Option(choice("closed", "open"), clause="R-9"),
     "cast": Option(table, clause="R-10"),
+    # M-15: the mafia conference during Setup, relayed by the bot ("none": the GM runs it by hand)
+    "conference": Option(choice("relay", "none"), ("moscow",), "M-15"),
 }
 
 
