@@ -46,8 +46,6 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     schedule = _parse_schedule(r)
     options = dict(r.get("options", dict, {}) or {})
     r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options"))
-    if variant == "moscow":  # M-15: a configured Moscow game has its mafia conference unless the GM says "none"
-        options.setdefault("conference", "relay")
     # these two steer the core's announcements; they travel to it with the variant options
     for key in ("vote_count_minutes", "remind_hours"):
         if key in table:
