@@ -118,6 +118,20 @@ def test_c15_a_nickname_that_is_the_word_stays_a_bare_nickname_move() -> None:
     assert _answer(r, f"pm/{_id(g)}").startswith("Принято: проверка")
 
 
+def test_c15_role_by_day_does_not_tell_that_hunting_will_close_h12() -> None:
+    """Closed roles: after four modkills two town players are left, so the next night closes hunting (H-12), which
+    the Doctor is not told before that night opens; his `роль` is the role PM he was dealt, hunt included."""
+    cast = [("Ф1", Role.MAFIA), ("Док", Role.DOCTOR)] + [(f"Г{i}", Role.CIVILIAN) for i in range(1, 6)]
+    g = Game("free_hunt", cast, options={"cast": {"mafia": 1, "doctor": 1, "maniac": 0}, "roles": "closed"})
+    for hour, nick in enumerate(("Г1", "Г2", "Г3", "Г4"), 1):
+        g.gm("day 1", f"+{hour}h", f"модкилл {nick}")
+    g.pm("day 1", "+6h", "Док", "роль")
+    r = g.run("day 1", "+7h")
+    assert r.winner is None and not r.alive("Г4")
+    assert _answer(r, f"pm/{_id(g)}") == _answer(r, "setup/role/Док")
+    assert "«охота НИК маф»" in _answer(r, f"pm/{_id(g)}")
+
+
 def _asking(g: Game, phase: str, offset: str, who: str) -> list[str]:
     ids = []
     for text in ("подсчёт", "мой голос", "роль"):
