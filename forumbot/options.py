@@ -111,6 +111,8 @@ OPTIONS: dict[str, Option] = {
     # `downtime_grace` minutes of the `downtime_window` minutes before it
     "downtime_grace": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
     "downtime_window": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
+    # M-15: the mafia conference during Setup, relayed by the bot ("none": the GM runs it by hand)
+    "conference": Option(choice("relay", "none"), ("moscow",), "M-15"),
 }
 
 

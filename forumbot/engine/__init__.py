@@ -10,8 +10,9 @@
 - `Tip` (checkpoint.py, tip.py): the fold where the last tick stopped; `tip.run_tipped` starts there when the
   inputs it saw are unchanged, so a quiet tick folds nothing and a new vote is one step.
 
-Imports go one way (each imports only those before it): table, state -> work -> seats, speech -> counts -> majority
--> thread -> phases -> day, night, history -> timeline -> status, undo -> gm -> step -> checkpoint, fold -> tip.
+Imports go one way (each imports only those before it): table, state -> work -> seats, speech -> conference
+-> counts -> majority -> thread -> phases -> asked -> day, night, history -> timeline -> status, undo -> gm -> step
+-> checkpoint, fold -> tip.
 
 Where a new rule goes: a house rule is a `HouseRules` field with its check (forumbot/rules/house.py, RULES.md R);
 what a variant decides is in forumbot/rules (pure); when it acts is a branch here (thread.py for the threads,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
+from forumbot.engine.conference import close_conference
 from forumbot.engine.downtime import disturbed, waived
 from forumbot.engine.counts import ballots, count_text, counts, drop_deleted, runoff_votes
 from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, open_phase, tell_out
@@ -36,6 +37,7 @@ def start_day_one(w: Work, at: datetime) -> None:
                                                me=g.seats[sid].nick), f"setup/don/{sid}")
     for gm in tb.gms:
         pm(w, at, gm, tb.t.unconfirmed_to_gm(unconfirmed), f"setup/unconfirmed/{gm}")
+    close_conference(w, at)  # M-15
     open_phase(w, "day", 1, at)
 
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from forumbot import parse
+from forumbot.engine.conference import invite, relay_on
 from forumbot.engine.majority import check_majority, shifted
 from forumbot.engine.phases import modkill, role_pm
 from forumbot.engine.seats import seat_of, to_seat_ids
@@ -147,5 +148,7 @@ def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | N
     g.seats[sid].nick = cmd.new
     g.accounts[cmd.new] = sid
     pm(w, at, sid, role_pm(w, sid, choose_don=False), f"gm/{cmd_id}/role")
+    if g.phase.kind == "setup" and g.seats[sid].is_mafia and relay_on(w):  # M-15: he joins the conference
+        invite(w, sid, at, f"gm/{cmd_id}/conference")
     post(w, at, Where.GAME, w.tb.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
     return None

@@ -8,6 +8,7 @@ import random
 from datetime import datetime
 
 from forumbot import parse
+from forumbot.engine.asked import answered
 from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, modkill, tell_out
 from forumbot.engine.seats import alive_nicks, example_nick, hunting_open, nick, possible_moves, revealed, seat_of
 from forumbot.engine.seats import team_targets
@@ -71,6 +72,8 @@ def player_pm(w: Work, inp: Input) -> None:
     key = f"pm/{inp.id}"
     if sid is None:
         w.log.append(f"PM {inp.id} from {inp.author}, who plays no seat: not answered")
+        return
+    if answered(w, inp, sid):  # C-15's questions and M-15's conference are no moves
         return
     g, t = w.g, w.tb.t
     seat = g.seats[sid]

@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Sequence
 
+from forumbot.engine.conference import open_conference
 from forumbot.engine.seats import alive_ids, alive_nicks, example_nick, night_grammar, night_moves, partners, revealed
 from forumbot.engine.setup import commitment
 from forumbot.engine.speech import how_to_vote, pm, post, post_opening, rules_in_force
@@ -28,6 +29,7 @@ def open_setup(w: Work, at: datetime) -> None:
     choose_don = Role.DON in tb.variant.roles and not any(s.role is Role.DON for s in g.seats.values())
     for sid in g.seats:
         pm(w, at, sid, role_pm(w, sid, choose_don), f"setup/role/{sid}")
+    open_conference(w, at)  # M-15
 
 
 def role_pm(w: Work, sid: str, choose_don: bool) -> str:

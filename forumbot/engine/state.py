@@ -1,7 +1,6 @@
 """The game as a value (issue 19 item 1): `Game`, frozen, holds everything a game changes, the count schedule and
-the clock included; `State` is the same fields as a draft one step writes to, made from a Game by `thaw` and
-turned back into one by `freeze` (both copy what they must, never deeply: vote posts and day records are values
-the engine never changes in place, so Games share them).
+the clock included; `State` is the same fields as a draft one step writes to, made from a Game by `thaw`, made one
+again by `freeze` (both copy what they must, never deeply: vote posts and day records are values, so Games share).
 
 A GM `undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it. Each
 resolution empties the undo stack (`settled`: nothing is undone past one); an override keeps of the Game before it
@@ -134,6 +133,7 @@ class State:
     voids: dict[str, str] = field(default_factory=dict)  # undo input id -> id of the GM command it undid (C-9)
     told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
     rewrites: list[Rewrite] = field(default_factory=list)  # since the last resolution, for the undo stack's Games
+    asked: dict[str, datetime] = field(default_factory=dict)  # C-15: seat -> when its last `подсчёт` was answered
 
 
 @dataclass(frozen=True)
@@ -176,12 +176,12 @@ class Game:
     voids: Mapping[str, str]
     told: Mapping[str, str]
     rewrites: tuple[Rewrite, ...]
+    asked: Mapping[str, datetime]
 
-    def __eq__(self, other: object) -> bool:  # mappingproxy has no ==: compare what they map
+    def __eq__(self, other: object) -> bool:  # compares what the maps map (_plain)
         if not isinstance(other, Game):
             return NotImplemented
         return all(_plain(getattr(self, f.name)) == _plain(getattr(other, f.name)) for f in fields(self))
-
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
@@ -200,12 +200,13 @@ def rewrite(s: State, which: str, key: int | str, new: Any) -> None:
 
 
 def played(g: Game) -> Game:
-    """The game as played, without the record of how the fold got there (the inputs handled, the undos' voids,
-    the verdicts told): two games that differ only by an override and its undo are equal here (C-9)."""
-    return replace(g, inputs=(), edits=(), voids=MappingProxyType({}), told=MappingProxyType({}))
+    """The game as played, without the record of how the fold got there (inputs handled, undos' voids, verdicts
+    told, C-15's answers): two games that differ only by an override and its undo are equal here (C-9)."""
+    empty = MappingProxyType({})
+    return replace(g, inputs=(), edits=(), voids=empty, told=empty, asked=empty)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any) -> Any:  # mappingproxy has no ==
     return dict(value) if isinstance(value, MappingProxyType) else value
 
 
@@ -229,7 +230,7 @@ def freeze(s: State) -> Game:
         reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
         history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
         edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)), rewrites=tuple(s.rewrites),
-    )
+        asked=proxy(dict(s.asked)))
 
 
 def thaw(g: Game) -> State:
@@ -246,5 +247,4 @@ def thaw(g: Game) -> State:
         next_count=g.next_count, reminded=set(g.reminded), last_count=g.last_count,
         count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
         inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
-        rewrites=list(g.rewrites),
-    )
+        rewrites=list(g.rewrites), asked=dict(g.asked))

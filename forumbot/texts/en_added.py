@@ -162,3 +162,26 @@ ADDED.update({
                     "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
                     "nobody left for not voting. To give the players the time back, use “extend LENGTH”."),
 })
+# --- h29-ask: C-15 players ask the bot, M-15 the mafia conference ---
+ADDED.update({
+    "asked.no_vote.setup": "Voting has not started yet: the count begins when Day 1 opens.",
+    "asked.no_vote.night": "It is night: there is no vote, the count comes back by day.",
+    "asked.count_sent": ("The count was already sent to you at {at}: the next one no sooner than 10 minutes after it. "
+                         "The bot also posts the current count in the vote thread."),
+    "asked.my_vote": "Your vote: {target} — the post of {at}: {text}.",
+    "asked.my_vote_gm": "Your vote: {target} — set by the GM.",
+    "asked.my_vote_none": "You have no vote counted right now.",
+    "asked.changes_left": "Vote changes left: {count}.",
+    "asked.changes_after_first": "After your first vote you may change it: {count}.",
+    "asked.changes_none": "Your vote can no longer change.",
+    "asked.changes_unlimited": "You may change your vote until the deadline: the last one counts.",
+    "conference.open": ("The mafia conference is open until Day 1 begins ({at}). Partners: {names}. To write to them, "
+                        "send me a private message that starts with the word \"conf\": \"conf TEXT\" — I forward the "
+                        "text to each of them with your nickname. Nothing said in the conference is a move, a Don "
+                        "nomination or a command: send those to me in a separate message."),
+    "conference.closed": "The conference is closed: from now on the mafia do not talk.",
+    "conference.line": "Conference — {nick}: {text}",
+    "conference.sent": "Forwarded to the conference: {names}.",
+    "conference.refuse.not_member": "The conference is for the mafia only: your message was forwarded to nobody.",
+    "conference.refuse.empty": "An empty message was forwarded to nobody: write the text after the word \"conf\".",
+})

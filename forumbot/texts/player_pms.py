@@ -95,3 +95,43 @@ class PlayerTexts:
         text = self._("remind.moves", at=self.time(deadline), moves=", ".join(self.T[f"kind.{k}"] for k in missing))
         short = self.moves_short([str(m) for m in moves] or [str(m) for m in missing])
         return text + (" " + self._("remind.how", moves=short) if short else "")
+
+    # --- C-15: a player asks the bot; M-15: the mafia conference
+
+    def asked_no_vote(self, phase: str) -> str:
+        return self._(f"asked.no_vote.{'setup' if phase == 'setup' else 'night'}")
+
+    def count_already_sent(self, at: datetime) -> str:
+        return self._("asked.count_sent", at=self.time(at))
+
+    def my_vote(self, target: str, text: str, at: datetime | None, left: int | None, by_gm: bool) -> str:
+        """His vote (`target`, a nickname or a special word), the post it came from and the changes left."""
+        shown = self.target(target, bold=True)
+        vote = (self._("asked.my_vote_gm", target=shown) if by_gm or at is None
+                else self._("asked.my_vote", target=shown, at=self.time(at), text=self.quoted(text)))
+        return self.prose(vote, self._changes_left(left))
+
+    def my_vote_none(self, left: int | None) -> str:
+        after = self._("asked.changes_after_first", count=self.count(left, "time")) if left else ""
+        return self.prose(self._("asked.my_vote_none"), after) if after else self._("asked.my_vote_none")
+
+    def _changes_left(self, left: int | None) -> str:
+        if left is None:
+            return self.T["asked.changes_unlimited"]
+        return self._("asked.changes_left", count=self.count(left, "time")) if left > 0 else self.T["asked.changes_none"]
+
+    def conference_open(self, partners: Sequence[str], closes: datetime) -> str:
+        return self._("conference.open", at=self.time(closes), names=self.names(partners, bold=True))
+
+    def conference_closed(self) -> str:
+        return self._("conference.closed")
+
+    def conference_line(self, nick: str, text: str) -> str:
+        """A member's words forwarded as he wrote them, escaped: his markup stays text (M-15)."""
+        return self._("conference.line", nick=self.b(nick), text=self.esc(text))
+
+    def conference_sent(self, partners: Sequence[str]) -> str:
+        return self._("conference.sent", names=self.names(partners, bold=True))
+
+    def conference_refused(self, code: str) -> str:
+        return self._(f"conference.refuse.{code}")

@@ -1,0 +1,90 @@
+"""C-15: a player asks the bot by PM for the vote count, his own vote or his role PM, and M-15's `конфа` line.
+None of them changes the game, and none answers with anything the player was not already told: the count is the
+public count's text at that moment, the vote is his own post, the role PM is made from what the Setup told him
+(never from who is alive now: H-12's closed hunting would tell the town's count)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from forumbot.engine.conference import relay, relay_on
+from forumbot.engine.counts import ballots, count_text, known, open_posts, runoff_votes
+from forumbot.engine.seats import example_nick, partners, target_nick
+from forumbot.engine.speech import pm
+from forumbot.engine.work import Work
+from forumbot.model import Input, MoveKind, Role
+from forumbot.parse.queries import Query, conference_line, parse_query
+
+COUNT_EVERY = timedelta(minutes=10)  # C-15: at most one count a player in 10 minutes
+
+
+def answered(w: Work, inp: Input, sid: str) -> bool:
+    """Whether the PM was a question or a conference line, answered here; else it is read as moves (C-12)."""
+    said = conference_line(inp.text) if relay_on(w) else None  # without a conference, read as moves as before
+    query = parse_query(inp.text) if said is None else None
+    if query is not None and isinstance(w.matcher().match(inp.text), str):
+        query = None  # a player whose nickname is the word: a bare nickname stays a move (C-12)
+    if said is None and query is None:
+        return False
+    text = relay(w, inp, sid, said) if said is not None else answer(w, inp, sid, query)  # type: ignore[arg-type]
+    pm(w, inp.at, sid, text, f"pm/{inp.id}")
+    return True
+
+
+def answer(w: Work, inp: Input, sid: str, query: Query) -> str:
+    t = w.tb.t
+    if query == "role":
+        return role_again(w, sid)
+    if w.g.phase.kind not in ("day", "runoff"):
+        return t.asked_no_vote(w.g.phase.kind)
+    if query == "my_vote":
+        return my_vote(w, sid) if w.g.seats[sid].alive else t.you_are_dead()
+    last = w.g.asked.get(sid)
+    if last is not None and inp.at < last + COUNT_EVERY:
+        return t.count_already_sent(last)
+    w.g.asked[sid] = inp.at
+    return t.with_game_link(count_text(w, final=False), w.tb.setup.game_url)
+
+
+def my_vote(w: Work, sid: str) -> str:
+    """His vote as the count has it now, the post it came from and the changes he has left (R-1)."""
+    g, t = w.g, w.tb.t
+    posts = known(w, open_posts(w))
+    found = ballots(w, posts)
+    tally = w.tallies[id(posts)][1]
+    post = found.final_posts.get(sid)
+    if g.phase.kind == "runoff":
+        target = runoff_votes(w, posts).get(sid)
+        if post is None and target is not None:  # the RUNOFF part of his day vote (M-10)
+            post = ballots(w, g.posts).final_posts.get(sid)
+    else:
+        target = found.final.get(sid)
+    allowed = tally.changes_allowed
+    if sid in tally.locked:
+        left: int | None = 0
+    elif allowed is None:
+        left = None
+    else:
+        left = allowed - max(0, tally.changes[sid] - 1)
+    if target is None or post is None:
+        return t.my_vote_none(left)
+    return t.my_vote(target_nick(w, target), post.current or post.text, post.at, left, post.by_gm)
+
+
+def role_again(w: Work, sid: str) -> str:
+    """The role PM again (C-2), with the moves the role was dealt: never what the game since would change."""
+    g, variant = w.g, w.tb.variant
+    seat = g.seats[sid]
+    choose_don = g.phase.kind == "setup" and Role.DON in variant.roles \
+        and not any(s.role is Role.DON for s in g.seats.values())
+    maniac = any(s.role is Role.MANIAC for s in g.seats.values())
+    moves: list[str] = []
+    for kind in sorted(variant.abilities(seat.role)):
+        if kind is MoveKind.HUNT:
+            moves.append("hunt" if maniac else "hunt_mafia")
+            continue
+        moves.append(str(kind))
+        if kind is MoveKind.SHOT and variant.team_shot and seat.is_mafia:
+            moves.append("shot_by")
+    return w.tb.t.role_pm(seat.role, partners(w, sid), choose_don, moves, example=example_nick(w, sid),
+                          me=seat.nick)
