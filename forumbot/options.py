@@ -104,6 +104,10 @@ OPTIONS: dict[str, Option] = {
     "draw_at": Option(whole(0, 30), clause="R-8"),
     "roles": Option(choice("closed", "open"), clause="R-9"),
     "cast": Option(table, clause="R-10"),
+    "post_minimum": Option(whole(0, 1000), clause="R-11"),
+    "post_minimum_chars": Option(whole(1, 100_000), clause="R-11"),
+    "post_minimum_action": Option(choice("warn", "autokill", "warn_then_autokill"), clause="R-11"),
+    "post_minimum_reminder_hours": Option(number(0, 24 * 365, "hours"), clause="R-11"),  # 0: no reminder
 }
 
 

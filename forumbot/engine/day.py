@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
+from forumbot.engine.activity import activity_leavers
 from forumbot.engine.counts import ballots, count_text, counts, drop_deleted, runoff_votes
 from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, open_phase, tell_out
 from forumbot.engine.seats import alive_ids, example_nick, night_moves, nick, revealed
@@ -51,12 +52,17 @@ def resolve_day(w: Work, at: datetime) -> None:
         end_phase_checks(w, at, "night", n)
         return
     voted = set(found.final)
-    autokills = [  # H-4's repeat agitators, and H-5's no-shows where the variant autokills them
-        Kill(sid, "autokill") for sid in alive_ids(w)
-        if sid in g.doomed or (variant.no_show_autokill and sid not in voted)
+    no_show = {sid for sid in alive_ids(w) if variant.no_show_autokill and sid not in voted}
+    idle, warned = activity_leavers(w, at)  # R-11: too few posts in the game thread
+    autokills = [  # H-4's repeat agitators, H-5's no-shows where the variant autokills them, R-11's idle: one each
+        Kill(sid, "autokill") for sid in alive_ids(w) if sid in g.doomed or sid in no_show or sid in idle
     ]
+    if warned:  # R-11's warning, in the result post, before a runoff's opening too
+        count += tb.t.post_minimum_warning([nick(w, sid) for sid in warned], variant.house.post_minimum) + "\n\n"
     votes = found.in_post_order({v: t for v, t in found.final.items() if counts(w, v, t)})
-    autokill_why = {k.nick: "agitation" if k.nick in g.doomed else "no_vote" for k in autokills}
+    autokill_why = {k.nick: "agitation" if k.nick in g.doomed else
+                    "no_vote_posts" if k.nick in no_show and k.nick in idle else
+                    "posts" if k.nick in idle else "no_vote" for k in autokills}
     if autokills:
         outcome = DayOutcome(reason="autokill")
     else:

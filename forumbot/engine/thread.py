@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from forumbot import parse
+from forumbot.engine.activity import note_game_post
 from forumbot.engine.seats import alive_nicks, nick, seat_of, to_seat_ids
 from forumbot.engine.speech import to_gms
 from forumbot.engine.work import Work
@@ -80,6 +81,7 @@ def game_post(w: Work, inp: Input) -> None:
         else:
             to_gms(w, inp.at, w.tb.t.dead_player_posted(seat.nick, inp.id), f"game/{inp.id}/dead")
         return
+    note_game_post(w, sid, inp)
     if ph.kind == "runoff":
         if sid not in g.leaders or sid in g.runoff_speakers:
             to_gms(w, inp.at, w.tb.t.runoff_post_reported(seat.nick, inp.id), f"game/{inp.id}/runoff")

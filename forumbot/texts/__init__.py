@@ -19,6 +19,7 @@ from forumbot.markup import Format, get_format
 from forumbot.model import Rejection, Role, Special
 from forumbot.parse.normalize import normalize, strip_markup
 from forumbot.texts import en, ru
+from forumbot.texts.activity import ActivityTexts
 from forumbot.texts.ending import EndingTexts
 from forumbot.texts.gm import GmTexts
 from forumbot.texts.guide import GuideTexts
@@ -67,7 +68,7 @@ def duration_parts(length: timedelta) -> list[tuple[int, str]]:
     return [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
 
 
-class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
+class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
     def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo,
                  fmt: Format | None = None, plural: Callable[[int], int] = ru.plural, spoiler: str = "") -> None:
         self.T = table
@@ -216,6 +217,8 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
                 line = self._("house.pass_words", words=", ".join(f"«{self.esc(w)}»" for w in value))
             elif name == "draw_at":
                 line = self._("house.draw_at.off") if value == 0 else self._("house.draw_at", n=value)
+            elif name == "post_minimum":  # R-11
+                line = self.post_minimum_rule(*value)
             elif name == "cast":
                 # a role the cast leaves out (`maniac = 0`) is not named; the civilians are the rest (R-10)
                 items = [self._("house.cast.item", role=self.role(r), n=n) for r, n in value.items() if n]
@@ -263,6 +266,7 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         by_gm: Sequence[str] = (),
         replaced: Sequence[tuple[str, str]] = (),
         deleted_agitation: Sequence[tuple[str, str]] = (),
+        few_posts: Sequence[tuple[str, int]] = (), post_minimum: int = 0,
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
         post not counted, or counted with a note, and why."""
@@ -301,7 +305,8 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
             notes.append(self._("count.rough", nick=self.b(nick), text=self.quoted(text),
                                 earliest=self.time_s(earliest), latest=self.time_s(latest)))
-        return self.post(title, house_block, tally_block, not_voted_block, self.section(self.T["count.notes"], notes))
+        return self.post(title, house_block, tally_block, not_voted_block, self.few_posts_block(few_posts, post_minimum),
+                         self.section(self.T["count.notes"], notes))
 
     def phase(self, label: str) -> str:
         kind, _, n = label.partition(" ")
