@@ -239,3 +239,15 @@ def test_r11_texts_in_english():
     opening = next(m.text for m in r.run.messages if m.key == "setup/players")
     assert "At least 2 posts in the game thread a day; whoever writes fewer: a warning the first time, then an autokill" \
         in opening
+
+
+def test_r11_a_day_without_a_vote_after_a_modkill_still_autokills_for_too_few_posts():
+    """R-11 with M-11: a Moscow day whose vote a modkill cancelled still ends with the post minimum's autokill."""
+    g = Game.moscow(options={"post_minimum": 1, "post_minimum_action": "autokill"})
+    chatty(g, "day 1", MOSCOW[1:], times=1)
+    g.gm("day 1", "+3h", "модкилл М6")
+    g.votes("day 1", {n: "ннв" for n in MOSCOW[:-1]})
+    r = g.run("night 1", "+1h")
+    assert r.died("Шериф") == ("day 1", "autokill")
+    text = result_post(r, "day 1")
+    assert "Автокилл: Шериф покидает игру (причина — мало сообщений в игровой теме)." in text

@@ -315,13 +315,7 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
     def day_result(self, n: int, outcome, autokills, revealed, lw_deadline,  # type: ignore[no-untyped-def]
                    why: Mapping[str, str] | None = None) -> str:
         """`why`: seat -> "agitation" or "no_vote", the reason each autokill is for (H-4, H-5)."""
-        lines = []
-        for kill in autokills:
-            nick, role = revealed(kill.nick)
-            reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]
-            lines.append(self._("day.autokill", nick=self.b(nick), why=reason))
-            if role:
-                lines.append(self._("role.revealed", role=self.role(role)))
+        lines = self.autokill_lines(autokills, revealed, why)
         if autokills:
             lines.append(self._("day.no_vote_after_autokill"))
         for kill in outcome.deaths:
@@ -336,8 +330,21 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
             lines.append(self._(f"day.{outcome.reason}", names=self.names(pardoned, bold=True)))
         return self.post(self.heading("day.result", n=n), self.prose(*lines))
 
-    def day_cancelled_by_modkill(self, n: int) -> str:
-        return self.post(self.heading("day.result", n=n), self.prose(self._("day.modkill_no_vote", n=n)))
+    def autokill_lines(self, autokills, revealed, why: Mapping[str, str] | None = None) -> list[str]:  # type: ignore[no-untyped-def]
+        lines = []
+        for kill in autokills:
+            nick, role = revealed(kill.nick)
+            reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]
+            lines.append(self._("day.autokill", nick=self.b(nick), why=reason))
+            if role:
+                lines.append(self._("role.revealed", role=self.role(role)))
+        return lines
+
+    def day_cancelled_by_modkill(self, n: int, autokills=(), revealed=None,  # type: ignore[no-untyped-def]
+                                 why: Mapping[str, str] | None = None) -> str:
+        """M-11's day without a vote; R-11's autokills for too few posts still happen at its deadline."""
+        lines = [self._("day.modkill_no_vote", n=n), *self.autokill_lines(autokills, revealed, why)]
+        return self.post(self.heading("day.result", n=n), self.prose(*lines))
 
     def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime,
                      late: str | None = None) -> str:
