@@ -1,6 +1,6 @@
 """Activity: the posts each alive player owes the game thread in a day (R-11 `post_minimum`).
 
-A day's game-thread posts are kept as `GamePost` values while the day is open (`State.day_posts`); the vote
+Every seat's game-thread post is kept as a `GamePost` (`State.thread_posts`, the pages read them too); the vote
 count lists who is still below N, the reminder PM goes out once before the deadline, and at the deadline
 `activity_leavers` decides who leaves for too few posts and who is only warned. Everything is read from the
 inputs the fold was given, so a replay and an export give the same bytes."""
@@ -19,12 +19,14 @@ from forumbot.parse.normalize import QUOTES, drop_blocks, normalize, strip_marku
 
 @dataclass(frozen=True)
 class GamePost:
-    """A player's post in the game thread during a day, as R-11 counts it."""
+    """A seat's post in the game thread as the forum showed it: for R-11's count (a day's posts of alive players,
+    `counts`) and for the public pages (the activity table, the ISO page: never a deleted one)."""
 
     id: str
     seat: str
     at: datetime
-    counts: bool  # long enough after the quotes and formatting are gone (`post_minimum_chars`)
+    phase: str  # the phase it was handled in ("day 1", "night 1", ...)
+    counts: bool  # R-11: an alive player's day post, long enough after the quotes and formatting are gone
     deleted_at: datetime | None = None  # seen gone from the thread then (C-11's re-read)
     read_at: datetime | None = None  # C-13: when the bot first read it
 
@@ -39,14 +41,25 @@ def on(w: Work) -> bool:
     return w.tb.variant.house.post_minimum > 0
 
 
-def note_game_post(w: Work, sid: str, inp: Input) -> None:
-    """An alive player's game-thread post in a day (not a runoff: R-11). The text first stored is the one
-    measured, so an edit never changes a count."""
-    if not on(w) or w.g.phase.kind != "day":
-        return
-    text = inp.first_text if inp.first_text is not None else inp.text
-    long_enough = counted_length(text) >= w.tb.variant.house.post_minimum_chars
-    w.g.day_posts.append(GamePost(inp.id, sid, inp.at, long_enough, inp.deleted_at, inp.read_at))
+def note_thread_post(w: Work, sid: str, inp: Input) -> None:
+    """A seat's game-thread post. R-11 counts an alive player's post in a day (not a runoff) by the text first
+    stored, so an edit never changes a count."""
+    g = w.g
+    counts = False
+    if on(w) and g.phase.kind == "day" and g.seats[sid].alive:
+        text = inp.first_text if inp.first_text is not None else inp.text
+        counts = counted_length(text) >= w.tb.variant.house.post_minimum_chars
+    g.thread_posts.append(GamePost(inp.id, sid, inp.at, g.phase.label, counts, inp.deleted_at, inp.read_at))
+
+
+def day_posts(w: Work) -> list[GamePost]:
+    """The open phase's posts: the newest ones, since posts are noted in the order the fold handles them."""
+    posts = w.g.thread_posts
+    label = w.g.phase.label
+    start = len(posts)
+    while start > 0 and posts[start - 1].phase == label:
+        start -= 1
+    return posts[start:]
 
 
 def posts_by_seat(w: Work, at: datetime) -> dict[str, int]:
@@ -54,7 +67,7 @@ def posts_by_seat(w: Work, at: datetime) -> dict[str, int]:
     (C-11), and a message made at one moment counts only the posts read by then (C-13, `Work.knowing`)."""
     by = w.known_by
     tally = {sid: 0 for sid in alive_ids(w)}
-    for p in w.g.day_posts:
+    for p in day_posts(w):
         if not p.counts or p.seat not in tally:
             continue
         if p.deleted_at is not None and p.deleted_at <= at:

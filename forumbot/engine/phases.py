@@ -61,7 +61,6 @@ def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
     g.count_signature = ()
     if kind == "day":
         g.posts = []
-        g.day_posts = []
         g.day_modkill = False
         g.doomed = set()
         post_opening(w, at, tb.t.day_opens(number, ph.deadline, alive_nicks(w), late, tb.setup.vote_url),

@@ -131,7 +131,7 @@ class State:
     voids: dict[str, str] = field(default_factory=dict)  # undo input id -> id of the GM command it undid (C-9)
     told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
     rewrites: list[Rewrite] = field(default_factory=list)  # since the last resolution, for the undo stack's Games
-    day_posts: list = field(default_factory=list)  # R-11 (engine/activity.py): the open day's game-thread posts
+    thread_posts: list = field(default_factory=list)  # every seat's game-thread post (engine/activity.py, R-11)
     activity_warned: set[str] = field(default_factory=set)  # warned for too few posts, whole game
 
 
@@ -175,7 +175,7 @@ class Game:
     voids: Mapping[str, str]
     told: Mapping[str, str]
     rewrites: tuple[Rewrite, ...]
-    day_posts: tuple
+    thread_posts: tuple
     activity_warned: frozenset[str]
 
     def __eq__(self, other: object) -> bool:  # mappingproxy has no ==: compare what they map
@@ -230,7 +230,7 @@ def freeze(s: State) -> Game:
         reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
         history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
         edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)), rewrites=tuple(s.rewrites),
-        day_posts=tuple(s.day_posts), activity_warned=frozenset(s.activity_warned))
+        thread_posts=tuple(s.thread_posts), activity_warned=frozenset(s.activity_warned))
 
 
 def thaw(g: Game) -> State:
@@ -247,4 +247,4 @@ def thaw(g: Game) -> State:
         next_count=g.next_count, reminded=set(g.reminded), last_count=g.last_count,
         count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
         inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
-        rewrites=list(g.rewrites), day_posts=list(g.day_posts), activity_warned=set(g.activity_warned))
+        rewrites=list(g.rewrites), thread_posts=list(g.thread_posts), activity_warned=set(g.activity_warned))

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from forumbot import parse
-from forumbot.engine.activity import note_game_post
+from forumbot.engine.activity import note_thread_post
 from forumbot.engine.seats import alive_nicks, nick, seat_of, to_seat_ids
 from forumbot.engine.speech import to_gms
 from forumbot.engine.work import Work
@@ -74,6 +74,7 @@ def game_post(w: Work, inp: Input) -> None:
     g = w.g
     seat = g.seats[sid]
     ph = g.phase
+    note_thread_post(w, sid, inp)  # the pages' activity table and ISO pages; R-11's count
     if not seat.alive:
         deadline = g.last_words.pop(sid, None)
         if deadline is not None and inp.at < deadline:
@@ -81,7 +82,6 @@ def game_post(w: Work, inp: Input) -> None:
         else:
             to_gms(w, inp.at, w.tb.t.dead_player_posted(seat.nick, inp.id), f"game/{inp.id}/dead")
         return
-    note_game_post(w, sid, inp)
     if ph.kind == "runoff":
         if sid not in g.leaders or sid in g.runoff_speakers:
             to_gms(w, inp.at, w.tb.t.runoff_post_reported(seat.nick, inp.id), f"game/{inp.id}/runoff")

@@ -57,6 +57,10 @@ RU: dict[str, str] = {
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
     "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
+    # the game thread's activity table and ISO pages (issue 30 item 1)
+    "activity.title": "Активность в игровой теме", "activity.player": "Игрок", "activity.posts": "Постов",
+    "activity.first": "Первый пост", "activity.last": "Последний пост", "activity.iso": "все посты",
+    "iso.title": "Посты игрока {nick} в игровой теме", "iso.count": "Постов: {n}", "game.iso": "Посты в игровой теме",
 }
 
 EN: dict[str, str] = {
@@ -107,6 +111,10 @@ EN: dict[str, str] = {
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
     "ahead.hours": "in {n} h", "ahead.minutes": "in {n} min",
+    # the game thread's activity table and ISO pages (issue 30 item 1)
+    "activity.title": "Activity in the game thread", "activity.player": "Player", "activity.posts": "Posts",
+    "activity.first": "First post", "activity.last": "Last post", "activity.iso": "all posts",
+    "iso.title": "{nick}'s posts in the game thread", "iso.count": "Posts: {n}", "game.iso": "Posts in the game thread",
 }
 
 
