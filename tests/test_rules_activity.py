@@ -252,3 +252,19 @@ def test_r11_a_day_without_a_vote_after_a_modkill_still_autokills_for_too_few_po
     assert r.died("Шериф") == ("day 1", "autokill")
     text = result_post(r, "day 1")
     assert "Автокилл: Шериф покидает игру (причина — мало сообщений в игровой теме)." in text
+
+
+def test_r11_an_undone_gm_command_leaves_the_post_count_as_it_was():
+    """R-11 with C-9: the posts handled again by an undo's refold are counted once, as if the command was never
+    given."""
+    g = hunt(post_minimum_action="autokill")
+    chatty(g, "day 1", HUNT[1:], times=1)
+    g.gm("day 1", "+3h", "модкилл Г7")
+    g.post("day 1", "+4h", "Ф1", "Первое")
+    g.gm("day 1", "+5h", "отмена")
+    chatty(g, "day 1", HUNT[1:], times=1)
+    g.votes("day 1", {n: "Г6" for n in HUNT if n != "Г6"} | {"Г6": "Г5"}, offset="+6h")
+    r = g.run("night 1", "+1h")
+    text = result_post(r, "day 1")
+    assert "Ниже минимума (2 сообщения в игровой теме за день) — 1: Ф1 — 1 сообщение." in text
+    assert r.died("Ф1") == ("day 1", "autokill") and r.alive("Г7")
