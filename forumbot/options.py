@@ -113,6 +113,10 @@ OPTIONS: dict[str, Option] = {
     "downtime_window": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
     # M-15: the mafia conference during Setup, relayed by the bot ("none": the GM runs it by hand)
     "conference": Option(choice("relay", "none"), ("moscow",), "M-15"),
+    "post_minimum": Option(whole(0, 1000), clause="R-11"),
+    "post_minimum_chars": Option(whole(1, 100_000), clause="R-11"),
+    "post_minimum_action": Option(choice("warn", "autokill", "warn_then_autokill"), clause="R-11"),
+    "post_minimum_reminder_hours": Option(number(0, 24 * 365, "hours"), clause="R-11"),  # 0: no reminder
 }
 
 

@@ -125,8 +125,27 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
             log.warning("%s: %s cannot re-read a thread; edits of vote posts on older pages may be missed (C-11)",
                         game.name, kind)
         return known
-    topic = game.game_thread if kind == "signup" else game.vote_thread
     opens = datetime.fromisoformat(last["opens"])
+    topics = [game.game_thread] if kind == "signup" else [game.vote_thread]  # S-1: a sign-up is in the game thread
+    if last["phase"].startswith("day ") and game.options.get("post_minimum") and game.game_thread != game.vote_thread:
+        topics.append(game.game_thread)  # R-11: the day's game-thread posts are counted at the deadline too
+    for topic in topics:  # a GM's `конец-фазы` closes it before its deadline: the log names when it really ended
+        _reread_topic(ctx, adapter, reread, game, topic, forum_id, opens, started, resolved_at, outcome, waiting,
+                      f"{last['phase']} {'closed by a GM at' if closed_at else 'ends at'} {resolved_at.isoformat()}")
+    with ctx.sessions.begin() as session:
+        set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
+    return known
+
+
+def _which(game: GameConfig, topic: str) -> str:
+    return "the game thread" if topic == game.game_thread and topic != game.vote_thread else "the vote thread"
+
+
+def _reread_topic(ctx: Context, adapter: ForumAdapter, reread: Callable[..., list[ForumPost]], game: GameConfig,
+                  topic: str, forum_id: int, opens: datetime, started: datetime, resolved_at: datetime,
+                  outcome: GameOutcome, waiting: list[tuple[str, list[ForumPost]]] | None, phase: str) -> None:
+    """One thread's posts of the phase re-read from its first one still there (C-11): stored, edits and
+    deletions included."""
     with ctx.sessions.begin() as session:
         ids = list(session.scalars(select(RawInput.item_id).where(
             RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
@@ -137,9 +156,8 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
             RawInput.posted_at.desc(), RawInput.id.desc()).limit(EARLIER_STARTS)).all()))
     posts, start, refused = ([], None, []) if not ids else \
         _reread_from_first_there(ctx, adapter, reread, topic, ids, earlier)
-    # a GM's `конец-фазы` closes it before its deadline: the log names when it really ended
-    log.info("%s: %s %s %s; re-read the vote thread from post %s (%d posts)", game.name, last["phase"],
-             "closed by a GM at" if closed_at else "ends at", resolved_at.isoformat(), start or "-", len(posts))
+    log.info("%s: %s; re-read %s from post %s (%d posts)", game.name, phase, _which(game, topic), start or "-",
+             len(posts))
     seen = {p.id for p in posts}
     if start in ids:
         # C-11: a stored post of the phase missing from the re-read, with a later one found, was deleted. A
@@ -151,12 +169,12 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
         # the phase, so none to start at) shows none of them
         gone = [i for i in refused if i in ids and i not in seen]
     else:
-        log.warning("%s: no post of the vote thread could be re-read from (posts %s all answered gone); edits "
-                    "and deletions of the day's vote posts may be missed (C-11)", game.name, ", ".join(refused))
+        log.warning("%s: no post of %s could be re-read from (posts %s all answered gone); edits and deletions "
+                    "of the day's posts may be missed (C-11)", game.name, _which(game, topic), ", ".join(refused))
         gone = []
     if refused:
-        log.info("%s: posts %s of the vote thread answered gone when the re-read tried to start at them",
-                 game.name, ", ".join(refused))
+        log.info("%s: posts %s of %s answered gone when the re-read tried to start at them",
+                 game.name, ", ".join(refused), _which(game, topic))
     # a post awaiting a moderator is there, not gone, but no input while it waits (forumbot.cycle.held_posts)
     posts, held = held_posts.split(posts, ctx.config.forums[game.forum].login)
     if waiting is not None:
@@ -164,8 +182,6 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
         outcome.stored += mark_deleted(session, forum_id, topic, gone, resolved_at)
-        set_cursor(session, forum_id, reread_stream(game_id), last["deadline"])
-    return known
 
 
 def watching(session: Session, forum_id: int, game_id: int, game: GameConfig, now: datetime) -> bool:

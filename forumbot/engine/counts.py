@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timezone
 
+from forumbot.engine.activity import below
 from forumbot.engine.seats import alive_ids, nick, poster, target_nick
 from forumbot.engine.speech import house_summary, post
 from forumbot.engine.state import rewrite
@@ -131,11 +132,11 @@ def post_count(w: Work, at: datetime) -> bool:
             return partial
         # Rendering a count is most of a quiet day's cost; skip it while nothing it shows has changed.
         signature = (len(posts), sum(p.voided or p.edited for p in posts),
-                     tuple((s.nick, s.alive) for s in g.seats.values()))
+                     tuple((s.nick, s.alive) for s in g.seats.values()), tuple(below(w, at)))
         if signature == g.count_signature:
             return partial
         g.count_signature = signature
-        text = count_text(w, final=False)
+        text = count_text(w, final=False, at=at)
     if text == g.last_count:
         return partial
     g.last_count = text
@@ -145,7 +146,8 @@ def post_count(w: Work, at: datetime) -> bool:
     return partial
 
 
-def count_text(w: Work, final: bool) -> str:
+def count_text(w: Work, final: bool, at: datetime | None = None) -> str:
+    """The count at `at` (an interim one's time; the deadline when None)."""
     ph = w.g.phase
     posts = open_posts(w) if final else known(w, open_posts(w))  # C-13: a deadline's posts were all read by it
     found = ballots(w, posts)
@@ -177,6 +179,7 @@ def count_text(w: Work, final: bool) -> str:
         deleted_agitation=[(poster(w, p), p.text) for p in posts
                            if final and isinstance(p.parsed, Agitation) and p.deleted_at is not None],
         **(how_far(w, found.in_post_order(votes)) if ph.kind == "day" else {}),
+        few_posts=below(w, ph.deadline if at is None else at), post_minimum=w.tb.variant.house.post_minimum,
     )
 
 

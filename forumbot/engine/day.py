@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
+from forumbot.engine.activity import activity_leavers
 from forumbot.engine.conference import close_conference
 from forumbot.engine.downtime import disturbed, waived
 from forumbot.engine.counts import ballots, count_text, counts, drop_deleted, runoff_votes
@@ -49,18 +50,30 @@ def resolve_day(w: Work, at: datetime) -> None:
     drop_deleted(w, g.posts, at)
     found = ballots(w, g.posts)
     count = count_text(w, final=True) + "\n\n"
-    if variant.modkill_cancels_vote and g.day_modkill:
-        post(w, at, Where.GAME, count + tb.t.day_cancelled_by_modkill(n), f"{ph.label}/result")
+    gap = disturbed(w, at)  # C-14: the bot could not read the forum before this deadline: no no-show leaves
+    idle, warned = activity_leavers(w, at)  # R-11: too few posts in the game thread
+    if gap is not None and idle:  # C-14: nor anybody for too few posts: those leavers are warned instead
+        warned, idle = [sid for sid in alive_ids(w) if sid in {*warned, *idle}], []
+    if warned:  # R-11's warning, in the result post, before a runoff's opening too
+        count += tb.t.post_minimum_warning([nick(w, sid) for sid in warned], variant.house.post_minimum) + "\n\n"
+    if variant.modkill_cancels_vote and g.day_modkill:  # M-11: no vote; R-11's autokills still happen
+        idle_kills = [Kill(sid, "autokill") for sid in idle]
+        for k in idle_kills:
+            kill(w, k.nick, k.cause, at)
+        text = tb.t.day_cancelled_by_modkill(n, idle_kills, lambda sid: revealed(w, sid), dict.fromkeys(idle, "posts"))
+        post(w, at, Where.GAME, count + text, f"{ph.label}/result")
+        tell_out(w, at, idle_kills)
         end_phase_checks(w, at, "night", n)
         return
     voted = set(found.final)
-    gap = disturbed(w, at)  # C-14: the bot could not read the forum before this deadline: no no-show leaves
-    autokills = [  # H-4's repeat agitators, and H-5's no-shows where the variant autokills them
-        Kill(sid, "autokill") for sid in alive_ids(w)
-        if sid in g.doomed or (variant.no_show_autokill and gap is None and sid not in voted)
+    no_show = {sid for sid in alive_ids(w) if variant.no_show_autokill and gap is None and sid not in voted}
+    autokills = [  # H-4's repeat agitators, H-5's no-shows where the variant autokills them, R-11's idle: one each
+        Kill(sid, "autokill") for sid in alive_ids(w) if sid in g.doomed or sid in no_show or sid in idle
     ]
     votes = found.in_post_order({v: t for v, t in found.final.items() if counts(w, v, t)})
-    autokill_why = {k.nick: "agitation" if k.nick in g.doomed else "no_vote" for k in autokills}
+    autokill_why = {k.nick: "agitation" if k.nick in g.doomed else
+                    "no_vote_posts" if k.nick in no_show and k.nick in idle else
+                    "posts" if k.nick in idle else "no_vote" for k in autokills}
     if autokills:
         outcome = DayOutcome(reason="autokill")
     else:

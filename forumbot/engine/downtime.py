@@ -60,10 +60,11 @@ def disturbed(w: Work, at: datetime) -> Gap | None:
 
 
 def waived(w: Work, gap: Gap | None) -> bool:
-    """Whether anybody would have left for a missing vote (H-5, R-7) at a disturbed deadline: only then does the
-    result post say the waiver. The activity minimum's autokill (issue 30 item 1) belongs here too: a game whose
-    `post_minimum_action` would autokill announces the waiver as well."""
-    return gap is not None and w.tb.variant.house.no_show in ("autokill", "self_vote")
+    """Whether anybody would have left for a missing vote (H-5, R-7) or too few posts (R-11) at a disturbed
+    deadline: only then does the result post say the waiver."""
+    house = w.tb.variant.house
+    return gap is not None and (house.no_show in ("autokill", "self_vote")
+                                or (house.post_minimum > 0 and house.post_minimum_action != "warn"))
 
 
 def per_tick(rows: Iterable[tuple[datetime, bool]]) -> tuple[tuple[datetime, bool], ...]:

@@ -201,4 +201,5 @@ def result(w: Work) -> GameRun:
         late=tuple((i, label, stamped, str(where)) for (where, i), (label, stamped) in w.late.items()),
         commands=tuple(w.commands),
         history=history_now(w),
+        thread_posts=tuple(g.thread_posts),
     )

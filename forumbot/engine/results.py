@@ -42,6 +42,7 @@ class GameRun:
     # every GM PM this fold handled: (input id, the game just before, just after), as the override log keeps it
     commands: tuple[tuple[str, dict, dict], ...] = ()
     history: tuple = ()  # forumbot.engine.history.DayRecord per day and runoff, the open one last (public pages)
+    thread_posts: tuple = ()  # forumbot.engine.activity.GamePost per seat's game-thread post (the pages' activity)
 
 
 INTERIM = frozenset({"count", "remind", "confirm-reminder"})  # what is worth saying only before its deadline

@@ -71,4 +71,4 @@ def rules_in_force(w: Work) -> list[tuple[str, object]]:
     house = w.tb.variant.house
     rules: list[tuple[str, object]] = [(name, getattr(house, name))
                                        for name in ("lynch", "tie", "no_show", "draw_at", "open_roles")]
-    return rules + [(k, v) for k, v in house_summary(w) if k == "cast"]
+    return rules + [(k, v) for k, v in house_summary(w) if k in ("cast", "post_minimum")]

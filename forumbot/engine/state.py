@@ -1,10 +1,8 @@
 """The game as a value (issue 19 item 1): `Game`, frozen, holds everything a game changes, the count schedule and
-the clock included; `State` is the same fields as a draft one step writes to, made from a Game by `thaw`, made one
+the clock included; `State`, the same fields as a draft one step writes to, is made from a Game by `thaw` and one
 again by `freeze` (both copy what they must, never deeply: vote posts and day records are values, so Games share).
-
-A GM `undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it. Each
-resolution empties the undo stack (`settled`: nothing is undone past one); an override keeps of the Game before it
-only what the day's vote posts and aliases cannot give back, so a Game grows linearly with a phase's GM commands."""
+A GM `undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it; each
+resolution empties the undo stack (`settled`), so a Game grows linearly with one phase's GM commands only."""
 
 from __future__ import annotations
 
@@ -56,14 +54,13 @@ class SeatValue(RoleTeam):
 
 @dataclass(frozen=True)
 class Override:
-    """A GM command that changed the game, for its undo (C-9): the Game just before it, where it is among the
-    inputs handled, the resolutions there were after it, and its kind.
-
-    `before` leaves out the vote posts and aliases: those were the first `posts`, `runoff_posts` and `aliases` of
-    the game's own, which only grow within a phase but for the in-place changes `Game.rewrites` records from the
-    `rewrites`-th on (a whole copy per command made the stack, and each Game holding it, grow with the square of
-    the commands). `before` is None for an override that can never be undone (an `end-phase`, or one from
-    before the last resolution): only its kind and resolutions are kept, for the reason an undo is refused."""
+    """A GM command that changed the game, for its undo (C-9): the Game just before it, where it is among the inputs
+    handled, the resolutions there were after it, and its kind. `before` leaves out the vote posts and aliases: those
+    were the first `posts`, `runoff_posts` and `aliases` of the game's own, which only grow within a phase but for
+    the in-place changes `Game.rewrites` records from the `rewrites`-th on (a whole copy per command made the stack,
+    and each Game holding it, grow with the square of the commands). `before` is None for an override that can never
+    be undone (an `end-phase`, or one from before the last resolution): only its kind and resolutions are kept, for
+    the reason an undo is refused."""
 
     before: "Game | None"
     index: int
@@ -76,15 +73,14 @@ class Override:
 
 
 def settled(overrides: list[Override]) -> list[Override]:
-    """The undo stack after a resolution: none of it can be undone any more (C-9), and an undo is refused for the
-    reason the last one gives; its Game is dropped."""
+    """The undo stack after a resolution: none of it can be undone (C-9); the last, its Game dropped, says why."""
     return [replace(overrides[-1], before=None)] if overrides else []
 
 
 @dataclass(frozen=True)
 class Rewrite:
-    """A vote post or an alias changed in place since the last resolution (C-11's edit of a post, an alias
-    given again), as it was before: an undo turns the game's own posts and aliases back to an override's."""
+    """A vote post or an alias changed in place since the last resolution (C-11's edit, an alias given again), as
+    it was: an undo turns the game's own posts and aliases back to an override's."""
 
     field: str  # "posts" | "runoff_posts" | "aliases"
     key: int | str  # the post's index in that list, or the alias
@@ -134,6 +130,8 @@ class State:
     told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
     rewrites: list[Rewrite] = field(default_factory=list)  # since the last resolution, for the undo stack's Games
     asked: dict[str, datetime] = field(default_factory=dict)  # C-15: seat -> when its last `подсчёт` was answered
+    thread_posts: list = field(default_factory=list)  # every seat's game-thread post (engine/activity.py, R-11)
+    activity_warned: set[str] = field(default_factory=set)  # R-11: warned for too few posts, whole game
 
 
 @dataclass(frozen=True)
@@ -177,13 +175,14 @@ class Game:
     told: Mapping[str, str]
     rewrites: tuple[Rewrite, ...]
     asked: Mapping[str, datetime]
+    thread_posts: tuple
+    activity_warned: frozenset[str]
 
     def __eq__(self, other: object) -> bool:  # compares what the maps map (_plain)
         if not isinstance(other, Game):
             return NotImplemented
         return all(_plain(getattr(self, f.name)) == _plain(getattr(other, f.name)) for f in fields(self))
     __hash__ = None  # type: ignore[assignment]
-
     def __reduce__(self):  # type: ignore[no-untyped-def]
         return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
 
@@ -230,7 +229,7 @@ def freeze(s: State) -> Game:
         reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
         history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
         edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)), rewrites=tuple(s.rewrites),
-        asked=proxy(dict(s.asked)))
+        asked=proxy(dict(s.asked)), thread_posts=tuple(s.thread_posts), activity_warned=frozenset(s.activity_warned))
 
 
 def thaw(g: Game) -> State:
@@ -247,4 +246,5 @@ def thaw(g: Game) -> State:
         next_count=g.next_count, reminded=set(g.reminded), last_count=g.last_count,
         count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
         inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
-        rewrites=list(g.rewrites), asked=dict(g.asked))
+        rewrites=list(g.rewrites), asked=dict(g.asked), thread_posts=list(g.thread_posts),
+        activity_warned=set(g.activity_warned))

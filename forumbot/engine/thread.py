@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from forumbot import parse
+from forumbot.engine.activity import note_thread_post
 from forumbot.engine.majority import check_majority
 from forumbot.engine.seats import alive_nicks, nick, seat_of, to_seat_ids
 from forumbot.engine.speech import to_gms
@@ -75,6 +76,7 @@ def game_post(w: Work, inp: Input) -> None:
     g = w.g
     seat = g.seats[sid]
     ph = g.phase
+    note_thread_post(w, sid, inp)  # the pages' activity table and ISO pages; R-11's count
     if not seat.alive:
         deadline = g.last_words.pop(sid, None)
         if deadline is not None and inp.at < deadline:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from forumbot.engine.activity import remind as remind_posts, reminder_due
 from forumbot.engine.history import mark, record
 from forumbot.engine.counts import ballots, known, post_count
 from forumbot.engine.day import resolve_day, resolve_runoff, start_day_one
@@ -59,6 +60,12 @@ def advance_to(w: Work, t: datetime) -> None:
             partial = post_count(w, at)
             # on the count's own grid: an overdue count (restored by an undo) keeps the slots it had (C-9)
             g.next_count = count_slot_after(w, due, t, partial)
+        elif kind.startswith("activity"):
+            g.reminded.add(kind)
+            with w.knowing(w.tb.resolved.get(kind)):  # C-13: the posts read by when the daemon first reminded
+                remind_posts(w, at)
+            if not w.quiet:
+                w.computed.append((kind, at))
         elif kind.startswith("remind"):
             g.reminded.add(kind)
             with w.knowing(w.tb.resolved.get(kind)):  # C-13: the votes read by when the daemon first reminded
@@ -110,6 +117,8 @@ def next_timed(w: Work, counts: bool = True) -> tuple[datetime, str] | None:
             # a day a majority ended early owes no reminder (it would go out as the day ends)
             if key not in g.reminded and ph.opens < at and ph.majority is None:
                 found.append((at, key))
+        if (posts_due := reminder_due(w)) is not None:
+            found.append(posts_due)
     due = g.next_count
     if counts and due is not None and ph.kind in ("day", "runoff") and due < ph.deadline:
         found.append((due, "count"))

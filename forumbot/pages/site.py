@@ -20,6 +20,7 @@ from forumbot.engine.setup import commitment_text
 from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup
 from forumbot.names import checked_name
+from forumbot.pages.activity import activity_rows, iso_files, iso_pages, public_posts
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
 from forumbot.pages.daydata import DayData, day_data
 from forumbot.pages.standings import counted, standings_rows
@@ -138,7 +139,11 @@ def build_game(g: GamePages) -> dict[str, bytes]:
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
                opening=urls.get("setup/players", ""), live=live_pictures(g, days, words),
                end_why=_end_why(g, words) if ended else "")
+    iso = iso_files(g.run, [p["seat"] for p in players])  # the game thread's public posts, when it has any
+    ctx.update(iso=iso, activity=(lambda n: activity_rows(g.run, n, players, iso)) if public_posts(g.run) else None)
     files[base + "index.html"] = _html("game.html", ctx)
+    for name, page in iso_pages(g.run, players, iso, words.label, lambda more: _html("iso.html", dict(ctx, **more))).items():
+        files[base + name] = page
     for n in numbers:
         panels = [d for d in days if d.number == n]
         shown = next((pics[d.label][0] for d in reversed(panels) if d.label in pics), "")

@@ -69,6 +69,10 @@ RU: dict[str, str] = {
     "season.mafia": "Мафия", "season.maniac": "Маньяк", "season.survived": "Выжил", "season.modkills": "Модкиллов",
     "season.played": "Игры", "season.share": "{share}% ({wins} из {games})",
     "season.how": "Рейтинг пересчитан по {n} завершённым играм сезона: все начинают с 1500, после каждой игры рейтинг меняется на 20 × (S − E).",
+    # the game thread's activity table and ISO pages (issue 30 item 1)
+    "activity.title": "Активность в игровой теме", "activity.player": "Игрок", "activity.posts": "Постов",
+    "activity.first": "Первый пост", "activity.last": "Последний пост", "activity.iso": "все посты",
+    "iso.title": "Посты игрока {nick} в игровой теме", "iso.count": "Постов: {n}", "game.iso": "Посты в игровой теме",
 }
 
 EN: dict[str, str] = {
@@ -131,6 +135,10 @@ EN: dict[str, str] = {
     "season.mafia": "Mafia", "season.maniac": "Maniac", "season.survived": "Survived", "season.modkills": "Modkills",
     "season.played": "Games played", "season.share": "{share}% ({wins} of {games})",
     "season.how": "The rating is recomputed from the season's {n} finished games: everyone starts at 1500 and moves by 20 × (S − E) after each game.",
+    # the game thread's activity table and ISO pages (issue 30 item 1)
+    "activity.title": "Activity in the game thread", "activity.player": "Player", "activity.posts": "Posts",
+    "activity.first": "First post", "activity.last": "Last post", "activity.iso": "all posts",
+    "iso.title": "{nick}'s posts in the game thread", "iso.count": "Posts: {n}", "game.iso": "Posts in the game thread",
 }
 
 

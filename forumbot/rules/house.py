@@ -16,6 +16,7 @@ from forumbot.model import ROLE_TEAM, Role, Team
 
 TIES = ("runoff", "nobody", "all", "first_reached")
 NO_SHOWS = ("nothing", "autokill", "self_vote")
+POST_MINIMUM_ACTIONS = ("warn", "autokill", "warn_then_autokill")  # R-11
 CAST_ROLES: dict[str, tuple[str, ...]] = {"moscow": ("mafia", "don", "sheriff"), "free_hunt": ("mafia", "doctor", "maniac")}
 CAST_PLAYERS = (7, 30)
 
@@ -34,6 +35,10 @@ class HouseRules:
     draw_at: int  # R-8
     open_roles: bool  # R-9
     cast: Mapping[str, int] | None  # R-10: counts of the variant's special roles, the rest civilians
+    post_minimum: int = 0  # R-11: game-thread posts each alive player owes a day; 0: off
+    post_minimum_chars: int = 1  # R-11: the shortest post that counts, in characters after C-4 normalisation
+    post_minimum_action: str = "warn"  # R-11: one of POST_MINIMUM_ACTIONS
+    post_minimum_reminder_hours: float = 3  # R-11: the reminder PM this long before the day's deadline
     majority_ends_day: bool = False  # R-12: a day ends as soon as one player holds a majority of the alive
     majority_delay: float = 0  # R-12: minutes after the majority-making post, unless the majority breaks first
 
@@ -41,9 +46,12 @@ class HouseRules:
         """(option, value) for every house rule that differs from the variant's clause, in RULES.md order."""
         out = []
         for name in ("vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show",
-                     "draw_at", "open_roles", "cast", "majority_ends_day", "majority_delay"):
+                     "draw_at", "open_roles", "cast", "post_minimum", "majority_ends_day", "majority_delay"):
             value = getattr(self, name)
-            if value != getattr(defaults, name):
+            if name == "post_minimum":  # R-11, off by default: a game without it lists nothing new
+                if value:
+                    out.append((name, (value, self.post_minimum_chars, self.post_minimum_action)))
+            elif value != getattr(defaults, name):
                 out.append((name, (value, self.vote_colors) if name == "vote_format" else value))
         return out
 
@@ -78,6 +86,10 @@ def house_rules(variant: str, options: Mapping[str, Any]) -> HouseRules:
         draw_at=options.get("draw_at", base.draw_at),
         open_roles={"open": True, "closed": False}.get(options.get("roles", ""), base.open_roles),
         cast=dict(options["cast"]) if "cast" in options else None,
+        post_minimum=options.get("post_minimum", base.post_minimum),
+        post_minimum_chars=options.get("post_minimum_chars", base.post_minimum_chars),
+        post_minimum_action=options.get("post_minimum_action", base.post_minimum_action),
+        post_minimum_reminder_hours=options.get("post_minimum_reminder_hours", base.post_minimum_reminder_hours),
         majority_ends_day=bool(options.get("majority_ends_day", False)),
         majority_delay=options.get("majority_delay", 0),
     )
@@ -92,6 +104,10 @@ def house_problems(variant: str, options: Mapping[str, Any]) -> list[str]:
         problems.append("vote_colors: vote_format = 'color' needs the list of colours (R-3)")
     if "vote_colors" in options and options.get("vote_format") != "color":
         problems.append("vote_colors: only read with vote_format = 'color' (R-3)")
+    post_minimum_set = [k for k in ("post_minimum_chars", "post_minimum_action", "post_minimum_reminder_hours")
+                        if k in options]
+    if post_minimum_set and not options.get("post_minimum"):
+        problems.append(f"{post_minimum_set[0]}: only read with post_minimum of 1 or more (R-11)")
     if "majority_delay" in options and not options.get("majority_ends_day"):
         problems.append("majority_delay: only read with majority_ends_day = true (R-12)")
     if "cast" in options:

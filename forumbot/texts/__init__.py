@@ -19,6 +19,7 @@ from forumbot.markup import Format, get_format
 from forumbot.model import Rejection, Role, Special
 from forumbot.parse.normalize import normalize, strip_markup
 from forumbot.texts import en, ru
+from forumbot.texts.activity import ActivityTexts
 from forumbot.texts.ending import EndingTexts
 from forumbot.texts.gm import GmTexts
 from forumbot.texts.guide import GuideTexts
@@ -67,7 +68,7 @@ def duration_parts(length: timedelta) -> list[tuple[int, str]]:
     return [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
 
 
-class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
+class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
     def __init__(self, table: Mapping[str, str], escape: Callable[[str], str], zone: ZoneInfo,
                  fmt: Format | None = None, plural: Callable[[int], int] = ru.plural, spoiler: str = "") -> None:
         self.T = table
@@ -221,6 +222,8 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
                 line = self._("house.majority_delay", n=f"{value:g}")
             elif name == "draw_at":
                 line = self._("house.draw_at.off") if value == 0 else self._("house.draw_at", n=value)
+            elif name == "post_minimum":  # R-11
+                line = self.post_minimum_rule(*value)
             elif name == "cast":
                 # a role the cast leaves out (`maniac = 0`) is not named; the civilians are the rest (R-10)
                 items = [self._("house.cast.item", role=self.role(r), n=n) for r, n in value.items() if n]
@@ -270,6 +273,7 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
         deleted_agitation: Sequence[tuple[str, str]] = (),
         majority: tuple[int, int] | None = None,
         tie: tuple[str, Sequence[str], str] | None = None,
+        few_posts: Sequence[tuple[str, int]] = (), post_minimum: int = 0,
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
         post not counted, or counted with a note, and why. Issue 30 item 5: with `majority` (the votes that make
@@ -317,6 +321,7 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
             notes.append(self._("count.rough", nick=self.b(nick), text=self.quoted(text),
                                 earliest=self.time_s(earliest), latest=self.time_s(latest)))
         return self.post(title, house_block, majority_block, tally_block, tie_block, not_voted_block,
+                         self.few_posts_block(few_posts, post_minimum),
                          self.section(self.T["count.notes"], notes))
 
     def phase(self, label: str) -> str:
@@ -326,18 +331,13 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
     def day_result(self, n: int, outcome, autokills, revealed, lw_deadline,  # type: ignore[no-untyped-def]
                    why: Mapping[str, str] | None = None, majority: tuple[str, datetime] | None = None,
                    downtime: tuple[datetime, datetime] | None = None) -> str:
-        """`why`: seat -> "agitation" or "no_vote", the reason each autokill is for (H-4, H-5). `majority`: who
-        held the majority that ended the day early and that post's time (R-12); `downtime`: the gap that disturbed
-        this deadline, when it waived the no-show rule (C-14)."""
+        """`why`: seat -> "agitation", "no_vote", "posts" or "no_vote_posts", the reason each autokill is for (H-4,
+        H-5, R-11). `majority`: who held the majority that ended the day early and that post's time (R-12);
+        `downtime`: the gap that disturbed this deadline, when it waived the no-show rule (C-14)."""
         lines = [self._("day.ended_at_majority", nick=self.b(majority[0]), at=self.time(majority[1]))] \
             if majority else []
         lines += [self._("day.downtime", gap=self.gap(*downtime))] if downtime else []
-        for kill in autokills:
-            nick, role = revealed(kill.nick)
-            reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]
-            lines.append(self._("day.autokill", nick=self.b(nick), why=reason))
-            if role:
-                lines.append(self._("role.revealed", role=self.role(role)))
+        lines += self.autokill_lines(autokills, revealed, why)
         if autokills:
             lines.append(self._("day.no_vote_after_autokill"))
         for kill in outcome.deaths:
@@ -352,8 +352,21 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts):
             lines.append(self._(f"day.{outcome.reason}", names=self.names(pardoned, bold=True)))
         return self.post(self.heading("day.result", n=n), self.prose(*lines))
 
-    def day_cancelled_by_modkill(self, n: int) -> str:
-        return self.post(self.heading("day.result", n=n), self.prose(self._("day.modkill_no_vote", n=n)))
+    def autokill_lines(self, autokills, revealed, why: Mapping[str, str] | None = None) -> list[str]:  # type: ignore[no-untyped-def]
+        lines = []
+        for kill in autokills:
+            nick, role = revealed(kill.nick)
+            reason = self.T[f"autokill.{(why or {}).get(kill.nick, 'no_vote')}"]
+            lines.append(self._("day.autokill", nick=self.b(nick), why=reason))
+            if role:
+                lines.append(self._("role.revealed", role=self.role(role)))
+        return lines
+
+    def day_cancelled_by_modkill(self, n: int, autokills=(), revealed=None,  # type: ignore[no-untyped-def]
+                                 why: Mapping[str, str] | None = None) -> str:
+        """M-11's day without a vote; R-11's autokills for too few posts still happen at its deadline."""
+        lines = [self._("day.modkill_no_vote", n=n), *self.autokill_lines(autokills, revealed, why)]
+        return self.post(self.heading("day.result", n=n), self.prose(*lines))
 
     def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime,
                      late: str | None = None) -> str:

@@ -185,3 +185,19 @@ ADDED.update({
     "conference.refuse.not_member": "The conference is for the mafia only: your message was forwarded to nobody.",
     "conference.refuse.empty": "An empty message was forwarded to nobody: write the text after the word \"conf\".",
 })
+# --- h30-activity: R-11, the post minimum ---
+ADDED.update({
+    "forms.post": "post|posts",
+    "posts.item": "{nick} — {count}",
+    "posts.below": "Below the minimum ({need} in the game thread a day) — {count}: {names}.",
+    "posts.warning": "Warning for inactivity (the minimum is {need} in the game thread a day): {names}.",
+    "posts.reminder": ("Reminder: you have {got} in the game thread this day, and the minimum is {need}. "
+                       "The day ends {at}."),
+    "autokill.posts": "too few posts in the game thread",
+    "autokill.no_vote_posts": "no vote and too few posts in the game thread",
+    "house.post_minimum": "At least {need} in the game thread a day; whoever writes fewer: {action}",
+    "house.post_minimum_chars": " (posts of {chars} characters or more count, quotes do not)",
+    "posts.action.warn": "a warning",
+    "posts.action.autokill": "an autokill",
+    "posts.action.warn_then_autokill": "a warning the first time, then an autokill",
+})

@@ -185,3 +185,19 @@ ADDED.update({
     "conference.refuse.not_member": "Конференция — только для мафии: ваше сообщение никому не переслано.",
     "conference.refuse.empty": "Пустое сообщение никому не переслано: напишите текст после слова «конфа».",
 })
+# --- h30-activity: R-11, the post minimum ---
+ADDED.update({
+    "forms.post": "сообщение|сообщения|сообщений",
+    "posts.item": "{nick} — {count}",
+    "posts.below": "Ниже минимума ({need} в игровой теме за день) — {count}: {names}.",
+    "posts.warning": "Предупреждение за неактивность (минимум — {need} в игровой теме за день): {names}.",
+    "posts.reminder": ("Напоминание: за этот день у вас {got} в игровой теме, а минимум — {need}. "
+                       "День заканчивается {at}."),
+    "autokill.posts": "мало сообщений в игровой теме",
+    "autokill.no_vote_posts": "нет голоса и мало сообщений в игровой теме",
+    "house.post_minimum": "Минимум за день — {need} в игровой теме; кто написал меньше: {action}",
+    "house.post_minimum_chars": " (засчитываются сообщения от {chars} знаков, цитаты не в счёт)",
+    "posts.action.warn": "предупреждение",
+    "posts.action.autokill": "автокилл",
+    "posts.action.warn_then_autokill": "в первый раз предупреждение, потом автокилл",
+})

@@ -20,7 +20,7 @@ from pagekit import site  # noqa: E402
 
 from forumbot.pages.site import GamePages, csv_cell  # noqa: E402
 
-MARKERS = ("КАНАРЕЙКА-ПМ", "CANARYMOVE", "КАНАРЕЙКА-ГМ")
+MARKERS = ("КАНАРЕЙКА-ПМ", "CANARYMOVE", "КАНАРЕЙКА-ГМ", "КАНАРЕЙКА-УДАЛЁН")
 ROLE_WORDS = {"шериф": "sheriff", "дон": "don", "мафия": "mafia", "мирный": "civilian"}  # Moscow announces no role before the end (M-13)
 
 
@@ -30,6 +30,8 @@ def _canary() -> Game:
     g.pm("night 1", "+1h", "Шериф", "проверка Дон CANARYMOVE")  # a night move with a marker
     g.pm("night 1", "+1h", "Дон", "убить М1")
     g.gm("day 1", "+2h", "КАНАРЕЙКА-ГМ")  # a GM PM the bot answers privately
+    g.post("day 1", "+1h", "М1", "Пост в игровой теме")  # issue 30: the activity table and an ISO page
+    g.post("day 1", "+2h", "М4", "КАНАРЕЙКА-УДАЛЁН", deleted_at=g.at("day 1", "+3h"))  # a moderator deleted it
     g.votes("day 1", {"Шериф": "М2", "Дон": "М2", "Маф1": "М2", "Маф2": "М2", "М1": "М2", "М3": "Дон"})
     g.votes("day 2", {"Шериф": "Дон", "М3": "Дон", "М4": "Дон", "М5": "Дон", "М6": "Дон", "Маф1": "М3"})
     return g
@@ -56,6 +58,7 @@ def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
         posts = {m.key: str(n) for n, m in enumerate(r.run.messages, 1)}
         files = site(GamePages("canary", g.setup(), r.run, post_url="https://f.example/p/{id}", posts=posts))
         assert ("Посты бота" in files["canary/index.html"].decode())
+        assert "canary/posts-5.html" in files and "canary/posts-8.html" not in files  # М1's ISO page; М4's gone
         assert bool(_embedded(files.get("canary/day-1.html", b"").decode())) == (until == "day 1")  # the open day
         text = _public(files)
         for marker in MARKERS:
