@@ -104,6 +104,9 @@ OPTIONS: dict[str, Option] = {
     "draw_at": Option(whole(0, 30), clause="R-8"),
     "roles": Option(choice("closed", "open"), clause="R-9"),
     "cast": Option(table, clause="R-10"),
+    # the bot, a moderator of the game's forum, closes the vote thread between days (outbox/locks.py)
+    "lock_threads": Option(flag, clause="R-13"),
+    "lock_game_thread_at_night": Option(flag, clause="R-13"),
 }
 
 

@@ -88,6 +88,8 @@ def house_problems(variant: str, options: Mapping[str, Any]) -> list[str]:
         problems.append("vote_colors: vote_format = 'color' needs the list of colours (R-3)")
     if "vote_colors" in options and options.get("vote_format") != "color":
         problems.append("vote_colors: only read with vote_format = 'color' (R-3)")
+    if options.get("lock_game_thread_at_night") and not options.get("lock_threads"):
+        problems.append("lock_game_thread_at_night: only read with lock_threads = true (R-13)")
     if "cast" in options:
         if variant == "free_hunt" and ("mafia" in options or "maniac" in options):
             problems.append("cast: give either cast or mafia/maniac, not both (R-10)")
