@@ -213,26 +213,6 @@ class MybbForum(HtmlForum):
         page = self.get("index.php")
         return shown_utc_offset(page.tree(), page.server_time(), self.profile.date_order)
 
-
-def shown_utc_offset(tree: etree._Element, server_now: datetime | None, date_order: str = "auto") -> timedelta | None:
-    clock = select_one(tree, "#current_time")
-    if clock is None or server_now is None:
-        return None
-    shown_text = text(clock)
-    for label in select(clock, "strong"):  # "Текущее время:"; the date is the rest
-        shown_text = shown_text.replace(text(label), "", 1)
-    shown = parse_forum_date(shown_text, timezone.utc, server_now, date_order)
-    if shown is None:
-        return None
-    # the clock shows minutes only and the page took a moment to come: zones are whole quarter hours
-    quarters = round((shown - server_now) / timedelta(minutes=15))
-    offset = timedelta(minutes=15 * quarters)
-    if offset > timedelta(hours=14):  # "Сегодня" read in UTC can fall on the wrong day near midnight
-        offset -= timedelta(days=1)
-    elif offset < timedelta(hours=-12):
-        offset += timedelta(days=1)
-    return offset
-
     # --- closing a thread (R-13) -----------------------------------------------------------------------------------
 
     def _moderation(self, topic: str) -> tuple[Page, etree._Element | None, bool]:
@@ -271,3 +251,23 @@ def shown_utc_offset(tree: etree._Element, server_now: datetime | None, date_ord
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result)
+
+
+def shown_utc_offset(tree: etree._Element, server_now: datetime | None, date_order: str = "auto") -> timedelta | None:
+    clock = select_one(tree, "#current_time")
+    if clock is None or server_now is None:
+        return None
+    shown_text = text(clock)
+    for label in select(clock, "strong"):  # "Текущее время:"; the date is the rest
+        shown_text = shown_text.replace(text(label), "", 1)
+    shown = parse_forum_date(shown_text, timezone.utc, server_now, date_order)
+    if shown is None:
+        return None
+    # the clock shows minutes only and the page took a moment to come: zones are whole quarter hours
+    quarters = round((shown - server_now) / timedelta(minutes=15))
+    offset = timedelta(minutes=15 * quarters)
+    if offset > timedelta(hours=14):  # "Сегодня" read in UTC can fall on the wrong day near midnight
+        offset -= timedelta(days=1)
+    elif offset < timedelta(hours=-12):
+        offset += timedelta(days=1)
+    return offset

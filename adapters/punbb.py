@@ -312,10 +312,6 @@ class PunbbForum(HtmlForum):
                     return post.id
         return None
 
-
-def _fold(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
     # --- closing a topic (R-13) ------------------------------------------------------------------------------------
 
     def close_link(self, topic: str) -> tuple[str, str] | None:
@@ -352,3 +348,7 @@ def _fold(name: str) -> str:
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result)
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
