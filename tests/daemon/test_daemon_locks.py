@@ -8,6 +8,7 @@ from __future__ import annotations
 from daemon_world import GM, STEPS, World, game_toml, play
 from sqlalchemy import select
 
+from forumbot.games.status import game_status
 from forumbot.store.models import OutboxRow, RawInput
 
 DAY1_END, NIGHT1_END = STEPS[3][0], STEPS[5][0]
@@ -79,6 +80,8 @@ def test_r13_a_refused_lock_is_told_to_the_gms_once_and_the_game_goes_on(tmp_pat
     assert len([t for to, t, _ in w.bot_pms() if to == GM and "R-13" in t]) == 1
     assert statuses(w) == {"lock/vote/day 1": "refused", "unlock/vote/night 1": "refused"}
     assert w.forum.lock_log == []
+    status = game_status(w.daemon.sessions, w.config, "g1")
+    assert "refused by the forum, not sent: lock/vote/day 1 (lock thread)" in status
     # the game went on as without the option: Day 2 opened in the game thread
     assert any("День 2" in t or "день 2" in t.casefold() for _, t, _ in w.bot_posts("g1/game"))
     w.close()
