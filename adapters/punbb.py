@@ -314,16 +314,17 @@ class PunbbForum(HtmlForum):
 
     # --- closing a topic (R-13) ------------------------------------------------------------------------------------
 
-    def close_link(self, topic: str) -> tuple[str, str] | None:
+    def close_link(self, topic: str) -> tuple[str, str, str] | None:
         """The topic's moderator link (FluxBB 1.5's footer.php, shown to a moderator of the forum or an admin):
-        `moderate.php?fid=F&close=T&csrf_hash=…` on an open topic, `…&open=T&…` on a closed one. None: not shown."""
+        `moderate.php?fid=F&close=T&csrf_hash=…` on an open topic, `…&open=T&…` on a closed one (PunBB 1.2, which
+        mybb.ru derives from: no csrf_hash); with the page's address. None: not shown."""
         tid = self.topic_id(topic)
         page = self.get(self.url("topic", topic=tid))
         for link in select(page.tree(), "a[href*='moderate.php']"):
             href = urljoin(page.url, link.get("href", ""))
             for action in ("close", "open"):
                 if self.query_value(href, action) == tid:
-                    return action, href
+                    return action, href, page.url
         return None
 
     def may_lock(self, topic: str) -> bool | None:
@@ -334,17 +335,18 @@ class PunbbForum(HtmlForum):
 
     def _lock_thread(self, topic: str, locked: bool) -> None:
         """moderate.php (open/close, one topic by GET): confirm_referrer('viewtopic.php') checks the link's
-        csrf_hash, the topic is set, and redirect() answers with its redirect page (a meta refresh) or a 302; a
-        member who moderates nothing there gets message('No permission'), 403."""
+        csrf_hash (FluxBB 1.5) or the Referer (PunBB 1.2: the topic page is sent as it), the topic is set, and
+        redirect() answers with its redirect page (a meta refresh) or a 302; a member who moderates nothing there
+        gets message('No permission'), 403."""
         want = "close" if locked else "open"
         link = self.close_link(topic)
         if link is None:
             raise FormRejected(f"punbb: the bot may not {want} topic {self.topic_id(topic)} (no moderator links on "
                                f"its page: the account must moderate this forum)")
-        shown, href = link
+        shown, href, topic_page = link
         if shown != want:
             return  # already so
-        result = self.transport.get(href, follow=False, action="post")
+        result = self.transport.get(href, follow=False, action="post", headers={"Referer": topic_page})
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result)
