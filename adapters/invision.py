@@ -308,7 +308,7 @@ class InvisionForum(HtmlForum):
         shown, href = link
         if shown != want:
             return  # already so
-        result = self.transport.get(href, follow=False, action="post")
+        result = self.transport.get(href, follow=False, action="lock")
         if result.status in (301, 302, 303):
             return
         self.raise_for_errors(result)

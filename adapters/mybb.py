@@ -247,7 +247,7 @@ class MybbForum(HtmlForum):
         if closed == locked:
             return
         fields = [(k, v) for k, v in form_fields(form) if k != "action"] + [("action", "openclosethread")]
-        result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="post")
+        result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="lock")
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result)

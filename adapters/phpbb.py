@@ -370,7 +370,7 @@ class PhpbbForum(HtmlForum):
         age = self.transport.clock() - served
         if age < FORM_MIN_AGE:
             self.transport.sleep(FORM_MIN_AGE - age)
-        result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="post")
+        result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="lock")
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result, text=self.notice_text(result) or self.error_text(result))

@@ -346,7 +346,7 @@ class PunbbForum(HtmlForum):
         shown, href, topic_page = link
         if shown != want:
             return  # already so
-        result = self.transport.get(href, follow=False, action="post", headers={"Referer": topic_page})
+        result = self.transport.get(href, follow=False, action="lock", headers={"Referer": topic_page})
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result)

@@ -333,7 +333,7 @@ class SmfForum(HtmlForum):
         shown, href = link
         if shown != want:
             return  # already so
-        result = self.transport.get(href, follow=False, action="post")
+        result = self.transport.get(href, follow=False, action="lock")
         if result.status in _REDIRECTS and "action=lock" not in (result.location or ""):
             return
         self.raise_for_errors(result)

@@ -251,7 +251,7 @@ class VbulletinForum(HtmlForum):
         fields = [(k, v) for k, v in form_fields(form) if k != "do"] + [("do", "openclosethread")]
         # relative to the board's root: vB 4's friendly thread addresses (showthread.php/ID-slug) carry <base href>
         action = form_action(form, self.transport.url(""))
-        result = self.transport.post_form(action, fields, charset=page.charset, action="post")
+        result = self.transport.post_form(action, fields, charset=page.charset, action="lock")
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
         self.raise_for_errors(result)

@@ -293,7 +293,7 @@ class XenforoForum(Conversations):
                                f"account needs the moderator's lock/unlock permission in this forum)")
         if closed == locked:
             return
-        answer = self.post(href, [], action="post", refresh=self.url("topic", topic=tid))
+        answer = self.post(href, [], action="lock", refresh=self.url("topic", topic=tid))
         if answer.get("discussion_open") is not None and bool(answer["discussion_open"]) == locked:
             raise FormRejected(f"xenforo: thread {tid} is still {'open' if locked else 'locked'} after the switch")
 
