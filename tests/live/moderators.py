@@ -15,6 +15,8 @@ from board_smf import _error as smf_error
 
 PHPBB_GLOBAL_MODERATORS = "4"  # phpBB's stock group ids: 4 GLOBAL_MODERATORS (ROLE_MOD_FULL in every forum)
 SMF_GLOBAL_MODERATOR = "2"  # SMF's stock membergroup 2, Global Moderator (lock_any, moderate_board everywhere)
+FLUXBB_MODERATORS = "2"  # FluxBB's stock group 2, Moderators
+MYBB_SUPER_MODERATORS = "3"  # MyBB's stock usergroup 3, Super Moderators (canopenclosethreads in every forum)
 
 
 def promote_phpbb(board: Board) -> None:
@@ -53,3 +55,31 @@ def _post_served(member, path: str, form_id: str, values, submit: str):  # type:
     time.sleep(max(0.0, served + FORM_MIN_AGE - time.monotonic()))
     return member.s.post(urllib.parse.urljoin(page.url, form["action"]), data=data, timeout=TIMEOUT,
                          headers={"Referer": page.url})
+
+
+def promote_fluxbb(board: Board) -> None:
+    """The bot's profile, Administration: user group → Moderators, then "Moderator in forums" → the game's forum
+    (FluxBB's moderators moderate only the forums they are listed in)."""
+    admin = board.member(board.admin)
+    page = f"profile.php?section=admin&id={board.env['BOT_UID']}"
+    admin.submit(page, lambda f: f["id"] == "profile7", {"group_id": FLUXBB_MODERATORS}, "update_group_membership")
+    done = admin.submit(page, lambda f: f["id"] == "profile7", {f"moderator_in[{board.env['FORUM_ID']}]": "1"},
+                        "update_forums")
+    assert done.status_code == 200, f"FluxBB: the bot's forums were not updated ({done.status_code})"
+
+
+def promote_mybb(board: Board) -> None:
+    """Admin CP (its own login) → Users → the bot → Primary user group: Super Moderators → Save. The other fields
+    go back as the form shows them; the additional groups (a multiple select, none chosen) are left out."""
+    admin = board.member(board.admin)
+    login = admin.s.post(admin.url("admin/index.php"), data={"username": board.admin, "password": board.password,
+                                                             "do": "login"}, timeout=TIMEOUT)
+    assert "logout" in login.text, "MyBB admin CP: the admin could not log in"
+    path = f"admin/index.php?module=user-users&action=edit&uid={board.env['BOT_UID']}"
+    page = admin.s.get(admin.url(path), timeout=TIMEOUT)
+    form = next(f for f in _forms(page.text) if "action=edit" in f["action"])
+    data = [(k, v) for k, v in form["fields"] if k not in ("usergroup", "additionalgroups[]")]
+    admin.s.post(urllib.parse.urljoin(page.url, form["action"]), data=data + [("usergroup", MYBB_SUPER_MODERATORS)],
+                 timeout=TIMEOUT)
+    shown = admin.s.get(admin.url(path), timeout=TIMEOUT).text
+    assert f'<option value="{MYBB_SUPER_MODERATORS}" selected' in shown, "MyBB admin CP: the bot's group is unchanged"

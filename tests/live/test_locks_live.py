@@ -15,27 +15,32 @@ from adapters.phpbb import PhpbbForum
 from adapters.smf import SmfForum
 from boards import Board, Member
 from livegame import PASSWORD_ENV, LiveGame
-from moderators import promote_phpbb, promote_smf
+from adapters.mybb import MybbForum
+from adapters.punbb import PunbbForum
+from moderators import promote_fluxbb, promote_mybb, promote_phpbb, promote_smf
 from forumbot.cli.main import main
 from forumbot.errors import FormRejected
 
 pytestmark = [pytest.mark.live, pytest.mark.group_last]
 
-REPLY = {"phpbb": ("posting.php?mode=reply&t={t}", "postform"), "smf": ("index.php?action=post;topic={t}.0", "postmodify")}
+REPLY = {"phpbb": ("posting.php?mode=reply&t={t}", 'id="postform"'), "smf": ("index.php?action=post;topic={t}.0", 'id="postmodify"'),
+         "mybb": ("newreply.php?tid={t}", 'name="message"'), "fluxbb": ("post.php?tid={t}", 'name="req_message"')}
 
 
 def may_reply(member: Member, engine: str, topic: str) -> bool:
     """Whether a player is shown the reply form of the topic: a closed topic answers with the board's refusal."""
     path, form = REPLY[engine]
     page = member.s.get(member.url(path.format(t=topic)), timeout=60)
-    return f'id="{form}"' in page.text
+    return form in page.text
 
 
 def roles(board: Board) -> dict[str, str]:
     return dict(zip(board.players, ("sheriff", "don", "mafia", "mafia")))
 
 
-def check_locks(board: Board, adapter, promote, tmp_path, monkeypatch) -> None:
+def check_adapter_locks(board: Board, adapter, promote) -> None:
+    """An ordinary member may not lock and is refused; promoted by the admin, the bot closes and opens the vote
+    thread, as a player sees it."""
     engine, vote = board.engine, board.env["VOTE_TOPIC"]
     thread = board.topic_url(vote)
     player = board.member(board.players[0])
@@ -53,6 +58,11 @@ def check_locks(board: Board, adapter, promote, tmp_path, monkeypatch) -> None:
     adapter.lock_thread(thread, False)
     assert may_reply(player, engine, vote), "the vote thread should be open again"
 
+
+def check_locks(board: Board, adapter, promote, tmp_path, monkeypatch) -> None:
+    engine, vote = board.engine, board.env["VOTE_TOPIC"]
+    player = board.member(board.players[0])
+    check_adapter_locks(board, adapter, promote)
     # one tick at Day 1's deadline closes the vote thread; the tick at Day 2's start opens it (the test's clock)
     game = LiveGame(board, tmp_path, "locks", "moscow", roles(board), {"post": 1.2, "pm": 1.2},
                     options="lock_threads = true")
@@ -92,3 +102,15 @@ def test_r13_smf_locks_and_unlocks_the_vote_thread(smf_stock_board, tmp_path, mo
     board = smf_stock_board
     check_locks(board, SmfForum(board.base_url, board.bot, board.password, timezone_name="Europe/Moscow"),
                 promote_smf, tmp_path, monkeypatch)
+
+
+def test_r13_mybb_locks_and_unlocks_the_vote_thread(mybb_side_board):
+    board = mybb_side_board
+    check_adapter_locks(board, MybbForum(board.base_url, board.bot, board.password, timezone_name="Europe/Moscow"),
+                        promote_mybb)
+
+
+def test_r13_fluxbb_locks_and_unlocks_the_vote_thread(fluxbb_stock_board):
+    board = fluxbb_stock_board
+    check_adapter_locks(board, PunbbForum(board.base_url, board.bot, board.password,
+                                          timezone_name="Europe/Moscow"), promote_fluxbb)
