@@ -30,6 +30,7 @@ import json
 import logging
 import re
 from typing import Iterator
+from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -37,7 +38,7 @@ from adapters.extract import extract_posts
 from adapters.html import select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import INVISION, HtmlProfile
-from forumbot.forum.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import LOCK, ForumPM, OWN_PM
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -54,7 +55,7 @@ def to_html(message: str) -> str:
 
 class InvisionForum(HtmlForum):
     """Invision Community 4. `InvisionForum(base_url, username, password)`; times are exact (unix/ISO)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "invision"
     profile: HtmlProfile = INVISION
@@ -275,6 +276,43 @@ class InvisionForum(HtmlForum):
             raise FormRejected(f"invision: HTTP 403 from {result.url}")
         self.raise_for_errors(result, flood_action="pm")
         raise PageFormatChanged("invision: sending a PM gave neither a conversation nor an error")
+
+    # --- locking a topic (R-13; unverified: checked against the emulator only) -------------------------------------
+
+    def lock_link(self, topic: str) -> tuple[str, str] | None:
+        """The moderation menu's lock item (Content\\Controller::moderate: `?do=moderate&action=lock|unlock&
+        csrfKey=`): `lock` on an open topic, `unlock` on a locked one, shown only with canLock. None: not shown."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        for link in select(page.tree(), "a[href*='do=moderate']"):
+            href = urljoin(page.url, html.unescape(link.get("href", "")))
+            action = self.query_value(href, "action")
+            if action in ("lock", "unlock"):
+                return action, href
+        return None
+
+    def may_lock(self, topic: str) -> bool | None:
+        return self.lock_link(topic) is not None
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """A GET of the menu's link (its csrfKey checked), answered with a redirect to the topic; a member without
+        canLock gets the error page (`#elErrorMessage`). lock on a locked topic is not offered: nothing to do."""
+        want = "lock" if locked else "unlock"
+        link = self.lock_link(topic)
+        if link is None:
+            raise FormRejected(f"invision: the bot may not {want} topic {self.topic_id(topic)} (no lock in its "
+                               f"moderation menu: the account needs the moderator's lock permission in this forum)")
+        shown, href = link
+        if shown != want:
+            return  # already so
+        result = self.transport.get(href, follow=False, action="lock")
+        if result.status in (301, 302, 303):
+            return
+        self.raise_for_errors(result)
+
 
 
 def replace_subject(pm: ForumPM, title: str) -> ForumPM:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Callable, ClassVar, Sequence
 
-from forumbot.forum.adapter import ACCOUNTS, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost, ReplyId
+from forumbot.forum.adapter import ACCOUNTS, LOCK, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost, ReplyId
 from forumbot.errors import ForumError, FormRejected
 from forumbot.markup import escape_bbcode
 
@@ -24,7 +24,7 @@ class _PM:
 @dataclass
 class MemoryForum(AdapterBase):
     """A forum held in memory. `bot` is the bot's account; `clock` stamps the bot's own posts and PMs."""
-    CAPABILITIES = frozenset({REREAD, ACCOUNTS, OWN_PM})
+    CAPABILITIES = frozenset({REREAD, ACCOUNTS, OWN_PM, LOCK})
 
     # read by forumbot.config.types.engine_traits: its forum-table settings, zoned times, markup
     settings: ClassVar[frozenset[str]] = frozenset({"page_size"})
@@ -43,6 +43,10 @@ class MemoryForum(AdapterBase):
     # MyBB's post merging, when a test sets it: a reply right after the bot's own last post of the topic is
     # appended to that post, and `reply` says so (ReplyId.merged)
     merge_replies: bool = False
+    # R-13: whether the bot's account moderates here (may lock), the threads closed now, and each lock done
+    moderator: bool = True
+    locked: set[str] = field(default_factory=set)
+    lock_log: list[tuple[str, bool, datetime]] = field(default_factory=list)
     _failures: list[ForumError] = field(default_factory=list)
     _next_id: int = 1
 
@@ -166,6 +170,20 @@ class MemoryForum(AdapterBase):
             if post.author == self.bot and marker in post.text:
                 return post.id
         return None
+
+    def may_lock(self, topic: str) -> bool | None:
+        self._call(f"may_lock {topic}")
+        return self.moderator
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        """Close or open `topic`, as its moderator; a thread already so is left be. Posts still arrive in a closed
+        thread (moderators post there; a forum's lock does not remove what is in flight)."""
+        self._call(f"lock_thread {topic} {'lock' if locked else 'unlock'}")
+        if not self.moderator:
+            raise FormRejected(f"memory: not a moderator of {topic}")
+        if (topic in self.locked) != locked:
+            (self.locked.add if locked else self.locked.discard)(topic)
+            self.lock_log.append((topic, locked, self.clock()))
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
         for p in reversed(self.pms):

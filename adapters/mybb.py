@@ -23,11 +23,11 @@ from lxml import etree
 
 from adapters.dates import parse_forum_date
 from adapters.hooks import hook
-from adapters.html import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
+from adapters.html import clean_text, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId, same_account
 from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
-from forumbot.forum.adapter import ForumPM, OWN_PM
-from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
+from forumbot.forum.adapter import LOCK, ForumPM, OWN_PM
+from forumbot.errors import FormRejected, ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ _THREAD_LINK = re.compile(r"showthread\.php\?(?:.*&(?:amp;)?)?tid=\d+|thread-\d+
 class MybbForum(HtmlForum):
     """MyBB adapter. `MybbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (MyBB prints no zone at all)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "mybb"
     profile: HtmlProfile = MYBB
@@ -212,6 +212,45 @@ class MybbForum(HtmlForum):
         Read after `login`: a guest sees the board's default zone, not the account's."""
         page = self.get("index.php")
         return shown_utc_offset(page.tree(), page.server_time(), self.profile.date_order)
+
+    # --- closing a thread (R-13) -----------------------------------------------------------------------------------
+
+    def _moderation(self, topic: str) -> tuple[Page, etree._Element | None, bool]:
+        """The thread page, its thread-moderation form (showthread_moderationoptions: `moderation.php`, hidden
+        modtype=thread, tid, my_post_key, `select[name=action]`, shown to a moderator; its `openclosethread` option
+        only with canopenclosethreads) and whether the thread is closed (the quick reply's moderator box
+        `modoptions[closethread]`, checked on a closed thread; else the "Thread Closed" reply button)."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        tree = page.tree()
+        form = next((f for f in select(tree, "form[action*='moderation.php']")
+                     if select_one(f, "option[value='openclosethread']") is not None), None)
+        box = select_one(tree, "input[name='modoptions[closethread]']")
+        closed = box.get("checked") is not None if box is not None else \
+            select_one(tree, "a.closed_button, .closed_button") is not None
+        return page, form, closed
+
+    def may_lock(self, topic: str) -> bool | None:
+        return self._moderation(topic)[1] is not None
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """moderation.php's `openclosethread` toggles (closed → open, else closed) after verify_post_check and
+        is_moderator(fid, canopenclosethreads) (else error_no_permission), then moderation_redirect to the
+        thread: so the state is read first and the toggle sent only when it differs."""
+        page, form, closed = self._moderation(topic)
+        if form is None:
+            raise FormRejected(f"mybb: the bot may not close thread {self.topic_id(topic)} (no Open / Close Thread "
+                               f"in its moderation options: the account needs canopenclosethreads in this forum)")
+        if closed == locked:
+            return
+        fields = [(k, v) for k, v in form_fields(form) if k != "action"] + [("action", "openclosethread")]
+        result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="lock")
+        if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
+            return
+        self.raise_for_errors(result)
 
 
 def shown_utc_offset(tree: etree._Element, server_now: datetime | None, date_order: str = "auto") -> timedelta | None:

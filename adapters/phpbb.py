@@ -26,8 +26,8 @@ from adapters.html import (
 )
 from adapters.htmlforum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.profiles import PHPBB, HtmlProfile
-from forumbot.forum.adapter import ForumPM, OWN_PM
-from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged, PostQueued
+from forumbot.forum.adapter import LOCK, ForumPM, OWN_PM
+from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ _POST_LINK = re.compile(r"viewtopic\.php\?(?:[^#]*[&;])?p=(\d+)")
 class PhpbbForum(HtmlForum):
     """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "phpbb"
     profile: HtmlProfile = PHPBB
@@ -316,6 +316,64 @@ class PhpbbForum(HtmlForum):
         if page.status == 404 and select_one(tree, self.profile.selectors["message_panel"]) is not None:
             return False
         return None
+
+    # --- closing a topic (R-13) ------------------------------------------------------------------------------------
+
+    def quickmod_actions(self, topic: str) -> dict[str, str]:
+        """The topic's quick-moderation links by action (viewtopic.php's quickmod_array, shown in prosilver's
+        `#quickmod` dropdown: `mcp.php?f=F&t=T&quickmod=1&redirect=…&action=lock`). phpBB lists `lock` only on an
+        open topic and `unlock` only on a closed one, and each only to an account with `m_lock` there (or, for
+        `lock`, `f_user_lock` on its own topic)."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        actions: dict[str, str] = {}
+        for link in select(page.tree(), "a[href*='quickmod=1']"):
+            href = urljoin(page.url, link.get("href", ""))
+            action = self.query_value(href, "action")
+            if action:
+                actions.setdefault(action, href)
+        return actions
+
+    def may_lock(self, topic: str) -> bool | None:
+        """Whether the bot may close and open the topic, read from its page only: `unlock` needs m_lock, so
+        either link is a moderator's (an own-topic `lock` without m_lock could not be undone: not enough)."""
+        actions = self.quickmod_actions(topic)
+        return "unlock" in actions or ("lock" in actions and self._moderates(actions))
+
+    @staticmethod
+    def _moderates(actions: dict[str, str]) -> bool:
+        # the topic log is listed only with m_ in the forum (viewtopic.php: 'topic_logs' => m_)
+        return "topic_logs" in actions
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """mcp.php's lock_unlock: the quickmod link answers with confirm_box's form (`form#confirm`: the hidden
+        fields, confirm_uid, sess, confirm_key; buttons confirm/cancel); posted with `confirm`, the topic is set and
+        the answer is trigger_error's message page with a meta refresh back to the topic. An account without the
+        right is never shown the link; a page without the confirm form is the board's refusal, in its words."""
+        want, done = ("lock", "unlock") if locked else ("unlock", "lock")
+        actions = self.quickmod_actions(topic)
+        if want not in actions:
+            if done in actions:
+                return  # already so (another moderator, or an earlier try whose answer was lost)
+            raise FormRejected(f"phpbb: the bot may not {want} topic {self.topic_id(topic)} (its moderation tools "
+                               f"offer no {want}: the account needs the moderator's right m_lock in this forum)")
+        page = self.get(actions[want])
+        served = self.transport.clock()
+        form = find_form(page.tree(), "form#confirm")
+        if form is None:
+            self.raise_for_errors(page, text=self.notice_text(page) or self.error_text(page))
+            return
+        fields = form_fields(form) + [submit_field(form, "confirm") or ("confirm", "1")]
+        age = self.transport.clock() - served
+        if age < FORM_MIN_AGE:
+            self.transport.sleep(FORM_MIN_AGE - age)
+        result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="lock")
+        if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
+            return
+        self.raise_for_errors(result, text=self.notice_text(result) or self.error_text(result))
 
     # --- the board's zone (check-config --online) -------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from adapters.html_inbox import same_account
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.pagechecks import error_box
 from adapters.profiles import PUNBB, HtmlProfile
-from forumbot.forum.adapter import ForumPM, ForumPost, OWN_PM
+from forumbot.forum.adapter import LOCK, ForumPM, ForumPost, OWN_PM
 from forumbot.errors import ForumError, FormRejected, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -43,7 +43,7 @@ MAX_DIALOGUE_PAGES = 20
 class PunbbForum(HtmlForum):
     """PunBB / FluxBB adapter. `PunbbForum(base_url, username, password, timezone_name="Europe/Moscow")`;
     the zone is the one the forum shows the bot's account (PunBB prints none)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "punbb"
     profile: HtmlProfile = PUNBB
@@ -311,6 +311,45 @@ class PunbbForum(HtmlForum):
                 if _fold(post.author) == me and (marker in post.text or marker in post.html):
                     return post.id
         return None
+
+    # --- closing a topic (R-13) ------------------------------------------------------------------------------------
+
+    def close_link(self, topic: str) -> tuple[str, str, str] | None:
+        """The topic's moderator link (FluxBB 1.5's footer.php, shown to a moderator of the forum or an admin):
+        `moderate.php?fid=F&close=T&csrf_hash=…` on an open topic, `…&open=T&…` on a closed one (PunBB 1.2, which
+        mybb.ru derives from: no csrf_hash); with the page's address. None: not shown."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        for link in select(page.tree(), "a[href*='moderate.php']"):
+            href = urljoin(page.url, link.get("href", ""))
+            for action in ("close", "open"):
+                if self.query_value(href, action) == tid:
+                    return action, href, page.url
+        return None
+
+    def may_lock(self, topic: str) -> bool | None:
+        return self.close_link(topic) is not None
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """moderate.php (open/close, one topic by GET): confirm_referrer('viewtopic.php') checks the link's
+        csrf_hash (FluxBB 1.5) or the Referer (PunBB 1.2: the topic page is sent as it), the topic is set, and
+        redirect() answers with its redirect page (a meta refresh) or a 302; a member who moderates nothing there
+        gets message('No permission'), 403."""
+        want = "close" if locked else "open"
+        link = self.close_link(topic)
+        if link is None:
+            raise FormRejected(f"punbb: the bot may not {want} topic {self.topic_id(topic)} (no moderator links on "
+                               f"its page: the account must moderate this forum)")
+        shown, href, topic_page = link
+        if shown != want:
+            return  # already so
+        result = self.transport.get(href, follow=False, action="lock", headers={"Referer": topic_page})
+        if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
+            return
+        self.raise_for_errors(result)
 
 
 def _fold(name: str) -> str:

@@ -34,7 +34,7 @@ from adapters.hooks import hook
 from adapters.html import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR, HtmlProfile
-from forumbot.forum.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import LOCK, ForumPM, OWN_PM
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PostQueued,
 )
@@ -52,7 +52,7 @@ _NOBBC_CLOSE = re.compile(r"\[/nobbc\]", re.IGNORECASE)
 class SmfForum(HtmlForum):
     """SMF 2.1 adapter. `SmfForum(base_url, username, password, timezone_name="Europe/Moscow")`; base_url is the
     folder holding index.php; the zone is the one the forum shows the bot's account (SMF prints no zone)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "smf"
     profile: HtmlProfile = SMF
@@ -297,3 +297,43 @@ class SmfForum(HtmlForum):
             limit = int(next(g for g in hourly.groups() if g) or SMF_PMS_PER_HOUR)
             # The oldest PM of the hour leaves the window first; when is not shown: the average spacing.
             raise FloodLimited(f"smf: PM limit: {problem}", retry_after=3600.0 / max(limit, 1))
+
+    # --- closing a topic (R-13) ------------------------------------------------------------------------------------
+
+    def lock_link(self, topic: str) -> tuple[str, str] | None:
+        """The topic's lock button (Display.php's mod_buttons['lock'], shown with lock_any, or lock_own on the
+        account's own topic): `index.php?action=lock;topic=T.0;sa=lock|unlock;<session var>=<session id>`. Its `sa`
+        says what it does: `lock` on an open topic, `unlock` on a closed one. None: the account has no such button."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        for link in select(page.tree(), "a[href*='action=lock;']"):
+            href = urljoin(page.url, link.get("href", ""))
+            action = re.search(r"[;&?]sa=(lock|unlock)\b", href)
+            if action:
+                return action.group(1), href
+        return None
+
+    def may_lock(self, topic: str) -> bool | None:
+        """Whether the bot may close and open the topic, read from its page: the lock button is shown only with the
+        right (lock_own on its own topic locks it as a member, locked = 2, which SMF lets it open again too)."""
+        return self.lock_link(topic) is not None
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """Topic.php's LockTopic: a GET checked by its session pair (checkSession('get')), which toggles the topic
+        and redirects back to it (`topic=T.0;moderate`); an account without lock_any/lock_own gets the fatal
+        error page (`cannot_lock_any`), a topic set meanwhile `error_topic_(un)locked_already`."""
+        want = "lock" if locked else "unlock"
+        link = self.lock_link(topic)
+        if link is None:
+            raise FormRejected(f"smf: the bot may not {want} topic {self.topic_id(topic)} (no lock button on its "
+                               f"page: the account needs the lock_any permission in this board)")
+        shown, href = link
+        if shown != want:
+            return  # already so
+        result = self.transport.get(href, follow=False, action="lock")
+        if result.status in _REDIRECTS and "action=lock" not in (result.location or ""):
+            return
+        self.raise_for_errors(result)

@@ -25,11 +25,11 @@ from typing import Any, Iterator
 
 from lxml import etree
 
-from adapters.html import clean_text, find_form, meta_refresh_url, select, select_one, text
+from adapters.html import clean_text, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import VBULLETIN, HtmlProfile, frozen_map
-from forumbot.forum.adapter import ForumPM, ForumPost, OWN_PM
-from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
+from forumbot.forum.adapter import LOCK, ForumPM, ForumPost, OWN_PM
+from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def print_profile(profile: HtmlProfile) -> HtmlProfile:
 class VbulletinForum(HtmlForum):
     """vBulletin 3.8/4.2. `VbulletinForum(base_url, username, password, timezone_name="Europe/Moscow",
     printthread=True)`; the zone is the one the board shows the bot's account (vB prints none)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "vbulletin"
     profile: HtmlProfile = VBULLETIN
@@ -218,6 +218,44 @@ class VbulletinForum(HtmlForum):
         if said and meta_refresh_url(page.tree(), page.url) and page.status == 200:
             return ""
         return said
+
+    # --- closing a thread (R-13; unverified: checked against tests/emulators/vbulletin.py only) ---------------------
+
+    def _thread_tools(self, topic: str) -> tuple[Page, etree._Element | None, bool]:
+        """The thread page, its thread tools form (`form[name=threadadminform]` to postings.php, with the
+        `openclosethread` action: shown to a moderator with canopenclose) and whether the thread is closed (its
+        reply button is threadclosed.gif)."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        tree = page.tree()
+        form = next((f for f in select(tree, "form[action*='postings.php']")
+                     if select_one(f, "input[value='openclosethread'], option[value='openclosethread']") is not None),
+                    None)
+        return page, form, select_one(tree, "img[src*='threadclosed']") is not None
+
+    def may_lock(self, topic: str) -> bool | None:
+        return self._thread_tools(topic)[1] is not None
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """postings.php `do=openclosethread` toggles, so the thread's state is read first; the answer is vB's
+        standard redirect (a 302 or the meta-refresh page), or its no-permission message."""
+        page, form, closed = self._thread_tools(topic)
+        if form is None:
+            raise FormRejected(f"vbulletin: the bot may not close thread {self.topic_id(topic)} (no Open / Close in "
+                               f"its thread tools: the account needs canopenclose in this forum)")
+        if closed == locked:
+            return
+        fields = [(k, v) for k, v in form_fields(form) if k != "do"] + [("do", "openclosethread")]
+        # relative to the board's root: vB 4's friendly thread addresses (showthread.php/ID-slug) carry <base href>
+        action = form_action(form, self.transport.url(""))
+        result = self.transport.post_form(action, fields, charset=page.charset, action="lock")
+        if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
+            return
+        self.raise_for_errors(result)
+
 
 
 def _show_cursor(after: str | None) -> str | None:

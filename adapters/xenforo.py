@@ -32,6 +32,7 @@ import json
 import logging
 import re
 from typing import Any, Iterator, Mapping
+from urllib.parse import urljoin
 
 from lxml import html as lxml_html
 
@@ -40,7 +41,7 @@ from adapters.html import clean_text, select, select_one
 from adapters.htmlforum import HtmlForum, ReplyId
 from adapters.profiles import XENFORO, HtmlProfile
 from adapters.xenforo_pms import Conversations
-from forumbot.forum.adapter import OWN_PM
+from forumbot.forum.adapter import LOCK, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -57,7 +58,7 @@ _UNREAD = re.compile(r"conversations_unread['\"]?\s*:\s*['\"]?(\d+)")
 
 class XenforoForum(Conversations):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO
@@ -263,6 +264,38 @@ class XenforoForum(Conversations):
         if self.matches("pending", where):  # taken, held for a moderator: sending it again would queue a copy
             raise PostQueued(f"xenforo: the reply to thread {tid} awaits a moderator's approval")
         raise FormRejected(f"xenforo: reply to thread {tid} gave no post ({answer.get('message') or where})")
+
+    # --- locking a thread (R-13; unverified: checked against the emulator only) ------------------------------------
+
+    def _lock_switch(self, topic: str) -> tuple[str | None, bool]:
+        """The thread tools' lock switch (`threads/…/quick-close`, `data-xf-click="switch"`, shown with
+        canLockUnlock) and whether the thread is locked (`dd.blockStatus-message--locked` above its posts)."""
+        tid = self.topic_id(topic)
+        page = self.get(self.url("topic", topic=tid))
+        tree = page.tree()
+        link = select_one(tree, "a[data-xf-click='switch'][href*='quick-close']")
+        href = urljoin(page.url, link.get("href", "")) if link is not None else None
+        return href, select_one(tree, ".blockStatus-message--locked") is not None
+
+    def may_lock(self, topic: str) -> bool | None:
+        return self._lock_switch(topic)[0] is not None
+
+    def lock_thread(self, topic: str, locked: bool) -> None:
+        self.with_login(lambda: self._lock_thread(topic, locked))
+
+    def _lock_thread(self, topic: str, locked: bool) -> None:
+        """Pub\\Controller\\Thread::actionQuickClose toggles discussion_open: read the state first, POST the
+        switch with the token, and take the JSON answer's `discussion_open` where it gives one."""
+        href, closed = self._lock_switch(topic)
+        tid = self.topic_id(topic)
+        if href is None:
+            raise FormRejected(f"xenforo: the bot may not lock thread {tid} (no lock in its thread tools: the "
+                               f"account needs the moderator's lock/unlock permission in this forum)")
+        if closed == locked:
+            return
+        answer = self.post(href, [], action="lock", refresh=self.url("topic", topic=tid))
+        if answer.get("discussion_open") is not None and bool(answer["discussion_open"]) == locked:
+            raise FormRejected(f"xenforo: thread {tid} is still {'open' if locked else 'locked'} after the switch")
 
     # --- find own post ----------------------------------------------------------------------------------------
 

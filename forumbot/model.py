@@ -41,6 +41,7 @@ class Where(StrEnum):
     GAME = "game"  # the game thread
     VOTE = "vote"  # the vote thread
     PM = "pm"  # a private message to (or from) the bot
+    LOCK = "lock"  # a message only: a thread closed or opened; `to` names the thread, `text` the action
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,9 @@ OPTIONS: dict[str, Option] = {
     "post_minimum_chars": Option(whole(1, 100_000), clause="R-11"),
     "post_minimum_action": Option(choice("warn", "autokill", "warn_then_autokill"), clause="R-11"),
     "post_minimum_reminder_hours": Option(number(0, 24 * 365, "hours"), clause="R-11"),  # 0: no reminder
+    # the bot, a moderator of the game's forum, closes the vote thread between days (outbox/locks.py)
+    "lock_threads": Option(flag, clause="R-13"),
+    "lock_game_thread_at_night": Option(flag, clause="R-13"),
 }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from forumbot.cli.common import config_from_args, now_of
 from forumbot.config.types import Config
 from forumbot.errors import ConfigError, LoginRequired
+from forumbot.forum.adapter import LOCK, can
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 
 
@@ -166,6 +167,9 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
                     verified.append(f"verified: forums.{forum.name}: every selector the bot needs matched the "
                                     "thread page"
                                     + ("" if report.inbox is None else " and the inbox"))
+        for game in config.games.values():  # R-13: read from the thread page's controls, nothing locked
+            if game.forum == forum.name and game.options.get("lock_threads") and game.vote_thread in threads:
+                _check_lock(adapter, game, wrong, unreachable, verified)
         check = getattr(adapter, "check_account", None)  # optional: what the account lacks (Discourse)
         if check is not None:
             try:
@@ -173,6 +177,31 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             except ForumError as e:
                 unreachable.append(f"forums.{forum.name}: cannot read the account: {e}")
     return wrong, unreachable, warnings
+
+
+def _check_lock(adapter, game, wrong: list[str], unreachable: list[str], verified: list[str]) -> None:
+    """R-13: a game with lock_threads on a board where the bot's account has no lock control is a config to fix.
+    Read from the vote thread's page (the controls the board shows the bot's account); nothing is locked."""
+    from forumbot.errors import ForumError  # with the adapter's first use, as check_online's own
+
+    setting = f"games.{game.name}.options.lock_threads"
+    if not can(adapter, LOCK):
+        wrong.append(f"{setting}: the bot cannot lock threads on this engine; set it to false")
+        return
+    try:
+        may = adapter.may_lock(game.vote_thread)
+    except ForumError as e:
+        unreachable.append(f"{setting}: cannot read the lock control on {game.vote_thread}: {e}")
+        return
+    if may is None:
+        verified.append(f"not verified: {setting}: this engine's page does not show whether the bot may lock "
+                        f"{game.vote_thread}; the first lock will tell the GMs")
+    elif may:
+        verified.append(f"verified: {setting}: the bot's account has the lock control on {game.vote_thread} "
+                        "(nothing was locked)")
+    else:
+        wrong.append(f"{setting}: the bot's account has no lock control on {game.vote_thread}: give it a "
+                     "moderator's right in the game's forum, or set lock_threads = false")
 
 
 def _zone_mismatch(forum, adapter, now: datetime) -> tuple[str | None, str | None]:

@@ -31,6 +31,7 @@ from forumbot.forum import unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.games.season import publish_standings
+from forumbot.outbox.locks import lock_messages
 from forumbot.outbox.store import Target, enqueue, withhold
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
@@ -242,6 +243,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         outcome.queued = enqueue(session, game_id, game.name, due, origin="core", stored=sent)
         if saved and saved[-1].until == until and not outcome.pages_error:  # with a pages error results wait
             mark_enqueued(session, game_id, until)  # (a quiet tick, which stored no tip, writes nothing)
+        # the threads closed and opened at the phases resolved, after the posts due with them
+        outcome.queued += enqueue(session, game_id, game.name, lock_messages(setup.options, result.resolved,
+                                                                             result.phase), origin="shell")
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
             skipped, setup.gms, setup.language, until, escape) + [m for topic, held in waiting for m in
             held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")

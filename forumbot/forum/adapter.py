@@ -58,6 +58,10 @@ ACCOUNTS = "account_exists"  # account_exists(name) -> bool | None (a GM `зам
 UNREAD_PMS = "unread_pms"  # shows_unread_pms and unread_pms_shown(): the page header's unread-PM count
 OWN_PM = "find_own_pm"  # find_own_pm(to, marker): the bot's sent PM carrying a marker (outbox recovery)
 COOKIES = "cookies"  # export_cookies() -> str and import_cookies(str): a session the store keeps
+# lock_thread(topic, locked) closes (True) or opens (False) a thread as the forum's moderator; done when the
+# thread already is so; FormRejected when the forum refuses. may_lock(topic) -> bool | None reads whether the bot's
+# account has that control on the thread's page (None: the page does not tell), locking nothing.
+LOCK = "lock_thread"
 
 
 class AdapterBase:

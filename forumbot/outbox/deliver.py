@@ -33,12 +33,12 @@ from typing import Callable, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from forumbot.forum.adapter import OWN_PM, ForumAdapter, can
+from forumbot.forum.adapter import LOCK, OWN_PM, ForumAdapter, can
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued,
 )
 from forumbot.model import Where
-from forumbot.outbox.notices import split_chunks, record_queued, record_refused, shadow_text
+from forumbot.outbox.notices import record_lock_refused, split_chunks, record_queued, record_refused, shadow_text
 from forumbot.outbox.store import (
     Delivery, Target, mark_attempt, mark_sent, mark_uncertain, note_error, reset_row, update_rows, marker, with_marker,
     withhold,
@@ -92,8 +92,11 @@ def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Targ
 
 
 def _kind(row: OutboxRow, target: Target) -> str:
-    """The flood timer a row goes out under: a shadowed row is a PM to the GM, whatever it would have been."""
-    return "pm" if row.where == Where.PM or target.shadowed(row) else "post"
+    """The flood timer a row goes out under: a shadowed row is a PM to the GM, whatever it would have been; a lock
+    (R-13) is no post and waits for neither timer."""
+    if row.where == Where.PM or target.shadowed(row):
+        return "pm"
+    return "lock" if row.where == Where.LOCK else "post"
 
 
 def _flood_held(held: set[str], report: Delivery, kind: str, send: Callable[[], None]) -> None:
@@ -127,9 +130,15 @@ def _gm_first(rows: list[OutboxRow], target: Target) -> list[OutboxRow]:
 
 def _due(sessions, target: Target, now: datetime, status: str) -> list[OutboxRow]:
     with sessions.begin() as session:
-        return list(session.scalars(select(OutboxRow).where(
+        rows = list(session.scalars(select(OutboxRow).where(
             OutboxRow.game_id == target.game_id, OutboxRow.status == status, OutboxRow.due_at <= now,
         ).order_by(OutboxRow.due_at, OutboxRow.id)))
+    # R-13: among the rows due at one time a thread is opened before the posts (the day's opening goes into an open
+    # thread) and closed after them (the result is posted before the thread closes)
+    return sorted(rows, key=lambda r: (r.due_at, _LOCK_ORDER.get((r.where, r.text), 1)))
+
+
+_LOCK_ORDER = {(Where.LOCK, "unlock"): 0, (Where.LOCK, "lock"): 2}
 
 
 # --- recovery after a crash between sending and recording -------------------------------------------------
@@ -140,6 +149,9 @@ def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, 
     for row in rows:
         if row.batch:
             batches.setdefault(row.batch, []).append(row)
+            continue
+        if row.where == Where.LOCK:  # R-13: a lock done twice is done once (the adapter leaves a closed thread be)
+            reset_row(sessions, [row], "interrupted; a lock is simply done again")
             continue
         if row.where == Where.PM:
             found = _find_pm(adapter, row.to or "", row.marker)
@@ -177,6 +189,9 @@ def _find_pm(adapter, to: str, tag: str) -> str | None:
 
 
 def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
+    if row.where == Where.LOCK:
+        _lock(sessions, adapter, target, row, now, report, hook)
+        return
     mark_attempt(sessions, [row], now, batch=None)
     hook("after_attempt")
     try:
@@ -209,6 +224,30 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
     mark_sent(sessions, [row], remote, now)
     report.sent += 1
     report.ids.append(remote)
+
+
+def _lock(sessions, adapter, target: Target, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
+    """R-13: a thread closed or opened. A refusal (no moderator's right there, or an adapter with no lock) sets the
+    row aside and is told to the GMs once per game; nothing else changes. An outage stops delivery as for a post."""
+    mark_attempt(sessions, [row], now, batch=None)
+    hook("after_attempt")
+    try:
+        if not can(adapter, LOCK):
+            raise FormRejected(f"{getattr(adapter, 'engine', 'this forum')}: the bot cannot lock threads here "
+                               f"(no lock action for this engine)")
+        adapter.lock_thread(target.topic(row.to or ""), row.text == "lock")
+    except FormRejected as e:
+        if isinstance(e, FormTransient):
+            reset_row(sessions, [row], f"{type(e).__name__}: {e}")
+            raise
+        record_lock_refused(sessions, target, row, e, now, report)
+        return
+    except ForumError as e:
+        reset_row(sessions, [row], f"{type(e).__name__}: {e}")
+        raise
+    hook("after_send")
+    mark_sent(sessions, [row], None, now)
+    report.sent += 1
 
 
 def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, report: Delivery,

@@ -42,6 +42,23 @@ def record_refused(sessions, target: Target, rows: list[OutboxRow], error: FormR
         ], origin="shell")
 
 
+def record_lock_refused(sessions, target: Target, row: OutboxRow, error: FormRejected, now: datetime,
+                        report: Delivery) -> None:
+    """R-13: a lock or unlock the forum refused is set aside and told to every GM by PM once per game (a bot with no
+    moderator's right would be refused at every phase); later ones are logged and listed by `game status`."""
+    why = f"{type(error).__name__}: {error}"
+    update_rows(sessions, [row], status="refused", batch=None, last_error=why)
+    report.refused.append(row.key)
+    log.error("%s: the forum refused to %s the %s thread (%s): %s; the game goes on", target.game, row.text, row.to,
+              row.key, error)
+    words = _HEADINGS.get(target.language, _HEADINGS["en"])
+    text = words["lock_refused"].format(what=words[f"{row.text}/{row.to}"], why=target.escape(str(error)))
+    with sessions.begin() as session:
+        enqueue(session, target.game_id, target.game, [
+            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}lock/{gm}", text=text) for gm in target.gms
+        ], origin="shell")
+
+
 def refusal_text(rows: Sequence[OutboxRow], why: str, target: Target) -> str:
     """What the GMs are told: which messages the forum refused, how each began, and the forum's reason."""
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
@@ -57,11 +74,27 @@ _HEADINGS = {
     "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}",
            "refused": "Форум отказался принять сообщение, оно не отправлено.\nПричина: {why}\n{items}\n"
                       "Остальные сообщения игры отправляются дальше.",
-           "refused_item": "— {what} ({key}), начало: {first}"},
+           "refused_item": "— {what} ({key}), начало: {first}",
+           # R-13
+           "lock": "Модерация темы ({to})", "lock/vote": "закрыть тему голосования",
+           "unlock/vote": "открыть тему голосования", "lock/game": "закрыть игровую тему",
+           "unlock/game": "открыть игровую тему",
+           "lock_refused": "Форум не дал боту {what} (lock_threads, R-13).\nПричина: {why}\n"
+                           "Игра идёт как обычно: посты в теме читаются, как всегда. Чтобы бот закрывал темы, дайте "
+                           "его учётной записи право модератора в разделе игры. Об отказах дальше в этой игре бот "
+                           "не пишет, они видны в game status."},
     "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}",
            "refused": "The forum refused a message; it was not sent.\nReason: {why}\n{items}\n"
                       "The game's other messages go on being delivered.",
-           "refused_item": "- {what} ({key}), beginning: {first}"},
+           "refused_item": "- {what} ({key}), beginning: {first}",
+           # R-13
+           "lock": "Thread moderation ({to})", "lock/vote": "lock the vote thread",
+           "unlock/vote": "unlock the vote thread", "lock/game": "lock the game thread",
+           "unlock/game": "unlock the game thread",
+           "lock_refused": "The forum did not let the bot {what} (lock_threads, R-13).\nReason: {why}\n"
+                           "The game goes on as usual: posts in the thread are read as always. For the bot to lock "
+                           "threads, give its account a moderator's right in the game's forum. Further refusals in "
+                           "this game are not told again; game status lists them."},
 }
 
 

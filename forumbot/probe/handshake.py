@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumbot.errors import FloodLimited, ForumError
+from forumbot.forum.adapter import LOCK, can
 from forumbot.names import inside
 from forumbot.texts import en, ru
 from forumbot.errors import ConfigError
@@ -26,7 +27,7 @@ VERIFIED, FAILING, UNVERIFIED = "verified", "failing", "unverified"
 
 @dataclass
 class Flow:
-    name: str  # login, read:<thread>, pm_send, pm_reply
+    name: str  # login, read:<thread>, lock:<thread>, pm_send, pm_reply
     status: str
     said: str = ""
 
@@ -55,8 +56,27 @@ def _fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def lock_flow(adapter: Any, thread: str, wanted: bool, language: str = "ru") -> Flow:
+    """R-13: whether the bot may close `thread`, read from the controls its page shows the bot's account (the
+    adapter's `may_lock`), never by locking it. Failing only where a game asks for `lock_threads`."""
+    t = _texts(language)
+    name = f"lock:{thread}"
+    if not can(adapter, LOCK):
+        return Flow(name, FAILING if wanted else UNVERIFIED, t["handshake.lock_none"])
+    try:
+        may = adapter.may_lock(thread)
+    except ForumError as e:
+        return Flow(name, FAILING if wanted else UNVERIFIED, str(e))
+    if may is None:
+        return Flow(name, UNVERIFIED, t["handshake.lock_unknown"])
+    if may:
+        return Flow(name, VERIFIED, t["handshake.lock_yes"])
+    return Flow(name, FAILING, t["handshake.lock_no"]) if wanted else Flow(name, UNVERIFIED,
+                                                                             t["handshake.lock_no_unasked"])
+
+
 def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *, forum: str = "",
-              language: str = "ru", new_code: Callable[[], str] = lambda: f"{secrets.randbelow(10 ** 6):06d}"
+              language: str = "ru", lock_threads: bool = False, new_code: Callable[[], str] = lambda: f"{secrets.randbelow(10 ** 6):06d}"
               ) -> HandshakeReport:
     """Run the handshake's flows through `adapter` (not logged in yet); see the module's doc."""
     engine = getattr(getattr(adapter, "profile", None), "engine", "") or getattr(adapter, "engine", "?")
@@ -79,6 +99,8 @@ def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *
             report.flows.append(Flow(f"read:{thread}", VERIFIED, t["handshake.posts_read"].format(count=len(posts))))
         except ForumError as e:
             report.flows.append(Flow(f"read:{thread}", FAILING, str(e)))
+    if lock_threads:  # R-13: the vote thread is the one closed every night
+        report.flows.append(lock_flow(adapter, threads[-1], True, language))
     if not state.get("code"):
         code = new_code()
         report.code = code
@@ -147,7 +169,8 @@ def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, str
         raise ConfigError(f"forums.{forum}: --handshake needs a game on this forum naming its threads and a GM")
     threads = [th for th in dict.fromkeys((args.url or game.game_thread, game.vote_thread)) if th]
     state = inside(Path(config.state_dir), forum, prefix=".handshake-", suffix=".json")
-    report = handshake(adapter, threads, game.gms[0], state, forum=forum, language=game.language)
+    report = handshake(adapter, threads, game.gms[0], state, forum=forum, language=game.language,
+                       lock_threads=bool(game.options.get("lock_threads")))
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:

@@ -110,6 +110,8 @@ def house_problems(variant: str, options: Mapping[str, Any]) -> list[str]:
         problems.append(f"{post_minimum_set[0]}: only read with post_minimum of 1 or more (R-11)")
     if "majority_delay" in options and not options.get("majority_ends_day"):
         problems.append("majority_delay: only read with majority_ends_day = true (R-12)")
+    if options.get("lock_game_thread_at_night") and not options.get("lock_threads"):
+        problems.append("lock_game_thread_at_night: only read with lock_threads = true (R-13)")
     if "cast" in options:
         if variant == "free_hunt" and ("mafia" in options or "maniac" in options):
             problems.append("cast: give either cast or mafia/maniac, not both (R-10)")

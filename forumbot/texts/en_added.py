@@ -201,3 +201,12 @@ ADDED.update({
     "posts.action.autokill": "an autokill",
     "posts.action.warn_then_autokill": "a warning the first time, then an autokill",
 })
+# --- h30-lock: R-13, may the bot close the threads (probe --handshake) ---
+ADDED.update({
+    "handshake.lock_yes": "the bot's account has the lock control on this thread (nothing was locked)",
+    "handshake.lock_no": ("the bot's account has no lock control on this thread: give it a moderator's right in "
+                          "the game's forum, or set lock_threads = false (R-13)"),
+    "handshake.lock_no_unasked": "the bot's account has no lock control here; no game asks for lock_threads",
+    "handshake.lock_unknown": "this engine's page does not tell whether the bot may lock (the first lock will)",
+    "handshake.lock_none": "the bot cannot lock threads on this engine (lock_threads is not played here)",
+})

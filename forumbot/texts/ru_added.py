@@ -201,3 +201,12 @@ ADDED.update({
     "posts.action.autokill": "автокилл",
     "posts.action.warn_then_autokill": "в первый раз предупреждение, потом автокилл",
 })
+# --- h30-lock: R-13, may the bot close the threads (probe --handshake) ---
+ADDED.update({
+    "handshake.lock_yes": "у учётной записи бота есть кнопка закрытия этой темы (ничего не закрыто)",
+    "handshake.lock_no": ("у учётной записи бота нет кнопки закрытия этой темы: дайте ей право модератора в разделе "
+                          "игры или поставьте lock_threads = false (R-13)"),
+    "handshake.lock_no_unasked": "у учётной записи бота здесь нет кнопки закрытия; lock_threads не включён ни в одной игре",
+    "handshake.lock_unknown": "страница этого движка не показывает, может ли бот закрыть тему (это покажет первое закрытие)",
+    "handshake.lock_none": "на этом движке бот не умеет закрывать темы (lock_threads здесь не работает)",
+})

@@ -25,6 +25,13 @@ Unverified (no page or phrase of it seen; the emulator's own choice, said here):
 (30 s), the wording of a stale `csrfKey`'s error, the two-step (MFA) form's field names, the participants'
 wrapper in a list row, leaving a conversation through `messenger/{id}/?do=leaveConversation&csrfKey=`, and the
 Messenger list on one page.
+
+R-13, locking a topic: §12 is silent; built from IPS 4's own moderation (Content\\Controller::moderate, as the
+topic's moderation menu links it: `{topic url}?do=moderate&action=lock|unlock&csrfKey=`, a GET checked by csrfCheck,
+`modAction` refusing a member without canLock, then a redirect to the topic; the menu lists `lock` on an open topic
+and `unlock` on a locked one, each only to a member who may). A locked topic shows a member who may not lock a notice
+in place of the reply form and refuses his reply. *Unverified*: the menu's markup, the notice's and the errors'
+wordings and codes.
 """
 
 from __future__ import annotations
@@ -65,6 +72,8 @@ class Invision(Emulator):
         self.left: set[tuple[int, str]] = set()  # (conversation, member) who left it
         self.per_day: int | None = None  # messages a member may start a day (None: no limit)
         self.pending: set[int] = set()  # comments in the moderation queue (hidden === 1)
+        self.moderators: set[str] = set()  # R-13: members who may lock the game's topics (canLock)
+        self.closed: set[int] = set()  # topics locked now
 
     def shown(self, tid: int, who: str | None) -> list[Post]:
         """The topic's comments as `who` sees them: a queued one only to its author."""
@@ -156,7 +165,17 @@ class Invision(Emulator):
         items = "".join(self.comment(p.id, p.author, p.at, body_html(p.text), "forums", tid, p, p.id in self.pending)
                         for p in shown)
         form = ""
-        if who:
+        menu = ""
+        if who in self.moderators:  # R-13: the moderation menu's lock item
+            action, label = ("unlock", "Открыть") if tid in self.closed else ("lock", "Закрыть")
+            url = self.topic_link(tid)
+            url += ("&amp;" if "?" in url else "?") + f"do=moderate&amp;action={action}&amp;csrfKey={self.csrf(req)}"
+            menu = (f'<ul id="elTopicActions_menu" class="ipsMenu ipsMenu_auto ipsHide"><li class="ipsMenu_item">'
+                    f'<a href="{url}">{label}</a></li></ul>')
+        if who and tid in self.closed and who not in self.moderators:
+            form = ('<div class="ipsAreaBackground_light ipsPad"><p class="ipsType_reset ipsType_light">Эта тема '
+                    'закрыта для дальнейших ответов.</p></div>')
+        elif who:
             warn = (f'<div class="ipsType_warning" data-role="commentFormError">{html.escape(warning)}</div>'
                     if warning else "")
             queue = (f'<div class="ipsMessage ipsMessage_warning"><p class=\'ipsType_reset\'>{MOD_QUEUE}</p></div>'
@@ -168,8 +187,21 @@ class Invision(Emulator):
                     f'<input type="hidden" name="_contentReply" value="1">{warn}'
                     f'<textarea name="topic_comment_{tid}" data-role="contentEditor">{html.escape(draft)}</textarea>'
                     f'<button type="submit" class="ipsButton">Отправить</button></form>')
-        return self.html(self.page(req, who, f'{nav}<div data-role="commentFeed">{items}</div>{nav}{form}',
+        return self.html(self.page(req, who, f'{menu}{nav}<div data-role="commentFeed">{items}</div>{nav}{form}',
                                    self.threads[tid]))
+
+    def moderate(self, req: Request, who: str | None, tid: int) -> Response:
+        """R-13: Content\\Controller::moderate for `lock` and `unlock` (the only actions emulated)."""
+        if who is None:
+            return self.error(req, None, "Извините, у вас нет разрешения на это.", 403, "2F173/2")
+        if req.query.get("csrfKey") != self.csrf(req):
+            return self.error(req, who, "The security key was missing or invalid (csrf). Please go back and try "
+                                        "again.", 403, "2S119/1")
+        action = req.query.get("action")
+        if who not in self.moderators or action not in ("lock", "unlock"):
+            return self.error(req, who, "Извините, у вас нет разрешения на это.", 403, "2S136/4")
+        (self.closed.add if action == "lock" else self.closed.discard)(tid)
+        return self.redirect(self.topic_link(tid), 301)
 
     # --- requests ----------------------------------------------------------------------------------------------
 
@@ -192,6 +224,8 @@ class Invision(Emulator):
             tid = int(m.group(1))
             if req.method == "POST":
                 return self.reply(req, who, tid)
+            if req.query.get("do") == "moderate":
+                return self.moderate(req, who, tid)
             if req.query.get("do") == "findComment":
                 for i, p in enumerate(self.shown(tid, who)):
                     if str(p.id) == req.query.get("comment"):
@@ -236,6 +270,8 @@ class Invision(Emulator):
         if req.form.get("csrfKey") != self.csrf(req):
             return self.error(req, who, "The security key was missing or invalid (csrf). Please go back and try "
                                         "again.", 403, "2S119/1")
+        if tid in self.closed and who not in self.moderators:
+            return self.error(req, who, "Извините, у вас нет разрешения на это.", 403, "2F173/3")
         content = req.form.get(f"topic_comment_{tid}", "")
         left = self.flood_left(who, "post")
         if left:

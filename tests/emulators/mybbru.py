@@ -20,6 +20,13 @@ Unverified, the emulator's own choice: the PM compose form (`messages.php?action
 `req_subject`, `req_message`, one recipient) and its answer (a redirect page to the message), a PM flood (the
 post flood's words, its own 30 s timer), a login error shown in the info frame ("Неверное имя пользователя или
 пароль"), the Russian wording of any error. mybb.ru has no two-step login.
+
+R-13, closing a topic: §12 is silent; built from PunBB 1.2's own moderate.php and viewtopic.php: a moderator of the
+forum sees the links `moderate.php?fid=F&close=T` / `&open=T` (which one as the topic is open or closed), the GET
+is checked by confirm_referrer('viewtopic.php') (the HTTP Referer must be a viewtopic.php page of the board, else
+"Bad HTTP_REFERER"), the topic is set and the redirect page leads back to it; a member who moderates nothing gets
+"У вас нет прав для доступа к этой странице."; a closed topic refuses a member's reply. *Unverified*: whether mybb.ru
+kept these links, their place on the page (here a `div.modlinks` under the posts), and the Russian wordings.
 """
 
 from __future__ import annotations
@@ -71,6 +78,8 @@ class Mybbru(Emulator):
         super().__init__(*args, **kw)
         self.pm_quota = pm_quota  # messages a member's box holds, received and sent (None: no limit)
         self.queued: list[Post] = []  # replies held for a moderator (not in the topic)
+        self.moderators: set[str] = set()  # R-13: members who moderate the game's forum
+        self.closed: set[int] = set()  # topics closed now
 
     def box_size(self, name: str) -> int:
         return sum(1 for m in self.pms if (name in m.to or m.author == name) and name not in m.deleted_by)
@@ -104,6 +113,8 @@ class Mybbru(Emulator):
             return self.viewtopic(req, who)
         if req.path == "post.php":
             return self.post(req, who)
+        if req.path == "moderate.php":
+            return self.moderate(req, who)
         if req.path == "messages.php":
             if who is None:
                 return self.info(None, "Вы не зарегистрированы или не вошли.")
@@ -172,8 +183,14 @@ class Mybbru(Emulator):
             links += f' <a class="next" href="viewtopic.php?id={tid}&amp;p={number + 1}">Следующая</a>'
         nav = f'<div class="linkst"><div class="pagelink">Страница: {links}</div></div>'
         items = "".join(self.post_html(p, (number - 1) * PER_PAGE + i + 1) for i, p in enumerate(shown))
-        main = (f'<div id="pun-main" class="main">{nav}<h1><span>{html.escape(self.threads[tid])}</span></h1>'
-                f'<div id="topic_t{tid}" class="topic">{items}</div>{nav}</div>')
+        mod = ""
+        if who in self.moderators:  # PunBB 1.2's moderator links (R-13)
+            action, label = ("open", "Открыть тему") if tid in self.closed else ("close", "Закрыть тему")
+            mod = (f'<div class="modlinks"><a href="moderate.php?fid=1&amp;{action}={tid}">{label}</a> '
+                   f'<a href="moderate.php?fid=1&amp;move_topics={tid}">Перенести тему</a></div>')
+        closed = '<p class="closedtext">Тема закрыта</p>' if tid in self.closed else ""
+        main = (f'<div id="pun-main" class="main">{nav}{closed}<h1><span>{html.escape(self.threads[tid])}</span></h1>'
+                f'<div id="topic_t{tid}" class="topic">{items}</div>{nav}{mod}</div>')
         return self.html(frame("", "pun-viewtopic", main, who, self.uid(who) if who else 1))
 
     def reply_form(self, tid: int, errors: list[str] = ()) -> Response:
@@ -192,6 +209,8 @@ class Mybbru(Emulator):
             return self.info(None, "У вас нет прав для доступа к этой странице.")
         if tid not in self.threads:
             return self.info(who, "Неверная ссылка.")
+        if tid in self.closed and who not in self.moderators:
+            return self.info(who, "Тема закрыта, отвечать в ней нельзя.")
         if req.method == "GET":
             return self.reply_form(tid)
         if req.form.get(ANTIBOT[0]) != ANTIBOT[1]:
@@ -205,6 +224,21 @@ class Mybbru(Emulator):
             return self.info(who, QUEUED, f"viewtopic.php?id={tid}")
         post = self.add_post(tid, who, req.form.get("req_message", ""))
         return self.info(who, "Сообщение отправлено. Переадресация …", f"viewtopic.php?pid={post.id}#p{post.id}")
+
+    def moderate(self, req: Request, who: str | None) -> Response:
+        """PunBB 1.2's moderate.php, one topic closed or opened by GET (R-13)."""
+        if who is None or who not in self.moderators:
+            return self.info(who, "У вас нет прав для доступа к этой странице.")
+        action = "close" if "close" in req.query else "open" if "open" in req.query else ""
+        tid = int(req.query.get(action, "0") or 0) if action else 0
+        if not action or tid not in self.threads:
+            return self.info(who, "Неверная ссылка.")
+        referer = req.headers.get("referer", "")
+        if not re.match(re.escape(self.base) + r"viewtopic\.php", referer):
+            return self.info(who, "Bad HTTP_REFERER. You were referred to this page from an unauthorized source.")
+        (self.closed.add if action == "close" else self.closed.discard)(tid)
+        said = "Тема закрыта. Переадресация …" if action == "close" else "Тема открыта. Переадресация …"
+        return self.info(who, said, f"viewtopic.php?id={tid}")
 
     def pm_html(self, m: PM) -> str:
         return self.post_html(Post(m.id, 0, m.author, m.text, m.at), 1).replace(

@@ -166,3 +166,21 @@ def test_the_messengers_429_is_a_flood_with_its_retry_after(ips):
     with pytest.raises(FloodLimited, match="429") as e:
         a.with_login(lambda: a._send_pm("Кот Баюн", "Роль", "второе"))
     assert e.value.retry_after == 21.0 and len(ips.pms_from(BOT)) == 1
+
+
+def test_r13_the_bot_locks_and_unlocks_a_topic_as_a_moderator(ips):
+    """R-13 (unverified: §12 is silent, the emulator follows IPS 4's Content\\Controller::moderate lock/unlock):
+    no lock item for an ordinary member, and a refusal; a moderator locks and unlocks, once each."""
+    bot = adapter(ips)
+    bot.login()
+    assert bot.may_lock(topic(ips)) is False
+    with pytest.raises(FormRejected, match="lock"):
+        bot.lock_thread(topic(ips), True)
+    ips.moderators.add(BOT)
+    assert bot.may_lock(topic(ips)) is True
+    bot.lock_thread(topic(ips), True)
+    assert ips.closed == {12}
+    bot.lock_thread(topic(ips), True)
+    bot.lock_thread(topic(ips), False)
+    bot.lock_thread(topic(ips), False)
+    assert ips.closed == set()

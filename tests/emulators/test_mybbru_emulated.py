@@ -124,3 +124,21 @@ def test_a_team_pm_one_of_whose_boxes_is_full_is_partly_sent(ru):
     assert e.value.sent == ["Маша"] and e.value.remaining == ["Кот Баюн"]
     assert isinstance(e.value.cause, FormRejected) and "Кот Баюн заполнен" in str(e.value.cause)
     assert [m.to for m in ru.pms_from(BOT)] == [["Маша"]]
+
+
+def test_r13_the_bot_closes_and_opens_a_topic_as_a_moderator(ru):
+    """R-13 (unverified: §12 is silent, the emulator follows PunBB 1.2's moderate.php close/open, checked by the
+    Referer): an ordinary member has no moderator links and is refused; a moderator closes and opens, once each."""
+    bot = adapter(ru)
+    bot.login()
+    assert bot.may_lock("22") is False
+    with pytest.raises(FormRejected, match="moderate"):
+        bot.lock_thread("22", True)
+    ru.moderators.add(BOT)
+    assert bot.may_lock("22") is True
+    bot.lock_thread("22", True)
+    assert ru.closed == {22}
+    bot.lock_thread("22", True)  # already closed: nothing sent
+    bot.lock_thread("22", False)
+    bot.lock_thread("22", False)
+    assert ru.closed == set()

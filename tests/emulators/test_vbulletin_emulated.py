@@ -123,3 +123,24 @@ def test_unknown_recipient_full_quota_and_pm_flood_are_named(vb):
     assert e.value.retry_after == 61.0
     a.send_pm("Дядя Фёдор", "Роль", "ещё")  # waited out (61 s on the board's clock), then sent
     assert [m.text for m in vb.pms_from(BOT)] == ["текст", "ещё"]
+
+
+def test_r13_the_bot_closes_and_opens_a_thread_as_a_moderator(vb):
+    """R-13 (unverified: §12 is silent, the emulator follows vB's postings.php `openclosethread`, which toggles):
+    an ordinary member has no thread tools and is refused; a moderator closes and opens, once each, and a player
+    cannot reply in the closed thread meanwhile."""
+    bot = adapter(vb)
+    bot.login()
+    assert bot.may_lock("7") is False
+    with pytest.raises(FormRejected, match="canopenclose"):
+        bot.lock_thread("7", True)
+    vb.moderators.add(BOT)
+    assert bot.may_lock("7") is True
+    bot.lock_thread("7", True)
+    assert vb.closed == {7}
+    bot.lock_thread("7", True)  # already closed: a second toggle would open it
+    assert vb.closed == {7}
+    bot.reply("7", "итоги дня")  # a moderator still posts in a closed thread
+    bot.lock_thread("7", False)
+    bot.lock_thread("7", False)
+    assert vb.closed == set() and vb.moderators == {BOT}

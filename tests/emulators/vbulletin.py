@@ -11,6 +11,13 @@ redirected to `forumdisplay.php?f=`, PMs through private.php (`recipients` split
 were not found", "...has exceeded their private message quota...", `pm_messagesent` back to private.php). The
 PM pages (private.php folders and showpm) follow vB's templates as §12 names them; no served one was saved.
 vBulletin has no two-step login. Rendering lives in vbulletin_pm.py (PMs) and here (threads).
+
+R-13, closing a thread: §12 is silent; built from vB's own moderation: the thread tools' `threadadminform` posting to
+`postings.php` with `do=openclosethread` (which toggles: open → closed, closed → open), `securitytoken` checked, a
+member without `canopenclose` told the no-permission phrase, then the standard redirect to the thread; a closed
+thread refuses a reply from a member who is no moderator. *Unverified* (the emulator's own choice): the tools
+form's markup (one radio per action, as 3.8's threadadmin popup), the closed thread's mark (the
+`threadclosed.gif` reply button shown to everyone), the redirect's wording and the closed-thread phrase.
 """
 
 from __future__ import annotations
@@ -61,6 +68,8 @@ class VBulletin(Emulator):
         self.seconds = seconds  # timeformat "H:i:s" (a board setting; stock shows minutes)
         # 3.8's PM page (vbulletin_pm.show) shows the time to the minute whatever the time format
         self.pm_time_to_the_minute = version == "3.8" or not seconds
+        self.moderators: set[str] = set()  # R-13: members with canopenclose in the game's forum
+        self.closed: set[int] = set()  # threads closed now
 
     # --- frame -------------------------------------------------------------------------------------------------
 
@@ -229,8 +238,44 @@ class VBulletin(Emulator):
         nav = self.pagenav(tid, number, pages)
         posts_html = f'<div id="posts">{items}<div id="lastpost"></div></div>' if self.version == "3.8" else \
             f'<div id="postlist" class="postlist restrain"><ol id="posts" class="posts">{items}</ol></div>'
-        qr = self.quick_reply(who, tid) if who and number == pages else ""
-        return self.html(self.page(who, f'{nav}{posts_html}{nav}{qr}', self.threads[tid]))
+        qr = self.quick_reply(who, tid) if who and number == pages and self.may_reply(who, tid) else ""
+        closed = ('<img src="images/buttons/threadclosed.gif" alt="Тема закрыта" border="0" />'
+                  if tid in self.closed else '<img src="images/buttons/reply.gif" alt="Ответ" border="0" />')
+        tools = self.thread_tools(who, tid) if who in self.moderators else ""
+        return self.html(self.page(who, f'{closed}{tools}{nav}{posts_html}{nav}{qr}', self.threads[tid]))
+
+    def may_reply(self, who: str, tid: int) -> bool:
+        return tid not in self.closed or who in self.moderators
+
+    def thread_tools(self, who: str, tid: int) -> str:
+        return (f'<div id="threadtools_menu"><form action="postings.php?t={tid}&amp;pollid=" method="post" '
+                f'name="threadadminform"><input type="radio" name="do" id="ao_oct" value="openclosethread" />'
+                f'<label for="ao_oct">{"Открыть тему" if tid in self.closed else "Закрыть тему"}</label>'
+                f'<input type="radio" name="do" id="ao_dlt" value="deletethread" /><label for="ao_dlt">Удалить тему'
+                f'</label><input type="hidden" name="s" value="" /><input type="hidden" name="securitytoken" '
+                f'value="{self.token(who)}" /><input type="hidden" name="t" value="{tid}" /><input type="submit" '
+                f'class="button" value="Выполнить" /></form></div>')
+
+    def postings(self, req: Request, who: str | None) -> Response:
+        """postings.php: `openclosethread` (the only action emulated) toggles the thread after the token and
+        canopenclose checks, then the standard redirect to the thread."""
+        tid = int(req.form.get("t") or req.query.get("t", "0") or 0)
+        if who is None or req.method != "POST":
+            return self.standard_error(who, NO_PERMISSION)
+        bad = self.check_token(req, who)
+        if bad:
+            return self.standard_error(who, bad)
+        if tid not in self.threads:
+            return self.standard_error(who, "Неверно указана тема.")
+        if req.form.get("do") != "openclosethread" or who not in self.moderators:
+            return self.standard_error(who, NO_PERMISSION)
+        if tid in self.closed:
+            self.closed.discard(tid)
+            said = "Тема открыта. Сейчас вы будете перемещены к ней."
+        else:
+            self.closed.add(tid)
+            said = "Тема закрыта. Сейчас вы будете перемещены к ней."
+        return self.redirect_done(who, said, f"showthread.php?t={tid}")
 
     def print_page(self, who: str | None, tid: int, number: int, pp: int) -> Response:
         """printthread.php: 4.2's printthreadbit (`li.postbit#post_N`); 3.8's carries no post ids."""
@@ -294,6 +339,8 @@ class VBulletin(Emulator):
                                    or self.per_page)
         if path == "newreply.php":
             return self.newreply(req, who)
+        if path == "postings.php":
+            return self.postings(req, who)
         if path == "private.php":
             if who is None:
                 return self.standard_error(None, NO_PERMISSION)
@@ -354,6 +401,8 @@ class VBulletin(Emulator):
             return self.standard_error(None, NO_PERMISSION)
         if tid not in self.threads:
             return self.standard_error(who, "Неверно указана тема.")
+        if not self.may_reply(who, tid):
+            return self.standard_error(who, "Эта тема закрыта. Отвечать в ней нельзя.")
         if req.method == "GET":
             return self.reply_form(who, tid, [])
         bad = self.check_token(req, who)

@@ -283,3 +283,24 @@ def test_issue28_item6_a_full_list_of_names_that_begin_alike_cannot_tell(xf22, c
     assert bot.account_exists("Игрок") is None  # ten others listed; the eleventh might be the one
     assert bot.account_exists("Игрок 3") is True
     assert bot.account_exists("И") is None  # members/find answers nothing under 2 characters
+
+
+# --- R-13: the thread tools' lock switch (unverified: §12 is silent; Thread::actionQuickClose toggles) -----------
+
+
+def test_r13_the_bot_locks_and_unlocks_a_thread_as_a_moderator(xf, clock):
+    bot = adapter(xf, clock)
+    bot.login()
+    thread = xf.board.threads[101]
+    assert bot.may_lock(thread_url(xf)) is False  # a member without lockUnlockThread: no switch shown
+    with pytest.raises(FormRejected, match="lock"):
+        bot.lock_thread(thread_url(xf), True)
+    xf.board.member(BOT).locks = True
+    assert bot.may_lock(thread_url(xf)) is True and thread.discussion_open
+    bot.lock_thread(thread_url(xf), True)
+    assert not thread.discussion_open
+    bot.lock_thread(thread_url(xf), True)  # already locked: a second switch would open it
+    assert not thread.discussion_open
+    bot.lock_thread(thread_url(xf), False)
+    bot.lock_thread(thread_url(xf), False)
+    assert thread.discussion_open and len(posts_of(xf.board, "threads/mafiya-1-igra.101/quick-close")) == 2

@@ -235,7 +235,11 @@ class App:
         nav = pages.page_nav(self.link, base, number, count)
         body = "".join(pages.post(p, (number - 1) * PER_PAGE + i + 1, self.board.member(p.author).id, self.link,
                                   self.link(f"{base}post-{p.id}")) for i, p in enumerate(shown))
-        return self.html(req, user, nav + body + nav, t.title, "thread_view")
+        tools = ""
+        if user is not None and self.board.member(user).locks:  # R-13: the thread tools' lock switch
+            tools = pages.lock_switch(self.link(f"{base}quick-close"), t.discussion_open)
+        status = "" if t.discussion_open else pages.locked_status()
+        return self.html(req, user, tools + status + nav + body + nav, t.title, "thread_view")
 
     def conversation_list(self, req: Request, user: str, number: int) -> Answer:
         mine = self.board.conversations_of(user)
@@ -281,6 +285,8 @@ class App:
             return self.login_required(req, user)
         if m := re.fullmatch(rf"threads/{_REF}/add-reply", r):
             return self.add_reply(req, user, int(m.group(1)))
+        if m := re.fullmatch(rf"threads/{_REF}/quick-close", r):
+            return self.quick_close(req, user, int(m.group(1)))
         if r == f"{dm}/add":
             return self.add_conversation(req, user)
         if m := re.fullmatch(rf"{dm}/{_REF}/add-reply", r):
@@ -318,6 +324,8 @@ class App:
         t = self.board.threads.get(tid)
         if t is None:
             return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        if not t.discussion_open and not self.board.member(user).locks:  # Thread::canReply: a locked thread
+            return self.error(req, user, PHRASES["do_not_have_permission"], 403)
         text = self._message(req).strip()
         if not text:
             return self.error(req, user, "Please enter a valid message.")
@@ -330,6 +338,23 @@ class App:
         if queued:  # held for a moderator: back to the thread, flagged (§12)
             return self.redirect(req, user, self.link(f"threads/{t.slug}.{t.id}/", pending_approval="1"))
         return self.redirect(req, user, self.link(f"posts/{post.id}/"))
+
+    def quick_close(self, req: Request, user: str, tid: int) -> Answer:
+        """R-13, Pub\\Controller\\Thread::actionQuickClose (unverified: §12 is silent): POST only, noPermission
+        without canLockUnlock, else discussion_open toggled and a redirect whose JSON carries the switch's new label
+        (`text`) and `discussion_open`."""
+        t = self.board.threads.get(tid)
+        if t is None:
+            return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        if not self.board.member(user).locks:
+            return self.error(req, user, PHRASES["do_not_have_permission"], 403)
+        t.discussion_open = not t.discussion_open
+        target = req.host + self.link(f"threads/{t.slug}.{t.id}/")
+        if req.json:
+            return self.json(req, user, {"status": "ok", "message": "Your changes have been saved.",
+                                         "redirect": target, "text": "Lock thread" if t.discussion_open
+                                         else "Unlock thread", "discussion_open": t.discussion_open})
+        return "303 See Other", [("Location", target)], b""
 
     def add_conversation(self, req: Request, user: str) -> Answer:
         names = [n.strip() for n in req.form.get("recipients", "").split(",") if n.strip()]

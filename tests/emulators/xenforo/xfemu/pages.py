@@ -200,3 +200,16 @@ def compose_form(link, route: str) -> str:  # type: ignore[no-untyped-def]
 	<textarea name="message_html" class="input"></textarea>
 	<button type="submit" class="button--primary button">Start conversation</button>
 </form>"""
+
+
+def lock_switch(url: str, discussion_open: bool) -> str:
+    """R-13: the thread tools' lock item (thread_view's "Thread tools" menu; unverified markup)."""
+    label = "Lock thread" if discussion_open else "Unlock thread"
+    return (f'<div class="menu" data-menu="menu"><div class="menu-content"><a href="{html.escape(url)}" '
+            f'class="menu-linkRow" data-xf-click="switch" data-menu-closer="true">{label}</a></div></div>')
+
+
+def locked_status() -> str:
+    """A locked thread's notice above its posts (unverified markup)."""
+    return ('<dl class="blockStatus"><dt>Status</dt><dd class="blockStatus-message blockStatus-message--locked">'
+            'Not open for further replies.</dd></dl>')

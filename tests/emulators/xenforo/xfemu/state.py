@@ -37,6 +37,7 @@ class Member:
     password: str
     two_step: bool = False
     moderated: bool = False  # every post of this member awaits approval
+    locks: bool = False  # Thread::canLockUnlock (a moderator's lockUnlockThread permission)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Thread:
     slug: str
     title: str
     posts: list[int] = field(default_factory=list)
+    discussion_open: bool = True  # false once locked
 
 
 @dataclass
