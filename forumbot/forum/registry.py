@@ -20,20 +20,20 @@ GROUP = "forumbot.adapters"
 
 # name -> the bundled adapters' module that defines it
 HELPERS = {
-    "MemoryForum": "adapters.memory",
+    "MemoryForum": "adapters.memory.forum",
     "detect_engine": "adapters.detect",
     "rough_times_warning": "adapters.dates",
-    "override_problems": "adapters.overrides",
+    "override_problems": "adapters.html.overrides",
     "profile_for": "adapters.profiles",
-    "extract_posts": "adapters.extract",
-    "page_info": "adapters.extract",
-    "post_id": "adapters.extract",
-    "query_params": "adapters.extract",
-    "select": "adapters.html",
-    "select_one": "adapters.html",
-    "text": "adapters.html",
-    "inbox_problems": "adapters.pagechecks",
-    "topic_problems": "adapters.pagechecks",
+    "extract_posts": "adapters.html.extract",
+    "page_info": "adapters.html.extract",
+    "post_id": "adapters.html.extract",
+    "query_params": "adapters.html.extract",
+    "select": "adapters.html.dom",
+    "select_one": "adapters.html.dom",
+    "text": "adapters.html.dom",
+    "inbox_problems": "adapters.html.pagechecks",
+    "topic_problems": "adapters.html.pagechecks",
 }
 
 

@@ -8,10 +8,10 @@ from datetime import datetime, timezone
 import pytest
 import requests
 
-from adapters.extract import extract_posts, page_info
-from adapters.flaskbb import FlaskbbForum
-from adapters.hooks import HOOKS, Context
-from adapters.html import find_form, select
+from adapters.html.extract import extract_posts, page_info
+from adapters.flaskbb.forum import FlaskbbForum
+from adapters.html.hooks import HOOKS, Context
+from adapters.html.dom import find_form, select
 from adapters.profiles import FLASKBB
 from adapters_support import FIXTURES, HTML, add_page, form_body, page
 from forumbot.forum.adapter import ForumAdapter

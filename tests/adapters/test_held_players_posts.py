@@ -21,10 +21,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from adapters.extract import extract_posts
-from adapters.hooks import Context
+from adapters.html.extract import extract_posts
+from adapters.html.hooks import Context
 from adapters.profiles import MYBB, PHPBB, SMF
-from adapters.xenforo_api import XenforoApiForum
+from adapters.xenforo.api import XenforoApiForum
 from adapters_support import FIXTURES
 from forumbot.cycle.held_posts import split
 from forumbot.forum.http_page import Page

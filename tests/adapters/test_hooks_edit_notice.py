@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 from lxml import html
 
-from adapters.hooks import Context, phpbb_edit_notice
+from adapters.html.hooks import Context, phpbb_edit_notice
 from adapters.profiles import PHPBB
 
 

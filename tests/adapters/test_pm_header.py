@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.hooks import hook
-from adapters.html import select
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.html.hooks import hook
+from adapters.html.dom import select
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters.profiles import MYBB, PHPBB, SMF
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 from forumbot.forum.http_page import Page

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import responses
 
-from adapters.overrides import apply_overrides, override_problems
+from adapters.html.overrides import apply_overrides, override_problems
 from adapters.profiles import PHPBB, PUNBB, profile_for
 from forumbot.config.types import ConfigProblems
 from forumbot.config.load import load_config

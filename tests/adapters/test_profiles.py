@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from adapters.extract import extract_posts, page_info
-from adapters.hooks import HOOKS, Context
-from adapters.html import find_form, select
+from adapters.html.extract import extract_posts, page_info
+from adapters.html.hooks import HOOKS, Context
+from adapters.html.dom import find_form, select
 from adapters.profiles import MYBB, PHPBB, HtmlProfile
 from adapters_support import FIXTURES
 from forumbot.forum.http_page import Page

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.hooks import HOOKS
-from adapters.html import find_form, select
+from adapters.html.hooks import HOOKS
+from adapters.html.dom import find_form, select
 from adapters.profiles import MYBBRU, PUNBB, HtmlProfile
 from adapters_support import FIXTURES
 from forumbot.forum.http_page import Page, declared_charset
