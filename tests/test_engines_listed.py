@@ -121,8 +121,8 @@ def test_the_templates_override_example_is_a_valid_override(tmp_path):
 
 def test_a_new_engine_is_an_adapter_class_and_a_registry_line_only(tmp_path, monkeypatch):
     """Issue 9: adding an engine touches adapters/ and the registry, not forumbot. An engine installed only as an
-    entry point is configured by what its class declares: its own settings accepted, others refused, its markup
-    the default, its local times read in the games' zone."""
+    entry point is configured by what its class, built on AdapterBase, declares (issue 27 item 2): its own
+    settings accepted, others refused, its markup the default, its local times read in the games' zone."""
     from forumbot.config.types import engine_traits
 
     package = tmp_path / "site"
@@ -132,7 +132,8 @@ def test_a_new_engine_is_an_adapter_class_and_a_registry_line_only(tmp_path, mon
     (package / "fakeboard_dist-1.0.dist-info" / "entry_points.txt").write_text(
         "[forumbot.adapters]\nfakeboard = fakeboard_mod:FakeBoard\n", encoding="utf-8")
     (package / "fakeboard_mod.py").write_text(
-        "class FakeBoard:\n    settings = frozenset({'shoe_size', 'timezone_name'})\n"
+        "from forumbot.forum.adapter import AdapterBase\n\n\n"
+        "class FakeBoard(AdapterBase):\n    settings = frozenset({'shoe_size', 'timezone_name'})\n"
         "    prints_local_times = True\n    markup = 'markdown'\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(package))
     engine_traits.cache_clear()

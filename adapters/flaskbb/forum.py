@@ -23,10 +23,10 @@ from typing import Any, Iterator, Mapping
 
 from lxml import etree
 
-from adapters.html.hooks import hook
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId, same_account
-from adapters.profiles import FLASKBB, HtmlProfile
+from adapters.flaskbb.profile import FLASKBB
+from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
@@ -182,7 +182,7 @@ class FlaskbbForum(HtmlForum):
             mid = msg.get("id", "")[3:]
             body = select_one(msg, sel["pm_body"])
             when = select_one(msg, sel["pm_time"])
-            sent = hook(self.profile, "pm_time")(when, ctx) if when is not None else None
+            sent = self.profile.hooks["pm_time"](when, ctx) if when is not None else None
             if not mid.isdigit() or body is None or sent is None:
                 raise PageFormatChanged(f"flaskbb: conversation {cid} has a message without id, body or time")
             author = select_one(msg, sel["pm_author"])

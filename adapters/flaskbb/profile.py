@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -73,8 +74,8 @@ FLASKBB = HtmlProfile(
     # FlaskBB has no flood interval of its own; Flask-Limiter answers 429, which the transport honours.
     limits=frozen_map({}),
     hooks=frozen_map({
-        "post_time": "time_element",
-        "edit_notice": "time_element_edited",
-        "pm_time": "time_element",
+        "post_time": hooks.time_element,
+        "edit_notice": hooks.time_element_edited,
+        "pm_time": hooks.time_element,
     }),
 )

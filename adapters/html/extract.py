@@ -10,9 +10,9 @@ from urllib.parse import parse_qs, urlparse
 from lxml import etree
 
 from adapters.html.bounded import post_content
-from adapters.html.hooks import Context, hook
+from adapters.html.hooks import Context
 from adapters.html.dom import select, select_one, text
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged
 from forumbot.forum.htmlparse import FLATTENED
@@ -105,10 +105,10 @@ _READ = ("post", "body", "author", "author_link", "time", "edit_notice", "quote"
 def _extract_posts(tree: etree._Element, profile: HtmlProfile, ctx: Context, topic: str,
                    unreadable: list[UnreadablePost] | None) -> list[ForumPost]:
     sel = profile.selectors
-    post_time = hook(profile, "post_time")
+    post_time = profile.hooks["post_time"]
     # Engines whose post element carries its own facts (Invision's data-quotedata): id, author, time from it
-    post_meta = hook(profile, "post_meta") if "post_meta" in profile.hooks else None
-    edit_notice = hook(profile, "edit_notice")
+    post_meta = profile.hooks["post_meta"] if "post_meta" in profile.hooks else None
+    edit_notice = profile.hooks["edit_notice"]
     elements = select(tree, sel["post"])
     members = set(elements)
     # Posts are siblings on every engine seen so far: search only their parent, not headers and footers.

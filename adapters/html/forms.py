@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from lxml import etree
 
 from adapters.html.dom import clean_text, fill, find_form, form_action, form_fields, select, submit_field
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 from forumbot.errors import (
     FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageShowsError,
 )

@@ -26,7 +26,7 @@ from adapters.html.inbox import MAX_INBOX_PAGES, OWN_PM_LOOKBACK, HtmlInbox, sam
 from adapters.html.topics import MAX_REREAD_PAGES, HtmlTopics
 from adapters.html.overrides import apply_overrides
 from adapters.html.pagechecks import check_charset, check_error_box
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
     ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ReplyId,
 )

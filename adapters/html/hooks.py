@@ -1,6 +1,6 @@
 """Named hooks: the few things a profile cannot declare. Each is pure and reads the tree without changing it.
 
-Profiles name hooks by role (`profile.hooks["post_time"] == "mybb_post_date"`); `hook(profile, role)` finds them.
+A profile names its hooks by role, as the functions themselves (`profile.hooks["post_time"] is mybb_post_date`).
 Date and edit hooks get the element the profile's selector matched ("time", "edit_notice", "pm_time"). Post and
 PM time hooks give the Span of instants the printed time allows (C-1); edit hooks give one datetime.
 """
@@ -19,7 +19,7 @@ from lxml import etree
 from adapters.html.antibot import antibot_fields
 from adapters.dates import Span, forum_date_span, parse_forum_date, parse_iso
 from adapters.html.dom import select, text
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 
 
 @dataclass(frozen=True)
@@ -294,33 +294,3 @@ def no_fields(tree: etree._Element) -> list[tuple[str, str]]:
 def mybbru_antibot(tree: etree._Element) -> list[tuple[str, str]]:
     """mybb.ru: the hidden fields the page's process_form() would write into #formkey and #formetc."""
     return antibot_fields(tree)
-
-
-HOOKS: dict[str, Callable[..., Any]] = {
-    "punbb_edit_notice": punbb_edit_notice,
-    "none": no_fields,
-    "mybbru_antibot": mybbru_antibot,
-    "time_element": time_element,
-    "mybb_post_date": mybb_post_date,
-    "phpbb_pm_sent_line": phpbb_pm_sent_line,
-    "phpbb_edit_notice": phpbb_edit_notice,
-    "mybb_edit_notice": mybb_edit_notice,
-    "time_element_edited": time_element_edited,
-    "text_date": text_date,
-    "smf_pm_date": smf_pm_date,
-    "smf_edit_notice": smf_edit_notice,
-    "xf_data_time": xf_data_time,
-    "xf_last_edit": xf_last_edit,
-    "phpbb_address_list": phpbb_address_list,
-    "phpbb_post_review": phpbb_post_review,
-    "mybb_merged": mybb_merged,
-    "vb_post_date": vb_post_date,
-    "vb_edit_notice": vb_edit_notice,
-    "ips_quotedata": ips_quotedata,
-    "count_text": count_text,
-    "mybb_pm_usage": mybb_pm_usage,
-}
-
-
-def hook(profile: HtmlProfile, role: str) -> Callable[..., Any]:
-    return HOOKS[profile.hooks[role]]

@@ -11,10 +11,9 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.extract import user_id
-from adapters.html.hooks import hook
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.pagechecks import check_pm_list
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import PageFormatChanged
 from forumbot.forum.http_page import Page
@@ -59,7 +58,7 @@ class HtmlInbox:
     def header_unread_pms(self, tree: etree._Element) -> int | None:
         """The unread-PM count one page's header shows; None when it shows none that reads as one."""
         found = select(tree, self.profile.selectors["pm_header"])
-        return hook(self.profile, "pm_header")(found[0]) if len(found) == 1 else None
+        return self.profile.hooks["pm_header"](found[0]) if len(found) == 1 else None
 
     # --- the PM inbox ---------------------------------------------------------------------------------------
 
@@ -142,7 +141,7 @@ class HtmlInbox:
             raise PageFormatChanged(f"{engine}: PM {pid} has no message body")
         author = select_one(view, sel["pm_author"])
         when = select_one(view, sel["pm_time"])
-        sent = hook(self.profile, "pm_time")(when, self.ctx(page)) if when is not None else None
+        sent = self.profile.hooks["pm_time"](when, self.ctx(page)) if when is not None else None
         if sent is None:
             raise PageFormatChanged(f"{engine}: PM {pid} has no readable date")
         subject_el = select_one(view, sel["pm_subject"]) if "pm_subject" in sel else None

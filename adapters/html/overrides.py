@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from lxml import etree
 
 from adapters.html.dom import css
-from adapters.profiles import HtmlProfile, frozen_map
+from adapters.html.profile import HtmlProfile, frozen_map
 from forumbot.options import closest
 
 PARTS = ("selectors", "urls", "messages", "limits")

@@ -14,7 +14,7 @@ from lxml import etree
 
 from adapters.html.extract import extract_posts, undecodable_posts
 from adapters.html.dom import clean_text, select, select_one
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPost
 from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
 from forumbot.forum.http_page import is_utf8_beyond_doubt

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 
 # What an adapter does over several pages, named so a profile can list it as unverified: logging in (and reading
@@ -15,7 +15,10 @@ FLOWS = frozenset({"login", "login_answer", "reply", "reply_result", "reply_answ
                    "api_edited", "api_nesting", "edit_notice_text"})
 
 
-def frozen_map(d: Mapping[str, str]) -> Mapping[str, str]:
+V = TypeVar("V")
+
+
+def frozen_map(d: Mapping[str, V]) -> Mapping[str, V]:
     return MappingProxyType(dict(d))
 
 
@@ -56,7 +59,7 @@ class HtmlProfile:
     # Flood timers (transport intervals): action -> minimum seconds between two; a key joining actions with "+"
     # is one timer they share, as the engine keeps it.
     limits: Mapping[str, float]
-    hooks: Mapping[str, str]  # role -> hook name in hooks.HOOKS
+    hooks: Mapping[str, Callable[..., Any]]  # role -> the hook function (hooks.py) that plays it
     date_order: str = "auto"  # numeric dates: "dmy", "mdy" or "auto"
     # Selectors, urls, forms and flows written from documentation or another engine's markup, no real page
     # seen: `forumbot probe` reports them, so the first GM on a board knows what to check.

@@ -13,7 +13,7 @@ from lxml import etree
 from adapters.html.extract import extract_posts, page_info
 from adapters.html.dom import select, select_one
 from adapters.html.pagechecks import check_charset, check_error_box, check_posts_whole
-from adapters.profiles import HtmlProfile
+from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPost
 from forumbot.errors import LoginRequired, PageFormatChanged, PageShowsError, PostGone, PostQueued
 from forumbot.forum.http_page import Page

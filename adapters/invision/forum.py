@@ -36,7 +36,8 @@ from lxml import etree
 from adapters.html.extract import extract_posts
 from adapters.html.dom import select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
-from adapters.profiles import INVISION, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.invision.profile import INVISION
 from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
@@ -134,6 +135,8 @@ class InvisionForum(HtmlForum):
         self.check_complete(page)
         yield page
 
+    _rereading = ""  # the topic reread_from is reading: IPS's findComment URL names it
+
     def reread_from(self, topic, post_id, ids=()):
         # IPS's findComment URL names the topic too
         self._rereading = self.topic_id(topic)
@@ -141,7 +144,7 @@ class InvisionForum(HtmlForum):
 
     def url(self, name: str, **values) -> str:
         if name == "post_page" and "topic" not in values:
-            values["topic"] = getattr(self, "_rereading", "")
+            values["topic"] = self._rereading
         path = super().url(name, **values)
         if "index.php?" not in self.transport.base_url:
             return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -80,10 +81,10 @@ INVISION = HtmlProfile(
     # IPS: flood_control (group setting, off by default; often 30 s on public boards)
     limits=frozen_map({"post": 30.0, "pm": 30.0}),
     hooks=frozen_map({
-        "post_time": "time_element",
-        "edit_notice": "time_element_edited",
-        "pm_time": "time_element",
-        "post_meta": "ips_quotedata",
+        "post_time": hooks.time_element,
+        "edit_notice": hooks.time_element_edited,
+        "pm_time": hooks.time_element,
+        "post_meta": hooks.ips_quotedata,
     }),
     unverified=frozenset({
         "urls.login", "urls.topic_page", "urls.post_page", "urls.inbox", "urls.conversation", "urls.compose",

@@ -22,10 +22,10 @@ from typing import Sequence
 from lxml import etree
 
 from adapters.dates import parse_forum_date
-from adapters.html.hooks import hook
 from adapters.html.dom import clean_text, find_form, form_fields, meta_refresh_url, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId, same_account
-from adapters.profiles import MYBB, MYBB_MAX_RECIPIENTS, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.mybb.profile import MYBB, MYBB_MAX_RECIPIENTS
 from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
@@ -94,7 +94,7 @@ class MybbForum(HtmlForum):
         m = self.matches("posted", target or "")
         if m and not self.error_text(result):
             pid = int(m.group(1))
-            merged = hook(self.profile, "merge")(pid, last_pid)
+            merged = self.profile.hooks["merge"](pid, last_pid)
             if merged:
                 log.info("mybb: reply merged into the bot's post %s in thread %s", pid, tid)
             return ReplyId(str(pid), merged=merged)

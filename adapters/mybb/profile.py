@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -89,11 +90,11 @@ MYBB = HtmlProfile(
     # refused while TIME_NOW - last <= the setting: inc/datahandlers/post.php, pm.php).
     limits=frozen_map({"post": 60.0, "pm": 60.0}),
     hooks=frozen_map({
-        "post_time": "mybb_post_date",
-        "edit_notice": "mybb_edit_notice",
-        "pm_time": "mybb_post_date",
-        "merge": "mybb_merged",
-        "pm_header": "mybb_pm_usage",
+        "post_time": hooks.mybb_post_date,
+        "edit_notice": hooks.mybb_edit_notice,
+        "pm_time": hooks.mybb_post_date,
+        "merge": hooks.mybb_merged,
+        "pm_header": hooks.mybb_pm_usage,
     }),
     date_order="auto",  # stock MyBB prints m-d-Y; Russian packs d.m.Y
     # the mark of a post awaiting approval: read from the shipped templates, no saved page of one

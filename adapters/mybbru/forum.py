@@ -22,7 +22,8 @@ from typing import Any
 from lxml import etree
 
 from adapters.html.dom import clean_text, inner_html, select, text
-from adapters.profiles import MYBBRU, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.mybbru.profile import MYBBRU
 from adapters.punbb.forum import PunbbForum
 from forumbot.forum.adapter import ForumPM, ForumPost
 

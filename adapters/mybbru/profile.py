@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adapters.punbb.profile import PUNBB
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, frozen_map
 
 # The hosted mybb.ru / rusff engine (QuadroSystems; PunBB 1.2 derived, not MyBB). Seen: its login form and
@@ -73,7 +74,7 @@ MYBBRU = replace(
     }),
     # PunBB 1.2's g_post_flood: 30 s stock, a board setting on mybb.ru; PMs pace the same way (unverified).
     limits=frozen_map({"post": 30.0, "pm": 30.0}),
-    hooks=frozen_map({**PUNBB.hooks, "prepare_reply": "mybbru_antibot"}),
+    hooks=frozen_map({**PUNBB.hooks, "prepare_reply": hooks.mybbru_antibot}),
     date_order="dmy",
     unverified=frozenset({
         # topic pages: userscripts' selectors, never a served page

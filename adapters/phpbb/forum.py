@@ -20,12 +20,12 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from adapters.html.hooks import hook
 from adapters.html.dom import (
     fill, find_form, form_action, form_fields, meta_refresh_url, select, select_one, submit_field, text,
 )
 from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
-from adapters.profiles import PHPBB, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.phpbb.profile import PHPBB
 from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
@@ -129,7 +129,7 @@ class PhpbbForum(HtmlForum):
                 raise PageFormatChanged(f"phpbb: reply redirected to {result.location}")
             if result.status == 200:
                 self._raise_if_queued(result, tid)
-            if result.status == 200 and hook(self.profile, "stale")(result.tree(), self.profile):
+            if result.status == 200 and self.profile.hooks["stale"](result.tree(), self.profile):
                 # New posts arrived since the form was served; the re-shown form is current: send it again.
                 log.info("phpbb: topic %s moved on while replying; resubmitting", tid)
                 page, served = result, self.transport.clock()
@@ -250,7 +250,7 @@ class PhpbbForum(HtmlForum):
                       spec.fields["to"]: "\n".join(names)}
             # Name -> user id: phpBB resolves `username_list` when "add" is pressed and re-shows the form.
             added = self.submit(page, "compose", values, action="read", submit="add_to", served_at=served)
-            ids = hook(self.profile, "recipients")(added.tree(), self.profile)
+            ids = self.profile.hooks["recipients"](added.tree(), self.profile)
             if len(ids) < len(names):
                 self.raise_for_errors(added, text=self.error_text(added) or f"unknown recipient among {names}")
             learnt = ids[0] if len(names) == 1 and len(ids) == 1 else None
@@ -280,7 +280,7 @@ class PhpbbForum(HtmlForum):
         tree = page.tree()
         shown = [text(a) for a in select(tree, self.profile.selectors["pm_recipient_name"])
                  if self.query_value(a.get("href", ""), "u") == uid]
-        if (hook(self.profile, "recipients")(tree, self.profile) == [uid] and len(shown) == 1
+        if (self.profile.hooks["recipients"](tree, self.profile) == [uid] and len(shown) == 1
                 and same_account(shown[0], names[0])):
             return page
         del self.user_ids[names[0].casefold()]

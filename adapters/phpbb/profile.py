@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -93,12 +94,12 @@ PHPBB = HtmlProfile(
     # now - user_lastpost_time < flood_interval (15 s stock; posting.php, ucp_pm_compose.php).
     limits=frozen_map({"post+pm": 15.0}),
     hooks=frozen_map({
-        "post_time": "time_element",
-        "edit_notice": "phpbb_edit_notice",
-        "pm_time": "phpbb_pm_sent_line",
-        "recipients": "phpbb_address_list",
-        "stale": "phpbb_post_review",
-        "pm_header": "count_text",
+        "post_time": hooks.time_element,
+        "edit_notice": hooks.phpbb_edit_notice,
+        "pm_time": hooks.phpbb_pm_sent_line,
+        "recipients": hooks.phpbb_address_list,
+        "stale": hooks.phpbb_post_review,
+        "pm_header": hooks.count_text,
     }),
     date_order="dmy",
     # the mark of a post awaiting approval: read from the shipped templates, no saved page of one

@@ -22,12 +22,12 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.extract import extract_posts
-from adapters.html.hooks import hook
 from adapters.html.dom import meta_refresh_url, select, select_one, text
 from adapters.html.inbox import same_account
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.pagechecks import error_box
-from adapters.profiles import PUNBB, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.punbb.profile import PUNBB
 from forumbot.forum.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import ForumError, FormRejected, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
@@ -125,7 +125,7 @@ class PunbbForum(HtmlForum):
         self.require_login(page)
         spec = self.profile.forms["reply"]
         form = self.form(page, "reply")
-        extra = dict(hook(self.profile, "prepare_reply")(page.tree()))
+        extra = dict(self.profile.hooks["prepare_reply"](page.tree()))
         result = self.submit(page, "reply", {**extra, spec.fields["message"]: text}, action="post", form=form)
         target = self.redirect_target(result) or ""
         m = self.matches("posted", target)

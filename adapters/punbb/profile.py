@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -94,10 +95,10 @@ PUNBB = HtmlProfile(
     # include/pms_new/mdl/post.php), both refused while now - last < g_post_flood (30 s for Members, stock).
     limits=frozen_map({"post": 30.0, "pm": 30.0}),
     hooks=frozen_map({
-        "post_time": "text_date",
-        "edit_notice": "punbb_edit_notice",
-        "pm_time": "text_date",
-        "prepare_reply": "none",
+        "post_time": hooks.text_date,
+        "edit_notice": hooks.punbb_edit_notice,
+        "pm_time": hooks.text_date,
+        "prepare_reply": hooks.no_fields,
     }),
     date_order="dmy",
 )

@@ -30,10 +30,10 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.extract import user_id
-from adapters.html.hooks import hook
 from adapters.html.dom import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.html.forum import HtmlForum, ReplyId
-from adapters.profiles import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.smf.profile import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
 from forumbot.forum.adapter import ForumPM, OWN_PM
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PostQueued,
@@ -222,7 +222,7 @@ class SmfForum(HtmlForum):
             raise PageFormatChanged(f"smf: PM {pid} is not on {page.url}")
         author = select_one(view, sel["pm_author"])
         when = select_one(view, sel["pm_time"])
-        sent = hook(self.profile, "pm_time")(when, self.ctx(page)) if when is not None else None
+        sent = self.profile.hooks["pm_time"](when, self.ctx(page)) if when is not None else None
         if sent is None:
             raise PageFormatChanged(f"smf: PM {pid} has no readable date")
         subject_el = select_one(view, sel["pm_subject"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -97,9 +98,9 @@ SMF = HtmlProfile(
     # most 10 recipients a PM and 20 PMs an hour, the latter answered as an error (pm_too_many_per_hour).
     limits=frozen_map({"post": 5.0, "pm": 5.0}),
     hooks=frozen_map({
-        "post_time": "text_date",
-        "edit_notice": "smf_edit_notice",
-        "pm_time": "smf_pm_date",
+        "post_time": hooks.text_date,
+        "edit_notice": hooks.smf_edit_notice,
+        "pm_time": hooks.smf_pm_date,
     }),
     date_order="dmy",
     # the mark of a post awaiting approval: read from the shipped templates, no saved page of one

@@ -27,7 +27,8 @@ from lxml import etree
 
 from adapters.html.dom import clean_text, find_form, meta_refresh_url, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
-from adapters.profiles import VBULLETIN, HtmlProfile, frozen_map
+from adapters.html.profile import HtmlProfile, frozen_map
+from adapters.vbulletin.profile import VBULLETIN
 from forumbot.forum.adapter import ForumPM, ForumPost, OWN_PM
 from forumbot.errors import LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page

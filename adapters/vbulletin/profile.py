@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -108,9 +109,9 @@ VBULLETIN = HtmlProfile(
     # vB: floodchecktime (30 s stock) between posts; pmfloodtime between PMs (60 s stock, 0 for staff)
     limits=frozen_map({"post": 30.0, "pm": 60.0}),
     hooks=frozen_map({
-        "post_time": "vb_post_date",
-        "edit_notice": "vb_edit_notice",
-        "pm_time": "vb_post_date",
+        "post_time": hooks.vb_post_date,
+        "edit_notice": hooks.vb_edit_notice,
+        "pm_time": hooks.vb_post_date,
     }),
     date_order="auto",  # stock vB prints m-d-Y, Russian packs d.m.Y; the vB3 page shows Y-m-d
     unverified=frozenset({

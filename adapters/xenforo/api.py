@@ -19,7 +19,9 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from forumbot.forum.adapter import ACCOUNTS, COOKIES, OWN_PM, REREAD, ForumPM, ForumPost, ReplyId
+from forumbot.forum.adapter import (
+    ACCOUNTS, COOKIES, OWN_PM, REREAD, THREAD_PAGE, AdapterBase, ForumPM, ForumPost, ReplyId,
+)
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PageFormatChanged, PostGone, PostQueued
 from forumbot.markup import escape_bbcode
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
@@ -35,9 +37,9 @@ OWN_PM_LOOKBACK = 3
 _QUOTE = re.compile(r"\[(quote|spoiler|ispoiler|code)(?:=[^\]]*)?\].*?\[/\1\]", re.I | re.S)
 
 
-class XenforoApiForum:
+class XenforoApiForum(AdapterBase):
     """`XenforoApiForum(base_url, username, api_key)`: every flow through `base_url/api/`."""
-    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, OWN_PM})
+    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, OWN_PM, THREAD_PAGE})
 
     engine = "xenforo"
     markup = "bbcode"

@@ -38,7 +38,8 @@ from lxml import html as lxml_html
 from adapters.html.extract import page_info
 from adapters.html.dom import clean_text, select, select_one
 from adapters.html.forum import HtmlForum, ReplyId
-from adapters.profiles import XENFORO, HtmlProfile
+from adapters.html.profile import HtmlProfile
+from adapters.xenforo.profile import XENFORO
 from adapters.xenforo.pms import Conversations
 from forumbot.forum.adapter import OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
@@ -74,6 +75,10 @@ class XenforoForum(Conversations):
         self._last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
         self._reading = False
         self._canonical: dict[str, str] = {}  # thread id -> its canonical URL (slug.ID/), as the board serves it
+
+    def unread_count_seen(self) -> int | None:
+        """`conversations_unread` as the last logged-in page read showed it (None: no such page read yet)."""
+        return self._unread
 
     @classmethod
     def thread_problem(cls, thread: str, base_url: str) -> str | None:

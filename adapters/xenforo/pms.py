@@ -21,7 +21,6 @@ from typing import Any
 
 from lxml import etree
 
-from adapters.html.hooks import hook
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.forum import HtmlForum
 from adapters.html.pagechecks import check_charset, check_error_box
@@ -203,7 +202,7 @@ class Conversations(HtmlForum):
                 m = _MESSAGE_ID.search(anchor.get("id", "") if anchor is not None else msg.get("data-content", ""))
                 body = select_one(msg, sel["pm_body"])
                 when = select_one(msg, sel["pm_time"])
-                sent = hook(self.profile, "pm_time")(when, ctx) if when is not None else None
+                sent = self.profile.hooks["pm_time"](when, ctx) if when is not None else None
                 if m is None or body is None or sent is None:
                     raise PageFormatChanged(f"xenforo: conversation {cid} has a message without id, body or time")
                 author = select_one(msg, sel["pm_author"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.html import hooks
 from adapters.html.profile import FormSpec, HtmlProfile, Pagination, frozen_map
 
 
@@ -98,9 +99,9 @@ XENFORO = HtmlProfile(
     # conversation, "pm_start" a new one.
     limits=frozen_map({"post": 30.0, "pm": 30.0, "pm_start": 180.0}),
     hooks=frozen_map({
-        "post_time": "xf_data_time",
-        "edit_notice": "xf_last_edit",
-        "pm_time": "xf_data_time",
+        "post_time": hooks.xf_data_time,
+        "edit_notice": hooks.xf_last_edit,
+        "pm_time": hooks.xf_data_time,
     }),
     date_order="dmy",
     unverified=frozenset({

@@ -16,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))
 from closed_boards import IpsBoard, VbBoard  # noqa: E402
 
 from adapters.invision.forum import InvisionForum  # noqa: E402
-from adapters.profiles import INVISION, VBULLETIN  # noqa: E402
+from adapters.invision.profile import INVISION  # noqa: E402
+from adapters.vbulletin.profile import VBULLETIN  # noqa: E402
 from adapters.vbulletin.forum import VbulletinForum, md5_password  # noqa: E402
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired  # noqa: E402
 

@@ -23,7 +23,9 @@ import pytest
 
 from adapters.html.extract import extract_posts
 from adapters.html.hooks import Context
-from adapters.profiles import MYBB, PHPBB, SMF
+from adapters.mybb.profile import MYBB
+from adapters.phpbb.profile import PHPBB
+from adapters.smf.profile import SMF
 from adapters.xenforo.api import XenforoApiForum
 from adapters_support import FIXTURES
 from forumbot.cycle.held_posts import split

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 from lxml import html
 
 from adapters.html.hooks import Context, phpbb_edit_notice
-from adapters.profiles import PHPBB
+from adapters.phpbb.profile import PHPBB
 
 
 def _ctx() -> Context:

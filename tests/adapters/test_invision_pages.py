@@ -8,7 +8,7 @@ from pathlib import Path
 from adapters.html.extract import extract_posts
 from adapters.html.hooks import Context
 from adapters.html.dom import parse
-from adapters.profiles import INVISION
+from adapters.invision.profile import INVISION
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "invision"
 UTC = timezone.utc

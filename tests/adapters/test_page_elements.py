@@ -18,7 +18,7 @@ from adapters.html.bounded import MAX_POST_ELEMENTS, MAX_POST_TEXT, more_element
 from adapters.html.extract import extract_posts
 from adapters.html.hooks import Context
 from adapters.html.dom import parse
-from adapters.profiles import PHPBB
+from adapters.phpbb.profile import PHPBB
 
 B = importlib.import_module("adapters.html.bounded")
 PAGE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "20_topic_page1.html"

@@ -11,7 +11,7 @@ import pytest
 import responses
 
 from adapters.html.dom import parse, select
-from adapters.profiles import PHPBB
+from adapters.phpbb.profile import PHPBB
 from forumbot.config.load import load_config
 from forumbot.cycle.daemon import config_warnings
 from forumbot.errors import ForumError, PageFormatChanged

@@ -11,7 +11,7 @@ import pytest
 from adapters.html.extract import extract_posts
 from adapters.html.hooks import Context, vb_edit_notice
 from adapters.html.dom import parse, select
-from adapters.profiles import VBULLETIN
+from adapters.vbulletin.profile import VBULLETIN
 from adapters.vbulletin.forum import VbulletinForum, md5_password
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "vbulletin"

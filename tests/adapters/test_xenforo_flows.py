@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from adapters.profiles import XENFORO
+from adapters.xenforo.profile import XENFORO
 from adapters.xenforo.forum import XenforoForum
 from adapters_support import FIXTURES
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired

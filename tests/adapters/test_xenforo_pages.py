@@ -12,7 +12,7 @@ import pytest
 from adapters.html.extract import extract_posts, page_info
 from adapters.html.hooks import Context, xf_data_time
 from adapters.html.dom import parse, select
-from adapters.profiles import XENFORO
+from adapters.xenforo.profile import XENFORO
 from adapters_support import FIXTURES
 from forumbot.forum.http_page import Page
 

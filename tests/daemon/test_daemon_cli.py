@@ -11,9 +11,10 @@ from daemon_world import config_toml, game_toml
 
 from forumbot.cli.main import main
 from forumbot.errors import ForumUnavailable
+from forumbot.forum.adapter import AdapterBase
 
 
-class DownForum:
+class DownForum(AdapterBase):
     """An adapter for a forum that never answers."""
 
     def __init__(self, **_):

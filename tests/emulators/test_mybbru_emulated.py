@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.mybbru.forum import MybbruForum
-from adapters.profiles import MYBBRU
+from adapters.mybbru.profile import MYBBRU
 from adapters.punbb.forum import PunbbForum
 from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PartlySent, PostQueued
 from mybbru import Mybbru
