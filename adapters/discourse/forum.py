@@ -29,10 +29,10 @@ from datetime import timezone
 from typing import Any, Mapping, Sequence
 
 from adapters.dates import parse_iso
-from adapters.discourse.account import DiscourseAccount
+from adapters.discourse.account import account_problems, config_warnings
 from adapters.discourse.pms import DiscoursePMs
 from adapters.discourse.text import CHUNK, MODERATOR_ACTION, REGULAR, cooked_text, is_quoted, username_lower
-from forumbot.forum.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPost
+from forumbot.forum.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
@@ -43,7 +43,7 @@ DEFAULT_LIMITS = {"post": 5.0, "pm": 5.0}
 BAD_CSRF = b'["BAD CSRF"]'  # ApplicationController#handle_unverified_request, with status 403
 
 
-class DiscourseForum(DiscourseAccount, DiscoursePMs, AdapterBase):
+class DiscourseForum(AdapterBase):
     CAPABILITIES = frozenset({COOKIES, REREAD, OWN_PM})
     engine = "discourse"
     # read by forumbot.config.types.engine_traits: its forum-table settings, zoned times, markup
@@ -97,15 +97,35 @@ class DiscourseForum(DiscourseAccount, DiscoursePMs, AdapterBase):
             self.auth = "password"
         self._keyed = self.auth != "password"
         self._csrf: str | None = None
-        # PM topics by recipients (lower-case names, without the bot), most recently active first
-        self._pm_topics: dict[frozenset[str], list[tuple[str, str]]] = {}
-        self._pm_list_read = False
+        self.pms = DiscoursePMs(username, self.transport, json_of=self._json, create=self._create, posts=self._posts,
+                                mine=self._mine)
 
     def __repr__(self) -> str:
         return f"DiscourseForum({self.transport.base_url!r}, {self.username!r})"
 
     def escape(self, text: str) -> str:
         return escape_markdown(text)
+
+    # --- the account, for check-config (account.py) -----------------------------------------------------------
+
+    def check_account(self, threads: list[str]) -> list[str]:
+        return account_problems(self.username, lambda path: self._json(self.transport.get(path)),
+                                [self.topic_id(t) for t in threads], self._mine)
+
+    @classmethod
+    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
+        return config_warnings(forum, poll_seconds)
+
+    # --- PMs (pms.py) -----------------------------------------------------------------------------------------
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        return self.pms.send_pm(to, subject, text)
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
+        return self.pms.fetch_pms(after)
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        return self.pms.find_own_pm(to, marker)
 
     # --- auth -----------------------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""Discourse PMs (DiscourseForum's part): one PM topic per set of recipients, found in the bot's PM list and
-replied to; the inbox read from that list; the bot's own PM found by its marker after a crash."""
+"""Discourse PMs, an object DiscourseForum holds (issue 27 item 2: no mixin): one PM topic per set of recipients,
+found in the bot's PM list and replied to; the inbox read from that list; the bot's own PM found by its marker
+after a crash."""
 
 from __future__ import annotations
 
@@ -14,18 +15,29 @@ from adapters.discourse.text import CHUNK, REGULAR, cooked_text, username_lower
 from adapters.html.forum import MAX_INBOX_PAGES
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import FormRejected, PageFormatChanged, PostQueued
+from forumbot.forum.http_page import Page
 from forumbot.forum.transport import Transport
 
 log = logging.getLogger("adapters.discourse.forum")  # the adapter's logger, as before the split: log lines read the same
 
 
 class DiscoursePMs:
-    """Mixed into DiscourseForum, whose username, transport, _create, _json, _posts and _mine it uses."""
+    """The bot's PMs, handed what it uses of the adapter: the account's name, the transport, and the adapter's
+    JSON reader (`json_of`), post creation (`create`), post loading (`posts`) and own-post test (`mine`)."""
 
-    username: str
-    transport: Transport
-    _pm_topics: dict[frozenset[str], list[tuple[str, str]]]
-    _pm_list_read: bool
+    def __init__(self, username: str, transport: Transport, *, json_of: Callable[[Page], dict[str, Any]],
+                 create: Callable[..., dict[str, Any]],
+                 posts: Callable[[str, Mapping[str, Any], list[int]], list[dict[str, Any]]],
+                 mine: Callable[[Mapping[str, Any]], bool]) -> None:
+        self.username = username
+        self.transport = transport
+        self._json = json_of
+        self._create = create
+        self._posts = posts
+        self._mine = mine
+        # PM topics by recipients (lower-case names, without the bot), most recently active first
+        self._pm_topics: dict[frozenset[str], list[tuple[str, str]]] = {}
+        self._pm_list_read = False
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         """Reply in the PM topic the bot already has with exactly these recipients; open one only when there is
