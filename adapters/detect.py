@@ -13,7 +13,7 @@ from typing import Iterable
 
 from lxml import etree
 
-from adapters.html import select_one
+from adapters.html.dom import select_one
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adapters.extract import extract_posts  # noqa: E402
-from adapters.hooks import Context  # noqa: E402
-from adapters.html import parse  # noqa: E402
-from adapters.profiles import PHPBB  # noqa: E402
+from adapters.html.extract import extract_posts  # noqa: E402
+from adapters.html.hooks import Context  # noqa: E402
+from adapters.html.dom import parse  # noqa: E402
+from adapters.phpbb.profile import PHPBB  # noqa: E402
 
 PAGE = ROOT / "fixtures" / "phpbb" / "20_topic_page1.html"
 FIRST_BODY = "Всем привет! Это <strong class=\"text-strong\">первый пост</strong> длинной темы для проверки бота.<br>"

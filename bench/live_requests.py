@@ -86,8 +86,8 @@ def fill_past_page(board: Board, game: LiveGame, extra: int = 0) -> None:
 
 
 def bench(engine: str, folder: Path, shift: int, idle_ticks: int, pad: int) -> None:
-    from adapters.mybb import MybbForum
-    from adapters.phpbb import PhpbbForum
+    from adapters.mybb.forum import MybbForum
+    from adapters.phpbb.forum import PhpbbForum
 
     board, started = board_for(engine, folder, shift)
     try:

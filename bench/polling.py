@@ -27,11 +27,12 @@ import lxml.html  # noqa: E402
 import responses  # noqa: E402
 from lxml import etree  # noqa: E402
 
-from adapters.extract import extract_posts  # noqa: E402
-from adapters.hooks import Context  # noqa: E402
-from adapters.mybb import MybbForum  # noqa: E402
-from adapters.phpbb import PhpbbForum  # noqa: E402
-from adapters.profiles import MYBB, PHPBB  # noqa: E402
+from adapters.html.extract import extract_posts  # noqa: E402
+from adapters.html.hooks import Context  # noqa: E402
+from adapters.mybb.forum import MybbForum  # noqa: E402
+from adapters.phpbb.forum import PhpbbForum  # noqa: E402
+from adapters.mybb.profile import MYBB  # noqa: E402
+from adapters.phpbb.profile import PHPBB  # noqa: E402
 from forumbot.forum.http_page import Page  # noqa: E402
 
 FIX = ROOT / "fixtures"

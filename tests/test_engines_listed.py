@@ -1,6 +1,7 @@
 """Each engine is where a GM looks for it (issue 9 item 6): an entry point in pyproject.toml, a name
 check-config accepts (and a misspelt one it suggests), the `forumbot init` template's comments, and the README's
-engine table; the template's override example is a valid override."""
+engine table; the template's override example is a valid override. The engines are the rows of one table,
+adapters/engines.toml (issue 27 item 2), which docs/engines.md's quick-start table writes out."""
 
 from __future__ import annotations
 
@@ -19,7 +20,43 @@ ENTRY_POINTS = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["proj
     "forumbot.adapters"]
 TEMPLATE = (ROOT / "forumbot" / "examples" / "forumbot.toml").read_text("utf-8")
 README = (ROOT / "README.md").read_text("utf-8")
-ENGINES = ("phpbb", "mybb", "flaskbb", "discourse", "smf", "punbb", "mybbru", "xenforo")
+ENGINES_DOC = (ROOT / "docs" / "engines.md").read_text("utf-8")
+ROWS = tomllib.loads((ROOT / "adapters" / "engines.toml").read_text("utf-8"))["engine"]
+ENGINES = tuple(row["engine"] for row in ROWS)
+
+
+def test_the_engines_table_has_every_engine_and_only_them():
+    """Each row is an engine with its package and its entry point; each entry point but the memory forum's
+    (the test forum) has its row; vBulletin and Invision, once missing here, are rows like the others."""
+    assert len(set(ENGINES)) == len(ENGINES)
+    assert set(ENGINES) == set(ENTRY_POINTS) - {"memory"}
+    assert {"vbulletin", "invision"} <= set(ENGINES)
+    for engine in ENGINES:
+        assert (ROOT / "adapters" / engine / "__init__.py").is_file(), engine
+        assert ENTRY_POINTS[engine].startswith(f"adapters.{engine}."), engine
+
+
+def _quick_start_table() -> str:
+    lines = ["| engine | `engine =` | thread URL looks like | default flood limits (s) |", "|---|---|---|---|"]
+    lines += [f"| {r['name']} | `{r['engine']}` | {r['thread_url']} | {r['flood_limits']} |" for r in ROWS]
+    return "\n".join(lines) + "\n"
+
+
+def test_docs_engines_quick_start_table_is_the_engines_table_written_out():
+    start = ENGINES_DOC.index("| engine | `engine =` |")
+    end = ENGINES_DOC.index("\n\n", start) + 1
+    assert ENGINES_DOC[start:end] == _quick_start_table()
+
+
+def test_the_engines_table_check_sees_a_missing_row():
+    """The check above can fail: a table without vBulletin's row is not the one docs/engines.md shows."""
+    global ROWS
+    kept = ROWS
+    try:
+        ROWS = [r for r in kept if r["engine"] != "vbulletin"]
+        assert _quick_start_table() not in ENGINES_DOC
+    finally:
+        ROWS = kept
 
 
 def test_every_engine_has_an_entry_point_that_loads():
@@ -84,8 +121,8 @@ def test_the_templates_override_example_is_a_valid_override(tmp_path):
 
 def test_a_new_engine_is_an_adapter_class_and_a_registry_line_only(tmp_path, monkeypatch):
     """Issue 9: adding an engine touches adapters/ and the registry, not forumbot. An engine installed only as an
-    entry point is configured by what its class declares: its own settings accepted, others refused, its markup
-    the default, its local times read in the games' zone."""
+    entry point is configured by what its class, built on AdapterBase, declares (issue 27 item 2): its own
+    settings accepted, others refused, its markup the default, its local times read in the games' zone."""
     from forumbot.config.types import engine_traits
 
     package = tmp_path / "site"
@@ -95,7 +132,8 @@ def test_a_new_engine_is_an_adapter_class_and_a_registry_line_only(tmp_path, mon
     (package / "fakeboard_dist-1.0.dist-info" / "entry_points.txt").write_text(
         "[forumbot.adapters]\nfakeboard = fakeboard_mod:FakeBoard\n", encoding="utf-8")
     (package / "fakeboard_mod.py").write_text(
-        "class FakeBoard:\n    settings = frozenset({'shoe_size', 'timezone_name'})\n"
+        "from forumbot.forum.adapter import AdapterBase\n\n\n"
+        "class FakeBoard(AdapterBase):\n    settings = frozenset({'shoe_size', 'timezone_name'})\n"
         "    prints_local_times = True\n    markup = 'markdown'\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(package))
     engine_traits.cache_clear()

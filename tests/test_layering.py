@@ -4,7 +4,9 @@
 - `rules` and `parse` are pure: they import only `forumbot.model` (and `forumbot.errors`, a leaf of exceptions);
 - the pure core (model, parse, rules, texts, markup, engine, game) imports nothing of the shell;
 - `forumbot` reaches the `adapters` package only through `forumbot.forum.registry`;
-- `adapters` import only the interface layer of `forumbot`, never the daemon's shell;
+- `adapters` import only the interface layer of `forumbot`, never the daemon's shell; one package per forum engine
+  (issue 27 item 2), each importing only the shared HTML base (`adapters/html/`), the top's leaves and itself, and
+  the HTML base importing no engine;
 - the shell's packages in one order (issue 27 item 1): each module imports only its own package and those below
   it, inside functions too, so no arrow runs back up (pages never imports the cycle, config never imports pages);
 - an import left inside a function says why on the line above it; no module only re-exports; no prefix family of
@@ -103,7 +105,7 @@ def test_forumbot_and_adapters_together_have_no_import_circle():
     one way too; an adapters module reaching back into one that imports it would be a circle."""
     modules = {**_modules("forumbot"), **_modules("adapters")}
     graph = {m: {d for d in _imports(p, set(modules)) if d in modules} - {m} for m, p in modules.items()}
-    assert "adapters.profiles.types" in graph
+    assert "adapters.html.profile" in graph
     assert _cycles(graph) == []
 
 
@@ -138,7 +140,7 @@ def test_only_the_registry_imports_adapters():
     importers = sorted(m for m, deps in graph.items() if any(_within(d, "adapters") for d in deps))
     assert importers == [], importers  # the registry names its modules as strings, imported on first use
     registry = (ROOT / "forumbot" / "forum" / "registry.py").read_text(encoding="utf-8")
-    assert '"adapters.memory"' in registry
+    assert '"adapters.memory.forum"' in registry
 
 
 def test_adapters_import_only_the_interface_layer_of_forumbot():
@@ -149,12 +151,53 @@ def test_adapters_import_only_the_interface_layer_of_forumbot():
         assert used <= ADAPTERS_MAY_IMPORT, f"{module} imports {sorted(used - ADAPTERS_MAY_IMPORT)}"
 
 
+# adapters/ (issue 27 item 2): at the top only the leaves every engine may use; the rest are packages
+ADAPTER_LEAVES = {"adapters", "adapters.dates", "adapters.detect"}
+ENGINE_PACKAGES = {"phpbb", "mybb", "smf", "punbb", "mybbru", "xenforo", "vbulletin", "invision", "discourse",
+                   "flaskbb", "memory"}
+# an engine built over another's adapter: mybb.ru is hosted PunBB
+ENGINE_BASES = {"mybbru": {"punbb"}}
+
+
+def _adapter_package(module: str) -> str:
+    return module.split(".")[1] if module.count(".") >= 1 else ""
+
+
+def test_adapters_are_one_package_per_engine_over_the_html_base():
+    modules = _modules("adapters")
+    top = {m for m, p in modules.items() if p.parent == ROOT / "adapters" and p.name != "__init__.py"}
+    assert top <= ADAPTER_LEAVES, f"modules at adapters/'s top: {sorted(top - ADAPTER_LEAVES)}"
+    packages = {p.parent.name for p in (ROOT / "adapters").glob("*/__init__.py")}
+    assert packages == ENGINE_PACKAGES | {"html"}
+    for module, path in modules.items():
+        stray = _stray_adapter_imports(module, _imports(path, set(modules)))
+        assert not stray, f"{module} imports {sorted(stray)}"
+
+
+def _stray_adapter_imports(module: str, deps: set[str]) -> set[str]:
+    """What `module` of adapters/ imports of another engine's package (or, from the HTML base, of any engine's)."""
+    own = _adapter_package(module)
+    allowed = {"html"} if own == "html" else {"html", own} | ENGINE_BASES.get(own, set())
+    return {d for d in deps if _within(d, "adapters") and d not in ADAPTER_LEAVES and d != module
+            and _adapter_package(d) not in allowed}
+
+
+def test_the_adapters_layout_check_sees_an_engine_importing_another(tmp_path):
+    stray = tmp_path / "m.py"
+    stray.write_text("from adapters.phpbb.forum import PhpbbForum\nfrom adapters.html.dom import select\n")
+    deps = _imports(stray, set())
+    assert _stray_adapter_imports("adapters.smf.forum", deps) == {"adapters.phpbb.forum"}
+    assert _stray_adapter_imports("adapters.html.inbox", deps) == {"adapters.phpbb.forum"}
+    assert _stray_adapter_imports("adapters.phpbb.profile", deps) == set()
+    assert _stray_adapter_imports("adapters.mybbru.forum", {"adapters.punbb.forum"}) == set()
+
+
 def test_the_layering_check_sees_a_circle_and_a_stray_import(tmp_path):
     """The checks above can fail: a circle and a function-level import are found."""
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
     stray = tmp_path / "m.py"
-    stray.write_text("def f():\n    from adapters.memory import MemoryForum\n    from forumbot.cycle.tick import tick\n")
-    assert _imports(stray, {"forumbot.cycle.tick"}) == {"adapters.memory", "forumbot.cycle.tick"}
+    stray.write_text("def f():\n    from adapters.memory.forum import MemoryForum\n    from forumbot.cycle.tick import tick\n")
+    assert _imports(stray, {"forumbot.cycle.tick"}) == {"adapters.memory.forum", "forumbot.cycle.tick"}
 
 
 # The shell's packages, lowest first (docs/architecture.md): a module may import its own package and any below.

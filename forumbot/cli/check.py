@@ -137,8 +137,7 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             for key in ("game_thread", "vote_thread"):
                 thread = getattr(game, key)
                 try:
-                    if hasattr(adapter, "topic_id"):
-                        adapter.topic_id(thread)
+                    adapter.topic_id(thread)
                     named.append(thread)
                     posts, _ = adapter.fetch_posts(thread)
                 except ValueError as e:  # not a topic this engine can name
@@ -146,14 +145,14 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
                 except ForumError as e:
                     unreachable.append(f"games.{game.name}.{key}: cannot read {thread}: {e}")
                 else:
-                    spans += [(p.posted_at, getattr(p, "posted_latest", None)) for p in posts]
+                    spans += [(p.posted_at, p.posted_latest) for p in posts]
                     threads.append(thread)
                     verified.append(f"verified: games.{game.name}.{key}: read {thread} "
                                     f"({len(posts)} post(s) on its first page)")
             rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
             if rough:
                 warnings.append(f"games.{game.name}: {rough}")
-        if named and hasattr(getattr(adapter, "profile", None), "selectors"):
+        if named and adapter.profile is not None:
             # issue 9 item 4: what `forumbot probe` checks, quietly: each selector the bot needs matched
             from forumbot.probe.board import probe
 
@@ -170,12 +169,10 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
         for game in config.games.values():  # R-13: read from the thread page's controls, nothing locked
             if game.forum == forum.name and game.options.get("lock_threads") and game.vote_thread in threads:
                 _check_lock(adapter, game, wrong, unreachable, verified)
-        check = getattr(adapter, "check_account", None)  # optional: what the account lacks (Discourse)
-        if check is not None:
-            try:
-                wrong.extend(f"forums.{forum.name}: {p}" for p in check(threads))
-            except ForumError as e:
-                unreachable.append(f"forums.{forum.name}: cannot read the account: {e}")
+        try:  # what the account lacks, where the engine can tell (Discourse, XenForo's API)
+            wrong.extend(f"forums.{forum.name}: {p}" for p in adapter.check_account(threads))
+        except ForumError as e:
+            unreachable.append(f"forums.{forum.name}: cannot read the account: {e}")
     return wrong, unreachable, warnings
 
 
@@ -209,12 +206,11 @@ def _zone_mismatch(forum, adapter, now: datetime) -> tuple[str | None, str | Non
     PM and edit by the difference."""
     from zoneinfo import ZoneInfo
 
-    read = getattr(adapter, "board_utc_offset", None)
     # the zone the adapter really reads dates in (the HTML adapters keep it as `tz`), else the configured one
-    zone = getattr(adapter, "tz", None) or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
-    if read is None or zone is None:
+    zone = adapter.tz or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
+    if zone is None:
         return None, None
-    shown = read()
+    shown = adapter.board_utc_offset()
     if shown is None:
         return None, None
     expected = now.astimezone(zone).utcoffset()

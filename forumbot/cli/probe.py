@@ -71,7 +71,7 @@ def _guest_adapter(url: str, engine: str | None) -> object:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from urllib.parse import urlsplit
 
-    from forumbot.forum.registry import adapter_factory, detect_engine
+    from forumbot.forum.registry import adapter_factory, detect_engine, profile_for
     from forumbot.forum.transport import Transport
 
     parts = urlsplit(url)
@@ -85,7 +85,8 @@ def _guest_adapter(url: str, engine: str | None) -> object:
             raise ConfigError(f"{url}: no engine recognised on the page; name it with --engine")
     factory = adapter_factory(engine)
     # the board's root is what comes before the engine's topic path ("viewtopic.php", "threads/", "topic/")
-    topic_path = getattr(getattr(factory, "profile", None), "urls", {}).get("topic", "").split("{")[0].split("?")[0]
+    profile = profile_for(engine)
+    topic_path = profile.urls.get("topic", "").split("{")[0].split("?")[0] if profile is not None else ""
     cut = parts.path.find(topic_path) if topic_path else -1
     root = parts.path[:cut] if cut >= 0 else parts.path.rsplit("/", 1)[0] + "/"
     return factory(origin + (root if root.endswith("/") else root + "/"), "guest")

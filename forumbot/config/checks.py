@@ -14,7 +14,7 @@ from forumbot.config.types import Config, ForumConfig
 from forumbot.errors import ConfigError, SetupError
 from forumbot.model import GameSetup
 from forumbot.options import closest
-from forumbot.forum.registry import adapter_factory
+from forumbot.forum.registry import adapter_factory, constructor_from_config, engine_class
 from forumbot.game import run
 
 
@@ -69,11 +69,12 @@ def thread_problems(config: Config, game_name: str) -> list[str]:
     game = config.games[game_name]
     forum = config.forums[game.forum]
     try:
-        check = getattr(adapter_factory(forum.engine), "thread_problem", None)
+        cls = engine_class(forum.engine)
     except ConfigError:  # check_forums names an engine that cannot be loaded
         return []
-    if check is None:
+    if cls is None:
         return []
+    check = cls.thread_problem
     problems = []
     for key in ("game_thread", "vote_thread"):
         problem = check(getattr(game, key), forum.base_url)
@@ -85,7 +86,7 @@ def thread_problems(config: Config, game_name: str) -> list[str]:
 def _keys_unread(forum: ForumConfig, factory: Callable) -> list[str]:
     """For an adapter of one's own ("module:attr"): the forum table's keys its constructor does not take (the
     shipped engines' keys are checked by the config itself)."""
-    if ":" not in forum.engine or hasattr(factory, "from_config"):
+    if ":" not in forum.engine or constructor_from_config(factory) is not None:
         return []
     try:
         parameters = inspect.signature(factory).parameters

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from forumbot.config.season import SeasonConfig
 from forumbot.config.signup import SignupConfig
 from forumbot.errors import ConfigError
+from forumbot.forum.registry import engine_class
 from forumbot.model import GameSetup, PlayerSpec, Schedule
 from forumbot.texts import TABLES
 
@@ -36,14 +37,10 @@ class EngineTraits:
 @functools.cache
 def engine_traits(engine: str) -> EngineTraits | None:
     """The traits of an installed engine (entry-point group "forumbot.adapters"); None for one not installed."""
-    from importlib.metadata import entry_points
-
-    found = entry_points(group="forumbot.adapters", name=engine)
-    if not found:
+    cls = engine_class(engine) if ":" not in engine else None
+    if cls is None:
         return None
-    cls = next(iter(found)).load()
-    return EngineTraits(frozenset(getattr(cls, "settings", frozenset())), bool(getattr(cls, "prints_local_times",
-                        False)), str(getattr(cls, "markup", "bbcode")))
+    return EngineTraits(frozenset(cls.settings), bool(cls.prints_local_times), str(cls.markup))
 
 
 FORUM_KEYS = ("engine", "login", "base_url", "password_env", "markup")

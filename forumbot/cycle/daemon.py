@@ -27,7 +27,7 @@ from forumbot.config.types import Config, ForumConfig
 from forumbot.disk import disk_problem
 from forumbot.errors import ConfigError, FloodLimited, ForumError, LoginRequired
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
-from forumbot.forum.registry import adapter_factory
+from forumbot.forum.registry import adapter_factory, constructor_from_config, engine_class
 from forumbot.store import open_engine, require_current, session_factory
 from forumbot.store.locks import locks_for
 from forumbot.store.models import Forum, Game
@@ -51,8 +51,9 @@ def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapte
     if forum.password_env and forum.password_env not in environ:
         raise ConfigError(f"forums.{forum.name}.password_env: environment variable {forum.password_env} is not set")
     password = forum.password(dict(environ))
-    if hasattr(factory, "from_config"):
-        return factory.from_config(forum, password)
+    from_config = constructor_from_config(factory)
+    if from_config is not None:
+        return from_config(forum, password)
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -269,10 +270,9 @@ def config_warnings(config: Config) -> list[str]:
     out = []
     for forum in config.forums.values():
         try:
-            factory = adapter_factory(forum.engine)
+            cls = engine_class(forum.engine)
         except ConfigError:
             continue
-        warn = getattr(factory, "config_warnings", None)
-        if warn is not None:
-            out.extend(f"forums.{forum.name}: {w}" for w in warn(forum, config.poll_seconds))
+        if cls is not None:
+            out.extend(f"forums.{forum.name}: {w}" for w in cls.config_warnings(forum, config.poll_seconds))
     return out

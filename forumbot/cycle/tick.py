@@ -230,7 +230,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     # the fold reaches `until`; a phase opened when the bot is back after an outage (C-14) opens at `started`, the
     # tick's time (record_resolutions keeps it for the phase resolved before), and is announced now
     back = started if result.phase != "setup" and result.phase_opens == started else None
-    escape = getattr(adapter, "escape", escape_bbcode)
+    escape = adapter.escape
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
     result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
                                                 escape is escape_markdown, sent_posts, built=until)
@@ -354,7 +354,7 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
         setup = setup_from_json(session.get(Game, game_id).setup_json, game=game.name, check=False)
     target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
-                    gms=setup.gms, language=setup.language, escape=getattr(adapter, "escape", escape_bbcode))
+                    gms=setup.gms, language=setup.language, escape=adapter.escape)
     outcome.delivery = deliver(ctx.sessions, adapter, target, now, ctx.hook)
     if outcome.delivery.error is not None:
         outcome.state, outcome.error = "error", outcome.delivery.error

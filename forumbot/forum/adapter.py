@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import ClassVar, Protocol, runtime_checkable
+from datetime import datetime, timedelta, tzinfo
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from forumbot.forum.unreadable import UnreadablePost
+from forumbot.markup import escape_bbcode
 
 
 @dataclass(frozen=True)
@@ -62,17 +65,73 @@ COOKIES = "cookies"  # export_cookies() -> str and import_cookies(str): a sessio
 # thread already is so; FormRejected when the forum refuses. may_lock(topic) -> bool | None reads whether the bot's
 # account has that control on the thread's page (None: the page does not tell), locking nothing.
 LOCK = "lock_thread"
+THREAD_PAGE = "thread_page"  # thread_page(topic, number) -> (posts, pages): an API engine's page, for `probe`
 
 
 class AdapterBase:
-    """What every adapter class may declare beyond the protocol: the optional abilities it implements."""
+    """What every adapter declares beyond the protocol, each with the value of an engine that lacks it: the shell
+    reads these and never probes an adapter for a name (issue 27 item 2; tests/adapters/test_capabilities.py)."""
 
+    # the optional abilities it implements (the names above); the shell asks `can`
     CAPABILITIES: ClassVar[frozenset[str]] = frozenset()
+    # What the config reads off the adapter class, so a new engine needs no line in forumbot: the forum-table
+    # settings it takes besides engine, login, base_url, password_env and markup; whether its pages print local
+    # times without a zone (read in `timezone_name`, which then defaults to the zone of the forum's games); the
+    # markup its posts are written in.
+    settings: ClassVar[frozenset[str]] = frozenset()
+    prints_local_times: ClassVar[bool] = False
+    markup: ClassVar[str] = "bbcode"
+    engine: str = "?"  # the engine's name, as `engine =` names it
+    # an HTML engine's markup as data (adapters/html/profile.py: urls, selectors, limits, unverified); None for an
+    # engine without pages to read (Discourse, XenForo's API, the memory forum)
+    profile: Any = None
+    tz: tzinfo | None = None  # the zone the forum prints its times in, where the adapter reads them so
+    shows_unread_pms: bool = False  # topic pages are read for the header's unread-PM count (UNREAD_PMS)
+    # whether the engine's inbox flow deletes the PMs read, and whether this forum has it on (`delete_read_pms`):
+    # then a database restored from a copy cannot read again those read since (outbox/restore.py)
+    deletes_pms: ClassVar[bool] = False
+    delete_read_pms: bool = False
+
+    def escape(self, text: str) -> str:
+        """`text` made inert in the engine's markup, for names and words a player wrote."""
+        return escape_bbcode(text)
+
+    def unread_count_seen(self) -> int | None:
+        """The unread-PM count the last page read showed, for an engine whose every page carries one (XenForo);
+        None where it shows none. What `forumbot probe` reports beside the inbox."""
+        return None
+
+    def topic_id(self, topic: str) -> str:
+        """The topic id in a thread's address or number (ValueError: not a thread this engine can name); an engine
+        that reads addresses overrides it."""
+        return topic
+
+    @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        """What is wrong with a thread's address, seen without the network (`check-config`); None: nothing."""
+        return None
+
+    @classmethod
+    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
+        """What in a forum table will work but cost (check-config prints them, `run` logs them)."""
+        return []
+
+    def check_account(self, threads: list[str]) -> list[str]:
+        """What the bot's account lacks for these threads, where the engine can tell (check-config --online)."""
+        return []
+
+    def board_utc_offset(self) -> timedelta | None:
+        """The UTC offset the board shows the bot's account times in, where the engine can read it; else None."""
+        return None
+
+    def take_unreadable(self) -> list[UnreadablePost]:
+        """The posts the reads since the last call skipped as unreadable (forum/unreadable.py), and forget them."""
+        return []
 
 
-def can(adapter: object, capability: str) -> bool:
-    """Whether an adapter declares an optional ability (an adapter not built on AdapterBase declares none)."""
-    return capability in getattr(adapter, "CAPABILITIES", frozenset())
+def can(adapter: AdapterBase, capability: str) -> bool:
+    """Whether an adapter declares an optional ability."""
+    return capability in adapter.CAPABILITIES
 
 
 @runtime_checkable

@@ -19,7 +19,7 @@ from forumbot.forum.htmlparse import parse_html
 
 # In a page's tree, what stands where bytes did not decode in its charset (one post's damaged bytes, or a page
 # in another charset): a private-use code point no forum page holds, so the checks can tell where the bytes
-# were (adapters.pagechecks.check_charset) and the reader which posts hold them (adapters.extract); browsers
+# were (adapters.html.pagechecks.check_charset) and the reader which posts hold them (adapters.html.extract); browsers
 # show U+FFFD there, which pages also hold literally (SMF writes it for invisible characters).
 UNDECODABLE = "\U0010fffd"
 # Set on the root of a tree that holds UNDECODABLE: pages that decode (nearly all) are not searched for it.

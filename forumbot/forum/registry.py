@@ -1,7 +1,9 @@
 """The one door from `forumbot` to the adapters (DESIGN.md, "imports one way").
 
-Engines are found by name in the "forumbot.adapters" entry-point group (or a "module:attr" engine name, for an
-adapter not installed as a package). The few adapter-side helpers the shell needs (engine detection and page
+Engines are found by name in the "forumbot.adapters" entry-point group only (or a "module:attr" engine name, for an
+adapter not installed as a package). What an engine declares (its settings, markup, profile, thread check, config
+warnings) is read off its class, built on `forumbot.forum.adapter.AdapterBase`, here: no other module of forumbot
+probes an adapter for a name (tests/adapters/test_capabilities.py). The few adapter-side helpers the shell needs (engine detection and page
 reading for `probe`, the profiles `check-config` checks, the memory forum `replay` plays into) are named here, in
 HELPERS, and imported on first use: no other module of `forumbot` imports the `adapters` package, and the layering
 test (tests/test_layering.py) keeps it so.
@@ -13,27 +15,26 @@ import importlib
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
-from forumbot.forum.adapter import ForumAdapter
+from forumbot.forum.adapter import AdapterBase, ForumAdapter
 from forumbot.errors import ConfigError
 
 GROUP = "forumbot.adapters"
 
 # name -> the bundled adapters' module that defines it
 HELPERS = {
-    "MemoryForum": "adapters.memory",
+    "MemoryForum": "adapters.memory.forum",
     "detect_engine": "adapters.detect",
     "rough_times_warning": "adapters.dates",
-    "override_problems": "adapters.overrides",
-    "profile_for": "adapters.profiles",
-    "extract_posts": "adapters.extract",
-    "page_info": "adapters.extract",
-    "post_id": "adapters.extract",
-    "query_params": "adapters.extract",
-    "select": "adapters.html",
-    "select_one": "adapters.html",
-    "text": "adapters.html",
-    "inbox_problems": "adapters.pagechecks",
-    "topic_problems": "adapters.pagechecks",
+    "override_problems": "adapters.html.overrides",
+    "extract_posts": "adapters.html.extract",
+    "page_info": "adapters.html.extract",
+    "post_id": "adapters.html.extract",
+    "query_params": "adapters.html.extract",
+    "select": "adapters.html.dom",
+    "select_one": "adapters.html.dom",
+    "text": "adapters.html.dom",
+    "inbox_problems": "adapters.html.pagechecks",
+    "topic_problems": "adapters.html.pagechecks",
 }
 
 
@@ -50,6 +51,33 @@ def adapter_factory(engine: str) -> Callable[..., ForumAdapter]:
         known = ", ".join(sorted(ep.name for ep in entry_points(group=GROUP))) or "none"
         raise ConfigError(f"unknown forum engine {engine!r} (installed: {known})")
     return next(iter(found)).load()
+
+
+def engine_class(engine: str) -> type[AdapterBase] | None:
+    """The adapter class of an engine, for what it declares: an installed engine's (None for a name not
+    installed), or a "module:attr" one's; None too for a factory that is not a class built on AdapterBase (an
+    adapter of one's own may be a function: it declares nothing)."""
+    if ":" in engine:
+        factory: Any = adapter_factory(engine)
+    else:
+        found = entry_points(group=GROUP, name=engine)
+        if not found:
+            return None
+        factory = next(iter(found)).load()
+    return factory if isinstance(factory, type) and issubclass(factory, AdapterBase) else None
+
+
+def profile_for(engine: str) -> Any:
+    """The page profile of HTML engine `engine`, what a forum table's `profile` overrides are checked against;
+    None for an engine without one (or not installed)."""
+    cls = engine_class(engine)
+    return cls.profile if cls is not None else None
+
+
+def constructor_from_config(factory: Callable[..., ForumAdapter]) -> Callable[..., ForumAdapter] | None:
+    """An adapter class's own `from_config(forum, password)`, where it builds itself from its forum table; None:
+    the daemon passes it the keys its signature names."""
+    return getattr(factory, "from_config", None)
 
 
 def __getattr__(name: str) -> Any:

@@ -52,10 +52,9 @@ _WORDS = {
 
 
 def take(adapter: Any, topic: str) -> list[UnreadablePost]:
-    """The posts `adapter` skipped since last asked, filed under `topic` as configured (adapters that skip
-    none lack `take_unreadable`)."""
-    taker: Callable[[], list[UnreadablePost]] | None = getattr(adapter, "take_unreadable", None)
-    return [replace(p, topic=topic) for p in taker()] if taker is not None else []
+    """The posts `adapter` skipped since last asked, filed under `topic` as configured (an adapter that skips
+    none keeps AdapterBase's `take_unreadable`, which has none)."""
+    return [replace(p, topic=topic) for p in adapter.take_unreadable()]
 
 
 def notices(posts: Iterable[UnreadablePost], gms: Sequence[str], language: str, at: datetime,

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from forumbot.config.types import Config
 from forumbot.errors import ConfigError
 from forumbot.store.models import Forum, Game, OutboxRow
-from forumbot.forum.registry import adapter_factory
+from forumbot.forum.registry import profile_for
 
 SHOWN_FROM = 60.0  # seconds between two new PMs from which the line is worth a GM's attention
 
@@ -31,7 +31,8 @@ def pm_eta_line(session: Session, config: Config, game: Game, now: datetime | No
         return None
 
     try:
-        limits = dict(getattr(getattr(adapter_factory(forum_cfg.engine), "profile", None), "limits", {}) or {})
+        profile = profile_for(forum_cfg.engine)
+        limits = dict(profile.limits) if profile is not None else {}
     except ConfigError:
         return None
     limits.update(forum_cfg.extra.get("intervals") or {})

@@ -54,7 +54,7 @@ def is_behind(session: Session, forum_id: int, game_id: int) -> bool:
 def loses_read_pms(adapter: object) -> bool:
     """Whether the adapter deletes the PMs it has read (an engine with a delete flow, `delete_read_pms` on):
     adapters that never delete lack the flags, and read those PMs again after a restore."""
-    return bool(getattr(adapter, "deletes_pms", False) and getattr(adapter, "delete_read_pms", False))
+    return adapter.deletes_pms and adapter.delete_read_pms
 
 
 def lost_pms_notices(gms: Sequence[str], language: str, at: datetime) -> list[Message]:

@@ -15,12 +15,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlparse
+from zoneinfo import ZoneInfo
 
 from forumbot.forum.registry import (  # the bundled adapters' page reading, through the one door to them
     detect_engine, extract_posts, inbox_problems, page_info, post_id, query_params, select, select_one, text,
     topic_problems,
 )
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
+from forumbot.forum.adapter import THREAD_PAGE, can
 from forumbot.localtime import local
 
 # A login the board refused or could not be done as written: reported, not raised (the network failing is).
@@ -65,13 +67,13 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     """Read `thread` (and the inbox unless `guest`) through an HTML adapter and report what it made of them;
     `login=False` when the adapter has logged in already. A network failure propagates (ForumError); what the
     profile fails to find is in `problems`."""
-    profile = getattr(adapter, "profile", None)
-    engine = getattr(profile, "engine", "") or getattr(adapter, "engine", "?")
-    tz = getattr(getattr(adapter, "tz", None), "key", "") or ""
+    profile = adapter.profile
+    engine = profile.engine if profile is not None else adapter.engine
+    tz = adapter.tz.key if isinstance(adapter.tz, ZoneInfo) else ""
     report = ProbeReport(forum=forum, engine=engine, detected=None, guest=guest, thread=thread, timezone=tz)
-    if profile is None and callable(getattr(adapter, "thread_page", None)):
+    if profile is None and can(adapter, THREAD_PAGE):
         return _probe_api(adapter, thread, report, login=login)
-    if profile is None or not hasattr(profile, "selectors"):
+    if profile is None:
         report.problems.append(f"engine {engine}: probe reads HTML engines only (this one has no page profile)")
         return report
     report.unverified = sorted(profile.unverified)
@@ -102,7 +104,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     _read_posts(adapter, profile, topic_page, topic_tree, tid, report)
     report.problems.extend(topic_problems(adapter, topic_page))  # the tick's own checks (issue 17 item 20)
     _pagination(profile, topic_page.url, topic_tree, report)
-    reads_header = bool(getattr(adapter, "shows_unread_pms", False))
+    reads_header = adapter.shows_unread_pms
     report.pm_header = {"engine_reads_it": reads_header,
                         "unread": adapter.header_unread_pms(topic_tree) if reads_header else None}
     inbox_tree = None
@@ -224,8 +226,8 @@ def _inbox(adapter: Any, profile: Any, tree: Any) -> dict[str, Any]:
         badge = select_one(tree, sel["pm_unread_badge"])
         digits = re.findall(r"\d+", text(badge)) if badge is not None else []
         unread = int(digits[0]) if digits else 0
-    elif getattr(adapter, "_unread", None) is not None:  # XenForo: the count every page carries
-        unread = adapter._unread
+    else:  # XenForo: the count every page carries
+        unread = adapter.unread_count_seen()
     return {"rows": rows, "unread": unread}
 
 

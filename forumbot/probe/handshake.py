@@ -79,7 +79,7 @@ def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *
               language: str = "ru", lock_threads: bool = False, new_code: Callable[[], str] = lambda: f"{secrets.randbelow(10 ** 6):06d}"
               ) -> HandshakeReport:
     """Run the handshake's flows through `adapter` (not logged in yet); see the module's doc."""
-    engine = getattr(getattr(adapter, "profile", None), "engine", "") or getattr(adapter, "engine", "?")
+    engine = adapter.profile.engine if adapter.profile is not None else adapter.engine
     report = HandshakeReport(forum=forum, engine=engine, gm=gm)
     t = _texts(language)
     state = _load(state_file)

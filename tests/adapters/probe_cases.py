@@ -12,14 +12,14 @@ CP1251 = "text/html; charset=windows-1251"
 
 # engine: (adapter class, topic id, topic page, inbox page, content type)
 CASES = {
-    "phpbb": ("adapters.phpbb:PhpbbForum", "1", "20_topic_page1.html", "30_pm_inbox_all_unread.html", UTF8),
-    "mybb": ("adapters.mybb:MybbForum", "2", "20_thread_page1.html", "30_pm_inbox.html", UTF8),
-    "flaskbb": ("adapters.flaskbb:FlaskbbForum", "2", "20_topic_page1.html", "33_inbox.html", UTF8),
-    "smf": ("adapters.smf:SmfForum", "2", "10_topic_page1.html", "30_pm_inbox.html", UTF8),
-    "punbb": ("adapters.punbb:PunbbForum", "2", "10_topic_page1.html", "30_pm_new_folder.html", UTF8),
-    "mybbru": ("adapters.mybbru:MybbruForum", "5", "s-viewtopic-last-page.SYNTHETIC.html",
+    "phpbb": ("adapters.phpbb.forum:PhpbbForum", "1", "20_topic_page1.html", "30_pm_inbox_all_unread.html", UTF8),
+    "mybb": ("adapters.mybb.forum:MybbForum", "2", "20_thread_page1.html", "30_pm_inbox.html", UTF8),
+    "flaskbb": ("adapters.flaskbb.forum:FlaskbbForum", "2", "20_topic_page1.html", "33_inbox.html", UTF8),
+    "smf": ("adapters.smf.forum:SmfForum", "2", "10_topic_page1.html", "30_pm_inbox.html", UTF8),
+    "punbb": ("adapters.punbb.forum:PunbbForum", "2", "10_topic_page1.html", "30_pm_new_folder.html", UTF8),
+    "mybbru": ("adapters.mybbru.forum:MybbruForum", "5", "s-viewtopic-last-page.SYNTHETIC.html",
                "s-messages-inbox.SYNTHETIC.html", CP1251),
-    "xenforo": ("adapters.xenforo:XenforoForum", "77", "S-thread-ru-loggedin-page2.html",
+    "xenforo": ("adapters.xenforo.forum:XenforoForum", "77", "S-thread-ru-loggedin-page2.html",
                 "E-conversations-list-xf22.html", UTF8),
 }
 
@@ -53,15 +53,15 @@ def topic_bytes(engine: str) -> bytes:
 # (issue 10, issue 18).
 # case: (adapter class, topic id, engine's fixture dir, thread page, content type)
 GUEST_CASES = {
-    "vbulletin-3.8": ("adapters.vbulletin:VbulletinForum", "128882", "vbulletin",
+    "vbulletin-3.8": ("adapters.vbulletin.forum:VbulletinForum", "128882", "vbulletin",
                       "a-thread-vb3811-en-loggedin.animesuki.REAL.html", "text/html; charset=ISO-8859-1"),
-    "vbulletin-4.2": ("adapters.vbulletin:VbulletinForum", "9687", "vbulletin",
+    "vbulletin-4.2": ("adapters.vbulletin.forum:VbulletinForum", "9687", "vbulletin",
                       "a-thread-vb423-en-guest.militarytimes.REAL.html", UTF8),
     # an excerpt of one post: no footer, so selectors.page_end (listed unverified) cannot match on it
-    "invision": ("adapters.invision:InvisionForum", "34923", "invision",
+    "invision": ("adapters.invision.forum:InvisionForum", "34923", "invision",
                  "a-topic-onepost-ips4-en.armbian.REAL-EXCERPT.html", UTF8),
     # FluxBB 1.5 (Visman) shows a guest `#pN` post links without pid= (ENGINES.md §12): a captured guest page
-    "fluxbb-guest": ("adapters.punbb:PunbbForum", "2", "punbb", "42_guest_topic_page1.html", UTF8),
+    "fluxbb-guest": ("adapters.punbb.forum:PunbbForum", "2", "punbb", "42_guest_topic_page1.html", UTF8),
 }
 
 

@@ -8,10 +8,10 @@ from urllib.parse import quote
 
 import pytest
 
-from adapters.flaskbb import FlaskbbForum
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
-from adapters.punbb import PunbbForum
+from adapters.flaskbb.forum import FlaskbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
+from adapters.punbb.forum import PunbbForum
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 from forumbot.errors import LoginRequired
 from forumbot.forum.transport import Transport

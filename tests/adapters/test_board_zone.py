@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from adapters_support import MYBB_URL, PHPBB_URL, add_page, page
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum, shown_utc_offset
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum, shown_utc_offset
 
 
 def test_phpbb_reads_the_offset_in_the_prosilver_footer(http, clock):

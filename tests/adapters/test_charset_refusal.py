@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import responses
 
-from adapters.invision import InvisionForum
-from adapters.vbulletin import VbulletinForum
+from adapters.invision.forum import InvisionForum
+from adapters.vbulletin.forum import VbulletinForum
 from forumbot.errors import PageFormatChanged
 from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
 

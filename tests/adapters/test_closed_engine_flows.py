@@ -15,9 +15,10 @@ import responses
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))
 from closed_boards import IpsBoard, VbBoard  # noqa: E402
 
-from adapters.invision import InvisionForum  # noqa: E402
-from adapters.profiles import INVISION, VBULLETIN  # noqa: E402
-from adapters.vbulletin import VbulletinForum, md5_password  # noqa: E402
+from adapters.invision.forum import InvisionForum  # noqa: E402
+from adapters.invision.profile import INVISION  # noqa: E402
+from adapters.vbulletin.profile import VBULLETIN  # noqa: E402
+from adapters.vbulletin.forum import VbulletinForum, md5_password  # noqa: E402
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired  # noqa: E402
 
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)

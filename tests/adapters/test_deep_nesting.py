@@ -17,7 +17,7 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import parse, select, select_one
+from adapters.html.dom import parse, select, select_one
 from forumbot.forum.htmlparse import FLATTENED, MAX_DEPTH, parse_html
 from forumbot.forum.unreadable import UnreadablePost
 from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
@@ -85,8 +85,8 @@ def test_closed_engines_skip_the_deep_post_alone(cls, url, monkeypatch):
     board.add_post("101", "Игрок0", "первое", NOW - timedelta(minutes=9))
     board.add_post("101", "Вредина", ("<p>" if cls is IpsBoard else "") + nested("b"), NOW - timedelta(minutes=8))
     board.add_post("101", "Игрок1", "голосую Маф2", NOW - timedelta(minutes=7))
-    from adapters.invision import InvisionForum
-    from adapters.vbulletin import VbulletinForum
+    from adapters.invision.forum import InvisionForum
+    from adapters.vbulletin.forum import VbulletinForum
     adapter_cls = VbulletinForum if cls is VbBoard else InvisionForum
     adapter = adapter_cls(board.base, "Бот", "пароль", timezone_name="Europe/Moscow")
     with responses.RequestsMock(assert_all_requests_are_fired=False) as http:

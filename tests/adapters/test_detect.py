@@ -4,7 +4,7 @@ cookie names; mybb.ru is told from the PunBB it descends from."""
 from __future__ import annotations
 
 from adapters.detect import ENGINE_MARKS, detect_engine, engine_scores
-from adapters.html import parse
+from adapters.html.dom import parse
 
 
 def _detect(html: str, cookies=()):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from adapters.discourse import DiscourseForum
+from adapters.discourse.forum import DiscourseForum
 from adapters_support import FIXTURES
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired
 

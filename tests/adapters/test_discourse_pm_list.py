@@ -11,7 +11,7 @@ import json
 import pytest
 from responses import matchers
 
-from adapters.discourse import DiscourseForum
+from adapters.discourse.forum import DiscourseForum
 from forumbot.errors import PageFormatChanged
 
 U = "https://talk.test/"

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from adapters.discourse import DiscourseForum
+from adapters.discourse.forum import DiscourseForum
 from adapters_support import FIXTURES
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PostQueued
 

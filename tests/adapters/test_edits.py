@@ -13,10 +13,10 @@ from datetime import datetime, timezone
 import lxml.html
 import pytest
 
-from adapters.flaskbb import FlaskbbForum
-from adapters.html import select
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.flaskbb.forum import FlaskbbForum
+from adapters.html.dom import select
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import HTML, MYBB_URL, PHPBB_URL, page
 from forumbot.forum.transport import Transport
 

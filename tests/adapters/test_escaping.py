@@ -7,9 +7,9 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from adapters.discourse import DiscourseForum
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.discourse.forum import DiscourseForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from forumbot.markup import ZWSP
 
 NASTY = ["[url=http://x]a[/url]", "**x**", "[b]жирный[/b]", "www.evil.example", "<script>alert(1)</script>",

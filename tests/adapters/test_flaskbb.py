@@ -8,11 +8,12 @@ from datetime import datetime, timezone
 import pytest
 import requests
 
-from adapters.extract import extract_posts, page_info
-from adapters.flaskbb import FlaskbbForum
-from adapters.hooks import HOOKS, Context
-from adapters.html import find_form, select
-from adapters.profiles import FLASKBB
+from adapters.html.extract import extract_posts, page_info
+from adapters.flaskbb.forum import FlaskbbForum
+from adapters.html import hooks
+from adapters.html.hooks import Context
+from adapters.html.dom import find_form, select
+from adapters.flaskbb.profile import FLASKBB
 from adapters_support import FIXTURES, HTML, add_page, form_body, page
 from forumbot.forum.adapter import ForumAdapter
 from forumbot.errors import FormRejected, ForumUnavailable, LoginRequired
@@ -52,7 +53,7 @@ def test_every_selector_matches_on_some_saved_page():
     assert dead == []
     for name, spec in FLASKBB.forms.items():
         assert any(find_form(t, spec.selector, spec.needs) is not None for t in trees), name
-    assert all(h in HOOKS for h in FLASKBB.hooks.values())
+    assert all(getattr(hooks, h.__name__) is h for h in FLASKBB.hooks.values())
     assert isinstance(FlaskbbForum(URL, "forumbot"), ForumAdapter)
 
 

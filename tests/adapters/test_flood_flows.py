@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import MYBB_URL, PHPBB_URL as U, HTML, add_page, page
 from forumbot.errors import FloodLimited
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
-from adapters.smf import SmfForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
+from adapters.smf.forum import SmfForum
 from adapters_support import HTML, MYBB_URL, PHPBB_URL, page
 from forumbot.errors import PostQueued
 

@@ -21,10 +21,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from adapters.extract import extract_posts
-from adapters.hooks import Context
-from adapters.profiles import MYBB, PHPBB, SMF
-from adapters.xenforo_api import XenforoApiForum
+from adapters.html.extract import extract_posts
+from adapters.html.hooks import Context
+from adapters.mybb.profile import MYBB
+from adapters.phpbb.profile import PHPBB
+from adapters.smf.profile import SMF
+from adapters.xenforo.api import XenforoApiForum
 from adapters_support import FIXTURES
 from forumbot.cycle.held_posts import split
 from forumbot.forum.http_page import Page

@@ -4,8 +4,8 @@ from datetime import datetime, timezone
 
 from lxml import html
 
-from adapters.hooks import Context, phpbb_edit_notice
-from adapters.profiles import PHPBB
+from adapters.html.hooks import Context, phpbb_edit_notice
+from adapters.phpbb.profile import PHPBB
 
 
 def _ctx() -> Context:

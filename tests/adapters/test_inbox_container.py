@@ -18,8 +18,8 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import clean_text, parse, select, select_one
-from adapters.pagechecks import inbox_problems
+from adapters.html.dom import clean_text, parse, select, select_one
+from adapters.html.pagechecks import inbox_problems
 from adapters_support import FIXTURES
 from forumbot.errors import PageFormatChanged
 from forumbot.forum.http_page import Page

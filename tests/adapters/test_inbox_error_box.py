@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl
 from responses import matchers
 from lxml import etree
 
-from adapters.html import parse, select_one
+from adapters.html.dom import parse, select_one
 from adapters_support import FIXTURES
 from forumbot.errors import ForumUnavailable, PageFormatChanged, PageShowsError
 from probe_cases import BASE, CASES, adapter_class
@@ -98,8 +98,8 @@ NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
 @pytest.mark.parametrize("status", [200, 403])
 @pytest.mark.parametrize("cls", [VbBoard, IpsBoard])
 def test_closed_engines_inbox_error_page_is_page_shows_error(cls, status):
-    from adapters.invision import InvisionForum
-    from adapters.vbulletin import VbulletinForum
+    from adapters.invision.forum import InvisionForum
+    from adapters.vbulletin.forum import VbulletinForum
 
     board = cls("Бот", "пароль", lambda: NOW)
     board.thread(101, "101")

@@ -34,9 +34,9 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import parse, select, select_one
-from adapters.pagechecks import error_box
-from adapters.vbulletin import VbulletinForum
+from adapters.html.dom import parse, select, select_one
+from adapters.html.pagechecks import error_box
+from adapters.vbulletin.forum import VbulletinForum
 from adapters_support import FIXTURES
 from forumbot.errors import PageFormatChanged, PageShowsError
 from forumbot.forum.http_page import Page

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import HTML, add_page, form_body, page
 from forumbot.errors import PageFormatChanged
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from adapters.extract import extract_posts
-from adapters.hooks import Context
-from adapters.html import parse
-from adapters.profiles import INVISION
+from adapters.html.extract import extract_posts
+from adapters.html.hooks import Context
+from adapters.html.dom import parse
+from adapters.invision.profile import INVISION
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "invision"
 UTC = timezone.utc

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.invision import InvisionForum
+from adapters.invision.forum import InvisionForum
 
 FOLDER = "https://forum.example/community/"
 # route name and values -> the path below the folder, friendly, and without rewrite

@@ -19,7 +19,7 @@ from sqlalchemy import select
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))
 from closed_boards import IpsBoard  # noqa: E402
 
-from adapters.invision import InvisionForum, to_html  # noqa: E402
+from adapters.invision.forum import InvisionForum, to_html  # noqa: E402
 from forumbot.errors import PostQueued  # noqa: E402
 from forumbot.model import Message, Where  # noqa: E402
 from forumbot.outbox.store import Target, enqueue, marker, with_marker  # noqa: E402

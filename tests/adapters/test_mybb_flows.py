@@ -7,7 +7,7 @@ import json
 import pytest
 import requests
 
-from adapters.mybb import MybbForum
+from adapters.mybb.forum import MybbForum
 from adapters_support import HTML, MYBB_URL as U, add_page, form_body, page
 from forumbot.errors import CaptchaRequired, FloodLimited, FormRejected, FormTransient, ForumUnavailable, LoginRequired
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.mybb import MybbForum
+from adapters.mybb.forum import MybbForum
 from adapters_support import MYBB_URL as U, add_page, form_body
 from forumbot.errors import FormTransient, PartlySent
 

@@ -11,9 +11,10 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.antibot import AntibotError, antibot_fields, js_unescape
-from adapters.mybbru import API_LIMIT, MybbruForum
-from adapters.profiles import MYBBRU, PUNBB
+from adapters.html.antibot import AntibotError, antibot_fields, js_unescape
+from adapters.mybbru.forum import API_LIMIT, MybbruForum
+from adapters.mybbru.profile import MYBBRU
+from adapters.punbb.profile import PUNBB
 from adapters_support import page
 from forumbot.errors import FloodLimited, LoginRequired, PageFormatChanged
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from adapters.bounded import MAX_POST_ELEMENTS, MAX_POST_TEXT, more_elements_than
-from adapters.extract import extract_posts
-from adapters.hooks import Context
-from adapters.html import parse
-from adapters.profiles import PHPBB
+from adapters.html.bounded import MAX_POST_ELEMENTS, MAX_POST_TEXT, more_elements_than
+from adapters.html.extract import extract_posts
+from adapters.html.hooks import Context
+from adapters.html.dom import parse
+from adapters.phpbb.profile import PHPBB
 
-B = importlib.import_module("adapters.bounded")
+B = importlib.import_module("adapters.html.bounded")
 PAGE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "20_topic_page1.html"
 FIRST = "Всем привет! Это <strong class=\"text-strong\">первый пост</strong> длинной темы для проверки бота.<br>"
 CTX = Context(PHPBB, timezone.utc, datetime(2026, 1, 1, tzinfo=timezone.utc))

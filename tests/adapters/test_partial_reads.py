@@ -15,9 +15,9 @@ from urllib.parse import parse_qsl
 import pytest
 from responses import matchers
 
-from adapters.flaskbb import FlaskbbForum
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.flaskbb.forum import FlaskbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import HTML, MYBB_URL, PHPBB_URL, page
 from forumbot.errors import ForumUnavailable, LoginRequired, PageIncomplete
 from forumbot.forum.transport import Transport

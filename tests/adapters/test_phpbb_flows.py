@@ -9,7 +9,7 @@ import re
 import pytest
 import requests
 
-from adapters.phpbb import PhpbbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import PHPBB_URL as U, add_page, form_body
 from forumbot.errors import CaptchaRequired, FloodLimited, FormRejected, FormTransient, ForumUnavailable, LoginRequired
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.hooks import hook
-from adapters.html import select
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
-from adapters.profiles import MYBB, PHPBB, SMF
+from adapters.html.dom import select
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
+from adapters.mybb.profile import MYBB
+from adapters.phpbb.profile import PHPBB
+from adapters.smf.profile import SMF
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 from forumbot.forum.http_page import Page
 from adapters_support import FIXTURES
@@ -20,7 +21,7 @@ def shown(profile, engine: str, name: str) -> int | None:
     tree = Page(url="http://127.0.0.1/", status=200, headers={}, charset="utf-8",
                 content=(FIXTURES / engine / name).read_bytes()).tree()
     found = select(tree, profile.selectors["pm_header"])
-    return hook(profile, "pm_header")(found[0]) if len(found) == 1 else None
+    return profile.hooks["pm_header"](found[0]) if len(found) == 1 else None
 
 
 @pytest.mark.parametrize("profile,engine,name,count", [
@@ -43,9 +44,9 @@ def test_mybb_counts_that_do_not_read_as_two_numbers_are_none():
     from lxml import etree
 
     link = etree.fromstring("<li><a href='private.php'>PMs</a> (Unread 1,234, Total 2,000)</li>")[0]
-    assert hook(MYBB, "pm_header")(link) == 1234
+    assert MYBB.hooks["pm_header"](link) == 1234
     link.tail = " (Unread)"
-    assert hook(MYBB, "pm_header")(link) is None
+    assert MYBB.hooks["pm_header"](link) is None
 
 
 def test_engines_without_the_selector_do_not_claim_it():

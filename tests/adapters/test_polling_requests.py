@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 
 

@@ -18,7 +18,7 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import parse, select, select_one
+from adapters.html.dom import parse, select, select_one
 from forumbot.errors import PageFormatChanged, PageIncomplete
 from probe_cases import BASE, CASES, adapter_class, topic_bytes, topic_url
 
@@ -86,8 +86,8 @@ def test_a_post_the_post_selector_misses_makes_the_page_incomplete(engine):
 
 @pytest.mark.parametrize("cls", [VbBoard, IpsBoard])
 def test_closed_engines_refuse_two_posts_with_one_id(cls):
-    from adapters.invision import InvisionForum
-    from adapters.vbulletin import VbulletinForum
+    from adapters.invision.forum import InvisionForum
+    from adapters.vbulletin.forum import VbulletinForum
 
     board = cls("Бот", "пароль", lambda: NOW)
     board.thread(101, "101")

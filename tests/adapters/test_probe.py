@@ -10,7 +10,7 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import parse, select
+from adapters.html.dom import parse, select
 from adapters_support import FIXTURES
 from forumbot.cli.main import main
 from forumbot.probe.board import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text

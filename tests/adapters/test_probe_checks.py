@@ -12,7 +12,7 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import parse, select
+from adapters.html.dom import parse, select
 from forumbot.probe.board import probe
 from probe_cases import BASE, CASES, adapter_class, serve, topic_bytes, topic_url
 from test_deep_nesting import _deep_page

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 import responses
 
-from adapters.html import parse, select
-from adapters.profiles import PHPBB
+from adapters.html.dom import parse, select
+from adapters.phpbb.profile import PHPBB
 from forumbot.config.load import load_config
 from forumbot.cycle.daemon import config_warnings
 from forumbot.errors import ForumError, PageFormatChanged
@@ -46,7 +46,7 @@ def test_the_engines_own_selectors_are_within_the_bound(tmp_path):
 
 
 def _problems_or_none(tmp_path, engine, name, value):
-    from adapters.overrides import override_problems
+    from adapters.html.overrides import override_problems
 
     return override_problems(adapter_class(engine).profile, {"selectors": {name: value}})
 
@@ -79,8 +79,8 @@ def test_post_html_with_body_star_is_an_error_naming_the_selectors_not_a_typeerr
 
 
 def test_an_exception_in_profile_driven_extraction_names_the_selectors(monkeypatch):
-    from adapters import extract
-    from adapters.hooks import Context
+    from adapters.html import extract
+    from adapters.html.hooks import Context
 
     def broken(*a, **k):
         raise TypeError("unsupported operand")

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 import responses
 
-from adapters.overrides import apply_overrides, override_problems
-from adapters.profiles import PHPBB, PUNBB, profile_for
+from adapters.html.overrides import apply_overrides, override_problems
+from adapters.phpbb.profile import PHPBB
+from adapters.punbb.profile import PUNBB
+from forumbot.forum.registry import profile_for
 from forumbot.config.types import ConfigProblems
 from forumbot.config.load import load_config
 from forumbot.probe.board import probe

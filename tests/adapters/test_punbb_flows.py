@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from adapters.punbb import PunbbForum
-from adapters.profiles import PUNBB
+from adapters.punbb.forum import PunbbForum
+from adapters.punbb.profile import PUNBB
 from adapters_support import HTML, add_page, form_body, page
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PageIncomplete
 

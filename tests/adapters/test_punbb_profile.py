@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.hooks import HOOKS
-from adapters.html import find_form, select
-from adapters.profiles import MYBBRU, PUNBB, HtmlProfile
+from adapters.html import hooks
+from adapters.html.dom import find_form, select
+from adapters.html.profile import HtmlProfile
+from adapters.mybbru.profile import MYBBRU
+from adapters.punbb.profile import PUNBB
 from adapters_support import FIXTURES
 from forumbot.forum.http_page import Page, declared_charset
 
@@ -39,7 +41,7 @@ def test_every_punbb_selector_matches_on_a_live_fluxbb_page():
     assert dead == []
     for name, spec in PUNBB.forms.items():
         assert any(find_form(t, spec.selector, spec.needs) is not None for t in pages), name
-    assert all(h in HOOKS for h in PUNBB.hooks.values())
+    assert all(getattr(hooks, h.__name__) is h for h in PUNBB.hooks.values())
 
 
 @pytest.mark.parametrize("name", ["selectors.logged_in", "selectors.redirect", "forms.login", "forms.reply",
@@ -59,5 +61,5 @@ def test_mybbru_unverified_selectors_match_only_pages_in_punbb_markup():
         if name not in MYBBRU.unverified or not name.startswith("selectors."):
             continue
         assert any(select(t, css) for t in written), f"{name} matches none of the pages written for it"
-    assert all(h in HOOKS for h in MYBBRU.hooks.values())
+    assert all(getattr(hooks, h.__name__) is h for h in MYBBRU.hooks.values())
     assert real  # the real pages are read

@@ -12,8 +12,8 @@ import lxml.html
 import pytest
 
 from adapters.dates import Span, forum_date_span
-from adapters.html import select
-from adapters.mybb import MybbForum
+from adapters.html.dom import select
+from adapters.mybb.forum import MybbForum
 from adapters_support import HTML, MYBB_URL, page
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from adapters_support import MYBB_URL, PHPBB_URL, add_page, form_body
 
 

@@ -16,10 +16,10 @@ from lxml import etree
 from responses import matchers
 
 from adapters.dates import parse_forum_date
-from adapters.hooks import Context, smf_edit_notice, smf_pm_date, text_date
-from adapters.html import parse
-from adapters.profiles import SMF
-from adapters.smf import SmfForum
+from adapters.html.hooks import Context, smf_edit_notice, smf_pm_date, text_date
+from adapters.html.dom import parse
+from adapters.smf.profile import SMF
+from adapters.smf.forum import SmfForum
 from adapters_support import HTML, add_page, form_body, page
 from forumbot.errors import FloodLimited, ForumUnavailable, FormRejected, LoginRequired, PageIncomplete
 from zoneinfo import ZoneInfo

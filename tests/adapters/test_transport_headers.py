@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from adapters.phpbb import PhpbbForum
+from adapters.phpbb.forum import PhpbbForum
 from forumbot.forum.transport import Transport
 from forumbot.forum.transport_settings import header_value, user_agent_for
 

@@ -213,7 +213,7 @@ def test_a_bad_pacing_setting_is_a_config_error_naming_it(clock, options):
 def test_configured_intervals_replace_the_engines_shared_timer():
     """A board whose flood limit was lowered (the live tests' FLOOD=1) is paced by the configured intervals:
     `{post = 1.2, pm = 1.2}` used to leave phpBB's shared 15 s "post+pm" timer in force beside them."""
-    from adapters.htmlforum import merge_intervals
+    from adapters.html.forum import merge_intervals
 
     assert merge_intervals({"post+pm": 15.0}, {"post": 1.2, "pm": 1.2}) == {"post": 1.2, "pm": 1.2}
     assert merge_intervals({"post+pm": 15.0}, {"pm": 2.0}) == {"post": 15.0, "pm": 2.0}

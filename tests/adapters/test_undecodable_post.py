@@ -22,10 +22,10 @@ import pytest
 import responses
 from lxml import etree
 
-from adapters.html import parse, select, select_one
-from adapters.invision import InvisionForum
-from adapters.pagechecks import topic_problems
-from adapters.vbulletin import VbulletinForum
+from adapters.html.dom import parse, select, select_one
+from adapters.invision.forum import InvisionForum
+from adapters.html.pagechecks import topic_problems
+from adapters.vbulletin.forum import VbulletinForum
 from forumbot.errors import PageFormatChanged
 from forumbot.forum.http_page import Page
 from forumbot.forum.unreadable import UnreadablePost, notices

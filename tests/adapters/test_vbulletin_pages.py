@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from adapters.extract import extract_posts
-from adapters.hooks import Context, vb_edit_notice
-from adapters.html import parse, select
-from adapters.profiles import VBULLETIN
-from adapters.vbulletin import VbulletinForum, md5_password
+from adapters.html.extract import extract_posts
+from adapters.html.hooks import Context, vb_edit_notice
+from adapters.html.dom import parse, select
+from adapters.vbulletin.profile import VBULLETIN
+from adapters.vbulletin.forum import VbulletinForum, md5_password
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "vbulletin"
 VB3 = "a-thread-vb3811-en-loggedin.animesuki.REAL.html"
@@ -140,7 +140,7 @@ def test_real_pages_through_the_adapter_are_whole_and_decoded(name, content_type
     in the charset it declares, so no post is cut or garbled (issue 7 item 9)."""
     import responses
 
-    from adapters.vbulletin import VbulletinForum
+    from adapters.vbulletin.forum import VbulletinForum
 
     with responses.RequestsMock() as http:
         http.add("GET", "https://vb.test/showthread.php?t=128882", body=(FIX / name).read_bytes(),
@@ -163,7 +163,7 @@ def test_relative_and_russian_post_dates_are_minute_spans(markup, earliest):
     minute long (C-1)."""
     from zoneinfo import ZoneInfo
 
-    from adapters.hooks import vb_post_date
+    from adapters.html.hooks import vb_post_date
     el = parse(f"<html><body><table><tr>{markup}</tr></table></body></html>").xpath("//span[@class='date']|//td")[0]
     ctx = Context(VBULLETIN, ZoneInfo("Europe/Moscow"), datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
     span = vb_post_date(el, ctx)

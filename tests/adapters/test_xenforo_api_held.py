@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.xenforo_api import XenforoApiForum
+from adapters.xenforo.api import XenforoApiForum
 from forumbot.errors import PostQueued
 
 BASE, BOT = "https://xf.test/", "МафБот"

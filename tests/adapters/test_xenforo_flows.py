@@ -11,8 +11,8 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from adapters.profiles import XENFORO
-from adapters.xenforo import XenforoForum
+from adapters.xenforo.profile import XENFORO
+from adapters.xenforo.forum import XenforoForum
 from adapters_support import FIXTURES
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired
 
@@ -192,10 +192,10 @@ def test_the_daemon_builds_it_from_a_forum_table_without_logging_the_password():
     from forumbot.config.types import ForumConfig
     from forumbot.forum.registry import adapter_factory
     from forumbot.cycle.daemon import build_adapter
-    forum = ForumConfig(name="xf", engine="adapters.xenforo:XenforoForum", login=BOT, base_url=BASE,
+    forum = ForumConfig(name="xf", engine="adapters.xenforo.forum:XenforoForum", login=BOT, base_url=BASE,
                         password_env="XF_PW", extra={"timezone_name": "Europe/Moscow", "max_wait": 60})
     adapter = build_adapter(forum, {"XF_PW": "секрет"})
-    assert isinstance(adapter, XenforoForum) and adapter_factory("adapters.xenforo:XenforoForum") is XenforoForum
+    assert isinstance(adapter, XenforoForum) and adapter_factory("adapters.xenforo.forum:XenforoForum") is XenforoForum
     assert (adapter.username, str(adapter.tz), adapter.transport.max_wait) == (BOT, "Europe/Moscow", 60)
     assert "секрет" not in repr(adapter)
 

@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from adapters.extract import extract_posts, page_info
-from adapters.hooks import Context, xf_data_time
-from adapters.html import parse, select
-from adapters.profiles import XENFORO
+from adapters.html.extract import extract_posts, page_info
+from adapters.html.hooks import Context, xf_data_time
+from adapters.html.dom import parse, select
+from adapters.xenforo.profile import XENFORO
 from adapters_support import FIXTURES
 from forumbot.forum.http_page import Page
 

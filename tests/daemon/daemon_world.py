@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from adapters.memory import MemoryForum
+from adapters.memory.forum import MemoryForum
 from forumbot.config.load import load_config
 from forumbot.cycle.daemon import Daemon
 from forumbot.games.start import start_game

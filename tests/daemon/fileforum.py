@@ -11,7 +11,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from adapters.memory import MemoryForum
+from adapters.memory.forum import MemoryForum
 
 _STATE = ("topics", "pms", "calls", "_next_id")
 

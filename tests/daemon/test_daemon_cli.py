@@ -11,9 +11,10 @@ from daemon_world import config_toml, game_toml
 
 from forumbot.cli.main import main
 from forumbot.errors import ForumUnavailable
+from forumbot.forum.adapter import AdapterBase
 
 
-class DownForum:
+class DownForum(AdapterBase):
     """An adapter for a forum that never answers."""
 
     def __init__(self, **_):
@@ -198,7 +199,7 @@ def board(monkeypatch):
     """The real phpBB adapter with login and topic reading stubbed: what --online checks is the rest."""
     import responses
 
-    from adapters.phpbb import PhpbbForum
+    from adapters.phpbb.forum import PhpbbForum
 
     def fetch_posts(self, topic, after=None):
         self.topic_id(topic)
@@ -271,7 +272,7 @@ def test_issue28_item4_tick_names_a_thread_address_edited_after_the_start(config
 
 
 def test_issue28_item5_a_refused_login_names_the_variable_holding_the_password(config, capsys, board, monkeypatch):
-    from adapters.phpbb import PhpbbForum
+    from adapters.phpbb.forum import PhpbbForum
     from forumbot.errors import LoginRequired
 
     def refuse(self):

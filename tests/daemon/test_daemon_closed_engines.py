@@ -30,8 +30,8 @@ from forumbot.cycle.daemon import Daemon
 PASSWORD = "тайный пароль"
 
 ENGINES = {
-    "vbulletin": (VbBoard, "adapters.vbulletin:VbulletinForum", "showthread.php?t={}"),
-    "invision": (IpsBoard, "adapters.invision:InvisionForum", "topic/{}-igra/"),
+    "vbulletin": (VbBoard, "adapters.vbulletin.forum:VbulletinForum", "showthread.php?t={}"),
+    "invision": (IpsBoard, "adapters.invision.forum:InvisionForum", "topic/{}-igra/"),
 }
 
 

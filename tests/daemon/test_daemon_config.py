@@ -202,7 +202,7 @@ def test_the_template_names_the_board_zone_and_defaults_it_to_the_games_zone(tmp
 
 
 def test_issue7_item3_a_phpbb_board_reads_its_dates_in_the_games_zone(tmp_path, monkeypatch):
-    from adapters.phpbb import PhpbbForum
+    from adapters.phpbb.forum import PhpbbForum
     from forumbot.cycle.daemon import build_adapter
 
     text = config_toml(game_toml("g1", start=FUTURE).replace('"Europe/Moscow"', '"Asia/Yekaterinburg"'),

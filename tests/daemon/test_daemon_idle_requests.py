@@ -20,8 +20,8 @@ import pytest
 import responses
 from sqlalchemy import select
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from daemon_world import CAST, GM, T0, World, config_toml, default_fold
 from forumbot.forum.adapter import ForumPM
 from forumbot.cycle.daemon import Daemon
@@ -243,8 +243,8 @@ def test_new_posts_across_a_page_boundary_cost_one_request_more(world, board):
 
 
 def _last_on_page1(board: Board) -> int:
-    from adapters.extract import extract_posts
-    from adapters.hooks import Context
+    from adapters.html.extract import extract_posts
+    from adapters.html.hooks import Context
     from datetime import datetime, timezone
     from forumbot.forum.http_page import Page
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from daemon_world import BOT, CAST, World, game_toml
 
-from adapters.memory import MemoryForum
+from adapters.memory.forum import MemoryForum
 from forumbot.exit_codes import EXIT_CONFIG
 from forumbot.cycle.daemon import Daemon, describe, exit_code
 

@@ -15,15 +15,15 @@ import pytest
 from daemon_world import BOT, GM, STEPS, T0, World, pg_database  # noqa: F401  (fixture)
 from sqlalchemy import create_engine, select, text
 
-from adapters.flaskbb import FlaskbbForum
-from adapters.invision import InvisionForum
-from adapters.mybb import MybbForum
-from adapters.mybbru import MybbruForum
-from adapters.phpbb import PhpbbForum
-from adapters.punbb import PunbbForum
-from adapters.smf import SmfForum
-from adapters.vbulletin import VbulletinForum
-from adapters.xenforo import XenforoForum
+from adapters.flaskbb.forum import FlaskbbForum
+from adapters.invision.forum import InvisionForum
+from adapters.mybb.forum import MybbForum
+from adapters.mybbru.forum import MybbruForum
+from adapters.phpbb.forum import PhpbbForum
+from adapters.punbb.forum import PunbbForum
+from adapters.smf.forum import SmfForum
+from adapters.vbulletin.forum import VbulletinForum
+from adapters.xenforo.forum import XenforoForum
 from forumbot.forum.adapter import UNREAD_PMS
 from forumbot.cli.main import main
 from forumbot.outbox.restore import loses_read_pms
@@ -56,7 +56,7 @@ DAY_CLOSED_BY_GM = (STEPS[:3] + [(AFTER_VOTES + timedelta(minutes=10), _gm_ends_
 
 class UnreadShown:
     """The memory forum as phpBB and MyBB show it to the bot: every thread page read carries the header's
-    unread-PM count (adapters/html_inbox.py reads it there), and a PM is unread until an inbox read returns it."""
+    unread-PM count (adapters/html/inbox.py reads it there), and a PM is unread until an inbox read returns it."""
 
     shows_unread_pms = True
 
@@ -231,7 +231,7 @@ def test_an_earlier_game_of_another_database_in_the_same_threads_is_no_restore(t
 
 
 class DeletesReadPms:
-    """The memory forum as an adapter that deletes the PMs it has read (adapters/html_inbox.py, `delete_read_pms`,
+    """The memory forum as an adapter that deletes the PMs it has read (adapters/html/inbox.py, `delete_read_pms`,
     the default): after a restore the PMs read since the copy are no longer in the inbox."""
 
     deletes_pms = delete_read_pms = True

@@ -17,8 +17,8 @@ import responses
 from responses import matchers
 from sqlalchemy import select
 
-from adapters.mybb import MybbForum
-from adapters.phpbb import PhpbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.phpbb.forum import PhpbbForum
 from daemon_world import World
 from forumbot.cycle.daemon import Forums
 from forumbot.store.models import Forum

@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import func, select, text
 
-from adapters.memory import MemoryForum
+from adapters.memory.forum import MemoryForum
 from daemon_world import pg_database, world  # noqa: F401  (fixtures)
 from forumbot.store import Base, RawInput, SchemaOutdated, open_engine, require_current, session_factory, upgrade
 from forumbot.store.records import forum_id, store_pms, store_posts

@@ -19,23 +19,23 @@ BOT, PASSWORD, GM = "GM_Bot", "пароль-бота", "Ведущий Вася"
 
 
 def _vb38():
-    return VBulletin(BOT, PASSWORD, version="3.8"), "adapters.vbulletin:VbulletinForum", "showthread.php?t={}"
+    return VBulletin(BOT, PASSWORD, version="3.8"), "adapters.vbulletin.forum:VbulletinForum", "showthread.php?t={}"
 
 
 def _vb42():
-    return VBulletin(BOT, PASSWORD, version="4.2"), "adapters.vbulletin:VbulletinForum", "showthread.php?t={}"
+    return VBulletin(BOT, PASSWORD, version="4.2"), "adapters.vbulletin.forum:VbulletinForum", "showthread.php?t={}"
 
 
 def _ips():
-    return Invision(BOT, PASSWORD), "adapters.invision:InvisionForum", "topic/{}-x/"
+    return Invision(BOT, PASSWORD), "adapters.invision.forum:InvisionForum", "topic/{}-x/"
 
 
 def _ips_plain():  # friendly URLs off: the board answers only index.php?/path (issue 28 item 3)
-    return Invision(BOT, PASSWORD, rewrite=False), "adapters.invision:InvisionForum", "index.php?/topic/{}-x/"
+    return Invision(BOT, PASSWORD, rewrite=False), "adapters.invision.forum:InvisionForum", "index.php?/topic/{}-x/"
 
 
 def _ru():
-    return Mybbru(BOT, PASSWORD), "adapters.mybbru:MybbruForum", "viewtopic.php?id={}"
+    return Mybbru(BOT, PASSWORD), "adapters.mybbru.forum:MybbruForum", "viewtopic.php?id={}"
 
 
 BOARDS = {"vbulletin-3.8": _vb38, "vbulletin-4.2": _vb42, "invision": _ips, "invision-index.php": _ips_plain,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.invision import InvisionForum
+from adapters.invision.forum import InvisionForum
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PostQueued
 from invision import Invision
 

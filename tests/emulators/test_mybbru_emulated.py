@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.mybbru import MybbruForum
-from adapters.profiles import MYBBRU
-from adapters.punbb import PunbbForum
+from adapters.mybbru.forum import MybbruForum
+from adapters.mybbru.profile import MYBBRU
+from adapters.punbb.forum import PunbbForum
 from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PartlySent, PostQueued
 from mybbru import Mybbru
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.vbulletin import VbulletinForum
+from adapters.vbulletin.forum import VbulletinForum
 from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PostQueued
 from vbulletin import VBulletin
 

@@ -1,7 +1,7 @@
 """The other side of a game on a real SMF 2.1.4 board (stock English, Curve2 theme): the players' and the GM's
 browser, through SMF's own forms (issue 9).
 
-What the board does that a driver must know (seen on the live board; adapters/smf.py knows it too):
+What the board does that a driver must know (seen on the live board; adapters/smf/forum.py knows it too):
 - every form carries a session pair whose *name* is random per session (also in the page's JavaScript as
   `smf_session_var` / `smf_session_id`); a form without it gets it from the JavaScript;
 - SMF refuses a second login from one IP within 2 s (a 403 "wait about 2 seconds" page);

@@ -17,9 +17,9 @@ from urllib.parse import urljoin
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "live")]
 
-from adapters.html import select_one  # noqa: E402
-from adapters.mybb import MybbForum  # noqa: E402
-from adapters.phpbb import PhpbbForum  # noqa: E402
+from adapters.html.dom import select_one  # noqa: E402
+from adapters.mybb.forum import MybbForum  # noqa: E402
+from adapters.phpbb.forum import PhpbbForum  # noqa: E402
 from boards import Board  # noqa: E402
 
 PMS = {"mybb": 25, "phpbb": 30}  # a page: MyBB 20 PMs, phpBB 25 (topics_per_page)

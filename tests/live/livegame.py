@@ -78,7 +78,7 @@ def screenshot(url: str, shot: Path, profile: Path, size: str = "1280,7000", chr
     return None
 
 
-# A board script's engine name where forumbot's adapter has another: fluxbb.sh's board is driven by adapters/punbb.py.
+# A board script's engine name where forumbot's adapter has another: fluxbb.sh's board is driven by adapters/punbb/forum.py.
 ADAPTER_ENGINE = {"fluxbb": "punbb"}
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.flaskbb import FlaskbbForum
+from adapters.flaskbb.forum import FlaskbbForum
 from flaskbb_client import Member
 from flaskbb_server import BOT, GM, PLAYERS, WELCOME_FORUM
 from livegame import TICK_TIMEOUT  # the hang guard of every live game's commands (issue 28 item 1)

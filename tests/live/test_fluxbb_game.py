@@ -1,5 +1,5 @@
 """A whole Moscow game (10 players) on a real FluxBB 1.5 board (Visman's fork, Russian, PMs through "New PMS"),
-through `forumbot tick` processes and adapters/punbb.py (issue 9 "Done means", issue 8 item 2).
+through `forumbot tick` processes and adapters/punbb/forum.py (issue 9 "Done means", issue 8 item 2).
 
 Moscow, not Free Hunt: its 10 players fit the board's seeding, and it has every role's night move (Sheriff and Don
 checks, a mafia shot) and a runoff; agitation and explanations are then simply no votes (M-7).

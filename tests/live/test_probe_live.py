@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-from adapters.punbb import PunbbForum
+from adapters.punbb.forum import PunbbForum
 from forumbot.cli.main import main
 from forumbot.probe.board import probe
 from boards import BUILD_TIMEOUT
@@ -77,7 +77,7 @@ def test_probe_reports_every_selector_matched_on_the_live_board(board, tmp_path,
     config = tmp_path / "forumbot.toml"
     config.write_text(f'''
 [forums.main]
-engine = "adapters.punbb:PunbbForum"
+engine = "adapters.punbb.forum:PunbbForum"
 base_url = "{board["BASE_URL"]}"
 login = "{board["BOT_NAME"]}"
 password_env = "FORUMBOT_PROBE_PASSWORD"

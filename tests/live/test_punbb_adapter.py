@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.html import fill, form_action, form_fields
-from adapters.punbb import PunbbForum
+from adapters.html.dom import fill, form_action, form_fields
+from adapters.punbb.forum import PunbbForum
 from boards import BUILD_TIMEOUT
 from forumbot.errors import FloodLimited
 

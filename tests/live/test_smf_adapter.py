@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.smf import SmfForum
+from adapters.smf.forum import SmfForum
 
 pytestmark = pytest.mark.live
 

@@ -1,7 +1,7 @@
 """Stock flood limits and post merging on real boards, through `forumbot tick` processes (issue 8 item 4).
 
 Each board keeps its engine's stock knobs, and the bot's config is what docs/engines.md tells a GM for a stock
-board: no `intervals` (the engine's own timers from adapters/profiles/), `max_wait` as chosen below.
+board: no `intervals` (the engine's own timers from adapters/<engine>/profile.py), `max_wait` as chosen below.
 
 phpBB (FLOOD=15: one timer for posts *and* PMs; default max_wait 60, so the ticks sit the 16 s waits out):
   Setup's 10 role PMs and the setup post, in a tick SIGKILLed right after its first send: the next process starts

@@ -10,7 +10,7 @@ import json
 import pytest
 from xfsupport import BOT, PASSWORD, START, make_board
 
-from adapters.xenforo import LOGIN_HOLD, XenforoForum
+from adapters.xenforo.forum import LOGIN_HOLD, XenforoForum
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PostQueued
 from xfemu import Emulator
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from xfsupport import BOT, START, make_board
 
-from adapters.xenforo_api import SCOPES, XenforoApiForum
+from adapters.xenforo.api import SCOPES, XenforoApiForum
 from forumbot.cli.main import main
 from forumbot.config.load import load_config
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PostGone, PostQueued

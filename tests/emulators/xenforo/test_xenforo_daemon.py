@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "daemon"))
 from daemon_world import BOT, CAST, GM, STARTED, STEPS, Crash, World, crash_at, game_toml  # noqa: E402
 
-from adapters.xenforo import XenforoForum  # noqa: E402
+from adapters.xenforo.forum import XenforoForum  # noqa: E402
 from forumbot.cycle.daemon import Daemon  # noqa: E402
 from xfemu import Board, Emulator  # noqa: E402
 from xfemu.state import fold  # noqa: E402

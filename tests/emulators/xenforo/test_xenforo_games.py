@@ -131,7 +131,7 @@ def test_game_status_says_when_the_last_role_pm_goes_out_at_xenforo_s_pace(tmp_p
 def test_setup_through_the_rest_api_sends_every_role_pm_at_once(tmp_path):
     """Issue 18 item 4 in a `forumbot tick` process: with `api_key_env`, no page is read and no flood timer
     applies, so a Setup's role PMs go out in one tick without game time passing; answers are read back."""
-    from adapters.xenforo_api import SCOPES
+    from adapters.xenforo.api import SCOPES
     clock = FileClock(tmp_path / "clock", START)
     board = season_board(clock, "2.3")
     board.api_keys["xf-bot-key"] = (BOT, frozenset(SCOPES))

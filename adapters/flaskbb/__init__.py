@@ -1,0 +1,1 @@
+"""FlaskBB: the adapter (`forum`) and its markup as data (`profile`), over the shared HTML base."""

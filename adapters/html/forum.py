@@ -1,0 +1,251 @@
+"""What phpBB and MyBB adapters share: profile-driven reading, form submission, error classification,
+cursors, and re-login when a session has expired.
+
+HtmlForum is put together from its parts: html_forms (forms and the errors they answer with), html_topics
+(reading a topic, finding the bot's post, the re-read) and html_inbox (the unread-PM count, the inbox, the
+bot's sent PM); here are the pages, the session, accounts and the cursors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping, TypeVar
+from urllib.parse import quote, urljoin
+from zoneinfo import ZoneInfo
+
+from lxml import etree
+
+from adapters.html.extract import post_id, query_params
+from adapters.html.hooks import Context
+from adapters.html.dom import find_form, select, select_one
+from adapters.html.forms import FORM_MIN_AGE, HtmlForms
+from adapters.html.inbox import MAX_INBOX_PAGES, OWN_PM_LOOKBACK, HtmlInbox, same_account
+from adapters.html.topics import MAX_REREAD_PAGES, HtmlTopics
+from adapters.html.overrides import apply_overrides
+from adapters.html.pagechecks import check_charset, check_error_box
+from adapters.html.profile import HtmlProfile
+from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
+    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ReplyId,
+)
+from forumbot.errors import CaptchaRequired, LoginRequired, PageFormatChanged, PageIncomplete
+from forumbot.markup import escape_bbcode
+from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
+from forumbot.forum.http_page import Page
+from forumbot.forum.transport import Transport
+from forumbot.forum.unreadable import UnreadablePost
+
+# The engines import these from here; they live in the parts above.
+__all__ = ["FORM_MIN_AGE", "MAX_INBOX_PAGES", "MAX_REREAD_PAGES", "OWN_PM_LOOKBACK", "HtmlForum", "ReplyId",
+           "merge_intervals", "same_account"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
+
+
+def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]) -> dict[str, float]:
+    """The engine's flood timers with a forum table's on top: a configured action replaces every engine timer
+    naming it, shared ones included (phpBB's "post+pm"), so `intervals = {post = 5, pm = 5}` is what it says."""
+    named = {action for key in configured for action in key.split("+")}
+    kept: dict[str, float] = {}
+    for key, seconds in engine.items():
+        rest = [action for action in key.split("+") if action not in named]
+        if rest:  # the actions the table does not name keep the engine's timer
+            kept["+".join(rest)] = seconds
+    return {**kept, **configured}
+
+
+def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> str:
+    """What is wrong with a thread address the engine cannot name, and what a thread's address looks like."""
+    example = urljoin(base_url.rstrip("/") + "/", profile.urls["topic"].format(topic=123))
+    return (f"{thread!r} is not a {profile.engine} thread's address (a forum's or a post's?); a thread's address "
+            f"looks like {example}, or give the thread's number")
+
+
+class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
+    """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
+    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
+
+    profile: HtmlProfile
+    # What the config reads off the adapter class (forumbot.config.types.engine_traits), so a new engine needs no line
+    # in forumbot: the forum-table settings it takes besides engine, login, base_url, password_env and markup;
+    # whether its pages print local times without a zone (read in `timezone_name`, which then defaults to the
+    # zone of the forum's games); the markup its posts are written in.
+    settings: frozenset[str] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
+    prints_local_times: bool = True
+    markup: str = "bbcode"
+    # whether the engine's inbox flow deletes the PMs read (html_inbox.fetch_numbered_pms with a `delete`): with
+    # `delete_read_pms` on, a database restored from a copy cannot read again those read since (outbox_restore.py)
+    deletes_pms: bool = False
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str | None = None,
+        *,
+        timezone_name: str = "UTC",
+        transport: Transport | None = None,
+        profile: HtmlProfile | Mapping[str, Mapping[str, Any]] | None = None,
+        intervals: Mapping[str, float] | None = None,
+        delete_read_pms: bool = True,
+        **transport_options: Any,
+    ) -> None:
+        if isinstance(profile, HtmlProfile):
+            self.profile = profile
+        elif profile:  # a forum table's [profile] overrides (issue 9 item 5), checked by the config already
+            self.profile = apply_overrides(self.profile, profile)
+        self.username = username
+        self._password = password  # never logged, never in repr
+        self.tz = ZoneInfo(timezone_name)
+        self.transport = transport or Transport(
+            base_url, bot=username, intervals=merge_intervals(self.profile.limits, intervals or {}),
+            **transport_options)
+        self.delete_read_pms = delete_read_pms
+        self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
+        # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
+        self._pm_header: list[int | None] = []
+        self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
+
+    # --- session kept by the daemon between processes ---------------------------------------------------------
+
+    def export_cookies(self) -> str:
+        """Cookies and flood times as JSON: the daemon stores them, so the next cron tick neither logs in again
+        nor posts before the forum's flood timer allows it."""
+        return json.dumps(self.transport.export_state(), sort_keys=True)
+
+    def import_cookies(self, data: str) -> None:
+        self.transport.import_state(json.loads(data))
+
+    # --- markup -------------------------------------------------------------------------------------------
+
+    def escape(self, text: str) -> str:
+        return escape_bbcode(text)
+
+    # --- pages ----------------------------------------------------------------------------------------------
+
+    def url(self, name: str, **values: Any) -> str:
+        return self.profile.urls[name].format(**values)
+
+    def topic_id(self, topic: str) -> str:
+        m = re.search(self.profile.topic_id, str(topic).strip())
+        if not m:
+            raise ValueError(thread_address_problem(self.profile, topic, self.transport.base_url))
+        return m.group(1)
+
+    @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        """Why `thread` (a game's game_thread or vote_thread) names no thread on this engine, None if it does:
+        checked before the game starts, so a forum's or a post's address is a config error, not a tick's crash."""
+        if re.search(cls.profile.topic_id, str(thread).strip()):
+            return None
+        return thread_address_problem(cls.profile, thread, base_url)
+
+    def ctx(self, page: Page) -> Context:
+        now = page.server_time() or datetime.fromtimestamp(self.transport.clock(), timezone.utc)
+        return Context(self.profile, self.tz, now)
+
+    def get(self, path: str, *, follow: bool = True) -> Page:
+        page = self.transport.get(path, follow=follow)
+        self.check_page(page)
+        return page
+
+    def check_page(self, page: Page) -> None:
+        """Raise for pages that stand in the way: a captcha, or the login form where content was expected."""
+        if page.status >= 400 and page.status not in (401, 403, 404):
+            raise PageFormatChanged(f"{page.url}: HTTP {page.status}")
+        tree = page.tree()
+        if select_one(tree, self.profile.selectors["captcha"]) is not None:
+            raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
+
+    def read_page(self, path: str) -> Page:
+        """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): served without the
+        logged-in marks (a login form, MyBB's no-permission page, both HTTP 200) it is LoginRequired, not an
+        empty inbox; a page that does not end as a complete page ends is PageIncomplete, so nothing is decided
+        on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
+        page = self.get(path)
+        if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
+            raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
+        self.check_complete(page)
+        check_charset(page, self.profile)
+        check_error_box(page, self.profile)
+        return page
+
+    def check_complete(self, page: Page) -> None:
+        """A complete page has its closing </html> and the engine's page-end element (footer), which come after
+        the posts and rows; a response cut short with HTTP 200 lacks them, and lxml would parse it silently."""
+        if _HTML_END.search(page.content) is None or select_one(page.tree(), self.profile.selectors["page_end"]) is None:
+            raise PageIncomplete(f"{self.profile.engine}: {page.url} came back incomplete "
+                                 f"({len(page.content)} bytes, no end of page); read again later")
+
+    def is_login_page(self, page: Page) -> bool:
+        tree = page.tree()
+        spec = self.profile.forms["login"]
+        return (select_one(tree, self.profile.selectors["logged_in"]) is None
+                and find_form(tree, spec.selector, spec.needs) is not None)
+
+    def with_login(self, fn: Callable[[], T]) -> T:
+        """Run `fn`; if the session expired and we know the password, log in once and run it again."""
+        try:
+            return fn()
+        except LoginRequired:
+            if not self._password:
+                raise
+            self.login()
+            return fn()
+
+    def take_unreadable(self) -> list[UnreadablePost]:
+        """The posts the topic reads skipped since the last call (forumbot.forum.unreadable), and forget them."""
+        out, self._unreadable = list(self._unreadable.values()), {}
+        return out
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def account_exists(self, name: str) -> bool | None:
+        """Whether the forum has an account of that name (compared case-folded, C-3); None when the board does
+        not let the bot tell (the page it asks is not shown to it, or reads as neither answer). Asked for
+        the new account of a GM `замена` (issue 7 item 2), so a PM to nobody is not queued for the seat."""
+        name = " ".join(name.split())
+        if not name:
+            return False
+        try:
+            return self.with_login(lambda: self._account_exists(name))
+        except LoginRequired:
+            if not self._password:
+                raise
+            # logged in again, and still shown a login form: the bot may not see profiles here
+            log.warning("%s: the board does not show the bot who its members are; account %r not checked",
+                        self.profile.engine, name)
+            return None
+
+    def member_page(self, name: str) -> Page:
+        """The engine's page about member `name` (profile or filtered member list), whole and as the bot."""
+        page = self.get(self.url("member", user=quote(name, safe="")))
+        if self.is_login_page(page):
+            raise LoginRequired(f"{self.profile.engine}: {page.url} shows a login form")
+        self.check_complete(page)
+        return page
+
+    def _account_exists(self, name: str) -> bool | None:
+        return None
+
+    @staticmethod
+    def query_value(url: str, key: str) -> str | None:
+        values = query_params(url).get(key)
+        return values[0] if values else None
+
+    @staticmethod
+    def max_post_id(tree: etree._Element, selector: str) -> int | None:
+        ids = [int(i) for i in (post_id(el) for el in select(tree, selector)) if i]
+        return max(ids) if ids else None
+
+    @staticmethod
+    def cursor_set(after: str | None) -> dict[str, Any]:
+        return json.loads(after) if after else {"max": 0, "del": []}

@@ -1,0 +1,1 @@
+"""Invision Community 4: the adapter (`forum`) and its markup as data (`profile`), over the shared HTML base."""

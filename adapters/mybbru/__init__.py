@@ -1,0 +1,1 @@
+"""mybb.ru / rusff (hosted PunBB): the adapter (`forum`) and its markup as data (`profile`), over PunBB's."""

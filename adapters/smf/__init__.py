@@ -1,0 +1,1 @@
+"""SMF 2.1: the adapter (`forum`) and its markup as data (`profile`), over the shared HTML base."""
