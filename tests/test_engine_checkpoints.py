@@ -164,7 +164,7 @@ def test_issue27_a_stored_checkpoint_naming_anything_but_engine_values_is_never_
     assert not ran.exists()
 
 
-@pytest.mark.parametrize("module, name", [("forumbot.store.models", "OutboxRow"), ("forumbot.cycle.daemon", "Daemon"),
+@pytest.mark.parametrize("module, name", [("forumbot.store.models", "OutboxRow"), ("forumbot.config.types", "Config"),
                                           ("forumbot.engine.fold", "run_from"), ("subprocess", "Popen"),
                                           ("builtins", "getattr")])
 def test_issue27_a_checkpoint_names_only_the_fold_s_own_classes(module: str, name: str) -> None:

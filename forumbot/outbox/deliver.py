@@ -233,7 +233,7 @@ def _lock(sessions, adapter, target: Target, row: OutboxRow, now, report: Delive
     hook("after_attempt")
     try:
         if not can(adapter, LOCK):
-            raise FormRejected(f"{getattr(adapter, 'engine', 'this forum')}: the bot cannot lock threads here "
+            raise FormRejected(f"{adapter.engine}: the bot cannot lock threads here "
                                f"(no lock action for this engine)")
         adapter.lock_thread(target.topic(row.to or ""), row.text == "lock")
     except FormRejected as e:

@@ -51,6 +51,9 @@ def test_r11_a_game_post_deleted_before_the_deadline_is_seen_gone_by_the_reread_
     w.forum.edit_post(posts["М5"].id, "[quote]x[/quote]", w.now - timedelta(minutes=5))  # quotes only now
     w.tick()
     assert _deleted_at(w, posts["М4"].id) is None  # an ordinary cycle does not see a deletion
+    for minutes in range(120, 0, -20):  # cron ran through the 2 h before the deadline: no C-14 gap waives R-11
+        w.now = DEADLINE - timedelta(minutes=minutes)
+        w.tick()
     w.now = DEADLINE + timedelta(minutes=1)
     w.tick()
     assert _deleted_at(w, posts["М4"].id) == DEADLINE

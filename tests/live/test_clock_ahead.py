@@ -27,7 +27,9 @@ PURE = ("tests/test_properties.py", "tests/test_parse_expansion.py", "tests/test
         "tests/test_engine_tip.py", "tests/test_engine_checkpoints.py", "tests/test_engine_undo_cost.py")
 # Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
 # posts in real seconds (the emulators' adapter-level tests stay in).
-WHOLE_GAMES = ("tests/emulators/test_emulator_games.py", "tests/emulators/xenforo/test_xenforo_games.py")
+WHOLE_GAMES = ("tests/emulators/test_emulator_games.py", "tests/emulators/xenforo/test_xenforo_games.py",
+               # tick processes under faketime at the test's own clock (C-14): the year ahead is its own to set
+               "tests/daemon/test_daemon_downtime_processes.py")
 CLOCK_READS = ("now(", "today(", "time.time", "utcnow", "import daemon", "forumbot.cycle.tick", "forumbot.cycle.daemon",
                "forumbot.cli.main")
 
