@@ -265,6 +265,10 @@ class PunbbForum(HtmlForum):
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
         self.require_login(page)
+        said = error_box(page, self.profile)
+        if said and self.matches("no_permission", said):  # the group may not send PMs: the form is not shown
+            raise FormRejected(f"{self.profile.engine}: the board does not let the bot send private messages: "
+                               f"«{said}» (the bot's group needs the right to send them)")
         # a new dialogue needs a subject (at most 70 characters): the text's first words stand in for none
         subject = subject.strip() or (text.strip().splitlines() or ["…"])[0][:70]
         result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,

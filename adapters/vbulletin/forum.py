@@ -220,6 +220,12 @@ class VbulletinForum(HtmlForum):
         names = ";".join(n.strip() for n in to.split(",") if n.strip())
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
+        said = self.error_text(page)
+        if said and self.matches("no_permission", said) and \
+                select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
+            # print_no_permission() for a member: his group's private message quota is 0
+            raise FormRejected(f"vbulletin: the board does not let the bot send private messages: «{said}» (give "
+                               "the bot's usergroup a private message quota above 0)")
         result = self.submit(page, "compose", {spec.fields["to"]: names, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
         target = result.location if result.status in (301, 302, 303) else meta_refresh_url(result.tree(), result.url)

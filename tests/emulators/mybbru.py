@@ -84,6 +84,7 @@ class Mybbru(Emulator):
         self.queued: list[Post] = []  # replies held for a moderator (not in the topic)
         self.moderators: set[str] = set()  # members who moderate the game's forum
         self.closed: set[int] = set()  # topics closed now
+        self.no_pms: set[str] = set()  # members whose group may not send private messages (unverified)
         self.antibot_rng = random.Random(28)  # the anti-bot step's names and values, new on every form served
         self.antibot: dict[str, list[Issued]] = {}  # member -> the anti-bot fields of the forms served to him
 

@@ -194,3 +194,12 @@ def test_issue28_a_redirect_to_the_topic_that_does_not_say_premoderation_is_not_
     with pytest.raises(ForumUnavailable, match="naming no post and not saying it awaits a moderator"):
         bot.reply("22", "Итоги дня #fb:1a2b3c4d")
     assert bot.find_own_post("22", "#fb:1a2b3c4d") == str(ru.posts_by(BOT)[0].id)
+
+
+def test_issue28_item4_no_permission_to_send_pms_is_refused_in_the_boards_words(ru):
+    """The bot's group may not send PMs (how mybb.ru says so is unverified: PunBB's no-permission frame); the
+    adapter names the board's words and the fix, and sends nothing."""
+    ru.no_pms.add(BOT)
+    with pytest.raises(FormRejected, match="not let the bot send private messages: «У вас нет прав"):
+        adapter(ru).send_pm("Маша", "Роль", "текст")
+    assert ru.pms_from(BOT) == []

@@ -213,3 +213,13 @@ def test_issue28_five_failed_logins_lock_every_login_for_15_minutes_and_the_adap
     fresh.login()
     assert any(v == BOT for v in vb.sessions.values())
     assert len([r for r in vb.requests if r[0] == "POST" and r[1].startswith("login.php")]) == tries + 2
+
+
+def test_issue28_item4_no_permission_to_send_pms_is_refused_in_vbs_words(vb):
+    """private.php: a group whose pmquota is 0 meets print_no_permission() (nopermission_loggedin) on newpm and
+    insertpm; the adapter names it in the board's words and what to change, and sends nothing."""
+    vb.no_pms.add(BOT)
+    with pytest.raises(FormRejected, match=r"not let the bot send private messages: «GM_Bot, you do not have "
+                                           r"permission to access this page.*quota above 0"):
+        adapter(vb).send_pm("Маша", "Роль", "текст")
+    assert vb.pms_from(BOT) == []

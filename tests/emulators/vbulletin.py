@@ -88,6 +88,7 @@ class VBulletin(Emulator):
         self.pm_time_to_the_minute = version == "3.8" or not seconds
         self.moderators: set[str] = set()  # members with canopenclose in the game's forum
         self.closed: set[int] = set()  # threads closed now
+        self.no_pms: set[str] = set()  # members whose usergroup's pmquota is 0: no private messaging
 
     # --- frame -------------------------------------------------------------------------------------------------
 
