@@ -3,8 +3,13 @@
 Sources: the two real thread pages in fixtures/vbulletin/ (3.8.11 postbit tables, dates, quick reply form; 4.2.3
 `li.postcontainer`, friendly `showthread.php/ID-slug/pageN` links, `span.date`), and ENGINES.md §8/§12: login
 with `vb_login_md5password`, the `bbuserid`/`bbsessionhash` cookies, `securitytoken` "TIMESTAMP-sha1" on every
-form (expired after 3 hours, phrases "was invalid" / "was missing" / "has expired"), form errors through
-construct_errors (3.8 `table.tborder td.alt1 ol li`, 4.2 `div.blockbody.errorblock ul.blockrow.error li`),
+form (expired after 3 hours), form errors through construct_errors (3.8 `table.tborder td.alt1 ol li`, 4.2
+`div.blockbody.errorblock ul.blockrow.error li`) but a bad token as a standard_error page (vB 3.8's global.php and
+vB 4's vB_Bootstrap::check_state() turn CSRF_ERROR into standard_error(security_token_missing / _invalid /
+_timeout) before any form is built: the sources over §12, which lists the token with the form errors), vB 4's
+friendlyurl addresses (basic `showthread.php?ID-slug`, advanced `showthread.php/ID-slug`, rewrite
+`threads/ID-slug`: class_friendly_url.php), verify_strike_status() (5 failed logins from one address lock every
+login for 15 minutes), print_no_permission() on private.php for a group whose pmquota is 0,
 `floodchecktime` 30 s and `pmfloodtime` 60 s with the stock phrases, a reply answered by a redirect page with
 a meta refresh (3.8) or a 302 (4.2, `useheaderredirect`) to `showthread.php?p=N#postN`, a moderated reply
 redirected to `forumdisplay.php?f=`, PMs through private.php (`recipients` split on ';', "The following users
