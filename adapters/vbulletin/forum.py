@@ -97,7 +97,8 @@ class VbulletinForum(HtmlForum):
         said = self.error_text(result)
         if self._logged_in_cookie() and not said:
             return
-        self.transport.not_before[self._login_action()] = self.transport.clock() + LOGIN_HOLD
+        if self.matches("login_locked", said) or self.matches("bad_login", said):  # not a token or an outage
+            self.transport.not_before[self._login_action()] = self.transport.clock() + LOGIN_HOLD
         if self.matches("login_locked", said):
             raise LoginRequired(f"vbulletin: the board locked logins after 5 failed attempts: «{said}»; check "
                                 "password_env, let 15 minutes pass with no try, then run `forumbot tick`")
