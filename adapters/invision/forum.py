@@ -263,6 +263,10 @@ class InvisionForum(HtmlForum):
     def _compose(self, to: str, subject: str, text: str) -> str:
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
+        said = self.error_text(page)
+        if page.status == 403 and said:  # messenger.php's execute(): the Messenger switched off for the bot
+            raise FormRejected(f"invision: the board does not let the bot use the Messenger: «{said}» (an "
+                               "administrator must allow the bot's account and group to send personal messages)")
         form = self.form(page, "compose")
         submitted = next((el.get("name") for el in form.xpath(".//input[@type='hidden']")
                           if el.get("name", "").endswith("_submitted")), None)

@@ -70,6 +70,8 @@ MYBBRU = replace(
         "posted": r"viewtopic\.php\?(?:.*&)?pid=(\d+)",
         # a redirect page ("done") to the topic or forum, not to a post: a reply held for premoderation (unverified)
         "queued": r"view(?:topic|forum)\.php",
+        # ...and says why (the emulator's wording, unverified): a redirect to the topic that does not is no queue
+        "queued_text": r"модерат|премодерац|провер",
         "pm_sent": r"messages\.php\?(?:.*&)?id=(\d+)",
     }),
     # PunBB 1.2's g_post_flood: 30 s stock, a board setting on mybb.ru; PMs pace the same way (unverified).
@@ -89,6 +91,6 @@ MYBBRU = replace(
         "flows.pm", "flows.reply_result", "flows.api_edited", "flows.api_nesting",
         # never seen on mybb.ru (ENGINES.md §12): the compose form's answer, a reply's answer (PunBB 1.2's redirect
         # page is assumed: any redirect page without an error is taken as done) and the flood text's wording
-        "flows.pm_answer", "flows.reply_answer", "messages.queued", "selectors.pm_list",
+        "flows.pm_answer", "flows.reply_answer", "messages.queued", "messages.queued_text", "selectors.pm_list",
     }),
 )

@@ -29,7 +29,8 @@ from adapters.html.pagechecks import error_box
 from adapters.html.profile import HtmlProfile
 from adapters.punbb.profile import PUNBB
 from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
-from forumbot.errors import ForumError, FormRejected, LoginRequired, PageFormatChanged, PartlySent, PostQueued
+from forumbot.errors import (ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PartlySent,
+                             PostQueued)
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -132,10 +133,16 @@ class PunbbForum(HtmlForum):
         if m and not self.error_text(result):
             return ReplyId(m.group(1))
         if target and not self.error_text(result) and self.matches("queued", target):
-            # "done", but sent to the topic or forum rather than to a post: taken and held for a moderator
-            # (mybb.ru's premoderation: unverified), never a refusal to send again
-            raise PostQueued(f"{self.profile.engine}: the reply to topic {tid} awaits a moderator's approval (the "
-                             f"board answered: {error_box(result, self.profile)[:200] or target})")
+            # "done", but sent to the topic or forum rather than to a post: held for a moderator only when the
+            # board says so (mybb.ru's premoderation: unverified); any other such redirect may have posted it, so
+            # its marker is looked for before anything is sent again
+            said = error_box(result, self.profile)[:200]
+            if self.matches("queued_text", said):
+                raise PostQueued(f"{self.profile.engine}: the reply to topic {tid} awaits a moderator's approval "
+                                 f"(the board answered: {said})")
+            raise ForumUnavailable(f"{self.profile.engine}: the reply to topic {tid} led to {target}, naming no post "
+                                   f"and not saying it awaits a moderator (the board answered: «{said}»); it may "
+                                   "be posted: looked for before it is sent again")
         self.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged(f"{self.profile.engine}: reply gave neither a post id nor an error")
 
@@ -258,6 +265,10 @@ class PunbbForum(HtmlForum):
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
         self.require_login(page)
+        said = error_box(page, self.profile)
+        if said and self.matches("no_permission", said):  # the group may not send PMs: the form is not shown
+            raise FormRejected(f"{self.profile.engine}: the board does not let the bot send private messages: "
+                               f"«{said}» (the bot's group needs the right to send them)")
         # a new dialogue needs a subject (at most 70 characters): the text's first words stand in for none
         subject = subject.strip() or (text.strip().splitlines() or ["…"])[0][:70]
         result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,

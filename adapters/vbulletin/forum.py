@@ -36,6 +36,9 @@ from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, Post
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
+# After a refused login no new try for this long: verify_strike_status() locks every login from the address for
+# 15 minutes after 5 failures within them, and each try while locked counts as one more.
+LOGIN_HOLD = 900.0
 
 
 def md5_password(password: str) -> tuple[str, str]:
@@ -78,6 +81,11 @@ class VbulletinForum(HtmlForum):
     def login(self) -> None:
         if not self._password:
             raise LoginRequired("vbulletin: no password configured")
+        held = self.transport.not_before.get(self._login_action(), 0.0) - self.transport.clock()
+        if held > 0:  # every try counts towards vB's 5 strikes, and a try while locked strikes again
+            raise LoginRequired(f"vbulletin: the board refused this password; not trying again for {held:.0f} s "
+                                "(5 failed logins lock the account's logins for 15 minutes: fix password_env, then "
+                                "run `forumbot tick`)")
         page = self.get(self.url("index"))
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
@@ -86,10 +94,20 @@ class VbulletinForum(HtmlForum):
         result = self.submit(page, "login", {
             spec.fields["username"]: self.username, spec.fields["password"]: "",
             "vb_login_md5password": md5, "vb_login_md5password_utf": md5_utf}, action="login")
-        if self._logged_in_cookie() and not self.error_text(result):
+        said = self.error_text(result)
+        if self._logged_in_cookie() and not said:
             return
+        if self.matches("login_locked", said) or self.matches("bad_login", said):  # not a token or an outage
+            self.transport.not_before[self._login_action()] = self.transport.clock() + LOGIN_HOLD
+        if self.matches("login_locked", said):
+            raise LoginRequired(f"vbulletin: the board locked logins after 5 failed attempts: «{said}»; check "
+                                "password_env, let 15 minutes pass with no try, then run `forumbot tick`")
         self.raise_for_errors(result, default=LoginRequired)
         raise LoginRequired("vbulletin: login failed")
+
+    def _login_action(self) -> str:
+        # the hold is per password: a GM's new password is tried at once
+        return "login:" + hashlib.sha256((self._password or "").encode()).hexdigest()[:12]
 
     def _logged_in_cookie(self) -> bool:
         # the cookie prefix is a board setting ("bb" stock): any *userid cookie naming a member
@@ -203,6 +221,12 @@ class VbulletinForum(HtmlForum):
         names = ";".join(n.strip() for n in to.split(",") if n.strip())
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
+        said = self.error_text(page)
+        if said and self.matches("no_permission", said) and \
+                select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
+            # print_no_permission() for a member: his group's private message quota is 0
+            raise FormRejected(f"vbulletin: the board does not let the bot send private messages: «{said}» (give "
+                               "the bot's usergroup a private message quota above 0)")
         result = self.submit(page, "compose", {spec.fields["to"]: names, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
         target = result.location if result.status in (301, 302, 303) else meta_refresh_url(result.tree(), result.url)

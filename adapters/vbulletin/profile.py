@@ -46,9 +46,10 @@ VBULLETIN = HtmlProfile(
                        "div.lastedited",
         # vB3 bbcode_quote: div[margin:20px] > "Quote:" + table; vB4 div.bbcode_container > div.bbcode_quote
         "quote": "div[style*='margin:20px'] > table, div.bbcode_quote",
-        "pagination": "div.pagenav, div.pagination",
-        "page_link": "div.pagenav a[href*='page='], div.pagination span a[href*='page=']",
-        "next_page": "div.pagenav a[rel='next'], div.pagination a[rel='next']",
+        "pagination": "div.pagenav, div.pagination, form.pagination",  # vB 4's pagenav is a form.pagination
+        # `page=N`, or vB 4's friendly `/pageN` (showthread.php?ID-slug/pageN, showthread.php/..., threads/...)
+        "page_link": "div.pagenav a[href*='page'], .pagination span a[href*='page']",
+        "next_page": "div.pagenav a[rel='next'], .pagination a[rel='next']",
         "logged_in": "a[href*='login.php?do=logout']",
         # standard_error pages (3.8 panel, 4.2 blockrow) and form errors through construct_errors (ENGINES.md
         # §12): 3.8 a list in an alt1 cell of a tborder table, 4.2 the errorblock's list; lists inside a post's
@@ -68,7 +69,7 @@ VBULLETIN = HtmlProfile(
         "pm_row_link": "a[href*='do=showpm'][href*='pmid=']",
         # §12: the folder's form#pmform (private.php?do=managepm); around an empty folder: unverified
         "pm_list": "form#pmform",
-        "prev_page": "div.pagenav a[rel='prev'], div.pagination a[rel='prev']",
+        "prev_page": "div.pagenav a[rel='prev'], .pagination a[rel='prev']",
         "pm_view": "table[id^='post'].tborder, li.postcontainer, li.postbit, div#post",
         "pm_author": "a.bigusername, a.username, span.username",
         "pm_time": "td.thead, span.date, span.datetime",
@@ -78,7 +79,7 @@ VBULLETIN = HtmlProfile(
     }),
     strip=("div[style*='margin:20px']", "div.bbcode_container", "pre.bbcode_code", "div.spoiler",
            "div.bbcode_spoiler"),
-    pagination=Pagination(param="page", kind="page", per_page=20),
+    pagination=Pagination(param="page", kind="page", per_page=20, in_path=r"/page(\d+)"),
     forms=frozen_map({
         "login": FormSpec("form[action*='login.php']", needs="vb_login_username",
                           fields={"username": "vb_login_username", "password": "vb_login_password"},
@@ -96,7 +97,10 @@ VBULLETIN = HtmlProfile(
         "flood": r"wait \d+ seconds between|try again in \d+ seconds|подождать \d+ секунд|"
                  r"через \d+ секунд|между сообщениями",
         "flood_seconds": r"(?:try again in|попробуйте (?:снова |ещё раз )?через|осталось)\s*(\d+)\s*(?:second|секунд)",
-        "form_invalid": r"security token|маркер безопасности|ключ безопасности",
+        # security_token_missing / _invalid say "a security token", security_token_timeout "the token has expired"
+        "form_invalid": r"security token|token has expired|маркер безопасности|ключ безопасности",
+        # `strikes`: 5 failed logins from one address lock every login for 15 minutes (verify_strike_status)
+        "login_locked": r"failed login quota|15 minutes|15 минут|лимит (?:попыток|неудачных)",
         "bad_login": r"invalid username or password|entered an invalid|неправильн\w* (имя|пароль)|неверн\w* (имя|пароль)",
         "no_permission": r"do not have permission|not logged in|нет (прав|доступа)|не вошли",
         "no_recipient": r"could not be found|were not found|не найден",
@@ -120,6 +124,7 @@ VBULLETIN = HtmlProfile(
         "urls.sentbox", "selectors.pm_row_link", "selectors.pm_view", "selectors.pm_subject",
         "selectors.pm_sent_to", "forms.compose", "forms.folder", "selectors.error", "messages.flood",
         "messages.flood_seconds", "messages.form_invalid", "messages.bad_login", "messages.no_permission",
-        "messages.no_recipient", "flows.edit_notice_text", "limits.pm", "limits.post", "selectors.pm_list",
+        "messages.no_recipient", "messages.login_locked", "flows.edit_notice_text", "limits.pm", "limits.post",
+        "selectors.pm_list",
     }),
 )

@@ -34,13 +34,12 @@ import re
 from typing import Any, Iterator, Mapping
 from urllib.parse import urljoin
 
-from lxml import html as lxml_html
-
 from adapters.html.extract import page_info
-from adapters.html.dom import clean_text, select, select_one
+from adapters.html.dom import select_one
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
 from adapters.xenforo.profile import XENFORO
+from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
 from forumbot.forum.adapter import LOCK, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
@@ -180,10 +179,9 @@ class XenforoForum(Conversations):
         raise AssertionError("unreachable")
 
     def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
-        if self.matches("login_required", text):
-            raise LoginRequired(f"xenforo: not logged in: {text}")
-        if self.matches("no_recipient", text):
-            raise FormRejected(f"xenforo: no such user: {text}")
+        refusal = answers.refusal(self.matches, text)
+        if refusal is not None:
+            raise refusal
         super().raise_for_text(text, flood_action=flood_action)
 
     # --- login ------------------------------------------------------------------------------------------------
@@ -217,8 +215,12 @@ class XenforoForum(Conversations):
         if not answer.get("redirect"):
             # the login view rendered again ({"status": "ok", "html": ...}): a wrong password, not a session
             self._refused_login()
-            said = _html_error(answer.get("html"), self.profile.selectors["error"])
-            raise LoginRequired(f"xenforo: login refused: {said or 'the board showed its login form again'}")
+            said = answers.view_error(answer.get("html"), self.profile.selectors["error"])
+            captcha = answers.view_has(answer.get("html"), self.profile.selectors["captcha"])
+            if self.matches("captcha_login", said) or (captcha and not said):
+                raise answers.captcha_at_login(said)  # loginLimit "captcha": no bot can solve it
+            then = " (the board now asks for a CAPTCHA at login: the next try cannot pass)" if captcha else ""
+            raise LoginRequired(f"xenforo: login refused: {said or 'the board showed its login form again'}{then}")
 
     def _login_action(self) -> str:
         # the hold is per password: a GM's new password is tried at once
@@ -307,14 +309,3 @@ class XenforoForum(Conversations):
     def recent_pages(self, tid: str) -> Iterator[Page]:
         first = self._topic_page(self.url("topic", topic=tid), tid)[0]
         return self.numbered_recent_pages(tid, first, page_info(first.tree(), self.profile, 1).pages or 1)
-
-def _html_error(view: Any, selector: str) -> str:
-    """The error a re-rendered view (`html` of a JSON answer: {"content": ...} or the markup) shows."""
-    markup = view.get("content", "") if isinstance(view, dict) else view if isinstance(view, str) else ""
-    if not markup.strip():
-        return ""
-    try:
-        tree = lxml_html.fromstring(markup)
-    except (ValueError, SyntaxError):  # lxml's ParserError is a ValueError
-        return ""
-    return " ".join(clean_text(e) for e in select(tree, selector))

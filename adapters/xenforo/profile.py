@@ -85,7 +85,16 @@ XENFORO = HtmlProfile(
         "form_invalid": r"Security error occurred|ошибка безопасности",
         "bad_login": r"Incorrect password|requested user .* could not be found|Неверный пароль|не найден",
         "no_recipient": r"following recipients could not be found|not be found|не найден",
-        "quota": r"may only start|maximum number|не можете начать",
+        # XF's phrase keys (the English texts and the Russian pack's: unverified): the recipient limit
+        # you_may_only_invite_x_members_to_join_this_conversation (2.3: ..._this_direct_message), the bot alone
+        # you_cannot_start_conversation_with_yourself, Controller::noPermission's do_not_have_permission, and the
+        # login limit (Service\User\Login::isLoginLimited: 4 failures in 5 minutes) answered by the option
+        # loginLimit as a CAPTCHA or as your_account_has_temporarily_been_locked_due_to_failed_login_attempts
+        "recipient_limit": r"may only invite \d+|можете пригласить только|можете пригласить не более",
+        "self_conversation": r"conversation with yourself|direct message with yourself|с самим собой",
+        "no_permission": r"do not have permission to view this page or perform this action|нет прав|нет доступа",
+        "login_locked": r"temporarily been locked due to failed login|временно заблокирован",
+        "captcha_login": r"CAPTCHA verification|проверку CAPTCHA|не прошли проверку",
         "posted": r"(?:(?:^|[/?])posts/|/post-)(\d+)",
         # a reply held for a moderator redirects to the thread with ?pending_approval=1 (§12): queued, not refused
         "pending": r"[?&]pending_approval=1",
@@ -112,7 +121,8 @@ XENFORO = HtmlProfile(
         "selectors.signature", "selectors.quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
         "selectors.pagination", "selectors.page_link", "selectors.next_page",  # no page with pageNav saved
         "selectors.error", "messages.flood", "messages.bad_login", "messages.login_required", "messages.no_recipient",
-        "messages.quota",
+        "messages.recipient_limit", "messages.self_conversation", "messages.no_permission", "messages.login_locked",
+        "messages.captcha_login",
         "urls.inbox", "urls.inbox_page", "urls.conversation", "urls.conversation_page", "urls.compose",
         "urls.conversation_reply",
         "selectors.pm_row", "selectors.pm_row_link", "selectors.pm_row_time", "selectors.pm_row_users",

@@ -70,6 +70,7 @@ class Invision(Emulator):
         self.max_conversations = max_conversations
         self.mfa = mfa or set()  # members with two-step verification on
         self.left: set[tuple[int, str]] = set()  # (conversation, member) who left it
+        self.no_pms: set[str] = set()  # members whose messenger is switched off (members_disable_pm = 2)
         self.per_day: int | None = None  # messages a member may start a day (None: no limit)
         self.pending: set[int] = set()  # comments in the moderation queue (hidden === 1)
         self.moderators: set[str] = set()  # members who may lock the game's topics (canLock)

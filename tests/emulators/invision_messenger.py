@@ -9,9 +9,15 @@ from board import Request, Response
 from invision import INBOX_FULL, Invision, body_html, conversations, iso, parse_bbcode
 
 MEMBER_NOT_FOUND = "{0}: участник не найден"
+# core/modules/front/messaging/messenger.php, execute(): a member whose messenger an administrator switched off
+# (members_disable_pm = 2) meets error('messenger_disabled', '2C137/9', 403) on every Messenger page; the
+# language string's wording is unverified (the emulator's, Russian as the board's other words here)
+MESSENGER_DISABLED = "Вам запрещено пользоваться личными сообщениями."
 
 
 def messenger(board: Invision, req: Request, who: str, route: str) -> Response:
+    if who in board.no_pms:
+        return board.error(req, who, MESSENGER_DISABLED, 403, "2C137/9")
     if route == "messenger/compose/":
         return compose(board, req, who)
     m = re.fullmatch(r"messenger/(\d+)/", route)

@@ -2,8 +2,9 @@
 
 Served from the saved pages in fixtures/mybbru/: the REAL login form and login answer (the "Переадресация" page,
 body.redirect-page / #pun-redirect / `#pun-main div.info div.container`, meta refresh), the REAL reply form with its
-anti-bot `process_form()` (the completed copy: a POST lacking the hidden field the script writes into #formetc is
-refused), topic pages in the RECONSTRUCTED markup (div.post#pN, h3 a.permalink, .pa-author a, div.post-content,
+anti-bot `process_form()` (the completed copy, its span ids, getter, variables, decoy and both fields drawn anew
+on every form served, as the saved page's random names show: mybbru_antibot.py; a POST without one served form's
+two fields, or with a decoy's, is refused), topic pages in the RECONSTRUCTED markup (div.post#pN, h3 a.permalink, .pa-author a, div.post-content,
 p.lastedit, div.pagelink), the read API `api.php?method=post.get` as documented (ENGINES.md §3). ENGINES.md §12:
 a reply answers with a redirect page and a meta refresh to `viewtopic.php?pid=N#pN`; errors in `#posterror li`;
 "At least N seconds have to pass between posts" (PunBB 1.2; 30 s here); messages.php folders `box=0`/`box=1`,
@@ -33,18 +34,21 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from board import PM, Emulator, Post, Request, Response
+from mybbru_antibot import Issued, draw, passes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "mybbru"
 MSK = ZoneInfo("Europe/Moscow")
 FLOOD = "At least {0} seconds have to pass between posts. Please wait a while and try posting again."
-ANTIBOT = ("4c54bb27", "6f605897")  # the field process_form() writes into #formetc on the saved page
 PER_PAGE = 25
+# unverified: how mybb.ru answers a reply held for premoderation (no page was saved, §12 is silent, PunBB 1.2 has
+# none); the emulator's own choice: a redirect page to the topic, no post to point at, saying why
 QUEUED = "Сообщение отправлено и будет опубликовано после проверки модератором. Переадресация …"
 BOX_FULL = "Ящик личных сообщений пользователя {0} заполнен."
 OWN_BOX_FULL = "Ваш ящик личных сообщений заполнен. Удалите старые сообщения."
@@ -80,6 +84,9 @@ class Mybbru(Emulator):
         self.queued: list[Post] = []  # replies held for a moderator (not in the topic)
         self.moderators: set[str] = set()  # members who moderate the game's forum
         self.closed: set[int] = set()  # topics closed now
+        self.no_pms: set[str] = set()  # members whose group may not send private messages (unverified)
+        self.antibot_rng = random.Random(28)  # the anti-bot step's names and values, new on every form served
+        self.antibot: dict[str, list[Issued]] = {}  # member -> the anti-bot fields of the forms served to him
 
     def box_size(self, name: str) -> int:
         return sum(1 for m in self.pms if (name in m.to or m.author == name) and name not in m.deleted_by)
@@ -193,8 +200,9 @@ class Mybbru(Emulator):
                 f'<div id="topic_t{tid}" class="topic">{items}</div>{nav}{mod}</div>')
         return self.html(frame("", "pun-viewtopic", main, who, self.uid(who) if who else 1))
 
-    def reply_form(self, tid: int, errors: list[str] = ()) -> Response:
-        page = self.saved("c-reply-form-antibot-completed.SYNTHETIC.html", "cp1251")
+    def reply_form(self, who: str, tid: int, errors: list[str] = ()) -> Response:
+        page, issued = draw(self.saved("c-reply-form-antibot-completed.SYNTHETIC.html", "cp1251"), self.antibot_rng)
+        self.antibot.setdefault(who, []).append(issued)
         page = page.replace("post.php?action=post&amp;tid=22", f"post.php?action=post&amp;tid={tid}")
         if errors:
             items = "".join(f"<li><strong>{html.escape(e)}</strong></li>" for e in errors)
@@ -212,12 +220,12 @@ class Mybbru(Emulator):
         if tid in self.closed and who not in self.moderators:
             return self.info(who, "Тема закрыта, отвечать в ней нельзя.")
         if req.method == "GET":
-            return self.reply_form(tid)
-        if req.form.get(ANTIBOT[0]) != ANTIBOT[1]:
+            return self.reply_form(who, tid)
+        if not passes(req.form, self.antibot.get(who, [])):
             return self.info(who, "Ошибка отправки формы. Включите JavaScript.")
         left = self.flood_left(who, "post")
         if left:
-            return self.reply_form(tid, [FLOOD.format(int(self.flood["post"]))])
+            return self.reply_form(who, tid, [FLOOD.format(int(self.flood["post"]))])
         self.acted(who, "post")
         if who in self.moderated:
             self.queued.append(Post(self.next_id("post"), tid, who, req.form.get("req_message", ""), self.clock()))

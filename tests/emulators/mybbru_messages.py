@@ -8,6 +8,9 @@ from board import Request, Response
 from mybbru import BOX_FULL, FLOOD, OWN_BOX_FULL, Mybbru, frame, stamp
 
 PER_PAGE = 20
+# unverified (the emulator's choice: no mybb.ru page shows it, PunBB 1.2 has no PMs): a member whose group may not
+# send private messages gets PunBB's no-permission message frame on the compose form, in PunBB's Russian words
+NO_PM_PERMISSION = "У вас нет прав для доступа к этой странице."
 
 
 def messages(board: Mybbru, req: Request, who: str) -> Response:
@@ -56,6 +59,8 @@ def compose(board: Mybbru, req: Request, who: str) -> Response:
                 f'</form></div>')
         return board.html(frame("", "pun-messages", main, who, board.uid(who)))
 
+    if who in board.no_pms:
+        return board.info(who, NO_PM_PERMISSION)
     if req.method == "GET":
         return form([])
     name = board.member(req.form.get("req_username", ""))

@@ -184,3 +184,12 @@ def test_r13_the_bot_locks_and_unlocks_a_topic_as_a_moderator(ips):
     bot.lock_thread(topic(ips), False)
     bot.lock_thread(topic(ips), False)
     assert ips.closed == set()
+
+
+def test_issue28_item4_a_messenger_switched_off_is_refused_in_the_boards_words(ips):
+    """messenger.php's execute(): members_disable_pm = 2 answers error('messenger_disabled', '2C137/9', 403) on
+    every Messenger page; the adapter names it and the fix, where main said only "no compose form"."""
+    ips.no_pms.add(BOT)
+    with pytest.raises(FormRejected, match="not let the bot use the Messenger: «Вам запрещено пользоваться"):
+        adapter(ips).send_pm("Маша", "Роль", "текст")
+    assert ips.pms_from(BOT) == []

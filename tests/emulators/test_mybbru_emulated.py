@@ -142,3 +142,64 @@ def test_r13_the_bot_closes_and_opens_a_topic_as_a_moderator(ru):
     bot.lock_thread("22", False)
     bot.lock_thread("22", False)
     assert ru.closed == set()
+
+
+# --- issue 28 item 3, the mybb.ru bullet ---------------------------------------------------------------------------
+
+
+def _reply_page(ru, session) -> str:
+    return session.get(ru.base + "post.php?tid=22").content.decode("cp1251")
+
+
+def test_issue28_the_anti_bot_names_are_drawn_anew_and_a_fixed_or_decoy_field_is_refused(ru):
+    """The saved page's names are random and one span is a decoy: two served forms share no field name, the old
+    fixed field no longer passes, a decoy's field is refused, and the adapter passes each form as its script says."""
+    import requests
+    from lxml import html as lxml_html
+
+    from adapters.html.antibot import antibot_fields
+
+    bot = adapter(ru)
+    bot.login()
+    session = requests.Session()
+    session.cookies.update(bot.transport.session.cookies)
+    first, second = (antibot_fields(lxml_html.fromstring(_reply_page(ru, session))) for _ in range(2))
+    assert not {n for n, _ in first} & {n for n, _ in second}
+    issued = ru.antibot[BOT][-1]
+    sent = {"form_sent": "1", "req_message": "текст", "submit": "1"}
+    for extra in ({"4c54bb27": "6f605897"}, {**dict(second), issued.decoy: "x"}):
+        answer = session.post(ru.base + "post.php?action=post&tid=22", data={**sent, **extra})
+        assert "Включите JavaScript" in answer.content.decode("cp1251")
+    assert ru.thread_posts(22)[-1].text == "сообщение 29"
+    ru.clock_.sleep(31)
+    assert bot.reply("22", "голос Маша")
+    assert ru.thread_posts(22)[-1].text == "голос Маша"
+
+
+def test_issue28_a_redirect_to_the_topic_that_does_not_say_premoderation_is_not_read_as_queued(ru, monkeypatch):
+    """The queued answer is the emulator's guess (unverified); a redirect page to the topic in other words (here
+    the post is taken) is no queue: the adapter says it may be posted, and the outbox looks for its marker."""
+    from forumbot.errors import ForumUnavailable
+
+    served = ru.post
+
+    def post(req, who):
+        answer = served(req, who)
+        if req.method == "POST" and ru.posts_by(BOT):
+            return ru.info(who, "Тема обновлена. Переадресация …", "viewtopic.php?id=22")
+        return answer
+
+    monkeypatch.setattr(ru, "post", post)
+    bot = adapter(ru)
+    with pytest.raises(ForumUnavailable, match="naming no post and not saying it awaits a moderator"):
+        bot.reply("22", "Итоги дня #fb:1a2b3c4d")
+    assert bot.find_own_post("22", "#fb:1a2b3c4d") == str(ru.posts_by(BOT)[0].id)
+
+
+def test_issue28_item4_no_permission_to_send_pms_is_refused_in_the_boards_words(ru):
+    """The bot's group may not send PMs (how mybb.ru says so is unverified: PunBB's no-permission frame); the
+    adapter names the board's words and the fix, and sends nothing."""
+    ru.no_pms.add(BOT)
+    with pytest.raises(FormRejected, match="not let the bot send private messages: «У вас нет прав"):
+        adapter(ru).send_pm("Маша", "Роль", "текст")
+    assert ru.pms_from(BOT) == []

@@ -92,7 +92,7 @@ def test_an_expired_security_token_is_transient(vb):
     a.login()
     page = a.get(a.url("reply", topic="7"))
     vb.clock_.now += 4 * 3600
-    with pytest.raises(FormTransient, match="security token has expired"):
+    with pytest.raises(FormTransient, match="the token has expired"):  # security_token_timeout's words
         a.raise_for_errors(a.submit(page, "reply", {"message": "поздно"}, action="post"))
 
 
@@ -144,3 +144,82 @@ def test_r13_the_bot_closes_and_opens_a_thread_as_a_moderator(vb):
     bot.lock_thread("7", False)
     bot.lock_thread("7", False)
     assert vb.closed == set() and vb.moderators == {BOT}
+
+
+# --- issue 28 item 3, the vBulletin bullet ---------------------------------------------------------------------------
+
+
+def test_issue28_a_bad_token_is_a_standard_error_page_in_vbs_phrase_and_the_adapter_sends_again(vb):
+    """vB 3.8's global.php and vB 4's check_state() answer CSRF_ERROR with standard_error() before any form is
+    built: no construct_errors list, no form. The phrase security_token_timeout ("the token has expired") read as a
+    token to renew: the reply goes out on the next try, once."""
+    import requests
+
+    a = adapter(vb)
+    a.login()
+    page = a.get(a.url("reply", topic="7"))
+    vb.clock_.now += 3 * 3600 + 1
+    answer = a.submit(page, "reply", {"message": "поздно"}, action="post")
+    assert "the token has expired" in answer.text and 'name="vbform"' not in answer.text
+    assert "errorblock" not in answer.text and "<ol>" not in answer.text
+    stale = requests.post(vb.base + "newreply.php?do=postreply&t=7", cookies=dict(a.transport.session.cookies),
+                          data={"message": "т", "securitytoken": "1-abc", "do": "postreply"})
+    assert "a security token was invalid" in stale.content.decode(vb.charset)
+    assert a.reply("7", "поздно, но дошло")
+    assert [p.text for p in vb.posts_by(BOT)] == ["поздно, но дошло"]
+
+
+@pytest.mark.parametrize("friendly,address", [("rewrite", "threads/7-{slug}"), ("basic", "showthread.php?7-{slug}"),
+                                              ("advanced", "showthread.php/7-{slug}")])
+def test_issue28_vb4_friendly_thread_addresses_are_threads_and_read_page_by_page(friendly, address):
+    """vB 4's friendlyurl: basic `showthread.php?31-slug`, advanced `showthread.php/31-slug`, rewrite
+    `threads/31-slug` (class_friendly_url.php); each board links its own and redirects the others to it."""
+    from vbulletin import slug
+
+    clock = Clock()
+    board = VBulletin(BOT, PASSWORD, version="4.2", friendly=friendly, clock=clock, per_page=10)
+    board.clock_ = clock
+    board.thread(7, "Мафия: день 1")
+    for i in range(25):
+        board.add_post(7, f"Игрок{i % 4}", f"сообщение {i}")
+    with board:
+        url = board.base + address.format(slug=slug(board.threads[7]))
+        a = adapter(board, printthread=False)
+        assert a.topic_id(url) == "7"
+        posts, _ = a.fetch_posts(url)
+        assert [p.text for p in posts] == [f"сообщение {i}" for i in range(25)]
+        served = [path for method, path in board.requests if method == "GET" and "page3" in path]
+        assert served and all(path.startswith(address.split("7-")[0]) for path in served)
+
+
+def test_issue28_five_failed_logins_lock_every_login_for_15_minutes_and_the_adapter_waits(vb):
+    """verify_strike_status(): 5 strikes from one address within 15 minutes refuse every login, the right password
+    too, and each try while locked strikes again; the adapter names the lock and does not try again for 15 minutes
+    with the same password."""
+    for n in range(5):
+        with pytest.raises(LoginRequired, match="invalid username or password"):
+            adapter(vb, f"не тот {n}").login()
+    bot = adapter(vb)
+    with pytest.raises(LoginRequired, match="locked logins after 5 failed attempts: «You have used up your failed"):
+        bot.login()
+    with pytest.raises(LoginRequired, match="not trying again"):
+        bot.login()
+    tries = len([r for r in vb.requests if r[0] == "POST" and r[1].startswith("login.php")])
+    vb.clock_.now += 14 * 60
+    with pytest.raises(LoginRequired, match="failed login quota"):
+        adapter(vb).login()  # a new process: still locked (the try while locked struck again)
+    vb.clock_.now += 15 * 60 + 1
+    fresh = adapter(vb)
+    fresh.login()
+    assert any(v == BOT for v in vb.sessions.values())
+    assert len([r for r in vb.requests if r[0] == "POST" and r[1].startswith("login.php")]) == tries + 2
+
+
+def test_issue28_item4_no_permission_to_send_pms_is_refused_in_vbs_words(vb):
+    """private.php: a group whose pmquota is 0 meets print_no_permission() (nopermission_loggedin) on newpm and
+    insertpm; the adapter names it in the board's words and what to change, and sends nothing."""
+    vb.no_pms.add(BOT)
+    with pytest.raises(FormRejected, match=r"not let the bot send private messages: «GM_Bot, you do not have "
+                                           r"permission to access this page.*quota above 0"):
+        adapter(vb).send_pm("Маша", "Роль", "текст")
+    assert vb.pms_from(BOT) == []

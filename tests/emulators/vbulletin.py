@@ -3,8 +3,13 @@
 Sources: the two real thread pages in fixtures/vbulletin/ (3.8.11 postbit tables, dates, quick reply form; 4.2.3
 `li.postcontainer`, friendly `showthread.php/ID-slug/pageN` links, `span.date`), and ENGINES.md §8/§12: login
 with `vb_login_md5password`, the `bbuserid`/`bbsessionhash` cookies, `securitytoken` "TIMESTAMP-sha1" on every
-form (expired after 3 hours, phrases "was invalid" / "was missing" / "has expired"), form errors through
-construct_errors (3.8 `table.tborder td.alt1 ol li`, 4.2 `div.blockbody.errorblock ul.blockrow.error li`),
+form (expired after 3 hours), form errors through construct_errors (3.8 `table.tborder td.alt1 ol li`, 4.2
+`div.blockbody.errorblock ul.blockrow.error li`) but a bad token as a standard_error page (vB 3.8's global.php and
+vB 4's vB_Bootstrap::check_state() turn CSRF_ERROR into standard_error(security_token_missing / _invalid /
+_timeout) before any form is built: the sources over §12, which lists the token with the form errors), vB 4's
+friendlyurl addresses (basic `showthread.php?ID-slug`, advanced `showthread.php/ID-slug`, rewrite
+`threads/ID-slug`: class_friendly_url.php), verify_strike_status() (5 failed logins from one address lock every
+login for 15 minutes), print_no_permission() on private.php for a group whose pmquota is 0,
 `floodchecktime` 30 s and `pmfloodtime` 60 s with the stock phrases, a reply answered by a redirect page with
 a meta refresh (3.8) or a 302 (4.2, `useheaderredirect`) to `showthread.php?p=N#postN`, a moderated reply
 redirected to `forumdisplay.php?f=`, PMs through private.php (`recipients` split on ';', "The following users
@@ -26,6 +31,7 @@ import hashlib
 import html
 import re
 from datetime import datetime
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 from board import Emulator, Post, Request, Response
@@ -36,9 +42,21 @@ TOKEN_LIFE = 3 * 3600
 FLOOD_POST = ("This forum requires that you wait {0} seconds between posts. Please try again in {1} seconds.")
 FLOOD_PM = ("This forum requires that you wait {0} seconds between sending private messages. "
             "Please try again in {1} seconds.")
-TOKEN_MISSING = "Your submission could not be processed because a security token was missing."
-TOKEN_INVALID = "Your submission could not be processed because a security token was invalid."
-TOKEN_EXPIRED = "Your submission could not be processed because the security token has expired."
+# The security token's phrases (security_token_missing / _invalid / _timeout) as vB's language file has them, the
+# <br /><br /> read as a space; a bad token is a standard_error page, never construct_errors (see check_token).
+TOKEN_MISSING = ("Your submission could not be processed because a security token was missing. If this occurred "
+                 "unexpectedly, please inform the administrator and describe the action you performed before you "
+                 "received this error.")
+TOKEN_INVALID = ("Your submission could not be processed because a security token was invalid. If this occurred "
+                 "unexpectedly, please inform the administrator and describe the action you performed before you "
+                 "received this error.")
+TOKEN_EXPIRED = ("Your submission could not be processed because the token has expired. Please push the back button "
+                 "and reload the previous window.")
+# verify_strike_status(): 5 strikes from one IP address (any name) within 900 s refuse every login, the right
+# password too, and each refused try strikes again; strikes older than an hour are deleted. Phrase `strikes`.
+STRIKES, STRIKE_WINDOW, STRIKE_FORGET = 5, 900, 3600
+STRIKES_TEXT = ("You have used up your failed login quota! Please wait 15 minutes before trying again. Don't forget "
+                "that the password is case sensitive.")
 BAD_LOGIN = ("You have entered an invalid username or password. Please press the back button, enter the correct "
              "details and try again. Don't forget that the password is case sensitive.")
 NO_PERMISSION = "You are not logged in or you do not have permission to access this page."
@@ -55,21 +73,27 @@ def slug(title: str) -> str:
 class VBulletin(Emulator):
     flood = {"post": 30.0, "pm": 60.0}
 
-    def __init__(self, *args, version: str = "3.8", friendly: bool | None = None, per_page: int | None = None,
+    def __init__(self, *args, version: str = "3.8", friendly: bool | str | None = None, per_page: int | None = None,
                  pm_quota: int = 50, seconds: bool = False, **kw) -> None:
         super().__init__(*args, **kw)
         self.version = version
         self.charset = "windows-1251" if version == "3.8" else "utf-8"
-        # the saved 4.2 page is served with friendly URLs ("advanced": showthread.php/ID-slug/pageN)
-        self.friendly = (version == "4.2") if friendly is None else friendly
+        # vB 4's option friendlyurl (class_friendly_url.php): off `showthread.php?t=ID&page=N`, "basic"
+        # `showthread.php?ID-slug/pageN`, "advanced" `showthread.php/ID-slug/pageN` (the saved 4.2 page's, the
+        # default here for 4.2), "rewrite" `threads/ID-slug/pageN`; each answers the others' addresses too and
+        # redirects them to its own (the canonical check, friendlyurl_canonical)
+        if friendly is None or friendly is True:
+            friendly = "advanced" if version == "4.2" and friendly is None or friendly is True else False
+        self.friendly: str | bool = friendly
         self.per_page = per_page or (20 if version == "3.8" else 10)  # as the two saved pages show
         self.pm_quota = pm_quota
-        self.strikes: dict[str, int] = {}
+        self.strikes: list[tuple[float, str]] = []  # the strikes table (time, name): all from 127.0.0.1, one IP
         self.seconds = seconds  # timeformat "H:i:s" (a board setting; stock shows minutes)
         # 3.8's PM page (vbulletin_pm.show) shows the time to the minute whatever the time format
         self.pm_time_to_the_minute = version == "3.8" or not seconds
         self.moderators: set[str] = set()  # R-13: members with canopenclose in the game's forum
         self.closed: set[int] = set()  # threads closed now
+        self.no_pms: set[str] = set()  # members whose usergroup's pmquota is 0: no private messaging
 
     # --- frame -------------------------------------------------------------------------------------------------
 
@@ -83,6 +107,10 @@ class VBulletin(Emulator):
         return hashlib.sha1(f"{ts}{self.uid(who)}salt".encode()).hexdigest()
 
     def check_token(self, req: Request, who: str) -> str | None:
+        """verify_security_token(): a hash that does not match is "invalid", one older than 3 hours "timeout".
+        vB 3.8's global.php and vB 4's vB_Bootstrap::check_state() answer CSRF_ERROR with standard_error() and exit,
+        before any form is built: a bad token is an error page, not construct_errors on the form (§12 says the
+        latter; the sources say this)."""
         value = req.form.get("securitytoken", "")
         if not value:
             return TOKEN_MISSING
@@ -158,7 +186,9 @@ class VBulletin(Emulator):
 
     def thread_url(self, tid: int, page: int = 1, script: str = "showthread.php") -> str:
         if self.friendly and script == "showthread.php":
-            return f"showthread.php/{tid}-{slug(self.threads[tid])}" + (f"/page{page}" if page > 1 else "")
+            ref = f"{tid}-{slug(self.threads[tid])}" + (f"/page{page}" if page > 1 else "")
+            return {"basic": "showthread.php?", "advanced": "showthread.php/", "rewrite": "threads/"}[
+                str(self.friendly)] + ref
         return f"{script}?t={tid}" + (f"&amp;page={page}" if page > 1 else "")
 
     def post_html(self, p: Post, n: int) -> str:
@@ -328,7 +358,10 @@ class VBulletin(Emulator):
             return self.redirect_done(who or "", "Выход выполнен.", "index.php")
         if path in ("", "index.php", "forumdisplay.php"):
             return self.html(self.page(who, '<div id="forums">Форум</div>'))
-        m = re.fullmatch(r"showthread\.php(?:/(\d+)-[^/]*(?:/page(\d+))?)?", path)
+        m = re.fullmatch(r"showthread\.php(?:/(\d+)-[^/]*(?:/page(\d+))?)?", path) or \
+            re.fullmatch(r"threads/(\d+)-[^/]*(?:/page(\d+))?", path)
+        if m and path == "showthread.php":  # basic: the address is the query's first item, without a value
+            m = re.match(r"(\d+)-[^/&]*(?:/page(\d+))?", unquote(req.raw_query)) or m
         if m:
             return self.showthread(req, who, m)
         if path == "printthread.php":
@@ -352,7 +385,13 @@ class VBulletin(Emulator):
         return who if who and req.cookies.get("bbuserid") == str(self.uid(who)) else None
 
     def login(self, req: Request) -> Response:
-        name = self.member(req.form.get("vb_login_username", ""))
+        now = self.clock()
+        typed = req.form.get("vb_login_username", "")
+        self.strikes = [s for s in self.strikes if s[0] >= now - STRIKE_FORGET]
+        if len(self.strikes) >= STRIKES and self.strikes[-1][0] > now - STRIKE_WINDOW:
+            self.strikes.append((now, typed))  # "the user is still not giving up so lets keep increasing this marker"
+            return self.standard_error(None, STRIKES_TEXT)
+        name = self.member(typed)
         password = req.form.get("vb_login_password", "").strip()  # the browser trims it (§12)
         md5 = req.form.get("vb_login_md5password", "")
         if name is not None:
@@ -363,10 +402,11 @@ class VBulletin(Emulator):
         else:
             ok = False
         if not ok:
-            key = name or req.form.get("vb_login_username", "")
-            self.strikes[key] = self.strikes.get(key, 0) + 1
-            return self.standard_error(None, BAD_LOGIN + f" You have used {self.strikes[key]} out of 5 login "
-                                                         "attempts.")
+            self.strikes.append((now, typed))
+            return self.standard_error(None, BAD_LOGIN + f" You have used {len(self.strikes)} out of 5 login "
+                                                         "attempts. After all 5 have been used, you will be unable to "
+                                                         "login for 15 minutes.")
+        self.strikes = [s for s in self.strikes if s[1] != typed]  # exec_unstrike_user()
         sid = self.new_session(name)
         cookies = [("Set-Cookie", f"bbuserid={self.uid(name)}; path=/"),
                    ("Set-Cookie", f"bbsessionhash={sid}; path=/; HttpOnly")]
@@ -387,10 +427,12 @@ class VBulletin(Emulator):
         tid = int(m.group(1) or req.query.get("t", "0") or 0)
         if tid not in self.threads:
             return self.standard_error(who, "Неверно указана тема.")
-        if self.friendly and not m.group(1) and req.query.get("goto") != "lastpost":
-            # friendly URLs on: the plain address is sent to the canonical one
-            return self.redirect(self.thread_url(tid, int(req.query.get("page", "1") or 1)).replace("&amp;", "&"),
-                                 301)
+        number = int(m.group(2) or req.query.get("page", "1") or 1)
+        asked = req.path + (f"?{unquote(req.raw_query)}" if req.raw_query else "")
+        canonical = self.thread_url(tid, number).replace("&amp;", "&")
+        if self.friendly and req.query.get("goto") != "lastpost" and not asked.startswith(canonical):
+            # friendly URLs on: any other address of the thread is sent to the canonical one
+            return self.redirect(canonical, 301)
         if req.query.get("goto") == "lastpost":
             return self.thread_page(who, tid, 10 ** 6)
         return self.thread_page(who, tid, int(m.group(2) or req.query.get("page", "1") or 1))

@@ -15,11 +15,20 @@ from board import PM, Request, Response
 from vbulletin import FLOOD_PM, MSK, VBulletin, bbcode
 
 NOT_FOUND = "The following users were not found:"
+# print_no_permission() for a member: the phrase nopermission_loggedin; its first sentence as vB's language file has
+# it, the reasons listed after it shortened here (unverified)
+NO_PM_PERMISSION = ("{0}, you do not have permission to access this page. This could be due to one of several "
+                    "reasons: Your user account may not have sufficient privileges to access this page.")
 QUOTA = "{0} has exceeded their private message quota and cannot receive any new messages."
 
 
 def handle_private(board: VBulletin, req: Request, who: str) -> Response:
+    """private.php; its start as vB 3.8/4.2 have it: a member whose group's pmquota is below 1 (`board.no_pms`)
+    gets print_no_permission() for newpm and insertpm, and for every page while his folders are empty."""
     do = req.query.get("do") or req.form.get("do", "")
+    if who in board.no_pms and (do in ("newpm", "insertpm") or not any(
+            who in m.to or m.author == who for m in board.pms)):
+        return board.standard_error(who, NO_PM_PERMISSION.format(who))
     if req.method == "POST" and do == "insertpm":
         return insert(board, req, who)
     if req.method == "POST" and do == "managepm":

@@ -130,8 +130,7 @@ class App:
 
     def json(self, req: Request, user: str | None, payload: dict[str, Any], code: int = 200) -> Answer:
         payload = {**payload, "visitor": {"conversations_unread": self.board.unread_count(user) if user else 0}}
-        status = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden"}[code]
-        return status, [("Content-Type", "application/json; charset=utf-8")], json.dumps(payload).encode()
+        return _STATUS[code], [("Content-Type", "application/json; charset=utf-8")], json.dumps(payload).encode()
 
     def redirect(self, req: Request, user: str | None, url: str, message: str = "") -> Answer:
         full = req.host + url
@@ -142,11 +141,17 @@ class App:
     def moved(self, req: Request, url: str, code: str = "301 Moved Permanently") -> Answer:
         return code, [("Location", req.host + url)], b""
 
-    def error(self, req: Request, user: str | None, text: str, code: int = 400) -> Answer:
+    def error(self, req: Request, user: str | None, text: str, code: int = 200) -> Answer:
+        """XF\\Mvc\\Controller::error($error, $code = 200): a form's error answers 200; noPermission 403,
+        notFound 404, the CSRF check 400 pass their code."""
         if req.json:
             return self.json(req, user, {"status": "error", "errors": [text]}, code)
-        status = {400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found"}[code]
-        return self.html(req, user, pages.error_block(text), "Oops! We ran into some problems.", "error", status)
+        return self.html(req, user, pages.error_block(text), "Oops! We ran into some problems.", "error",
+                         _STATUS[code])
+
+    def no_permission(self, req: Request, user: str | None) -> Answer:
+        """Controller::noPermission(): error(do_not_have_permission, 403)."""
+        return self.error(req, user, PHRASES["do_not_have_permission"], 403)
 
     def not_found(self, req: Request) -> Answer:
         return "404 Not Found", [("Content-Type", "text/html; charset=utf-8")], b"<html><body>Not Found</body></html>"
@@ -191,6 +196,8 @@ class App:
         if r in (dm, dm + "/") or re.fullmatch(rf"{dm}/page-\d+", r):
             return self.conversation_list(req, user, int((re.findall(r"page-(\d+)", r) or ["1"])[0]))
         if r == f"{dm}/add":
+            if not self.board.member(user).starts_conversations:  # Pub\Controller\Conversation::actionAdd
+                return self.no_permission(req, user)
             return self.html(req, user, pages.compose_form(self.link, dm), "Start conversation", "conversation_add")
         if m := re.fullmatch(rf"{dm}/{_REF}/(unread|latest|page-(\d+))?", r):
             return self.conversation(req, user, int(m.group(1)), m.group(2) or "", r)
@@ -294,24 +301,41 @@ class App:
         return self.not_found(req)
 
     def login(self, req: Request) -> Answer:
+        """Pub\\Controller\\Login::actionLogin: a name limited by failed logins (Service\\User\\Login::
+        isLoginLimited) meets the option loginLimit first: "captcha" shows the login view again with a CAPTCHA and
+        did_not_complete_the_captcha_verification_properly (a bot cannot solve it, so it stays there), "block"
+        answers error(your_account_has_temporarily_been_locked_due_to_failed_login_attempts); then a wrong
+        password or unknown name is recorded (xf_login_attempt) and the login view shown again."""
         name, password = req.form.get("login", ""), req.form.get("password", "")
+        if name and self.board.login_limited(name):
+            if self.board.login_limit != "captcha":
+                return self.error(req, None, PHRASES[
+                    "your_account_has_temporarily_been_locked_due_to_failed_login_attempts"])
+            return self.login_view(req, PHRASES["did_not_complete_the_captcha_verification_properly"], captcha=True)
         member = self.board.members.get(fold(name))
         if member is None or member.password != password:
             error = (PHRASES["incorrect_password"] if member is not None
                      else PHRASES["requested_user_x_not_found"].format(name=name))
-            # the login view rendered again with the error: no `errors`, no `redirect` (§12)
-            view = pages.login_form(self.link, error, req.form.get("_xfRedirect", ""))
-            if req.json:
-                return self.json(req, None, {"status": "ok", "html": {"content": view, "title": "Log in"}})
-            return self.html(req, None, view, "Log in", "login")
+            if password or member is None:  # an empty password is not logged as an attempt
+                self.board.failed_logins.append((fold(name), self.board.clock()))
+            return self.login_view(req, error, captcha=self.board.login_limit == "captcha"
+                                   and self.board.login_limited(name))
         if member.two_step:
             return self.redirect(req, None, self.link("login/two-step", _xfRedirect=req.form.get("_xfRedirect", "")))
+        self.board.failed_logins = [a for a in self.board.failed_logins if a[0] != fold(name)]  # clearFailedAttempts
         self.new_session(req, member.name)
         if req.form.get("remember"):
             req.set_cookies.append(f"xf_user={self.remember_cookie(member.name)}; path=/; HttpOnly")
         target = req.form.get("_xfRedirect", "")
         return self.redirect(req, member.name, target.removeprefix(req.host) if target.startswith(req.host)
                              else self.link(""))
+
+    def login_view(self, req: Request, error: str, *, captcha: bool) -> Answer:
+        """The login view rendered again with the error: no `errors`, no `redirect` (§12)."""
+        view = pages.login_form(self.link, error, req.form.get("_xfRedirect", ""), captcha=captcha)
+        if req.json:
+            return self.json(req, None, {"status": "ok", "html": {"content": view, "title": "Log in"}})
+        return self.html(req, None, view, "Log in", "login")
 
     def _message(self, req: Request) -> str:
         # `message` is taken before `message_html` (§12)
@@ -357,13 +381,22 @@ class App:
         return "303 See Other", [("Location", target)], b""
 
     def add_conversation(self, req: Request, user: str) -> Answer:
+        """Pub\\Controller\\Conversation::actionAdd: canStartConversation or noPermission (403); the creator's
+        errors (Repository\\Conversation::getValidatedRecipients, then the recipient limit) as error($errors),
+        200; then the flood check."""
+        if not self.board.member(user).starts_conversations:
+            return self.no_permission(req, user)
         names = [n.strip() for n in req.form.get("recipients", "").split(",") if n.strip()]
         missing = [n for n in names if fold(n) not in self.board.members]
         if missing:
             return self.error(req, user, PHRASES["following_recipients_could_not_be_found_x"].format(
                 names=", ".join(missing)))
-        if len(names) > self.board.max_recipients:
-            return self.error(req, user, PHRASES["max_recipients"].format(count=self.board.max_recipients), 400)
+        others = {fold(n) for n in names} - {fold(user)}
+        if names and not others:
+            return self.error(req, user, PHRASES["you_cannot_start_conversation_with_yourself"])
+        if len(others) > self.board.max_recipients:
+            key = f"you_may_only_invite_x_members_to_join_this_{'direct_message' if self.dm != 'conversations' else 'conversation'}"
+            return self.error(req, user, PHRASES[key].format(count=self.board.max_recipients))
         title, text = req.form.get("title", "").strip(), self._message(req).strip()
         if not names or not title or not text:
             return self.error(req, user, "Please enter a valid title." if not title else "Please enter a valid message.")
@@ -385,3 +418,6 @@ class App:
             return self.error(req, user, PHRASES["must_wait_x_seconds_before_performing_this_action"].format(count=wait))
         m = self.board.add_message(cid, user, text)
         return self.redirect(req, user, self.link(f"{self.dm}/messages/{m.id}/"))
+
+
+_STATUS = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found"}

@@ -176,13 +176,18 @@ def page_nav(link, base: str, current: int, pages: int) -> str:  # type: ignore[
             f'{prev}<ul class="pageNav-main">{items}</ul>{nxt}</div></nav></div>')
 
 
-def login_form(link, error: str = "", redirect: str = "") -> str:  # type: ignore[no-untyped-def]
+def login_form(link, error: str = "", redirect: str = "", captcha: bool = False) -> str:  # type: ignore[no-untyped-def]
+    """The login view; `captcha` adds the CAPTCHA row the login template shows once the name is login-limited
+    (its provider's markup is the board's choice: unverified, here reCAPTCHA's `data-xf-init="re-captcha"`)."""
     err = f'<div class="blockMessage blockMessage--error blockMessage--iconic">{html.escape(error)}</div>' if error else ""
+    row = ('<dl class="formRow"><dt>Verification</dt><dd><div data-xf-init="re-captcha" data-sitekey="emulated">'
+           '</div></dd></dl>') if captcha else ""
     return f"""{err}<form action="{link('login/login')}" method="post" class="block" data-xf-init="ajax-submit">
 	<div class="block-container"><div class="block-body">
 		<dl class="formRow"><dt>Your name or email address</dt><dd><input type="text" class="input" name="login" /></dd></dl>
 		<dl class="formRow"><dt>Password</dt><dd><input type="password" class="input" name="password" /></dd></dl>
 		<dl class="formRow"><dd><label><input type="checkbox" name="remember" value="1" checked="checked" /> Stay logged in</label></dd></dl>
+		{row}
 	</div>
 	<dl class="formRow formSubmitRow"><dd><button type="submit" class="button--primary button">Log in</button></dd></dl></div>
 	<input type="hidden" name="_xfRedirect" value="{html.escape(redirect)}" />

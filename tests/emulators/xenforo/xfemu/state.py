@@ -25,9 +25,21 @@ PHRASES = {
     "requested_page_not_found": "The requested page could not be found.",
     "requested_post_not_found": "The requested post could not be found.",
     "do_not_have_permission": "You do not have permission to view this page or perform this action.",
-    # unverified: the wording of the recipient limit (conversation maxRecipients permission) was not read
-    "max_recipients": "You may only start conversations with up to {count} members.",
+    # The keys below are XF's own (XF\Service\Conversation\Creator / Repository\Conversation::
+    # getValidatedRecipients, Pub\Controller\Login::actionLogin); their English texts are unverified (no phrase
+    # file was found: the master language is not public). 2.3 names the recipient limit after direct messages.
+    "you_may_only_invite_x_members_to_join_this_conversation":
+        "You may only invite {count} member(s) to join this conversation.",
+    "you_may_only_invite_x_members_to_join_this_direct_message":
+        "You may only invite {count} member(s) to join this direct message.",
+    "you_cannot_start_conversation_with_yourself": "You cannot start a conversation with yourself.",
+    "did_not_complete_the_captcha_verification_properly":
+        "Did not complete the CAPTCHA verification properly. Please try again.",
+    "your_account_has_temporarily_been_locked_due_to_failed_login_attempts":
+        "Your account has temporarily been locked due to failed login attempts.",
 }
+# XF\Service\User\Login::getAttemptLimits' first limit: 4 failed logins of one name from one IP in 5 minutes
+LOGIN_ATTEMPTS, LOGIN_WINDOW = 4, 300
 
 
 @dataclass
@@ -38,6 +50,7 @@ class Member:
     two_step: bool = False
     moderated: bool = False  # every post of this member awaits approval
     locks: bool = False  # R-13: Thread::canLockUnlock (a moderator's lockUnlockThread permission)
+    starts_conversations: bool = True  # User::canStartConversation (the conversation "start" permission)
 
 
 @dataclass
@@ -89,6 +102,8 @@ class Board:
     version: str = "2.2"
     friendly: bool = True
     max_recipients: int = 5  # conversation maxRecipients for Registered (unverified default)
+    login_limit: str = "captcha"  # option loginLimit: "captcha" (the stock choice, unverified) or "block"
+    failed_logins: list[tuple[str, float]] = field(default_factory=list)  # (folded name, time): xf_login_attempt
     members: dict[str, Member] = field(default_factory=dict)
     threads: dict[int, Thread] = field(default_factory=dict)
     posts: dict[int, Post] = field(default_factory=dict)
@@ -192,6 +207,11 @@ class Board:
                 return max(1, int(seconds - (now - last) + 0.999))
             self.flood[(name, action)] = now
             return 0
+
+    def login_limited(self, name: str) -> bool:
+        """XF\\Service\\User\\Login::isLoginLimited: LOGIN_ATTEMPTS failed logins of this name in LOGIN_WINDOW."""
+        since = self.clock() - LOGIN_WINDOW
+        return sum(1 for n, at in self.failed_logins if n == _fold(name) and at > since) >= LOGIN_ATTEMPTS
 
     def csrf_token(self, cookie: str) -> str:
         issued = int(self.clock())
