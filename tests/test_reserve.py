@@ -46,9 +46,11 @@ def seats(out) -> list[str]:
 
 
 def test_s4_parse_zamena_with_one_name_is_a_replacement_from_the_reserve() -> None:
-    matcher = NickMatcher(PLAYERS)
-    assert parse_command("замена P3", matcher, everyone=PLAYERS, parse_vote=lambda t: None) == Replace("P3", "")
-    assert parse_command("замена P3 Новый", matcher, everyone=PLAYERS, parse_vote=lambda t: None) == Replace("P3", "Новый")
+    def read(text: str):  # type: ignore[no-untyped-def]
+        return parse_command(text, NickMatcher(PLAYERS), everyone=PLAYERS, parse_vote=lambda t: None)
+    assert read("замена P3") == Replace("P3", "") and read("replace P3") == Replace("P3", "")
+    assert read("замена P3 Новый") == Replace("P3", "Новый")
+    assert read("замена Никто").code == "unknown_name"  # one name that plays no seat: refused as before
     assert [offer_answer(t) for t in ("Принимаю!", "accept", "нет", "No.", "да", "принимаю место")] == \
         ["accept", "accept", "no", "no", None, None]
 

@@ -161,5 +161,6 @@ def game_setup(base: GameSetup, run: SignupRun) -> GameSetup:
     if run.state != "closed" or run.ended_at is None:
         raise ValueError(f"the sign-up is {run.state}, not closed")
     schedule = replace(base.schedule, setup_opens=run.ended_at, start=_day_one(base.schedule.start, run.ended_at))
-    reserve = ReserveSetup(run.reserve, base.signup.offer_hours)  # type: ignore[attr-defined]
+    hours = base.signup.offer_hours if isinstance(base.signup, SignupSetup) else SignupSetup.offer_hours
+    reserve = ReserveSetup(run.reserve, hours)  # S-4: the reserve at the close goes on into the game
     return replace(base, players=tuple(PlayerSpec(nick) for nick in run.players), schedule=schedule, reserve=reserve)

@@ -225,7 +225,6 @@ ADDED.update({
     "reserve.accepted": "{to} accepted the seat of {nick}: the replacement is made.",
     "reserve.passed.no": "{to} declined the seat of {nick}.",
     "reserve.passed.silent": "{to} did not answer the offer of the seat of {nick} in time.",
-    "reserve.passed.inbox": "The PM to {to} did not get through (a full inbox or the forum refused it): the seat of {nick} was not offered to him.",
     "reserve.next": "The offer passes to the next in the reserve.",
     "reserve.empty": ("The reserve is empty: nobody left to offer the seat of {nick} to. Replace him yourself: "
                       "\"replace {nick} NEW\"."),
