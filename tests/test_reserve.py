@@ -191,3 +191,12 @@ def test_s4_offer_hours_is_stored_with_the_setup() -> None:
                          offer_hours=timedelta(hours=3))
     stored = replace(setup(reserve=None), players=(), signup=signup)
     assert setup_from_json(setup_to_json(stored), check=False).signup.offer_hours == timedelta(hours=3)
+
+
+def test_s4_the_gms_help_names_zamena_with_one_name_in_both_languages() -> None:
+    ru = run([pm(1, "GM", "помощь")], until=2)
+    en = run([pm(1, "GM", "help")], until=2, language="en")
+    assert "«замена СТАРЫЙ НОВЫЙ» или «замена СТАРЫЙ» — место игрока с его ролью переходит другому аккаунту; без " \
+           "нового ника (игра из набора) место предлагается запасу по порядку" in to(ru, "GM")[0]
+    assert "“replace OLD NEW” or “replace OLD” — another account takes over a player's seat and role; without NEW " \
+           "(a game from a sign-up) the seat is offered to the reserve in order" in to(en, "GM")[0]

@@ -233,4 +233,7 @@ ADDED.update({
     "reserve.how": "The seat of {nick} awaits your answer until {until}: write the single word \"accept\" or \"no\".",
     "reserve.withdrawn": "The GM called the replacement off: the offer of the seat of {nick} is withdrawn.",
     "reserve.gone": "The seat of {nick} has been taken by someone else: the offer is withdrawn.",
+    "help.grammar.replace": "“replace OLD NEW” or “replace OLD”",
+    "help.what.replace": ("another account takes over a player's seat and role; without NEW (a game from a sign-up) "
+                          "the seat is offered to the reserve in order"),
 })
