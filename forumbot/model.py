@@ -303,3 +303,4 @@ class GameSetup:
     game_url: str = ""  # the threads' addresses, linked from the bot's posts (issue 17 item 6); "" for none
     vote_url: str = ""
     signup: object = None  # forumbot.engine.signup_values.SignupSetup: the players come from a sign-up (S-1)
+    reserve: object = None  # forumbot.engine.signup_values.ReserveSetup: the sign-up's reserve, in play (S-4)

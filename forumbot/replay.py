@@ -167,15 +167,18 @@ def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
     seats = f.get("players", 10, int)
     list_every = f.get("list_every", 60, (int, float))  # type: ignore[arg-type]
     extend = f.get("extend", 24, (int, float))  # type: ignore[arg-type]
+    offer_hours = f.get("offer_hours", 6, (int, float))  # type: ignore[arg-type]
     if not 0 < list_every <= MAX_PHASE_HOURS * 60 or not 0 <= extend <= MAX_PHASE_HOURS or not 1 <= seats <= 100:
         raise TranscriptError("signup: players from 1 to 100, list_every more than 0 minutes, extend 0 hours or more")
+    if not 0 < offer_hours <= MAX_PHASE_HOURS:
+        raise TranscriptError("signup: offer_hours more than 0 hours (S-4)")
     house = configure(get_variant(setup.variant), setup.options).house.summary(defaults(setup.variant))
     return SignupSetup(
         variant=setup.variant, seats=seats, house=tuple(house), opens=f.time("opens"), closes=f.time("closes"),
         close_when_full=f.get("close_when_full", False, bool), list_every=timedelta(minutes=list_every),
         extend=timedelta(hours=extend), refused=tuple(f.names("refused")), gms=setup.gms, bot=setup.bot,
         start=setup.schedule.start, rules_url=f.str("rules", ""), language=setup.language, markup=setup.markup,
-        timezone=setup.schedule.timezone,
+        timezone=setup.schedule.timezone, offer_hours=timedelta(hours=offer_hours),
     )
 
 

@@ -187,7 +187,7 @@ def test_C9_unknown_command() -> None:
     [
         ("modkill", "modkill"),
         ("модкилл", "модкилл"),
-        ("replace Вася", "replace"),
+        ("replace", "replace"),  # `replace Вася` alone offers the seat to the reserve (S-4, tests/test_reserve.py)
         ("замена", "замена"),
         ("extend", "extend"),
         ("голос", "голос"),

@@ -39,7 +39,7 @@ class SignupConfig:
             variant=variant, seats=self.seats, opens=self.opens or opens, closes=self.closes,
             close_when_full=self.close_when_full, list_every=self.list_every, extend=self.extend,
             refused=self.refused, gms=gms, bot=bot, start=start, house=tuple(house), rules_url=self.rules,
-            language=language, markup=markup, timezone=timezone,
+            language=language, markup=markup, timezone=timezone, offer_hours=timedelta(hours=self.offer_hours),
         )
 
 

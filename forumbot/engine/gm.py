@@ -10,10 +10,10 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from forumbot import parse
-from forumbot.engine.conference import invite, relay_on
 from forumbot.engine.majority import check_majority, shifted
-from forumbot.engine.phases import modkill, role_pm
-from forumbot.engine.seats import seat_of, to_seat_ids
+from forumbot.engine.phases import modkill
+from forumbot.engine.replacement import offer_seat, replace_account
+from forumbot.engine.seats import to_seat_ids
 from forumbot.engine.speech import pm, post
 from forumbot.engine.state import rewrite
 from forumbot.engine.status import describe, state_line, status_text
@@ -82,7 +82,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
             return "already_dead"
         modkill(w, sid, at, cmd.reason, by=gm)
     elif isinstance(cmd, Replace):
-        return replace_account(w, cmd, at, cmd_id)
+        return replace_account(w, cmd, at, cmd_id) if cmd.new else offer_seat(w, cmd.old, at, cmd_id)  # S-4
     elif isinstance(cmd, Extend):
         # Bounded so that no later deadline arithmetic can overflow, whatever the GM typed (issue 7 item 19).
         if not timedelta() < cmd.by <= MAX_EXTEND:
@@ -137,18 +137,3 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         post(w, at, Where.GAME, cmd.text, f"gm/{cmd_id}/post")
     return None
 
-
-def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
-    g = w.g
-    new = parse.account_key(cmd.new)
-    if seat_of(w, cmd.new) is not None or new in w.tb.gm_accounts or new == w.tb.bot:
-        return "new_taken"
-    sid = g.accounts.pop(cmd.old)
-    old = g.seats[sid].nick
-    g.seats[sid].nick = cmd.new
-    g.accounts[cmd.new] = sid
-    pm(w, at, sid, role_pm(w, sid, choose_don=False), f"gm/{cmd_id}/role")
-    if g.phase.kind == "setup" and g.seats[sid].is_mafia and relay_on(w):  # M-15: he joins the conference
-        invite(w, sid, at, f"gm/{cmd_id}/conference")
-    post(w, at, Where.GAME, w.tb.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
-    return None

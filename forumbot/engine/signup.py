@@ -15,7 +15,7 @@ from typing import Sequence
 
 from forumbot import parse
 from forumbot.engine.signup_list import signup_command, standing
-from forumbot.engine.signup_values import SignupDraft, SignupRun, SignupSetup, Standing
+from forumbot.engine.signup_values import ReserveSetup, SignupDraft, SignupRun, SignupSetup, Standing
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import GameSetup, Input, Message, PlayerSpec, Where
 from forumbot.texts import Texts, get_texts
@@ -161,4 +161,6 @@ def game_setup(base: GameSetup, run: SignupRun) -> GameSetup:
     if run.state != "closed" or run.ended_at is None:
         raise ValueError(f"the sign-up is {run.state}, not closed")
     schedule = replace(base.schedule, setup_opens=run.ended_at, start=_day_one(base.schedule.start, run.ended_at))
-    return replace(base, players=tuple(PlayerSpec(nick) for nick in run.players), schedule=schedule)
+    hours = base.signup.offer_hours if isinstance(base.signup, SignupSetup) else SignupSetup.offer_hours
+    reserve = ReserveSetup(run.reserve, hours)  # S-4: the reserve at the close goes on into the game
+    return replace(base, players=tuple(PlayerSpec(nick) for nick in run.players), schedule=schedule, reserve=reserve)

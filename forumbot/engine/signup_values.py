@@ -31,6 +31,7 @@ class SignupSetup:
     language: str = "ru"
     markup: str = "bbcode"
     timezone: str = "Europe/Moscow"
+    offer_hours: timedelta = timedelta(hours=6)  # S-4: how long a reserve player has to accept a seat
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,37 @@ class SignupRun:
     messages: tuple[Message, ...]
     log: tuple[str, ...] = ()
     commands: tuple[tuple[str, str, str], ...] = ()  # (GM PM id, the list before, after): C-9's audit
+
+
+@dataclass(frozen=True)
+class ReserveSetup:
+    """S-4: what a game whose players came from a sign-up carries into its play: the reserve at the close, in
+    order, and how long an offered seat waits for its answer. `GameSetup.reserve`; None = no sign-up."""
+
+    names: tuple[str, ...]
+    offer_hours: timedelta = timedelta(hours=6)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """S-4: a seat offered to `to` by the GM command `command` until `until`; `passed`, those it was offered to
+    before (who said no, let it lapse, or whose inbox was full)."""
+
+    seat: str
+    old: str  # the account holding the seat when it was offered
+    to: str
+    until: datetime
+    command: str
+    passed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """S-4 during the game: who posted a reserve word in the game thread, in order, and the open offers (one per
+    seat). A value: a Game holds it as it is."""
+
+    joined: tuple[str, ...] = ()
+    offers: tuple[Offer, ...] = ()
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The game as a value (issue 19 item 1): `Game`, frozen, holds everything a game changes, the count schedule and
 the clock included; `State`, the same fields as a draft one step writes to, is made from a Game by `thaw` and one
-again by `freeze` (both copy what they must, never deeply: vote posts and day records are values, so Games share).
-A GM `undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it; each
+again by `freeze` (both copy what they must, never deeply: vote posts, day records, the reserve are values). A GM
+`undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it; each
 resolution empties the undo stack (`settled`), so a Game grows linearly with one phase's GM commands only."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from forumbot.engine.signup_values import Reserve
 from forumbot.model import Death, Input, Role
 from forumbot.rules import NightMoves, RoleTeam, Seat
 from forumbot.rules.ballots import Majority, VotePost
@@ -30,9 +31,7 @@ class Phase:
 
     @property
     def label(self) -> str:
-        if self.kind in ("setup", "ended"):
-            return self.kind
-        return f"{self.kind} {self.number}"
+        return self.kind if self.kind in ("setup", "ended") else f"{self.kind} {self.number}"
 
     @property
     def death_label(self) -> str:
@@ -42,8 +41,7 @@ class Phase:
 
 @dataclass(frozen=True)
 class SeatValue(RoleTeam):
-    """A seat in a Game: `Seat`'s fields, frozen (the draft's seats are `forumbot.rules.Seat`, which the rules read
-    the same way)."""
+    """A seat in a Game: `Seat`'s fields, frozen (the draft's seats are `forumbot.rules.Seat`, read the same way)."""
 
     nick: str
     role: Role
@@ -132,6 +130,7 @@ class State:
     asked: dict[str, datetime] = field(default_factory=dict)  # C-15: seat -> when its last `подсчёт` was answered
     thread_posts: list = field(default_factory=list)  # every seat's game-thread post (engine/activity.py, R-11)
     activity_warned: set[str] = field(default_factory=set)  # R-11: warned for too few posts, whole game
+    reserve: Reserve = Reserve()  # S-4: the reserve words posted in the game and the open offers (a value)
 
 
 @dataclass(frozen=True)
@@ -177,6 +176,7 @@ class Game:
     asked: Mapping[str, datetime]
     thread_posts: tuple
     activity_warned: frozenset[str]
+    reserve: Reserve
 
     def __eq__(self, other: object) -> bool:  # compares what the maps map (_plain)
         if not isinstance(other, Game):
@@ -199,8 +199,7 @@ def rewrite(s: State, which: str, key: int | str, new: Any) -> None:
 
 
 def played(g: Game) -> Game:
-    """The game as played, without the record of how the fold got there (inputs handled, undos' voids, verdicts
-    told, C-15's answers): two games that differ only by an override and its undo are equal here (C-9)."""
+    """The game as played, not how the fold got there (inputs, voids, verdicts, C-15's answers): equal after an undo."""
     empty = MappingProxyType({})
     return replace(g, inputs=(), edits=(), voids=empty, told=empty, asked=empty)
 
@@ -229,7 +228,8 @@ def freeze(s: State) -> Game:
         reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
         history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
         edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)), rewrites=tuple(s.rewrites),
-        asked=proxy(dict(s.asked)), thread_posts=tuple(s.thread_posts), activity_warned=frozenset(s.activity_warned))
+        asked=proxy(dict(s.asked)), thread_posts=tuple(s.thread_posts), activity_warned=frozenset(s.activity_warned),
+        reserve=s.reserve)
 
 
 def thaw(g: Game) -> State:
@@ -247,4 +247,4 @@ def thaw(g: Game) -> State:
         count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
         inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
         rewrites=list(g.rewrites), asked=dict(g.asked), thread_posts=list(g.thread_posts),
-        activity_warned=set(g.activity_warned))
+        activity_warned=set(g.activity_warned), reserve=g.reserve)

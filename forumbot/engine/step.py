@@ -12,6 +12,7 @@ from datetime import datetime
 
 from forumbot import parse
 from forumbot.engine.gm import command
+from forumbot.engine.replacement import answer_offer, offer_to, reserve_post
 from forumbot.engine.state import Game, freeze, thaw
 from forumbot.engine.status import status_text, summary
 from forumbot.engine.speech import pm
@@ -60,11 +61,13 @@ def _handle(w: Work, inp: Input) -> None:
             command(w, inp, handle)
             if before is not None:  # the override log's state before and after (C-9), without a fold more
                 w.commands.append((inp.id, before, summary(w.g)))
+        elif (offer := offer_to(w, inp.author)) is not None:  # S-4: a reserve player offered a seat
+            answer_offer(w, inp, offer)
         else:
             player_pm(w, inp)
     elif inp.where is Where.VOTE:
         vote_post(w, inp)
-    else:
+    elif not reserve_post(w, inp):
         game_post(w, inp)
 
 

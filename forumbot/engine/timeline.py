@@ -11,6 +11,7 @@ from forumbot.engine.history import mark, record
 from forumbot.engine.counts import ballots, known, post_count
 from forumbot.engine.day import resolve_day, resolve_runoff, start_day_one
 from forumbot.engine.night import resolve_night
+from forumbot.engine.replacement import lapse, next_lapse
 from forumbot.engine.seats import alive_ids, missing_moves, possible_moves
 from forumbot.engine.speech import pm
 from forumbot.engine.state import settled
@@ -60,6 +61,8 @@ def advance_to(w: Work, t: datetime) -> None:
             partial = post_count(w, at)
             # on the count's own grid: an overdue count (restored by an undo) keeps the slots it had (C-9)
             g.next_count = count_slot_after(w, due, t, partial)
+        elif kind == "offer":
+            lapse(w, at)  # S-4
         elif kind.startswith("activity"):
             g.reminded.add(kind)
             with w.knowing(w.tb.resolved.get(kind)):  # C-13: the posts read by when the daemon first reminded
@@ -119,6 +122,8 @@ def next_timed(w: Work, counts: bool = True) -> tuple[datetime, str] | None:
                 found.append((at, key))
         if (posts_due := reminder_due(w)) is not None:
             found.append(posts_due)
+    if (lapses := next_lapse(w)) is not None:  # S-4: a seat offered to the reserve, unanswered
+        found.append((lapses, "offer"))
     due = g.next_count
     if counts and due is not None and ph.kind in ("day", "runoff") and due < ph.deadline:
         found.append((due, "count"))

@@ -20,6 +20,7 @@ from forumbot.engine.speech import emit, pm, post, to_gms
 from forumbot.engine.state import Game, Override, State, freeze, thaw
 from forumbot.engine.status import state_line, status_text
 from forumbot.engine.timeline import recount_until
+from forumbot.engine.replacement import withdrawn
 from forumbot.engine.work import Work
 from forumbot.model import Input, Message, Where
 
@@ -90,6 +91,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         answer(w, inp, t.command_refused(why))
         return
     kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
+    offers = w.g.reserve.offers  # S-4: those the undone `замена НИК` made are withdrawn
     g = w.g
     g.overrides.pop()
     # The inputs between the command and this undo are handled again; an undo met while redoing (a
@@ -149,6 +151,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
                                          reseated, moved), f"undo/{inp.id}")
     for sid in back_ids:
         pm(w, inp.at, sid, t.modkill_undone(), f"back/{inp.id}/{sid}")
+    withdrawn(w, offers, inp.at, f"undo/{inp.id}/withdrawn")
     answer(w, inp, t.undo_done(last.name) + "\n" + status_text(w))
     if not w.quiet:
         tell_rederived(w, inp)

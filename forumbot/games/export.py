@@ -105,7 +105,8 @@ def _signup(s: Any) -> dict[str, Any]:
     """The sign-up (S-1) as a transcript writes it (docs/transcripts.md, "A sign-up")."""
     return {"opens": s.opens.isoformat(), "closes": s.closes.isoformat(), "players": s.seats,
             "close_when_full": s.close_when_full, "list_every": s.list_every / timedelta(minutes=1),
-            "extend": _hours(s.extend), "refused": list(s.refused), "rules": s.rules_url}
+            "extend": _hours(s.extend), "refused": list(s.refused), "rules": s.rules_url,
+            "offer_hours": _hours(s.offer_hours)}
 
 
 def _hours(span: timedelta) -> float:

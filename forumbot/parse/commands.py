@@ -248,7 +248,10 @@ def parse_command(
 def _replace(reader: _Reader, rest: str, word: str) -> Replace | Rejection:
     readings = reader.leading_nick(rest, 1, word)
     if isinstance(readings, Rejection):
-        return readings
+        alone = reader.leading_nick(rest, 0, word)  # S-4: `замена НИК` alone offers the seat to the reserve
+        if isinstance(alone, Rejection):
+            return alone  # one word naming nobody: told so, not "an argument is missing"
+        return Replace(alone[0][0], "") if not alone[0][1] else readings
     old, new_text = readings[0]
     quoted = _quoted(new_text)
     if isinstance(quoted, Rejection):

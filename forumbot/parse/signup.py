@@ -39,6 +39,16 @@ def signup_word(text: str) -> SignupWord | None:
     return _WORDS.get(keyword_form(bare))
 
 
+OFFER_WORDS = {"принимаю": "accept", "accept": "accept", "нет": "no", "no": "no"}  # S-4: a seat offered
+_OFFER = {keyword_form(w): answer for w, answer in OFFER_WORDS.items()}
+
+
+def offer_answer(text: str) -> Literal["accept", "no"] | None:
+    """A reserve player's answer to a seat offered by PM (S-4): the word alone after C-4, or None."""
+    bare = " ".join(strip_markup(text).split())
+    return _OFFER.get(keyword_form(bare)) if len(bare) <= _LONGEST else None  # type: ignore[return-value]
+
+
 def says_no_notice(text: str) -> bool:
     """A PM holding only `не писать` (`stop`), after C-4 normalisation (S-5)."""
     bare = " ".join(strip_markup(text).split())

@@ -211,6 +211,11 @@ def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _M
         nicks[game_id] = {n.casefold() for n in [p.nick for p in setup.players] + list(setup.gms)}
     for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
         nicks[game_id].add(nick.casefold())
+    # S-4: a reserve player offered a seat answers by PM (the key engine/replacement.py gives an offer)
+    offered = select(OutboxRow.game_id, OutboxRow.to).where(OutboxRow.game_id.in_(list(games)),
+                                                            OutboxRow.key.like("reserve/%/offer"))
+    for game_id, nick in session.execute(offered):
+        nicks[game_id].add((nick or "").casefold())
     members: dict[int, _Member] = {}
     for game_id, game in games.items():
         game_config = config.games.get(game.name)

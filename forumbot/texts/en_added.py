@@ -210,3 +210,30 @@ ADDED.update({
     "handshake.lock_unknown": "this engine's page does not tell whether the bot may lock (the first lock will)",
     "handshake.lock_none": "the bot cannot lock threads on this engine (lock_threads is not played here)",
 })
+# --- w-reserve: S-4, the reserve and replacements ---
+ADDED.update({
+    "gm.refuse.no_reserve": ("this game had no sign-up, so it has no reserve: \"replace NICK\" without a new name "
+                             "takes a player from the reserve; write \"replace NICK NEW\""),
+    "gm.refuse.offer_open": ("this player's seat is already offered to a reserve player: wait for the answer or "
+                             "withdraw the offer with \"undo\""),
+    "gm.refuse.reserve_empty": "the reserve is empty, nobody to offer the seat to; write \"replace NICK NEW\"",
+    "done.offer": "replacement from the reserve — the seat of {old} offered to the reserve",
+    "reserve.offer": ("The GM is looking for a substitute: the seat of {nick} is free and is offered to you from the "
+                      "reserve. To take it, answer this PM with the single word \"accept\" before {until}; to decline, "
+                      "\"no\". Your role comes in the next PM."),
+    "reserve.offered": "The seat of {nick} is offered to {to} (reserve) until {until}.",
+    "reserve.accepted": "{to} accepted the seat of {nick}: the replacement is made.",
+    "reserve.passed.no": "{to} declined the seat of {nick}.",
+    "reserve.passed.silent": "{to} did not answer the offer of the seat of {nick} in time.",
+    "reserve.next": "The offer passes to the next in the reserve.",
+    "reserve.empty": ("The reserve is empty: nobody left to offer the seat of {nick} to. Replace him yourself: "
+                      "\"replace {nick} NEW\"."),
+    "reserve.declined": "Understood: the seat is offered to the next in the reserve. You stay in the reserve.",
+    "reserve.lapsed": "The time to answer is up: the seat of {nick} is offered to the next in the reserve.",
+    "reserve.how": "The seat of {nick} awaits your answer until {until}: write the single word \"accept\" or \"no\".",
+    "reserve.withdrawn": "The GM called the replacement off: the offer of the seat of {nick} is withdrawn.",
+    "reserve.gone": "The seat of {nick} has been taken by someone else: the offer is withdrawn.",
+    "help.grammar.replace": "“replace OLD NEW” or “replace OLD”",
+    "help.what.replace": ("another account takes over a player's seat and role; without NEW (a game from a sign-up) "
+                          "the seat is offered to the reserve in order"),
+})

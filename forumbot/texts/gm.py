@@ -65,6 +65,8 @@ class GmTexts:
             what = self._("done.modkill", nick=self.b(cmd.nick))
             reason = _unquote(cmd.reason)
             return what + (self._("done.reason", reason=self.esc(reason)) if reason else "")
+        if isinstance(cmd, Replace) and not cmd.new:  # S-4: offered to the reserve
+            return self._("done.offer", old=self.b(cmd.old))
         if isinstance(cmd, Replace):
             return self._("done.replace", old=self.b(cmd.old), new=self.b(cmd.new))
         if isinstance(cmd, Extend):

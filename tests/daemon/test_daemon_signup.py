@@ -230,3 +230,42 @@ def test_s1_a_sign_up_post_a_moderator_deleted_before_the_close_counts_as_never_
         assert [p.nick for p in run.result.players] == NAMES[1:]  # the reserve's first took the place
     finally:
         w.close()
+
+
+def test_s4_the_daemon_offers_a_seat_to_the_reserve_routes_the_answer_and_makes_the_replacement(signup_world, tmp_path):
+    w = signup_world
+    w.start()
+    w.tick()
+    w.now += timedelta(minutes=20)
+    w.post("game", "Ёжик", "запас")  # in the sign-up's reserve (S-2)
+    for name in NAMES[:10]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.now += timedelta(hours=1)
+    w.post("game", "Гость", "запас")  # during the game: in the reserve after Ёжик
+    w.pm(GM, "замена Петя")
+    w.tick()
+    offers = [text for to, text, _ in w.bot_pms() if to == "Ёжик"]
+    assert len(offers) == 1 and offers[0].startswith("Ведущий ищет замену: место игрока [b]Петя[/b] свободно")
+    w.now += timedelta(minutes=10)
+    w.pm("Ёжик", "нет")  # the reserve player's PM reaches the game though he plays no seat
+    w.tick()
+    assert any(to == "Гость" and text.startswith("Ведущий ищет замену") for to, text, _ in w.bot_pms())
+    w.now += timedelta(minutes=10)
+    w.pm("Гость", "принимаю")
+    w.tick()
+    texts = [t for _, t, _ in w.bot_posts("g1/game")]
+    assert any(t.startswith("Замена: место игрока [b]Петя[/b] занимает [b]Гость[/b].") for t in texts)
+    with w.daemon.sessions.begin() as s:
+        assert "Гость" in [r.current_nick for r in s.scalars(select(Seat).where(Seat.game_id == 1))]
+    w.now += timedelta(minutes=10)
+    w.pm("Гость", "подтверждаю")  # now a player: his PMs go to his seat
+    w.tick()
+    assert any(to == "Гость" and text.startswith("Роль подтверждена") for to, text, _ in w.bot_pms())
+    exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    replayed, _ = replay.replay(replay.load(path))
+    stored = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    assert [m.text for m in replayed.messages] == [m.text for m in stored.messages]

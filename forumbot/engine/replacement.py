@@ -1,0 +1,157 @@
+"""A seat changing hands (C-9 `замена`), and S-4's reserve: a GM's `замена НИК` without a new name offers the seat
+by PM to the first of the reserve; `принимаю` within `signup.offer_hours` makes the replacement as `замена OLD NEW`
+makes it, `нет` or silence passes the offer to the next. The reserve and the open offers are one value,
+`Game.reserve` (signup_values.Reserve): an undo of the `замена НИК` folds again without it, the offer gone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from forumbot import parse
+from forumbot.engine.conference import invite, relay_on
+from forumbot.engine.phases import role_pm
+from forumbot.engine.seats import seat_of
+from forumbot.engine.signup_values import Offer, ReserveSetup
+from forumbot.engine.speech import pm, post, to_gms
+from forumbot.engine.work import Work
+from forumbot.model import Input, Replace, Where
+from forumbot.parse.signup import offer_answer, signup_word
+
+
+def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | None:
+    """The seat `cmd.old` plays goes to the account `cmd.new`, with its role PM, announced (C-9)."""
+    g = w.g
+    new = parse.account_key(cmd.new)
+    if seat_of(w, cmd.new) is not None or new in w.tb.gm_accounts or new == w.tb.bot:
+        return "new_taken"
+    sid = g.accounts.pop(cmd.old)
+    old = g.seats[sid].nick
+    g.seats[sid].nick = cmd.new
+    g.accounts[cmd.new] = sid
+    pm(w, at, sid, role_pm(w, sid, choose_don=False), f"gm/{cmd_id}/role")
+    if g.phase.kind == "setup" and g.seats[sid].is_mafia and relay_on(w):  # M-15: he joins the conference
+        invite(w, sid, at, f"gm/{cmd_id}/conference")
+    post(w, at, Where.GAME, w.tb.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
+    return None
+
+
+def reserve_order(w: Work) -> list[str]:
+    """S-4: the sign-up's reserve, then who posted a reserve word in the game thread, in order; never a player of
+    this game (alive, dead or replaced), a GM or the bot."""
+    setup: ReserveSetup | None = w.tb.setup.reserve  # type: ignore[assignment]
+    g = w.g
+    taken = {parse.account_key(n) for n in (*g.seats, *g.accounts, *(s.nick for s in g.seats.values()))}
+    taken |= set(w.tb.gm_accounts) | {w.tb.bot}
+    order: list[str] = []
+    for name in (*(setup.names if setup else ()), *g.reserve.joined):
+        if parse.account_key(name) not in taken:
+            taken.add(parse.account_key(name))
+            order.append(name)
+    return order
+
+
+def reserve_post(w: Work, inp: Input) -> bool:
+    """S-4: a reserve word posted in the game thread by one who plays no seat puts him in the reserve."""
+    if w.tb.setup.reserve is None or seat_of(w, inp.author) is not None or signup_word(inp.text) != "reserve":
+        return False
+    g = w.g
+    if parse.account_key(inp.author) not in {parse.account_key(n) for n in g.reserve.joined}:
+        g.reserve = replace(g.reserve, joined=(*g.reserve.joined, inp.author))
+        w.log.append(f"{g.phase.label}: {inp.author} joined the reserve ({inp.id})")
+    return True
+
+
+def offer_seat(w: Work, old: str, at: datetime, cmd_id: str) -> str | None:
+    """A GM's `замена НИК` (S-4): the seat offered to the first of the reserve, or why not (nothing changed)."""
+    if w.tb.setup.reserve is None:
+        return "no_reserve"
+    sid = w.g.accounts[old]
+    if any(o.seat == sid for o in w.g.reserve.offers):
+        return "offer_open"
+    base = Offer(sid, old, "", at, cmd_id)
+    name = _next_name(w, base)
+    if name is None:
+        return "reserve_empty"
+    _offer(w, base, name, at)
+    return None
+
+
+def _next_name(w: Work, base: Offer) -> str | None:
+    """The first of the reserve this seat was not offered to yet, with no other seat offered to him now."""
+    skip = {parse.account_key(n) for n in (*base.passed, *(o.to for o in w.g.reserve.offers))}
+    return next((n for n in reserve_order(w) if parse.account_key(n) not in skip), None)
+
+
+def _offer(w: Work, base: Offer, name: str, at: datetime) -> None:
+    g, t = w.g, w.tb.t
+    setup: ReserveSetup = w.tb.setup.reserve  # type: ignore[assignment]
+    offer = replace(base, to=name, until=at + setup.offer_hours)
+    g.reserve = replace(g.reserve, offers=(*g.reserve.offers, offer))
+    nick, key = t.b(g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
+    pm(w, at, name, t._("reserve.offer", nick=nick, until=t.time(offer.until)), f"{key}/offer")
+    to_gms(w, at, t._("reserve.offered", nick=nick, to=t.b(name), until=t.time(offer.until)), f"{key}/offered")
+
+
+def offer_to(w: Work, account: str) -> Offer | None:
+    key = parse.account_key(account)
+    return next((o for o in w.g.reserve.offers if parse.account_key(o.to) == key), None)
+
+
+def _close(w: Work, offer: Offer) -> None:
+    w.g.reserve = replace(w.g.reserve, offers=tuple(o for o in w.g.reserve.offers if o is not offer))
+
+
+def _pass_on(w: Work, offer: Offer, why: str, at: datetime) -> None:
+    """`нет`, silence or an offer that could not be delivered: the offer goes to the next of the reserve."""
+    t = w.tb.t
+    _close(w, offer)
+    nick, key = t.b(w.g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
+    told = t._(f"reserve.passed.{why}", to=t.b(offer.to), nick=nick)
+    base = replace(offer, passed=(*offer.passed, offer.to))
+    name = _next_name(w, base)
+    to_gms(w, at, told + " " + (t.T["reserve.next"] if name else t._("reserve.empty", nick=nick)), f"{key}/passed")
+    if name is not None:
+        _offer(w, base, name, at)
+
+
+def answer_offer(w: Work, inp: Input, offer: Offer) -> None:
+    """The reserve player's PM while a seat is offered to him: `принимаю`, `нет`, or anything else (asked again)."""
+    g, t = w.g, w.tb.t
+    nick, key = g.seats[offer.seat].nick, f"reserve/{inp.id}"
+    said = offer_answer(inp.text)
+    if said is None:
+        pm(w, inp.at, inp.author, t._("reserve.how", nick=t.b(nick), until=t.time(offer.until)), key)
+    elif said == "no":
+        pm(w, inp.at, inp.author, t.T["reserve.declined"], key)
+        _pass_on(w, offer, "no", inp.at)
+    elif g.accounts.get(offer.old) != offer.seat:  # the GM replaced him by hand meanwhile
+        _close(w, offer)
+        pm(w, inp.at, inp.author, t._("reserve.gone", nick=t.b(nick)), key)
+    else:
+        _close(w, offer)
+        replace_account(w, Replace(offer.old, inp.author), inp.at, f"{offer.command}/accepted")
+        to_gms(w, inp.at, t._("reserve.accepted", to=t.b(inp.author), nick=t.b(nick)), f"{key}/accepted")
+
+
+def next_lapse(w: Work) -> datetime | None:
+    return min((o.until for o in w.g.reserve.offers), default=None)
+
+
+def lapse(w: Work, at: datetime) -> None:
+    """Offers unanswered by their time (a `принимаю` stamped at it is late, C-1) pass to the next (S-4)."""
+    for offer in [o for o in w.g.reserve.offers if o.until <= at]:
+        nick = w.g.seats[offer.seat].nick
+        pm(w, at, offer.to, w.tb.t._("reserve.lapsed", nick=w.tb.t.b(nick)),
+           f"reserve/{offer.command}/{len(offer.passed)}/lapsed")
+        _pass_on(w, offer, "silent", at)
+
+
+def withdrawn(w: Work, offers: tuple[Offer, ...], at: datetime, key: str) -> None:
+    """An undo took back the `замена НИК` of these offers (C-9): each one still open is withdrawn, its reserve
+    player told."""
+    still = {(o.seat, o.to) for o in w.g.reserve.offers}
+    for offer in offers:
+        if (offer.seat, offer.to) not in still:
+            nick = w.tb.t.b(w.g.seats[offer.seat].nick)
+            pm(w, at, offer.to, w.tb.t._("reserve.withdrawn", nick=nick), f"{key}/{offer.seat}")
