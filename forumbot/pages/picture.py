@@ -92,7 +92,7 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float, until: datetime | No
     heading = words.phase(day.kind, day.number)
     if day.closed is None:  # the running day (`vote_history = "live"`): its tally is not final
         heading += " — " + words("picture.as_of", at=words.time(as_of(day)))
-    heads = [heading] if svg.width == WIDTH else _wrap(heading, svg.wrap - 6)
+    heads = [heading] if svg.width == WIDTH else _wrap(heading, svg.wrap - 12)
     for i, line in enumerate(heads):
         svg.add(f'<text x="{PAD}" y="{_n(y + 12 + 18 * i)}" font-size="14" font-weight="bold">{text(line)}</text>')
     y += 22 + 18 * (len(heads) - 1)
