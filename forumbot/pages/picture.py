@@ -68,7 +68,7 @@ def render(days: list[DayData], words: Words, title: str, until: datetime | None
     `until` (its deadline) and its votes to `now` (the build's time), so the newest vote is not a sliver at the
     axis' end (issue 28 item 11)."""
     svg = _Svg(width)
-    y = PAD + 18
+    y: float = PAD + 18
     heads = [title] if width == WIDTH else _wrap(title, svg.wrap - 12)
     for i, line in enumerate(heads):
         svg.add(f'<text x="{PAD}" y="{y + 20 * i}" font-size="16" font-weight="bold">{text(line)}</text>')
