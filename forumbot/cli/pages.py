@@ -61,7 +61,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     from forumbot.pages.dashboard import dashboard, to_text, write_private
 
     config = config_from_args(args)
-    d = dashboard(open_store(config), now_of(args), config.pages.dashboard if config.pages else None)
+    d = dashboard(open_store(config), now_of(args), config.pages.dashboard if config.pages else None, config)
     text = json.dumps(d, ensure_ascii=False, indent=1) + "\n" if args.json else to_text(d) + "\n"
     if args.output:
         path = Path(args.output).resolve()
@@ -93,7 +93,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise ConfigError("serve: give --folder or configure [pages] folder")
         sessions = open_store(config)
         ticks = config.pages.dashboard if config.pages else None
-        board = lambda: dashboard(sessions, now_of(args), ticks)  # noqa: E731
+        board = lambda: dashboard(sessions, now_of(args), ticks, config)  # noqa: E731
     token = os.environ.get("FORUMBOT_DASHBOARD_TOKEN", "").strip()
     if token and len(token) < MIN_TOKEN_LENGTH:
         raise ConfigError(f"FORUMBOT_DASHBOARD_TOKEN is shorter than {MIN_TOKEN_LENGTH} characters; make one with "

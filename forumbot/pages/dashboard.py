@@ -12,6 +12,8 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from forumbot.config.types import Config
+from forumbot.pages.dashboard_view import game_lines, said_for, tick_line
 from forumbot.store.models import Cursor, Game, OutboxRow
 from forumbot.store.records import phase_stream
 
@@ -40,8 +42,11 @@ def last_ticks(path: Path | None) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
-def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result."""
+def dashboard(sessions, now: datetime, ticks: Path | None = None,  # type: ignore[no-untyped-def]
+              config: Config | None = None) -> dict[str, Any]:
+    """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result. With
+    `config` (which routes a game's inputs), each game also in its GM's words (issue 28 item 14): `language`
+    and `lines`, from its fold at `now`."""
     last = last_ticks(ticks)
     games = []
     with sessions.begin() as session:
@@ -64,12 +69,20 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None) -> dict[str, A
                 "oldest_pending_seconds": int((now - oldest).total_seconds()) if oldest else None,
                 "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
+            if config is not None:
+                games[-1]["language"], games[-1]["lines"] = game_lines(session, config, g, games[-1], now)
     return {"at": now.isoformat(), "games": games}
 
 
 def to_text(d: dict[str, Any]) -> str:
+    """The dashboard as text: each game in its GM's words where `dashboard` had the config, else as data."""
     lines = []
     for g in d["games"]:
+        if "lines" in g:
+            lines += [g["lines"][0]] + ["  " + line for line in g["lines"][1:]]
+            if g.get("last_tick"):
+                lines.append("  " + tick_line(g["last_tick"], g["language"]))
+            continue
         outbox = ", ".join(f"{n} {k}" for k, n in g["outbox"].items()) or "empty"
         age = f"; oldest pending {g['oldest_pending_seconds']} s" if g["oldest_pending_seconds"] is not None else ""
         lines.append(f"{g['game']}: {g['status']}, {g['phase'] or '-'}"
@@ -85,7 +98,27 @@ def to_text(d: dict[str, Any]) -> str:
                          + (f"; {last['error']}" if last["error"] else "") + f" (so since {last['since']})")
         for s in g["stuck"]:
             lines.append(f"  stuck {s['status']}: {s['key']} ({s['attempts']} attempt(s)): {s['last_error']}")
-    return "\n".join(lines) or "no games started"
+    return "\n".join(lines) or said_for(_language(d), "Europe/Moscow")("none")
+
+
+def _language(d: dict[str, Any]) -> str:
+    """The page's own words: its games' language (Russian unless every game is English)."""
+    found = {g.get("language", "ru") for g in d["games"]}
+    return "en" if found == {"en"} else "ru"
+
+
+def to_html(d: dict[str, Any]) -> bytes:
+    """`/_dashboard` as a page in the GMs' language: each game's lines (issue 28 item 14), escaped."""
+    # imported here: the page's templates (Jinja2) are loaded only when the dashboard is served
+    from forumbot.pages.site import env
+
+    language = _language(d)
+    said = said_for(language, "Europe/Moscow")
+    games = [(g["lines"][0], g["lines"][1:] + ([tick_line(g["last_tick"], g["language"])] if g.get("last_tick") else []))
+             if "lines" in g else (g["game"], []) for g in d["games"]]
+    at = said.words.time(datetime.fromisoformat(d["at"]))
+    return env().get_template("dashboard.html").render(lang=language, title=said("title"), at=said("at", at=at),
+                                                       games=games, nothing=said("none")).encode()
 
 
 def write_private(path: Path, text: str) -> None:

@@ -137,6 +137,18 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
     )
 
 
+def lead(day: DayData) -> tuple[Target, int, int, Target | None] | None:
+    """Issue 28 item 11, what players open an open day's page for: (the leader, his votes, his margin over the
+    next, the next or None); None without votes or with the leaders tied (the tie's own line says that)."""
+    if not day.final:
+        return None
+    (first, voters), rest = day.final[0], day.final[1:]
+    second = rest[0] if rest else None
+    if second is not None and len(second[1]) == len(voters):
+        return None
+    return first, len(voters), len(voters) - (len(second[1]) if second else 0), second[0] if second else None
+
+
 def _tie(record: DayRecord, ranked: list,  # type: ignore[type-arg]
          posted: list[str]) -> tuple[str, tuple[str, ...], str] | None:
     """Issue 30 item 5, as the count post says it: the open day's tied leaders and what R-6 (or R-5's majority)

@@ -19,6 +19,9 @@ from forumbot.pages.words import Words
 PALETTE = (("#E69F00", "#000"), ("#56B4E9", "#000"), ("#009E73", "#fff"), ("#F0E442", "#000"),
            ("#0072B2", "#fff"), ("#D55E00", "#fff"), ("#CC79A7", "#000"), ("#999999", "#000"))
 WIDTH, NAME_W, LANE_H, PAD = 960, 170, 22, 12
+# issue 28 item 12: the page's picture on a phone, drawn at about the phone's width so its 11-12 px labels stay
+# that size (the desktop picture shrunk to 412 px had them at ~4.5 px)
+PHONE_WIDTH, PHONE_NAME_W = 400, 96
 FONT = "DejaVu Sans, Verdana, sans-serif"
 _UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -38,9 +41,12 @@ def _n(x: float) -> str:
 
 
 class _Svg:
-    def __init__(self) -> None:
+    def __init__(self, width: int = WIDTH) -> None:
         self.parts: list[str] = []
         self.clips = 0
+        self.width = width
+        self.name_w = NAME_W if width == WIDTH else PHONE_NAME_W
+        self.wrap = 130 if width == WIDTH else 52  # characters of a summary line
 
     def add(self, s: str) -> None:
         self.parts.append(s)
@@ -56,32 +62,42 @@ class _Svg:
                  f'clip-path="url(#{cid})">{text(value)}</text>')
 
 
-def render(days: list[DayData], words: Words, title: str) -> str:
-    """The picture of one day: its panel, and its runoff's below when it had one."""
-    svg = _Svg()
-    y = PAD + 18
-    svg.add(f'<text x="{PAD}" y="{y}" font-size="16" font-weight="bold">{text(title)}</text>')
+def render(days: list[DayData], words: Words, title: str, until: datetime | None = None,
+           now: datetime | None = None, width: int = WIDTH) -> str:
+    """The picture of one day: its panel, and its runoff's below when it had one. An open panel's axis runs to
+    `until` (its deadline) and its votes to `now` (the build's time), so the newest vote is not a sliver at the
+    axis' end (issue 28 item 11)."""
+    svg = _Svg(width)
+    y: float = PAD + 18
+    heads = [title] if width == WIDTH else _wrap(title, svg.wrap - 12)
+    for i, line in enumerate(heads):
+        svg.add(f'<text x="{PAD}" y="{y + 20 * i}" font-size="16" font-weight="bold">{text(line)}</text>')
+    y += 20 * (len(heads) - 1)
     y += 14
     for day in days:
-        y = _panel(svg, day, words, y + 10)
+        y = _panel(svg, day, words, y + 10, until if day.closed is None else None, now)
     height = y + PAD
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{_n(height)}" '
-            f'viewBox="0 0 {WIDTH} {_n(height)}" role="img" aria-labelledby="t d" font-family={attr(FONT)}>'
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{_n(height)}" '
+            f'viewBox="0 0 {width} {_n(height)}" role="img" aria-labelledby="t d" font-family={attr(FONT)}>'
             f'<title id="t">{text(title)}</title><desc id="d">{text(words("picture.desc"))}</desc>'
             f'<rect width="100%" height="100%" fill="#fff"/>')
     return head + "".join(svg.parts) + "</svg>\n"
 
 
-def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
+def _panel(svg: _Svg, day: DayData, words: Words, y: float, until: datetime | None = None,
+           now: datetime | None = None) -> float:
     start = day.opens
-    end = day.closed or as_of(day)
+    held_to = day.closed or max(as_of(day), now or as_of(day))  # an open day's votes hold until now
+    end = max(held_to, until or held_to)
     heading = words.phase(day.kind, day.number)
     if day.closed is None:  # the running day (`vote_history = "live"`): its tally is not final
-        heading += " — " + words("picture.as_of", at=words.time(end))
-    svg.add(f'<text x="{PAD}" y="{_n(y + 12)}" font-size="14" font-weight="bold">{text(heading)}</text>')
-    y += 22
+        heading += " — " + words("picture.as_of", at=words.time(as_of(day)))
+    heads = [heading] if svg.width == WIDTH else _wrap(heading, svg.wrap - 12)
+    for i, line in enumerate(heads):
+        svg.add(f'<text x="{PAD}" y="{_n(y + 12 + 18 * i)}" font-size="14" font-weight="bold">{text(line)}</text>')
+    y += 22 + 18 * (len(heads) - 1)
     span = max((end - start).total_seconds(), 1.0)
-    left, right = PAD + NAME_W, WIDTH - PAD
+    left, right = PAD + svg.name_w, svg.width - PAD
     colours = _colours(day)
 
     def x_of(at: datetime) -> float:
@@ -91,17 +107,21 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
     svg.add(f'<text x="{_n(right)}" y="{_n(y + 10)}" font-size="10" fill="#444" text-anchor="end">'
             f'{text(words.time(end))}</text>')
     y += 16
-    lanes = list(day.lanes) + sorted({r.lane for r in day.rows} - set(day.lanes))
+    # an open day draws only who may vote now; a closed one also the voters it lost, as its result post showed
+    lanes = list(day.lanes) + (sorted({r.lane for r in day.rows} - set(day.lanes)) if day.closed else [])
+    if held_to < end:  # the open day's "now", the rest of the axis left to the deadline
+        svg.add(f'<line x1="{_n(x_of(held_to))}" y1="{_n(y)}" x2="{_n(x_of(held_to))}" '
+                f'y2="{_n(y + len(lanes) * LANE_H)}" stroke="#444" stroke-dasharray="3 3"/>')
     for i, voter in enumerate(lanes):
         top = y + i * LANE_H
         if i % 2:
-            svg.add(f'<rect x="{PAD}" y="{_n(top)}" width="{WIDTH - 2 * PAD}" height="{LANE_H}" fill="#f3f3f3"/>')
-        svg.label(PAD + 2, top + 15, NAME_W - 8, voter)
+            svg.add(f'<rect x="{PAD}" y="{_n(top)}" width="{svg.width - 2 * PAD}" height="{LANE_H}" fill="#f3f3f3"/>')
+        svg.label(PAD + 2, top + 15, svg.name_w - 8, voter)
         rows = [r for r in day.rows if r.lane == voter]
         held = [r for r in rows if r.counted and r.target is not None]
         for k, row in enumerate(held):
             x0 = x_of(row.at)
-            x1 = x_of(held[k + 1].at) if k + 1 < len(held) else right
+            x1 = x_of(held[k + 1].at) if k + 1 < len(held) else x_of(held_to)
             fill, ink = colours[row.target]  # type: ignore[index]
             name = words.target(row.target.name, row.target.special)  # type: ignore[union-attr]
             svg.add(f'<g><title>{text(voter + " → " + name + " · " + words.time(row.at))}</title>'
@@ -117,8 +137,8 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float) -> float:
                     f'<path d="M{_n(cx - 5)} {_n(cy - 5)}L{_n(cx + 5)} {_n(cy + 5)}M{_n(cx - 5)} {_n(cy + 5)}'
                     f'L{_n(cx + 5)} {_n(cy - 5)}" stroke="#000" stroke-width="2"/></g>')
     y += len(lanes) * LANE_H + 18
-    for line in summary(day, words):
-        svg.label(PAD, y, WIDTH - 2 * PAD, line, size=12)
+    for line in summary(day, words, svg.wrap):
+        svg.label(PAD, y, svg.width - 2 * PAD, line, size=12)
         y += 17
     return y
 
@@ -128,15 +148,18 @@ def as_of(day: DayData) -> datetime:
     return max([day.opens] + [r.at for r in day.rows])
 
 
-def summary(day: DayData, words: Words) -> list[str]:
-    """The final tally (an open day's running one, said to be not final) and the outcome in words, one a line."""
+def summary(day: DayData, words: Words, width: int = 130) -> list[str]:
+    """The final tally (an open day's running one, said to be not final) and the outcome in words, one a line
+    of at most `width` characters (a long nickname broken, not cut off at the picture's edge)."""
     head = words("final") if day.closed is not None else words("running", at=words.time(as_of(day)))
     lines = [f"{head}:" + ("" if day.final else " " + words("no_votes"))]
     for t, voters in day.final:
-        lines += textwrap.wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", 130,
-                               subsequent_indent="    ")
-    return lines + [part for line in outcome(day, words)
-                    for part in textwrap.wrap(line, 130, subsequent_indent="    ")]
+        lines += _wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", width)
+    return lines + [part for line in outcome(day, words, width) for part in _wrap(line, width)]
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    return textwrap.wrap(line, width, subsequent_indent="    ") or [line]
 
 
 def alt_text(day: DayData, words: Words) -> str:
@@ -154,11 +177,11 @@ def alt_text(day: DayData, words: Words) -> str:
     return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
 
 
-def outcome(day: DayData, words: Words) -> list[str]:
+def outcome(day: DayData, words: Words, width: int = 130) -> list[str]:
     """Who did not vote, and what the day's end did (nothing yet while it is open)."""
     lines = []
     if day.not_voted:
-        lines += textwrap.wrap(f"{words('not_voted')}: {', '.join(day.not_voted)}", 130, subsequent_indent="    ")
+        lines += textwrap.wrap(f"{words('not_voted')}: {', '.join(day.not_voted)}", width, subsequent_indent="    ")
     if day.closed is not None:
         autokilled = [nick for nick, cause, _ in day.deaths if cause == "autokill"]
         if day.cancelled:

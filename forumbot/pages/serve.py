@@ -1,5 +1,5 @@
 """`forumbot serve`: the site's folder read-only over HTTP (a WSGI app for waitress, the `serve` extra), on
-127.0.0.1 by default. `/_dashboard` exists only with a token configured (FORUMBOT_DASHBOARD_TOKEN) and answers only
+127.0.0.1 by default. `/_dashboard` (a page in the GMs' language; `/_dashboard.json` the same as data) exists only with a token configured (FORUMBOT_DASHBOARD_TOKEN) and answers only
 a request that presents it (`Authorization: Bearer TOKEN`); without it, it is a missing file like any other. The
 client's address is never trusted: behind a reverse proxy every client is 127.0.0.1, and waitress strips the
 proxy's headers before the app could tell (issue 26 item 1)."""
@@ -12,6 +12,8 @@ import mimetypes
 from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import unquote
+
+from forumbot.pages.dashboard import to_html
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".json": "application/json; charset=utf-8", ".csv": "text/csv; charset=utf-8",
@@ -26,12 +28,14 @@ def app(folder: Path, dashboard: Callable[[], dict[str, Any]] | None = None, tok
         if method not in ("GET", "HEAD"):
             return _answer(start_response, "405 Method Not Allowed", b"read-only\n", extra=[("Allow", "GET, HEAD")])
         path = unquote(environ.get("PATH_INFO", "/"))
-        if path.rstrip("/") == "/_dashboard":
+        if path.rstrip("/") in ("/_dashboard", "/_dashboard.json"):
             if dashboard is None or not _shows_token(environ, token):
                 return _not_found(start_response, method)
-            body = json.dumps(dashboard(), ensure_ascii=False, indent=1).encode()
-            return _answer(start_response, "200 OK", body, "application/json; charset=utf-8", method,
-                           extra=[("Cache-Control", "no-store")])
+            if path.rstrip("/").endswith(".json"):  # for a script; a GM's browser gets the page in his language
+                body, kind = json.dumps(dashboard(), ensure_ascii=False, indent=1).encode(), TYPES[".json"]
+            else:
+                body, kind = to_html(dashboard()), TYPES[".html"]
+            return _answer(start_response, "200 OK", body, kind, method, extra=[("Cache-Control", "no-store")])
         target = (root / path.lstrip("/")).resolve()
         if target != root and root not in target.parents:
             return _not_found(start_response, method)

@@ -22,9 +22,9 @@ from forumbot.model import GameSetup
 from forumbot.names import checked_name
 from forumbot.pages.activity import activity_rows, iso_files, iso_pages, public_posts
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
-from forumbot.pages.daydata import DayData, day_data
+from forumbot.pages.daydata import DayData, day_data, lead
 from forumbot.pages.standings import counted, standings_rows
-from forumbot.pages.picture import alt_text, data_uri, file_name, outcome, render, to_png
+from forumbot.pages.picture import PHONE_WIDTH, WIDTH, alt_text, data_uri, file_name, outcome, render, to_png
 from forumbot.pages.words import Words
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure
@@ -93,10 +93,15 @@ def pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, tuple
     for d in days:
         if d.closed is None:
             continue
-        panels = [d] if d.kind == "day" else [x for x in days if x.number == d.number and x.kind == "day"] + [d]
-        svg = render(panels, words, words("picture.title", phase=words.phase("day", d.number)))
+        svg = render_closed(days, d, words)
         out[d.label] = (file_name(f"day-{d.number}", svg), svg)
     return out
+
+
+def render_closed(days: list[DayData], d: DayData, words: Words, width: int = WIDTH) -> str:
+    """A resolved day's picture (a runoff's holds its day's panel above its own)."""
+    panels = [d] if d.kind == "day" else [x for x in days if x.number == d.number and x.kind == "day"] + [d]
+    return render(panels, words, words("picture.title", phase=words.phase("day", d.number)), width=width)
 
 
 def closed_pictures(g: GamePages, words: Words) -> dict[str, str]:
@@ -104,11 +109,11 @@ def closed_pictures(g: GamePages, words: Words) -> dict[str, str]:
     return {label: name for label, (name, _) in pictures(g, public_days(g), words).items()}
 
 
-def live_pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, str]:
+def live_pictures(g: GamePages, days: list[DayData], words: Words, width: int = WIDTH) -> dict[str, str]:
     """Phase label -> the open day's (or runoff's) picture as a data URI, its tally marked as not final
-    (`vote_history = "live"`). Drawn into its page, not written as a file: it changes with every vote, and no
-    post points at it, so no stale copy is left behind and a later build of the same game gives the same
-    folder."""
+    (`vote_history = "live"`), its axis to the deadline and its votes to the build's time (issue 28 item 11).
+    Drawn into its page, not written as a file: it changes with every vote, and no post points at it, so no
+    stale copy is left behind and a later build of the same game gives the same folder."""
     if not g.picture:
         return {}
     out = {}
@@ -116,8 +121,19 @@ def live_pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, 
         if d.closed is None:
             panels = [x for x in days if x.number == d.number and x.kind == "day"] + [d] if d.kind == "runoff" else [d]
             title = words("picture.title", phase=words.phase("day", d.number)) + " — " + words("picture.open")
-            out[d.label] = data_uri(render(panels, words, title))
+            until = g.run.next_deadline if d.label == g.run.phase else None
+            out[d.label] = data_uri(render(panels, words, title, until, g.built, width))
     return out
+
+
+def phone_pictures(g: GamePages, days: list[DayData], words: Words) -> dict[str, str]:
+    """Phase label -> its picture drawn at a phone's width, as a data URI (issue 28 item 12): what the day page
+    shows below 40rem instead of the desktop picture shrunk to unreadable labels. Never a file: no post shows it."""
+    if not g.picture:
+        return {}
+    out = {label: data_uri(render_closed(days, d, words, PHONE_WIDTH)) for label, d in
+           ((d.label, d) for d in days if d.closed is not None)}
+    return out | live_pictures(g, days, words, PHONE_WIDTH)
 
 
 def build_game(g: GamePages) -> dict[str, bytes]:
@@ -137,7 +153,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
                alt=lambda d: alt_text(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
                phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
-               opening=urls.get("setup/players", ""), live=live_pictures(g, days, words),
+               opening=urls.get("setup/players", ""), live=live_pictures(g, days, words), lead=lead,
                end_why=_end_why(g, words) if ended else "")
     iso = iso_files(g.run, [p["seat"] for p in players])  # the game thread's public posts, when it has any
     ctx.update(iso=iso, activity=(lambda n: activity_rows(g.run, n, players, iso)) if public_posts(g.run) else None)
@@ -147,7 +163,8 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     for n in numbers:
         panels = [d for d in days if d.number == n]
         shown = next((pics[d.label][0] for d in reversed(panels) if d.label in pics), "")
-        files[base + f"day-{n}.html"] = _html("day.html", dict(ctx, n=n, panels=panels, picture=shown))
+        phone = phone_pictures(g, panels, words)
+        files[base + f"day-{n}.html"] = _html("day.html", dict(ctx, n=n, panels=panels, picture=shown, phone=phone))
     for name, svg in pics.values():
         files[base + name] = svg.encode()
         if g.png:

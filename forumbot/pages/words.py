@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from forumbot.model import Rejection
+from forumbot.pages.daydata import DayData, lead
 from forumbot.texts import Texts, get_texts
 
 RU: dict[str, str] = {
@@ -63,6 +64,10 @@ RU: dict[str, str] = {
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
     "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
+    # issue 28 items 11-12: the open day's leader and margin; the picture opened large on a phone
+    "lead": "Лидирует {name}: голосов — {n}, отрыв от {second} — {margin}.",
+    "lead.alone": "Лидирует {name}: голосов — {n}, больше ни за кого не голосовали.",
+    "lead.majority": "До большинства не хватает: {need}.", "picture.zoom": "Открыть крупно", "picture.close": "Закрыть",
     # S-6: the season's standings on the index
     "season.standings": "Рейтинг сезона", "season.place": "Место", "season.player": "Игрок",
     "season.rating": "Рейтинг", "season.games": "Игр", "season.wins": "Побед", "season.town": "Город",
@@ -129,6 +134,10 @@ EN: dict[str, str] = {
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
     "ahead.hours": "in {n} h", "ahead.minutes": "in {n} min",
+    # issue 28 items 11-12: the open day's leader and margin; the picture opened large on a phone
+    "lead": "Leading: {name} with {n} vote(s), {margin} ahead of {second}.",
+    "lead.alone": "Leading: {name} with {n} vote(s); nobody else has a vote.",
+    "lead.majority": "Short of a majority by {need}.", "picture.zoom": "Open large", "picture.close": "Close",
     # S-6: the season's standings on the index
     "season.standings": "Season standings", "season.place": "Place", "season.player": "Player",
     "season.rating": "Rating", "season.games": "Games", "season.wins": "Wins", "season.town": "Town",
@@ -181,6 +190,20 @@ class Words:
         if left >= timedelta(hours=1):
             return self("ahead.hours", n=left // timedelta(hours=1))
         return self("ahead.minutes", n=max(1, left // timedelta(minutes=1)))
+
+    def leading(self, day: DayData) -> str:
+        """The open day's leader and his margin over the next (under plurality, the Moscow default, what decides
+        the day), and under a majority lynch what he still lacks; "" with no votes, a tie, or a closed day."""
+        found = lead(day) if day.closed is None else None
+        if found is None:
+            return ""
+        first, n, margin, second = found
+        name = self.target(first.name, first.special)
+        said = (self("lead", name=name, n=n, margin=margin, second=self.target(second.name, second.special))
+                if second else self("lead.alone", name=name, n=n))
+        if day.lynch == "majority" and day.majority > n:
+            said += " " + self("lead.majority", need=day.majority - n)
+        return said
 
     def target(self, name: str, special: bool) -> str:
         return self(f"special.{name}") if special else name

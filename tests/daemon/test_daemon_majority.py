@@ -46,6 +46,8 @@ def test_R12_the_tick_after_the_majority_post_posts_the_result_and_the_export_re
         assert "day 1: ended at majority, Маф1's post at 2026-12-01 12:05:00 Europe/Moscow" in status, status
         board = to_text(dashboard(w.daemon.sessions, w.now))
         assert "day 1 ended at majority: Маф1's post at" in board, board
+        board = to_text(dashboard(w.daemon.sessions, w.now, None, w.config))  # in the game's words (issue 28 item 14)
+        assert "День 1 закончился большинством: пост Маф1 (01.12 12:05 МСК)" in board, board
 
         with w.daemon.sessions.begin() as session:
             rows = session.scalars(select(OutboxRow).where(OutboxRow.status == "sent", OutboxRow.origin == "core")

@@ -56,7 +56,8 @@ def test_dashboard_says_each_games_last_tick(tmp_path: Path, capsys) -> None:  #
         assert g["last_tick"]["sent"] == 0 and g["last_tick"]["stored"] == 0
         assert g["last_tick"]["since"] == (resolved + timedelta(minutes=2)).isoformat()  # the first quiet one
         assert main(["dashboard", "-c", str(w.config_path)], clock=lambda: w.now) == 0
-        assert "last tick: done, night 1; 0 stored, 0 queued, 0 sent (so since" in capsys.readouterr().out
+        # in the game's language (issue 28 item 14)
+        assert "Последний тик: выполнен, Ночь 1; сохранено 0, в очередь 0, отправлено 0 (так с" in capsys.readouterr().out
         # `dashboard -o` over the daemon's own file keeps what the next tick reads
         path = w.config.pages.dashboard
         assert main(["dashboard", "--json", "-c", str(w.config_path), "-o", str(path)], clock=lambda: w.now) == 0

@@ -122,7 +122,7 @@ def test_serve_is_read_only_and_keeps_the_dashboard_behind_its_token(tmp_path: P
     (site / "g1").mkdir(parents=True)
     (site / "g1" / "index.html").write_text("<p>g1</p>", encoding="utf-8")
     (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
-    wsgi = app(site, lambda: {"games": ["g1"]}, token="s3cret")
+    wsgi = app(site, lambda: {"at": "2026-12-01T10:00:00+03:00", "games": []}, token="s3cret")  # dashboard()'s shape
     assert _get(wsgi, "/g1/") == ("200 OK", b"<p>g1</p>")
     assert _get(wsgi, "/../secret.txt")[0].startswith("404")
     assert _get(wsgi, "/%2e%2e/secret.txt")[0].startswith("404")

@@ -38,8 +38,10 @@ def _canary() -> Game:
 
 
 def _embedded(text: str) -> list[str]:
-    """The pictures drawn into a page (the open day's, `vote_history = "live"`), decoded."""
-    return [base64.b64decode(b).decode() for b in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', text)]
+    """The pictures drawn into a page, decoded: the open day's (`vote_history = "live"`) and each day's phone
+    picture (issue 28 item 12, a `<source srcset>`)."""
+    return [base64.b64decode(b).decode()
+            for b in re.findall(r'(?:src|srcset)="data:image/svg\+xml;base64,([^"]+)"', text)]
 
 
 def _public(files: dict[str, bytes]) -> str:
@@ -59,7 +61,9 @@ def test_canary_no_marker_or_hidden_role_before_the_end() -> None:
         files = site(GamePages("canary", g.setup(), r.run, post_url="https://f.example/p/{id}", posts=posts))
         assert ("Посты бота" in files["canary/index.html"].decode())
         assert "canary/posts-5.html" in files and "canary/posts-8.html" not in files  # М1's ISO page; М4's gone
-        assert bool(_embedded(files.get("canary/day-1.html", b"").decode())) == (until == "day 1")  # the open day
+        day1 = files.get("canary/day-1.html", b"").decode()
+        assert ('<img src="data:image/svg+xml' in day1) == (until == "day 1")  # the open day's picture
+        assert len(_embedded(day1)) == (2 if until == "day 1" else 1 if day1 else 0)  # and each day's phone one
         text = _public(files)
         for marker in MARKERS:
             assert marker.casefold() not in text, (until, marker)
@@ -101,9 +105,11 @@ def test_hostile_nicknames_stay_escaped_in_every_file() -> None:
     g.vote("day 2", "+1h", HOSTILE[2], HOSTILE[1])  # the open day's picture, drawn into its page
     g.vote("day 2", "+2h", HOSTILE[3], "<b>" + HOSTILE[0] + "</b>")
     live = site(GamePages(GAME, g.setup(), g.run("day 2", "+3h").run))[f"{GAME}/day-2.html"].decode()
-    (svg,) = _embedded(live)
-    ElementTree.fromstring(svg)
-    assert "<script>" not in svg and "&lt;script&gt;" in svg and "<x>" not in svg
+    drawn = _embedded(live) + _embedded(files[f"{GAME}/day-1.html"].decode())
+    assert len(drawn) == 3  # the open day's, desktop and phone (issue 28 item 12); the closed day's phone one
+    for svg in drawn:
+        ElementTree.fromstring(svg)
+        assert "<script>" not in svg and "&lt;script&gt;" in svg and "<x>" not in svg
     for path, data in files.items():
         text = data.decode()
         if path.endswith(".json"):

@@ -128,7 +128,11 @@ def test_with_a_token_only_a_request_presenting_it_sees_the_dashboard(with_token
     _missing(served.get(f"/_dashboard?token={TOKEN}"))
     for headers in [{}, *PROXY_HEADERS]:
         r = served.get("/_dashboard", Authorization=f"Bearer {TOKEN}", **headers)
+        assert r.status_code == 200 and "<h1>Панель ведущего</h1>" in r.text and "Игр нет." in r.text  # issue 28 item 14
+        assert r.headers["Cache-Control"] == "no-store" and r.headers["Content-Type"].startswith("text/html")
+        r = served.get("/_dashboard.json", Authorization=f"Bearer {TOKEN}", **headers)  # the same as data
         assert r.status_code == 200 and r.json()["games"] == [] and r.headers["Cache-Control"] == "no-store"
+    _missing(served.get("/_dashboard.json"))
     assert served.get("/_dashboard", Authorization=f"bearer {TOKEN}").status_code == 200
     printed = served.stop()
     assert "dashboard: /_dashboard" in printed and TOKEN not in printed  # the token is never printed

@@ -1,0 +1,124 @@
+"""Issue 28 item 14: the GM's dashboard (`forumbot dashboard`, `/_dashboard`) in the game's language, with
+«через N ч», the missing votes and night moves, the unconfirmed roles, and a player whose role PM never went out
+named as such; never raw JSON or English in a Russian game."""
+
+from __future__ import annotations
+
+import re
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import select, update
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
+from daemon_world import STARTED, STEPS, T0, World, config_toml, game_toml  # noqa: E402
+
+from forumbot.cli.main import main  # noqa: E402
+from forumbot.config.load import load_config  # noqa: E402
+from forumbot.pages.dashboard import dashboard, to_html, to_text  # noqa: E402
+from forumbot.store.models import OutboxRow  # noqa: E402
+
+ENGLISH = re.compile(r"\b(outbox|stuck|deadline|pending|sent|running|last tick|night|day|setup)\b", re.I)
+
+
+def _world(tmp_path: Path, language: str = "ru") -> World:
+    w = World(tmp_path / "w")
+    toml = game_toml("g1") + (f'language = "{language}"\n' if language != "ru" else "")
+    extra = '[pages]\nfolder = "site"\nurl = "https://mafia.example.org/"\ndashboard = "private/dashboard.json"\n'
+    w.config_path.write_text(config_toml(toml, extra=extra), encoding="utf-8")
+    w.config = load_config(w.config_path)
+    w.daemon.close()
+    w.daemon = w.new_daemon()
+    return w
+
+
+def _text(w: World, capsys) -> str:  # type: ignore[no-untyped-def]
+    capsys.readouterr()
+    assert main(["dashboard", "-c", str(w.config_path)], clock=lambda: w.now) == 0
+    return capsys.readouterr().out
+
+
+def _ended_role_pm(w: World, nick_seat: str, status: str, error: str = "") -> None:
+    with w.daemon.sessions.begin() as session:
+        key = session.scalar(select(OutboxRow.key).where(OutboxRow.key.startswith("setup/role/"), OutboxRow.to == nick_seat))
+        session.execute(update(OutboxRow).where(OutboxRow.key == key).values(status=status, last_error=error))
+
+
+def test_i28_14_setup_in_russian_unconfirmed_roles_and_a_role_pm_that_never_went_out(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    w = _world(tmp_path)
+    try:
+        w.start()
+        w.now = STARTED + timedelta(minutes=1)
+        w.tick()
+        w.pm("Шериф", "подтверждаю")
+        w.now = STARTED + timedelta(hours=2)
+        w.tick()
+        _ended_role_pm(w, "М3", "refused", "Пользователь запретил личные сообщения")
+        out = _text(w, capsys)
+        assert out.startswith("g1: идёт, Набор, срок 01.12 10:00 МСК (через 22 ч)\n"), out
+        assert "Не подтвердили роль: Дон, Маф1, Маф2, М1, М2, М3, М4, М5, М6" in out  # the sheriff confirmed
+        assert "ЛС с ролью не ушло: М3 (форум отказал: Пользователь запретил личные сообщения)" in out
+        assert "Застряло (форум отказал): ЛС игроку М3, попыток 1: Пользователь запретил личные сообщения" in out
+        assert "Последний тик: выполнен, Набор;" in out
+        assert not ENGLISH.search(out) and "{" not in out, out
+    finally:
+        w.close()
+
+
+def test_i28_14_day_and_night_what_is_still_owed(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    w = _world(tmp_path)
+    try:
+        w.start()
+        for at, step in STEPS[:2]:
+            w.now = at
+            step(w)
+            w.tick()
+        w.now = T0 + timedelta(hours=1)
+        for nick in ("Шериф", "М1"):
+            w.post("vote", nick, "Маф1")
+        w.tick()
+        out = _text(w, capsys)
+        assert "g1: идёт, День 1, срок 02.12 10:00 МСК (через 23 ч)" in out
+        assert "Не проголосовали (8): Дон, Маф1, Маф2, М2, М3, М4, М5, М6" in out
+        for at, step in STEPS[2:4]:  # the day's votes, the day resolved
+            w.now = at
+            step(w)
+            w.tick()
+        w.now = T0 + timedelta(hours=25)
+        w.pm("Шериф", "проверка Дон")
+        w.tick()
+        out = _text(w, capsys)
+        assert "g1: идёт, Ночь 1, срок 02.12 22:00 МСК (через 11 ч)" in out
+        # Маф1 was lynched; the sheriff's check is in, the Don's check and the team's shot are not
+        assert "  Не сданы ночные ходы: Дон (проверка, выстрел); Маф2 (выстрел)\n" in out
+        assert not ENGLISH.search(out), out
+    finally:
+        w.close()
+
+
+def test_i28_14_the_served_page_is_in_the_games_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    w = _world(tmp_path)
+    try:
+        w.start()
+        w.now = STARTED + timedelta(minutes=1)
+        w.tick()
+        page = to_html(dashboard(w.daemon.sessions, w.now, None, w.config)).decode()
+        assert '<html lang="ru">' in page and "<h1>Панель ведущего</h1>" in page and "Не подтвердили роль" in page
+        assert '"games"' not in page and not ENGLISH.search(re.sub(r"<[^>]+>", " ", page.split("</style>")[1]))
+    finally:
+        w.close()
+
+
+def test_i28_14_an_english_game_reads_in_english(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    w = _world(tmp_path, "en")
+    try:
+        w.start()
+        w.now = STARTED + timedelta(minutes=1)
+        w.tick()
+        out = to_text(dashboard(w.daemon.sessions, w.now, None, w.config))
+        assert out.startswith("g1: running, Setup, deadline 01.12 10:00 MSK (in 23 h)"), out
+        assert "Roles not confirmed: Шериф, Дон" in out and "Outbox: " in out
+        assert "Панель" not in to_html(dashboard(w.daemon.sessions, w.now, None, w.config)).decode()
+    finally:
+        w.close()

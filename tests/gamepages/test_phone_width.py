@@ -1,0 +1,126 @@
+"""Issue 28 item 12, the pages at a phone's width (412 px): the picture's labels readable (a picture drawn at the
+phone's width, not the desktop one shrunk to ~4.5 px labels), the live picture opened large, the post log's
+«Как прочитан» and «Счёт после» on screen, tally names not cut. Measured in headless Chromium (installed by
+.ci/provision; under FORUMBOT_REQUIRE_LIVE=1 its absence fails) at 412 px, with a screenshot kept for a person."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from gamekit import Game  # noqa: E402
+from pagekit import site  # noqa: E402
+
+from forumbot.pages.picture import PHONE_WIDTH  # noqa: E402
+from forumbot.pages.site import GamePages  # noqa: E402
+
+NS = "{http://www.w3.org/2000/svg}"
+LONG = "Ужасно_Длинный_Ник_Игрока_Без_Пробелов"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+         "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--lang=ru")
+# what the page measures of itself once loaded, written into its DOM for --dump-dom to carry out
+MEASURE = """<script>addEventListener("load", () => {
+  const pics = [...document.querySelectorAll("figure img")].map(i => ({
+    phone: i.currentSrc.startsWith("data:") && i.naturalWidth === %d, scale: i.getBoundingClientRect().width / i.naturalWidth}));
+  const cells = [...document.querySelectorAll(".cards td, .cards th")].map(c => c.getBoundingClientRect().right);
+  // a cell cut: its text wider than the cell, or the cell (its table) past the screen's right edge
+  const tally = [...document.querySelectorAll("td, th")].filter(
+    c => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > innerWidth).length;
+  parent.postMessage(JSON.stringify({width: innerWidth, scroll: document.documentElement.scrollWidth, pics, tally,
+                                     right: Math.max(...cells), cells: cells.length}), "*");
+});</script>""" % PHONE_WIDTH
+# headless Chromium's window is at least 500 px wide: the page is measured in a frame 412 px wide, which tells
+# its parent what it measured
+FRAME = """<!DOCTYPE html><html><body style="margin:0"><pre id="measured"></pre>
+<iframe src="%s" style="width:412px;height:900px;border:0"></iframe>
+<script>addEventListener("message", e => { document.getElementById("measured").textContent = e.data; });</script>
+</body></html>"""
+
+
+def _game() -> Game:
+    cast = [(LONG if nick == "М4" else nick, role) for nick, role in Game.moscow().cast]
+    g = Game("moscow", cast)
+    g.votes("day 1", {"М1": "М2", "М3": "М2", LONG: "М2", "М5": "М2", "М6": "М2", "Шериф": "М2"})
+    g.vote("day 2", "+1h", "М1", LONG)
+    g.vote("day 2", "+2h", "М3", LONG)
+    g.vote("day 2", "+2h", LONG, "привет всем, это не голос")
+    g.vote("day 2", "+3h", "Шериф", "Маф1")
+    return g
+
+
+def _files(g: Game) -> dict[str, bytes]:
+    return site(GamePages("p", g.setup(), g.run("day 2", "+4h").run, built=g.at("day 2", "+4h")))
+
+
+def _phone_svgs(page: str) -> list[ElementTree.Element]:
+    return [ElementTree.fromstring(base64.b64decode(b))
+            for b in re.findall(r'<source media="\(max-width: 40rem\)" srcset="data:image/svg\+xml;base64,([^"]+)"', page)]
+
+
+def test_i28_12_every_day_page_has_a_phone_picture_with_full_size_labels() -> None:
+    files = _files(_game())
+    for n in (1, 2):  # the closed day's and the open day's
+        (svg,) = _phone_svgs(files[f"p/day-{n}.html"].decode())
+        assert svg.get("width") == str(PHONE_WIDTH)
+        assert min(int(t.get("font-size", "0")) for t in svg.iter(f"{NS}text")) >= 10
+        summary = ["".join(t.itertext()).strip("\u2068\u2069") for t in svg.iter(f"{NS}text")]
+        # the tally's names broken onto lines, none longer than the picture holds at 12 px (~7 px a character)
+        tally = [line for line in summary if "—" in line and ":" in line]
+        assert tally and all(len(line) * 7 <= PHONE_WIDTH - 24 for line in tally)
+        assert any(LONG[:20] in line for line in summary)
+
+
+def test_i28_12_the_live_picture_opens_large() -> None:
+    page = _files(_game())["p/day-2.html"].decode()
+    assert '<figure id="zoom-day-2" class="zoom">' in page and '<a href="#zoom-day-2" class="open">' in page
+    assert ">Открыть крупно</a>" in page and ">Закрыть</a>" in page
+    assert ".zoom:target img{max-width:none;width:60rem}" in page
+
+
+def _chromium(args: list[str]) -> subprocess.CompletedProcess[str]:
+    binary = shutil.which("chromium")
+    if binary is None:
+        if os.environ.get("FORUMBOT_REQUIRE_LIVE") == "1":
+            pytest.fail("chromium is not installed (Debian package chromium, .ci/provision)")
+        pytest.skip("chromium is not installed")
+    return subprocess.run([binary, *FLAGS, *args], capture_output=True, text=True, check=True)
+
+
+@pytest.mark.parametrize("page", ["day-1.html", "day-2.html", "index.html"])
+def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path: Path, page: str) -> None:
+    for rel, data in _files(_game()).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    shown = tmp_path / "p" / page
+    measured = shown.with_name("measured-" + page)
+    measured.write_text(shown.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    frame = shown.with_name("frame-" + page)
+    frame.write_text(FRAME % measured.name, encoding="utf-8")
+    profile = f"--user-data-dir={tmp_path / 'profile'}"
+    # the virtual time budget: Chromium dumps the DOM once the page is idle (not after a fixed wait in seconds)
+    dom = _chromium([profile, "--window-size=600,1000", "--virtual-time-budget=10000", "--allow-file-access-from-files",
+                     "--dump-dom", frame.as_uri()]).stdout
+    found = re.search(r'<pre id="measured">([^<]+)</pre>', dom)  # filled by the frame's message
+    assert found, dom[-500:]
+    m = json.loads(found.group(1).replace("&quot;", '"'))
+    assert m["width"] == 412 and m["scroll"] <= 412  # no part of the page off to the right
+    if page != "index.html":
+        assert m["cells"] and m["right"] <= 412  # «Как прочитан» and «Счёт после» on screen
+        assert m["pics"] and all(p["phone"] for p in m["pics"])  # the phone's picture chosen ...
+        assert all(p["scale"] * 11 >= 9.5 for p in m["pics"])  # ... its 11 px labels shown at 9.5 px or more
+    assert m["tally"] == 0  # no cell's text cut
+    shot = tmp_path / f"{page}-412.png"  # for a person to look at (issue 28 item 12)
+    _chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    print(f"\nscreenshot at 412 px: {shot}")
