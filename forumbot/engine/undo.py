@@ -89,6 +89,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     if why:
         answer(w, inp, t.command_refused(why))
         return
+    assert before is not None  # else `why` refused it
     kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
     g = w.g
     g.overrides.pop()
