@@ -129,7 +129,7 @@ class AdapterBase:
         return []
 
 
-def can(adapter: AdapterBase, capability: str) -> bool:
+def can(adapter: AdapterBase | ForumAdapter, capability: str) -> bool:
     """Whether an adapter declares an optional ability."""
     return capability in adapter.CAPABILITIES
 
@@ -148,6 +148,14 @@ class ForumAdapter(Protocol):
     Optional, too: `account_exists(name) -> bool | None`, whether the forum has an account of that name
     (None: it cannot tell). The daemon asks it once for the new account of a GM `замена`, so a replacement
     by a name nobody holds is refused instead of leaving the seat's PMs undeliverable."""
+
+    # what the shell reads off every adapter, declared on AdapterBase with the value of an engine that lacks it
+    CAPABILITIES: ClassVar[frozenset[str]]
+    shows_unread_pms: bool
+    deletes_pms: ClassVar[bool]
+    delete_read_pms: bool
+
+    def escape(self, text: str) -> str: ...
 
     def login(self) -> None: ...
 

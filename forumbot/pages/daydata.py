@@ -137,7 +137,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
     )
 
 
-def _tie(record: DayRecord, ranked: list,  # type: ignore[type-arg]
+def _tie(record: DayRecord, ranked: list,
          posted: list[str]) -> tuple[str, tuple[str, ...], str] | None:
     """Issue 30 item 5, as the count post says it: the open day's tied leaders and what R-6 (or R-5's majority)
     does with them at the deadline; `ranked` is the final tally, most votes first, each target's voters in the
@@ -156,7 +156,7 @@ def _tie(record: DayRecord, ranked: list,  # type: ignore[type-arg]
     return code, leaders, first
 
 
-def _reading(post, parsed, alive, ignored, before, after) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+def _reading(post, parsed, alive, ignored, before, after) -> tuple[str, str]:
     if post.deleted:
         return "deleted", ""
     if post.voided:
@@ -180,7 +180,7 @@ def _counts(target: object, alive: set[str]) -> bool:
     return isinstance(target, Special) or target in alive
 
 
-def _tally(votes: dict, target_of) -> dict[Target, int]:  # type: ignore[no-untyped-def]
+def _tally(votes: dict, target_of) -> dict[Target, int]:
     tally: dict[Target, int] = {}
     for t in votes.values():
         key = target_of(str(t))

@@ -296,7 +296,7 @@ def _check(g: GamePages) -> dict:
     return dict(seed=g.setup.seed, drawn=drawn, command=f"printf '%s' {shlex.quote(drawn)} | sha256sum")
 
 
-def _target(t) -> dict:  # type: ignore[no-untyped-def]
+def _target(t) -> dict:
     return {"name": t.name, "special": t.special} if t is not None else None  # type: ignore[return-value]
 
 

@@ -42,7 +42,7 @@ def setup_to_json(setup: GameSetup) -> str:
     }, ensure_ascii=False, sort_keys=True)
 
 
-def _signup_to_json(s: SignupSetup) -> dict:  # type: ignore[type-arg]
+def _signup_to_json(s: SignupSetup) -> dict:
     """The sign-up (S-1), frozen with the rest at `game start`."""
     return {"variant": s.variant, "seats": s.seats, "opens": s.opens.isoformat(), "closes": s.closes.isoformat(),
             "close_when_full": s.close_when_full, "list_every_s": s.list_every.total_seconds(),
@@ -51,7 +51,7 @@ def _signup_to_json(s: SignupSetup) -> dict:  # type: ignore[type-arg]
             "rules_url": s.rules_url, "language": s.language, "markup": s.markup, "timezone": s.timezone}
 
 
-def _signup_from_json(d: dict) -> SignupSetup:  # type: ignore[type-arg]
+def _signup_from_json(d: dict) -> SignupSetup:
     return SignupSetup(
         variant=d["variant"], seats=d["seats"], opens=datetime.fromisoformat(d["opens"]),
         closes=datetime.fromisoformat(d["closes"]), close_when_full=d["close_when_full"],
