@@ -59,7 +59,7 @@ class _Svg:
 def render(days: list[DayData], words: Words, title: str) -> str:
     """The picture of one day: its panel, and its runoff's below when it had one."""
     svg = _Svg()
-    y = PAD + 18
+    y: float = PAD + 18
     svg.add(f'<text x="{PAD}" y="{y}" font-size="16" font-weight="bold">{text(title)}</text>')
     y += 14
     for day in days:

@@ -38,7 +38,7 @@ def setup_to_json(setup: GameSetup) -> str:
         "markup": setup.markup,
         "game_url": setup.game_url,
         "vote_url": setup.vote_url,
-        **({"signup": _signup_to_json(setup.signup)} if setup.signup is not None else {}),
+        **({"signup": _signup_to_json(setup.signup)} if isinstance(setup.signup, SignupSetup) else {}),
     }, ensure_ascii=False, sort_keys=True)
 
 
