@@ -86,11 +86,15 @@ class AdapterBase:
     # engine without pages to read (Discourse, XenForo's API, the memory forum)
     profile: Any = None
     tz: tzinfo | None = None  # the zone the forum prints its times in, where the adapter reads them so
-    shows_unread_pms: bool = False  # topic pages are read for the header's unread-PM count (UNREAD_PMS)
     # whether the engine's inbox flow deletes the PMs read, and whether this forum has it on (`delete_read_pms`):
     # then a database restored from a copy cannot read again those read since (outbox/restore.py)
     deletes_pms: ClassVar[bool] = False
     delete_read_pms: bool = False
+
+    @property
+    def shows_unread_pms(self) -> bool:
+        """Whether topic pages are read for the header's unread-PM count (UNREAD_PMS)."""
+        return False
 
     def escape(self, text: str) -> str:
         """`text` made inert in the engine's markup, for names and words a player wrote."""
@@ -151,9 +155,11 @@ class ForumAdapter(Protocol):
 
     # what the shell reads off every adapter, declared on AdapterBase with the value of an engine that lacks it
     CAPABILITIES: ClassVar[frozenset[str]]
-    shows_unread_pms: bool
     deletes_pms: ClassVar[bool]
     delete_read_pms: bool
+
+    @property
+    def shows_unread_pms(self) -> bool: ...
 
     def escape(self, text: str) -> str: ...
 
