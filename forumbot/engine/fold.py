@@ -157,7 +157,8 @@ def drain(w: Work, heap: list[HeapItem], until: datetime | None) -> None:
         handle(w, inp)
     if until is None:
         until = w.g.phase.deadline if w.g.phase.kind != "ended" else w.g.ended_at
-    advance_to(w, until)  # type: ignore[arg-type]
+        assert until is not None  # an ended game has its end
+    advance_to(w, until)
 
 
 def checkpoint_at(w: Work, queue: Sequence[QueueItem], at: datetime) -> Checkpoint:

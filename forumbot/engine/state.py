@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from forumbot.model import Death, Input, Role
 from forumbot.rules import NightMoves, RoleTeam, Seat
@@ -183,7 +183,7 @@ class Game:
             return NotImplemented
         return all(_plain(getattr(self, f.name)) == _plain(getattr(other, f.name)) for f in fields(self))
     __hash__ = None  # type: ignore[assignment]
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[Callable[[State], Game], tuple[State]]:
         return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
 
 

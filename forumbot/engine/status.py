@@ -6,7 +6,7 @@ from typing import Any
 
 from forumbot.engine.counts import ballots, known
 from forumbot.engine.seats import alive_ids, alive_nicks, missing_moves, nick, target_nick, team_targets
-from forumbot.engine.state import State
+from forumbot.engine.state import Game, State
 from forumbot.engine.work import Work
 from forumbot.model import Role, Vote
 
@@ -65,7 +65,7 @@ def summary(g: State) -> dict[str, Any]:
     }
 
 
-def state_line(g) -> str:  # type: ignore[no-untyped-def]
+def state_line(g: State | Game) -> str:
     """C-9: the state an override changed, in one line of the log (a draft or a Game)."""
     ph = g.phase
     alive = [x.nick for x in g.seats.values() if x.alive]
