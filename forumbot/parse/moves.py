@@ -192,8 +192,9 @@ class _Line:
             key = parts.key(0, before)
             target = self.loosely(self.matcher.match_key(key, self.alive), key)
             if isinstance(target, Rejection):
-                quoted = self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
-                first = first or (quoted if isinstance(quoted, Rejection) else target)
+                if first is None:
+                    quoted = self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
+                    first = quoted if isinstance(quoted, Rejection) else target
                 continue
             if self.variant != "free_hunt":
                 # Only Free Hunt names an executor (H-7); Moscow's grammar has no such part.
