@@ -8,7 +8,9 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 
-def local(at: datetime, zone: str) -> str:
-    """`2026-12-01 10:00:00 Europe/Moscow`; UTC when `zone` is empty."""
+def local(at: datetime | None, zone: str) -> str:
+    """`2026-12-01 10:00:00 Europe/Moscow`; UTC when `zone` is empty; "-" for a time the store does not hold."""
+    if at is None:
+        return "-"
     shown = at.astimezone(ZoneInfo(zone or "UTC"))
     return f"{shown:%Y-%m-%d %H:%M:%S} {zone or 'UTC'}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 
 class Role(StrEnum):
@@ -297,7 +298,7 @@ class GameSetup:
     players: tuple[PlayerSpec, ...]
     bot: str
     gms: tuple[str, ...] = ()
-    options: dict = field(default_factory=dict)  # variant options: mafia, maniac, edited_votes, ...
+    options: dict[str, Any] = field(default_factory=dict)  # variant options: mafia, maniac, edited_votes, ...
     language: str = "ru"
     markup: str = "bbcode"  # how the forum renders posts: "bbcode" or "markdown" (escaping)
     game_url: str = ""  # the threads' addresses, linked from the bot's posts (issue 17 item 6); "" for none

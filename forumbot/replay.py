@@ -65,7 +65,7 @@ def parse_transcript(raw: Any) -> Transcript:
     if not isinstance(raw, dict):
         raise TranscriptError("a transcript is a JSON object")
     f = _Fields(raw, "transcript")
-    timezone = f.str("timezone", "Europe/Moscow")
+    timezone = f.string("timezone", "Europe/Moscow")
     try:
         ZoneInfo(timezone)
     except (KeyError, ValueError):
@@ -83,17 +83,17 @@ def parse_transcript(raw: Any) -> Transcript:
     players = []
     for n, p in enumerate(f.get("players", [], list) if "signup" in raw else f.list("players"), 1):
         pf = _Fields(p, f"players[{n}]")
-        role = pf.str("role", None)
+        role = pf.string("role", None)
         if role is not None and role not in Role.__members__.values():
-            raise SetupError(f"unknown role {role!r} for player {pf.str('nick')!r}; roles: {', '.join(Role)}")
-        nick = pf.str("nick")
+            raise SetupError(f"unknown role {role!r} for player {pf.string('nick')!r}; roles: {', '.join(Role)}")
+        nick = pf.string("nick")
         if not nick.strip():
             raise TranscriptError(f"players[{n}]: empty nick")
         players.append(PlayerSpec(nick, Role(role) if role else None))
     options = dict(f.get("options", {}, dict))
     # early transcripts put the language among the options; it is the setup's own field
-    language = f.str("language", options.pop("language", "ru"))
-    variant = f.str("variant")
+    language = f.string("language", options.pop("language", "ru"))
+    variant = f.string("variant")
     problems = option_problems(variant, options)
     if problems:
         raise TranscriptError("transcript: " + "; ".join(problems))
@@ -101,7 +101,7 @@ def parse_transcript(raw: Any) -> Transcript:
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str):
                 _check_text(text, f"transcript: options.{name}")
-    markup = f.str("markup", "bbcode")
+    markup = f.string("markup", "bbcode")
     if markup not in ("bbcode", "markdown"):
         raise TranscriptError(f"transcript: markup must be bbcode or markdown, not {markup!r}")
     setup = GameSetup(
@@ -109,19 +109,19 @@ def parse_transcript(raw: Any) -> Transcript:
         seed=f.get("seed", 0, int),
         schedule=schedule,
         players=tuple(players),
-        bot=f.str("bot", "forumbot"),
+        bot=f.string("bot", "forumbot"),
         gms=tuple(f.names("gms")),
         options=options,
         language=language,
         markup=markup,
-        game_url=f.str("game_url", ""),
-        vote_url=f.str("vote_url", ""),
+        game_url=f.string("game_url", ""),
+        vote_url=f.string("vote_url", ""),
     )
     events = []
     links: dict[str, str] = {}
     for n, e in enumerate(f.list("events"), 1):
         ef = _Fields(e, f"events[{n}]")
-        where = ef.str("where")
+        where = ef.string("where")
         if where not in ("game", "vote", "pm"):
             raise TranscriptError(f"events[{n}]: where must be game, vote or pm, not {where!r}")
         at, latest = ef.time("at"), ef.time("at_latest", optional=True)
@@ -131,12 +131,12 @@ def parse_transcript(raw: Any) -> Transcript:
         if latest is not None and latest < at:
             raise TranscriptError(f"events[{n}]: at_latest {ef.obj['at_latest']!r} is before at")
         events.append(Input(
-            at=at, where=Where(where), author=ef.str("from"), text=ef.str("text"),
+            at=at, where=Where(where), author=ef.string("from"), text=ef.string("text"),
             edited_at=ef.time("edited_at", optional=True), id=f"e{n}", at_latest=latest,
             deleted_at=ef.time("deleted_at", optional=True),
             # optional, written by `game export`: the text first stored before an edit changed it (C-11), and the
             # accounts the forum said it lacks (recorded with a GM's `замена`)
-            first_text=ef.str("first_text", None), missing_accounts=tuple(ef.names("missing_accounts")),
+            first_text=ef.string("first_text", None), missing_accounts=tuple(ef.names("missing_accounts")),
             read_at=ef.time("read_at", optional=True),  # when the bot first read it (C-13)
         ))
     pages = f.get("pages", {}, dict) or {}
@@ -144,12 +144,12 @@ def parse_transcript(raw: Any) -> Transcript:
     stopped = None
     if raw.get("stopped") is not None:
         sf = _Fields(raw["stopped"], "stopped")
-        stopped = Stopped(sf.time("at"), sf.str("reason", ""))
+        stopped = Stopped(sf.time("at"), sf.string("reason", ""))
         if until is not None and until != stopped.at:
             raise TranscriptError(f"transcript: stopped.at {sf.obj['at']!r} is not `until` {f.obj['until']!r}: "
                                   "a stopped game is played up to its stop")
         until = stopped.at
-    game = f.str("game", "")
+    game = f.string("game", "")
     if "game" in raw and (problem := name_problem(game)) is not None:
         # it names the folder `replay --pages` writes: a transcript from anyone must stay inside the folder given
         raise TranscriptError(f"transcript: game: {problem}")
@@ -165,9 +165,9 @@ def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
     """A transcript's `signup` object (S-1..S-3; docs/transcripts.md): the sign-up run in the game thread."""
     f = _Fields(raw, "signup")
     seats = f.get("players", 10, int)
-    list_every = f.get("list_every", 60, (int, float))  # type: ignore[arg-type]
-    extend = f.get("extend", 24, (int, float))  # type: ignore[arg-type]
-    offer_hours = f.get("offer_hours", 6, (int, float))  # type: ignore[arg-type]
+    list_every = f.get("list_every", 60, (int, float))
+    extend = f.get("extend", 24, (int, float))
+    offer_hours = f.get("offer_hours", 6, (int, float))
     if not 0 < list_every <= MAX_PHASE_HOURS * 60 or not 0 <= extend <= MAX_PHASE_HOURS or not 1 <= seats <= 100:
         raise TranscriptError("signup: players from 1 to 100, list_every more than 0 minutes, extend 0 hours or more")
     if not 0 < offer_hours <= MAX_PHASE_HOURS:
@@ -177,7 +177,7 @@ def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
         variant=setup.variant, seats=seats, house=tuple(house), opens=f.time("opens"), closes=f.time("closes"),
         close_when_full=f.get("close_when_full", False, bool), list_every=timedelta(minutes=list_every),
         extend=timedelta(hours=extend), refused=tuple(f.names("refused")), gms=setup.gms, bot=setup.bot,
-        start=setup.schedule.start, rules_url=f.str("rules", ""), language=setup.language, markup=setup.markup,
+        start=setup.schedule.start, rules_url=f.string("rules", ""), language=setup.language, markup=setup.markup,
         timezone=setup.schedule.timezone, offer_hours=timedelta(hours=offer_hours),
     )
 
@@ -207,7 +207,7 @@ class _Fields:
             raise TranscriptError(f"{where}: expected an object")
         self.obj, self.where = obj, where
 
-    def get(self, name: str, default: Any, kind: type) -> Any:
+    def get(self, name: str, default: Any, kind: type | tuple[type, ...]) -> Any:
         if name not in self.obj or self.obj[name] is None:
             if default is _REQUIRED:
                 raise TranscriptError(f"{self.where}: missing field {name!r}")
@@ -230,14 +230,14 @@ class _Fields:
             _check_text(item, f"{self.where}: {name}[{i}]")
         return value
 
-    def str(self, name: str, default: Any = _REQUIRED) -> Any:
+    def string(self, name: str, default: Any = _REQUIRED) -> Any:
         return self.get(name, default, str)
 
     def list(self, name: str) -> list:
         return self.get(name, _REQUIRED, list)
 
     def hours(self, name: str, default: float) -> float:
-        value = self.get(name, default, (int, float))  # type: ignore[arg-type]
+        value = self.get(name, default, (int, float))
         if not math.isfinite(value) or not 0 < value <= MAX_PHASE_HOURS:
             raise TranscriptError(f"{self.where}: {name} must be more than 0 and at most {MAX_PHASE_HOURS} hours, "
                                   f"got {value!r}")

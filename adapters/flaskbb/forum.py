@@ -164,7 +164,7 @@ class FlaskbbForum(HtmlForum):
             link = select_one(row, sel["pm_row_link"])
             when = select_one(row, sel["pm_row_time"])
             cid = _conversation_id(link.get("href", "")) if link is not None else None
-            if cid is None:
+            if cid is None or link is None:
                 continue  # "No conversations found."
             rows.append((cid, when.get("datetime", "") if when is not None else "",
                          " ".join(text(link).split()), "unread" in (row.get("class") or "").split()))

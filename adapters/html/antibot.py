@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from adapters.html.dom import inner_html
+from adapters.html.dom import find, inner_html
 from forumbot.errors import PageFormatChanged
 
 BOXES = ("formkey", "formetc")
@@ -146,7 +146,7 @@ class Machine:
     def by_id(self, ident: Any) -> Element:
         if not isinstance(ident, str):
             raise AntibotError(f"anti-bot script: element id is not a string: {ident!r}")
-        found = self.root.xpath("//*[@id=$i]", i=ident)
+        found = find(self.root, "//*[@id=$i]", i=ident)
         if not found:
             raise AntibotError(f"anti-bot script: no element with id {ident!r}")
         return Element(found[0])
@@ -350,8 +350,8 @@ def antibot_fields(tree: etree._Element) -> list[tuple[str, str]]:
         machine.run(stmt)
     fields: list[tuple[str, str]] = []
     for box in BOXES:
-        for el in root.xpath("//*[@id=$i]//input[@name]", i=box):
-            fields.append((el.get("name"), el.get("value", "")))
+        for el in find(root, "//*[@id=$i]//input[@name]", i=box):
+            fields.append((el.get("name", ""), el.get("value", "")))
     if not fields:
         raise AntibotError("anti-bot script ran but left no field in #formkey or #formetc")
     return fields

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -27,15 +27,25 @@ def css(selector: str) -> CSSSelector:
     return CSSSelector(selector, translator="html")
 
 
+def matches(selector: str, el: etree._Element) -> list[etree._Element]:
+    """What a CSS selector matches in `el`: elements (lxml types a selector's result as any XPath value)."""
+    return cast(list[etree._Element], css(selector)(el))
+
+
+def find(el: etree._Element, path: str, **variables: Any) -> list[etree._Element]:
+    """The elements an XPath `path` that selects elements finds in `el` (typed as lxml cannot type it)."""
+    return cast(list[etree._Element], el.xpath(path, **variables))
+
+
 def select(el: etree._Element, selector: str) -> list[etree._Element]:
     try:
-        return css(selector)(el)
+        return matches(selector, el)
     except (etree.XPathError, RecursionError, MemoryError) as e:  # a profile override lxml cannot run
         raise PageFormatChanged(f"selector {selector[:200]!r} cannot be run: {type(e).__name__}: {e}") from e
 
 
 def select_one(el: etree._Element, selector: str) -> etree._Element | None:
-    found = css(selector)(el)
+    found = matches(selector, el)
     return found[0] if found else None
 
 
@@ -50,7 +60,7 @@ def parse(text: str, base_url: str | None = None) -> etree._Element:
 
 def text(el: etree._Element) -> str:
     """All text inside `el` (comments excluded)."""
-    return _STRING(el)
+    return cast(str, _STRING(el))  # string() is a string
 
 
 def clean_text(el: etree._Element, strip: Iterable[str] = (), skip: set[etree._Element] | None = None) -> str:
@@ -105,7 +115,7 @@ def inner_html(el: etree._Element) -> str:
 def find_form(tree: etree._Element, selector: str, needs: str | None = None) -> etree._Element | None:
     """The first form matching `selector` that has a control named `needs` (MyBB pages carry several forms)."""
     for form in select(tree, selector):
-        if needs is None or form.xpath(".//*[@name=$n]", n=needs):
+        if needs is None or find(form, ".//*[@name=$n]", n=needs):
             return form
     return None
 
@@ -114,7 +124,7 @@ def form_fields(form: etree._Element) -> list[tuple[str, str]]:
     """What a browser would send without touching anything: hidden and text inputs, checked boxes,
     selected options, textareas. Submit buttons are left out; the caller adds the one it 'clicks'."""
     out: list[tuple[str, str]] = []
-    for el in form.xpath(".//input|.//select|.//textarea"):
+    for el in find(form, ".//input|.//select|.//textarea"):
         name = el.get("name")
         if not name or el.get("disabled") is not None:
             continue
@@ -130,7 +140,7 @@ def form_fields(form: etree._Element) -> list[tuple[str, str]]:
         elif el.tag == "textarea":
             out.append((name, el.text or ""))
         else:
-            options = el.xpath(".//option")
+            options = find(el, ".//option")
             chosen = [o for o in options if o.get("selected") is not None] or options[:1]
             for o in chosen if el.get("multiple") is not None else chosen[:1]:
                 out.append((name, o.get("value", text(o))))
@@ -139,7 +149,7 @@ def form_fields(form: etree._Element) -> list[tuple[str, str]]:
 
 def submit_field(form: etree._Element, name: str) -> tuple[str, str] | None:
     """(name, value) of the submit control called `name`; the server checks it is present, not its label."""
-    for el in form.xpath(".//input[@name=$n]|.//button[@name=$n]", n=name):
+    for el in find(form, ".//input[@name=$n]|.//button[@name=$n]", n=name):
         return name, el.get("value", "1")
     return None
 
@@ -166,7 +176,7 @@ def form_action(form: etree._Element, page_url: str) -> str:
 
 def meta_refresh_url(tree: etree._Element, page_url: str) -> str | None:
     """The target of a <meta http-equiv="refresh" content="2;URL=..."> (MyBB and phpBB result pages)."""
-    for meta in tree.xpath("//meta[translate(@http-equiv,'REFRESH','refresh')='refresh']"):
+    for meta in find(tree, "//meta[translate(@http-equiv,'REFRESH','refresh')='refresh']"):
         m = re.search(r"url\s*=\s*['\"]?([^'\"]+)", meta.get("content", ""), re.IGNORECASE)
         if m:
             return urljoin(page_url, m.group(1).strip())

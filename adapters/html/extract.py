@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, cast
 from urllib.parse import parse_qs, urlparse
 
 from lxml import etree
@@ -32,7 +32,7 @@ def undecodable_posts(tree: etree._Element, posts: Sequence[etree._Element]) -> 
     if tree.getroottree().getroot().get(UNDECODABLE_PAGE) is None:
         return damaged
     members = set(posts)
-    for hit in _UNDECODABLE_AT(tree, m=UNDECODABLE):
+    for hit in cast(list[etree._ElementUnicodeResult], _UNDECODABLE_AT(tree, m=UNDECODABLE)):  # text, attributes
         holder = hit.getparent()
         if holder is not None and hit.is_tail:
             holder = holder.getparent()

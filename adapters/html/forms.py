@@ -4,7 +4,7 @@ forum shows (on a page or in a JSON answer) into the typed error the daemon reac
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from lxml import etree
 
@@ -25,6 +25,10 @@ class HtmlForms:
 
     profile: HtmlProfile
     transport: Transport
+
+    if TYPE_CHECKING:  # HtmlForum's, which this mixin uses (declared for the type checker only; issue 27 item 2)
+        def is_login_page(self, page: Page) -> bool: ...
+        def check_page(self, page: Page) -> None: ...
 
 
     def form(self, page: Page, name: str) -> etree._Element:

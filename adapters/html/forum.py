@@ -12,7 +12,7 @@ import json
 import logging
 import re
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Mapping, TypeVar
 from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo
 
@@ -75,12 +75,13 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
     # in forumbot: the forum-table settings it takes besides engine, login, base_url, password_env and markup;
     # whether its pages print local times without a zone (read in `timezone_name`, which then defaults to the
     # zone of the forum's games); the markup its posts are written in.
-    settings: frozenset[str] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
-    prints_local_times: bool = True
-    markup: str = "bbcode"
+    settings: ClassVar[frozenset[str]] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
+    prints_local_times: ClassVar[bool] = True
+    markup: ClassVar[str] = "bbcode"
     # whether the engine's inbox flow deletes the PMs read (html_inbox.fetch_numbered_pms with a `delete`): with
     # `delete_read_pms` on, a database restored from a copy cannot read again those read since (outbox_restore.py)
-    deletes_pms: bool = False
+    deletes_pms: ClassVar[bool] = False
+    tz: ZoneInfo  # the zone the forum prints its times in (`timezone_name`)
 
     def __init__(
         self,
@@ -147,6 +148,10 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
         if re.search(cls.profile.topic_id, str(thread).strip()):
             return None
         return thread_address_problem(cls.profile, thread, base_url)
+
+    def login(self) -> None:
+        """The engine's login flow: each engine's adapter has its own."""
+        raise NotImplementedError(f"{type(self).__name__} has no login flow")
 
     def ctx(self, page: Page) -> Context:
         now = page.server_time() or datetime.fromtimestamp(self.transport.clock(), timezone.utc)

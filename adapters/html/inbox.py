@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -17,6 +17,9 @@ from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import PageFormatChanged
 from forumbot.forum.http_page import Page
+
+if TYPE_CHECKING:
+    from adapters.html.hooks import Context
 
 log = logging.getLogger("adapters.html.forum")  # HtmlForum's logger, as before the split: log lines read the same
 R = TypeVar("R")
@@ -35,6 +38,14 @@ class HtmlInbox:
     profile: HtmlProfile
     username: str
     _pm_header: list[int | None]
+    delete_read_pms: bool
+
+    if TYPE_CHECKING:  # HtmlForum's, which this mixin uses (declared for the type checker only; issue 27 item 2)
+        def url(self, name: str, **values: Any) -> str: ...
+        def read_page(self, path: str) -> Page: ...
+        def ctx(self, page: Page) -> Context: ...
+        @staticmethod
+        def cursor_set(after: str | None) -> dict[str, Any]: ...
 
     # --- the unread-PM count in the header (issue 8) ----------------------------------------------------------
 

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from lxml import etree
 
-from adapters.html.dom import css
+from adapters.html.dom import css, matches
 from adapters.html.profile import HtmlProfile, frozen_map
 from forumbot.options import closest
 
@@ -136,7 +136,7 @@ def _page_end(value: str, profile: HtmlProfile) -> str | None:
     """`page_end` is the element an engine prints after the posts and rows (its footer): a page cut short lacks
     it. One matching <html> or <body> ("body", "html", "*") matches a cut page too, which then passes as whole
     (issue 17 item 21, issue 26 item 9): refused, not warned about."""
-    hit = sorted({el.tag for el in css(value)(_SKELETON) if el.tag in ("html", "body")})
+    hit = sorted({el.tag for el in matches(value, _SKELETON) if el.tag in ("html", "body")})
     if not hit:
         return None
     return (f"{value!r} matches the page's <{hit[0]}>, which a page cut short has too (cut pages would pass as "

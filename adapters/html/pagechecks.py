@@ -22,7 +22,7 @@ from forumbot.forum.http_page import Page
 from forumbot.forum.unreadable import UnreadablePost
 
 
-def error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> str:
+def error_box(page: Page, profile: HtmlProfile, posts: Sequence[etree._Element] = ()) -> str:
     """The text of the engine's error box on `page` (its profile's `error` selector), outside the posts and
     outside forms other than the PM list's own; "" when it shows none. An error page's box stands alone; within a
     form, the selector also matches panels of ordinary pages (vBulletin 3.8's quick reply), which must not read as
@@ -49,7 +49,7 @@ def _pm_list_forms(page: Page, profile: HtmlProfile) -> set[etree._Element]:
     return found
 
 
-def check_error_box(page: Page, profile: HtmlProfile, posts: list[etree._Element] = ()) -> None:
+def check_error_box(page: Page, profile: HtmlProfile, posts: Sequence[etree._Element] = ()) -> None:
     """A page read to decide on (an inbox, a PM, a topic page) that shows the engine's error box, or answers
     403/404 with the logged-in marks intact, is no answer: read as "no PMs" it resolved a night without its
     moves (issue 17 item 16). PageShowsError, so the tick does not fold on it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -19,6 +19,11 @@ from forumbot.errors import LoginRequired, PageFormatChanged, PageShowsError, Po
 from forumbot.forum.http_page import Page
 from forumbot.forum.unreadable import UnreadablePost
 
+if TYPE_CHECKING:
+    from adapters.html.hooks import Context
+
+T = TypeVar("T")
+
 # A re-read before a deadline follows "next" links at most this far (a loop guard; a day is far shorter).
 MAX_REREAD_PAGES = 200
 
@@ -28,6 +33,18 @@ class HtmlTopics:
     unread-PM header note it uses."""
 
     profile: HtmlProfile
+    username: str
+    _unreadable: dict[str, UnreadablePost]
+
+    if TYPE_CHECKING:  # HtmlForum's, which this mixin uses (declared for the type checker only; issue 27 item 2)
+        def url(self, name: str, **values: Any) -> str: ...
+        def topic_id(self, topic: str) -> str: ...
+        def get(self, path: str, *, follow: bool = True) -> Page: ...
+        def is_login_page(self, page: Page) -> bool: ...
+        def check_complete(self, page: Page) -> None: ...
+        def with_login(self, fn: Callable[[], T]) -> T: ...
+        def ctx(self, page: Page) -> Context: ...
+        def _note_pm_header(self, tree: etree._Element) -> None: ...
 
 
     def page_path(self, tid: str, index: int, per_page: int) -> str:

@@ -35,7 +35,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.extract import extract_posts
-from adapters.html.dom import select, select_one, text
+from adapters.html.dom import find, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
@@ -102,11 +102,11 @@ class InvisionForum(HtmlForum):
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"invision: not logged in ({page.url})")
         form = self.form(page, "reply")
-        field = next((el.get("name") for el in form.xpath(".//textarea") if el.get("name", "").endswith(f"_{tid}")
+        field = next((el.get("name") for el in find(form, ".//textarea") if el.get("name", "").endswith(f"_{tid}")
                       or el.get("name", "").startswith("topic_comment")), None)
         if field is None:
             raise PageFormatChanged(f"invision: no comment field in the reply form of topic {tid}")
-        submitted = next((el.get("name") for el in form.xpath(".//input[@type='hidden']")
+        submitted = next((el.get("name") for el in find(form, ".//input[@type='hidden']")
                           if el.get("name", "").endswith("_submitted")), None)
         values = {field: to_html(text)}
         if submitted:
@@ -127,7 +127,7 @@ class InvisionForum(HtmlForum):
         the form said the reply would be queued, and the author sees his queued comment marked `ipsModerated`
         (IPS 4's templates); one request, made only when such a box was shown. Not found: taken as queued."""
         page = self.get(location.split("#", 1)[0])
-        found = page.tree().xpath(f"//*[@id='elComment_{cid}']")
+        found = find(page.tree(), f"//*[@id='elComment_{cid}']")
         return bool(found) and "ipsModerated" not in (found[0].get("class") or "")
 
     def recent_pages(self, tid: str) -> Iterator[Page]:
@@ -268,7 +268,7 @@ class InvisionForum(HtmlForum):
             raise FormRejected(f"invision: the board does not let the bot use the Messenger: «{said}» (an "
                                "administrator must allow the bot's account and group to send personal messages)")
         form = self.form(page, "compose")
-        submitted = next((el.get("name") for el in form.xpath(".//input[@type='hidden']")
+        submitted = next((el.get("name") for el in find(form, ".//input[@type='hidden']")
                           if el.get("name", "").endswith("_submitted")), None)
         # one member per line: IPS splits messenger_to on newlines, not commas (§12)
         values = {spec.fields["to"]: "\n".join(n.strip() for n in to.split(",") if n.strip()),
@@ -344,8 +344,8 @@ _MOD_QUEUE = "preceding::div[contains(concat(' ', normalize-space(@class), ' '),
 def _mod_queue_notice(form: etree._Element) -> str:
     """The words of the mod-queue box shown before the comment form ("" when there is none): a warning box
     between the page's last comment and the form (a board's announcement above the posts is none of it)."""
-    for box in reversed(form.xpath(_MOD_QUEUE)):
-        if box.xpath("following::*[@data-commentid]"):
+    for box in reversed(find(form, _MOD_QUEUE)):
+        if find(box, "following::*[@data-commentid]"):
             break  # above a comment: not the form's
         return " ".join(text(box).split())
     return ""

@@ -100,9 +100,9 @@ class MybbruForum(PunbbForum):
         body = root.find(".//body/div")
         assert body is not None
         posted = datetime.fromtimestamp(int(item["posted"]), timezone.utc)
-        edited_raw = item.get("edited")
+        edited_raw = str(item.get("edited") or "0")
         edited = (datetime.fromtimestamp(int(edited_raw), timezone.utc)
-                  if str(edited_raw or "0").isdigit() and int(edited_raw or 0) > 0 else None)
+                  if edited_raw.isdigit() and int(edited_raw) > 0 else None)
         return ForumPost(
             id=str(item["id"]), topic=topic, author=" ".join(html.unescape(str(item.get("username", ""))).split()),
             author_id=str(item["user_id"]) if item.get("user_id") not in (None, "") else None,

@@ -177,7 +177,7 @@ class PhpbbForum(HtmlForum):
         for row in select(inbox.tree(), sel["pm_row"]):
             link = select_one(row, sel["pm_row_link"])
             pid = self.query_value(link.get("href", ""), "p") if link is not None else None
-            if pid:
+            if pid and link is not None:
                 rows[pid] = " ".join(text(link).split())
         return rows
 

@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.extract import extract_posts
-from adapters.html.dom import meta_refresh_url, select, select_one, text
+from adapters.html.dom import find, meta_refresh_url, select, select_one, text
 from adapters.html.inbox import same_account
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.pagechecks import error_box
@@ -70,7 +70,7 @@ class PunbbForum(HtmlForum):
     def _check_password_fits(self, form: etree._Element, name: str) -> None:
         """mybb.ru's password input has maxlength=16: a browser cuts a longer password, and so the board stored
         the cut one or none; say so rather than fail as a wrong password (the password itself is not shown)."""
-        field = form.xpath(".//input[@name=$n]", n=name)
+        field = find(form, ".//input[@name=$n]", n=name)
         limit = field[0].get("maxlength", "") if field else ""
         if limit.isdigit() and len(self._password or "") > int(limit):
             raise LoginRequired(f"{self.profile.engine}: password is {len(self._password or '')} characters; "
@@ -204,7 +204,7 @@ class PunbbForum(HtmlForum):
         for row in select(tree, self.profile.selectors["pm_row"]):
             link = select_one(row, self.profile.selectors["pm_row_link"])
             tid = self.query_value(link.get("href", ""), "tid") if link is not None else None
-            if tid:
+            if tid and link is not None:
                 users = [" ".join(text(td).split()) for td in select(row, self.profile.selectors["pm_row_users"])]
                 count = select_one(row, self.profile.selectors["pm_row_replies"])
                 rows.append((tid, " ".join(text(link).split()), users[:2], text(count).strip() if count is not None else ""))

@@ -115,7 +115,8 @@ class XenforoApiForum(AdapterBase):
         with a read; write scopes cannot be tried without writing: the key's refusal names them at the first
         post or PM."""
         problems = []
-        probes = [("user:read", "me/", None), ("conversation:read", "conversations/", None)]
+        probes: list[tuple[str, str, dict[str, int] | None]] = [
+            ("user:read", "me/", None), ("conversation:read", "conversations/", None)]
         probes += [("thread:read", f"threads/{self.topic_id(t)}/posts", {"page": 1}) for t in threads[:1]]
         for scope, path, params in probes:
             try:
@@ -176,11 +177,12 @@ class XenforoApiForum(AdapterBase):
         if page.status == 404 or page.status == 403 and b"api_key" not in page.content and b"scope" not in page.content:
             raise PostGone(f"xenforo api: post {post_id} of thread {tid} answered HTTP {page.status}")
         position = int((self.answer(page).get("post") or {}).get("position", 0))
-        posts, per_page = [], 20
+        posts: list[ForumPost] = []
+        per_page = 20
         number = position // per_page + 1
         for _ in range(MAX_PAGES):
-            page, last = self._page(tid, number)
-            posts += page
+            found, last = self._page(tid, number)
+            posts += found
             if number >= last:
                 break
             number += 1

@@ -31,7 +31,7 @@ import hashlib
 import json
 import logging
 import re
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from urllib.parse import urljoin
 
 from adapters.html.extract import page_info
@@ -45,6 +45,9 @@ from forumbot.forum.adapter import LOCK, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
+
+if TYPE_CHECKING:  # (imported when used: only an API key loads the API flows)
+    from adapters.xenforo.api import XenforoApiForum
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +94,7 @@ class XenforoForum(Conversations):
         return super().thread_problem(thread, base_url)
 
     @classmethod
-    def from_config(cls, forum: Any, password: str | None) -> "XenforoForum":
+    def from_config(cls, forum: Any, password: str | None) -> "XenforoForum | XenforoApiForum":
         """Built by the daemon from a `[forums.NAME]` table (engine = "xenforo")."""
         extra: Mapping[str, Any] = getattr(forum, "extra", {}) or {}
         options = {k: extra[k] for k in TRANSPORT_SETTINGS | {"profile", "delete_read_pms"} if k in extra}

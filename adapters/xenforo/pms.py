@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -43,6 +43,10 @@ class Conversations(HtmlForum):
 
     _unread: int | None  # conversations_unread on the last logged-in page read (XenforoForum.get)
     _handed: str | None  # the PM cursor this process last handed back
+
+    if TYPE_CHECKING:  # XenforoForum's, which these flows use (declared for the type checker only)
+        def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
+                 default: type[Exception] = ...) -> dict[str, Any]: ...
     _last_topic_page: str | None  # the topic page read last: the next cycle reads it again
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -170,7 +174,7 @@ class Conversations(HtmlForum):
         for row in select(tree, sel["pm_row"]):
             link = select_one(row, sel["pm_row_link"])
             m = self.matches("conversation", link.get("href", "")) if link is not None else None
-            if m is None:
+            if m is None or link is None:
                 continue
             when = select_one(row, sel["pm_row_time"])
             stamp = (when.get("data-time") or when.get("datetime") or text(when)) if when is not None else ""

@@ -52,9 +52,9 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         # imported here: pages/ (templates, jinja2) is loaded only by check-config --online
         from forumbot.pages.commands import probe_public_url
 
-        problem = probe_public_url(config)
-        if problem:
-            print(f"forumbot: {problem}", file=sys.stderr)
+        public_problem = probe_public_url(config)
+        if public_problem:
+            print(f"forumbot: {public_problem}", file=sys.stderr)
             return EXIT_CONFIG
     print(f"{config.path}: ok ({len(config.forums)} forum(s), {len(config.games)} game(s))")
     return EXIT_OK

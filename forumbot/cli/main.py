@@ -134,7 +134,7 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_INTERNAL
 
 
-def _run(path, lang: str | None):  # type: ignore[no-untyped-def]
+def _run(path, lang: str | None):
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from dataclasses import replace
 
@@ -165,7 +165,7 @@ def _replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _pages(folder: str, transcript, result, name: str) -> None:  # type: ignore[no-untyped-def]
+def _pages(folder: str, transcript, result, name: str) -> None:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.pages.commands import transcript_pages, write_pages
 

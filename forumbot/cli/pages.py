@@ -88,9 +88,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         folder = Path(args.folder).resolve()  # the folder alone: no database, so no dashboard
     else:
         config = config_from_args(args)
-        folder = Path(args.folder).resolve() if args.folder else (config.pages.folder if config.pages else None)
-        if folder is None:
+        configured = Path(args.folder).resolve() if args.folder else (config.pages.folder if config.pages else None)
+        if configured is None:
             raise ConfigError("serve: give --folder or configure [pages] folder")
+        folder = configured
         sessions = open_store(config)
         ticks = config.pages.dashboard if config.pages else None
         board = lambda: dashboard(sessions, now_of(args), ticks, config)  # noqa: E731

@@ -58,14 +58,14 @@ def check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
         facts[row_id] = found
     with ctx.sessions.begin() as session:
         for row_id, found in facts.items():
-            session.get(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
+            session.get_one(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
     return any(facts.values()), len(facts)
 
 # --- bookkeeping after the fold -----------------------------------------------------------------------------
 
 
 def sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun) -> None:
-    row = session.get(Game, game_id)
+    row = session.get_one(Game, game_id)
     if row.mode != game.mode:
         row.mode = game.mode
     seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat_no)))
@@ -124,7 +124,7 @@ def log_overrides(session: Session, result: GameRun, commands: list[tuple[int, I
 
 def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[int, Input]]:
     """The stored PMs of the game's forum with these forum ids, as the fold read them (with their row ids)."""
-    forum = session.get(Game, game_id).forum_id
+    forum = session.get_one(Game, game_id).forum_id
     return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
 
 
@@ -134,7 +134,7 @@ def close_if_drained(ctx: Context, game_id: int, now: datetime) -> bool:
         open_rows = session.scalar(select(OutboxRow.id).where(
             OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
         if open_rows is None:
-            row = session.get(Game, game_id)
+            row = session.get_one(Game, game_id)
             row.status, row.ended_at = "ended", now
             log.info("%s: game over, every message delivered", row.name)
             return True

@@ -54,6 +54,7 @@ def build_adapter(forum: ForumConfig, environ: Mapping[str, str]) -> ForumAdapte
     from_config = constructor_from_config(factory)
     if from_config is not None:
         return from_config(forum, password)
+    parameters: Mapping[str, inspect.Parameter]
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -267,7 +268,7 @@ def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
 def config_warnings(config: Config) -> list[str]:
     """What an adapter finds unwise in its forum table (a class method `config_warnings(forum, poll_seconds)`);
     warnings, not problems: check-config prints them, `run` logs them."""
-    out = []
+    out: list[str] = []
     for forum in config.forums.values():
         try:
             cls = engine_class(forum.engine)

@@ -85,7 +85,7 @@ def _reread_from_first_there(ctx: Context, adapter: ForumAdapter, reread: Callab
     for start in [*ids, *reversed(earlier)]:
         at = order.index(start)
         try:
-            posts = ctx.retry(adapter, lambda start=start, at=at: reread(topic, start, order[at:]))
+            posts = ctx.retry(adapter, lambda: reread(topic, start, order[at:]))  # called before the loop goes on
         except PostGone:
             posts = []
         if any(p.id == start for p in posts):

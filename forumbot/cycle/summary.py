@@ -11,13 +11,13 @@ from forumbot.localtime import local
 from forumbot.store.models import Forum, Game, OutboxRow
 
 
-def deferred_by_flood(error: BaseException | None) -> bool:
-    """A delivery the forum's flood limit stopped (the rest goes out next tick), not an outage."""
+def deferred_by_flood(error: BaseException | None) -> FloodLimited | None:
+    """The flood limit that stopped a delivery (the rest goes out next tick: not an outage), if it was one."""
     cause = error.cause if isinstance(error, PartlySent) else error
-    return isinstance(cause, FloodLimited)
+    return cause if isinstance(cause, FloodLimited) else None
 
 
-def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type: ignore[no-untyped-def]
+def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:
     """One line per game the tick saw (issue 11 item 9): phase, inputs stored, messages queued and sent, and
     what is stuck in its outbox now (uncertain, refused, held for approval, not deliverable)."""
     names = [o.name for o in report.games]
@@ -51,10 +51,9 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:  # type:
                 # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
                 parts.append(f"{o.held_back} more due from {local(o.held_until, zones.get(o.name, ''))} "
                              f"(grace_seconds)")
-        elif o.state == "error" and deferred_by_flood(o.error):
+        elif o.state == "error" and (after := deferred_by_flood(o.error)) is not None:
             # routine, not an outage: the forum's flood timer holds the rest until a later tick
             owed = waiting.get(o.name, 0)
-            after = o.error.cause if isinstance(o.error, PartlySent) else o.error
             when = f", next try in {after.retry_after:.0f} s" if after.retry_after is not None else ""
             parts = [f"{d.sent if d else 0} sent", f"deferred: {owed} message(s) wait for the forum's flood "
                      f"limit{when} ({after})"]

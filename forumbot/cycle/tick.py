@@ -119,7 +119,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
     started = ctx.clock()
-    shown = can(adapter, UNREAD_PMS) and adapter.shows_unread_pms  # type: ignore[attr-defined]
+    shown = can(adapter, UNREAD_PMS) and adapter.shows_unread_pms
     inbox = Inbox(forum_name, forum_id, started, report, skippable=shown)
     if not inbox.skippable:
         inbox.read(ctx, adapter)
@@ -275,10 +275,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
 
 def _setup_json(ctx: Context, game_id: int) -> str:
     with ctx.sessions.begin() as session:
-        return session.get(Game, game_id).setup_json
+        return session.get_one(Game, game_id).setup_json
 
 
-def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime,  # type: ignore[no-untyped-def]
+def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime,
                  started: datetime, saved: list[Tip]):
     """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
     checked (the answers are stored with the PMs, so the fold is the same in a replay). The inputs are read from
@@ -351,7 +351,7 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
     """A game ended by `game stop`: no reading, no fold; deliver what its outbox owes, then mark it stopped."""
     outcome = GameOutcome(game.name, "done", phase="stopped")
     with ctx.sessions.begin() as session:
-        setup = setup_from_json(session.get(Game, game_id).setup_json, game=game.name, check=False)
+        setup = setup_from_json(session.get_one(Game, game_id).setup_json, game=game.name, check=False)
     target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=adapter.escape)
@@ -364,6 +364,6 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
         left = session.scalar(select(OutboxRow.id).where(
             OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
         if left is None:
-            session.get(Game, game_id).status = "stopped"
+            session.get_one(Game, game_id).status = "stopped"
             log.info("%s: stopped, the closing post delivered", game.name)
     return outcome

@@ -24,9 +24,12 @@ def answered(w: Work, inp: Input, sid: str) -> bool:
     query = parse_query(inp.text) if said is None else None
     if query is not None and isinstance(w.matcher().match(inp.text), str):
         query = None  # a player whose nickname is the word: a bare nickname stays a move (C-12)
-    if said is None and query is None:
+    if said is not None:
+        text = relay(w, inp, sid, said)
+    elif query is not None:
+        text = answer(w, inp, sid, query)
+    else:
         return False
-    text = relay(w, inp, sid, said) if said is not None else answer(w, inp, sid, query)  # type: ignore[arg-type]
     pm(w, inp.at, sid, text, f"pm/{inp.id}")
     return True
 

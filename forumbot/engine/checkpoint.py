@@ -60,7 +60,7 @@ class Checkpoint:
     messages: tuple[Message, ...]  # what the fold had said by then, keys as given
     log: tuple[str, ...]
     resolved: tuple[tuple[str, datetime], ...]
-    commands: tuple[tuple[str, dict, dict], ...]
+    commands: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...]
     late: tuple[tuple[tuple[Any, str], tuple[str, datetime]], ...]  # C-13: ((where, id), (phase missed, stamp))
     missed: tuple[tuple[int, Input], ...]  # the late inputs among them, by queue index (to be handled when read)
     computed: tuple[tuple[str, datetime], ...] = ()  # C-13: the interim counts and reminders made (Work.computed)

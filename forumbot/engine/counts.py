@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timezone
+from typing import Any, Callable
 
 from forumbot.engine.activity import below
 from forumbot.engine.seats import alive_ids, nick, poster, target_nick
@@ -76,7 +77,7 @@ def counts(w: Work, voter: str, target: Target) -> bool:
 def runoff_votes(w: Work, runoff_posts: list[VotePost] | None = None) -> dict[str, Target]:
     """M-10: a runoff vote cast in the runoff; else the RUNOFF part of the day vote, if it fits."""
     g = w.g
-    fits = (
+    fits: Callable[[Target], bool] = (
         (lambda t: t in (Special.HANG_ALL, Special.PARDON_ALL)) if g.hang_all
         else (lambda t: t in g.leaders)
     )
@@ -156,14 +157,17 @@ def count_text(w: Work, final: bool, at: datetime | None = None) -> str:
     else:
         votes = {v: t for v, t in found.final.items() if counts(w, v, t)}
     not_voted = [nick(w, s) for s in alive_ids(w) if s not in votes and s not in found.final]
-    rough = [(poster(w, p), p.text, p.at, p.at_latest) for p in posts if p.straddles(ph.deadline) and not p.deleted]
+    # straddles() holds only with both times known; the two `is not None` say so to the type checker
+    rough = [(poster(w, p), p.text, p.at, p.at_latest) for p in posts
+             if p.straddles(ph.deadline) and not p.deleted and p.at is not None and p.at_latest is not None]
     # Issue 17 item 9: a GM `голос` is named as his, and a rejected post of that voter's before it as replaced
     by_gm = {v: p for v, p in found.final_posts.items() if p.by_gm}
     order = {id(p): i for i, p in enumerate(posts)}
     replaced = [(p, r) for p, r in found.rejected if p.voter in by_gm and r.code not in OTHERS
                 and order[id(p)] < order[id(by_gm[p.voter])]]
     # C-11: an edited post quoted by its text now, the text first stored beside it (item 15)
-    edit = lambda p: (poster(w, p), p.current or p.text, p.text if p.current else "")  # noqa: E731
+    def edit(p: VotePost) -> tuple[str, str, str]:
+        return poster(w, p), p.current or p.text, p.text if p.current else ""
     replaced_ids = {id(q) for q, _ in replaced}
     return w.tb.t.vote_count(
         ph.label, {nick(w, v): target_nick(w, t) for v, t in votes.items()}, not_voted,
@@ -183,11 +187,11 @@ def count_text(w: Work, final: bool, at: datetime | None = None) -> str:
     )
 
 
-def how_far(w: Work, votes: dict[str, Target]) -> dict:
+def how_far(w: Work, votes: dict[str, Target]) -> dict[str, Any]:
     """Issue 30 item 5: how many votes make a majority of the alive players (each candidate's L-n follows), and,
     when the leaders are tied, what the tie would do at the deadline (R-5, R-6). `votes` in post order."""
     alive = alive_ids(w)
-    out: dict = {"majority": (majority_of(len(alive)), len(alive))}
+    out: dict[str, Any] = {"majority": (majority_of(len(alive)), len(alive))}
     leaders, _ = plurality(votes)
     if len(leaders) > 1:
         house = w.tb.variant.house

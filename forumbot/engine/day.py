@@ -15,7 +15,7 @@ from forumbot.engine.seats import alive_ids, example_nick, night_moves, nick, re
 from forumbot.engine.speech import pm, post, to_gms
 from forumbot.engine.work import Work
 from forumbot.model import Role, Where
-from forumbot.rules.base import DayOutcome, Kill
+from forumbot.rules.base import DayOutcome, Kill, Runoff
 
 
 def start_day_one(w: Work, at: datetime) -> None:
@@ -97,11 +97,17 @@ def resolve_day(w: Work, at: datetime) -> None:
     end_phase_checks(w, at, "night", n)
 
 
+def runoff_rules(w: Work) -> Runoff:
+    variant = w.tb.variant
+    assert isinstance(variant, Runoff)  # only a variant with has_runoff opens a runoff
+    return variant
+
+
 def start_runoff(w: Work, at: datetime, outcome: DayOutcome, count: str) -> None:
     g = w.g
     n = g.phase.number
     g.leaders = outcome.runoff
-    g.hang_all = w.tb.variant.runoff_is_hang_all(len(alive_ids(w)))
+    g.hang_all = runoff_rules(w).runoff_is_hang_all(len(alive_ids(w)))
     open_phase(w, "runoff", n, at)
     opens = g.phase.opens  # C-14: later than `at` when the bot came back only after the whole runoff
     late = w.tb.t.late_opening(at, opens) if opens != at else None
@@ -121,7 +127,7 @@ def resolve_runoff(w: Work, at: datetime) -> None:
         end_phase_checks(w, at, "night", n)
         return
     votes = runoff_votes(w)
-    outcome = tb.variant.runoff_outcome(votes, g.leaders, g.hang_all)
+    outcome = runoff_rules(w).runoff_outcome(votes, g.leaders, g.hang_all)
     for k in outcome.deaths:
         kill(w, k.nick, k.cause, at)
     lw = last_word_deadline(w, at, "vote")

@@ -116,16 +116,20 @@ def folded(setup: GameSetup, inputs: Sequence[Input], until: datetime | None,
     return w
 
 
-def late_items(cp: Checkpoint, after: datetime, until: datetime | None, inclusive: bool) -> list[tuple]:
+HeapItem = tuple[datetime, int, bool, str, Input]  # a QueueItem with "is an edit" before its kind, for the order
+
+
+def late_items(cp: Checkpoint, after: datetime, until: datetime | None, inclusive: bool) -> list[HeapItem]:
     """C-13: the late inputs `cp` knows of that are read from `after` on (after it, unless `inclusive`) and by
     `until`, as heap items at their read time."""
     return [(inp.read_at, n, False, "late", replace(inp, at=inp.read_at, at_latest=None))
             for n, inp in cp.missed
-            if (inp.read_at >= after if inclusive else inp.read_at > after)  # type: ignore[operator]
-            and (until is None or inp.read_at <= until)]  # type: ignore[operator]
+            if inp.read_at is not None  # (a late input was read: always so)
+            and (inp.read_at >= after if inclusive else inp.read_at > after)
+            and (until is None or inp.read_at <= until)]
 
 
-def drain(w: Work, heap: list[tuple], until: datetime | None) -> None:
+def drain(w: Work, heap: list[HeapItem], until: datetime | None) -> None:
     """Fold the heap's items in order, then advance to `until` (the game's end if None)."""
     tb = w.tb
     while heap:
@@ -141,7 +145,8 @@ def drain(w: Work, heap: list[tuple], until: datetime | None) -> None:
             # C-13: read after its phase was resolved and announced; it counts from when it was read on
             w.late[inp.where, inp.id] = (missed, inp.at)
             w.missed.append((n, inp))
-            if until is None or inp.read_at <= until:  # type: ignore[operator]
+            assert inp.read_at is not None  # late: read after its phase was resolved
+            if until is None or inp.read_at <= until:
                 late = replace(inp, at=inp.read_at, at_latest=None)
                 heapq.heappush(heap, (late.at, n, False, "late", late))
             continue
@@ -152,7 +157,8 @@ def drain(w: Work, heap: list[tuple], until: datetime | None) -> None:
         handle(w, inp)
     if until is None:
         until = w.g.phase.deadline if w.g.phase.kind != "ended" else w.g.ended_at
-    advance_to(w, until)  # type: ignore[arg-type]
+        assert until is not None  # an ended game has its end
+    advance_to(w, until)
 
 
 def checkpoint_at(w: Work, queue: Sequence[QueueItem], at: datetime) -> Checkpoint:

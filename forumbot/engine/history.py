@@ -106,9 +106,10 @@ def _renamed(w: Work) -> tuple[tuple[str, str, datetime], ...]:
     out = []
     for k, o in enumerate(g.overrides):
         inp = g.inputs[o.index] if o.index < len(g.inputs) else None
-        if o.name != "Replace" or inp is None or inp.at < g.phase.opens:
-            continue
-        after = g.overrides[k + 1].before if k + 1 < len(g.overrides) else g
+        if o.name != "Replace" or inp is None or o.before is None or inp.at < g.phase.opens:
+            continue  # (an override with no Game before it is from before this phase opened)
+        later = g.overrides[k + 1].before if k + 1 < len(g.overrides) else None
+        after = later if later is not None else g
         out += [(sid, seat.nick, inp.at) for sid, seat in o.before.seats.items()
                 if seat.nick != after.seats[sid].nick]
     return tuple(out)

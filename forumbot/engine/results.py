@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from forumbot.model import Death, Message, Role
+
+if TYPE_CHECKING:  # types only: the fold fills these from the engine's records, which never import this module
+    from forumbot.engine.activity import GamePost
+    from forumbot.engine.history import DayRecord
 
 
 @dataclass(frozen=True)
@@ -40,9 +45,9 @@ class GameRun:
     # where: "game" | "vote" | "pm")
     late: tuple[tuple[str, str, datetime, str], ...] = ()
     # every GM PM this fold handled: (input id, the game just before, just after), as the override log keeps it
-    commands: tuple[tuple[str, dict, dict], ...] = ()
-    history: tuple = ()  # forumbot.engine.history.DayRecord per day and runoff, the open one last (public pages)
-    thread_posts: tuple = ()  # forumbot.engine.activity.GamePost per seat's game-thread post (the pages' activity)
+    commands: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...] = ()
+    history: tuple[DayRecord, ...] = ()  # per day and runoff, the open one last (public pages)
+    thread_posts: tuple[GamePost, ...] = ()  # per seat's game-thread post (the pages' activity)
 
 
 INTERIM = frozenset({"count", "remind", "confirm-reminder"})  # what is worth saying only before its deadline

@@ -36,7 +36,8 @@ def post_opening(w: Work, at: datetime, text: str, key: str) -> None:
         return
     joined = Message(last.at, last.where, last.to, w.tb.t.post(last.text, text), last.key)
     if w.quiet:
-        w.capture[w.capture.index(last)] = joined  # type: ignore[union-attr]
+        assert w.capture is not None  # `last` came from it
+        w.capture[w.capture.index(last)] = joined
     else:
         w.messages[last.key] = joined
 

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from forumbot.engine.signup_values import Reserve
 from forumbot.model import Death, Input, Role
@@ -102,7 +102,7 @@ class State:
     moves: NightMoves = field(default_factory=NightMoves)
     hunting_open: bool = True  # H-12, fixed when a night opens
     misfires: int = 0  # M-6
-    agitations: Counter = field(default_factory=Counter)  # H-4, whole game
+    agitations: Counter[str] = field(default_factory=Counter)  # H-4, whole game
     doomed: set[str] = field(default_factory=set)  # autokilled at this day's deadline (H-4 repeat)
     maniac_last: str | None = None  # H-8
     last_words: dict[str, datetime] = field(default_factory=dict)  # seat -> deadline of an unused last word
@@ -117,8 +117,8 @@ class State:
     next_count: datetime | None = None
     reminded: set[str] = field(default_factory=set)
     last_count: str = ""
-    count_signature: tuple = ()  # what the last count showed, to skip re-rendering an unchanged one
-    history: list = field(default_factory=list)  # DayRecord per day and runoff resolved (engine/history.py)
+    count_signature: tuple[object, ...] = ()  # what the last count showed, to skip re-rendering an unchanged one
+    history: list[Any] = field(default_factory=list)  # history.py's DayRecord per day and runoff (it imports us)
     clock: datetime | None = None  # the latest time the timeline reached
     overrides: list[Override] = field(default_factory=list)  # C-9's undo stack
     # every input handled, in order (an undo refolds them); a tip keeps None for those no undo reaches any more
@@ -128,7 +128,7 @@ class State:
     told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
     rewrites: list[Rewrite] = field(default_factory=list)  # since the last resolution, for the undo stack's Games
     asked: dict[str, datetime] = field(default_factory=dict)  # C-15: seat -> when its last `подсчёт` was answered
-    thread_posts: list = field(default_factory=list)  # every seat's game-thread post (engine/activity.py, R-11)
+    thread_posts: list[Any] = field(default_factory=list)  # activity.py's GamePost per thread post (it imports us)
     activity_warned: set[str] = field(default_factory=set)  # R-11: warned for too few posts, whole game
     reserve: Reserve = Reserve()  # S-4: the reserve words posted in the game and the open offers (a value)
 
@@ -164,8 +164,8 @@ class Game:
     next_count: datetime | None
     reminded: frozenset[str]
     last_count: str
-    count_signature: tuple
-    history: tuple
+    count_signature: tuple[object, ...]
+    history: tuple[Any, ...]  # DayRecord, as State.history
     clock: datetime | None
     overrides: tuple[Override, ...]
     inputs: tuple[Input, ...]
@@ -174,7 +174,7 @@ class Game:
     told: Mapping[str, str]
     rewrites: tuple[Rewrite, ...]
     asked: Mapping[str, datetime]
-    thread_posts: tuple
+    thread_posts: tuple[Any, ...]  # GamePost, as State.thread_posts
     activity_warned: frozenset[str]
     reserve: Reserve
 
@@ -183,7 +183,7 @@ class Game:
             return NotImplemented
         return all(_plain(getattr(self, f.name)) == _plain(getattr(other, f.name)) for f in fields(self))
     __hash__ = None  # type: ignore[assignment]
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[Callable[[State], Game], tuple[State]]:
         return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
 
 
@@ -200,7 +200,7 @@ def rewrite(s: State, which: str, key: int | str, new: Any) -> None:
 
 def played(g: Game) -> Game:
     """The game as played, not how the fold got there (inputs, voids, verdicts, C-15's answers): equal after an undo."""
-    empty = MappingProxyType({})
+    empty: Mapping[str, Any] = MappingProxyType({})
     return replace(g, inputs=(), edits=(), voids=empty, told=empty, asked=empty)
 
 

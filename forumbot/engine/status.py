@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from forumbot.engine.counts import ballots, known
 from forumbot.engine.seats import alive_ids, alive_nicks, missing_moves, nick, target_nick, team_targets
-from forumbot.engine.state import State
+from forumbot.engine.state import Game, State
 from forumbot.engine.work import Work
 from forumbot.model import Role, Vote
 
@@ -18,7 +20,7 @@ def status_text(w: Work, roles: bool = False) -> str:
     if ph.kind in ("day", "runoff"):
         found = ballots(w, known(w, g.runoff_posts if ph.kind == "runoff" else g.posts))  # C-13
         votes = {nick(w, v): target_nick(w, t) for v, t in found.final.items()}
-    missing = []
+    missing: list[tuple[str, str]] = []
     # night moves are owed only by night: by day or in Setup the list would name every role as missing
     for sid in (alive_ids(w) if ph.kind == "night" else ()):
         missing.extend((nick(w, sid), str(kind)) for kind in missing_moves(w, sid))
@@ -51,7 +53,7 @@ def majority_line(w: Work) -> str:
     return ""
 
 
-def summary(g: State) -> dict:
+def summary(g: State) -> dict[str, Any]:
     """The game in one line of JSON: what the override log (C-9) keeps before and after a GM command."""
     ph = g.phase
     return {
@@ -63,7 +65,7 @@ def summary(g: State) -> dict:
     }
 
 
-def state_line(g) -> str:  # type: ignore[no-untyped-def]
+def state_line(g: State | Game) -> str:
     """C-9: the state an override changed, in one line of the log (a draft or a Game)."""
     ph = g.phase
     alive = [x.nick for x in g.seats.values() if x.alive]

@@ -26,6 +26,7 @@ from forumbot.errors import SetupError
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import GameSetup, Role
 from forumbot.rules import Seat, get_variant
+from forumbot.rules.base import Variant
 from forumbot.rules.house import configure
 from forumbot.texts import Texts, get_texts
 
@@ -33,7 +34,7 @@ from forumbot.texts import Texts, get_texts
 @dataclass(frozen=True)
 class Table:
     setup: GameSetup
-    variant: Any  # the variant configured with the game's house rules (section R)
+    variant: Variant  # the variant configured with the game's house rules (section R)
     t: Texts
     options: Mapping[str, object]
     edited_votes: str  # C-11: "void" | "first_seen"

@@ -22,6 +22,7 @@ def vote_post(w: Work, inp: Input) -> None:
         return
     text = inp.first_text if inp.first_text is not None else inp.text
     final = False
+    parsed: Vote | Agitation | Rejection
     alive = sid is not None and g.seats[sid].alive
     if sid is None:
         voter, parsed = inp.author, Rejection("not_a_player", inp.author)
@@ -34,11 +35,11 @@ def vote_post(w: Work, inp: Input) -> None:
                     current=inp.text if inp.first_text is not None and inp.text != text else None,
                     read_at=inp.read_at)
     (g.runoff_posts if ph.kind == "runoff" else g.posts).append(post)
-    if isinstance(post.parsed, Agitation):
+    if isinstance(post.parsed, Agitation) and sid is not None:  # (an agitation is only ever an alive seat's)
         g.agitations[sid] += 1
         w.log.append(f"{ph.label}: agitation by {inp.author} ({post.parsed.marker}), #{g.agitations[sid]}")
         if g.agitations[sid] > 1:
-            g.doomed.add(sid)  # type: ignore[arg-type]
+            g.doomed.add(sid)
     check_majority(w, inp.at)
 
 

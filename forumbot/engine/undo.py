@@ -90,6 +90,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     if why:
         answer(w, inp, t.command_refused(why))
         return
+    assert before is not None  # else `why` refused it
     kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
     offers = w.g.reserve.offers  # S-4: those the undone `замена НИК` made are withdrawn
     g = w.g

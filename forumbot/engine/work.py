@@ -10,13 +10,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import islice
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from forumbot import parse
 from forumbot.engine.state import State
 from forumbot.engine.table import Table
 from forumbot.model import Input, Message, Where
-from forumbot.rules.ballots import Tally
+from forumbot.rules.ballots import Tally, VotePost
 
 
 @dataclass
@@ -33,9 +33,10 @@ class Work:
     # C-13: (where, input id) -> (the phase it missed, its stamp); a post and a PM may share an id
     late: dict[tuple[Where, str], tuple[str, datetime]] = field(default_factory=dict)
     resolved: list[tuple[str, datetime]] = field(default_factory=list)  # each phase resolved, with when
-    commands: list[tuple[str, dict, dict]] = field(default_factory=list)  # GM PM id -> game before and after
-    tallies: dict[int, tuple[list, Tally]] = field(default_factory=dict)  # resumable counts (engine/counts.py)
-    read_latest: dict[int, tuple[list, int, datetime | None]] = field(default_factory=dict)  # (counts.py, C-13)
+    # GM PM id -> the game before and after it (status.summary)
+    commands: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    tallies: dict[int, tuple[list[VotePost], Tally]] = field(default_factory=dict)  # resumable counts (counts.py)
+    read_latest: dict[int, tuple[list[VotePost], int, datetime | None]] = field(default_factory=dict)  # counts.py, C-13
     missed: list[tuple[int, Input]] = field(default_factory=list)  # C-13's late inputs, by queue index
     on_resolved: Callable[[datetime], None] | None = None  # the fold's checkpoint at a resolved deadline
     # C-13: a message made from the inputs at one moment (an interim count, a reminder, a GM's status) shows only
@@ -48,7 +49,8 @@ class Work:
     # the bot is back then. None outside a tick (a replay reads the recorded times)
     now: datetime | None = None
     gm_closing: bool = False  # C-14: the open phase is being resolved by a GM's `конец-фазы` (not judged)
-    _matcher: tuple | None = None
+    # (the nicks, the aliases dict, how many aliases it had, their matcher): see matcher()
+    _matcher: tuple[tuple[str, ...], Mapping[str, str], int, parse.NickMatcher] | None = None
 
     def matcher(self) -> parse.NickMatcher:
         """The nick matcher of the seats and aliases as they are now (rebuilt only when they changed)."""

@@ -86,11 +86,15 @@ class AdapterBase:
     # engine without pages to read (Discourse, XenForo's API, the memory forum)
     profile: Any = None
     tz: tzinfo | None = None  # the zone the forum prints its times in, where the adapter reads them so
-    shows_unread_pms: bool = False  # topic pages are read for the header's unread-PM count (UNREAD_PMS)
     # whether the engine's inbox flow deletes the PMs read, and whether this forum has it on (`delete_read_pms`):
     # then a database restored from a copy cannot read again those read since (outbox/restore.py)
     deletes_pms: ClassVar[bool] = False
     delete_read_pms: bool = False
+
+    @property
+    def shows_unread_pms(self) -> bool:
+        """Whether topic pages are read for the header's unread-PM count (UNREAD_PMS)."""
+        return False
 
     def escape(self, text: str) -> str:
         """`text` made inert in the engine's markup, for names and words a player wrote."""
@@ -129,7 +133,7 @@ class AdapterBase:
         return []
 
 
-def can(adapter: AdapterBase, capability: str) -> bool:
+def can(adapter: AdapterBase | ForumAdapter, capability: str) -> bool:
     """Whether an adapter declares an optional ability."""
     return capability in adapter.CAPABILITIES
 
@@ -148,6 +152,16 @@ class ForumAdapter(Protocol):
     Optional, too: `account_exists(name) -> bool | None`, whether the forum has an account of that name
     (None: it cannot tell). The daemon asks it once for the new account of a GM `замена`, so a replacement
     by a name nobody holds is refused instead of leaving the seat's PMs undeliverable."""
+
+    # what the shell reads off every adapter, declared on AdapterBase with the value of an engine that lacks it
+    CAPABILITIES: ClassVar[frozenset[str]]
+    deletes_pms: ClassVar[bool]
+    delete_read_pms: bool
+
+    @property
+    def shows_unread_pms(self) -> bool: ...
+
+    def escape(self, text: str) -> str: ...
 
     def login(self) -> None: ...
 

@@ -12,6 +12,7 @@ GMs are told (forumbot.forum.unreadable). The bound also keeps the recursive tex
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from lxml import etree
 
@@ -35,7 +36,7 @@ def parse_html(data: bytes, base_url: str | None = None) -> etree._Element:
     root = _parse(data, base_url)
     if any(e.type_name == "ERR_RESOURCE_LIMIT" for e in _PARSER.error_log):
         root = _parse(_cap_depth(data), base_url)
-    for el in _DEEP(root):
+    for el in cast(list[etree._Element], _DEEP(root)):  # the path selects elements
         if len(el):
             etree.strip_tags(el, "*")
             el.set(FLATTENED, "1")
@@ -43,7 +44,8 @@ def parse_html(data: bytes, base_url: str | None = None) -> etree._Element:
 
 
 def _parse(data: bytes, base_url: str | None) -> etree._Element:
-    root = etree.fromstring(data, _PARSER, base_url=base_url) if data.strip() else None
+    # lxml takes base_url=None (no base), where lxml-stubs say str
+    root = etree.fromstring(data, _PARSER, base_url=base_url) if data.strip() else None  # type: ignore[arg-type]
     return root if root is not None else etree.fromstring(b"<html></html>", _PARSER)
 
 

@@ -25,7 +25,12 @@ UNDECODABLE = "\U0010fffd"
 # Set on the root of a tree that holds UNDECODABLE: pages that decode (nearly all) are not searched for it.
 UNDECODABLE_PAGE = "data-forumbot-undecodable"
 _UNDECODABLE_ERRORS = "forumbot-undecodable"
-codecs.register_error(_UNDECODABLE_ERRORS, lambda e: (UNDECODABLE, e.end))  # type: ignore[arg-type, return-value]
+def _mark_undecodable(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)  # registered for decoding only
+    return UNDECODABLE, error.end
+
+
+codecs.register_error(_UNDECODABLE_ERRORS, _mark_undecodable)
 
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
@@ -38,8 +43,8 @@ def declared_charset(content_type: str | None, content: bytes) -> str | None:
         m = _HEADER_CHARSET.search(content_type)
         if m:
             return m.group(1).lower()
-    m = _META_CHARSET.search(content[:4096])
-    return m.group(1).decode("ascii").lower() if m else None
+    meta = _META_CHARSET.search(content[:4096])
+    return meta.group(1).decode("ascii").lower() if meta else None
 
 
 def is_utf8_beyond_doubt(content: bytes) -> bool:

@@ -33,7 +33,7 @@ Draw = Callable[[GameSetup], dict[str, Role]]
 # --- the commitment ---------------------------------------------------------------------------------------------
 
 
-def commitment(seed: int, nicks: Sequence[str], roles: dict[str, Role | str]) -> str:
+def commitment(seed: int, nicks: Sequence[str], roles: Mapping[str, Role | str]) -> str:
     """The engine's commitment (posted with the player list) for these seats, in seat order."""
     return engine.commitment(seed, {nick: Role(roles[nick]) for nick in nicks})
 

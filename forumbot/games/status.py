@@ -114,7 +114,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
 def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, zone: str) -> str:
     """S-2: who holds a place, who is in the reserve, the close in force (`game status`, the dashboard)."""
     with sessions.begin() as session:
-        setup, inputs, _ = load_game(session, config, session.scalar(select(Game.id).where(Game.name == name)))
+        setup, inputs, _ = load_game(session, config, session.scalars(select(Game.id).where(Game.name == name)).one())
     s = run_signup(setup.signup, inputs, now)  # type: ignore[arg-type]
     return (f"sign-up: {s.state}, {len(s.players)} of {setup.signup.seats} (closes "  # type: ignore[attr-defined]
             f"{local(s.closes, zone)}{', extended' if s.extended else ''}); players: {', '.join(s.players) or '-'}; "
@@ -133,7 +133,7 @@ def _posts(n: int) -> str:
     return f"{n} post" if n == 1 else f"{n} posts"
 
 
-def _the_end(game: Game, run, zone: str) -> list[str]:  # type: ignore[no-untyped-def]
+def _the_end(game: Game, run, zone: str) -> list[str]:
     """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
     result = run.result
     if game.status in STOPPED:
@@ -145,7 +145,7 @@ def _the_end(game: Game, run, zone: str) -> list[str]:  # type: ignore[no-untype
     return [f"result: {how}; seed {game.seed}", *_seat_lines(run)]
 
 
-def _seat_lines(run) -> list[str]:  # type: ignore[no-untyped-def]
+def _seat_lines(run) -> list[str]:
     lines = []
     for p in run.result.players:
         fate = "alive" if p.alive else (f"out ({p.died.cause}, {p.died.phase})" if p.died else "out")
@@ -153,7 +153,7 @@ def _seat_lines(run) -> list[str]:  # type: ignore[no-untyped-def]
     return lines
 
 
-def _don_line(game: Game, run) -> list[str]:  # type: ignore[no-untyped-def]
+def _don_line(game: Game, run) -> list[str]:
     """M-1: who the Don is, or that the mafia have not chosen him yet (a variant without one says nothing)."""
     don = [p.nick for p in run.result.players if p.role is Role.DON]
     if don:

@@ -39,7 +39,7 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     except SetupError:  # a stored setup the fold refuses is a reason to stop the game: reveal the seats as stored
         roles = None
     with sessions.begin() as session:
-        game = session.scalar(select(Game).where(Game.name == name))
+        game = session.scalars(select(Game).where(Game.name == name)).one()
         setup = setup_of(game)
         if setup.signup is not None:  # S-3: the draw is the one its sign-up's close gave, if it closed
             stored, inputs, _ = load_game(session, config, game.id)

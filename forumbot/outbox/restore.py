@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
-from forumbot.forum.adapter import ForumPost
+from forumbot.forum.adapter import ForumAdapter, ForumPost
 from forumbot.model import Message, Where
 from forumbot.outbox.store import MARKER
 from forumbot.store.models import Game, OutboxRow
@@ -51,7 +51,7 @@ def is_behind(session: Session, forum_id: int, game_id: int) -> bool:
     return get_cursor(session, forum_id, behind_stream(game_id)) == BEHIND
 
 
-def loses_read_pms(adapter: object) -> bool:
+def loses_read_pms(adapter: ForumAdapter) -> bool:
     """Whether the adapter deletes the PMs it has read (an engine with a delete flow, `delete_read_pms` on):
     adapters that never delete lack the flags, and read those PMs again after a restore."""
     return adapter.deletes_pms and adapter.delete_read_pms
@@ -78,7 +78,7 @@ def note_if_behind(session: Session, forum_id: int, game_id: int, posts: list[Fo
     of this database count as known (a season's earlier game)."""
     if not any(post.author.casefold() == bot.casefold() for post in posts):
         return False
-    markers = own_markers(posts, bot, session.get(Game, game_id).started_at)
+    markers = own_markers(posts, bot, session.get_one(Game, game_id).started_at)
     if not markers:
         return False
     delivered = set(session.scalars(select(OutboxRow.marker).where(
@@ -99,9 +99,9 @@ def look_first(session: Session, forum_id: int, game_id: int, until: datetime) -
     messages are queued, in the same transaction."""
     if not is_behind(session, forum_id, game_id):
         return 0
-    changed = session.execute(update(OutboxRow).where(
+    changed = cast(CursorResult[Any], session.execute(update(OutboxRow).where(  # an UPDATE's result is a cursor's
         OutboxRow.game_id == game_id, OutboxRow.status == "pending", OutboxRow.due_at <= until,
-    ).values(status="attempted", last_error=BEHIND_WHY)).rowcount
+    ).values(status="attempted", last_error=BEHIND_WHY))).rowcount
     set_cursor(session, forum_id, behind_stream(game_id), "0")
     return changed
 

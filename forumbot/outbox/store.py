@@ -13,6 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from forumbot.errors import ForumError
+from forumbot.forum.adapter import ReplyId
 from forumbot.model import Message, Where
 from forumbot.store.models import OutboxRow
 from forumbot.store.records import insert_ignore
@@ -107,7 +108,7 @@ MERGED = "merged:"  # a remote id's prefix: the forum appended the post to the b
 
 def mark_sent(sessions, rows, remote: str | None, now) -> None:
     # a merge is delivery all the same (the marker is in the older post); `game status` tells the operator
-    remote_id = MERGED + remote if getattr(remote, "merged", False) else remote or ""
+    remote_id = MERGED + remote if isinstance(remote, ReplyId) and remote.merged else remote or ""
     update_rows(sessions, rows, status="sent", remote_id=remote_id, sent_at=now, last_error=None)
 
 

@@ -22,7 +22,7 @@ from forumbot.store.game import as_sent, fold_game, load_game
 from forumbot.store.models import Game
 
 
-def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:  # type: ignore[no-untyped-def]
+def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:
     """A transcript's pages as its game's ticks built them: `game export` records how (URL, threads, post links,
     vote history) and each event's forum id."""
     p: dict[str, Any] = transcript.pages or {}
@@ -51,7 +51,7 @@ def write_pages(folder: Path, g: GamePages) -> list[str]:
     return write_site(folder, build_game(g), g.setup.language, g.setup.schedule.timezone)
 
 
-def build_stored(sessions, config: Config, names: list[str], folder: Path | None,  # type: ignore[no-untyped-def]
+def build_stored(sessions, config: Config, names: list[str], folder: Path | None,
                  now: datetime) -> list[str]:
     """`forumbot pages build`: each named (default: every published) stored game's site, folded as a tick
     would now; returns the files written."""
@@ -81,7 +81,7 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     return sorted(set(written))
 
 
-def _setup(sessions, config: Config, name: str):  # type: ignore[no-untyped-def]
+def _setup(sessions, config: Config, name: str):
 
     with sessions.begin() as session:
         game_id = session.scalar(select(Game.id).where(Game.name == name))

@@ -20,7 +20,7 @@ from forumbot.store.records import phase_stream
 STUCK = ("uncertain", "refused", "queued")
 
 
-def _outcome(o) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _outcome(o) -> dict[str, Any]:
     return {"state": o.state, "phase": o.phase, "stored": o.stored, "queued": o.queued,
             "sent": o.delivery.sent if o.delivery else 0, "error": str(o.error or o.problem or o.pages_error or "")}
 
@@ -130,7 +130,7 @@ def write_private(path: Path, text: str) -> None:
         f.write(text)
 
 
-def write_after_tick(path: Path, sessions, now: datetime, report) -> None:  # type: ignore[no-untyped-def]
+def write_after_tick(path: Path, sessions, now: datetime, report) -> None:
     """The dashboard file after each tick, with what the tick did per game (0600; a failure only logged:
     the tick's work is done and delivered)."""
     import logging

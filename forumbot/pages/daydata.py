@@ -149,7 +149,7 @@ def lead(day: DayData) -> tuple[Target, int, int, Target | None] | None:
     return first, len(voters), len(voters) - (len(second[1]) if second else 0), second[0] if second else None
 
 
-def _tie(record: DayRecord, ranked: list,  # type: ignore[type-arg]
+def _tie(record: DayRecord, ranked: list,
          posted: list[str]) -> tuple[str, tuple[str, ...], str] | None:
     """Issue 30 item 5, as the count post says it: the open day's tied leaders and what R-6 (or R-5's majority)
     does with them at the deadline; `ranked` is the final tally, most votes first, each target's voters in the
@@ -168,7 +168,7 @@ def _tie(record: DayRecord, ranked: list,  # type: ignore[type-arg]
     return code, leaders, first
 
 
-def _reading(post, parsed, alive, ignored, before, after) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+def _reading(post, parsed, alive, ignored, before, after) -> tuple[str, str]:
     if post.deleted:
         return "deleted", ""
     if post.voided:
@@ -192,7 +192,7 @@ def _counts(target: object, alive: set[str]) -> bool:
     return isinstance(target, Special) or target in alive
 
 
-def _tally(votes: dict, target_of) -> dict[Target, int]:  # type: ignore[no-untyped-def]
+def _tally(votes: dict, target_of) -> dict[Target, int]:
     tally: dict[Target, int] = {}
     for t in votes.values():
         key = target_of(str(t))

@@ -231,7 +231,7 @@ def file_name(slug: str, svg: str, ext: str = "svg") -> str:
 def to_png(svg: str) -> bytes | None:
     """The PNG through resvg (the `png` extra) with Debian's DejaVu fonts; None without the extra."""
     try:
-        import resvg_py  # type: ignore[import-not-found]
+        import resvg_py
     except ImportError:
         return None
     data = resvg_py.svg_to_bytes(svg_string=svg, font_dirs=["/usr/share/fonts/truetype/dejavu"],

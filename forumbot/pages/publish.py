@@ -27,7 +27,7 @@ URL_KEY = "pages_url"  # beside the setup in the stored setup JSON: the URL play
 RESULT = re.compile(r"^(day|runoff) (\d+)/(result|runoff)$")
 
 
-def freeze_url(setup_json: str, config, game) -> str:  # type: ignore[no-untyped-def]
+def freeze_url(setup_json: str, config, game) -> str:
     """The stored setup with the site's public URL at `game start`, when the game is published."""
     pages = getattr(config, "pages", None)
     if pages is None or not game.publish:
@@ -41,7 +41,7 @@ def frozen_url(setup_json: str) -> str:
     return str(json.loads(setup_json).get(URL_KEY, ""))
 
 
-def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,  # type: ignore[no-untyped-def]
+def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,
                links: dict[str, str] | None = None, posts: dict[str, str] | None = None,
                built: datetime | None = None) -> GamePages:
     pages = config.pages
@@ -51,7 +51,7 @@ def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,  # type: 
                      posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}), built=built)
 
 
-def delivered(sessions, game_id: int) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def delivered(sessions, game_id: int) -> dict[str, str]:
     """Message key -> the forum's post id of each of the game's posts in its threads that the outbox delivered
     (issue 20 item 3: the game page links every bot post). In shadow mode the posts went as PMs: none."""
     from sqlalchemy import select
@@ -118,7 +118,7 @@ def _quote(name: str) -> str:
     return quote(name)
 
 
-def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
+def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],
             markdown: bool, posts: Callable[[], dict[str, str]] = dict,
             built: datetime | None = None) -> tuple[GameRun, str]:
     """The tick's hook: write the game's pages, then give the fold's result with the posts linked. Returns the
@@ -137,7 +137,7 @@ def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[
     return replace(run, messages=decorate(g, run.messages, markdown, not done.error)), done.error
 
 
-def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],  # type: ignore[no-untyped-def]
+def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],
                    posts: Callable[[], dict[str, str]], built: datetime | None = None) -> None:
     """The tick's second hook, once it delivered posts: the pages link them now (their forum ids are known
     only now), so the folder is what `replay --pages` of an export builds. A failure only leaves them unlinked

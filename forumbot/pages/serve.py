@@ -20,10 +20,10 @@ TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".png": "
          ".txt": "text/plain; charset=utf-8"}
 
 
-def app(folder: Path, dashboard: Callable[[], dict[str, Any]] | None = None, token: str = ""):  # type: ignore[no-untyped-def]
+def app(folder: Path, dashboard: Callable[[], dict[str, Any]] | None = None, token: str = ""):
     root = folder.resolve()
 
-    def wsgi(environ: dict, start_response) -> Iterable[bytes]:  # type: ignore[no-untyped-def]
+    def wsgi(environ: dict, start_response) -> Iterable[bytes]:
         method = environ.get("REQUEST_METHOD", "GET")
         if method not in ("GET", "HEAD"):
             return _answer(start_response, "405 Method Not Allowed", b"read-only\n", extra=[("Allow", "GET, HEAD")])
@@ -60,13 +60,13 @@ def _shows_token(environ: dict, token: str) -> bool:
     return hmac.compare_digest(given.strip().encode(), token.encode())
 
 
-def _not_found(start_response, method: str) -> list[bytes]:  # type: ignore[no-untyped-def]
+def _not_found(start_response, method: str) -> list[bytes]:
     """Every missing file, and the dashboard to anyone without the token, get the same answer."""
     return _answer(start_response, "404 Not Found", b"not found\n", method=method,
                    extra=[("Cache-Control", "no-store")])
 
 
-def _answer(start_response, status: str, body: bytes, kind: str = "text/plain; charset=utf-8",  # type: ignore[no-untyped-def]
+def _answer(start_response, status: str, body: bytes, kind: str = "text/plain; charset=utf-8",
             method: str = "GET", extra: list[tuple[str, str]] | None = None) -> list[bytes]:
     headers = [("Content-Type", kind), ("Content-Length", str(len(body))), ("X-Content-Type-Options", "nosniff"),
                ("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:")]

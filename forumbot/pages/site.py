@@ -12,6 +12,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -279,8 +280,8 @@ def _nights(g: GamePages, words: Words, urls: dict[str, str]) -> list[tuple[str,
         ended_after_day = bool(days) and days[-1].closed == g.run.result.ended_at
         count = last - 1 if ended_after_day else last
     else:
-        kind, _, n = label.partition(" ")
-        count = int(n) - 1 if n else 0
+        kind, _, number = label.partition(" ")
+        count = int(number) - 1 if number else 0
     out = []
     for n in range(1, count + 1):
         died = [p["nick"] + " — " + p["cause_words"] + (f" ({p['role_words']})" if p["role_words"] else "")
@@ -313,13 +314,13 @@ def _check(g: GamePages) -> dict:
     return dict(seed=g.setup.seed, drawn=drawn, command=f"printf '%s' {shlex.quote(drawn)} | sha256sum")
 
 
-def _target(t) -> dict:  # type: ignore[no-untyped-def]
+def _target(t) -> dict:
     return {"name": t.name, "special": t.special} if t is not None else None  # type: ignore[return-value]
 
 
 def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words, posts: list[BotPost]) -> bytes:
     ended = g.run.result.winner is not None
-    doc = {
+    doc: dict[str, Any] = {
         "game": g.name, "variant": g.setup.variant, "language": words.language, "phase": g.run.phase,
         "deadline": _iso(g.run.next_deadline), "winner": g.run.result.winner,
         "ended_at": _iso(g.run.result.ended_at),

@@ -208,7 +208,7 @@ class Words:
     def target(self, name: str, special: bool) -> str:
         return self(f"special.{name}") if special else name
 
-    def why(self, row) -> str:  # type: ignore[no-untyped-def]
+    def why(self, row) -> str:
         """What a post was read as, with why where it did not count (the count post's own words for a
         rejection, C-6)."""
         said = self(f"reading.{row.reading}")

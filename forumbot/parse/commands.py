@@ -170,7 +170,8 @@ class _Reader:
             return [(nick, text[end:].strip()) for end, nick in kept]
         if ambiguous is not None:
             return ambiguous
-        return self.nick(text[: ends[-1]])
+        found = self.nick(text[: ends[-1]])  # no run names a player: the rejection quotes the longest
+        return found if isinstance(found, Rejection) else [(found, text[ends[-1] :].strip())]
 
 
 def _first_line(text: str) -> tuple[int, list[str]] | None:
@@ -312,7 +313,8 @@ def _alias(reader: _Reader, rest: str, word: str, reserved: Collection[str]) -> 
         nick = reader.matcher.match_key(spans.key(end, len(rest)), reader.everyone)
         if isinstance(nick, str):
             return _new_alias(rest[:end], nick, reserved)
-    return reader.nick(rest[ends[0] :].strip())
+    nick = reader.nick(rest[ends[0] :].strip())  # no split leaves a name: the rejection quotes the longest rest
+    return nick if isinstance(nick, Rejection) else _new_alias(rest[: ends[0]], nick, reserved)
 
 
 def _new_alias(alias: str, nick: str, reserved: Collection[str]) -> Alias | Rejection:

@@ -192,7 +192,9 @@ class _Line:
             key = parts.key(0, before)
             target = self.loosely(self.matcher.match_key(key, self.alive), key)
             if isinstance(target, Rejection):
-                first = first or self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
+                if first is None:
+                    quoted = self.matcher.match(rest[:before], allowed=self.alive)  # quoting its text
+                    first = quoted if isinstance(quoted, Rejection) else target
                 continue
             if self.variant != "free_hunt":
                 # Only Free Hunt names an executor (H-7); Moscow's grammar has no such part.
@@ -202,8 +204,9 @@ class _Line:
             if isinstance(executor, str):
                 return Move(MoveKind.SHOT, target, executor=executor)
             if first is None:
-                executor = self.matcher.match(rest[after:], allowed=self.alive)  # quoting its text
-                first = Rejection("bad_executor", executor.detail) if executor.code == "not_alive" else executor
+                quoted = self.matcher.match(rest[after:], allowed=self.alive)  # quoting its text
+                why = quoted if isinstance(quoted, Rejection) else executor
+                first = Rejection("bad_executor", why.detail) if why.code == "not_alive" else why
         if first is not None and whole.code == "unknown_name":
             return first
         return whole

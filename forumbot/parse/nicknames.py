@@ -152,4 +152,6 @@ class NickMatcher:
     def names_any(self, text: str) -> bool:
         """Whether `text` names some player (alive or not), exactly or after folding."""
         key = within(text, self._key_limit)
-        return bool(key) and len(key) <= self._key_limit and (key in self._exact or fold_lookalikes(key) in self._folded)
+        if not key:
+            return False
+        return len(key) <= self._key_limit and (key in self._exact or fold_lookalikes(key) in self._folded)

@@ -128,7 +128,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
         for name in NEEDED_ON_INBOX:
             if select_one(inbox_tree, profile.selectors[name]) is None:
                 report.problems.append(f"selectors.{name}: {profile.selectors[name]!r} matched nothing on the inbox "
-                                       f"{report.inbox['url']}{hint}")
+                                       f"{inbox_page.url}{hint}")
     return report
 
 

@@ -157,7 +157,7 @@ def _save(path: Path, data: dict[str, Any]) -> None:
     os.chmod(path, 0o600)
 
 
-def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, str, str]]) -> int:
+def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, ...]]) -> int:
     """The CLI's side: the forum's adapter (as `probe` builds it), the first game on it for the threads and the
     GM; exit 0 when no flow failed, 2 naming each that did."""
     import sys

@@ -88,7 +88,7 @@ class Tally:
     changes_allowed: int | None
     repeat_is_change: bool = True
     ballots: Ballots = field(default_factory=lambda: Ballots({}, [], [], [], []))
-    changes: Counter = field(default_factory=Counter)
+    changes: Counter[str] = field(default_factory=Counter)
     locked: set[str] = field(default_factory=set)
     seen: int = 0
 

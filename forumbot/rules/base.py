@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:
     from forumbot.rules.house import HouseRules
@@ -76,6 +76,15 @@ class NightMoves:
 
     def get(self, nick: str, kind: MoveKind) -> Move | None:
         return self.by_player.get((nick, kind))
+
+
+@runtime_checkable
+class Runoff(Protocol):
+    """What a variant with a runoff (`Variant.has_runoff`, M-10) adds to the interface."""
+
+    def runoff_is_hang_all(self, alive_count: int) -> bool: ...
+
+    def runoff_outcome(self, votes: Mapping[str, Target], leaders: Sequence[str], hang_all: bool) -> DayOutcome: ...
 
 
 class Variant(Protocol):

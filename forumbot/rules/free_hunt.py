@@ -170,7 +170,7 @@ class FreeHunt:
                 saved = True
                 log.append("mafia shot healed")
             else:
-                die(shot.target, "mafia")  # type: ignore[arg-type]
+                die(shot.target, "mafia")
 
         # Maniac (H-8): shoots only if still alive at his step (H-13).
         for nick in sorted(alive):
@@ -181,7 +181,7 @@ class FreeHunt:
                         saved = True
                         log.append("maniac shot healed")
                     else:
-                        die(kill.target, "maniac")  # type: ignore[arg-type]
+                        die(kill.target, "maniac")
         return NightReport(deaths=tuple(deaths), healed_saved=saved, log=tuple(log))
 
     def winner(self, seats: Sequence[Seat]) -> str | None:

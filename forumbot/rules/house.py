@@ -44,7 +44,7 @@ class HouseRules:
 
     def summary(self, defaults: "HouseRules") -> list[tuple[str, Any]]:
         """(option, value) for every house rule that differs from the variant's clause, in RULES.md order."""
-        out = []
+        out: list[tuple[str, Any]] = []
         for name in ("vote_changes", "final_word", "vote_format", "pass_words", "lynch", "tie", "no_show",
                      "draw_at", "open_roles", "cast", "post_minimum", "majority_ends_day", "majority_delay"):
             value = getattr(self, name)
@@ -74,7 +74,7 @@ def house_rules(variant: str, options: Mapping[str, Any]) -> HouseRules:
         raise SetupError(problems[0])
     changes = options.get("vote_changes", base.vote_changes)
     return HouseRules(
-        vote_changes=None if changes == "unlimited" else changes,  # type: ignore[arg-type]
+        vote_changes=None if changes == "unlimited" else changes,
         repeat_is_change="vote_changes" not in options,
         final_word=options.get("final_word", base.final_word),
         vote_format=options.get("vote_format", base.vote_format),

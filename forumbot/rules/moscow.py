@@ -142,11 +142,11 @@ class Moscow:
             move = moves.get(checker, MoveKind.CHECK)
             if move is None or not seat.alive or checker in dead_now or move.target is None:
                 continue  # M-4: a checker killed that night gets no result
-            target = seats[move.target]
+            checked = seats[move.target]
             if seat.role is Role.SHERIFF:
-                checks.append((checker, target.nick, "mafia" if target.is_mafia else "town"))
+                checks.append((checker, checked.nick, "mafia" if checked.is_mafia else "town"))
             elif seat.role is Role.DON:
-                checks.append((checker, target.nick, str(target.role)))
+                checks.append((checker, checked.nick, str(checked.role)))
         return NightReport(deaths=tuple(deaths), checks=tuple(checks), misfire=misfire)
 
     def winner(self, seats: Sequence[Seat]) -> str | None:

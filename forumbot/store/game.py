@@ -35,7 +35,7 @@ def load_game(session: Session, config: Config,
               game_id: int) -> tuple[GameSetup, list[Input], list[tuple[int, Input]]]:
     """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
     PMs from its GMs (with their row ids, for the override log)."""
-    row = session.get(Game, game_id)
+    row = session.get_one(Game, game_id)
     setup = stored_setup(session, row)
     routing = game_routing(session, config, row, setup)
     inputs, commands, _ = routing.collect(session.execute(routing.query()))
@@ -75,7 +75,7 @@ def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until:
               fold: Fold = default_fold) -> GameRun:
     """The game as the store says it is at `until` (what `game status` shows and a dispute replays)."""
     with sessions.begin() as session:
-        game_id = session.scalar(select(Game.id).where(Game.name == name))
+        game_id = session.scalars(select(Game.id).where(Game.name == name)).one()
         setup, inputs, _ = load_game(session, config, game_id)
     return fold(setup, inputs, until)
 

@@ -112,7 +112,7 @@ def load_inputs(sessions: sessionmaker[Session], config: Config, game_id: int, t
     """What `load_game` gives (the setup, the inputs, the GMs' PMs among them), the inputs `tip` saw loaded only
     when read if the store shows their rows unchanged since `mark`; the GMs' PMs are then those among the rest."""
     with sessions.begin() as session:
-        row = session.get(Game, game_id)
+        row = session.get_one(Game, game_id)
         setup = stored_setup(session, row)
         routing = game_routing(session, config, row, setup)
         key = routing.key()

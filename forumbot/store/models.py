@@ -128,7 +128,7 @@ class RawInput(Base):
 
 
 @event.listens_for(RawInput, "before_update")
-def _bump_version(mapper, connection, target: RawInput) -> None:  # type: ignore[no-untyped-def]
+def _bump_version(mapper, connection, target: RawInput) -> None:
     target.version = (target.version or 1) + 1
 
 

@@ -7,9 +7,9 @@ function here compares before it writes.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
-from sqlalchemy import select
+from sqlalchemy import CursorResult, Executable, select
 from sqlalchemy.orm import Session
 
 from forumbot.forum.adapter import ForumPM, ForumPost
@@ -20,20 +20,22 @@ def insert_ignore(session: Session, model: type, values: dict[str, Any], keys: l
     """INSERT unless a row with the same unique `keys` exists (a concurrent tick may have stored it)."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+        statement: Executable = pg_insert(model).values(**values).on_conflict_do_nothing(index_elements=keys)
     elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        statement = sqlite_insert(model).values(**values).on_conflict_do_nothing(index_elements=keys)
     else:  # pragma: no cover - only the two supported databases
         raise NotImplementedError(dialect)
-    result = session.execute(insert(model).values(**values).on_conflict_do_nothing(index_elements=keys))
-    return bool(result.rowcount)
+    result = session.execute(statement)
+    return bool(cast(CursorResult[Any], result).rowcount)  # an INSERT's result is a cursor's
 
 
 def forum_id(session: Session, name: str, engine: str) -> int:
     found = session.scalar(select(Forum.id).where(Forum.name == name))
     if found is None:
         insert_ignore(session, Forum, {"name": name, "engine": engine}, ["name"])
-        found = session.scalar(select(Forum.id).where(Forum.name == name))
+        found = session.scalars(select(Forum.id).where(Forum.name == name)).one()
     return found
 
 

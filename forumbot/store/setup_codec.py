@@ -38,11 +38,11 @@ def setup_to_json(setup: GameSetup) -> str:
         "markup": setup.markup,
         "game_url": setup.game_url,
         "vote_url": setup.vote_url,
-        **({"signup": _signup_to_json(setup.signup)} if setup.signup is not None else {}),
+        **({"signup": _signup_to_json(setup.signup)} if isinstance(setup.signup, SignupSetup) else {}),
     }, ensure_ascii=False, sort_keys=True)
 
 
-def _signup_to_json(s: SignupSetup) -> dict:  # type: ignore[type-arg]
+def _signup_to_json(s: SignupSetup) -> dict:
     """The sign-up (S-1), frozen with the rest at `game start`."""
     return {"variant": s.variant, "seats": s.seats, "opens": s.opens.isoformat(), "closes": s.closes.isoformat(),
             "close_when_full": s.close_when_full, "list_every_s": s.list_every.total_seconds(),
@@ -52,7 +52,7 @@ def _signup_to_json(s: SignupSetup) -> dict:  # type: ignore[type-arg]
             "offer_hours_s": s.offer_hours.total_seconds()}
 
 
-def _signup_from_json(d: dict) -> SignupSetup:  # type: ignore[type-arg]
+def _signup_from_json(d: dict) -> SignupSetup:
     return SignupSetup(
         variant=d["variant"], seats=d["seats"], opens=datetime.fromisoformat(d["opens"]),
         closes=datetime.fromisoformat(d["closes"]), close_when_full=d["close_when_full"],

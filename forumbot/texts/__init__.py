@@ -263,8 +263,8 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
     def vote_count(
         self, label: str, votes: Mapping[str, str], not_voted: Sequence[str],
         rejected: Sequence[tuple[str, str, Rejection]], ignored: Sequence[tuple[str, str, str]],
-        voided: Sequence[tuple[str, str]], agitators: Sequence[str], final: bool,
-        edited_kept: Sequence[tuple[str, str]] = (),
+        voided: Sequence[tuple[str, str, str]], agitators: Sequence[str], final: bool,
+        edited_kept: Sequence[tuple[str, str, str]] = (),
         deleted: Sequence[tuple[str, str]] = (),
         rough: Sequence[tuple[str, str, datetime, datetime]] = (),
         house: Sequence[tuple[str, Any]] = (),
