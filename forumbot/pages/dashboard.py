@@ -42,7 +42,7 @@ def last_ticks(path: Path | None) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
-def dashboard(sessions, now: datetime, ticks: Path | None = None,  # type: ignore[no-untyped-def]
+def dashboard(sessions, now: datetime, ticks: Path | None = None,
               config: Config | None = None) -> dict[str, Any]:
     """`ticks`: the dashboard file the daemon writes after each tick, for each game's last tick result. With
     `config` (which routes a game's inputs), each game also in its GM's words (issue 28 item 14): `language`

@@ -214,8 +214,8 @@ def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _M
     # S-4: a reserve player offered a seat answers by PM (the key engine/replacement.py gives an offer)
     offered = select(OutboxRow.game_id, OutboxRow.to).where(OutboxRow.game_id.in_(list(games)),
                                                             OutboxRow.key.like("reserve/%/offer"))
-    for game_id, nick in session.execute(offered):
-        nicks[game_id].add((nick or "").casefold())
+    for game_id, offered_to in session.execute(offered):
+        nicks[game_id].add((offered_to or "").casefold())
     members: dict[int, _Member] = {}
     for game_id, game in games.items():
         game_config = config.games.get(game.name)
