@@ -51,10 +51,15 @@ INTERIM = frozenset({"count", "remind", "confirm-reminder"})  # what is worth sa
 def stale_interim(run: GameRun) -> frozenset[str]:
     """C-14: the keys of the interim counts and reminders of the phases already resolved. One is never sent
     late: a tick that reaches it only after its phase was resolved (the bot was down) does not send it (a
-    reminder would tell a player who has since voted that he has not); `game export` lists those as `unsent`.
-    So too a night move's acknowledgement still unsent when its night was resolved (issue 28 item 9: «выстрел
-    состоится» must not arrive after the night's result)."""
+    reminder would tell a player who has since voted that he has not); `game export` lists those as `unsent`."""
     done = {label for label, _ in run.resolved}
     return frozenset(m.key for m in run.messages
-                     if (parts := m.key.split("/"))[0] in done and len(parts) > 2 and parts[1] in INTERIM
-                     or m.moot_after in done)
+                     if (parts := m.key.split("/"))[0] in done and len(parts) > 2 and parts[1] in INTERIM)
+
+
+def moot_acks(run: GameRun) -> frozenset[str]:
+    """issue 28 item 9: the keys of the night moves' acknowledgements whose night is resolved. One still waiting
+    in the outbox then (the forum held the bot's PMs) is never sent: «выстрел состоится» must not arrive after the
+    night's result. One made in the very tick that resolves the night is queued as usual, due before the result."""
+    done = {label for label, _ in run.resolved}
+    return frozenset(m.key for m in run.messages if m.moot_after in done)
