@@ -255,6 +255,9 @@ class Message:
     to: str | None  # recipient nick for a PM, None for a post
     text: str
     key: str
+    # the phase whose resolution makes this PM moot (a night move's acknowledgement): still unsent by then, it is
+    # never sent (C-14, issue 28 item 9: «выстрел состоится» after the night's result); "" for every other message
+    moot_after: str = ""
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,7 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
         self._pm_header: list[int | None] = []
         self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
+        self._member_said = ""  # the notice on the last member page read (account_said)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -236,7 +237,11 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
         if self.is_login_page(page):
             raise LoginRequired(f"{self.profile.engine}: {page.url} shows a login form")
         self.check_complete(page)
+        self._member_said = self.notice_text(page) or self.error_text(page)
         return page
+
+    def account_said(self) -> str:
+        return self._member_said
 
     def _account_exists(self, name: str) -> bool | None:
         return None

@@ -21,12 +21,12 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.dom import (
-    fill, find_form, form_action, form_fields, meta_refresh_url, select, select_one, submit_field, text,
+    clean_text, fill, find_form, form_action, form_fields, meta_refresh_url, select, select_one, submit_field, text,
 )
 from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.html.profile import HtmlProfile
 from adapters.phpbb.profile import PHPBB
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
+from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, PREVIEW
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -41,7 +41,7 @@ _POST_LINK = re.compile(r"viewtopic\.php\?(?:[^#]*[&;])?p=(\d+)")
 class PhpbbForum(HtmlForum):
     """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
 
     engine = "phpbb"
     profile: HtmlProfile = PHPBB
@@ -136,6 +136,24 @@ class PhpbbForum(HtmlForum):
                 continue
             self.raise_for_errors(result, flood_action="post")
         raise FormTransient(f"phpbb: topic {tid} kept moving; reply not posted")
+
+    def preview_reply(self, topic: str, text: str) -> None:
+        """The reply form sent with its Preview button (posting.php's `preview`): phpBB shows the message rendered
+        in `div#preview` above the form again and posts nothing (the handshake's reply flow, issue 28 item 4). No
+        form (no right to reply) or an error box is a ForumError in the board's words."""
+        self.with_login(lambda: self._preview_reply(topic, text))
+
+    def _preview_reply(self, topic: str, text: str) -> None:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("reply", topic=tid))
+        served = self.transport.clock()  # a form sent within a second of serving it is silently shown again
+        field = self.profile.forms["reply"].fields["message"]
+        result = self.submit(page, "reply", {field: text}, action="read", submit="preview", served_at=served)
+        preview = select_one(result.tree(), "#preview") if result.status == 200 else None
+        if preview is not None and " ".join(text.split()) in " ".join(clean_text(preview).split()):
+            return
+        self.raise_for_errors(result, flood_action="post")
+        raise PageFormatChanged(f"phpbb: the reply preview of topic {tid} showed no preview ({result.url})")
 
     def _raise_if_queued(self, result: Page, tid: str) -> None:
         """A reply held for approval: posting.php answers with its message page (POST_STORED_MOD) and a meta refresh

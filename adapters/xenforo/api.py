@@ -287,11 +287,15 @@ class XenforoApiForum(AdapterBase):
         return str(exact["user_id"])
 
     def account_exists(self, name: str) -> bool | None:
+        """users/find-name's exact match; None when the key may not ask (no `user:read` scope): a refusal is not
+        "no such user" (issue 28 item 4)."""
+        name = " ".join(name.split())
         try:
-            self._user_id(" ".join(name.split()))
-        except FormRejected:
-            return False
-        return True
+            exact = self.call("GET", "users/find-name", {"username": name}).get("exact")
+        except FormRejected as e:
+            log.warning("xenforo api: users/find-name refused (%s); account %r not checked", e, name)
+            return None
+        return bool(exact) and _fold(str(exact.get("username", ""))) == _fold(name)
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
         wanted = {_fold(n) for n in to.split(",") if n.strip()}

@@ -14,6 +14,7 @@ from forumbot.config.types import Config
 from forumbot.errors import ConfigError, LoginRequired
 from forumbot.forum.adapter import LOCK, can
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
+from forumbot.texts import TABLES, gm_language
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
@@ -24,7 +25,8 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     from forumbot.games.start import thread_warnings
 
     config = config_from_args(args)
-    for warning in config_warnings(config):
+    t = texts_of(config)
+    for warning in config_warnings(config):  # the offline checks still word their findings in English
         print(f"forumbot: warning: {warning}", file=sys.stderr)
     problems = check_setups(config) + check_forums(config, os.environ)
     for problem in problems:
@@ -42,7 +44,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         for line in verified:
             print(line)
         for warning in warnings:
-            print(f"forumbot: warning: {warning}", file=sys.stderr)
+            print(f"forumbot: {t['check.warning'].format(text=warning)}", file=sys.stderr)
         for problem in wrong + unreachable:
             print(f"forumbot: {problem}", file=sys.stderr)
         if wrong:
@@ -56,8 +58,13 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         if public_problem:
             print(f"forumbot: {public_problem}", file=sys.stderr)
             return EXIT_CONFIG
-    print(f"{config.path}: ok ({len(config.forums)} forum(s), {len(config.games)} game(s))")
+    print(t["check.ok"].format(path=config.path, forums=len(config.forums), games=len(config.games)))
     return EXIT_OK
+
+
+def texts_of(config: Config) -> dict[str, str]:
+    """The texts of the GMs' language (issue 28 item 4)."""
+    return TABLES[gm_language([g.language for g in config.games.values()])]
 
 def _game_statuses(config: Config) -> dict[str, str]:
     """The games already in the database, by name, with their status; none when there is no usable database
@@ -95,8 +102,12 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
     from forumbot.cycle.daemon import build_adapter
     from forumbot.errors import ForumError
 
+    # imported on first use, as above: games/ is loaded only by check-config --online
+    from forumbot.games.accounts import look_up
+
     factory = factory or build_adapter
     now = now or datetime.now(timezone.utc)
+    t = texts_of(config)
     wrong: list[str] = []
     unreachable: list[str] = []
     warnings: list[str] = []
@@ -108,26 +119,24 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             wrong.append(str(e))
             continue
         except LoginRequired as e:  # the board answered and refused: a config to fix, not a board away
-            wrong.append(f"forums.{forum.name}: cannot log in: {e}{forum.login_refused_hint()}")
+            wrong.append(t["check.cannot_login"].format(forum=forum.name, error=f"{e}{forum.login_refused_hint()}"))
             continue
         except ForumError as e:
-            unreachable.append(f"forums.{forum.name}: cannot log in: {e}")
+            unreachable.append(t["check.cannot_login"].format(forum=forum.name, error=e))
             continue
-        verified.append(f"verified: forums.{forum.name}: logged in as {forum.login}")
+        verified.append(t["check.logged_in"].format(forum=forum.name, login=forum.login))
         try:
             mismatch, zone_seen = _zone_mismatch(forum, adapter, now)
         except ForumError as e:
-            unreachable.append(f"forums.{forum.name}: cannot read the board's time zone: {e}")
+            unreachable.append(t["check.cannot_zone"].format(forum=forum.name, error=e))
         else:
             if mismatch:
                 wrong.append(mismatch)
             elif zone_seen:
-                verified.append(f"verified: forums.{forum.name}: the board shows the bot's times in {zone_seen}, "
-                                "the zone they are read in")
+                verified.append(t["check.zone_ok"].format(forum=forum.name, zone=zone_seen))
             else:
-                verified.append(f"not verified: forums.{forum.name}: the board's time zone (this engine does not "
-                                "show the account's zone); dates are read in "
-                                + (forum.timezone_name or "the zone each page gives"))
+                verified.append(t["check.zone_unknown"].format(
+                    forum=forum.name, zone=forum.timezone_name or t["check.zone_each_page"]))
         threads: list[str] = []
         named: list[str] = []  # threads the engine can name, read or not: the probe says what it failed to find
         for game in config.games.values():
@@ -141,14 +150,13 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
                     named.append(thread)
                     posts, _ = adapter.fetch_posts(thread)
                 except ValueError as e:  # not a topic this engine can name
-                    wrong.append(f"games.{game.name}.{key}: {e} (give the topic's address or number)")
+                    wrong.append(t["check.not_a_topic"].format(game=game.name, key=key, error=e))
                 except ForumError as e:
-                    unreachable.append(f"games.{game.name}.{key}: cannot read {thread}: {e}")
+                    unreachable.append(t["check.cannot_read"].format(game=game.name, key=key, thread=thread, error=e))
                 else:
                     spans += [(p.posted_at, p.posted_latest) for p in posts]
                     threads.append(thread)
-                    verified.append(f"verified: games.{game.name}.{key}: read {thread} "
-                                    f"({len(posts)} post(s) on its first page)")
+                    verified.append(t["check.read"].format(game=game.name, key=key, thread=thread, count=len(posts)))
             rough = rough_times_warning(forum.engine, spans)  # a warning only: the game runs either way (C-1)
             if rough:
                 warnings.append(f"games.{game.name}: {rough}")
@@ -163,12 +171,21 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             else:
                 wrong.extend(p if p.startswith("forums.") else f"forums.{forum.name}: {p}" for p in report.problems)
                 if not report.problems:
-                    verified.append(f"verified: forums.{forum.name}: every selector the bot needs matched the "
-                                    "thread page"
-                                    + ("" if report.inbox is None else " and the inbox"))
+                    verified.append(t["check.selectors" if report.inbox is None else "check.selectors_inbox"]
+                                    .format(forum=forum.name))
         for game in config.games.values():  # R-13: read from the thread page's controls, nothing locked
             if game.forum == forum.name and game.options.get("lock_threads") and game.vote_thread in threads:
-                _check_lock(adapter, game, wrong, unreachable, verified)
+                _check_lock(adapter, game, wrong, unreachable, verified, t)
+        for game in config.games.values():  # issue 28 item 4: a typo in a name is found before anything is posted
+            if game.forum != forum.name:
+                continue
+            try:
+                found = look_up(adapter, game, t)
+            except ForumError as e:  # the threads were read: a member list that fails is no board away
+                warnings.append(t["accounts.unreachable"].format(game=game.name, error=e))
+            else:
+                wrong.extend(found.problems)
+                verified.extend(found.notes)
         try:  # what the account lacks, where the engine can tell (Discourse, XenForo's API)
             wrong.extend(f"forums.{forum.name}: {p}" for p in adapter.check_account(threads))
         except ForumError as e:
@@ -176,7 +193,7 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
     return wrong, unreachable, warnings
 
 
-def _check_lock(adapter, game, wrong: list[str], unreachable: list[str], verified: list[str]) -> None:
+def _check_lock(adapter, game, wrong: list[str], unreachable: list[str], verified: list[str], t) -> None:
     """R-13: a game with lock_threads on a board where the bot's account has no lock control is a config to fix.
     Read from the vote thread's page (the controls the board shows the bot's account); nothing is locked."""
     from forumbot.errors import ForumError  # with the adapter's first use, as check_online's own
@@ -191,11 +208,9 @@ def _check_lock(adapter, game, wrong: list[str], unreachable: list[str], verifie
         unreachable.append(f"{setting}: cannot read the lock control on {game.vote_thread}: {e}")
         return
     if may is None:
-        verified.append(f"not verified: {setting}: this engine's page does not show whether the bot may lock "
-                        f"{game.vote_thread}; the first lock will tell the GMs")
+        verified.append(t["check.lock_unknown"].format(setting=setting, thread=game.vote_thread))
     elif may:
-        verified.append(f"verified: {setting}: the bot's account has the lock control on {game.vote_thread} "
-                        "(nothing was locked)")
+        verified.append(t["check.lock_yes"].format(setting=setting, thread=game.vote_thread))
     else:
         wrong.append(f"{setting}: the bot's account has no lock control on {game.vote_thread}: give it a "
                      "moderator's right in the game's forum, or set lock_threads = false")

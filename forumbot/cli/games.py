@@ -47,8 +47,13 @@ def cmd_game_start(args: argparse.Namespace) -> int:
         problems += thread_problems(config, args.name)
         if problems:
             raise ConfigError(problems[0])
+        notes = _look_up_accounts(config, args.name)
+    else:
+        notes = []
     now = now_of(args)
     started = start_game(open_store(config), config, args.name, now)
+    for note in notes:  # after the start's own refusals: a note does not stop it
+        print(f"forumbot: {note}", file=sys.stderr)
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
@@ -61,6 +66,24 @@ def cmd_game_start(args: argparse.Namespace) -> int:
           f"The first tick from {due} (grace_seconds = {config.grace_seconds}) sends the role PMs "
           "and posts the commitment.")
     return EXIT_OK
+
+
+def _look_up_accounts(config, name: str) -> list[str]:
+    """issue 28 item 4: the players' and GMs' accounts asked of the board before anything is drawn or posted; a
+    typo stops the start (ConfigError naming it, in the board's own words); a board away or not telling gives the
+    warnings returned."""
+    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
+    from forumbot.cli.check import texts_of
+    from forumbot.cycle.daemon import build_adapter
+    from forumbot.games.accounts import before_start
+
+    game = config.games[name]
+    t = texts_of(config)
+    try:
+        adapter = build_adapter(config.forums[game.forum], os.environ)
+    except ConfigError as e:  # check-config names it; the first tick would fail on it as before
+        return [t["check.warning"].format(text=t["accounts.unreachable"].format(game=name, error=e))]
+    return [t["check.warning"].format(text=note) for note in before_start(game, adapter, t)]
 
 
 def cmd_game_stop(args: argparse.Namespace) -> int:

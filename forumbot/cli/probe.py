@@ -18,36 +18,38 @@ def cmd_probe(args: argparse.Namespace) -> int:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     import json
 
-    from forumbot.probe.board import probe, to_text
+    from forumbot.probe.board import probe
+    from forumbot.probe.report_text import to_text
 
     if args.handshake:
         # imported here: only --handshake loads the write path
         from forumbot.probe.handshake import cmd_handshake
 
         return cmd_handshake(args, config_from_args(args), _probe_target)
-    adapter, forum_name, thread, zone = _probe_target(args)
+    adapter, forum_name, thread, zone, language = _probe_target(args)
     report = probe(adapter, thread, forum=forum_name, guest=args.guest)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
-        print(to_text(report, zone))
+        print(to_text(report, zone, language))
     for problem in report.problems:
         print(f"forumbot: {problem}", file=sys.stderr)
     return EXIT_CONFIG if report.problems else EXIT_OK
 
 
-def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
-    """The adapter, forum name and thread `probe` reads, and the zone to show times in (the zone of the forum's
-    games, when they agree): from the config's forum table, or (a guest with a thread URL and no config file) from
+def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str, str]:
+    """The adapter, forum name and thread `probe` reads, the zone to show times in (the zone of the forum's
+    games, when they agree) and the GMs' language (issue 28 item 4; Russian, the games' default): from the config's forum table, or (a guest with a thread URL and no config file) from
     the URL and --engine or the engine the page shows."""
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from dataclasses import replace
 
     from forumbot.cycle.daemon import build_adapter
     from forumbot.forum.registry import adapter_factory
+    from forumbot.texts import gm_language
 
     if args.guest and args.url and not Path(args.config).exists():
-        return _guest_adapter(args.url, args.engine), "", args.url, ""
+        return _guest_adapter(args.url, args.engine), "", args.url, "", "ru"
     config = config_from_args(args)
     forums = config.forums
     if args.forum is not None and args.forum not in forums:
@@ -64,7 +66,8 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str]:
     if args.guest:
         forum = replace(forum, password_env="")
     zones = {g.schedule.timezone for g in config.games.values() if g.forum == forum.name}
-    return build_adapter(forum, os.environ), forum.name, thread, zones.pop() if len(zones) == 1 else ""
+    language = gm_language([g.language for g in config.games.values() if g.forum == forum.name])
+    return build_adapter(forum, os.environ), forum.name, thread, zones.pop() if len(zones) == 1 else "", language
 
 
 def _guest_adapter(url: str, engine: str | None) -> object:

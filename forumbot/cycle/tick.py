@@ -46,7 +46,7 @@ from forumbot.store.reads import record_now
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.config.checks import thread_problems
-from forumbot.store.game import as_sent, default_fold, load_game
+from forumbot.store.game import as_sent, default_fold, load_game, moot_pending
 from forumbot.store.inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.cycle.bookkeeping import (
     check_accounts, close_if_drained, log_overrides, record_resolutions, sync_game,
@@ -225,6 +225,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     outcome.phase = result.phase
     stale = stale_interim(result)
     with ctx.sessions.begin() as session:  # C-14: a count or reminder of a phase already over is never sent late,
+        stale |= moot_pending(session, game_id, result)  # nor a night's ack still waiting (issue 28 item 9)
         withhold(session, game_id, stale)  # even one queued before its deadline while the forum was failing
         result = as_sent(session, game_id, result)
     # the fold reaches `until`; a phase opened when the bot is back after an outage (C-14) opens at `started`, the

@@ -90,12 +90,18 @@ def player_pm(w: Work, inp: Input) -> None:
     )
     replies: list[str] = []
     shot = g.moves.by_player.get((sid, MoveKind.SHOT))
+    # issue 28 item 9: a reply that only acknowledges tonight's moves is moot once the night's result is out
+    night = g.phase.label if g.phase.kind == "night" else ""
+    only_moves = bool(night)
     for n, item in enumerate(results, 1):
         if isinstance(item, RejectedLine):
             replies.append(t.rejected_line(item.text, item.reason, possible_moves(w, sid),
                                            example=example_nick(w, sid), me=seat.nick, bare=bare_kind))
+            only_moves = False
         else:
+            before = _moves_held(w)
             replies.append(move(w, inp, sid, item))
+            only_moves = only_moves and _replaced(before, _moves_held(w))
         if g.phase.kind == "ended":
             break
         if not seat.alive and n < len(results):  # out by his own modkill (M-12): no move after it
@@ -106,20 +112,30 @@ def player_pm(w: Work, inp: Input) -> None:
         # M-5: a shot kills only when every living mafioso's target matches (issue 17 item 8)
         replies.append(t.mafia_targets(team_targets(w)))
     if replies:
-        pm(w, inp.at, sid, "\n".join(replies), key)
+        pm(w, inp.at, sid, "\n".join(replies), key, moot_after=night if only_moves else "")
     if seat.alive and seat.is_mafia and now is not shot and now is not None and now.target \
             and (shot is None or shot.target != now.target):
-        tell_partners(w, inp, sid, now.target)
+        tell_partners(w, inp, sid, now.target, night)
 
 
-def tell_partners(w: Work, inp: Input, sid: str, target: str) -> None:
+def _moves_held(w: Work) -> list[object]:
+    """The move objects in force now: a move accepted replaces one (a new object), a refusal changes none."""
+    return [*w.g.moves.by_player.values(), *w.g.moves.hunts.values()]
+
+
+def _replaced(before: list[object], after: list[object]) -> bool:
+    # by identity: the same move sent again is a new object, accepted and acknowledged again
+    return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
+
+
+def tell_partners(w: Work, inp: Input, sid: str, target: str, night: str = "") -> None:
     """M-5: the other living mafiosi learn a partner's new target at once; a shot kills only when all match,
-    and only the sender used to see the list (issue 28 item 9)."""
+    and only the sender used to see the list (issue 28 item 9). Moot, like the sender's ack, after `night`."""
     targets = team_targets(w)
     for partner, seat in w.g.seats.items():
         if partner != sid and seat.alive and seat.is_mafia:
             pm(w, inp.at, partner, w.tb.t.partner_target(nick(w, sid), nick(w, target), targets),
-               f"pm/{inp.id}/partner/{partner}")
+               f"pm/{inp.id}/partner/{partner}", moot_after=night)
 
 
 def move(w: Work, inp: Input, sid: str, mv: Move) -> str:

@@ -60,3 +60,11 @@ def stale_interim(run: GameRun) -> frozenset[str]:
     done = {label for label, _ in run.resolved}
     return frozenset(m.key for m in run.messages
                      if (parts := m.key.split("/"))[0] in done and len(parts) > 2 and parts[1] in INTERIM)
+
+
+def moot_acks(run: GameRun) -> frozenset[str]:
+    """issue 28 item 9: the keys of the night moves' acknowledgements whose night is resolved. One still waiting
+    in the outbox then (the forum held the bot's PMs) is never sent: «выстрел состоится» must not arrive after the
+    night's result. One made in the very tick that resolves the night is queued as usual, due before the result."""
+    done = {label for label, _ in run.resolved}
+    return frozenset(m.key for m in run.messages if m.moot_after in done)

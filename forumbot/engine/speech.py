@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from forumbot.engine.work import Work
@@ -13,10 +14,11 @@ def post(w: Work, at: datetime, where: Where, text: str, key: str) -> None:
     emit(w, Message(at, where, None, text, key))
 
 
-def pm(w: Work, at: datetime, to: str, text: str, key: str) -> None:
-    """A PM to a seat (by its id: the account playing it now gets it) or to an account by name."""
+def pm(w: Work, at: datetime, to: str, text: str, key: str, moot_after: str = "") -> None:
+    """A PM to a seat (by its id: the account playing it now gets it) or to an account by name; `moot_after`: the
+    phase after whose resolution it is never sent (Message)."""
     seats = w.g.seats
-    emit(w, Message(at, Where.PM, seats[to].nick if to in seats else to, text, key))
+    emit(w, Message(at, Where.PM, seats[to].nick if to in seats else to, text, key, moot_after))
 
 
 def to_gms(w: Work, at: datetime, text: str, key: str) -> None:
@@ -34,7 +36,7 @@ def post_opening(w: Work, at: datetime, text: str, key: str) -> None:
     if last is None or last.at != at or not last.key.endswith("/result"):
         post(w, at, Where.GAME, text, key)
         return
-    joined = Message(last.at, last.where, last.to, w.tb.t.post(last.text, text), last.key)
+    joined = replace(last, text=w.tb.t.post(last.text, text))
     if w.quiet:
         assert w.capture is not None  # `last` came from it
         w.capture[w.capture.index(last)] = joined
@@ -52,7 +54,7 @@ def emit(w: Work, msg: Message) -> None:
     while key in w.messages:
         n += 1
         key = f"{msg.key}#{n}"
-    w.messages[key] = Message(msg.at, msg.where, msg.to, msg.text, key)
+    w.messages[key] = replace(msg, key=key)
 
 
 def house_summary(w: Work, only: frozenset[str] | None = None) -> list[tuple[str, object]]:

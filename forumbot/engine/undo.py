@@ -195,7 +195,7 @@ def tell_rederived(w: Work, undo_input: Input) -> None:
         w.log.append(f"undo {undo_input.id}: GM command {prior.id} now: {verdict}")
         for msg in w.redo_msgs.get(prior.id, []):
             if msg.key != f"gm/{prior.id}":  # its answer is the notice above
-                emit(w, Message(undo_input.at, msg.where, msg.to, msg.text, msg.key))
+                emit(w, replace(msg, at=undo_input.at))
     w.rederived.clear()
     w.redo_msgs.clear()
 

@@ -65,6 +65,9 @@ COOKIES = "cookies"  # export_cookies() -> str and import_cookies(str): a sessio
 # thread already is so; FormRejected when the forum refuses. may_lock(topic) -> bool | None reads whether the bot's
 # account has that control on the thread's page (None: the page does not tell), locking nothing.
 LOCK = "lock_thread"
+# preview_reply(topic, text): the reply form sent through its preview button, nothing posted (a ForumError in the
+# board's words when the form or the preview is refused): the handshake's reply flow (issue 28 item 4)
+PREVIEW = "preview_reply"
 THREAD_PAGE = "thread_page"  # thread_page(topic, number) -> (posts, pages): an API engine's page, for `probe`
 
 
@@ -127,6 +130,11 @@ class AdapterBase:
     def board_utc_offset(self) -> timedelta | None:
         """The UTC offset the board shows the bot's account times in, where the engine can read it; else None."""
         return None
+
+    def account_said(self) -> str:
+        """The board's own words on the last account `account_exists` asked about ("The requested user does not
+        exist."), where its page said any; else "". A typo is named to the GM in them (issue 28 item 4)."""
+        return ""
 
     def take_unreadable(self) -> list[UnreadablePost]:
         """The posts the reads since the last call skipped as unreadable (forum/unreadable.py), and forget them."""

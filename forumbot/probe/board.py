@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlparse
 from zoneinfo import ZoneInfo
@@ -23,7 +22,6 @@ from forumbot.forum.registry import (  # the bundled adapters' page reading, thr
 )
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
 from forumbot.forum.adapter import THREAD_PAGE, can
-from forumbot.localtime import local
 
 # A login the board refused or could not be done as written: reported, not raised (the network failing is).
 LOGIN_REFUSED = (LoginRequired, CaptchaRequired, FormRejected, PageFormatChanged)
@@ -32,6 +30,7 @@ LOGIN_REFUSED = (LoginRequired, CaptchaRequired, FormRejected, PageFormatChanged
 # (no post quotes anyone, the inbox is empty).
 NEEDED_ON_TOPIC = ("post", "author", "time", "body", "page_end")
 NEEDED_ON_INBOX = ("logged_in", "page_end")
+WRITES_NOTHING = "not tried: probe writes nothing"  # an API adapter's reply and PM flows (`--handshake` tries them)
 
 
 @dataclass
@@ -170,7 +169,7 @@ def _probe_api(adapter: Any, thread: str, report: ProbeReport, *, login: bool) -
         else:
             report.flows["inbox"] = "verified"
             report.inbox = {"rows": rows, "unread": unread}
-    report.flows["reply"] = report.flows["pm"] = "not tried: probe writes nothing"
+    report.flows["reply"] = report.flows["pm"] = WRITES_NOTHING
     return report
 
 
@@ -229,69 +228,3 @@ def _inbox(adapter: Any, profile: Any, tree: Any) -> dict[str, Any]:
     else:  # XenForo: the count every page carries
         unread = adapter.unread_count_seen()
     return {"rows": rows, "unread": unread}
-
-
-def to_text(report: ProbeReport, zone: str = "") -> str:
-    """The report for a person, one field a line; times shown in `zone` (the game's), else in the zone they are
-    read in, else UTC (issue 17 item 13: a Moscow GM reads Moscow times)."""
-    who = "as a guest" if report.guest else "through the API with the bot's key" if report.api else "logged in"
-    shown = zone or report.timezone
-
-    def at(iso: str) -> str:
-        return local(datetime.fromisoformat(iso), shown)
-
-    out = [f"forum: {report.forum or '-'}    thread: {report.thread}    {who}",
-           f"engine: {report.engine} (configured); " + (
-               "read through its API (JSON, no pages)" if report.api
-               else f"detected from the page: {report.detected or 'nothing recognised'}"),
-           f"times read in: {'unix times (the API)' if report.api else report.timezone or 'the zone the page gives'}; "
-           f"shown in {shown or 'UTC'}"]
-    out.append(f"posts on this page: {len(report.posts)}")
-    for p in report.posts:
-        flags = [f for f, on in (("edited " + (at(p["edited_at"]) if p["edited_at"] else ""), p["edited_at"]),
-                                 ("quote stripped", p["quote_stripped"]),
-                                 ("signature stripped", p["signature_stripped"])) if on]
-        when = at(p["posted_at"]) + (f" .. {at(p['posted_latest'])}" if p["posted_latest"] else "")
-        words = " ".join(p["text"].split())
-        out.append(f"  #{p['id']} {p['author'] or '(no author)'} at {when}"
-                   f"{' [' + ', '.join(flags) + ']' if flags else ''}: «{words[:60]}{'...' if len(words) > 60 else ''}»")
-    pg = report.pagination
-    if pg:
-        out.append(f"pagination: {pg['param']} ({pg['kind']}), this page {pg['current']}, pages {pg['pages'] or '?'}, "
-                   f"{pg['per_page'] or '?'} per page, next page {'yes' if pg['has_next'] else 'no'}")
-    if report.inbox is not None:
-        unread = report.inbox["unread"]
-        out.append(f"inbox: {report.inbox['rows'] if report.inbox['rows'] is not None else '?'} row(s), "
-                   f"unread {unread if unread is not None else 'not shown'}")
-    elif report.guest:
-        out.append("inbox: not read (guest)")
-    else:
-        out.append("inbox: not read (see problems)")
-    header = report.pm_header
-    if header.get("engine_reads_it") and header.get("unread") is not None:
-        out.append(f"unread PMs in the thread page's header: {header['unread']} (an idle tick reads the inbox only "
-                   "when a page shows more than 0)")
-    elif header.get("engine_reads_it") and not report.guest:
-        out.append("unread PMs in the thread page's header: not readable here (another style or language?): "
-                   "every tick reads the inbox, one request more")
-    if report.flows:
-        out.append("flows:")
-        out.extend(f"  {name}: {state}" for name, state in report.flows.items())
-    out.append("flood limits paced by: " + (", ".join(f"{k} {v:g} s" for k, v in report.limits.items()) or "none"))
-    # only a needed selector that matched nothing is a problem; the others (a quote, an edit notice, a next page,
-    # an error box) are simply absent from these pages, which a GM cannot tell from a real miss
-    needed = {f"selectors.{n}" for n in (*NEEDED_ON_TOPIC, *NEEDED_ON_INBOX)}
-    if report.api:
-        out.append("selectors: none (the API answers JSON)")
-    else:
-        out.append("selectors (ok: matched; MISS: needed and matched nothing; --: not on these pages, used when "
-                   "present):")
-    out.extend(f"  {'ok  ' if ok else 'MISS' if name in needed else '--  '} {name}"
-               for name, ok in report.selectors.items())
-    out.append("unverified (written without a real page): " + (", ".join(report.unverified) or "none"))
-    if report.problems:
-        out.append("problems:")
-        out.extend(f"  {p}" for p in report.problems)
-    else:
-        out.append("problems: none")
-    return "\n".join(out)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from forumbot.errors import FloodLimited, ForumError
-from forumbot.forum.adapter import LOCK, can
+from forumbot.forum.adapter import LOCK, PREVIEW, can
 from forumbot.names import inside
 from forumbot.texts import en, ru
 from forumbot.errors import ConfigError
@@ -27,9 +27,14 @@ VERIFIED, FAILING, UNVERIFIED = "verified", "failing", "unverified"
 
 @dataclass
 class Flow:
-    name: str  # login, read:<thread>, lock:<thread>, pm_send, pm_reply
+    name: str  # login, read:<thread>, reply:<thread>, lock:<thread>, pm_send, pm_reply
     status: str
     said: str = ""
+
+    def label(self, t: dict[str, str]) -> str:
+        """The flow as the GM reads it, in his language (issue 28 item 4: no English ids in a Russian report)."""
+        kind, _, thread = self.name.partition(":")
+        return t[f"handshake.flow.{kind}"].format(thread=thread)
 
 
 @dataclass
@@ -75,6 +80,20 @@ def lock_flow(adapter: Any, thread: str, wanted: bool, language: str = "ru") -> 
                                                                              t["handshake.lock_no_unasked"])
 
 
+def reply_flow(adapter: Any, thread: str, language: str = "ru") -> Flow:
+    """Whether the bot can reply in `thread`: the reply form sent through the engine's preview, which posts nothing
+    (phpBB's); «не проверено» where a reply cannot be checked without posting one (issue 28 item 4)."""
+    t = _texts(language)
+    name = f"reply:{thread}"
+    if not can(adapter, PREVIEW):
+        return Flow(name, UNVERIFIED, t["handshake.reply_unverified"])
+    try:
+        adapter.preview_reply(thread, t["handshake.preview"])
+    except ForumError as e:
+        return Flow(name, FAILING, str(e))
+    return Flow(name, VERIFIED, t["handshake.reply_previewed"])
+
+
 def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *, forum: str = "",
               language: str = "ru", lock_threads: bool = False, new_code: Callable[[], str] = lambda: f"{secrets.randbelow(10 ** 6):06d}"
               ) -> HandshakeReport:
@@ -90,7 +109,7 @@ def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *
         report.flows.append(Flow("login", VERIFIED))
     except ForumError as e:
         report.flows.append(Flow("login", FAILING, str(e)))
-        for name in [*(f"read:{th}" for th in threads), "pm_send", "pm_reply"]:
+        for name in [*(f"read:{th}" for th in threads), f"reply:{threads[0]}", "pm_send", "pm_reply"]:
             report.flows.append(Flow(name, UNVERIFIED, t["handshake.not_tried"]))
         return report
     for thread in threads:
@@ -99,6 +118,7 @@ def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *
             report.flows.append(Flow(f"read:{thread}", VERIFIED, t["handshake.posts_read"].format(count=len(posts))))
         except ForumError as e:
             report.flows.append(Flow(f"read:{thread}", FAILING, str(e)))
+    report.flows.append(reply_flow(adapter, threads[0], language))
     if lock_threads:  # R-13: the vote thread is the one closed every night
         report.flows.append(lock_flow(adapter, threads[-1], True, language))
     if not state.get("code"):
@@ -138,7 +158,7 @@ def to_text(report: HandshakeReport, language: str = "ru") -> str:
     t = _texts(language)
     lines = [t["handshake.title"].format(forum=report.forum or "-", engine=report.engine, gm=report.gm)]
     for flow in report.flows:
-        lines.append(f"  {t['handshake.status.' + flow.status]:<14} {flow.name}" + (f": {flow.said}" if flow.said else ""))
+        lines.append(f"  {t['handshake.status.' + flow.status]:<14} {flow.label(t)}" + (f": {flow.said}" if flow.said else ""))
     return "\n".join(lines)
 
 
@@ -176,5 +196,5 @@ def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, ...
     else:
         print(to_text(report, game.language))
     for flow in report.failing:
-        print(f"forumbot: handshake: {flow.name}: {flow.said}", file=sys.stderr)
+        print(f"forumbot: handshake: {flow.label(_texts(game.language))}: {flow.said}", file=sys.stderr)
     return 2 if report.failing else 0

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config.types import Config, GameConfig
 from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Where
-from forumbot.engine.results import stale_interim
+from forumbot.engine.results import moot_acks, stale_interim
 from forumbot.store.models import Game, OutboxRow, RawInput, Resolution, Seat, UTCDateTime
 from forumbot.store.reads import tick_reads
 from forumbot.store.setup_codec import setup_from_json
@@ -59,10 +59,23 @@ def unsent(session: Session, game_id: int, run: GameRun) -> frozenset[str]:
     and never will be: a tick reached them only after their phase was resolved (never in the game's outbox), or
     they were queued before it but the forum failed until then (withheld in the outbox)."""
     stale = stale_interim(run)
+    moot = _with_status(session, game_id, moot_acks(run), "withheld")  # issue 28 item 9: withheld, never sent
     if not stale:
-        return frozenset()
-    return stale - frozenset(session.scalars(select(OutboxRow.key).where(
+        return moot
+    return moot | stale - frozenset(session.scalars(select(OutboxRow.key).where(
         OutboxRow.game_id == game_id, OutboxRow.key.in_(sorted(stale)), OutboxRow.status != "withheld")))
+
+
+def moot_pending(session: Session, game_id: int, run: GameRun) -> frozenset[str]:
+    """issue 28 item 9: the acknowledgements of resolved nights still waiting in the outbox: to be withheld."""
+    return _with_status(session, game_id, moot_acks(run), "pending")
+
+
+def _with_status(session: Session, game_id: int, keys: frozenset[str], status: str) -> frozenset[str]:
+    if not keys:
+        return frozenset()
+    return frozenset(session.scalars(select(OutboxRow.key).where(
+        OutboxRow.game_id == game_id, OutboxRow.key.in_(sorted(keys)), OutboxRow.status == status)))
 
 
 def as_sent(session: Session, game_id: int, run: GameRun) -> GameRun:

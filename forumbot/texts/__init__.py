@@ -28,6 +28,12 @@ from forumbot.texts.player_pms import PlayerTexts
 TABLES = {"ru": ru.T, "en": en.T}
 PLURALS: dict[str, Callable[[int], int]] = {"ru": ru.plural, "en": en.plural}
 
+
+def gm_language(languages: Sequence[str]) -> str:
+    """The language the GMs' own tools speak (check-config, probe; issue 28 item 4), given their games' languages:
+    English when every game is played in English, else Russian, the games' default."""
+    return "en" if languages and all(lang == "en" for lang in languages) else "ru"
+
 # A quote the shell or the post left in a vote's text (H-3): shown as a word, never as markup.
 _QUOTE = re.compile(r"\[quote\b|<blockquote\b", re.IGNORECASE)
 # A long list goes into the board's spoiler, where it has one, beyond this many lines.

@@ -13,7 +13,8 @@ from lxml import etree
 from adapters.html.dom import parse, select
 from adapters_support import FIXTURES
 from forumbot.cli.main import main
-from forumbot.probe.board import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe, to_text
+from forumbot.probe.board import NEEDED_ON_INBOX, NEEDED_ON_TOPIC, probe
+from forumbot.probe.report_text import to_text
 from probe_cases import (BASE, CASES, GUEST_CASES, adapter_class, guest_bytes, guest_class, guest_url, serve,
                          serve_guest, topic_bytes, topic_url)
 
@@ -56,9 +57,9 @@ def test_probe_reads_each_engine_and_every_needed_selector_matches(engine):
     assert report.inbox is not None and report.inbox["rows"] is not None
     assert report.timezone == "Europe/Moscow"
     assert set(report.limits.values()) == set(profile.limits.values())  # "post+pm" is one timer paced for each
-    assert "problems: none" in to_text(report)
+    assert "problems: none" in to_text(report, language="en")
     # a GM running it on a good board saw ~20 MISS lines above "problems: none": only a needed selector may say MISS
-    assert not [ln for ln in to_text(report).splitlines() if ln.startswith("  MISS")]
+    assert not [ln for ln in to_text(report, language="en").splitlines() if ln.startswith("  MISS")]
 
 
 def test_probe_reports_edit_notice_quote_and_pagination_as_read():
@@ -79,14 +80,14 @@ def test_probe_says_what_the_thread_pages_header_shows_of_unread_pms(engine):
         serve(http, engine)
         report = probe(_adapter(engine), topic_url(engine))
     assert report.pm_header == {"engine_reads_it": True, "unread": 2}
-    assert "unread PMs in the thread page's header: 2 (" in to_text(report)
+    assert "unread PMs in the thread page's header: 2 (" in to_text(report, language="en")
 
     profile = adapter_class(engine).profile
     with responses.RequestsMock() as http:
         serve(http, engine, topic_body=_stripped(engine, profile.selectors["pm_header"]))
         report = probe(_adapter(engine), topic_url(engine))
     assert report.pm_header == {"engine_reads_it": True, "unread": None}
-    assert "header: not readable here" in to_text(report)
+    assert "header: not readable here" in to_text(report, language="en")
 
 
 def _stripped(engine: str, css: str) -> bytes:
@@ -201,7 +202,7 @@ def test_the_pacing_reported_is_the_one_configured():
         serve(http, "punbb")
         report = probe(adapter, topic_url("punbb"))
     assert report.limits == {"pm": 40.0, "post": 7}
-    assert "flood limits paced by: pm 40 s, post 7 s" in to_text(report)
+    assert "flood limits paced by: pm 40 s, post 7 s" in to_text(report, language="en")
 
 
 # --- vBulletin and Invision: thread pages only were saved, so they are probed as a guest (issue 10) ----------
@@ -231,7 +232,7 @@ def test_probe_reads_vbulletin_and_invision_thread_pages_as_a_guest(case):
     assert set(report.selectors) == {f"selectors.{k}" for k in profile.selectors} | {
         f"strip[{i}]" for i in range(len(profile.strip))}
     assert report.unverified == sorted(profile.unverified)
-    text_out = to_text(report)
+    text_out = to_text(report, language="en")
     if case == "fluxbb-guest":  # a live board's page: every part of the profile seen; guests' `#pN` links read
         assert not report.unverified and [p["id"] for p in report.posts][:3] == ["2", "3", "4"]
     else:

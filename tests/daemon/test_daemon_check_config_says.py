@@ -43,6 +43,24 @@ def test_check_config_online_says_what_it_verified(config, capsys, board):
     phpbb_config(config, None)  # the game's zone, Europe/Moscow, is the one the board shows (UTC+03:00)
     code, out, err = run(capsys, "check-config", "--online", "-c", str(config))
     assert (code, err) == (0, "")
+    lines = out.splitlines()  # in the game's language, Russian by default (issue 28 item 4)
+    assert "проверено: forums.main: вход выполнен как Бот" in lines
+    assert ("проверено: forums.main: форум показывает боту время в UTC+03:00 (Europe/Moscow) — в том поясе, в котором "
+            "бот его читает") in lines
+    assert "проверено: games.g1.game_thread: прочитана тема 101 (сообщений на первой странице: 0)" in lines
+    assert "проверено: games.g1.vote_thread: прочитана тема 102 (сообщений на первой странице: 0)" in lines
+    assert "проверено: forums.main: все селекторы, нужные боту, нашлись на странице темы и во входящих" in lines
+    assert "проверено: games.g1: все учётные записи игры (11) есть на форуме" in lines
+    assert lines[-1].endswith(": всё в порядке (форумов: 1, игр: 1)")
+
+
+def test_issue28_item4_check_config_online_says_it_in_english_for_english_games(config, capsys, board):
+    phpbb_config(config, None)
+    config.write_text(config.read_text(encoding="utf-8").replace('variant = "moscow"',
+                                                                 'variant = "moscow"\nlanguage = "en"'),
+                      encoding="utf-8")
+    code, out, err = run(capsys, "check-config", "--online", "-c", str(config))
+    assert (code, err) == (0, "")
     lines = out.splitlines()
     assert "verified: forums.main: logged in as Бот" in lines
     assert ("verified: forums.main: the board shows the bot's times in UTC+03:00 (Europe/Moscow), the zone they "
@@ -50,4 +68,5 @@ def test_check_config_online_says_what_it_verified(config, capsys, board):
     assert "verified: games.g1.game_thread: read 101 (0 post(s) on its first page)" in lines
     assert "verified: games.g1.vote_thread: read 102 (0 post(s) on its first page)" in lines
     assert "verified: forums.main: every selector the bot needs matched the thread page and the inbox" in lines
+    assert "verified: games.g1: the board has every account of the game (11)" in lines
     assert lines[-1].endswith(": ok (1 forum(s), 1 game(s))")

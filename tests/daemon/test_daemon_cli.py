@@ -141,7 +141,7 @@ def test_check_config_online_names_the_unreachable_forum_and_exits_3(config, cap
     config.write_text(text, encoding="utf-8")
     assert run(capsys, "check-config", "-c", str(config))[0] == 0  # offline, nothing is contacted
     code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
-    assert code == 3 and err.startswith("forumbot: forums.main: cannot log in: connection refused")
+    assert code == 3 and err.startswith("forumbot: forums.main: не удалось войти: connection refused")  # ru: the game's
 
 
 def test_the_password_never_appears_in_output_or_logs(config, capsys, caplog, monkeypatch):
@@ -216,7 +216,23 @@ def board(monkeypatch):
         for path, name in (("viewtopic.php", "20_topic_page1.html"), ("ucp.php", "30_pm_inbox_all_unread.html")):
             http.add("GET", PHPBB_URL + path, body=(FIXTURES / "phpbb" / name).read_bytes(),
                      content_type="text/html; charset=UTF-8")
+        # issue 28 item 4: each player's profile by name, as the saved pages show one; MISSING has no account
+        http.add_callback("GET", PHPBB_URL + "memberlist.php", callback=_profile)
         yield http
+
+
+MISSING = "Мафф1"  # a typo of Маф1, who has one
+
+
+def _profile(request):  # type: ignore[no-untyped-def]
+    from urllib.parse import parse_qs, urlsplit
+
+    name = parse_qs(urlsplit(request.url).query)["un"][0]
+    headers = {"Content-Type": "text/html; charset=UTF-8"}
+    if name == MISSING:  # a 404 with the notice box, as phpBB answers a name nobody has
+        return 404, headers, (FIXTURES / "phpbb" / "47_memberlist_viewprofile_un_no_user.html").read_bytes()
+    page = (FIXTURES / "phpbb" / "44_memberlist_profile_masha.html").read_text(encoding="utf-8")
+    return 200, headers, page.replace("Маша", name).encode("utf-8")
 
 
 def test_issue7_item3_online_names_a_board_zone_other_than_the_one_dates_are_read_in(config, capsys, board):
@@ -231,7 +247,7 @@ def test_issue7_item3_online_names_a_board_zone_other_than_the_one_dates_are_rea
 def test_issue7_item3_online_accepts_the_board_zone_defaulted_from_the_game(config, capsys, board):
     phpbb_config(config, None)  # the game's zone is Europe/Moscow: UTC+03:00, as the board shows
     code, out, err = run(capsys, "check-config", "--online", "-c", str(config))
-    assert (code, err) == (0, "") and "ok" in out
+    assert (code, err) == (0, "") and "всё в порядке" in out
 
 
 def test_issue7_item19_online_names_a_thread_that_is_not_a_topic(config, capsys, board):
@@ -285,5 +301,5 @@ def test_issue28_item5_a_refused_login_names_the_variable_holding_the_password(c
         'login = "Бот"', 'login = "Бот"\npassword_env = "FORUMBOT_PASSWORD"'), encoding="utf-8")
     code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
     assert code == 2
-    assert ("forums.main: cannot log in: phpbb: login refused: You have specified an incorrect password. (check the "
+    assert ("forums.main: не удалось войти: phpbb: login refused: You have specified an incorrect password. (check the "
             "password in the environment variable FORUMBOT_PASSWORD and forums.main.login = 'Бот')") in err

@@ -9,7 +9,8 @@ import pytest
 from daemon_world import play, world  # noqa: F401 (a fixture)
 
 from forumbot.cli.main import main
-from forumbot.probe.board import ProbeReport, to_text
+from forumbot.probe.board import ProbeReport
+from forumbot.probe.report_text import to_text
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def test_probe_shows_post_times_in_the_games_zone():
     report.posts.append({"id": "2", "author": "alice", "author_id": "5", "posted_at": "2026-11-26T12:07:09+00:00",
                          "posted_latest": None, "edited_at": "2026-11-26T14:35:00+00:00", "edit_notice": True,
                          "quote_stripped": False, "signature_stripped": False, "text": "Всем привет"})
-    text = to_text(report, "Europe/Moscow")
+    text = to_text(report, "Europe/Moscow", "en")
     assert "times read in: UTC; shown in Europe/Moscow" in text
     assert "#2 alice at 2026-11-26 15:07:09 Europe/Moscow [edited 2026-11-26 17:35:00 Europe/Moscow]" in text
     assert "+00:00" not in text

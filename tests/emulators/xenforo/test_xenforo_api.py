@@ -72,6 +72,8 @@ def test_a_key_of_another_account_or_an_unknown_key_is_refused(api, clock):
 def api_config(api, tmp_path) -> Path:
     """A forumbot.toml with the forum in API mode and one game on its thread."""
     api.board.thread("Мафия 1: голосование", "mafiya-1-golosovanie", "ГМ", "Голосуем здесь.", at=START - 3600)
+    for nick in ("Дон", "Шериф", "Маф1", "Кот Баюн", "А", "Б", "В", "ГМ"):  # their accounts are looked up
+        api.board.member(nick)
     config = tmp_path / "forumbot.toml"
     config.write_text(f"""
 [forums.xf]
@@ -142,11 +144,13 @@ def test_issue28_item7_probe_reports_the_api_flows_verified_and_exits_0(api, tmp
     code = main(["probe", "-c", str(config)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "through the API with the bot's key" in out and "(guest)" not in out
-    assert "  login: verified" in out and "  thread: verified" in out and "  inbox: verified" in out
-    assert "inbox: 1 row(s), unread 1" in out
-    assert "ГМ at 2027-01-15 10:00:00 Europe/Moscow: «Тема открыта.»" in out  # the thread's first page, read
-    assert "problems: none" in out
+    # in the game's language, Russian (issue 28 item 4)
+    assert "через API с ключом бота" in out and "(гость)" not in out
+    assert "  вход по ключу API: работает" in out and "  чтение темы: работает" in out
+    assert "  список переписок: работает" in out
+    assert "входящие: строк 1, непрочитанных 1" in out
+    assert "ГМ, 2027-01-15 10:00:00 Europe/Moscow: «Тема открыта.»" in out  # the thread's first page, read
+    assert "проблем нет" in out
     assert api.board.unread_count(BOT) == 1  # the conversation was listed, not opened
 
 

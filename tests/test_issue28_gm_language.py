@@ -1,0 +1,136 @@
+"""issue 28 item 4: `probe --handshake`, `probe` and `check-config` speak the GM's language (Russian when the games'
+`language` is ru, the default; English with `language = "en"`), the flow names too, every line; and posting is
+listed in the handshake: the reply flow verified through a preview that posts nothing, failing in the board's
+words, or «не проверено» where the engine cannot be checked without posting. Texts pinned in both languages."""
+
+from __future__ import annotations
+
+from forumbot.errors import FormRejected
+from forumbot.forum.adapter import PREVIEW, AdapterBase
+from forumbot.probe.board import WRITES_NOTHING, ProbeReport
+from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, Flow, HandshakeReport, reply_flow, to_text
+from forumbot.probe.report_text import to_text as probe_text
+from forumbot.texts import gm_language
+
+T = "http://board/viewtopic.php?t=2"
+
+
+def _report() -> HandshakeReport:
+    return HandshakeReport(forum="main", engine="phpbb", gm="Ведущий", code="123456", flows=[
+        Flow("login", VERIFIED), Flow(f"read:{T}", VERIFIED, "x"), Flow(f"reply:{T}", UNVERIFIED, "y"),
+        Flow(f"lock:{T}", FAILING, "z"), Flow("pm_send", VERIFIED), Flow("pm_reply", UNVERIFIED)])
+
+
+def test_issue28_item4_the_handshake_names_its_flows_in_russian() -> None:
+    assert to_text(_report(), "ru").splitlines() == [
+        "Проверка связи: форум main (phpbb), ведущий Ведущий",
+        "  работает       вход бота",
+        f"  работает       чтение темы {T}: x",
+        f"  не проверено   ответ в теме {T}: y",
+        f"  НЕ РАБОТАЕТ    закрытие темы {T}: z",
+        "  работает       личное сообщение ведущему",
+        "  не проверено   ответ ведущего в личных сообщениях",
+    ]
+
+
+def test_issue28_item4_the_handshake_names_its_flows_in_english() -> None:
+    assert to_text(_report(), "en").splitlines() == [
+        "Handshake: forum main (phpbb), GM Ведущий",
+        "  verified       the bot's login",
+        f"  verified       reading the thread {T}: x",
+        f"  unverified     replying in the thread {T}: y",
+        f"  FAILING        closing the thread {T}: z",
+        "  verified       a private message to the GM",
+        "  unverified     the GM's answer by private message",
+    ]
+
+
+class _Previewing(AdapterBase):
+    CAPABILITIES = frozenset({PREVIEW})
+    engine = "test"
+
+    def __init__(self, refusal: Exception | None = None) -> None:
+        self.refusal, self.previews = refusal, []
+
+    def preview_reply(self, topic: str, text: str) -> None:
+        self.previews.append((topic, text))
+        if self.refusal is not None:
+            raise self.refusal
+
+
+def test_issue28_item4_the_reply_flow_is_verified_through_a_preview_and_fails_in_the_boards_words() -> None:
+    board = _Previewing()
+    flow = reply_flow(board, T, "ru")
+    assert (flow.name, flow.status, flow.said) == (
+        f"reply:{T}", VERIFIED, "форма ответа проверена через предпросмотр; ничего не опубликовано")
+    assert board.previews == [(T, "forumbot: проверка формы ответа (предпросмотр, не публикуется)")]
+    assert reply_flow(_Previewing(), T, "en").said == "the reply form checked through its preview; nothing was posted"
+    refused = reply_flow(_Previewing(FormRejected("phpbb: Вы не можете отвечать в этой теме.")), T, "ru")
+    assert (refused.status, refused.said) == (FAILING, "phpbb: Вы не можете отвечать в этой теме.")
+
+
+def test_issue28_item4_the_reply_flow_says_not_verified_where_the_engine_has_no_preview() -> None:
+    class NoPreview(AdapterBase):
+        engine = "test"
+
+    assert (reply_flow(NoPreview(), T, "ru").status, reply_flow(NoPreview(), T, "ru").said) == (
+        UNVERIFIED, "не проверено: на этом движке ответ в теме нельзя проверить, ничего не опубликовав")
+    assert reply_flow(NoPreview(), T, "en").said == "not verified: on this engine a reply cannot be checked without " \
+                                                    "posting one"
+
+
+def _probe_report() -> ProbeReport:
+    report = ProbeReport(forum="xf", engine="xenforo", detected=None, guest=False, thread=T, timezone="", api=True)
+    report.posts = [{"id": "7", "author": "ГМ", "author_id": "1", "posted_at": "2027-01-15T07:00:00+00:00",
+                     "posted_latest": None, "edited_at": None, "edit_notice": False, "quote_stripped": True,
+                     "signature_stripped": False, "text": "Тема открыта."}]
+    report.pagination = {"param": "page", "kind": "page", "current": 1, "pages": 1, "per_page": None,
+                         "has_next": False}
+    report.inbox = {"rows": 1, "unread": 0}
+    report.flows = {"login": "verified", "thread": "failing: HTTP 403", "reply": WRITES_NOTHING}
+    return report
+
+
+def test_issue28_item4_probe_reports_every_line_in_russian() -> None:
+    assert probe_text(_probe_report(), "Europe/Moscow", "ru").splitlines() == [
+        f"форум: xf    тема: {T}    через API с ключом бота",
+        "движок: xenforo (в конфигурации); читается через его API (JSON, без страниц)",
+        "время читается в: unix-время (API); показано в Europe/Moscow",
+        "сообщений на этой странице: 1",
+        "  #7 ГМ, 2027-01-15 10:00:00 Europe/Moscow [цитата убрана]: «Тема открыта.»",
+        "страницы: page (page), эта страница 1, всего 1, по ? на странице, следующая страница: нет",
+        "входящие: строк 1, непрочитанных 0",
+        "проверки:",
+        "  вход по ключу API: работает",
+        "  чтение темы: НЕ РАБОТАЕТ: HTTP 403",
+        "  ответ в теме: не проверялось: probe ничего не пишет (это проверяет probe --handshake)",
+        "паузы против флуда: нет",
+        "селекторы: нет (API отвечает JSON)",
+        "не проверено на настоящей странице: нет",
+        "проблем нет",
+    ]
+
+
+def test_issue28_item4_probe_reports_every_line_in_english() -> None:
+    assert probe_text(_probe_report(), "Europe/Moscow", "en").splitlines() == [
+        f"forum: xf    thread: {T}    through the API with the bot's key",
+        "engine: xenforo (configured); read through its API (JSON, no pages)",
+        "times read in: unix times (the API); shown in Europe/Moscow",
+        "posts on this page: 1",
+        "  #7 ГМ at 2027-01-15 10:00:00 Europe/Moscow [quote stripped]: «Тема открыта.»",
+        "pagination: page (page), this page 1, pages 1, ? per page, next page no",
+        "inbox: 1 row(s), unread 0",
+        "flows:",
+        "  login with the API key: verified",
+        "  reading the thread: failing: HTTP 403",
+        "  replying in the thread: not tried: probe writes nothing (probe --handshake tries it)",
+        "flood limits paced by: none",
+        "selectors: none (the API answers JSON)",
+        "unverified (written without a real page): none",
+        "problems: none",
+    ]
+
+
+def test_issue28_item4_the_gms_tools_speak_russian_unless_every_game_is_english() -> None:
+    assert gm_language([]) == "ru" and gm_language(["ru"]) == "ru" and gm_language(["en", "ru"]) == "ru"
+    assert gm_language(["en"]) == "en" and gm_language(["en", "en"]) == "en"
