@@ -273,3 +273,17 @@ def test_c14_a_read_recorded_later_changes_no_checkpoint_digest() -> None:
     assert digest(base, queue, DEADLINE + M, ["day 1"]) == digest(later, queue, DEADLINE + M, ["day 1"])
     changed = replace(base, schedule=replace(base.schedule, reads=tuple(early[:-3])))
     assert digest(changed, queue, DEADLINE + M, ["day 1"]) != digest(base, queue, DEADLINE + M, ["day 1"])
+
+
+def test_c14_r12_an_early_majority_is_judged_only_where_the_reads_were_recorded():
+    """C-14 with R-12: the daemon records successful reads only from a grace before the window of the day's own
+    deadline, so a majority post hours before it is judged only from there: no gap when that is after the post,
+    the usual gap when the post is inside the recorded zone."""
+    grace, window = 30 * M, 120 * M
+    setup_read = [(START - 60 * M, True)]  # recorded: no phase remembered yet
+    early = DEADLINE - 10 * 60 * M
+    assert longest_gap(setup_read, early, early + M, grace, window) is not None  # unguarded: taken for an outage
+    known_from = watched_from(DEADLINE, grace, window)
+    assert longest_gap(setup_read, early, early + M, grace, window, known_from) is None
+    late = DEADLINE - 20 * M  # inside the recorded zone; no read since its start: the gap is real
+    assert longest_gap(setup_read, late, late + M, grace, window, known_from) == (known_from, late + M)
