@@ -287,3 +287,19 @@ def test_c14_r12_an_early_majority_is_judged_only_where_the_reads_were_recorded(
     assert longest_gap(setup_read, early, early + M, grace, window, known_from) is None
     late = DEADLINE - 20 * M  # inside the recorded zone; no read since its start: the gap is real
     assert longest_gap(setup_read, late, late + M, grace, window, known_from) == (known_from, late + M)
+
+
+def test_c14_the_window_is_judged_from_the_phases_opening_on() -> None:
+    """C-14: a one-hour day (shorter than the 2 h window) opened at 09:00 MSK; no read from three hours before it
+    until 09:05, then one every 10 minutes: no vote of this day was hidden, so the deadline is not disturbed and
+    H-5 autokills the no-show. (The daemon watched the phase before, not this day's window, when that one closed
+    early: the time before the opening is no outage of this day.)"""
+    g = Game.free_hunt(language="en", day=timedelta(hours=1))
+    voters = [p for p in P if p != "Г6"]
+    for i, v in enumerate(voters):
+        g.vote("day 1", "+30m", v, voters[(i + 1) % len(voters)])
+    deadline = START + timedelta(hours=1)
+    reads = [(START - 3 * 60 * M, True)] + ticks(START + 5 * M, deadline + M)
+    r = fold(g, reads, until=deadline + M)
+    assert "day 1/downtime/ГМ" not in r.keys()
+    assert r.died("Г6") == ("day 1", "autokill")

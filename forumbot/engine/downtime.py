@@ -54,16 +54,18 @@ def disturbed(w: Work, at: datetime) -> Gap | None:
     """C-14: the gap that disturbs the open phase's deadline `at`, or None. The bot is back when it resolved the
     phase: the recorded time, else the resolving tick's (Work.now), else the deadline itself. A day a GM closed
     before its deadline (`конец-фазы`) is not judged: the bot read the GM's command then, and the GM chose the
-    moment. A day a majority ended (R-12) is judged only from where the daemon surely recorded its successful
-    reads: the `watched_from` of the day's own deadline (cycle/reread.py's `watching` follows the scheduled one),
-    so an early majority is never taken for an outage of the unrecorded hours before it."""
+    moment. The window is judged from the phase's opening on: an outage before it hid no vote of this phase, and
+    after a phase a GM or a majority closed early the daemon watched the previous phase's scheduled deadline, not
+    this one's window. A day a majority ended (R-12) is judged only from where the daemon surely recorded its
+    successful reads, the `watched_from` of the day's own deadline (cycle/reread.py's `watching` follows the
+    scheduled one), so an early majority is never taken for an outage of the unrecorded hours before it."""
     tb = w.tb
     if w.gm_closing:
         return None
     back = tb.resolved.get(w.g.phase.label, w.now) or at
-    majority = w.g.phase.majority
-    known_from = None if majority is None else watched_from(majority.scheduled, tb.downtime_grace,
-                                                             tb.downtime_window)
+    ph = w.g.phase
+    known_from = ph.opens if ph.majority is None else max(ph.opens, watched_from(
+        ph.majority.scheduled, tb.downtime_grace, tb.downtime_window))
     return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window, known_from)
 
 
