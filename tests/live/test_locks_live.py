@@ -11,12 +11,12 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from adapters.phpbb import PhpbbForum
-from adapters.smf import SmfForum
+from adapters.phpbb.forum import PhpbbForum
+from adapters.smf.forum import SmfForum
 from boards import Board
 from livegame import PASSWORD_ENV, LiveGame
-from adapters.mybb import MybbForum
-from adapters.punbb import PunbbForum
+from adapters.mybb.forum import MybbForum
+from adapters.punbb.forum import PunbbForum
 from moderators import may_reply, promote_fluxbb, promote_mybb, promote_phpbb, promote_smf
 from forumbot.cli.main import main
 from forumbot.errors import FormRejected
