@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from adapters.memory import MemoryForum
+from adapters.memory.forum import MemoryForum
 from forumbot.cli.check import _check_lock
 from forumbot.errors import ForumUnavailable
 from forumbot.model import Where
