@@ -273,3 +273,33 @@ def test_c14_a_read_recorded_later_changes_no_checkpoint_digest() -> None:
     assert digest(base, queue, DEADLINE + M, ["day 1"]) == digest(later, queue, DEADLINE + M, ["day 1"])
     changed = replace(base, schedule=replace(base.schedule, reads=tuple(early[:-3])))
     assert digest(changed, queue, DEADLINE + M, ["day 1"]) != digest(base, queue, DEADLINE + M, ["day 1"])
+
+
+def test_c14_r12_an_early_majority_is_judged_only_where_the_reads_were_recorded():
+    """C-14 with R-12: the daemon records successful reads only from a grace before the window of the day's own
+    deadline, so a majority post hours before it is judged only from there: no gap when that is after the post,
+    the usual gap when the post is inside the recorded zone."""
+    grace, window = 30 * M, 120 * M
+    setup_read = [(START - 60 * M, True)]  # recorded: no phase remembered yet
+    early = DEADLINE - 10 * 60 * M
+    assert longest_gap(setup_read, early, early + M, grace, window) is not None  # unguarded: taken for an outage
+    known_from = watched_from(DEADLINE, grace, window)
+    assert longest_gap(setup_read, early, early + M, grace, window, known_from) is None
+    late = DEADLINE - 20 * M  # inside the recorded zone; no read since its start: the gap is real
+    assert longest_gap(setup_read, late, late + M, grace, window, known_from) == (known_from, late + M)
+
+
+def test_c14_the_window_is_judged_from_the_phases_opening_on() -> None:
+    """C-14: a one-hour day (shorter than the 2 h window) opened at 09:00 MSK; no read from three hours before it
+    until 09:05, then one every 10 minutes: no vote of this day was hidden, so the deadline is not disturbed and
+    H-5 autokills the no-show. (The daemon watched the phase before, not this day's window, when that one closed
+    early: the time before the opening is no outage of this day.)"""
+    g = Game.free_hunt(language="en", day=timedelta(hours=1))
+    voters = [p for p in P if p != "Г6"]
+    for i, v in enumerate(voters):
+        g.vote("day 1", "+30m", v, voters[(i + 1) % len(voters)])
+    deadline = START + timedelta(hours=1)
+    reads = [(START - 3 * 60 * M, True)] + ticks(START + 5 * M, deadline + M)
+    r = fold(g, reads, until=deadline + M)
+    assert "day 1/downtime/ГМ" not in r.keys()
+    assert r.died("Г6") == ("day 1", "autokill")

@@ -27,21 +27,24 @@ def watched_from(deadline: datetime, grace: timedelta, window: timedelta) -> dat
 
 
 def longest_gap(reads: Sequence[tuple[datetime, bool]], deadline: datetime, back: datetime,
-                grace: timedelta, window: timedelta) -> Gap | None:
+                grace: timedelta, window: timedelta, known_from: datetime | None = None) -> Gap | None:
     """The longest stretch without a successful read that covers more than `grace` of the `window` before
     `deadline`, from the last successful read before it (at the earliest `watched_from`: every successful read
     from there on is recorded) to the first one after it (or `back`, when the bot resolved the deadline); None
     when there is none. Only the reads recorded by `back` count, and none recorded by then means nothing is known
-    (a transcript without reads, a game older than the records): no gap."""
+    (a transcript without reads, a game older than the records): no gap. `known_from`: where the daemon's records
+    of successful reads surely begin when that is later than the window's start (R-12's early deadline); the
+    window before it is not judged."""
     known = [(at, ok) for at, ok in reads if at <= back]
     if not known:
         return None
-    start = watched_from(deadline, grace, window)
+    start = max(watched_from(deadline, grace, window), known_from or deadline - window - grace)
     good = sorted(at for at, ok in known if ok and at > start)
     marks = [start, *good, back]
     best: tuple[timedelta, datetime, datetime] | None = None
+    opens = max(deadline - window, known_from or deadline - window)
     for a, b in zip(marks, marks[1:]):
-        covered = min(b, deadline) - max(a, deadline - window)
+        covered = min(b, deadline) - max(a, opens)
         if covered > grace and (best is None or covered > best[0]):
             best = (covered, a, b)
     return (best[1], best[2]) if best else None
@@ -51,12 +54,19 @@ def disturbed(w: Work, at: datetime) -> Gap | None:
     """C-14: the gap that disturbs the open phase's deadline `at`, or None. The bot is back when it resolved the
     phase: the recorded time, else the resolving tick's (Work.now), else the deadline itself. A day a GM closed
     before its deadline (`конец-фазы`) is not judged: the bot read the GM's command then, and the GM chose the
-    moment."""
+    moment. The window is judged from the phase's opening on: an outage before it hid no vote of this phase, and
+    after a phase a GM or a majority closed early the daemon watched the previous phase's scheduled deadline, not
+    this one's window. A day a majority ended (R-12) is judged only from where the daemon surely recorded its
+    successful reads, the `watched_from` of the day's own deadline (cycle/reread.py's `watching` follows the
+    scheduled one), so an early majority is never taken for an outage of the unrecorded hours before it."""
     tb = w.tb
     if w.gm_closing:
         return None
     back = tb.resolved.get(w.g.phase.label, w.now) or at
-    return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window)
+    ph = w.g.phase
+    known_from = ph.opens if ph.majority is None else max(ph.opens, watched_from(
+        ph.majority.scheduled, tb.downtime_grace, tb.downtime_window))
+    return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window, known_from)
 
 
 def waived(w: Work, gap: Gap | None) -> bool:

@@ -41,6 +41,11 @@ def test_R12_the_tick_after_the_majority_post_posts_the_result_and_the_export_re
         with w.daemon.sessions.begin() as session:
             due = session.scalars(select(OutboxRow.due_at).where(OutboxRow.key == "day 1/result")).one()
         assert due.astimezone(majority_at.tzinfo) == majority_at
+        # C-14 x R-12: the setup's ticks were recorded, Day 1's far from its own deadline were not (a quiet tick
+        # writes nothing): the early majority is no outage, so no GM hears of one
+        with w.daemon.sessions.begin() as session:
+            keys = list(session.scalars(select(OutboxRow.key)))
+        assert not [k for k in keys if "downtime" in k], keys
 
         status = game_status(w.daemon.sessions, w.config, "g1", w.now)
         assert "day 1: ended at majority, Маф1's post at 2026-12-01 12:05:00 Europe/Moscow" in status, status

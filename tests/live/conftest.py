@@ -61,7 +61,7 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     # the longest group (~880 s, over the budget); alone, it is a late group, built and played once a worker's
     # short first group is done (LONGEST_FIRST)
     "phpbb_restore_board": ("phpbb", {"FLOOD": "1"}, 5000),
-    # R-11's post minimum (issue 30 item 1): a Moscow game whose game thread is counted, on a board of its own
+    # issue 30's "Done means" game (R-11, R-12, R-13, C-14 in one Free Hunt game), on a board of its own
     "phpbb_activity_board": ("phpbb", {"FLOOD": "1"}, 6300),
     # SMF: the Moscow game's 10 players (a nick with a space, Cyrillic, a Latin one), no seeded conversation;
     # SPAM_WAIT=2 (stock 5, per IP: every member and the bot share one timer); EDIT_WAIT=0 (stock 90: an
@@ -95,8 +95,8 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
 # live; FluxBB's stock board shows seconds, as FluxBB itself does out of the box (install.php's o_time_format H:i:s;
 # fluxbb.sh sets H:i, as Russian boards do).
 EXACT_TIMES = {"phpbb_board", "phpbb_season_board", "phpbb_side_board", "phpbb_pages_board", "phpbb_restore_board",
-               "mybb_board", "mybb_side_board", "mybb_pages_board", "mybb_merge_board", "smf_board", "fluxbb_board",
-               "fluxbb_stock_board"}
+               "phpbb_activity_board", "mybb_board", "mybb_side_board", "mybb_pages_board", "mybb_merge_board",
+               "smf_board", "fluxbb_board", "fluxbb_stock_board"}
 
 
 def unavailable(reason: str) -> None:

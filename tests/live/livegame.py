@@ -85,8 +85,9 @@ ADAPTER_ENGINE = {"fluxbb": "punbb"}
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
                  bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None,
-                 forum_settings: str = "") -> None:
+                 forum_settings: str = "", hours: tuple[float, float] = (48, 24)) -> None:
         self.board, self.tmp, self.name = board, tmp, name
+        self.hours = hours  # a day's and a night's length: short where a test needs real deadlines
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: board.password, "PYTHONPATH": str(ROOT)}
         self.log = tmp / "ticks.log"
@@ -124,8 +125,8 @@ vote_thread = "{board.topic_url(self.vote_topic)}"
 gms = ["{board.gm}"]
 start = {start.isoformat()}
 timezone = "Europe/Moscow"
-day_hours = 48
-night_hours = 24
+day_hours = {self.hours[0]}
+night_hours = {self.hours[1]}
 runoff_hours = 24
 remind_hours = 0
 options = {{ {options} }}

@@ -10,13 +10,24 @@ import urllib.parse
 
 from bs4 import BeautifulSoup
 
-from boards import FORM_MIN_AGE, TIMEOUT, Board, _forms
+from boards import FORM_MIN_AGE, TIMEOUT, Board, Member, _forms
 from board_smf import _error as smf_error
 
 PHPBB_GLOBAL_MODERATORS = "4"  # phpBB's stock group ids: 4 GLOBAL_MODERATORS (ROLE_MOD_FULL in every forum)
 SMF_GLOBAL_MODERATOR = "2"  # SMF's stock membergroup 2, Global Moderator (lock_any, moderate_board everywhere)
 FLUXBB_MODERATORS = "2"  # FluxBB's stock group 2, Moderators
 MYBB_SUPER_MODERATORS = "3"  # MyBB's stock usergroup 3, Super Moderators (canopenclosethreads in every forum)
+# each engine's reply page of a topic and the mark of its reply form (a closed topic shows the refusal instead)
+REPLY = {"phpbb": ("posting.php?mode=reply&t={t}", 'id="postform"'),
+         "smf": ("index.php?action=post;topic={t}.0", 'id="postmodify"'),
+         "mybb": ("newreply.php?tid={t}", 'name="message"'), "fluxbb": ("post.php?tid={t}", 'name="req_message"')}
+
+
+def may_reply(member: Member, engine: str, topic: str) -> bool:
+    """Whether a player is shown the reply form of the topic, as he sees it: R-13's lock read back."""
+    path, form = REPLY[engine]
+    page = member.s.get(member.url(path.format(t=topic)), timeout=TIMEOUT)
+    return form in page.text
 
 
 def promote_phpbb(board: Board) -> None:

@@ -13,26 +13,15 @@ import pytest
 
 from adapters.phpbb.forum import PhpbbForum
 from adapters.smf.forum import SmfForum
-from boards import Board, Member
+from boards import Board
 from livegame import PASSWORD_ENV, LiveGame
 from adapters.mybb.forum import MybbForum
 from adapters.punbb.forum import PunbbForum
-from moderators import promote_fluxbb, promote_mybb, promote_phpbb, promote_smf
+from moderators import may_reply, promote_fluxbb, promote_mybb, promote_phpbb, promote_smf
 from forumbot.cli.main import main
 from forumbot.errors import FormRejected
 
 pytestmark = [pytest.mark.live, pytest.mark.group_last]
-
-REPLY = {"phpbb": ("posting.php?mode=reply&t={t}", 'id="postform"'), "smf": ("index.php?action=post;topic={t}.0", 'id="postmodify"'),
-         "mybb": ("newreply.php?tid={t}", 'name="message"'), "fluxbb": ("post.php?tid={t}", 'name="req_message"')}
-
-
-def may_reply(member: Member, engine: str, topic: str) -> bool:
-    """Whether a player is shown the reply form of the topic: a closed topic answers with the board's refusal."""
-    path, form = REPLY[engine]
-    page = member.s.get(member.url(path.format(t=topic)), timeout=60)
-    return form in page.text
-
 
 def roles(board: Board) -> dict[str, str]:
     return dict(zip(board.players, ("sheriff", "don", "mafia", "mafia")))
