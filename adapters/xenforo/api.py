@@ -295,7 +295,7 @@ class XenforoApiForum(AdapterBase):
         except FormRejected as e:
             log.warning("xenforo api: users/find-name refused (%s); account %r not checked", e, name)
             return None
-        return bool(exact) and _fold(str(exact.get("username", ""))) == _fold(name)
+        return isinstance(exact, dict) and _fold(str(exact.get("username", ""))) == _fold(name)
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
         wanted = {_fold(n) for n in to.split(",") if n.strip()}

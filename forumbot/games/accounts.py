@@ -12,7 +12,7 @@ from typing import Mapping
 
 from forumbot.config.types import GameConfig
 from forumbot.errors import ConfigError, ForumbotError
-from forumbot.forum.adapter import ACCOUNTS, AdapterBase, can
+from forumbot.forum.adapter import ACCOUNTS, AdapterBase, ForumAdapter, can
 
 
 @dataclass
@@ -57,11 +57,11 @@ def look_up(adapter: AdapterBase, game: GameConfig, t: Mapping[str, str]) -> Loo
     return found
 
 
-def before_start(game: GameConfig, adapter: AdapterBase, t: Mapping[str, str]) -> list[str]:
+def before_start(game: GameConfig, adapter: ForumAdapter, t: Mapping[str, str]) -> list[str]:
     """`game start`'s look-up (issue 28 item 4), before the draw and the player list: a name the board has no
     account of is a ConfigError naming it, and nothing is started; a board away or not telling is a warning, and
     the game starts as it did before (the first tick will try the PMs)."""
-    if not names_of(game):
+    if not names_of(game) or not isinstance(adapter, AdapterBase):  # every engine's adapter is one (registry)
         return []
     try:
         adapter.login()
