@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 from adapters.memory.forum import MemoryForum
 from forumbot.cli.check import _check_lock
+from forumbot.texts import TABLES
 from forumbot.errors import ForumUnavailable
 from forumbot.model import Where
 from forumbot.options import option_problems
@@ -94,14 +95,14 @@ class Game:
 def test_r13_check_config_online_says_whether_the_bot_may_lock():
     forum = MemoryForum(bot="bot")
     wrong, unreachable, verified = [], [], []
-    _check_lock(forum, Game(), wrong, unreachable, verified)
+    _check_lock(forum, Game(), wrong, unreachable, verified, TABLES["en"])
     assert (wrong, unreachable) == ([], []) and verified == [
         "verified: games.g1.options.lock_threads: the bot's account has the lock control on t/vote (nothing was locked)"]
     forum.moderator = False
-    _check_lock(forum, Game(), wrong, unreachable, verified)
+    _check_lock(forum, Game(), wrong, unreachable, verified, TABLES["en"])
     assert wrong == ["games.g1.options.lock_threads: the bot's account has no lock control on t/vote: give it a "
                      "moderator's right in the game's forum, or set lock_threads = false"]
     forum.fail_next(ForumUnavailable("connection reset"))
-    _check_lock(forum, Game(), [], unreachable, verified)
+    _check_lock(forum, Game(), [], unreachable, verified, TABLES["en"])
     assert unreachable == ["games.g1.options.lock_threads: cannot read the lock control on t/vote: connection reset"]
     assert forum.lock_log == []

@@ -107,7 +107,10 @@ class PunbbForum(HtmlForum):
         case-folded (C-3; the board's database folds case as its PM form's `username=` lookup does); the filter
         form with no such row means no such account. A list without the filter (the group may not search users:
         every member listed, page by page) cannot tell that a name is missing, nor can a page with no list."""
-        tree = self.member_page(name).tree()
+        # userlist.php turns `*` into SQL's `%` and escapes `_` as `\_`, which SQLite's LIKE (no ESCAPE clause)
+        # reads as a backslash: a name with `_` was never found there. `*` in its place finds it on any database,
+        # and the rows are compared with the name itself.
+        tree = self.member_page(name.replace("_", "*").replace("%", "*")).tree()
         rows = [text(a) for a in select(tree, self.profile.selectors["member_row"])]
         if any(same_account(row, name) for row in rows):
             return True

@@ -10,7 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from forumbot.cli.common import config_from_args, now_of, open_store
-from forumbot.errors import ConfigError
+from forumbot.errors import ConfigError, ForumError
 from forumbot.exit_codes import EXIT_OK
 from forumbot.names import checked_name
 
@@ -74,16 +74,25 @@ def _look_up_accounts(config, name: str) -> list[str]:
     warnings returned."""
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.cli.check import texts_of
-    from forumbot.cycle.daemon import build_adapter
+    from forumbot.cycle.daemon import Daemon
+    from forumbot.forum.retry import Retry
     from forumbot.games.accounts import before_start
 
     game = config.games[name]
     t = texts_of(config)
     try:
-        adapter = build_adapter(config.forums[game.forum], os.environ)
+        # the daemon's forum session: the stored cookies are used, and the ones this look-up gets are kept for the
+        # first tick, so starting a game costs the board no login of its own
+        daemon = Daemon(config)
+        opened = daemon.forums.open({game.forum}, Retry())[game.forum]
     except ConfigError as e:  # check-config names it; the first tick would fail on it as before
         return [t["check.warning"].format(text=t["accounts.unreachable"].format(game=name, error=e))]
-    return [t["check.warning"].format(text=note) for note in before_start(game, adapter, t)]
+    if isinstance(opened, ForumError):
+        return [t["check.warning"].format(text=t["accounts.unreachable"].format(game=name, error=opened))]
+    try:
+        return [t["check.warning"].format(text=note) for note in before_start(game, opened, t)]
+    finally:
+        daemon.forums.save()
 
 
 def cmd_game_stop(args: argparse.Namespace) -> int:

@@ -63,8 +63,7 @@ def before_start(game: GameConfig, adapter: ForumAdapter, t: Mapping[str, str]) 
     the game starts as it did before (the first tick will try the PMs)."""
     if not names_of(game) or not isinstance(adapter, AdapterBase):  # every engine's adapter is one (registry)
         return []
-    try:
-        adapter.login()
+    try:  # the adapter logged in, or holds a stored session it renews itself when it has run out
         found = look_up(adapter, game, t)
     except ForumbotError as e:
         return [t["accounts.unreachable"].format(game=game.name, error=e)]

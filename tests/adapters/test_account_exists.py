@@ -173,3 +173,11 @@ def test_punbb_a_group_that_may_not_search_users_cannot_tell_a_name_is_missing(p
     add_page(http, "GET", punbb_list("Новичок"), "punbb", "47_userlist_no_search_permission.html")
     assert punbb.account_exists("Маша") is True
     assert punbb.account_exists("Новичок") is None
+
+
+def test_punbb_a_name_with_an_underscore_is_asked_with_fluxbbs_wildcard_issue28_item4(punbb, http):
+    """userlist.php escapes `_` as `\\_`, which SQLite's LIKE reads as a backslash: `Lucky_Strike` was never found
+    on the live FluxBB board, and `game start` refused a real player. The name is asked with `*` (FluxBB's `%`) in
+    place of `_`, and the rows are compared with the name itself: a row that only matches the wildcard is not it."""
+    add_page(http, "GET", punbb_list("Ма*ша"), "punbb", "44_userlist_masha.html")  # lists Маша
+    assert punbb.account_exists("Ма_ша") is False
