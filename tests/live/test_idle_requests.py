@@ -47,8 +47,10 @@ def stored_pm_texts(game: LiveGame) -> list[str]:
 
 def check_idle_requests(board: Board, game: LiveGame) -> None:
     engine = board.engine
-    first = measured_tick(board, game)  # logs in, reads both threads whole and the inbox, posts, sends role PMs
-    assert any(LOGIN.match(r) for r in first) and INBOX[engine] in first, first[:10]
+    # `game start` logged in to look the players up (issue 28 item 4) and kept the session in the store: the first
+    # tick reuses it (no login), reads both threads whole and the inbox, posts, sends role PMs
+    first = measured_tick(board, game)
+    assert not any(LOGIN.match(r) for r in first) and INBOX[engine] in first, first[:10]
     warm = measured_tick(board, game)  # its own post may have opened a page the cursor has not seen
     assert len(warm) <= 3 and not any(LOGIN.match(r) for r in warm), warm
 
