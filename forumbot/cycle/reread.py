@@ -119,11 +119,11 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
     resolved_at = closed_at or datetime.fromisoformat(last["deadline"])
     reread = adapter.reread_from if can(adapter, REREAD) else None  # type: ignore[attr-defined]
     if reread is None:
-        kind = type(adapter).__name__
-        if kind not in _warned_no_reread:
-            _warned_no_reread.add(kind)
+        adapter_class = type(adapter).__name__
+        if adapter_class not in _warned_no_reread:
+            _warned_no_reread.add(adapter_class)
             log.warning("%s: %s cannot re-read a thread; edits of vote posts on older pages may be missed (C-11)",
-                        game.name, kind)
+                        game.name, adapter_class)
         return known
     opens = datetime.fromisoformat(last["opens"])
     topics = [game.game_thread] if kind == "signup" else [game.vote_thread]  # S-1: a sign-up is in the game thread
