@@ -155,6 +155,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     posts = bot_posts(g.run.messages, g.posts, g.post_url)
     urls = by_key(posts)
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
+               roles_shown=any(p["role"] for p in players),  # no column of blanks while the roles are secret
                days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
                alt=lambda d: alt_text(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
                phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
