@@ -320,4 +320,10 @@ ADDED.update({
     "handshake.reply_previewed": "the reply form checked through its preview; nothing was posted",
     "handshake.preview": "forumbot: checking the reply form (a preview, never posted)",
     "handshake.reply_unverified": "not verified: on this engine a reply cannot be checked without posting one",
+    "cast.summary": "games.{game}: {variant}, {n} players: {parts}{note}",
+    "cast.part": "{n} {role}",
+    "cast.mafia_and_don": "{members} mafia members ({mafia} mafia and the Don)",
+    "cast.mafia_choose_don": "{members} mafia members (the Don among them, chosen by the mafia during Setup, M-1)",
+    "cast.mafia_without_don": "; cast.mafia counts the mafiosi without the Don (R-10)",
+    "cast.mafia_no_don": "{members} mafia (no Don in this variant)",
 })

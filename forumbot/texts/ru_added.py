@@ -320,4 +320,10 @@ ADDED.update({
     "handshake.reply_previewed": "форма ответа проверена через предпросмотр; ничего не опубликовано",
     "handshake.preview": "forumbot: проверка формы ответа (предпросмотр, не публикуется)",
     "handshake.reply_unverified": "не проверено: на этом движке ответ в теме нельзя проверить, ничего не опубликовав",
+    "cast.summary": "games.{game}: {variant}, игроков — {n}: {parts}{note}",
+    "cast.part": "{role} — {n}",
+    "cast.mafia_and_don": "членов мафии — {members} (мафия — {mafia} и дон)",
+    "cast.mafia_choose_don": "членов мафии — {members} (дона из них выбирает сама мафия в подготовке, M-1)",
+    "cast.mafia_without_don": "; cast.mafia считает мафию без дона (R-10)",
+    "cast.mafia_no_don": "мафия — {members} (в этом варианте дона нет)",
 })
