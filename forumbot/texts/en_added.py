@@ -326,4 +326,8 @@ ADDED.update({
     "cast.mafia_choose_don": "{members} mafia members (the Don among them, chosen by the mafia during Setup, M-1)",
     "cast.mafia_without_don": "; cast.mafia counts the mafiosi without the Don (R-10)",
     "cast.mafia_no_don": "{members} mafia (no Don in this variant)",
+    "start.done": ("{game}: started; commitment {commitment}. The first tick from {due} (grace_seconds = {grace}) "
+                   "sends the role PMs and posts the commitment."),
+    "start.done_signup": ("{game}: started; its sign-up opens with the first tick from {due} (grace_seconds = "
+                          "{grace}); the roles are drawn and the commitment posted when it closes."),
 })
