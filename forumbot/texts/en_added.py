@@ -330,4 +330,8 @@ ADDED.update({
                    "sends the role PMs and posts the commitment."),
     "start.done_signup": ("{game}: started; its sign-up opens with the first tick from {due} (grace_seconds = "
                           "{grace}); the roles are drawn and the commitment posted when it closes."),
+    "gm.refuse.new_taken.named": "that account is already in the game (a player, a GM or the bot): “{nick}”",
+    "gm.refuse.no_account.named": "the forum has no such account: “{nick}”",
+    "out.replacement_undone": ("The GM undid the replacement: you no longer play in this game; the seat is played by "
+                               "{nick} again. Disregard the role I sent you; your moves and votes are not counted."),
 })
