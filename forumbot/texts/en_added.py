@@ -334,4 +334,6 @@ ADDED.update({
     "gm.refuse.no_account.named": "the forum has no such account: “{nick}”",
     "out.replacement_undone": ("The GM undid the replacement: you no longer play in this game; the seat is played by "
                                "{nick} again. Disregard the role I sent you; your moves and votes are not counted."),
+    "count.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; "
+                                 "L-n is how many votes a candidate lacks for a majority."),
 })
