@@ -210,7 +210,7 @@ def _events(g: GamePages, urls: dict[str, str]) -> list[tuple[datetime, str, str
     """The GM's public acts as the bot announced them in the game thread (a pause, an extension, a
     replacement, a modkill, an undo, a GM's own words): time, first line (markup removed), the post's link."""
     return [(m.at, first_line(m.text), urls.get(m.key, "")) for m in g.run.messages
-            if str(m.where) == "game" and (m.key.startswith("gm/") or "/modkill/" in m.key)]
+            if str(m.where) == "game" and (m.key.startswith(("gm/", "undo/")) or "/modkill/" in m.key)]
 
 
 def _timeline(g: GamePages, d: DayData, urls: dict[str, str]) -> list[tuple[str, object]]:
