@@ -59,7 +59,7 @@ def test_issue28_item4_game_start_refuses_a_typo_before_anything_is_drawn_or_pos
     assert not [c for c in board.calls if c.request.method == "POST"]
     config.write_text(config.read_text(encoding="utf-8").replace(f'"{MISSING}"', '"Маф1"'), encoding="utf-8")
     code, out, err = run(capsys, "game", "start", "g1", "-c", str(config))  # the name fixed: it starts
-    assert code == 0 and "started" in out and err == ""
+    assert code == 0 and "игра запущена" in out and err == ""
     assert _games(config) == 1
 
 
@@ -69,5 +69,5 @@ def test_issue28_item4_game_start_with_an_unreachable_member_list_warns_and_star
     board.replace("GET", "http://127.0.0.1:8081/memberlist.php", status=503, body="down")
     run(capsys, "db", "upgrade", "-c", str(config))
     code, out, err = run(capsys, "game", "start", "g1", "-c", str(config))
-    assert code == 0 and "started" in out
+    assert code == 0 and "игра запущена" in out
     assert "предупреждение: учётные записи игры g1 не проверены" in err
