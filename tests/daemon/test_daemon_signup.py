@@ -248,6 +248,12 @@ def test_s4_the_daemon_offers_a_seat_to_the_reserve_routes_the_answer_and_makes_
     w.tick()
     offers = [text for to, text, _ in w.bot_pms() if to == "Ёжик"]
     assert len(offers) == 1 and offers[0].startswith("Ведущий ищет замену: место игрока [b]Петя[/b] свободно")
+    status = game_status(w.daemon.sessions, w.config, "g1", w.now).splitlines()  # S-4: the GM sees the reserve
+    assert "reserve: Ёжик, Гость" in status and "offered: the seat of Петя to Ёжик, until 2026-11-30 " \
+        "20:39:30 Europe/Moscow" in status
+    (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]
+    assert "Запас: Ёжик, Гость" in board["lines"] and "Место игрока Петя предложено Ёжик до 30.11 20:39 МСК" \
+        in board["lines"]
     w.now += timedelta(minutes=10)
     w.pm("Ёжик", "нет")  # the reserve player's PM reaches the game though he plays no seat
     w.tick()
