@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from forumbot.config.types import Config
 from forumbot.engine.fold import folded
 from forumbot.engine.history import history_now
+from forumbot.engine.replacement import reserve_order
 from forumbot.engine.seats import missing_moves
 from forumbot.engine.work import Work
 from forumbot.errors import ForumbotError
@@ -52,6 +53,8 @@ RU: dict[str, str] = {
     "move.check": "проверка", "move.shot": "выстрел", "move.heal": "лечение", "move.hunt": "охота",
     "move.confirm": "подтверждение", "move.don": "выбор дона", "move.modkill": "модкилл",
     "age.minutes": "{n} мин", "age.hours": "{n} ч",
+    "reserve": "Запас: {names}", "reserve.empty": "Запас пуст.",
+    "offer": "Место игрока {nick} предложено {to} до {until}",
 }
 
 EN: dict[str, str] = {
@@ -78,6 +81,8 @@ EN: dict[str, str] = {
     "move.check": "check", "move.shot": "shot", "move.heal": "heal", "move.hunt": "hunt",
     "move.confirm": "confirmation", "move.don": "Don's nomination", "move.modkill": "modkill",
     "age.minutes": "{n} min", "age.hours": "{n} h",
+    "reserve": "Reserve: {names}", "reserve.empty": "The reserve is empty.",
+    "offer": "The seat of {nick} is offered to {to} until {until}",
 }
 
 
@@ -140,6 +145,7 @@ def game_lines(session: Session, config: Config | None, row: Game, g: dict[str, 
     if w is not None:
         lines += _owed(w, s)
         lines += _role_pms(session, row, w, s)
+        lines += _reserve(w, s)
     lines.append(_outbox(g, s))
     for st in g["stuck"]:
         lines.append(_stuck(st, s))
@@ -163,6 +169,15 @@ def _folded(session: Session, config: Config, row: Game, now: datetime) -> tuple
             return setup, None
         return played, folded(played, rest, now)
     return setup, folded(setup, inputs, now)
+
+
+def _reserve(w: Work, s: Said) -> list[str]:
+    """S-4: the reserve in order and the seats offered to it now, in a game from a sign-up."""
+    if w.tb.setup.reserve is None or w.g.phase.kind == "ended":
+        return []
+    names = reserve_order(w)
+    offers = [s("offer", nick=w.g.seats[o.seat].nick, to=o.to, until=s.words.time(o.until)) for o in w.g.reserve.offers]
+    return [s("reserve", names=", ".join(names)) if names else s("reserve.empty"), *offers]
 
 
 def _owed(w: Work, s: Said) -> list[str]:

@@ -321,3 +321,7 @@ ADDED.update({
     "handshake.preview": "forumbot: checking the reply form (a preview, never posted)",
     "handshake.reply_unverified": "not verified: on this engine a reply cannot be checked without posting one",
 })
+# --- w-season: S-4, a reserve player who leaves, the offers shown ---
+ADDED.update({
+    "reserve.passed.left": "{to} left the reserve (posted in the game thread): the offer of the seat of {nick} is off.",
+})

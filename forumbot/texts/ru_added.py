@@ -321,3 +321,7 @@ ADDED.update({
     "handshake.preview": "forumbot: проверка формы ответа (предпросмотр, не публикуется)",
     "handshake.reply_unverified": "не проверено: на этом движке ответ в теме нельзя проверить, ничего не опубликовав",
 })
+# --- w-season: S-4, a reserve player who leaves, the offers shown ---
+ADDED.update({
+    "reserve.passed.left": "{to} вышел из запаса (написал в теме игры), предложение места игрока {nick} с него снято.",
+})
