@@ -131,3 +131,20 @@ def test_issue30_item5_the_count_is_one_function_of_the_moment():
     w = folded(g.setup(), g.events, g.at("day 1", "+2h"))
     once, again = count_text(w, final=False), count_text(w, final=False)
     assert once == again and "Большинство — 6 из 10." in plain(once) and "(L-5)" in once
+
+
+@pytest.mark.parametrize("options, explained", [({}, True), ({"lynch": "majority"}, False),
+                                                ({"majority_ends_day": True}, False)])
+@pytest.mark.parametrize("language, why", [
+    ("ru", "Для ухода оно не нужно: уходит набравший больше всех голосов; L-n — сколько голосов кандидату не "
+           "хватает до большинства."),
+    ("en", "None is needed: the one with the most votes leaves; L-n is how many votes a candidate lacks for a "
+           "majority."),
+])
+def test_R5_plurality_count_says_the_majority_decides_nothing(options, explained, language, why):
+    """R-5 plurality (issue 28 walk-through): the majority and L-n beside each name read as if a majority were
+    needed to hang; the count says it is not. Under a majority lynch or R-12 it is, and the line stays bare."""
+    g = Game.moscow(language=language, options=options)
+    g.vote("day 1", "+1h", "Шериф", "Маф1")
+    text = counts(g.run("day 1", "+3h"))[-1]
+    assert (why in text) is explained

@@ -195,3 +195,29 @@ def test_item11_count_names_the_replaced_out_account_not_the_seats_new_player():
     count = next(t for t in r.posts("game") if "Итоговый подсчёт" in t)
     assert "М3 «М1» — автор не участвует в этой игре" in count
     assert "Новичок «М1»" not in count
+
+
+# ------------------------------------------------------------------------------------------------ the GM's words
+
+
+def test_a_refused_replace_names_the_account_it_refused():
+    """issue 28: «этот аккаунт уже участвует в игре» left the GM to guess which of the two names was meant."""
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "замена М1 Шериф")
+    assert g.run("day 1", "+2h").pms("ГМ")[-1] == \
+        "Команда не выполнена: этот аккаунт уже в игре (игрок, ведущий или бот): «Шериф»."
+    g = Game.moscow(language="en")
+    g.gm("day 1", "+1h", "replace М1 Шериф")
+    assert g.run("day 1", "+2h").pms("ГМ")[-1] == \
+        "Command not done: that account is already in the game (a player, a GM or the bot): “Шериф”."
+
+
+def test_an_undone_replace_tells_the_newcomer_he_is_out():
+    """issue 28 item 8: the newcomer had his role PM; after the undo nothing told him he no longer plays."""
+    g = Game.moscow()
+    g.gm("day 1", "+1h", "замена М1 Новичок")
+    g.gm("day 1", "+2h", "отмена")
+    r = g.run("day 1", "+3h")
+    assert r.pms("Новичок")[-1] == ("Ведущий отменил замену: вы больше не участвуете в игре, место снова занимает М1. "
+                                    "Присланную вам роль не учитывайте; ваши ходы и голоса не засчитываются.")
+    assert not any("отменил замену" in text for text in r.pms("М1"))

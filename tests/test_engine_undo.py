@@ -83,7 +83,9 @@ def test_C9_item18_undo_reaches_past_no_command_it_undid():
     g.votes("day 1", {"М2": "котик", "М3": "М5", "М6": "М5"}, offset="+6h")  # first undo now takes the alias
     r = g.run("night 1", "+1h")
     assert [p.nick for p in r.run.result.players][4] == "М1" and r.alive("М1")
-    assert not any(m.to == "Админ" and m.at >= undo.at for m in r.run.messages)
+    # no role PM given again: only the notice that the undone `замена` left him out (issue 28 item 8)
+    after = [m.text for m in r.run.messages if m.to == "Админ" and m.at >= undo.at]
+    assert len(after) == 1 and after[0].startswith("Ведущий отменил замену: вы больше не участвуете в игре")
     told = by_key(r, f"undo/{undo.id}/rederived/{first.id}/ГМ")
     assert len(told) == 1 and "псевдоним" in told[0].text.lower()
     assert r.died("М5") == ("day 1", "vote")  # "котик" names nobody now: 2 against М5, no runoff

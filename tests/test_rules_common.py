@@ -703,7 +703,7 @@ def test_C9_gm_replace_with_an_account_already_playing_is_refused():
     g = Game.moscow()
     g.gm("day 1", "+1h", "замена М3 М4")
     r = g.run("day 1", "+2h")
-    assert "уже участвует" in r.pms("ГМ")[-1]
+    assert "этот аккаунт уже в игре (игрок, ведущий или бот): «М4»" in r.pms("ГМ")[-1]
     assert r.player("М3").role is Role.CIVILIAN and r.alive("М3")
 
 

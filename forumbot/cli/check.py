@@ -36,7 +36,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     statuses = _game_statuses(config)
     for warning in late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
-    for line in cast_summaries(config):
+    for line in cast_summaries(config, t):
         print(line)
     if args.online:
         verified: list[str] = []

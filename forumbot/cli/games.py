@@ -13,6 +13,7 @@ from forumbot.cli.common import config_from_args, now_of, open_store
 from forumbot.errors import ConfigError, ForumError
 from forumbot.exit_codes import EXIT_OK
 from forumbot.names import checked_name
+from forumbot.texts import TABLES
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
@@ -58,13 +59,12 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
     due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
+    t = TABLES[config.games[args.name].language]  # issue 28 item 4: the game's GMs read it in its language
     if config.games[args.name].signup is not None:  # S-1: no players yet; the draw comes at the close
-        print(f"{started.name}: started; its sign-up opens with the first tick from {due} (grace_seconds = "
-              f"{config.grace_seconds}); the roles are drawn and the commitment posted when it closes.")
+        print(t["start.done_signup"].format(game=started.name, due=due, grace=config.grace_seconds))
         return EXIT_OK
-    print(f"{started.name}: started; commitment {started.commitment}. "
-          f"The first tick from {due} (grace_seconds = {config.grace_seconds}) sends the role PMs "
-          "and posts the commitment.")
+    print(t["start.done"].format(game=started.name, commitment=started.commitment, due=due,
+                                 grace=config.grace_seconds))
     return EXIT_OK
 
 

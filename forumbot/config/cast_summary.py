@@ -15,29 +15,31 @@ from forumbot.engine import draw_seats
 ORDER = (Role.CIVILIAN, Role.SHERIFF, Role.DOCTOR, Role.MANIAC, Role.MAFIA, Role.DON)
 
 
-def cast_summaries(config: Config) -> list[str]:
-    """One line per game whose setup the rules accept: its variant, player count and roles."""
+def cast_summaries(config: Config, t: dict[str, str]) -> list[str]:
+    """One line per game whose setup the rules accept: its variant, player count and roles, in the GMs' language
+    `t` (issue 28 item 4: an English line among Russian ones)."""
     lines = []
     for game in config.games.values():
         try:
-            lines.append(cast_summary(config, game))
+            lines.append(cast_summary(config, game, t))
         except SetupError:  # check_setups names the problem
             continue
     return lines
 
 
-def cast_summary(config: Config, game: GameConfig) -> str:
+def cast_summary(config: Config, game: GameConfig, t: dict[str, str]) -> str:
     forum = config.forums[game.forum]
     seats = draw_seats(game.setup(seed=0, bot=forum.login, markup=forum.markup, planned=True))
     counts = Counter(seat.role for seat in seats.values())
-    parts = [f"{counts[r]} {r}" for r in ORDER if counts[r] and r not in (Role.MAFIA, Role.DON)]
+    parts = [t["cast.part"].format(n=counts[r], role=t[f"role.{r}"])
+             for r in ORDER if counts[r] and r not in (Role.MAFIA, Role.DON)]
     members = counts[Role.MAFIA] + counts[Role.DON]
     if game.variant == "moscow":
-        if counts[Role.DON]:
-            team = f"{members} mafia members ({counts[Role.MAFIA]} mafia and the Don)"
-        else:
-            team = f"{members} mafia members (the Don among them, chosen by the mafia during Setup, M-1)"
-        note = "; cast.mafia counts the mafiosi without the Don (R-10)" if "cast" in game.options else ""
+        team = t["cast.mafia_and_don" if counts[Role.DON] else "cast.mafia_choose_don"].format(
+            members=members, mafia=counts[Role.MAFIA])
+        note = t["cast.mafia_without_don"] if "cast" in game.options else ""
     else:
-        team, note = f"{members} mafia (no Don in this variant)", ""
-    return (f"games.{game.name}: {game.variant}, {len(seats)} players: " + ", ".join(parts + [team]) + note)
+        team, note = t["cast.mafia_no_don"].format(members=members), ""
+    variant = t.get(f"signup.variant.{game.variant}", game.variant)
+    return t["cast.summary"].format(game=game.name, variant=variant, n=len(seats), parts=", ".join(parts + [team]),
+                                    note=note)

@@ -191,10 +191,11 @@ def how_far(w: Work, votes: dict[str, Target]) -> dict[str, Any]:
     """Issue 30 item 5: how many votes make a majority of the alive players (each candidate's L-n follows), and,
     when the leaders are tied, what the tie would do at the deadline (R-5, R-6). `votes` in post order."""
     alive = alive_ids(w)
-    out: dict[str, Any] = {"majority": (majority_of(len(alive)), len(alive))}
+    house = w.tb.variant.house
+    out: dict[str, Any] = {"majority": (majority_of(len(alive)), len(alive)),
+                           "majority_decides": house.lynch == "majority" or house.majority_ends_day}
     leaders, _ = plurality(votes)
     if len(leaders) > 1:
-        house = w.tb.variant.house
         code = "no_majority" if house.lynch == "majority" else house.tie
         first = ""
         if code == "first_reached":

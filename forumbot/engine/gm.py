@@ -42,7 +42,7 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
         return
     if isinstance(cmd, Replace) and cmd.new.casefold() in {a.casefold() for a in inp.missing_accounts}:
         # the forum said, when the bot stored this PM, that it has no such account (issue 7 item 2)
-        pm(w, inp.at, gm, t.command_refused("no_account"), key)
+        pm(w, inp.at, gm, t.command_refused("no_account", cmd), key)
         return
     if isinstance(cmd, Status):
         pm(w, inp.at, gm, status_text(w, roles=True), key)
@@ -57,7 +57,7 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
     refusal = apply(w, cmd, inp.at, gm, inp.id)
     if refusal:
         w.g = restored(before, w.g)  # a refusal comes before any change; the inputs and verdicts are the draft's
-        answer(w, inp, t.command_refused(refusal))
+        answer(w, inp, t.command_refused(refusal, cmd))
         return
     # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
     resolutions = before.resolutions if isinstance(cmd, EndPhase) else w.g.resolutions

@@ -152,6 +152,9 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
                                          reseated, moved), f"undo/{inp.id}")
     for sid in back_ids:
         pm(w, inp.at, sid, t.modkill_undone(), f"back/{inp.id}/{sid}")
+    for sid, seat in g.seats.items():  # the account the undone `замена` seated had its role PM: it is out again
+        if sid in nicks_before and seat.nick != nicks_before[sid]:
+            pm(w, inp.at, nicks_before[sid], t.replacement_undone(seat.nick), f"unseated/{inp.id}/{sid}")
     withdrawn(w, offers, inp.at, f"undo/{inp.id}/withdrawn")
     answer(w, inp, t.undo_done(last.name) + "\n" + status_text(w))
     if not w.quiet:

@@ -31,7 +31,7 @@ from forumbot.errors import ConfigError, ForumbotError
 from forumbot.model import Input
 from forumbot.store.models import Game
 from forumbot.game import run
-from forumbot.pages.publish import delivered, frozen_url
+from forumbot.pages.publish import delivered, frozen_url, page_title
 from forumbot.store.game import load_game, unsent
 
 
@@ -98,7 +98,8 @@ def _pages(config: Config, name: str, setup_json: str, sessions: sessionmaker[Se
     threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
     return {"game": name, "pages": {"url": url, "threads": threads, "post_url": pages.post_url,
                                     "vote_history": pages.vote_history, "picture": pages.picture, "png": pages.png,
-                                    "posts": {} if game.mode == "shadow" else delivered(sessions, game_id)}}
+                                    "posts": {} if game.mode == "shadow" else delivered(sessions, game_id),
+                                    **({"title": page_title(game)} if page_title(game) else {})}}
 
 
 def _signup(s: Any) -> dict[str, Any]:

@@ -32,19 +32,20 @@ def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:
     threads = p.get("threads", {})
     posts = p.get("posts", {})
     fields = {"url": p.get("url", ""), "post_url": p.get("post_url", ""), "picture": p.get("picture", True),
-              "png": p.get("png", False)}
+              "png": p.get("png", False), "title": p.get("title", "")}
     if not isinstance(posts, dict) or not all(isinstance(k, str) and isinstance(v, (str, int))
                                               for k, v in posts.items()):
         raise TranscriptError("transcript: pages.posts is a table of message keys to the forum's post ids")
     if (not isinstance(threads, dict) or not all(isinstance(v, str) for v in threads.values())
             or not isinstance(fields["url"], str) or not isinstance(fields["post_url"], str)
+            or not isinstance(fields["title"], str)
             or not isinstance(fields["picture"], bool) or not isinstance(fields["png"], bool)):
-        raise TranscriptError("transcript: pages holds url, post_url (strings), threads (a table of URLs), "
+        raise TranscriptError("transcript: pages holds url, post_url, title (strings), threads (a table of URLs), "
                               "picture and png (true or false)")
     return GamePages(transcript.game or name, transcript.setup, run, base_url=fields["url"], threads=threads,
                      post_url=fields["post_url"], links=dict(transcript.links), vote_history=mode,
                      picture=fields["picture"], png=fields["png"], posts={k: str(v) for k, v in posts.items()},
-                     built=transcript.until)
+                     built=transcript.until, title=fields["title"])
 
 
 def write_pages(folder: Path, g: GamePages) -> list[str]:

@@ -41,6 +41,12 @@ def frozen_url(setup_json: str) -> str:
     return str(json.loads(setup_json).get(URL_KEY, ""))
 
 
+def page_title(game) -> str:
+    """The game's name on its pages (issue 28 item 9): its `title`, else its key as words ("осень_2026" reads
+    «осень 2026»); "" where that is the key itself, so the pages show the key as they always did."""
+    return game.title or (game.readable_name if game.readable_name != game.name else "")
+
+
 def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,
                links: dict[str, str] | None = None, posts: dict[str, str] | None = None,
                built: datetime | None = None) -> GamePages:
@@ -48,7 +54,8 @@ def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,
     threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
     return GamePages(game.name, setup, run, base_url=url, threads=threads, post_url=pages.post_url,
                      links=links or {}, vote_history=pages.vote_history, picture=pages.picture, png=pages.png,
-                     posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}), built=built)
+                     posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}), built=built,
+                     title=page_title(game))
 
 
 def delivered(sessions, game_id: int) -> dict[str, str]:

@@ -51,6 +51,11 @@ class GamePages:
     picture: bool = True
     png: bool = False
     built: datetime | None = None  # when the pages are built (the tick's time): «через 9 ч» counts from it
+    title: str = ""  # the game's name as players read it (its `title`); "" shows `name`, the folder's
+
+    @property
+    def shown_name(self) -> str:
+        return self.title or self.name
 
 
 _ENV: Environment | None = None
@@ -150,6 +155,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
     posts = bot_posts(g.run.messages, g.posts, g.post_url)
     urls = by_key(posts)
     ctx = dict(w=words, g=g, lang=words.language, players=players, ended=ended, numbers=numbers,
+               roles_shown=any(p["role"] for p in players),  # no column of blanks while the roles are secret
                days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
                alt=lambda d: alt_text(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
                phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
@@ -182,7 +188,7 @@ def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe
     """The season index from the games' game.json documents (what the folder holds, whoever wrote it), with the
     season's standings (S-6) when the folder holds them."""
     words = Words(language, timezone)
-    rows = [(d["game"], words.label(d["phase"]) if d.get("phase") else "",
+    rows = [(d["game"], d.get("title") or d["game"], words.label(d["phase"]) if d.get("phase") else "",
              words(f"winner.{d['winner']}") if d.get("winner") else "") for d in games]
     table = standings_rows(standings, words, {d["game"] for d in games})
     return _html("index.html", dict(w=words, lang=words.language, rows=sorted(rows), standings=table,
@@ -321,7 +327,7 @@ def _target(t) -> dict:
 def _json(g: GamePages, days: list[DayData], players: list[dict], words: Words, posts: list[BotPost]) -> bytes:
     ended = g.run.result.winner is not None
     doc: dict[str, Any] = {
-        "game": g.name, "variant": g.setup.variant, "language": words.language, "phase": g.run.phase,
+        "game": g.name, **({"title": g.title} if g.title else {}), "variant": g.setup.variant, "language": words.language, "phase": g.run.phase,
         "deadline": _iso(g.run.next_deadline), "winner": g.run.result.winner,
         "ended_at": _iso(g.run.result.ended_at),
         "players": [{k: p[k] for k in ("seat", "nick", "alive", "phase", "cause", "role")} for p in players],

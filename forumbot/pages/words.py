@@ -78,6 +78,9 @@ RU: dict[str, str] = {
     "activity.title": "Активность в игровой теме", "activity.player": "Игрок", "activity.posts": "Постов",
     "activity.first": "Первый пост", "activity.last": "Последний пост", "activity.iso": "все посты",
     "iso.title": "Посты игрока {nick} в игровой теме", "iso.count": "Постов: {n}", "game.iso": "Посты в игровой теме",
+    # R-5 plurality: the majority and L-n decide nothing (issue 28: «L-1» beside the player who left)
+    "day.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше всех "
+                               "голосов; L-n — сколько голосов кандидату не хватает до большинства"),
 }
 
 EN: dict[str, str] = {
@@ -148,6 +151,8 @@ EN: dict[str, str] = {
     "activity.title": "Activity in the game thread", "activity.player": "Player", "activity.posts": "Posts",
     "activity.first": "First post", "activity.last": "Last post", "activity.iso": "all posts",
     "iso.title": "{nick}'s posts in the game thread", "iso.count": "Posts: {n}", "game.iso": "Posts in the game thread",
+    "day.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; L-n "
+                               "is how many votes a candidate lacks for a majority"),
 }
 
 

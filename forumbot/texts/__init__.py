@@ -279,7 +279,7 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
         deleted_agitation: Sequence[tuple[str, str]] = (),
         majority: tuple[int, int] | None = None,
         tie: tuple[str, Sequence[str], str] | None = None,
-        few_posts: Sequence[tuple[str, int]] = (), post_minimum: int = 0,
+        few_posts: Sequence[tuple[str, int]] = (), post_minimum: int = 0, majority_decides: bool = True,
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
         post not counted, or counted with a note, and why. Issue 30 item 5: with `majority` (the votes that make
@@ -300,7 +300,10 @@ class Texts(GuideTexts, PlayerTexts, GmTexts, EndingTexts, ActivityTexts):
             for target, voters in sorted(tally.items(), key=lambda kv: (-len(kv[1]), str(kv[0])))
         ]
         tally_block = self.f.items(lines) if lines else self.prose(self._("count.none"))
-        majority_block = self.prose(self._("count.majority", need=majority[0], alive=majority[1])) if majority else ""
+        # R-5 plurality (without R-12): the majority decides nothing, and a bare «Большинство — 6 из 10» with L-n
+        # beside each name read as if it did (issue 28)
+        majority_key = "count.majority" if majority_decides else "count.majority.plurality"
+        majority_block = self.prose(self._(majority_key, need=majority[0], alive=majority[1])) if majority else ""
         tie_block = self.prose(self._(f"count.tie.{tie[0]}", names=self.names(tie[1], bold=True),
                                       first=self.b(tie[2]))) if tie and not final else ""
         not_voted_block = self.prose(self._("count.not_voted", count=len(not_voted), names=self.plain_names(not_voted))) \

@@ -320,6 +320,22 @@ ADDED.update({
     "handshake.reply_previewed": "the reply form checked through its preview; nothing was posted",
     "handshake.preview": "forumbot: checking the reply form (a preview, never posted)",
     "handshake.reply_unverified": "not verified: on this engine a reply cannot be checked without posting one",
+    "cast.summary": "games.{game}: {variant}, {n} players: {parts}{note}",
+    "cast.part": "{n} {role}",
+    "cast.mafia_and_don": "{members} mafia members ({mafia} mafia and the Don)",
+    "cast.mafia_choose_don": "{members} mafia members (the Don among them, chosen by the mafia during Setup, M-1)",
+    "cast.mafia_without_don": "; cast.mafia counts the mafiosi without the Don (R-10)",
+    "cast.mafia_no_don": "{members} mafia (no Don in this variant)",
+    "start.done": ("{game}: started; commitment {commitment}. The first tick from {due} (grace_seconds = {grace}) "
+                   "sends the role PMs and posts the commitment."),
+    "start.done_signup": ("{game}: started; its sign-up opens with the first tick from {due} (grace_seconds = "
+                          "{grace}); the roles are drawn and the commitment posted when it closes."),
+    "gm.refuse.new_taken.named": "that account is already in the game (a player, a GM or the bot): “{nick}”",
+    "gm.refuse.no_account.named": "the forum has no such account: “{nick}”",
+    "out.replacement_undone": ("The GM undid the replacement: you no longer play in this game; the seat is played by "
+                               "{nick} again. Disregard the role I sent you; your moves and votes are not counted."),
+    "count.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; "
+                                 "L-n is how many votes a candidate lacks for a majority."),
 })
 # --- w-season: S-4, a reserve player who leaves, the offers shown ---
 ADDED.update({

@@ -50,7 +50,11 @@ class GmTexts:
             return self._("gm.unknown_command", line=self.excerpt(r.detail), help=self.T["help.grammar.help"])
         return self._("gm.rejected", why=self.reason(r))
 
-    def command_refused(self, code: str) -> str:
+    def command_refused(self, code: str, cmd: object = None) -> str:
+        """Why a command was not done; a refused `замена` names the account it was about (issue 28: «этот
+        аккаунт» left the GM guessing which of the two names was meant)."""
+        if isinstance(cmd, Replace) and cmd.new and f"gm.refuse.{code}.named" in self.T:
+            return self._("gm.refused", why=self._(f"gm.refuse.{code}.named", nick=self.esc(cmd.new)))
         return self._("gm.refused", why=self.T[f"gm.refuse.{code}"])
 
     def command_done(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:

@@ -108,6 +108,11 @@ class GuideTexts:
     def modkill_undone(self) -> str:
         return self._("out.modkill_undone")
 
+    def replacement_undone(self, holder: str) -> str:
+        """To the account an undone `замена` had seated (issue 28 item 8): it got a role PM and must learn that
+        it no longer plays; `holder` plays the seat again."""
+        return self._("out.replacement_undone", nick=self.n(holder))
+
     def you_are_out(self, cause: str, last_word: datetime | None) -> str:
         """To a player the vote or the night took out (the game-thread post stays the notice of record)."""
         key = {"vote": "out.vote", "runoff": "out.vote", "autokill": "out.autokill"}.get(cause, "out.night")

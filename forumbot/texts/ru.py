@@ -355,7 +355,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Причина: {reason}",
     "status.roles": "Роли (видны только ведущим): {roles}.",
-    "status.don_nominated": "Дон ещё не назначен: мафия выдвинула {nick}; в силе последнее выдвижение до начала дня 1.",
+    "status.don_nominated": "Дон ещё не назначен; кандидат мафии в доны — {nick}; в силе последнее выдвижение до начала дня 1.",
     "status.no_don": "Дон ещё не выбран: мафия выбирает его до начала дня 1.",
 }
 

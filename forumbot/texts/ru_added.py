@@ -320,6 +320,22 @@ ADDED.update({
     "handshake.reply_previewed": "форма ответа проверена через предпросмотр; ничего не опубликовано",
     "handshake.preview": "forumbot: проверка формы ответа (предпросмотр, не публикуется)",
     "handshake.reply_unverified": "не проверено: на этом движке ответ в теме нельзя проверить, ничего не опубликовав",
+    "cast.summary": "games.{game}: {variant}, игроков — {n}: {parts}{note}",
+    "cast.part": "{role} — {n}",
+    "cast.mafia_and_don": "членов мафии — {members} (мафия — {mafia} и дон)",
+    "cast.mafia_choose_don": "членов мафии — {members} (дона из них выбирает сама мафия в подготовке, M-1)",
+    "cast.mafia_without_don": "; cast.mafia считает мафию без дона (R-10)",
+    "cast.mafia_no_don": "мафия — {members} (в этом варианте дона нет)",
+    "start.done": ("{game}: игра запущена; контрольная сумма раздачи ролей {commitment}. Первый тик начиная с {due} "
+                   "(grace_seconds = {grace}) разошлёт роли в личных сообщениях и опубликует контрольную сумму."),
+    "start.done_signup": ("{game}: игра запущена; набор откроет первый тик начиная с {due} (grace_seconds = {grace}); "
+                          "роли раздаются и контрольная сумма публикуется при закрытии набора."),
+    "gm.refuse.new_taken.named": "этот аккаунт уже в игре (игрок, ведущий или бот): «{nick}»",
+    "gm.refuse.no_account.named": "на форуме нет такого аккаунта: «{nick}»",
+    "out.replacement_undone": ("Ведущий отменил замену: вы больше не участвуете в игре, место снова занимает {nick}. "
+                               "Присланную вам роль не учитывайте; ваши ходы и голоса не засчитываются."),
+    "count.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше "
+                                 "всех голосов; L-n — сколько голосов кандидату не хватает до большинства."),
 })
 # --- w-season: S-4, a reserve player who leaves, the offers shown ---
 ADDED.update({

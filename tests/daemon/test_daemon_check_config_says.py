@@ -19,24 +19,42 @@ def _check(tmp_path, capsys, games: str) -> str:
     return capsys.readouterr().out
 
 
+def _english(games: str) -> str:
+    return games.replace('forum = "main"', 'forum = "main"\nlanguage = "en"')
+
+
 def test_the_cast_summary_of_a_moscow_game_with_the_roles_given(tmp_path, capsys):
-    out = _check(tmp_path, capsys, game_toml("g1"))
-    assert "games.g1: moscow, 10 players: 6 civilian, 1 sheriff, 3 mafia members (2 mafia and the Don)\n" in out
+    out = _check(tmp_path, capsys, _english(game_toml("g1")))
+    assert "games.g1: Moscow mafia, 10 players: 6 civilian, 1 sheriff, 3 mafia members (2 mafia and the Don)\n" in out
 
 
 def test_the_cast_summary_says_cast_mafia_does_not_count_the_don(tmp_path, capsys):
     players = [(f"И{i}", "") for i in range(1, 12)]
     games = game_toml("g1", players=players) + "[games.g1.options]\ncast = { mafia = 2, don = 1 }\n"
-    out = _check(tmp_path, capsys, games)
-    assert ("games.g1: moscow, 11 players: 7 civilian, 1 sheriff, 3 mafia members (the Don among them, chosen by "
-            "the mafia during Setup, M-1); cast.mafia counts the mafiosi without the Don (R-10)\n") in out
+    out = _check(tmp_path, capsys, _english(games))
+    assert ("games.g1: Moscow mafia, 11 players: 7 civilian, 1 sheriff, 3 mafia members (the Don among them, chosen "
+            "by the mafia during Setup, M-1); cast.mafia counts the mafiosi without the Don (R-10)\n") in out
 
 
 def test_the_cast_summary_of_a_free_hunt_game(tmp_path, capsys):
     players = [(f"И{i}", "") for i in range(1, 13)]
     games = game_toml("g1", players=players).replace('variant = "moscow"', 'variant = "free_hunt"')
+    out = _check(tmp_path, capsys, _english(games))
+    assert ("games.g1: Free Hunt mafia, 12 players: 7 civilian, 1 doctor, 1 maniac, 3 mafia (no Don in this "
+            "variant)\n") in out
+
+
+def test_the_cast_summary_speaks_the_gms_language(tmp_path, capsys):
+    """issue 28 item 4: a Russian game's check-config printed its cast line in English among Russian lines."""
+    players = [(f"И{i}", "") for i in range(1, 12)]
+    games = game_toml("g1", players=players) + "[games.g1.options]\ncast = { mafia = 2, don = 1 }\n"
     out = _check(tmp_path, capsys, games)
-    assert "games.g1: free_hunt, 12 players: 7 civilian, 1 doctor, 1 maniac, 3 mafia (no Don in this variant)\n" in out
+    assert ("games.g1: московская мафия, игроков — 11: мирный житель — 7, шериф — 1, членов мафии — 3 (дона из них "
+            "выбирает сама мафия в подготовке, M-1); cast.mafia считает мафию без дона (R-10)\n") in out
+    hunt = [(f"И{i}", "") for i in range(1, 13)]
+    out = _check(tmp_path, capsys, game_toml("g1", players=hunt).replace('variant = "moscow"', 'variant = "free_hunt"'))
+    assert ("games.g1: мафия со свободной охотой, игроков — 12: мирный житель — 7, доктор — 1, маньяк — 1, "
+            "мафия — 3 (в этом варианте дона нет)\n") in out
 
 
 def test_check_config_online_says_what_it_verified(config, capsys, board):

@@ -54,9 +54,9 @@ def test_the_whole_lifecycle_from_the_command_line(config, capsys):
     code, out, _ = run(capsys, "game", "list", "-c", str(config))
     assert code == 0 and out.split() == ["g1", "not", "started", "live"]
     code, out, _ = run(capsys, "game", "start", "g1", "-c", str(config))
-    assert code == 0 and "commitment" in out
+    assert code == 0 and "контрольная сумма раздачи ролей" in out
     # tick holds back what is younger than grace_seconds: the GM is told when the role PMs go, not "next tick"
-    assert "The first tick from " in out and " (grace_seconds = " in out and " UTC (" not in out
+    assert "Первый тик начиная с " in out and " (grace_seconds = " in out and " UTC (" not in out
     assert run(capsys, "game", "start", "g1", "-c", str(config))[0] == 2  # once only
     assert run(capsys, "tick", "-c", str(config))[0] == 0
     code, out, _ = run(capsys, "game", "status", "g1", "-c", str(config))

@@ -26,8 +26,8 @@ def cli(world, capsys):
 
 def test_game_start_says_when_the_first_tick_is_due_in_the_games_zone(world, cli):
     out = cli("game", "start", "g1")  # the world's clock: 2026-11-30 10:00 MSK, 07:00 UTC
-    assert "The first tick from 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0)" in out
-    assert "UTC" not in out
+    assert "Первый тик начиная с 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0)" in out
+    assert "UTC" not in out and "started" not in out  # issue 28 item 4: a Russian game's GM reads Russian
 
 
 def test_game_status_of_a_running_game_speaks_moscow_time_and_shows_the_roles(world, cli):
@@ -67,3 +67,12 @@ def test_probe_shows_post_times_in_the_games_zone():
     assert "times read in: UTC; shown in Europe/Moscow" in text
     assert "#2 alice at 2026-11-26 15:07:09 Europe/Moscow [edited 2026-11-26 17:35:00 Europe/Moscow]" in text
     assert "+00:00" not in text
+
+
+def test_game_start_speaks_the_games_language(world, cli):
+    """issue 28 item 4: `game start` answered a Russian game's GM in English; an English game's GM reads English."""
+    text = world.config_path.read_text(encoding="utf-8")
+    world.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    out = cli("game", "start", "g1")
+    assert out.startswith("g1: started; commitment ")
+    assert "The first tick from 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0) sends the role PMs" in out

@@ -296,3 +296,19 @@ def test_a_game_title_that_shows_nothing_or_is_too_long_for_a_pm_subject_is_name
     assert long == ["games.g1.title: at most 80 characters (it is the bot's PM subject), got 81"]
     titled = load_config(write(tmp_path, config_toml(game_toml("g1") + 'title = " Осенняя   мафия "\n')))
     assert titled.games["g1"].subject == "Осенняя мафия"
+
+
+def test_init_shows_the_pages_table_commented_with_every_key(tmp_path):
+    """issue 28 item 15: `init` wrote no [pages] table, so a new GM never learnt the public pages exist. The
+    example holds it commented, each key of the table; uncommented, it loads as written."""
+    from forumbot.config.pages import KEYS
+
+    text = example_config()
+    head, table = text.split("# [pages]\n")
+    keys = {line.removeprefix("# ").split("=")[0].strip() for line in table.splitlines()}
+    assert keys == KEYS
+    assert load_config(write(tmp_path, text)).pages is None
+    uncommented = head + "[pages]\n" + "".join(line.removeprefix("# ") + "\n" for line in table.splitlines())
+    pages = load_config(write(tmp_path, uncommented)).pages
+    assert pages is not None and pages.url == "https://mafia.example.org/" and pages.folder == tmp_path / "site"
+    assert pages.dashboard == tmp_path / "dashboard.html" and pages.vote_history == "after_day"

@@ -28,6 +28,8 @@ def test_issue30_item5_R5_majority_column_under_every_lynch(lynch: str) -> None:
     page = files["o/day-1.html"].decode()
     assert "До большинства" in page and "Большинство — 6 из 10" in page
     assert ">L-4<" in page  # 10 alive: 6 make a majority, Маф1 has 2
+    # under plurality the page says the majority is not needed (issue 28: «L-1» beside the player who left)
+    assert ("Для ухода оно не нужно: уходит набравший больше всех голосов" in page) is (lynch == "plurality")
     day = json.loads(files["o/game.json"])["days"][0]
     assert day["lynch"] == lynch and day["majority"] == 6
 

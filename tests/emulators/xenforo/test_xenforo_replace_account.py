@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.live, pytest.mark.xdist_group("xenforo_games")]
 
 START = 1_800_000_000.0
 ROLES = {"Маша": "sheriff", "Кот Баюн": "don", "Lucky_Strike": "mafia"}
-REFUSED = "Команда не выполнена: на форуме нет такого аккаунта."
+REFUSED = "Команда не выполнена: на форуме нет такого аккаунта: «Новичок»."
 
 
 def seats_of(game: XfGame) -> list[str]:
