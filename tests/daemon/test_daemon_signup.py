@@ -114,6 +114,8 @@ def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_st
             in status)
     (board,) = dashboard(w.daemon.sessions, w.now)["games"]  # the GM's dashboard shows the sign-up's phase too
     assert board["phase"] == "signup open" and board["deadline"] == "2026-12-03T10:00:00+03:00"
+    (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]  # and the list, in the GM's words
+    assert board["lines"][1:3] == ["Набор: записались 1 из 10: Маша", "Запас: Петя"]
     w.now += timedelta(days=5)
     w.tick()
     w.tick()
