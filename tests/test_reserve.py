@@ -200,3 +200,23 @@ def test_s4_the_gms_help_names_zamena_with_one_name_in_both_languages() -> None:
            "нового ника (игра из набора) место предлагается запасу по порядку" in to(ru, "GM")[0]
     assert "“replace OLD NEW” or “replace OLD” — another account takes over a player's seat and role; without NEW " \
            "(a game from a sign-up) the seat is offered to the reserve in order" in to(en, "GM")[0]
+
+
+def test_s4_a_leave_word_takes_a_reserve_player_off_the_reserve_one_who_comes_back_is_last() -> None:
+    inputs = [post(1, "Z", "запас"), post(2, "R1", "-"), post(3, "Y", "sub"), post(4, "Z", "выхожу"),
+              post(5, "Z", "запас"), post(5.5, "X", "-"), pm(6, "GM", "замена P3"), pm(7, "R2", "нет"),
+              pm(8, "Y", "нет")]
+    out = run(inputs, reserve=("R1", "R2"))
+    assert [m.to for m in out.messages if m.key.endswith("/offer")] == ["R2", "Y", "Z"]  # R1 left; Z came back
+    assert not any(t.startswith("Ведущий ищет замену") for t in to(out, "R1"))
+
+
+def test_s4_a_reserve_player_who_leaves_while_offered_a_seat_passes_it_to_the_next() -> None:
+    out = run([pm(1, "GM", "замена P3"), post(2, "R1", "выхожу"), pm(3, "R1", "принимаю")])
+    assert "[b]R1[/b] вышел из запаса (написал в теме игры), предложение места игрока [b]P3[/b] с него снято. " \
+           "Предложение переходит к следующему в запасе." in to(out, "GM")
+    assert to(out, "R2")[0].startswith("Ведущий ищет замену: место игрока [b]P3[/b]")
+    assert seats(out)[2] == "P3"  # his `принимаю` after leaving is no answer to an offer
+    en = run([pm(1, "GM", "replace P3"), post(2, "R1", "leave")], language="en")
+    assert "[b]R1[/b] left the reserve (posted in the game thread): the offer of the seat of [b]P3[/b] is off. The " \
+           "offer passes to the next in the reserve." in to(en, "GM")

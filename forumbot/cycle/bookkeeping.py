@@ -50,7 +50,7 @@ def check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
     for row_id, text in unchecked:
         command = parse_command(text, matcher, everyone=sorted(nicks), parse_vote=lambda words: Rejection("empty"))
         found: dict = {}
-        if isinstance(command, Replace) and ask is not None:
+        if isinstance(command, Replace) and command.new and ask is not None:  # S-4: `замена НИК` names none
             exists = ctx.retry(adapter, lambda: ask(command.new))
             if exists is False:
                 found["missing_accounts"] = [command.new]

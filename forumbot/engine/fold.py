@@ -15,6 +15,7 @@ from forumbot import parse
 from forumbot.engine.majority import check_majority
 from forumbot.engine.history import history_now
 from forumbot.engine.phases import open_setup
+from forumbot.engine.replacement import reserve_order
 from forumbot.engine.results import GameResult, GameRun, PlayerResult
 from forumbot.engine.setup import clean_input
 from forumbot.engine.speech import to_gms
@@ -208,4 +209,6 @@ def result(w: Work) -> GameRun:
         commands=tuple(w.commands),
         history=history_now(w),
         thread_posts=tuple(g.thread_posts),
+        reserve=None if w.tb.setup.reserve is None else tuple(reserve_order(w)),
+        offers=tuple((g.seats[o.seat].nick, o.to, o.until) for o in g.reserve.offers),
     )

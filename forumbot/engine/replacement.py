@@ -37,28 +37,46 @@ def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | N
 
 
 def reserve_order(w: Work) -> list[str]:
-    """S-4: the sign-up's reserve, then who posted a reserve word in the game thread, in order; never a player of
-    this game (alive, dead or replaced), a GM or the bot."""
+    """S-4: the sign-up's reserve, then who posted a reserve word in the game thread, in order, less who posted a
+    leave word after (S-1's words: one who comes back is last); never a player of this game (alive, dead or
+    replaced), a GM or the bot."""
     setup: ReserveSetup | None = w.tb.setup.reserve  # type: ignore[assignment]
+    order = list(setup.names if setup else ())
+    for word, name in w.g.reserve.moves:
+        key = parse.account_key(name)
+        order = [n for n in order if parse.account_key(n) != key] if word == "leave" else order
+        if word == "reserve" and all(parse.account_key(n) != key for n in order):
+            order.append(name)
     g = w.g
     taken = {parse.account_key(n) for n in (*g.seats, *g.accounts, *(s.nick for s in g.seats.values()))}
     taken |= set(w.tb.gm_accounts) | {w.tb.bot}
-    order: list[str] = []
-    for name in (*(setup.names if setup else ()), *g.reserve.joined):
+    kept: list[str] = []
+    for name in order:
         if parse.account_key(name) not in taken:
             taken.add(parse.account_key(name))
-            order.append(name)
-    return order
+            kept.append(name)
+    return kept
 
 
 def reserve_post(w: Work, inp: Input) -> bool:
-    """S-4: a reserve word posted in the game thread by one who plays no seat puts him in the reserve."""
-    if w.tb.setup.reserve is None or seat_of(w, inp.author) is not None or signup_word(inp.text) != "reserve":
+    """S-4: a reserve word posted in the game thread by one who plays no seat puts him in the reserve; a leave
+    word by one in the reserve takes him off it, and a seat offered to him passes to the next."""
+    if w.tb.setup.reserve is None or seat_of(w, inp.author) is not None:
         return False
-    g = w.g
-    if parse.account_key(inp.author) not in {parse.account_key(n) for n in g.reserve.joined}:
-        g.reserve = replace(g.reserve, joined=(*g.reserve.joined, inp.author))
-        w.log.append(f"{g.phase.label}: {inp.author} joined the reserve ({inp.id})")
+    word = signup_word(inp.text)
+    g, key = w.g, parse.account_key(inp.author)
+    in_reserve = key in {parse.account_key(n) for n in reserve_order(w)}
+    if word == "reserve":
+        if not in_reserve:
+            g.reserve = replace(g.reserve, moves=(*g.reserve.moves, ("reserve", inp.author)))
+            w.log.append(f"{g.phase.label}: {inp.author} joined the reserve ({inp.id})")
+        return True
+    if word != "leave" or not in_reserve:
+        return False
+    g.reserve = replace(g.reserve, moves=(*g.reserve.moves, ("leave", inp.author)))
+    w.log.append(f"{g.phase.label}: {inp.author} left the reserve ({inp.id})")
+    if (offer := offer_to(w, inp.author)) is not None:
+        _pass_on(w, offer, "left", inp.at)
     return True
 
 

@@ -48,6 +48,10 @@ class GameRun:
     commands: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...] = ()
     history: tuple[DayRecord, ...] = ()  # per day and runoff, the open one last (public pages)
     thread_posts: tuple[GamePost, ...] = ()  # per seat's game-thread post (the pages' activity)
+    # S-4: the reserve in order (None: a game without a sign-up has none), and each seat offered to it now:
+    # (the seat's account, offered to, until)
+    reserve: tuple[str, ...] | None = None
+    offers: tuple[tuple[str, str, datetime], ...] = ()
 
 
 INTERIM = frozenset({"count", "remind", "confirm-reminder"})  # what is worth saying only before its deadline

@@ -73,10 +73,10 @@ class Offer:
 
 @dataclass(frozen=True)
 class Reserve:
-    """S-4 during the game: who posted a reserve word in the game thread, in order, and the open offers (one per
-    seat). A value: a Game holds it as it is."""
+    """S-4 during the game: the reserve words and leave words posted in the game thread, in order, each as
+    ("reserve" | "leave", account), and the open offers (one per seat). A value: a Game holds it as it is."""
 
-    joined: tuple[str, ...] = ()
+    moves: tuple[tuple[str, str], ...] = ()
     offers: tuple[Offer, ...] = ()
 
 

@@ -94,7 +94,8 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             elif game.ended_at is not None:
                 lines[2:2] = _the_end(game, run, zone)
             else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
-                lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run)]
+                lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run),
+                              *_reserve_lines(run, zone)]
             for day in run.history:  # R-12: a day a majority ended early (or will, after its delay)
                 if day.majority is None:
                     continue
@@ -151,6 +152,14 @@ def _seat_lines(run) -> list[str]:
         fate = "alive" if p.alive else (f"out ({p.died.cause}, {p.died.phase})" if p.died else "out")
         lines.append(f"  {p.nick}: {p.role}, {fate}")
     return lines
+
+
+def _reserve_lines(run, zone: str) -> list[str]:
+    """S-4: the reserve in order and the seats offered to it now (a game without a sign-up has none)."""
+    if run.reserve is None:
+        return []
+    return [f"reserve: {', '.join(run.reserve) or '-'}",
+            *(f"offered: the seat of {nick} to {to}, until {local(until, zone)}" for nick, to, until in run.offers)]
 
 
 def _don_line(game: Game, run) -> list[str]:

@@ -15,6 +15,9 @@ from sqlalchemy.orm import Session
 from forumbot.config.types import Config
 from forumbot.engine.fold import folded
 from forumbot.engine.history import history_now
+from forumbot.engine.replacement import reserve_order
+from forumbot.engine.signup import run_signup
+from forumbot.engine.signup_values import SignupRun
 from forumbot.engine.seats import missing_moves
 from forumbot.engine.work import Work
 from forumbot.errors import ForumbotError
@@ -52,6 +55,9 @@ RU: dict[str, str] = {
     "move.check": "проверка", "move.shot": "выстрел", "move.heal": "лечение", "move.hunt": "охота",
     "move.confirm": "подтверждение", "move.don": "выбор дона", "move.modkill": "модкилл",
     "age.minutes": "{n} мин", "age.hours": "{n} ч",
+    "reserve": "Запас: {names}", "reserve.empty": "Запас пуст.",
+    "offer": "Место игрока {nick} предложено {to} до {until}",
+    "signup": "Набор: записались {n} из {seats}: {names}",
 }
 
 EN: dict[str, str] = {
@@ -78,6 +84,9 @@ EN: dict[str, str] = {
     "move.check": "check", "move.shot": "shot", "move.heal": "heal", "move.hunt": "hunt",
     "move.confirm": "confirmation", "move.don": "Don's nomination", "move.modkill": "modkill",
     "age.minutes": "{n} min", "age.hours": "{n} h",
+    "reserve": "Reserve: {names}", "reserve.empty": "The reserve is empty.",
+    "offer": "The seat of {nick} is offered to {to} until {until}",
+    "signup": "Sign-up: {n} of {seats} signed up: {names}",
 }
 
 
@@ -109,10 +118,11 @@ def game_lines(session: Session, config: Config | None, row: Game, g: dict[str, 
     and `g`, the outbox figures `dashboard` gathered."""
     setup: GameSetup | None = None
     w: Work | None = None
+    signup: SignupRun | None = None
     unread = ""
     if config is not None and row.name in config.games:
         try:
-            setup, w = _folded(session, config, row, now)
+            setup, w, signup = _folded(session, config, row, now)
         except (ForumbotError, KeyError, ValueError) as e:  # a config changed under a running game, a bad input
             unread = str(e) or type(e).__name__
     configured = config.games.get(row.name) if config is not None else None
@@ -140,6 +150,11 @@ def game_lines(session: Session, config: Config | None, row: Game, g: dict[str, 
     if w is not None:
         lines += _owed(w, s)
         lines += _role_pms(session, row, w, s)
+        lines += _reserve(w, s)
+    elif signup is not None and signup.state == "open":  # S-2: the list as it stands
+        lines.append(s("signup", n=len(signup.players), seats=setup.signup.seats,  # type: ignore[union-attr]
+                       names=", ".join(signup.players) or "—"))
+        lines.append(s("reserve", names=", ".join(signup.reserve)) if signup.reserve else s("reserve.empty"))
     lines.append(_outbox(g, s))
     for st in g["stuck"]:
         lines.append(_stuck(st, s))
@@ -155,14 +170,25 @@ def tick_line(last: dict[str, Any], language: str, timezone: str = "Europe/Mosco
              since=s.words.time(datetime.fromisoformat(last["since"])) if last.get("since") else "—")
 
 
-def _folded(session: Session, config: Config, row: Game, now: datetime) -> tuple[GameSetup, Work | None]:
+def _folded(session: Session, config: Config, row: Game,
+            now: datetime) -> tuple[GameSetup, Work | None, SignupRun | None]:
+    """The game's setup and its fold at `now`; while its sign-up is not closed, no fold but the sign-up's."""
     setup, inputs, _ = load_game(session, config, row.id)
     if setup.signup is not None:  # S-1: the game's seats exist once its sign-up has closed
         played, _, rest = signed_up(setup, inputs, now)
         if played is None:
-            return setup, None
-        return played, folded(played, rest, now)
-    return setup, folded(setup, inputs, now)
+            return setup, None, run_signup(setup.signup, inputs, now)  # type: ignore[arg-type]
+        return played, folded(played, rest, now), None
+    return setup, folded(setup, inputs, now), None
+
+
+def _reserve(w: Work, s: Said) -> list[str]:
+    """S-4: the reserve in order and the seats offered to it now, in a game from a sign-up."""
+    if w.tb.setup.reserve is None or w.g.phase.kind == "ended":
+        return []
+    names = reserve_order(w)
+    offers = [s("offer", nick=w.g.seats[o.seat].nick, to=o.to, until=s.words.time(o.until)) for o in w.g.reserve.offers]
+    return [s("reserve", names=", ".join(names)) if names else s("reserve.empty"), *offers]
 
 
 def _owed(w: Work, s: Said) -> list[str]:

@@ -337,3 +337,7 @@ ADDED.update({
     "count.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; "
                                  "L-n is how many votes a candidate lacks for a majority."),
 })
+# --- w-season: S-4, a reserve player who leaves, the offers shown ---
+ADDED.update({
+    "reserve.passed.left": "{to} left the reserve (posted in the game thread): the offer of the seat of {nick} is off.",
+})

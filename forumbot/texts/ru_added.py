@@ -337,3 +337,7 @@ ADDED.update({
     "count.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше "
                                  "всех голосов; L-n — сколько голосов кандидату не хватает до большинства."),
 })
+# --- w-season: S-4, a reserve player who leaves, the offers shown ---
+ADDED.update({
+    "reserve.passed.left": "{to} вышел из запаса (написал в теме игры), предложение места игрока {nick} с него снято.",
+})

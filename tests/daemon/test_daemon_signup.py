@@ -114,6 +114,8 @@ def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_st
             in status)
     (board,) = dashboard(w.daemon.sessions, w.now)["games"]  # the GM's dashboard shows the sign-up's phase too
     assert board["phase"] == "signup open" and board["deadline"] == "2026-12-03T10:00:00+03:00"
+    (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]  # and the list, in the GM's words
+    assert board["lines"][1:3] == ["Набор: записались 1 из 10: Маша", "Запас: Петя"]
     w.now += timedelta(days=5)
     w.tick()
     w.tick()
@@ -248,6 +250,12 @@ def test_s4_the_daemon_offers_a_seat_to_the_reserve_routes_the_answer_and_makes_
     w.tick()
     offers = [text for to, text, _ in w.bot_pms() if to == "Ёжик"]
     assert len(offers) == 1 and offers[0].startswith("Ведущий ищет замену: место игрока [b]Петя[/b] свободно")
+    status = game_status(w.daemon.sessions, w.config, "g1", w.now).splitlines()  # S-4: the GM sees the reserve
+    assert "reserve: Ёжик, Гость" in status and "offered: the seat of Петя to Ёжик, until 2026-11-30 " \
+        "20:39:30 Europe/Moscow" in status
+    (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]
+    assert "Запас: Ёжик, Гость" in board["lines"] and "Место игрока Петя предложено Ёжик до 30.11 20:39 МСК" \
+        in board["lines"]
     w.now += timedelta(minutes=10)
     w.pm("Ёжик", "нет")  # the reserve player's PM reaches the game though he plays no seat
     w.tick()
@@ -269,3 +277,24 @@ def test_s4_the_daemon_offers_a_seat_to_the_reserve_routes_the_answer_and_makes_
     replayed, _ = replay.replay(replay.load(path))
     stored = fold_game(w.daemon.sessions, w.config, "g1", w.now)
     assert [m.text for m in replayed.messages] == [m.text for m in stored.messages]
+
+
+def test_s4_zamena_nick_alone_asks_the_forum_about_no_account_and_offers_the_seat(signup_world):
+    """The check of a `замена`'s new account (issue 7 item 2) looked up the account '' for `замена НИК` alone: a
+    forum that can tell answered "no such account", and the offer to the reserve was refused."""
+    w = signup_world
+    w.forum.accounts = set(NAMES) | {GM}
+    w.start()
+    w.tick()
+    w.now += timedelta(minutes=20)
+    w.post("game", "Ёжик", "запас")
+    for name in NAMES[:10]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.now += timedelta(hours=1)
+    w.pm(GM, "замена Петя")
+    w.tick()
+    assert not [c for c in w.forum.calls if c.startswith("account_exists")]
+    (answer,) = [t for to, t, at in w.bot_pms() if to == GM and at == w.now and t.startswith("Выполнено")]
+    assert [t for to, t, _ in w.bot_pms() if to == "Ёжик"][0].startswith("Ведущий ищет замену")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
 
-from livegame import TICK_TIMEOUT, LiveGame  # noqa: E402
+from livegame import HANG_GUARD, LiveGame  # noqa: E402
 
 from board import Emulator, Request, Response  # noqa: E402
 
@@ -147,7 +147,7 @@ class EmuGame(LiveGame):
 
         emu.after_request = kill
         try:
-            out, err = proc.communicate(timeout=TICK_TIMEOUT)
+            out, err = proc.communicate(timeout=HANG_GUARD)
         finally:
             emu.after_request = None
         with open(self.log, "a") as f:

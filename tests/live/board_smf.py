@@ -26,7 +26,7 @@ import urllib.parse
 import requests
 from bs4 import BeautifulSoup
 
-from boards import PM, TIMEOUT, Board, Member, Post, _forms, _text
+from boards import HANG_GUARD, PM, Board, Member, Post, _forms, _text
 
 SMF_FLOOD = re.compile(r"from your IP was less than|с вашего IP")
 LOGIN_WAIT = re.compile(r"wait about (\d+) seconds|подождать около (\d+) секунд")
@@ -78,7 +78,7 @@ class SmfMember(Member):
         data += [(k, v) for k, v in _session_pair(page.text).items() if k not in have and k not in values]
         data += list(values.items())
         data.append((submit, form["submits"].get(submit, "1")))
-        return self.s.post(urllib.parse.urljoin(page.url, form["action"] or path), data=data, timeout=TIMEOUT,
+        return self.s.post(urllib.parse.urljoin(page.url, form["action"] or path), data=data, timeout=HANG_GUARD,
                            headers={"Referer": page.url})
 
     def login(self) -> None:
@@ -194,7 +194,7 @@ class SmfMember(Member):
         links = [a["href"] for a in BeautifulSoup(page.text, "lxml").select("a[href*='action=deletemsg']")
                  if re.search(rf"[;&?]msg={post_id}(?:\D|$)", a["href"])]
         assert links, f"{self.name} has no Remove link for post {post_id} (not a moderator?)"
-        r = self.s.get(urllib.parse.urljoin(page.url, links[0]), timeout=TIMEOUT, headers={"Referer": page.url})
+        r = self.s.get(urllib.parse.urljoin(page.url, links[0]), timeout=HANG_GUARD, headers={"Referer": page.url})
         assert r.status_code == 200 and not _error(r.text), f"{self.name}: delete {post_id}: {_error(r.text)}"
         assert post_id not in {p.id for p in self._page_posts_last(topic)} | {p.id for p in self.posts(topic)}, \
             f"post {post_id} is still there"

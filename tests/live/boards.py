@@ -37,8 +37,9 @@ DEFAULT_PORTS = {"phpbb": {"HTTP_PORT": 18130}, "mybb": {"HTTP_PORT": 18135, "DB
                  "smf": {"HTTP_PORT": 18140, "DB_PORT": 18141}, "fluxbb": {"HTTP_PORT": 18145}}
 PACKAGES = {"phpbb": ("php8.2", "pdo_sqlite"), "mybb": ("php8.2", "mysqli"), "smf": ("php8.2", "mysqli"),
             "fluxbb": ("php8.2", "pdo_sqlite")}
-BUILD_TIMEOUT = 600
-TIMEOUT = 60
+# The one time limit on the live tests' processes, requests and waits (issue 28 item 1): it only catches a hang,
+# never measures the machine (a board built or a page served under a loaded CI's 2 cores takes what it takes)
+HANG_GUARD = 900
 FORM_MIN_AGE = 1.1  # phpBB refuses a form sent within 1 s of serving it
 # a request line of PHP's built-in server log ("[200]: GET /path"); group 1 is the method and path
 SERVED = re.compile(rb"\] 127\.0\.0\.1:\d+ \[\d{3}\]: ([A-Z]+ \S+)")
@@ -134,10 +135,10 @@ class BoardBuild:
 
     def wait(self) -> "Board":
         try:
-            code = self.proc.wait(timeout=BUILD_TIMEOUT)
+            code = self.proc.wait(timeout=HANG_GUARD)
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, 15)
-            raise Unavailable(f"{self.engine} build took over {BUILD_TIMEOUT} s; log: {self.log}") from None
+            raise Unavailable(f"{self.engine} build took over {HANG_GUARD} s; log: {self.log}") from None
         seconds = time.monotonic() - self.started
         if code != 0:
             tail = self.log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
@@ -173,7 +174,7 @@ class Board:
             done = subprocess.run(["mariadb", "--no-defaults", "-S", self.env["DB_SOCKET"], "-u", "root",
                                    self.env["DB_NAME"], "-e",
                                    f"UPDATE smf_members SET time_format = '{fmt}' WHERE member_name = '{self.bot}'"],
-                                  capture_output=True, text=True, timeout=TIMEOUT)
+                                  capture_output=True, text=True, timeout=HANG_GUARD)
             assert done.returncode == 0, done.stderr
         else:
             database = self.dir / ("phpbb.sqlite3" if self.engine == "phpbb" else "fluxbb.sqlite3")
@@ -205,7 +206,7 @@ class Board:
 
     def script(self, *args: str) -> str:
         done = subprocess.run([str(boards_folder() / f"{self.engine}.sh"), *args], env=self.script_env,
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=HANG_GUARD)
         assert done.returncode == 0, f"{self.engine}.sh {' '.join(args)}: {done.stderr.strip()}"
         return done.stdout
 
@@ -222,7 +223,7 @@ class Board:
 
     def stop(self) -> None:
         subprocess.run([str(boards_folder() / f"{self.engine}.sh"), "stop"], env=self.script_env,
-                       capture_output=True, timeout=120)
+                       capture_output=True, timeout=HANG_GUARD)
 
 
 @dataclass(frozen=True)
@@ -303,7 +304,7 @@ class Member:
         return urllib.parse.urljoin(self.board.base_url, path)
 
     def get(self, path: str) -> requests.Response:
-        r = self.s.get(self.url(path), timeout=TIMEOUT)
+        r = self.s.get(self.url(path), timeout=HANG_GUARD)
         assert r.status_code == 200, f"{self.name}: GET {path} -> {r.status_code}"
         return r
 
@@ -319,7 +320,7 @@ class Member:
         data += list(values.items()) + list((extra or {}).items())
         data.append((submit, form["submits"].get(submit, "1")))
         time.sleep(max(0.0, served + FORM_MIN_AGE - time.monotonic()))
-        return self.s.post(urllib.parse.urljoin(page.url, form["action"] or path), data=data, timeout=TIMEOUT,
+        return self.s.post(urllib.parse.urljoin(page.url, form["action"] or path), data=data, timeout=HANG_GUARD,
                            headers={"Referer": page.url})
 
     def paced(self, kind: str, send, flood_seconds: float, is_flood) -> requests.Response:  # type: ignore[no-untyped-def]
@@ -365,7 +366,7 @@ class Member:
     def pms_from(self, author: str) -> list[PM]:
         return [m for m in self.pms() if m.author == author]
 
-    def wait_for_pm(self, author: str, contains: str, timeout: float = 60.0) -> PM:
+    def wait_for_pm(self, author: str, contains: str, timeout: float = HANG_GUARD) -> PM:
         deadline = time.monotonic() + timeout
         while True:
             found = [m for m in self.pms_from(author) if contains in m.text]

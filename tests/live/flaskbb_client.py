@@ -6,13 +6,13 @@ import re
 
 import requests
 
+from boards import HANG_GUARD
 from flaskbb_server import Account
 
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 CONVERSATION = re.compile(r"/conversations/(\d+)/view")
 MESSAGE = re.compile(r'<a class="author-name" href="[^"]*">([^<]+)</a>.*?<div class="message-content">(.*?)</div>',
                      re.S)
-TIMEOUT = 60  # seconds per request: a hang guard only, as boards.TIMEOUT (issue 28 item 1)
 
 
 class Member:
@@ -20,16 +20,16 @@ class Member:
         self.base = base_url.rstrip("/")
         self.account = account
         self.s = requests.Session()
-        page = self.s.get(f"{self.base}/auth/login", timeout=TIMEOUT)
-        r = self.s.post(f"{self.base}/auth/login", allow_redirects=False, timeout=TIMEOUT, data={
+        page = self.s.get(f"{self.base}/auth/login", timeout=HANG_GUARD)
+        r = self.s.post(f"{self.base}/auth/login", allow_redirects=False, timeout=HANG_GUARD, data={
             "csrf_token": TOKEN.search(page.text).group(1), "login": account.name, "password": account.password,
             "submit": "Login"})
         assert r.status_code == 302, f"{account.name} cannot log in"
 
     def submit(self, path: str, data: dict) -> requests.Response:
-        form = self.s.get(self.base + path, timeout=TIMEOUT)
+        form = self.s.get(self.base + path, timeout=HANG_GUARD)
         r = self.s.post(self.base + path, data=dict(data, csrf_token=TOKEN.search(form.text).group(1)),
-                        allow_redirects=False, timeout=TIMEOUT)
+                        allow_redirects=False, timeout=HANG_GUARD)
         assert r.status_code in (200, 302), f"{self.account.name}: POST {path} -> {r.status_code}"
         return r
 
@@ -53,12 +53,12 @@ class Member:
         self.submit(f"/conversations/{conversation}/view", {"message": text, "submit": "Send Message"})
 
     def conversations(self) -> list[str]:
-        page = self.s.get(f"{self.base}/conversations/", timeout=TIMEOUT).text
+        page = self.s.get(f"{self.base}/conversations/", timeout=HANG_GUARD).text
         return list(dict.fromkeys(CONVERSATION.findall(page.split('id="message-content"', 1)[-1])))
 
     def messages(self, conversation: str) -> list[tuple[str, str]]:
         """(author, text) of each message, oldest first."""
-        page = self.s.get(f"{self.base}/conversations/{conversation}/view", timeout=TIMEOUT).text
+        page = self.s.get(f"{self.base}/conversations/{conversation}/view", timeout=HANG_GUARD).text
         return [(a.strip(), re.sub(r"<[^>]+>", "", body).strip()) for a, body in MESSAGE.findall(page)]
 
     def messages_from(self, author: str) -> list[str]:

@@ -35,14 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from boards import HANG_GUARD
+
 HERE = Path(__file__).resolve().parent
 CONSTRAINTS = HERE / "flaskbb-constraints.txt"
 SEED = HERE / "flaskbb_seed.py"
 PACKAGES = ("flaskbb==3.0.0rc5", "flaskbb-plugin-conversations==3.0.7", "flaskbb-plugin-portal==3.0.4")
-PIP_TIMEOUT = 600
 FAILED_INSTALL_TTL = 3600
-BOOTSTRAP_TIMEOUT = 300
-START_TIMEOUT = 300  # a hang guard: the server not up fails the live run under FORUMBOT_REQUIRE_LIVE (issue 28 item 1)
 
 
 class Unavailable(Exception):
@@ -85,7 +84,7 @@ def find_python() -> str | None:
             continue
         try:
             ok = subprocess.run([exe, "-c", "import sys, venv; assert sys.version_info >= (3, 12)"],
-                                capture_output=True, timeout=30).returncode == 0
+                                capture_output=True, timeout=HANG_GUARD).returncode == 0
         except (OSError, subprocess.TimeoutExpired):
             ok = False
         if ok:
@@ -95,7 +94,7 @@ def find_python() -> str | None:
 
 def _version(python: str) -> str:
     return subprocess.run([python, "-c", "import sys; print(sys.version)"], capture_output=True, text=True,
-                          timeout=30).stdout.strip()
+                          timeout=HANG_GUARD).stdout.strip()
 
 
 def _key(*parts: str) -> str:
@@ -147,7 +146,7 @@ def install() -> Path:
             _run([python, "-m", "venv", str(venv)], "creating the FlaskBB venv", 120)
             # -c pins every transitive package: a newer Flask or SQLAlchemy has broken FlaskBB before
             _run([str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "--timeout", "30",
-                  "-c", str(CONSTRAINTS), *PACKAGES], "pip install FlaskBB", PIP_TIMEOUT)
+                  "-c", str(CONSTRAINTS), *PACKAGES], "pip install FlaskBB", HANG_GUARD)
             _run([str(venv / "bin" / "python"), "-c", "import flaskbb, conversations"], "importing FlaskBB", 120)
         except Unavailable as e:
             failed.write_text(str(e) + "\n")
@@ -196,9 +195,9 @@ def template_db(venv: Path) -> Path:
         flaskbb = str(venv / "bin" / "flaskbb")
         _run([flaskbb, "--config", str(cfg), "bootstrap", "--username", ADMIN.name, "--email", ADMIN.email,
               "--password", ADMIN.password, "--enable-plugins", "conversations"], "bootstrapping FlaskBB",
-             BOOTSTRAP_TIMEOUT, cwd=work)
+             HANG_GUARD, cwd=work)
         _run([str(venv / "bin" / "python"), str(SEED), str(cfg), json.dumps(users)], "seeding FlaskBB accounts",
-             BOOTSTRAP_TIMEOUT, cwd=work)
+             HANG_GUARD, cwd=work)
         os.replace(building, db)
         shutil.rmtree(work, ignore_errors=True)
     return db
@@ -241,7 +240,7 @@ class FlaskBBServer:
         return self
 
     def _wait_up(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
+        deadline = time.monotonic() + HANG_GUARD
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
                 tail = (self.directory / "server.log").read_text(errors="replace").strip().splitlines()[-1:]
@@ -254,7 +253,7 @@ class FlaskBBServer:
                 pass
             time.sleep(0.2)
         self.stop()
-        raise Unavailable(f"FlaskBB did not answer on {self.base_url} within {START_TIMEOUT} s")
+        raise Unavailable(f"FlaskBB did not answer on {self.base_url} within {HANG_GUARD} s")
 
     def stop(self) -> None:
         if self.process is None:

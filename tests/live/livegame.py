@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from boards import Board, Member, live_required
+from boards import HANG_GUARD, Board, Member, live_required
 
 # the role names of the role PMs («Ваша роль: шериф.»)
 RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель",
@@ -37,7 +37,6 @@ PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"
 # seconds one forumbot command may take: a guard against a hang only (issue 28 item 1). A tick sits out the
 # board's flood waits (up to max_wait each; stock limits: minutes in one tick) and slows under a loaded machine;
 # a command still running after the whole suite's budget has hung on any machine.
-TICK_TIMEOUT = 900
 MARKER = re.compile(r"#fb:[0-9a-f]{8}")
 # What a reader must never see in a rendered bot post: a BBCode tag the board did not render (an opening tag of
 # the codes the bot uses, any closing tag), Markdown emphasis, an HTML entity escaped twice. A player's text the
@@ -46,7 +45,6 @@ LITERAL_MARKUP = re.compile(r"\[(?:b|i|u|s|\*|list|spoiler|size|color|quote|url|
                             r"|\*\*|&(?:lt|gt|amp|quot|nbsp|#\d+);", re.I)
 RENDERED_BOLD = re.compile(r"<(?:strong|b)\b|mycode_b|font-weight:\s*bold", re.I)
 CHROMIUM = "chromium"
-SCREENSHOT_TIMEOUT = 600  # a hang guard: a screenshot fails the test under FORUMBOT_REQUIRE_LIVE (issue 28 item 1)
 # Headless Chromium as root in a container: no sandbox (it refuses root without), no GPU, /tmp instead of a small
 # /dev/shm, and nothing of a first run's prompts or a desktop's services.
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
@@ -64,9 +62,9 @@ def screenshot(url: str, shot: Path, profile: Path, size: str = "1280,7000", chr
         try:
             done = subprocess.run([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
                                    f"--screenshot={shot}", url], capture_output=True, text=True,
-                                  timeout=SCREENSHOT_TIMEOUT)
+                                  timeout=HANG_GUARD)
         except subprocess.TimeoutExpired:
-            why = f"{chromium} took over {SCREENSHOT_TIMEOUT} s"
+            why = f"{chromium} took over {HANG_GUARD} s"
         else:
             if done.returncode != 0 or not shot.exists() or not shot.read_bytes().startswith(b"\x89PNG"):
                 why = f"{chromium} exited {done.returncode} without a PNG: {done.stderr.strip()[-300:]}"
@@ -155,7 +153,7 @@ players = [
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
         t = time.monotonic()
-        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=TICK_TIMEOUT)
+        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=HANG_GUARD)
         with open(self.log, "a") as f:
             f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode} in {time.monotonic() - t:.1f} s\n"
                     f"{done.stdout}{done.stderr}\n")

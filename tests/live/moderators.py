@@ -10,7 +10,7 @@ import urllib.parse
 
 from bs4 import BeautifulSoup
 
-from boards import FORM_MIN_AGE, TIMEOUT, Board, Member, _forms
+from boards import FORM_MIN_AGE, HANG_GUARD, Board, Member, _forms
 from board_smf import _error as smf_error
 
 PHPBB_GLOBAL_MODERATORS = "4"  # phpBB's stock group ids: 4 GLOBAL_MODERATORS (ROLE_MOD_FULL in every forum)
@@ -26,7 +26,7 @@ REPLY = {"phpbb": ("posting.php?mode=reply&t={t}", 'id="postform"'),
 def may_reply(member: Member, engine: str, topic: str) -> bool:
     """Whether a player is shown the reply form of the topic, as he sees it: R-13's lock read back."""
     path, form = REPLY[engine]
-    page = member.s.get(member.url(path.format(t=topic)), timeout=TIMEOUT)
+    page = member.s.get(member.url(path.format(t=topic)), timeout=HANG_GUARD)
     return form in page.text
 
 
@@ -57,14 +57,14 @@ def promote_smf(board: Board) -> None:
 
 
 def _post_served(member, path: str, form_id: str, values, submit: str):  # type: ignore[no-untyped-def]
-    page = member.s.get(member.url(path), timeout=TIMEOUT)
+    page = member.s.get(member.url(path), timeout=HANG_GUARD)
     served = time.monotonic()
     form = next(f for f in _forms(page.text) if f["id"] == form_id)
     chosen = values(form["fields"])
     data = [(k, v) for k, v in form["fields"] if k not in chosen] + list(chosen.items())
     data.append((submit, form["submits"].get(submit, "1")))
     time.sleep(max(0.0, served + FORM_MIN_AGE - time.monotonic()))
-    return member.s.post(urllib.parse.urljoin(page.url, form["action"]), data=data, timeout=TIMEOUT,
+    return member.s.post(urllib.parse.urljoin(page.url, form["action"]), data=data, timeout=HANG_GUARD,
                          headers={"Referer": page.url})
 
 
@@ -84,13 +84,13 @@ def promote_mybb(board: Board) -> None:
     go back as the form shows them; the additional groups (a multiple select, none chosen) are left out."""
     admin = board.member(board.admin)
     login = admin.s.post(admin.url("admin/index.php"), data={"username": board.admin, "password": board.password,
-                                                             "do": "login"}, timeout=TIMEOUT)
+                                                             "do": "login"}, timeout=HANG_GUARD)
     assert "logout" in login.text, "MyBB admin CP: the admin could not log in"
     path = f"admin/index.php?module=user-users&action=edit&uid={board.env['BOT_UID']}"
-    page = admin.s.get(admin.url(path), timeout=TIMEOUT)
+    page = admin.s.get(admin.url(path), timeout=HANG_GUARD)
     form = next(f for f in _forms(page.text) if "action=edit" in f["action"])
     data = [(k, v) for k, v in form["fields"] if k not in ("usergroup", "additionalgroups[]")]
     admin.s.post(urllib.parse.urljoin(page.url, form["action"]), data=data + [("usergroup", MYBB_SUPER_MODERATORS)],
-                 timeout=TIMEOUT)
-    shown = admin.s.get(admin.url(path), timeout=TIMEOUT).text
+                 timeout=HANG_GUARD)
+    shown = admin.s.get(admin.url(path), timeout=HANG_GUARD).text
     assert f'<option value="{MYBB_SUPER_MODERATORS}" selected' in shown, "MyBB admin CP: the bot's group is unchanged"

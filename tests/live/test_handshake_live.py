@@ -18,14 +18,14 @@ import sys
 import pytest
 
 from boards import Board
-from livegame import ADAPTER_ENGINE, TICK_TIMEOUT
+from livegame import ADAPTER_ENGINE, HANG_GUARD
 
 pytestmark = [pytest.mark.live, pytest.mark.group_last]
 
 
 def run(config, env) -> tuple[int, dict]:
     done = subprocess.run([sys.executable, "-m", "forumbot", "probe", "--handshake", "--json", "-c", str(config)],
-                          env=env, capture_output=True, text=True, timeout=TICK_TIMEOUT)
+                          env=env, capture_output=True, text=True, timeout=HANG_GUARD)
     return done.returncode, json.loads(done.stdout or "{}")
 
 
@@ -66,7 +66,7 @@ players = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
                                                                  "pm_reply"], first
     assert [f["status"] for f in first["flows"]] == ["verified"] * 3 + [reply, "verified", "unverified"], first
     gm = board.member(board.gm)
-    gm.wait_for_pm(board.bot, first["code"], timeout=30)
+    gm.wait_for_pm(board.bot, first["code"], timeout=HANG_GUARD)
     gm.pm(board.bot, "Re: handshake", f"Код {first['code']}")
     code, second = run(config, env)
     assert code == 0, second

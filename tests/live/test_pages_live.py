@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from livegame import CHROMIUM, ROOT, SCREENSHOT_TIMEOUT, LiveGame
+from livegame import CHROMIUM, HANG_GUARD, ROOT, LiveGame
 
 pytestmark = pytest.mark.live
 
@@ -49,7 +49,7 @@ def _screenshot(url: str, shot: Path, size: str, profile: Path) -> None:
         return
     done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                            f"--user-data-dir={profile}", f"--window-size={size}", "--lang=ru",
-                           f"--screenshot={shot}", url], capture_output=True, text=True, timeout=SCREENSHOT_TIMEOUT)
+                           f"--screenshot={shot}", url], capture_output=True, text=True, timeout=HANG_GUARD)
     print(f"\nscreenshot of {url}: {shot if shot.exists() else 'failed: ' + done.stderr[-300:]}")
 
 
@@ -86,7 +86,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
         picture = re.search(re.escape(url) + r"g1/(day-1-[0-9a-f]{12})\.png", result.html)
         assert picture, f"no picture in the result post: {result.html[-800:]}"
         assert (site / "g1" / f"{picture.group(1)}.png").is_file()
-        fetched = requests.get(f"{url}g1/{picture.group(1)}.png", timeout=10)
+        fetched = requests.get(f"{url}g1/{picture.group(1)}.png", timeout=HANG_GUARD)
         assert fetched.status_code == 200 and fetched.content.startswith(b"\x89PNG")
         assert "<script>alert(1)</script>" not in (site / "g1" / "day-1.html").read_text(encoding="utf-8")
         # the game page links the bot's posts by phpBB's post ids, the result just delivered included
@@ -120,7 +120,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
         print(f"\npages on phpBB: {time.monotonic() - t0:.0f} s; log and screenshots in {tmp_path}")
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.wait(timeout=HANG_GUARD)
         _image_limits(board, "0")  # any later check on the board sees it as stock
 
 
@@ -128,7 +128,7 @@ def _image_limits(board, pixels: str) -> None:  # type: ignore[no-untyped-def]
     php = "php8.2" if shutil.which("php8.2") else "php"
     for key in ("max_post_img_width", "max_post_img_height"):
         subprocess.run([php, "bin/phpbbcli.php", "--no-ansi", "config:set", key, pixels], cwd=board.dir / "www",
-                       check=True, capture_output=True, timeout=120)
+                       check=True, capture_output=True, timeout=HANG_GUARD)
 
 
 MYBB_ROLES = {"Lucky_Strike": "mafia", "Kolya_95": "mafia", "Мурзик": "mafia", "Наташа": "doctor",

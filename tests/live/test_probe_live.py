@@ -19,7 +19,7 @@ import pytest
 from adapters.punbb.forum import PunbbForum
 from forumbot.cli.main import main
 from forumbot.probe.board import probe
-from boards import BUILD_TIMEOUT
+from boards import HANG_GUARD
 from test_punbb_adapter import boards_dir, load_env, unavailable
 
 pytestmark = pytest.mark.live
@@ -43,14 +43,14 @@ def board(tmp_path_factory):
     env = {**os.environ, "BOARD_DIR": str(folder), "HTTP_PORT": PORT, "POST_FLOOD": "1",
            "SKIP_APT": os.environ.get("SKIP_APT", "1")}
     script = str(boards / "fluxbb.sh")
-    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=HANG_GUARD)
     if built.returncode != 0:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
+        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
         unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")
     try:
         yield load_env(folder / "board.env")
     finally:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
+        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
 
 
 def _adapter(board, name: str) -> PunbbForum:

@@ -21,7 +21,7 @@ import pytest
 
 from adapters.html.dom import fill, form_action, form_fields
 from adapters.punbb.forum import PunbbForum
-from boards import BUILD_TIMEOUT
+from boards import HANG_GUARD
 from forumbot.errors import FloodLimited
 
 pytestmark = pytest.mark.live
@@ -69,14 +69,14 @@ def board(tmp_path_factory):
     env = {**os.environ, "BOARD_DIR": str(folder), "HTTP_PORT": PORT, "POST_FLOOD": str(LIVE_FLOOD),
            "SKIP_APT": os.environ.get("SKIP_APT", "1")}
     script = str(boards / "fluxbb.sh")
-    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=HANG_GUARD)
     if built.returncode != 0:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
+        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
         unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")
     try:
         yield load_env(folder / "board.env")
     finally:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=60)
+        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
 
 
 def adapter(board, name: str, **kw) -> PunbbForum:

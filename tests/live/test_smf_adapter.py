@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from adapters.smf.forum import SmfForum
+from boards import HANG_GUARD
 
 pytestmark = pytest.mark.live
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILD_TIMEOUT = 600
 _OFFSET = int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)
 
 
@@ -73,17 +73,17 @@ def board(tmp_path_factory):
     script = str(boards / "smf.sh")
     try:
         done = subprocess.run([script, "build"], env={**os.environ, **knobs}, capture_output=True, text=True,
-                              timeout=BUILD_TIMEOUT)
+                              timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
-        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=60)
-        _unavailable(f"smf.sh build took over {BUILD_TIMEOUT} s")
+        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=HANG_GUARD)
+        _unavailable(f"smf.sh build took over {HANG_GUARD} s")
     if done.returncode != 0 or not (folder / "board.env").exists():
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         _unavailable(f"smf.sh build failed ({done.returncode}): {tail[0]}")
     try:
         yield _load_env(folder / "board.env")
     finally:
-        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=60)
+        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=HANG_GUARD)
 
 
 def _forum(env: dict[str, str], name: str) -> SmfForum:

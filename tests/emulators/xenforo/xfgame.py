@@ -16,6 +16,8 @@ from pathlib import Path
 from xfemu import Board, Emulator
 from xfemu.state import fold
 
+HANG_GUARD = 900  # seconds: catches a hung tick, never measures the machine (tests/live/boards.py's, issue 28 item 1)
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 BOT, PASSWORD_ENV = "МафБот", "FORUMBOT_XF_BOT_PASSWORD"
@@ -106,7 +108,7 @@ players = [
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
         t = time.monotonic()
-        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=HANG_GUARD)
         with open(self.log, "a") as f:
             f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode} in {time.monotonic() - t:.1f} s\n"
                     f"{done.stdout}{done.stderr}\n")
