@@ -94,9 +94,10 @@ class MemoryForum(AdapterBase):
         raise KeyError(post_id)
 
     def add_pm(self, author: str, text: str, at: datetime, to: str | None = None, subject: str = "",
-               latest: datetime | None = None) -> ForumPM:
+               latest: datetime | None = None, shared: bool = False) -> ForumPM:
+        """`shared`: written to the bot and others at once (a reply in the mafia's conversation, M-15)."""
         pm = ForumPM(id=self._new_id(), author=author, author_id=None, sent_at=at, subject=subject, text=text,
-                     html=text, sent_latest=latest)
+                     html=text, sent_latest=latest, shared=shared)
         self.pms.append(_PM(pm, to or self.bot))
         return pm
 
