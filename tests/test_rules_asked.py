@@ -326,7 +326,7 @@ def test_m15_none_turns_it_off_and_conf_reads_as_before() -> None:
         assert _answer(r, f"pm/{_id(g)}").startswith("Не понято: «конфа привет»")
 
 
-def test_m15_the_option_is_moscow_only_and_init_writes_the_relay(tmp_path) -> None:
+def test_m15_the_option_is_moscow_only_and_init_writes_the_conversation(tmp_path) -> None:
     assert option_problems("moscow", {"conference": "relay"}) == []
     assert option_problems("moscow", {"conference": "chat"}) == [
         "options.conference: must be 'conversation' or 'relay' or 'none', got 'chat' (M-15)"]
@@ -335,8 +335,8 @@ def test_m15_the_option_is_moscow_only_and_init_writes_the_relay(tmp_path) -> No
     path = tmp_path / "forumbot.toml"
     path.write_text(example_config(), encoding="utf-8")
     game = load_config(path).games["autumn"]
-    assert game.variant == "moscow" and game.options["conference"] == "relay"  # `forumbot init` turns M-15 on
-    path.write_text(example_config().replace('conference = "relay"', 'conference = "none"'), encoding="utf-8")
+    assert game.variant == "moscow" and game.options["conference"] == "conversation"  # `forumbot init` turns M-15 on
+    path.write_text(example_config().replace('conference = "conversation"', 'conference = "none"'), encoding="utf-8")
     assert load_config(path).games["autumn"].options["conference"] == "none"
 
 
