@@ -111,8 +111,9 @@ OPTIONS: dict[str, Option] = {
     # `downtime_grace` minutes of the `downtime_window` minutes before it
     "downtime_grace": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
     "downtime_window": Option(number(1, 366 * 24 * 60, "minutes"), clause="C-14"),
-    # M-15: the mafia conference during Setup, relayed by the bot ("none": the GM runs it by hand)
-    "conference": Option(choice("relay", "none"), ("moscow",), "M-15"),
+    # M-15: the mafia conference during Setup: one PM to all the mafia, or relayed by the bot ("none": the GM runs
+    # it by hand)
+    "conference": Option(choice("conversation", "relay", "none"), ("moscow",), "M-15"),
     "post_minimum": Option(whole(0, 1000), clause="R-11"),
     "post_minimum_chars": Option(whole(1, 100_000), clause="R-11"),
     "post_minimum_action": Option(choice("warn", "autokill", "warn_then_autokill"), clause="R-11"),

@@ -14,6 +14,8 @@ import pytest
 
 from forumbot.config.types import ConfigProblems
 from forumbot.config.load import load_config
+from forumbot.forum.adapter import CONFERENCE
+from forumbot.forum.registry import engine_class
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["entry-points"][
@@ -57,6 +59,24 @@ def test_the_engines_table_check_sees_a_missing_row():
         assert _quick_start_table() not in ENGINES_DOC
     finally:
         ROWS = kept
+
+
+def _conference_table() -> str:
+    lines = ["| engine | the conference here | why |", "|---|---|---|"]
+    lines += [f"| {r['name']} | {r['conference']} | {r['conference_note']} |" for r in ROWS]
+    return "\n".join(lines) + "\n"
+
+
+def test_m15_docs_engines_conference_table_is_the_engines_table_and_the_adapters_declare_it():
+    """M-15: the per-engine conference docs/engines.md shows is adapters/engines.toml's, and an engine is listed
+    with the conversation exactly when its adapter declares CONFERENCE (else game start runs the relay)."""
+    start = ENGINES_DOC.index("| engine | the conference here |")
+    end = ENGINES_DOC.index("\n\n", start) + 1
+    assert ENGINES_DOC[start:end] == _conference_table()
+    for row in ROWS:
+        cls = engine_class(row["engine"])
+        assert cls is not None, row["engine"]
+        assert row["conference"] == ("conversation" if CONFERENCE in cls.CAPABILITIES else "relay"), row["engine"]
 
 
 def test_every_engine_has_an_entry_point_that_loads():

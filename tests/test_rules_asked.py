@@ -283,6 +283,40 @@ def test_m15_a_replacement_mafia_member_before_day_one_joins_the_conference() ->
     assert any(m.key == "setup/conference-closed/Маф2" and m.to == "Новый" for m in r.run.messages)
 
 
+def test_m15_conversation_is_one_pm_to_every_member_naming_them_all_and_when_it_closes() -> None:
+    r = Game.moscow(options={"conference": "conversation"}).run("day 1", "+1h")
+    opened = [m for m in r.run.messages if "conference" in m.key and "closed" not in m.key]
+    assert [(m.key, m.to) for m in opened] == [("setup/conference", "Дон, Маф1, Маф2")]
+    assert plain(opened[0].text).startswith("Конференция мафии: Дон, Маф1 и Маф2. Ответы на это сообщение видят все "
+                                            "его получатели; конференция открыта до начала дня 1 (01.12 10:00 МСК).")
+
+
+def test_m15_conversation_closes_when_day_one_opens_with_one_pm_to_all_of_them() -> None:
+    g = Game.moscow(options={"conference": "conversation"})
+    r = g.run("day 1", "+1h")
+    closed = [m for m in r.run.messages if m.key.startswith("setup/conference-closed")]
+    assert [(m.key, m.to) for m in closed] == [("setup/conference-closed", "Дон, Маф1, Маф2")]
+    assert closed[0].at == g.at("day 1", "+0h")
+    assert plain(closed[0].text) == "Конференция закрыта: дальше мафия не общается."
+
+
+def test_m15_conversation_a_replacement_gets_a_new_conversation_with_the_current_mafia() -> None:
+    g = Game.moscow(options={"conference": "conversation"})
+    g.gm("setup", "-3h", "замена Маф2 Новый")
+    r = g.run("day 1", "+1h")
+    joined = next(m for m in r.run.messages if m.key.startswith("gm/") and m.key.endswith("/conference"))
+    assert joined.to == "Дон, Маф1, Новый" and "Дон, Маф1 и Новый" in plain(joined.text)
+    closed = next(m for m in r.run.messages if m.key == "setup/conference-closed")
+    assert closed.to == "Дон, Маф1, Новый"
+
+
+def test_m15_conversation_has_no_relay_and_a_conf_pm_is_not_forwarded() -> None:
+    g = Game.moscow(options={"conference": "conversation"})
+    g.pm("setup", "-1h", "Маф1", "конфа привет")
+    r = g.run("day 1", "+1h")
+    assert not any(m.key.startswith(f"pm/{_id(g)}/conference/") for m in r.run.messages)
+
+
 def test_m15_none_turns_it_off_and_conf_reads_as_before() -> None:
     for options in ({"conference": "none"}, {}):
         g = Game.moscow(options=options)
@@ -292,16 +326,17 @@ def test_m15_none_turns_it_off_and_conf_reads_as_before() -> None:
         assert _answer(r, f"pm/{_id(g)}").startswith("Не понято: «конфа привет»")
 
 
-def test_m15_the_option_is_moscow_only_and_init_writes_the_relay(tmp_path) -> None:
+def test_m15_the_option_is_moscow_only_and_init_writes_the_conversation(tmp_path) -> None:
     assert option_problems("moscow", {"conference": "relay"}) == []
     assert option_problems("moscow", {"conference": "chat"}) == [
-        "options.conference: must be 'relay' or 'none', got 'chat' (M-15)"]
+        "options.conference: must be 'conversation' or 'relay' or 'none', got 'chat' (M-15)"]
+    assert option_problems("moscow", {"conference": "conversation"}) == []
     assert option_problems("free_hunt", {"conference": "relay"})
     path = tmp_path / "forumbot.toml"
     path.write_text(example_config(), encoding="utf-8")
     game = load_config(path).games["autumn"]
-    assert game.variant == "moscow" and game.options["conference"] == "relay"  # `forumbot init` turns M-15 on
-    path.write_text(example_config().replace('conference = "relay"', 'conference = "none"'), encoding="utf-8")
+    assert game.variant == "moscow" and game.options["conference"] == "conversation"  # `forumbot init` turns M-15 on
+    path.write_text(example_config().replace('conference = "conversation"', 'conference = "none"'), encoding="utf-8")
     assert load_config(path).games["autumn"].options["conference"] == "none"
 
 

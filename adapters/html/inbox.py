@@ -160,7 +160,8 @@ class HtmlInbox:
             id=pid, author=text(author).strip() if author is not None else "",
             author_id=user_id(author), sent_at=sent.earliest, sent_latest=sent.latest if sent.rough else None,
             subject=text(subject_el).strip() if subject_el is not None else subject,
-            text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body))
+            text=clean_text(body, (*self.profile.strip, sel["signature"])), html=inner_html(body),
+            shared="pm_shared" in sel and bool(select(view, sel["pm_shared"])))
 
     def own_pm_in(self, rows: Sequence[tuple[str, str, Sequence[str]]], to: str, marker: str) -> str | None:
         """The id of the bot's sent PM to `to` that holds `marker`, from a sent folder's rows (pm id, page path,

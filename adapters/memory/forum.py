@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Callable, ClassVar, Sequence
 
-from forumbot.forum.adapter import ACCOUNTS, LOCK, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost, ReplyId
+from forumbot.forum.adapter import ACCOUNTS, CONFERENCE, LOCK, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost, ReplyId
 from forumbot.errors import ForumError, FormRejected
 from forumbot.markup import escape_bbcode
 
@@ -24,7 +24,7 @@ class _PM:
 @dataclass
 class MemoryForum(AdapterBase):
     """A forum held in memory. `bot` is the bot's account; `clock` stamps the bot's own posts and PMs."""
-    CAPABILITIES = frozenset({REREAD, ACCOUNTS, OWN_PM, LOCK})
+    CAPABILITIES = frozenset({REREAD, ACCOUNTS, OWN_PM, LOCK, CONFERENCE})
 
     # read by forumbot.config.types.engine_traits: its forum-table settings, zoned times, markup
     settings: ClassVar[frozenset[str]] = frozenset({"page_size"})
@@ -94,9 +94,10 @@ class MemoryForum(AdapterBase):
         raise KeyError(post_id)
 
     def add_pm(self, author: str, text: str, at: datetime, to: str | None = None, subject: str = "",
-               latest: datetime | None = None) -> ForumPM:
+               latest: datetime | None = None, shared: bool = False) -> ForumPM:
+        """`shared`: written to the bot and others at once (a reply in the mafia's conversation, M-15)."""
         pm = ForumPM(id=self._new_id(), author=author, author_id=None, sent_at=at, subject=subject, text=text,
-                     html=text, sent_latest=latest)
+                     html=text, sent_latest=latest, shared=shared)
         self.pms.append(_PM(pm, to or self.bot))
         return pm
 

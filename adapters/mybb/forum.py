@@ -28,7 +28,7 @@ from adapters.html.dom import (
 from adapters.html.forum import HtmlForum, ReplyId, same_account
 from adapters.html.profile import HtmlProfile
 from adapters.mybb.profile import MYBB, MYBB_MAX_RECIPIENTS
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
+from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM
 from forumbot.errors import FormRejected, ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -41,7 +41,7 @@ _THREAD_LINK = re.compile(r"showthread\.php\?(?:.*&(?:amp;)?)?tid=\d+|thread-\d+
 class MybbForum(HtmlForum):
     """MyBB adapter. `MybbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (MyBB prints no zone at all)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, CONFERENCE}
 
     engine = "mybb"
     profile: HtmlProfile = MYBB

@@ -52,6 +52,9 @@ MYBB = HtmlProfile(
         "pm_view": "div.post",
         "pm_author": "div.author_information span.largetext a",
         "pm_time": "span.post_date",
+        # M-15: a second recipient on the view's "To:" line: a PM written to the bot and others, as a reply to all
+        # of the bot's conference PM (fixtures/mybb/90_pm_view_reply_to_all.html; 91_... has one recipient)
+        "pm_shared": "div.post_head > a[href*='uid='] ~ a[href*='uid=']",
         "quick_reply": "form#quick_reply_form",
         "pm_quota": "span.pmspace_text",
         "pm_sent_to": "a[href*='uid=']",  # in a Sent Items row: the recipient, or each of "Multiple recipients"

@@ -26,7 +26,7 @@ from adapters.html.dom import (
 from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.html.profile import HtmlProfile
 from adapters.phpbb.profile import PHPBB
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, PREVIEW
+from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -41,7 +41,7 @@ _POST_LINK = re.compile(r"viewtopic\.php\?(?:[^#]*[&;])?p=(\d+)")
 class PhpbbForum(HtmlForum):
     """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW, CONFERENCE}
 
     engine = "phpbb"
     profile: HtmlProfile = PHPBB

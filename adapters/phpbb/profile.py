@@ -55,6 +55,10 @@ PHPBB = HtmlProfile(
         "pm_author": "p.author a.username, p.author a.username-coloured",
         "pm_time": "p.author",  # the "sent" line; the pm_time hook reads its date
         "pm_subject": "div.postbody h3",
+        # M-15: a second recipient on the view's "Получатель" line (after the author's name and the first one): a
+        # PM written to the bot and others, as a reply to all of the bot's conference PM
+        # (fixtures/phpbb/90_pm_view_reply_to_all.html; 91_... has one recipient)
+        "pm_shared": "p.author a[class^='username'] ~ a[class^='username'] ~ a[class^='username']",
         "pm_recipient": "input[name^='address_list[u]']",
         # the address list's names, each linking its user id (`u=`): who a preset recipient id is now
         "pm_recipient_name": "ul.recipients a.username, ul.recipients a.username-coloured",

@@ -22,6 +22,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     from forumbot.cycle.daemon import config_warnings
     from forumbot.config.cast_summary import cast_summaries
     from forumbot.config.checks import check_forums, check_setups, late_starts
+    from forumbot.config.conference import conference_warnings
     from forumbot.games.start import thread_warnings
 
     config = config_from_args(args)
@@ -34,7 +35,8 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if problems:
         return EXIT_CONFIG
     statuses = _game_statuses(config)
-    for warning in late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses):
+    for warning in (late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses)
+                    + conference_warnings(config)):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
     for line in cast_summaries(config, t):
         print(line)

@@ -1,8 +1,10 @@
-"""M-15: the mafia conference during Setup, as a relay through the bot's PMs. It opens with the role PMs, a
-replacement mafia member joins it, and it closes when Day 1 opens; nothing said in it is a move or a command.
+"""M-15: the mafia conference during Setup. It opens with the role PMs, a replacement mafia member joins it, and
+it closes when Day 1 opens; nothing said in it is a move or a command.
 
-The mode is the game's option `conference` ("relay" or "none"); a game without the option (a transcript recorded
-before M-15) has none, so it replays as it was. Free Hunt has no conference."""
+The mode is the game's option `conference`: "conversation", one PM from the bot to every member at once, whose
+replies the forum shows to all of them (the adapters send a PM with several recipients, `to` listing them); "relay",
+the bot forwarding each member's `конфа ТЕКСТ` PM to the others; "none". A game without the option (a transcript
+recorded before M-15) has none, so it replays as it was. Free Hunt has no conference."""
 
 from __future__ import annotations
 
@@ -14,8 +16,12 @@ from forumbot.engine.work import Work
 from forumbot.model import Input
 
 
+def mode(w: Work) -> str:
+    return str(w.tb.options.get("conference", "none")) if w.tb.variant.name == "moscow" else "none"
+
+
 def relay_on(w: Work) -> bool:
-    return w.tb.variant.name == "moscow" and w.tb.options.get("conference", "none") == "relay"
+    return mode(w) == "relay"
 
 
 def members(w: Work) -> list[str]:
@@ -29,15 +35,39 @@ def invite(w: Work, sid: str, at: datetime, key: str) -> None:
     pm(w, at, sid, w.tb.t.conference_open(others, w.tb.setup.schedule.start), key)
 
 
+def start_conversation(w: Work, at: datetime, key: str) -> None:
+    """One PM to every member at once, naming them all and when it closes: their replies to it are the
+    conference (M-15). A replacement's conversation is a new one with the members as they are then."""
+    nicks = [nick(w, sid) for sid in members(w)]
+    if len(nicks) > 1:
+        pm(w, at, ", ".join(nicks), w.tb.t.conference_conversation(nicks, w.tb.setup.schedule.start), key)
+
+
 def open_conference(w: Work, at: datetime) -> None:
-    if relay_on(w):
+    if mode(w) == "conversation":
+        start_conversation(w, at, "setup/conference")
+    elif relay_on(w):
         for sid in members(w):
             invite(w, sid, at, f"setup/conference/{sid}")
 
 
+def join_conference(w: Work, sid: str, at: datetime, key: str) -> None:
+    """A replacement mafia member before Day 1 (C-9): a new conversation with the members as they are now, or the
+    relay's invitation."""
+    if mode(w) == "conversation":
+        start_conversation(w, at, key)
+    elif relay_on(w):
+        invite(w, sid, at, key)
+
+
 def close_conference(w: Work, at: datetime) -> None:
-    """Day 1 opens: each member is told, in the conference's own words, that it is closed."""
-    if relay_on(w):
+    """Day 1 opens: the members are told, in the conference's own words, that it is closed: in the conversation
+    once (to all of them), in the relay each."""
+    if mode(w) == "conversation":
+        nicks = [nick(w, sid) for sid in members(w)]
+        if len(nicks) > 1:
+            pm(w, at, ", ".join(nicks), w.tb.t.conference_closed(), "setup/conference-closed")
+    elif relay_on(w):
         for sid in members(w):
             pm(w, at, sid, w.tb.t.conference_closed(), f"setup/conference-closed/{sid}")
 

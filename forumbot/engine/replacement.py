@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from forumbot import parse
-from forumbot.engine.conference import invite, relay_on
+from forumbot.engine.conference import join_conference
 from forumbot.engine.phases import role_pm
 from forumbot.engine.seats import seat_of
 from forumbot.engine.signup_values import Offer, ReserveSetup
@@ -30,8 +30,8 @@ def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | N
     g.seats[sid].nick = cmd.new
     g.accounts[cmd.new] = sid
     pm(w, at, sid, role_pm(w, sid, choose_don=False), f"gm/{cmd_id}/role")
-    if g.phase.kind == "setup" and g.seats[sid].is_mafia and relay_on(w):  # M-15: he joins the conference
-        invite(w, sid, at, f"gm/{cmd_id}/conference")
+    if g.phase.kind == "setup" and g.seats[sid].is_mafia:  # M-15: he joins the conference
+        join_conference(w, sid, at, f"gm/{cmd_id}/conference")
     post(w, at, Where.GAME, w.tb.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
     return None
 

@@ -53,6 +53,9 @@ class ForumPM:
     text: str  # quotes removed
     html: str
     sent_latest: datetime | None = None  # the latest instant a rough time allows; None: `sent_at` is exact
+    # M-15: the PM was written to the bot and others at once (a reply in the mafia's conference conversation, as
+    # its To line or participants show): stored apart, never read as a move or a command
+    shared: bool = False
 
 
 # Optional abilities, declared once on the adapter class in CAPABILITIES (the shell asks `can`, never probes):
@@ -65,6 +68,10 @@ COOKIES = "cookies"  # export_cookies() -> str and import_cookies(str): a sessio
 # thread already is so; FormRejected when the forum refuses. may_lock(topic) -> bool | None reads whether the bot's
 # account has that control on the thread's page (None: the page does not tell), locking nothing.
 LOCK = "lock_thread"
+# M-15: the adapter sends one PM to several names (`send_pm` with `to` listing them, comma-separated) whose replies
+# every recipient sees, and marks a PM written to the bot and others as `ForumPM.shared`: the mafia's conference
+# may be a conversation there (conference = "conversation"); elsewhere it is the relay
+CONFERENCE = "conference"
 # preview_reply(topic, text): the reply form sent through its preview button, nothing posted (a ForumError in the
 # board's words when the form or the preview is refused): the handshake's reply flow (issue 28 item 4)
 PREVIEW = "preview_reply"

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot import engine
+from forumbot.config.conference import conference_of
 from forumbot.config.types import Config, GameConfig, shared_threads
 from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.games.lookup import ACTIVE, configured_game
@@ -68,10 +69,13 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
     forum = config.forums[game.forum]
     seed = secrets.randbits(63) if seed is None else seed  # 63 bits: fits a signed BIGINT column
     setup = game.setup(seed, bot=forum.login, markup=forum.markup)
+    conference = conference_of(config, game)
+    if conference is not None and conference != setup.options.get("conference"):  # M-15: no conversation here
+        setup = replace(setup, options={**setup.options, "conference": conference})
     if game.signup is not None:
         # S-1: the players come from the sign-up, which opens now unless `signup.opens` says when; the roles are
         # drawn over its final list when it closes (the commitment is posted then, in the Setup post)
-        signup = game.signup.setup(game.variant, game.options, now, game.gms, forum.login, game.schedule.start,
+        signup = game.signup.setup(game.variant, setup.options, now, game.gms, forum.login, game.schedule.start,
                                    game.language, forum.markup, game.schedule.timezone)
         setup = replace(setup, signup=signup)
         roles: dict[str, Role] = {}

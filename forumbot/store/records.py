@@ -84,12 +84,15 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
 
 
 def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetime) -> int:
-    return _store(session, forum, "pm", [
+    """Store new PMs: one to the bot alone as a "pm" (the games read those), one written to the bot and others at
+    once (the mafia's conference conversation, M-15) as a "conv", which no game reads as a move or a command."""
+    pms = list(pms)
+    return sum(_store(session, forum, kind, [
         dict(topic="", item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.sent_at,
              edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html, quoted=None,
              posted_latest=getattr(p, "sent_latest", None))
-        for p in pms
-    ], now)
+        for p in pms if getattr(p, "shared", False) == shared
+    ], now) for kind, shared in (("pm", False), ("conv", True)))
 
 
 def _store(session: Session, forum: int, kind: str, items: list[dict], now: datetime) -> int:

@@ -184,6 +184,9 @@ ADDED.update({
     "conference.sent": "Forwarded to the conference: {names}.",
     "conference.refuse.not_member": "The conference is for the mafia only: your message was forwarded to nobody.",
     "conference.refuse.empty": "An empty message was forwarded to nobody: write the text after the word \"conf\".",
+    "conference.conversation": ("The mafia conference: {names}. Every recipient of this message sees the replies "
+                                "to it; the conference is open until Day 1 begins ({at}). Nothing said here is a move, "
+                                "a Don nomination or a command: send those to me in a separate message."),
 })
 # --- h30-activity: R-11, the post minimum ---
 ADDED.update({

@@ -135,3 +135,6 @@ class PlayerTexts:
 
     def conference_refused(self, code: str) -> str:
         return self._(f"conference.refuse.{code}")
+
+    def conference_conversation(self, members: Sequence[str], closes: datetime) -> str:
+        return self._("conference.conversation", at=self.time(closes), names=self.names(members, bold=True))

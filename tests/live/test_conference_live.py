@@ -1,5 +1,5 @@
 """M-15 on a real phpBB 3.3 board, through `forumbot tick`: a Moscow game's mafia talk in the conference (the
-relay: phpBB's PMs to several recipients are not used, docs/engines.md) before Day 1, are told it closed when
+relay, by option; the conversation: test_conference_conversation_live.py) before Day 1, are told it closed when
 the GM opens Day 1, and a later `конфа` is refused with that reason and reaches nobody."""
 
 from __future__ import annotations
