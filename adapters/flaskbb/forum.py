@@ -24,6 +24,7 @@ from typing import Any, Iterator, Mapping
 from lxml import etree
 
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
+from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId, same_account
 from adapters.flaskbb.profile import FLASKBB
 from adapters.html.profile import HtmlProfile
@@ -42,8 +43,22 @@ OWN_PM_LOOKBACK = 3
 
 
 
+class FlaskbbForms(HtmlForms):
+    """FlaskBB's forms: a full message quota and an unknown recipient are refusals of their own."""
+
+    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
+                         flood_action: str = "post", text: str | None = None) -> None:
+        text = text if text is not None else self.error_text(page)
+        if text and self.matches("quota", text):
+            raise FormRejected(f"flaskbb: the bot's message quota is full: {text}")
+        if text and self.matches("no_recipient", text):
+            raise FormRejected(f"flaskbb: no such user: {text}")
+        super().raise_for_errors(page, default, flood_action=flood_action, text=text)
+
+
 class FlaskbbForum(HtmlForum):
     """FlaskBB adapter: `FlaskbbForum(base_url, username, password)`."""
+    forms_type = FlaskbbForms
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "flaskbb"
@@ -71,11 +86,11 @@ class FlaskbbForum(HtmlForum):
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
         spec = self.profile.forms["login"]
-        result = self.submit(page, "login", {spec.fields["username"]: self.username,
+        result = self.forms.submit(page, "login", {spec.fields["username"]: self.username,
                                              spec.fields["password"]: self._password}, action="login")
         if result.status in (301, 302, 303) and "auth/login" not in (result.location or ""):
             return
-        self.raise_for_errors(result, default=LoginRequired)
+        self.forms.raise_for_errors(result, default=LoginRequired)
 
     def get(self, path: str, *, follow: bool = True) -> Page:
         # login_required answers 302 to /auth/login?next=...: followed, that is the login form
@@ -93,16 +108,16 @@ class FlaskbbForum(HtmlForum):
         tid = self.topic_id(topic)
         form_page = self.get(self.url("reply", topic=tid))
         field = self.profile.forms["reply"].fields["message"]
-        result = self.submit(form_page, "reply", {field: text}, action="post")
+        result = self.forms.submit(form_page, "reply", {field: text}, action="post")
         if result.status in (301, 302, 303):
-            m = self.matches("posted", result.location or "")
+            m = self.forms.matches("posted", result.location or "")
             if m:
                 return ReplyId(m.group(1))
             if "auth/login" in (result.location or ""):
                 raise LoginRequired(f"flaskbb: replying to topic {tid} needs login")
             # "You are not allowed to post a reply": flashed on the topic page it leads to
-            self.raise_for_errors(self.get(result.location or self.url("topic", topic=tid)))
-        self.raise_for_errors(result, flood_action="post")
+            self.forms.raise_for_errors(self.get(result.location or self.url("topic", topic=tid)))
+        self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("flaskbb: reply gave neither a post id nor an error")
 
     # --- find own post ----------------------------------------------------------------------------------------
@@ -202,7 +217,7 @@ class FlaskbbForum(HtmlForum):
     def _send_one(self, to: str, subject: str, text: str) -> str:
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
-        result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
+        result = self.forms.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
         target = result.location or ""
         if result.status in (301, 302, 303) and target.rstrip("/").endswith("conversations/sent"):
@@ -211,8 +226,8 @@ class FlaskbbForum(HtmlForum):
             return next((cid for cid, name in newest if name.casefold() == to.casefold()), "")
         if result.status in (301, 302, 303):
             # the quota check redirects to the inbox with the reason flashed there
-            self.raise_for_errors(self.get(target), flood_action="pm")
-        self.raise_for_errors(result, flood_action="pm")
+            self.forms.raise_for_errors(self.get(target), flood_action="pm")
+        self.forms.raise_for_errors(result, flood_action="pm")
         raise FormRejected(f"flaskbb: PM to {to} not sent")
 
     def _sent_rows(self, tree: etree._Element) -> list[tuple[str, str]]:
@@ -249,16 +264,6 @@ class FlaskbbForum(HtmlForum):
             return False
         shown = select_one(page.tree(), self.profile.selectors["member_name"])
         return same_account(text(shown), name) if shown is not None else None
-
-    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
-                         flood_action: str = "post", text: str | None = None) -> None:
-        text = text if text is not None else self.error_text(page)
-        if text and self.matches("quota", text):
-            raise FormRejected(f"flaskbb: the bot's message quota is full: {text}")
-        if text and self.matches("no_recipient", text):
-            raise FormRejected(f"flaskbb: no such user: {text}")
-        super().raise_for_errors(page, default, flood_action=flood_action, text=text)
-
 
 def _conversation_id(href: str) -> str | None:
     parts = [p for p in href.split("/") if p]

@@ -4,7 +4,7 @@ forum shows (on a page or in a JSON answer) into the typed error the daemon reac
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from lxml import etree
 
@@ -20,22 +20,38 @@ from forumbot.forum.transport import Transport
 FORM_MIN_AGE = 1.1
 
 
+class FormsHost(Protocol):
+    """What the forms part reads off the adapter that holds it: the adapter's profile at the time of the call
+    (vBulletin reads with a printable profile for a while), its transport, and its checks of a page."""
+
+    @property
+    def profile(self) -> HtmlProfile: ...
+    @property
+    def transport(self) -> Transport: ...
+    def is_login_page(self, page: Page) -> bool: ...
+    def check_page(self, page: Page) -> None: ...
+
+
 class HtmlForms:
-    """Mixed into HtmlForum, whose profile, transport, is_login_page and check_page it uses."""
+    """The adapter's forms part (`HtmlForum.forms`); an engine whose forms answer differently subclasses it and
+    names the subclass in its adapter's `forms_type`."""
 
-    profile: HtmlProfile
-    transport: Transport
+    def __init__(self, host: FormsHost) -> None:
+        self.host = host
 
-    if TYPE_CHECKING:  # HtmlForum's, which this mixin uses (declared for the type checker only; issue 27 item 2)
-        def is_login_page(self, page: Page) -> bool: ...
-        def check_page(self, page: Page) -> None: ...
+    @property
+    def profile(self) -> HtmlProfile:
+        return self.host.profile
 
+    @property
+    def transport(self) -> Transport:
+        return self.host.transport
 
     def form(self, page: Page, name: str) -> etree._Element:
         spec = self.profile.forms[name]
         form = find_form(page.tree(), spec.selector, spec.needs)
         if form is None:
-            if self.is_login_page(page):
+            if self.host.is_login_page(page):
                 raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
             self.raise_for_errors(page, default=None)
             said = self.notice_text(page)
@@ -80,7 +96,7 @@ class HtmlForms:
     def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
                          flood_action: str = "post", text: str | None = None) -> None:
         """Turn an error the forum showed into the typed error the daemon reacts to."""
-        self.check_page(page)
+        self.host.check_page(page)
         text = text if text is not None else self.error_text(page)
         if not text:
             if default is not None:
@@ -115,7 +131,7 @@ class HtmlForms:
         except ValueError:
             answer = None
         if not isinstance(answer, dict):
-            if self.is_login_page(page):
+            if self.host.is_login_page(page):
                 raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
             self.raise_for_errors(page, default=default, flood_action=flood_action)
             raise default(f"{self.profile.engine}: unexpected answer from {page.url}")

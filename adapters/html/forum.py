@@ -1,9 +1,10 @@
 """What phpBB and MyBB adapters share: profile-driven reading, form submission, error classification,
 cursors, and re-login when a session has expired.
 
-HtmlForum is put together from its parts: html_forms (forms and the errors they answer with), html_topics
-(reading a topic, finding the bot's post, the re-read) and html_inbox (the unread-PM count, the inbox, the
-bot's sent PM); here are the pages, the session, accounts and the cursors.
+HtmlForum is put together from its parts: `forms` (an HtmlForms object, or the engine's `forms_type`: forms and
+the errors they answer with) and the mixins html_topics (reading a topic, finding the bot's post, the re-read)
+and html_inbox (the unread-PM count, the inbox, the bot's sent PM); here are the pages, the session, accounts
+and the cursors.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> 
             f"looks like {example}, or give the thread's number")
 
 
-class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
+class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
     CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
 
@@ -82,6 +83,9 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
     # `delete_read_pms` on, a database restored from a copy cannot read again those read since (outbox_restore.py)
     deletes_pms: ClassVar[bool] = False
     tz: ZoneInfo  # the zone the forum prints its times in (`timezone_name`)
+    # the part that finds, posts and judges the forum's forms: an engine whose forms answer differently names
+    # its own HtmlForms subclass here
+    forms_type: ClassVar[type[HtmlForms]] = HtmlForms
 
     def __init__(
         self,
@@ -106,6 +110,7 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
         self.transport = transport or Transport(
             base_url, bot=username, intervals=merge_intervals(self.profile.limits, intervals or {}),
             **transport_options)
+        self.forms = self.forms_type(self)
         self.delete_read_pms = delete_read_pms
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
@@ -237,7 +242,7 @@ class HtmlForum(HtmlForms, HtmlTopics, HtmlInbox, AdapterBase):
         if self.is_login_page(page):
             raise LoginRequired(f"{self.profile.engine}: {page.url} shows a login form")
         self.check_complete(page)
-        self._member_said = self.notice_text(page) or self.error_text(page)
+        self._member_said = self.forms.notice_text(page) or self.forms.error_text(page)
         return page
 
     def account_said(self) -> str:

@@ -71,14 +71,14 @@ class InvisionForum(HtmlForum):
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
         spec = self.profile.forms["login"]
-        result = self.submit(page, "login", {spec.fields["username"]: self.username,
+        result = self.forms.submit(page, "login", {spec.fields["username"]: self.username,
                                              spec.fields["password"]: self._password}, action="login")
-        if self._member_cookie() and not self.error_text(result):
+        if self._member_cookie() and not self.forms.error_text(result):
             return
         if select_one(result.tree(), self.profile.selectors["two_step"]) is not None:
             raise LoginRequired("invision: the bot's account asks for a two-step (MFA) code at login: turn two-step "
                                 "verification off for the bot's account (a bot cannot type the code)")
-        self.raise_for_errors(result, default=LoginRequired)
+        self.forms.raise_for_errors(result, default=LoginRequired)
         raise LoginRequired("invision: login failed")
 
     def _member_cookie(self) -> bool:
@@ -101,7 +101,7 @@ class InvisionForum(HtmlForum):
         page = self._last_page(tid)
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"invision: not logged in ({page.url})")
-        form = self.form(page, "reply")
+        form = self.forms.form(page, "reply")
         field = next((el.get("name") for el in find(form, ".//textarea") if el.get("name", "").endswith(f"_{tid}")
                       or el.get("name", "").startswith("topic_comment")), None)
         if field is None:
@@ -112,14 +112,14 @@ class InvisionForum(HtmlForum):
         if submitted:
             values[submitted] = "1"
         queue = _mod_queue_notice(form)
-        result = self.submit(page, "reply", values, action="post", form=form)
-        m = self.matches("posted", result.location or "") if result.status in (301, 302, 303) else None
+        result = self.forms.submit(page, "reply", values, action="post", form=form)
+        m = self.forms.matches("posted", result.location or "") if result.status in (301, 302, 303) else None
         if m and queue and not self._published(result.location or "", m.group(1)):
             raise PostQueued(f"invision: the reply to topic {tid} awaits a moderator's approval (the board says: "
                              f"{queue[:200]})", pending_id=m.group(1))
         if m:
             return ReplyId(m.group(1))
-        self.raise_for_errors(result, flood_action="post")
+        self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("invision: reply gave neither a comment id nor an error")
 
     def _published(self, location: str, cid: str) -> bool:
@@ -241,7 +241,7 @@ class InvisionForum(HtmlForum):
         except FormRejected as e:
             # the default Members group keeps 50 conversations (g_max_messages) and then answers "Your inbox is
             # full" (HTTP 403): leave the oldest the bot is in, then start this one
-            if isinstance(e, FormTransient) or not self.matches("quota", str(e)) or not self._leave_oldest():
+            if isinstance(e, FormTransient) or not self.forms.matches("quota", str(e)) or not self._leave_oldest():
                 raise
             return self._compose(to, subject, text)
 
@@ -263,11 +263,11 @@ class InvisionForum(HtmlForum):
     def _compose(self, to: str, subject: str, text: str) -> str:
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
-        said = self.error_text(page)
+        said = self.forms.error_text(page)
         if page.status == 403 and said:  # messenger.php's execute(): the Messenger switched off for the bot
             raise FormRejected(f"invision: the board does not let the bot use the Messenger: «{said}» (an "
                                "administrator must allow the bot's account and group to send personal messages)")
-        form = self.form(page, "compose")
+        form = self.forms.form(page, "compose")
         submitted = next((el.get("name") for el in find(form, ".//input[@type='hidden']")
                           if el.get("name", "").endswith("_submitted")), None)
         # one member per line: IPS splits messenger_to on newlines, not commas (§12)
@@ -275,13 +275,13 @@ class InvisionForum(HtmlForum):
                   spec.fields["subject"]: subject, spec.fields["message"]: to_html(text)}
         if submitted:
             values[submitted] = "1"
-        result = self.submit(page, "compose", values, action="pm", form=form)
-        m = self.matches("pm_sent", result.location or "") if result.status in (301, 302, 303) else None
+        result = self.forms.submit(page, "compose", values, action="pm", form=form)
+        m = self.forms.matches("pm_sent", result.location or "") if result.status in (301, 302, 303) else None
         if m:
             return m.group(1)
-        if result.status == 403 and not self.error_text(result):
+        if result.status == 403 and not self.forms.error_text(result):
             raise FormRejected(f"invision: HTTP 403 from {result.url}")
-        self.raise_for_errors(result, flood_action="pm")
+        self.forms.raise_for_errors(result, flood_action="pm")
         raise PageFormatChanged("invision: sending a PM gave neither a conversation nor an error")
 
     # --- locking a topic (R-13; unverified: checked against the emulator only) -------------------------------------
@@ -318,7 +318,7 @@ class InvisionForum(HtmlForum):
         result = self.transport.get(href, follow=False, action="lock")
         if result.status in (301, 302, 303):
             return
-        self.raise_for_errors(result)
+        self.forms.raise_for_errors(result)
 
 
 

@@ -56,12 +56,12 @@ class MybbForum(HtmlForum):
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
         spec = self.profile.forms["login"]
-        result = self.submit(page, "login", {spec.fields["username"]: self.username,
+        result = self.forms.submit(page, "login", {spec.fields["username"]: self.username,
                                              spec.fields["password"]: self._password}, action="login")
-        text = self.error_text(result) or self._notice_text(result)
-        if self._has_user_cookie() and not self.error_text(result):
+        text = self.forms.error_text(result) or self._notice_text(result)
+        if self._has_user_cookie() and not self.forms.error_text(result):
             return
-        self.raise_for_errors(result, default=LoginRequired, text=text)
+        self.forms.raise_for_errors(result, default=LoginRequired, text=text)
         raise LoginRequired("mybb: login failed")
 
     def _has_user_cookie(self) -> bool:
@@ -91,22 +91,22 @@ class MybbForum(HtmlForum):
             # The quick reply's lastpid is the thread's newest post, even on an earlier page.
             lastpid = dict(form_fields(quick)).get("lastpid", "")
             last_pid = int(lastpid) if lastpid.isdigit() else last_pid
-        result = self.submit(form_page, "reply", {spec.fields["message"]: text}, action="post")
+        result = self.forms.submit(form_page, "reply", {spec.fields["message"]: text}, action="post")
         target = meta_refresh_url(result.tree(), result.url) if result.status == 200 else result.location
-        m = self.matches("posted", target or "")
-        if m and not self.error_text(result):
+        m = self.forms.matches("posted", target or "")
+        if m and not self.forms.error_text(result):
             pid = int(m.group(1))
             merged = self.profile.hooks["merge"](pid, last_pid)
             if merged:
                 log.info("mybb: reply merged into the bot's post %s in thread %s", pid, tid)
             return ReplyId(str(pid), merged=merged)
-        if target and not m and not self.error_text(result) and _THREAD_LINK.search(target):
+        if target and not m and not self.forms.error_text(result) and _THREAD_LINK.search(target):
             # newreply.php sends a post into the moderation queue to the thread, not to the post (its forced
             # redirect page, redirect_newreply_moderation): taken, not out, never sent again
             said = " ".join(clean_text(td) for td in select(result.tree(), "table.tborder td.trow1"))  # its message
             raise PostQueued(f"mybb: the reply to thread {tid} awaits a moderator's approval (the board says: "
                              f"{said[:200]})")
-        self.raise_for_errors(result, flood_action="post", text=self.error_text(result) or self._notice_text(result))
+        self.forms.raise_for_errors(result, flood_action="post", text=self.forms.error_text(result) or self._notice_text(result))
         raise PageFormatChanged("mybb: reply gave neither a post id nor an error")
 
     # --- PMs --------------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ class MybbForum(HtmlForum):
     def _delete(self, inbox: Page, ids: list[str]) -> None:
         """Tick the PMs in the folder form and press "delete" (MyBB moves them to the trash); then empty the
         trash, where they still count against the PM quota (a full quota holds new PMs back)."""
-        self.submit(inbox, "folder", {f"check[{i}]": "1" for i in ids}, action="read")
+        self.forms.submit(inbox, "folder", {f"check[{i}]": "1" for i in ids}, action="read")
         self._empty_trash(ids)
 
     def _empty_trash(self, ids: Sequence[str] = ()) -> None:
@@ -141,9 +141,9 @@ class MybbForum(HtmlForum):
         rows = self._inbox_rows(trash.tree())
         if not rows:
             return
-        result = self.submit(trash, "folder", {f"check[{i}]": "1" for i in {**rows, **dict.fromkeys(ids)}},
+        result = self.forms.submit(trash, "folder", {f"check[{i}]": "1" for i in {**rows, **dict.fromkeys(ids)}},
                              action="read")
-        problem = self.error_text(result)
+        problem = self.forms.error_text(result)
         if problem or result.status >= 400:
             log.warning("mybb: emptying the PM trash failed (HTTP %s) %s", result.status, problem)
 
@@ -187,11 +187,11 @@ class MybbForum(HtmlForum):
     def _send_one(self, to: str, subject: str, text: str) -> None:
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
-        result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
+        result = self.forms.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
-        if not self.error_text(result) and meta_refresh_url(result.tree(), result.url):
+        if not self.forms.error_text(result) and meta_refresh_url(result.tree(), result.url):
             return
-        self.raise_for_errors(result, flood_action="pm", text=self.error_text(result) or self._notice_text(result))
+        self.forms.raise_for_errors(result, flood_action="pm", text=self.forms.error_text(result) or self._notice_text(result))
 
     # --- accounts -------------------------------------------------------------------------------------------
 
@@ -252,7 +252,7 @@ class MybbForum(HtmlForum):
         result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="lock")
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
-        self.raise_for_errors(result)
+        self.forms.raise_for_errors(result)
 
 
 def shown_utc_offset(tree: etree._Element, server_now: datetime | None, date_order: str = "auto") -> timedelta | None:

@@ -90,15 +90,15 @@ class PhpbbForum(HtmlForum):
                 return
             served = self.transport.clock()
             spec = self.profile.forms["login"]
-            result = self.submit(page, "login", {spec.fields["username"]: self.username,
+            result = self.forms.submit(page, "login", {spec.fields["username"]: self.username,
                                                  spec.fields["password"]: self._password},
                                  action="login", served_at=served)
             if self._logged_in(result):
                 return
-            text = self.error_text(result)
-            if self.matches("form_invalid", text) and attempt == 1:
+            text = self.forms.error_text(result)
+            if self.forms.matches("form_invalid", text) and attempt == 1:
                 continue  # a token from the wrong second: one fresh try
-            self.raise_for_errors(result, default=LoginRequired, text=text)
+            self.forms.raise_for_errors(result, default=LoginRequired, text=text)
         raise LoginRequired("phpbb: login failed")
 
     def _logged_in(self, page: Page) -> bool:
@@ -121,9 +121,9 @@ class PhpbbForum(HtmlForum):
         served = self.transport.clock()
         field = self.profile.forms["reply"].fields["message"]
         for _ in range(STALE_RETRIES + 1):
-            result = self.submit(page, "reply", {field: text}, action="post", served_at=served)
+            result = self.forms.submit(page, "reply", {field: text}, action="post", served_at=served)
             if result.status in (301, 302, 303) and result.location:
-                m = self.matches("posted", result.location)
+                m = self.forms.matches("posted", result.location)
                 if m:
                     return ReplyId(m.group(1))
                 raise PageFormatChanged(f"phpbb: reply redirected to {result.location}")
@@ -134,7 +134,7 @@ class PhpbbForum(HtmlForum):
                 log.info("phpbb: topic %s moved on while replying; resubmitting", tid)
                 page, served = result, self.transport.clock()
                 continue
-            self.raise_for_errors(result, flood_action="post")
+            self.forms.raise_for_errors(result, flood_action="post")
         raise FormTransient(f"phpbb: topic {tid} kept moving; reply not posted")
 
     def preview_reply(self, topic: str, text: str) -> None:
@@ -148,11 +148,11 @@ class PhpbbForum(HtmlForum):
         page = self.get(self.url("reply", topic=tid))
         served = self.transport.clock()  # a form sent within a second of serving it is silently shown again
         field = self.profile.forms["reply"].fields["message"]
-        result = self.submit(page, "reply", {field: text}, action="read", submit="preview", served_at=served)
+        result = self.forms.submit(page, "reply", {field: text}, action="read", submit="preview", served_at=served)
         preview = select_one(result.tree(), "#preview") if result.status == 200 else None
         if preview is not None and " ".join(text.split()) in " ".join(clean_text(preview).split()):
             return
-        self.raise_for_errors(result, flood_action="post")
+        self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged(f"phpbb: the reply preview of topic {tid} showed no preview ({result.url})")
 
     def _raise_if_queued(self, result: Page, tid: str) -> None:
@@ -161,7 +161,7 @@ class PhpbbForum(HtmlForum):
         reply is a redirect to `p=N#pN`. PostQueued: taken, not out, never sent again."""
         box = select_one(result.tree(), self.profile.selectors["success_message"])
         target = meta_refresh_url(result.tree(), result.url) or ""
-        to_topic = re.search(r"viewtopic\.php\?(?:.*&)?t=\d+", target) and not self.matches("posted", target)
+        to_topic = re.search(r"viewtopic\.php\?(?:.*&)?t=\d+", target) and not self.forms.matches("posted", target)
         if box is not None and to_topic:
             words = " ".join(text(box).split())
             raise PostQueued(f"phpbb: the reply to topic {tid} awaits a moderator's approval (the board says: "
@@ -201,7 +201,7 @@ class PhpbbForum(HtmlForum):
 
     def _note_usage(self, inbox: Page) -> None:
         for p in select(inbox.tree(), self.profile.selectors["folder_status"]):
-            m = self.matches("folder_count", text(p))
+            m = self.forms.matches("folder_count", text(p))
             if m:
                 self.inbox_usage = (int(m.group(1)), int(m.group(2)))
                 if self.inbox_usage[0] >= self.inbox_usage[1]:
@@ -211,7 +211,7 @@ class PhpbbForum(HtmlForum):
 
     def _delete(self, inbox: Page, ids: list[str]) -> None:
         """Mark the PMs and choose "delete marked"; phpBB then asks to confirm."""
-        form = self.form(inbox, "folder")
+        form = self.forms.form(inbox, "folder")
         served = self.transport.clock()
         fields = [f for f in form_fields(form) if f[0] != "marked_msg_id[]"]
         fields = fill(fields, dict(self.profile.forms["folder"].fixed))
@@ -226,7 +226,7 @@ class PhpbbForum(HtmlForum):
         if find_form(confirm_page.tree(), self.profile.forms["confirm"].selector) is None:
             log.warning("phpbb: no delete confirmation for PMs %s", ids)
             return
-        self.submit(confirm_page, "confirm", {}, action="read")
+        self.forms.submit(confirm_page, "confirm", {}, action="read")
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
         """The id of the bot's PM to `to` holding `marker`, if it was sent (outbox crash recovery). phpBB keeps a
@@ -267,24 +267,24 @@ class PhpbbForum(HtmlForum):
             values = {spec.fields["subject"]: subject, spec.fields["message"]: text,
                       spec.fields["to"]: "\n".join(names)}
             # Name -> user id: phpBB resolves `username_list` when "add" is pressed and re-shows the form.
-            added = self.submit(page, "compose", values, action="read", submit="add_to", served_at=served)
+            added = self.forms.submit(page, "compose", values, action="read", submit="add_to", served_at=served)
             ids = self.profile.hooks["recipients"](added.tree(), self.profile)
             if len(ids) < len(names):
-                self.raise_for_errors(added, text=self.error_text(added) or f"unknown recipient among {names}")
+                self.forms.raise_for_errors(added, text=self.forms.error_text(added) or f"unknown recipient among {names}")
             learnt = ids[0] if len(names) == 1 and len(ids) == 1 else None
         else:
             learnt = None
         served = self.transport.clock()
-        result = self.submit(added, "compose", {spec.fields["to"]: "", spec.fields["subject"]: subject,
+        result = self.forms.submit(added, "compose", {spec.fields["to"]: "", spec.fields["subject"]: subject,
                                                 spec.fields["message"]: text},
                              action="pm", served_at=served)
         target = meta_refresh_url(result.tree(), result.url) if result.status == 200 else result.location
         if target and select_one(result.tree(), self.profile.selectors["success_message"]) is not None:
             if learnt is not None:  # kept once a PM reached it: the next PM to this name skips the "add" round trip
                 self.user_ids[names[0].casefold()] = learnt
-            m = self.matches("pm_sent", target)
+            m = self.forms.matches("pm_sent", target)
             return m.group(1) if m else ""
-        self.raise_for_errors(result, flood_action="pm")
+        self.forms.raise_for_errors(result, flood_action="pm")
         return ""
 
     def _compose_to_known(self, names: list[str]) -> Page | None:
@@ -382,7 +382,7 @@ class PhpbbForum(HtmlForum):
         served = self.transport.clock()
         form = find_form(page.tree(), "form#confirm")
         if form is None:
-            self.raise_for_errors(page, text=self.notice_text(page) or self.error_text(page))
+            self.forms.raise_for_errors(page, text=self.forms.notice_text(page) or self.forms.error_text(page))
             return
         fields = form_fields(form) + [submit_field(form, "confirm") or ("confirm", "1")]
         age = self.transport.clock() - served
@@ -391,7 +391,7 @@ class PhpbbForum(HtmlForum):
         result = self.transport.post_form(form_action(form, page.url), fields, charset=page.charset, action="lock")
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
-        self.raise_for_errors(result, text=self.notice_text(result) or self.error_text(result))
+        self.forms.raise_for_errors(result, text=self.forms.notice_text(result) or self.forms.error_text(result))
 
     # --- the board's zone (check-config --online) -------------------------------------------------------------
 

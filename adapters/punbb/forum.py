@@ -24,6 +24,7 @@ from lxml import etree
 from adapters.html.extract import extract_posts
 from adapters.html.dom import find, meta_refresh_url, select, select_one, text
 from adapters.html.inbox import same_account
+from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.pagechecks import error_box
 from adapters.html.profile import HtmlProfile
@@ -41,9 +42,21 @@ OWN_PM_LOOKBACK = 3
 MAX_DIALOGUE_PAGES = 20
 
 
+class PunbbForms(HtmlForms):
+    """PunBB's forms: a redirect page's message box is its "done", not an error."""
+
+    def error_text(self, page: Page) -> str:
+        """A redirect page is the engine's "done": its message box (the same markup as an error's on mybb.ru)
+        is no error."""
+        if select_one(page.tree(), self.profile.selectors["redirect"]) is not None:
+            return ""
+        return super().error_text(page)
+
+
 class PunbbForum(HtmlForum):
     """PunBB / FluxBB adapter. `PunbbForum(base_url, username, password, timezone_name="Europe/Moscow")`;
     the zone is the one the forum shows the bot's account (PunBB prints none)."""
+    forms_type = PunbbForms
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "punbb"
@@ -58,13 +71,13 @@ class PunbbForum(HtmlForum):
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
         spec = self.profile.forms["login"]
-        form = self.form(page, "login")
+        form = self.forms.form(page, "login")
         self._check_password_fits(form, spec.fields["password"])
-        result = self.submit(page, "login", {spec.fields["username"]: self.username,
+        result = self.forms.submit(page, "login", {spec.fields["username"]: self.username,
                                              spec.fields["password"]: self._password}, action="login", form=form)
-        if not self.error_text(result) and (self.redirect_target(result) or self._logged_in(result)):
+        if not self.forms.error_text(result) and (self.redirect_target(result) or self._logged_in(result)):
             return
-        self.raise_for_errors(result, default=LoginRequired)
+        self.forms.raise_for_errors(result, default=LoginRequired)
         raise LoginRequired(f"{self.profile.engine}: login failed")
 
     def _check_password_fits(self, form: etree._Element, name: str) -> None:
@@ -86,13 +99,6 @@ class PunbbForum(HtmlForum):
         if page.status == 200 and select_one(page.tree(), self.profile.selectors["redirect"]) is not None:
             return meta_refresh_url(page.tree(), page.url)
         return None
-
-    def error_text(self, page: Page) -> str:
-        """A redirect page is the engine's "done": its message box (the same markup as an error's on mybb.ru)
-        is no error."""
-        if select_one(page.tree(), self.profile.selectors["redirect"]) is not None:
-            return ""
-        return super().error_text(page)
 
     def require_login(self, page: Page) -> None:
         """A form page served without the logged-in marks (a 403 "нет прав", a redirect to login.php, the login
@@ -128,25 +134,25 @@ class PunbbForum(HtmlForum):
         page = self.get(self.url("reply", topic=tid))
         self.require_login(page)
         spec = self.profile.forms["reply"]
-        form = self.form(page, "reply")
+        form = self.forms.form(page, "reply")
         extra = dict(self.profile.hooks["prepare_reply"](page.tree()))
-        result = self.submit(page, "reply", {**extra, spec.fields["message"]: text}, action="post", form=form)
+        result = self.forms.submit(page, "reply", {**extra, spec.fields["message"]: text}, action="post", form=form)
         target = self.redirect_target(result) or ""
-        m = self.matches("posted", target)
-        if m and not self.error_text(result):
+        m = self.forms.matches("posted", target)
+        if m and not self.forms.error_text(result):
             return ReplyId(m.group(1))
-        if target and not self.error_text(result) and self.matches("queued", target):
+        if target and not self.forms.error_text(result) and self.forms.matches("queued", target):
             # "done", but sent to the topic or forum rather than to a post: held for a moderator only when the
             # board says so (mybb.ru's premoderation: unverified); any other such redirect may have posted it, so
             # its marker is looked for before anything is sent again
             said = error_box(result, self.profile)[:200]
-            if self.matches("queued_text", said):
+            if self.forms.matches("queued_text", said):
                 raise PostQueued(f"{self.profile.engine}: the reply to topic {tid} awaits a moderator's approval "
                                  f"(the board answered: {said})")
             raise ForumUnavailable(f"{self.profile.engine}: the reply to topic {tid} led to {target}, naming no post "
                                    f"and not saying it awaits a moderator (the board answered: «{said}»); it may "
                                    "be posted: looked for before it is sent again")
-        self.raise_for_errors(result, flood_action="post")
+        self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged(f"{self.profile.engine}: reply gave neither a post id nor an error")
 
     # --- find own post ----------------------------------------------------------------------------------------
@@ -196,7 +202,7 @@ class PunbbForum(HtmlForum):
     def _note_usage(self, page: Page) -> None:
         """'Моя переписка: 5%' in the folder menu: the share of the PM quota in use (kept as (percent, 100))."""
         for li in select(page.tree(), self.profile.selectors["pm_usage"]):
-            m = self.matches("pm_usage_percent", text(li))
+            m = self.forms.matches("pm_usage_percent", text(li))
             if m:
                 self.inbox_usage = (int(m.group(1)), 100)
                 return
@@ -269,12 +275,12 @@ class PunbbForum(HtmlForum):
         page = self.get(self.url("compose"))
         self.require_login(page)
         said = error_box(page, self.profile)
-        if said and self.matches("no_permission", said):  # the group may not send PMs: the form is not shown
+        if said and self.forms.matches("no_permission", said):  # the group may not send PMs: the form is not shown
             raise FormRejected(f"{self.profile.engine}: the board does not let the bot send private messages: "
                                f"«{said}» (the bot's group needs the right to send them)")
         # a new dialogue needs a subject (at most 70 characters): the text's first words stand in for none
         subject = subject.strip() or (text.strip().splitlines() or ["…"])[0][:70]
-        result = self.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
+        result = self.forms.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
         return self._pm_sent(result)
 
@@ -289,15 +295,15 @@ class PunbbForum(HtmlForum):
         self.require_login(page)
         spec = self.profile.forms["dialogue_reply"]
         body = f"[b]{self.escape(subject)}[/b]\n\n{text}" if subject.strip() else text
-        result = self.submit(page, "dialogue_reply", {spec.fields["message"]: body}, action="pm")
+        result = self.forms.submit(page, "dialogue_reply", {spec.fields["message"]: body}, action="pm")
         return self._pm_sent(result)
 
     def _pm_sent(self, result: Page) -> str:
         target = self.redirect_target(result)
-        if target and not self.error_text(result):
-            m = self.matches("pm_sent", target)
+        if target and not self.forms.error_text(result):
+            m = self.forms.matches("pm_sent", target)
             return m.group(1) if m else ""
-        self.raise_for_errors(result, flood_action="pm")
+        self.forms.raise_for_errors(result, flood_action="pm")
         raise PageFormatChanged(f"{self.profile.engine}: PM send gave neither a redirect nor an error")
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
@@ -363,7 +369,7 @@ class PunbbForum(HtmlForum):
         result = self.transport.get(href, follow=False, action="lock", headers={"Referer": topic_page})
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
-        self.raise_for_errors(result)
+        self.forms.raise_for_errors(result)
 
 
 def _fold(name: str) -> str:

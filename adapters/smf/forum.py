@@ -31,6 +31,7 @@ from lxml import etree
 
 from adapters.html.extract import user_id
 from adapters.html.dom import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
+from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
 from adapters.smf.profile import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
@@ -49,9 +50,24 @@ _REDIRECTS = (301, 302, 303)
 _NOBBC_CLOSE = re.compile(r"\[/nobbc\]", re.IGNORECASE)
 
 
+class SmfForms(HtmlForms):
+    """SMF's forms: its flood message names the whole limit, so the wait gets a margin."""
+
+    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
+                         flood_action: str = "post", text: str | None = None) -> None:
+        try:
+            super().raise_for_errors(page, default, flood_action=flood_action, text=text)
+        except FloodLimited as e:
+            # The message names the whole limit, not what is left; the refused attempt itself restarted SMF's
+            # timer (log_floodcontrol is REPLACEd either way), which lets go only of entries strictly older than
+            # the limit, in whole seconds: the limit plus a margin from now (seen live: 5 s exactly was refused).
+            raise FloodLimited(str(e), retry_after=(e.retry_after or 0.0) + PACE_MARGIN) from None
+
+
 class SmfForum(HtmlForum):
     """SMF 2.1 adapter. `SmfForum(base_url, username, password, timezone_name="Europe/Moscow")`; base_url is the
     folder holding index.php; the zone is the one the forum shows the bot's account (SMF prints no zone)."""
+    forms_type = SmfForms
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "smf"
@@ -80,20 +96,10 @@ class SmfForum(HtmlForum):
     def submit_smf(self, page: Page, name: str, values: dict[str, str], *, action: str) -> Page:
         """A form as served, plus the session pair where the form does not carry it; redirects not followed:
         where SMF sends the browser tells success from failure."""
-        form = self.form(page, name)
+        form = self.forms.form(page, name)
         have = {n for n, _ in form_fields(form)}
         extra = {k: v for k, v in self.session_pair(page).items() if k not in have}
-        return self.submit(page, name, {**extra, **values}, action=action, form=form)
-
-    def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
-                         flood_action: str = "post", text: str | None = None) -> None:
-        try:
-            super().raise_for_errors(page, default, flood_action=flood_action, text=text)
-        except FloodLimited as e:
-            # The message names the whole limit, not what is left; the refused attempt itself restarted SMF's
-            # timer (log_floodcontrol is REPLACEd either way), which lets go only of entries strictly older than
-            # the limit, in whole seconds: the limit plus a margin from now (seen live: 5 s exactly was refused).
-            raise FloodLimited(str(e), retry_after=(e.retry_after or 0.0) + PACE_MARGIN) from None
+        return self.forms.submit(page, name, {**extra, **values}, action=action, form=form)
 
     # --- login ----------------------------------------------------------------------------------------------
 
@@ -113,8 +119,8 @@ class SmfForum(HtmlForum):
                 if select_one(landed.tree(), self.profile.selectors["logged_in"]) is not None:
                     return
                 raise LoginRequired("smf: login accepted but the session did not hold (cookies refused?)")
-            text = self.error_text(result)
-            wait = self.matches("login_wait", text)
+            text = self.forms.error_text(result)
+            wait = self.forms.matches("login_wait", text)
             if wait:
                 seconds = float(next(g for g in wait.groups() if g))
                 if attempt == 1:
@@ -122,7 +128,7 @@ class SmfForum(HtmlForum):
                     self.transport.sleep(seconds + PACE_MARGIN)
                     continue
                 raise FloodLimited(f"smf: login refused as too soon: {text}", retry_after=seconds + PACE_MARGIN)
-            self.raise_for_errors(result, default=LoginRequired, text=text)
+            self.forms.raise_for_errors(result, default=LoginRequired, text=text)
         raise LoginRequired("smf: login failed")
 
     # --- reply ------------------------------------------------------------------------------------------------
@@ -134,13 +140,13 @@ class SmfForum(HtmlForum):
     def _reply(self, topic: str, text: str) -> str:
         tid = self.topic_id(topic)
         page = self.get(self.url("reply", topic=tid))
-        form = self.form(page, "reply")
+        form = self.forms.form(page, "reply")
         last = dict(form_fields(form)).get("last_msg", "")
         last_msg = int(last) if last.isdigit() else 0
         result = self.submit_smf(page, "reply", {self.profile.forms["reply"].fields["message"]: text}, action="post")
         if result.status in _REDIRECTS and result.location:
             target = urljoin(result.url, result.location)
-            m = self.matches("posted", target)
+            m = self.forms.matches("posted", target)
             if m:
                 return ReplyId(m.group(1))
             try:
@@ -152,7 +158,7 @@ class SmfForum(HtmlForum):
                 # marker is looked for first; and not LoginRequired, which would run the reply again.
                 raise ForumUnavailable(f"smf: reply to topic {tid} was accepted, but its id could not be read "
                                        f"({e})") from e
-        self.raise_for_errors(result, flood_action="post")
+        self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("smf: reply gave neither a redirect nor an error")
 
     def _new_post_id(self, path: str, tid: str, last_msg: int) -> str:
@@ -236,14 +242,14 @@ class SmfForum(HtmlForum):
         """Tick the PMs in the folder form and press "delete selected" (no confirmation without JavaScript).
         A failure is logged, not raised: the PMs were read and handed over; the next cycle tries again."""
         spec = self.profile.forms["folder"]
-        form = self.form(folder, "folder")
+        form = self.forms.form(folder, "folder")
         fields = [f for f in form_fields(form) if f[0] != "pms[]"]
         have = {n for n, _ in fields}
         fields += [(k, v) for k, v in self.session_pair(folder).items() if k not in have]
         fields += [("pms[]", i) for i in ids]
         fields.append(submit_field(form, spec.submit or "") or (spec.submit or "", "1"))
         result = self.transport.post_form(form_action(form, folder.url), fields, charset=folder.charset)
-        problem = self.error_text(result)
+        problem = self.forms.error_text(result)
         if problem or result.status >= 400:
             log.warning("smf: deleting read PMs %s failed (HTTP %s) %s", ids, result.status, problem)
 
@@ -273,26 +279,26 @@ class SmfForum(HtmlForum):
         self.raise_if_hourly_limit(page)
         result = self.submit_smf(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,
                                                    spec.fields["message"]: text}, action="pm")
-        if result.status in _REDIRECTS and self.matches("pm_sent", result.location or ""):
+        if result.status in _REDIRECTS and self.forms.matches("pm_sent", result.location or ""):
             return
         report = [clean_text(e) for e in select(result.tree(), self.profile.selectors["pm_send_log"])]
-        if any(self.matches("pm_partly_sent", line) for line in report):
+        if any(self.forms.matches("pm_partly_sent", line) for line in report):
             # SMF sent it to some and re-showed the form for the rest: raising would have the outbox send it to
             # everyone again; a duplicated PM is worse than a missing one the GM can see in the log.
             log.warning("smf: PM %r sent only in part: %s", subject, "; ".join(report))
             return
-        problem = self.error_text(result)
+        problem = self.forms.error_text(result)
         self.raise_if_hourly_limit(result, problem)
         if result.status in _REDIRECTS:
             raise ForumUnavailable(f"smf: PM to {to} went to {result.location}, not to the sent notice; "
                                    "it may have been sent")
-        self.raise_for_errors(result, flood_action="pm", text=problem)
+        self.forms.raise_for_errors(result, flood_action="pm", text=problem)
 
     def raise_if_hourly_limit(self, page: Page, problem: str | None = None) -> None:
         """pm_spam_settings' PMs an hour (20 stock for a Regular Member, as the bot is): FloodLimited, so the
         outbox sends the PM later; as a plain error page it would be a refusal for good, and the PM lost."""
-        problem = self.error_text(page) if problem is None else problem
-        hourly = self.matches("pm_hourly", problem)
+        problem = self.forms.error_text(page) if problem is None else problem
+        hourly = self.forms.matches("pm_hourly", problem)
         if hourly:
             limit = int(next(g for g in hourly.groups() if g) or SMF_PMS_PER_HOUR)
             # The oldest PM of the hour leaves the window first; when is not shown: the average spacing.
@@ -336,4 +342,4 @@ class SmfForum(HtmlForum):
         result = self.transport.get(href, follow=False, action="lock")
         if result.status in _REDIRECTS and "action=lock" not in (result.location or ""):
             return
-        self.raise_for_errors(result)
+        self.forms.raise_for_errors(result)

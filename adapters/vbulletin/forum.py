@@ -28,6 +28,7 @@ from lxml import etree
 from adapters.html.dom import (
     clean_text, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text,
 )
+from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile, frozen_map
 from adapters.vbulletin.profile import VBULLETIN
@@ -60,9 +61,25 @@ def print_profile(profile: HtmlProfile) -> HtmlProfile:
     )
 
 
+class VbulletinForms(HtmlForms):
+    """vBulletin's forms: errors listed in a cell, not in a post, and a redirect page is no error."""
+
+    def error_text(self, page: Page) -> str:
+        # form errors are list items in an alt1 cell (3.8): a list inside a post's message is not one
+        found = [e for e in select(page.tree(), self.profile.selectors["error"])
+                 if not any((a.get("id") or "").startswith("post_message_") for a in e.iterancestors())]
+        said = " ".join(clean_text(e) for e in found)
+        # vB3's standard error page puts the message in a panel cell the selectors cover; a redirect page
+        # ("Thank you for posting!") has the same panel: only a page without a redirect is an error
+        if said and meta_refresh_url(page.tree(), page.url) and page.status == 200:
+            return ""
+        return said
+
+
 class VbulletinForum(HtmlForum):
     """vBulletin 3.8/4.2. `VbulletinForum(base_url, username, password, timezone_name="Europe/Moscow",
     printthread=True)`; the zone is the one the board shows the bot's account (vB prints none)."""
+    forms_type = VbulletinForms
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "vbulletin"
@@ -91,18 +108,18 @@ class VbulletinForum(HtmlForum):
             return
         spec = self.profile.forms["login"]
         md5, md5_utf = md5_password(self._password)
-        result = self.submit(page, "login", {
+        result = self.forms.submit(page, "login", {
             spec.fields["username"]: self.username, spec.fields["password"]: "",
             "vb_login_md5password": md5, "vb_login_md5password_utf": md5_utf}, action="login")
-        said = self.error_text(result)
+        said = self.forms.error_text(result)
         if self._logged_in_cookie() and not said:
             return
-        if self.matches("login_locked", said) or self.matches("bad_login", said):  # not a token or an outage
+        if self.forms.matches("login_locked", said) or self.forms.matches("bad_login", said):  # not a token or an outage
             self.transport.not_before[self._login_action()] = self.transport.clock() + LOGIN_HOLD
-        if self.matches("login_locked", said):
+        if self.forms.matches("login_locked", said):
             raise LoginRequired(f"vbulletin: the board locked logins after 5 failed attempts: «{said}»; check "
                                 "password_env, let 15 minutes pass with no try, then run `forumbot tick`")
-        self.raise_for_errors(result, default=LoginRequired)
+        self.forms.raise_for_errors(result, default=LoginRequired)
         raise LoginRequired("vbulletin: login failed")
 
     def _login_action(self) -> str:
@@ -158,14 +175,14 @@ class VbulletinForum(HtmlForum):
         form_page = last
         if find_form(last.tree(), spec.selector, spec.needs) is None:
             form_page = self.get(self.url("reply", topic=tid))
-        result = self.submit(form_page, "reply", {spec.fields["message"]: text}, action="post")
+        result = self.forms.submit(form_page, "reply", {spec.fields["message"]: text}, action="post")
         target = result.location if result.status in (301, 302, 303) else meta_refresh_url(result.tree(), result.url)
-        m = self.matches("posted", target or "")
-        if m and not self.error_text(result):
+        m = self.forms.matches("posted", target or "")
+        if m and not self.forms.error_text(result):
             return ReplyId(m.group(1))
-        if target and self.matches("queued", target) and not self.error_text(result):
+        if target and self.forms.matches("queued", target) and not self.forms.error_text(result):
             raise PostQueued(f"vbulletin: the reply awaits a moderator's approval ({target})")
-        self.raise_for_errors(result, flood_action="post")
+        self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("vbulletin: reply gave neither a post id nor an error")
 
     # --- PMs --------------------------------------------------------------------------------------------------
@@ -191,9 +208,9 @@ class VbulletinForum(HtmlForum):
         if form is None:
             log.warning("vbulletin: no PM folder form to delete read PMs with; the inbox keeps them")
             return
-        result = self.submit(inbox, "folder", {f"pm[{i}]": "true" for i in ids}, action="read", form=form)
-        if self.error_text(result) or result.status >= 400:
-            log.warning("vbulletin: deleting read PMs failed (HTTP %s) %s", result.status, self.error_text(result))
+        result = self.forms.submit(inbox, "folder", {f"pm[{i}]": "true" for i in ids}, action="read", form=form)
+        if self.forms.error_text(result) or result.status >= 400:
+            log.warning("vbulletin: deleting read PMs failed (HTTP %s) %s", result.status, self.forms.error_text(result))
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
         return self.with_login(lambda: self._find_own_pm(to, marker))
@@ -221,30 +238,19 @@ class VbulletinForum(HtmlForum):
         names = ";".join(n.strip() for n in to.split(",") if n.strip())
         spec = self.profile.forms["compose"]
         page = self.get(self.url("compose"))
-        said = self.error_text(page)
-        if said and self.matches("no_permission", said) and \
+        said = self.forms.error_text(page)
+        if said and self.forms.matches("no_permission", said) and \
                 select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             # print_no_permission() for a member: his group's private message quota is 0
             raise FormRejected(f"vbulletin: the board does not let the bot send private messages: «{said}» (give "
                                "the bot's usergroup a private message quota above 0)")
-        result = self.submit(page, "compose", {spec.fields["to"]: names, spec.fields["subject"]: subject,
+        result = self.forms.submit(page, "compose", {spec.fields["to"]: names, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
         target = result.location if result.status in (301, 302, 303) else meta_refresh_url(result.tree(), result.url)
-        if target and self.matches("pm_sent", target) and not self.error_text(result):
+        if target and self.forms.matches("pm_sent", target) and not self.forms.error_text(result):
             return ""  # vB's answer names no PM id
-        self.raise_for_errors(result, flood_action="pm")
+        self.forms.raise_for_errors(result, flood_action="pm")
         raise PageFormatChanged("vbulletin: sending a PM gave neither a redirect nor an error")
-
-    def error_text(self, page: Page) -> str:
-        # form errors are list items in an alt1 cell (3.8): a list inside a post's message is not one
-        found = [e for e in select(page.tree(), self.profile.selectors["error"])
-                 if not any((a.get("id") or "").startswith("post_message_") for a in e.iterancestors())]
-        said = " ".join(clean_text(e) for e in found)
-        # vB3's standard error page puts the message in a panel cell the selectors cover; a redirect page
-        # ("Thank you for posting!") has the same panel: only a page without a redirect is an error
-        if said and meta_refresh_url(page.tree(), page.url) and page.status == 200:
-            return ""
-        return said
 
     # --- closing a thread (R-13; unverified: checked against tests/emulators/vbulletin.py only) ---------------------
 
@@ -281,7 +287,7 @@ class VbulletinForum(HtmlForum):
         result = self.transport.post_form(action, fields, charset=page.charset, action="lock")
         if result.status in (301, 302, 303) or meta_refresh_url(result.tree(), result.url):
             return
-        self.raise_for_errors(result)
+        self.forms.raise_for_errors(result)
 
 
 

@@ -53,7 +53,7 @@ VBULLETIN = HtmlProfile(
         "logged_in": "a[href*='login.php?do=logout']",
         # standard_error pages (3.8 panel, 4.2 blockrow) and form errors through construct_errors (ENGINES.md
         # §12): 3.8 a list in an alt1 cell of a tborder table, 4.2 the errorblock's list; lists inside a post's
-        # message are not errors (VbulletinForum.error_text leaves them out)
+        # message are not errors (VbulletinForms.error_text leaves them out)
         "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div, "
                  "div.blockbody.errorblock ul.blockrow.error li, table.tborder td.alt1 ol li, "
                  "ol#ajax_post_errors_message li, td#qr_error_td li",

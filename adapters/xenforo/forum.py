@@ -6,7 +6,7 @@ XenForo's documented behaviour and are listed in `XENFORO.unverified`, so `forum
 - every page carries the CSRF token as `html[data-csrf]`: POSTs send it as `_xfToken` (one token per `xf_csrf`
   cookie, so the one from the last page read serves; "Security error occurred" is met by reading a page again);
 - POSTs ask for `_xfResponseType=json`: the answer is `{"status": "ok", "redirect": URL}` or
-  `{"status": "error", "errors": [...]}` (XF\\Mvc\\Renderer\\Json), read by HtmlForum.json_answer; a flood is the
+  `{"status": "error", "errors": [...]}` (XF\\Mvc\\Renderer\\Json), read by HtmlForms.json_answer; a flood is the
   error "You must wait at least N seconds before performing this action." (responseFlooding);
 - thread pages are `threads/ID/page-N` (20 posts, a board setting), post times `time.u-dt[data-time]` in unix
   time, exact; a reply answers a redirect to `posts/ID/`;
@@ -36,6 +36,7 @@ from urllib.parse import urljoin
 
 from adapters.html.extract import page_info
 from adapters.html.dom import select_one
+from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
 from adapters.xenforo.profile import XENFORO
@@ -59,8 +60,19 @@ FIND_LIMIT = 10  # the users members/find lists at most (Member::actionFind fetc
 _UNREAD = re.compile(r"conversations_unread['\"]?\s*:\s*['\"]?(\d+)")
 
 
+class XenforoForms(HtmlForms):
+    """XenForo's forms: the refusals its answers name (answers.refusal) before the shared ones."""
+
+    def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
+        refusal = answers.refusal(self.matches, text)
+        if refusal is not None:
+            raise refusal
+        super().raise_for_text(text, flood_action=flood_action)
+
+
 class XenforoForum(Conversations):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
+    forms_type = XenforoForms
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "xenforo"
@@ -173,19 +185,13 @@ class XenforoForum(Conversations):
             page = self.transport.post_form(path, [*fields, ("_xfToken", self._csrf), ("_xfResponseType", "json")],
                                             action=action)
             try:
-                return self.json_answer(page, default, flood_action=action)
+                return self.forms.json_answer(page, default, flood_action=action)
             except FormRejected as e:
-                if attempt == 1 and self.matches("form_invalid", str(e)):
+                if attempt == 1 and self.forms.matches("form_invalid", str(e)):
                     log.info("xenforo: token refused; reading %s for a fresh one", refresh)
                     continue
                 raise
         raise AssertionError("unreachable")
-
-    def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
-        refusal = answers.refusal(self.matches, text)
-        if refusal is not None:
-            raise refusal
-        super().raise_for_text(text, flood_action=flood_action)
 
     # --- login ------------------------------------------------------------------------------------------------
 
@@ -212,7 +218,7 @@ class XenforoForum(Conversations):
         except LoginRequired:
             self._refused_login()
             raise
-        if self.matches("two_step", str(answer.get("redirect", ""))):
+        if self.forms.matches("two_step", str(answer.get("redirect", ""))):
             self._refused_login()
             raise LoginRequired("xenforo: the bot's account asks for two-step verification; switch it off")
         if not answer.get("redirect"):
@@ -220,7 +226,7 @@ class XenforoForum(Conversations):
             self._refused_login()
             said = answers.view_error(answer.get("html"), self.profile.selectors["error"])
             captcha = answers.view_has(answer.get("html"), self.profile.selectors["captcha"])
-            if self.matches("captcha_login", said) or (captcha and not said):
+            if self.forms.matches("captcha_login", said) or (captcha and not said):
                 raise answers.captcha_at_login(said)  # loginLimit "captcha": no bot can solve it
             then = " (the board now asks for a CAPTCHA at login: the next try cannot pass)" if captcha else ""
             raise LoginRequired(f"xenforo: login refused: {said or 'the board showed its login form again'}{then}")
@@ -243,7 +249,7 @@ class XenforoForum(Conversations):
             return None
         page = self.transport.get(self.url("member_find"), params={"q": name, "_xfResponseType": "json"})
         try:
-            answer = self.json_answer(page, PageFormatChanged, flood_action="read")
+            answer = self.forms.json_answer(page, PageFormatChanged, flood_action="read")
         except (FormRejected, PageFormatChanged) as e:  # no permission to see members: cannot tell
             log.warning("xenforo: members/find did not answer (%s); account %r not checked", e, name)
             return None
@@ -268,10 +274,10 @@ class XenforoForum(Conversations):
         answer = self.post(self.url("reply", topic=tid), [(field, text)], action="post",
                            refresh=self.url("topic", topic=tid))
         where = str(answer.get("redirect") or "")
-        m = self.matches("posted", where)
+        m = self.forms.matches("posted", where)
         if m:
             return ReplyId(m.group(1))
-        if self.matches("pending", where):  # taken, held for a moderator: sending it again would queue a copy
+        if self.forms.matches("pending", where):  # taken, held for a moderator: sending it again would queue a copy
             raise PostQueued(f"xenforo: the reply to thread {tid} awaits a moderator's approval")
         raise FormRejected(f"xenforo: reply to thread {tid} gave no post ({answer.get('message') or where})")
 

@@ -173,7 +173,7 @@ class Conversations(HtmlForum):
         rows = []
         for row in select(tree, sel["pm_row"]):
             link = select_one(row, sel["pm_row_link"])
-            m = self.matches("conversation", link.get("href", "")) if link is not None else None
+            m = self.forms.matches("conversation", link.get("href", "")) if link is not None else None
             if m is None or link is None:
                 continue
             when = select_one(row, sel["pm_row_time"])
@@ -266,7 +266,7 @@ class Conversations(HtmlForum):
         self.known_route()
         path = self.dm_url("compose")
         answer = self.post(path, fields, action="pm_start", refresh=self._token_page(path))
-        m = self.matches("conversation", str(answer.get("redirect") or ""))
+        m = self.forms.matches("conversation", str(answer.get("redirect") or ""))
         if m is None:
             raise FormRejected(f"xenforo: conversation with {to} not started ({answer.get('message') or answer})")
         return m.group(1)

@@ -150,7 +150,7 @@ def test_vb_expired_token_is_form_rejected(http):
     page = a.get("showthread.php?t=101&goto=lastpost")
     b.token = "1796119300-newer"
     with pytest.raises(FormRejected, match="маркер безопасности"):
-        a.raise_for_errors(a.submit(page, "reply", {"message": "x"}, action="post"))
+        a.forms.raise_for_errors(a.forms.submit(page, "reply", {"message": "x"}, action="post"))
 
 
 def test_vb_session_expired_logs_in_again(http):
@@ -249,7 +249,7 @@ def test_ips_flood_and_bad_key(http):
     page = a.get("topic/101-t/")
     b.csrf = "changed-again"
     with pytest.raises(FormRejected):
-        a.raise_for_errors(a.submit(page, "reply", {"topic_comment_101": "<p>x</p>"}, action="post"))
+        a.forms.raise_for_errors(a.forms.submit(page, "reply", {"topic_comment_101": "<p>x</p>"}, action="post"))
 
 
 def test_ips_messenger_reads_new_messages_once_and_sends(http):

@@ -519,7 +519,7 @@ def test_english_flood_pages_are_flood_limited(en_forum, name, action):
     from forumbot.forum.http_page import Page
     flood = Page(url=EN + "index.php", status=403, headers=EN_DATE, content=page("smf/en", name), charset="utf-8")
     with pytest.raises(FloodLimited) as e:
-        en_forum.raise_for_errors(flood, flood_action=action)
+        en_forum.forms.raise_for_errors(flood, flood_action=action)
     # the whole limit again from the refusal (which restarted SMF's timer), plus a second: 5 s was refused live
     assert e.value.retry_after == 6.0
 

@@ -154,7 +154,7 @@ def test_a_stale_csrf_key_is_transient(ips):
     page = a._last_page("12")
     stale = {"csrfKey": "0" * 32, "topic_comment_12": "<p>x</p>"}
     with pytest.raises(FormTransient, match="csrf"):
-        a.raise_for_errors(a.submit(page, "reply", stale, action="post"))
+        a.forms.raise_for_errors(a.forms.submit(page, "reply", stale, action="post"))
     assert ips.posts_by(BOT) == []
 
 

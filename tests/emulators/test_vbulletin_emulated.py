@@ -93,7 +93,7 @@ def test_an_expired_security_token_is_transient(vb):
     page = a.get(a.url("reply", topic="7"))
     vb.clock_.now += 4 * 3600
     with pytest.raises(FormTransient, match="the token has expired"):  # security_token_timeout's words
-        a.raise_for_errors(a.submit(page, "reply", {"message": "поздно"}, action="post"))
+        a.forms.raise_for_errors(a.forms.submit(page, "reply", {"message": "поздно"}, action="post"))
 
 
 def test_a_pm_to_several_names_goes_out_split_on_semicolons_and_is_read_back(vb):
@@ -159,7 +159,7 @@ def test_issue28_a_bad_token_is_a_standard_error_page_in_vbs_phrase_and_the_adap
     a.login()
     page = a.get(a.url("reply", topic="7"))
     vb.clock_.now += 3 * 3600 + 1
-    answer = a.submit(page, "reply", {"message": "поздно"}, action="post")
+    answer = a.forms.submit(page, "reply", {"message": "поздно"}, action="post")
     assert "the token has expired" in answer.text and 'name="vbform"' not in answer.text
     assert "errorblock" not in answer.text and "<ol>" not in answer.text
     stale = requests.post(vb.base + "newreply.php?do=postreply&t=7", cookies=dict(a.transport.session.cookies),
