@@ -140,16 +140,20 @@ def _unzone(data: Any) -> tzinfo | None:
     raise PlainError(f"an unknown time zone {data!r}")
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _object(data: list[Any]) -> Any:
     cls = _class(data[1])
-    if not dataclasses.is_dataclass(cls):
-        raise PlainError(f"{data[1]} is not a dataclass")
-    names = [f.name for f in dataclasses.fields(cls)]
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        if not dataclasses.is_dataclass(cls) or hasattr(cls, "__slots__"):
+            raise PlainError(f"{data[1]} is not a dataclass of the fold's values")
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
     if len(names) != len(data) - 2:
         raise PlainError(f"{data[1]} has {len(names)} fields, the stored one {len(data) - 2}")
-    value = object.__new__(cls)  # as a frozen dataclass's __init__ sets its fields, without running it
-    for name, item in zip(names, data[2:]):
-        object.__setattr__(value, name, from_plain(item))
+    value: Any = object.__new__(cls)  # its fields set as a frozen dataclass's __init__ sets them, without running it
+    value.__dict__.update(zip(names, map(from_plain, data[2:])))
     return value
 
 
