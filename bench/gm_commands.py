@@ -1,8 +1,8 @@
 """What many GM commands in one phase cost (issue 26 item 7, issue 27 item 4): `python3 bench/gm_commands.py`.
 
-A Moscow game (tests/gamekit.py's) whose GM sends N `голос` on Day 1. Prints, for N = 400 and 2,000: the pickled
-size of the Game (`pickle.dumps`: the fold's, and the tip's, which leaves out the inputs no undo reaches) and of
-the tip as the store keeps it (`checkpoint.dumps`, zlib level 1), on Day 1 before its deadline and on Night 1
+A Moscow game (tests/gamekit.py's) whose GM sends N `голос` on Day 1. Prints, for N = 400 and 2,000: the size
+of the Game as plain JSON (engine/plain.py: the fold's, and the tip's, which leaves out the inputs no undo
+reaches) and of the tip as the store keeps it (`checkpoint.dumps`: that JSON, zlib level 1), on Day 1 before its deadline and on Night 1
 after it; then a later quiet tick from that stored tip (its CPU time, best of RUNS: the tip read back and the fold
 that finds nothing to do, as a daemon's tick does). Then the CPU time of the fold of 500 and 2,000 `алиас` in one
 day (each a new alias), best of RUNS.
@@ -10,7 +10,7 @@ day (each a new alias), best of RUNS.
 
 from __future__ import annotations
 
-import pickle
+import json
 import sys
 import time
 from datetime import datetime
@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from gamekit import Game  # noqa: E402
 
 from forumbot.engine.checkpoint import Tip, dumps, loads  # noqa: E402
+from forumbot.engine.plain import to_plain  # noqa: E402
 from forumbot.engine.fold import play, run  # noqa: E402
 from forumbot.engine.tip import run_tipped  # noqa: E402
 
@@ -46,7 +47,7 @@ def aliases(n: int) -> Game:
 
 
 def kb(value: object) -> str:
-    return f"{len(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)) / 1000:,.1f} KB"
+    return f"{len(json.dumps(to_plain(value), ensure_ascii=False, separators=(',', ':')).encode()) / 1000:,.1f} KB"
 
 
 def best(call: Callable[[], object]) -> float:
@@ -76,7 +77,7 @@ def sizes(n: int) -> None:
                          ("Night 1, after Day 1's resolution", g.at("night 1", "+1h"))):
         game, _ = play(g.setup(), g.events, until)
         tip = tip_at(g, until)
-        print(f"{n:5} голос, {label}: Game {kb(game)} pickled (the tip's, without the inputs no undo reaches: "
+        print(f"{n:5} голос, {label}: Game {kb(game)} as JSON (the tip's, without the inputs no undo reaches: "
               f"{kb(tip.state.game)}); tip {len(dumps(tip)) / 1000:,.1f} KB stored")
     after = dumps(tip_at(g, g.at("night 1", "+1h")))
     print(f"{n:5} голос: a quiet tick on Night 1 from the stored tip "

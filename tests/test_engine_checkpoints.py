@@ -139,41 +139,39 @@ def test_issue19_the_checkpoint_version_covers_every_module_a_fold_runs() -> Non
     assert sorted(f for f in loaded if str(Path(f).resolve()) not in covered) == []
 
 
-class _Calls:
-    """A value whose pickle names a callable to run when read back, as a row written by someone else could."""
-
-    def __init__(self, call, *args) -> None:  # type: ignore[no-untyped-def]
-        self.call, self.args = call, args
-
-    def __reduce__(self):  # type: ignore[no-untyped-def]
-        return self.call, self.args
-
-
-@pytest.mark.parametrize("call", ["os.system", "builtins.eval"])
-def test_issue27_a_stored_checkpoint_naming_anything_but_engine_values_is_never_run(call: str, tmp_path) -> None:
-    """A checkpoint is read from the bot's database: one naming a callable outside the fold's own values (a
-    command, eval) is refused and nothing of it runs; the fold then starts from Setup."""
-    import os
-    import pickle
+@pytest.mark.parametrize("name", ["os.system", "builtins.eval", "subprocess.Popen", "forumbot.store.models.OutboxRow",
+                                  "forumbot.config.types.Config", "forumbot.engine.fold.run_from"])
+def test_issue27_a_stored_checkpoint_naming_anything_but_engine_values_is_never_built(name: str) -> None:
+    """A checkpoint is read from the bot's database as plain data (engine/plain.py), never a pickle: one naming
+    anything but a dataclass or enum of the fold's own modules (a command, eval, a shell class whose constructor
+    may open files or the network, an engine function) is refused and nothing of it runs; the fold then starts
+    from Setup."""
+    import json
     import zlib
 
-    ran = tmp_path / "ran"
-    value = {"os.system": _Calls(os.system, f"touch {ran}"),
-             "builtins.eval": _Calls(eval, f"open({str(ran)!r}, 'w')")}[call]
-    assert loads(zlib.compress(pickle.dumps(value))) is None
-    assert not ran.exists()
+    from forumbot.engine.plain import PlainError, from_plain
+
+    for data in (["o", name, ["t", "touch /tmp/x"]], ["e", name, "x"]):
+        with pytest.raises(PlainError, match="may not name"):
+            from_plain(data)
+        assert loads(zlib.compress(json.dumps(data).encode())) is None
 
 
-@pytest.mark.parametrize("module, name", [("forumbot.store.models", "OutboxRow"), ("forumbot.config.types", "Config"),
-                                          ("forumbot.engine.fold", "run_from"), ("subprocess", "Popen"),
-                                          ("builtins", "getattr")])
-def test_issue27_a_checkpoint_names_only_the_fold_s_own_classes(module: str, name: str) -> None:
-    """Beyond the engine's values and plain types nothing is named: not a shell class (its constructor may open
-    files or the network), not an engine function, not a builtin that reaches further."""
-    import io
-    import pickle
+def test_issue27_a_checkpoint_is_plain_json_that_reads_back_equal() -> None:
+    """Checkpoints and tips are stored as plain JSON: what is read back is the same value, maps, sets, times
+    and their zones included; a value with no plain form is refused when written, never stored half."""
+    import json
+    from datetime import datetime, timedelta, timezone
+    from types import MappingProxyType
+    from zoneinfo import ZoneInfo
 
-    from forumbot.engine.checkpoint import _EngineValues
+    from forumbot.engine.plain import PlainError, from_plain, to_plain
 
-    with pytest.raises(pickle.UnpicklingError, match="may not name"):
-        _EngineValues(io.BytesIO(b"")).find_class(module, name)
+    value = (MappingProxyType({"a": frozenset({"x"}), 2: [datetime(2026, 1, 1, tzinfo=ZoneInfo("Europe/Moscow"))]}),
+             {datetime(2026, 1, 1, tzinfo=timezone.utc), datetime(2026, 1, 1, tzinfo=timezone(timedelta(hours=3)))})
+    back = from_plain(json.loads(json.dumps(to_plain(value))))
+    assert dict(back[0]) == dict(value[0]) and back[1] == value[1] and type(back[0]) is MappingProxyType
+    assert {d.tzinfo for d in back[1]} == {d.tzinfo for d in value[1]}
+    assert back[0][2][0].tzinfo is ZoneInfo("Europe/Moscow")
+    with pytest.raises(PlainError, match="no plain form"):
+        to_plain(object())

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from forumbot.engine.signup_values import Reserve
 from forumbot.model import Death, Input, Role
@@ -183,8 +183,6 @@ class Game:
             return NotImplemented
         return all(_plain(getattr(self, f.name)) == _plain(getattr(other, f.name)) for f in fields(self))
     __hash__ = None  # type: ignore[assignment]
-    def __reduce__(self) -> tuple[Callable[[State], Game], tuple[State]]:
-        return freeze, (thaw(self),)  # pickled as its draft (a checkpoint in the store): maps made plain
 
 
 def rewrite(s: State, which: str, key: int | str, new: Any) -> None:

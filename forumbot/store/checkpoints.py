@@ -8,7 +8,6 @@ A quiet tick leaves it as it is (it writes nothing); a tick that folded somethin
 from __future__ import annotations
 
 import logging
-import pickle
 from datetime import datetime
 from typing import Sequence
 
@@ -16,6 +15,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.engine.checkpoint import TIP, Checkpoint, Tip, dumps, loads
+from forumbot.engine.plain import PlainError
 from forumbot.engine.fold import run_from
 from forumbot.engine.tip import run_tipped
 from forumbot.engine.results import GameRun
@@ -128,8 +128,8 @@ def fold_with_checkpoints(sessions: sessionmaker[Session], game_id: int, setup: 
                 save_checkpoints(session, game_id, made)
                 if tip is not None and save_tip(session, game_id, tip, mark) and saved is not None:
                     saved.append(tip)
-        except (pickle.PicklingError, TypeError, AttributeError) as e:
+        except PlainError as e:
             # a cache: the fold's result stands; the next tick folds from an older checkpoint or from Setup (a
-            # clock patched by a test, or a value pickle cannot take, must never fail a tick that folded fine)
+            # value with no plain form, as a test's patched time zone, must never fail a tick that folded fine)
             log.warning("game %s: checkpoint not stored (%s: %s)", game_id, type(e).__name__, e)
     return result if signup is None else with_signup(signup, result)
