@@ -16,6 +16,7 @@ from forumbot.cli.main import main
 
 TRANSCRIPTS = Path(__file__).parent.parent / "fixtures" / "transcripts"
 BASE = "moscow_draw.json"
+HANG_GUARD = 900  # seconds: catches a hung process, never measures the machine (issue 28 item 1)
 
 
 def replay_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes) -> tuple[int, str]:
@@ -106,7 +107,7 @@ def test_issue7_item19_replay_into_a_closed_pipe_ends_quietly(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
     try:
         proc = subprocess.run([sys.executable, "-m", "forumbot", "replay", str(TRANSCRIPTS / BASE)],
-                              stdout=write_end, stderr=subprocess.PIPE, env=env, timeout=120)
+                              stdout=write_end, stderr=subprocess.PIPE, env=env, timeout=HANG_GUARD)
     finally:
         os.close(write_end)
     assert proc.stderr.decode() == ""

@@ -14,6 +14,9 @@ from pathlib import Path
 from adapters.memory.forum import MemoryForum
 
 _STATE = ("topics", "pms", "calls", "_next_id")
+# seconds a process waits at the login barrier for the others: a hang guard only; under a loaded 2-core CI four
+# processes importing forumbot can take over the 60 s this was, and then the race the test stages never happened
+BARRIER_HANG_GUARD = 900
 
 
 class FileForum(MemoryForum):
@@ -77,7 +80,7 @@ class FileForum(MemoryForum):
             arrived = self.path.with_suffix(".barrier")
             with open(arrived, "ab") as f:
                 f.write(b"x")
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + BARRIER_HANG_GUARD
             while arrived.stat().st_size < self.barrier and time.monotonic() < deadline:
                 time.sleep(0.01)
         self._login()

@@ -19,6 +19,8 @@ import requests
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from daemon_world import config_toml, fresh_sqlite, game_toml  # noqa: E402
 
+HANG_GUARD = 900  # seconds: catches a hung process or socket, never measures the machine (issue 28 item 1)
+
 TOKEN = "k3Zq-7pD_x0aLr9T2mWvYs4e"
 PROXY_HEADERS = [{"X-Forwarded-For": "203.0.113.5"}, {"Forwarded": "for=203.0.113.5;proto=https"},
                  {"X-Real-IP": "203.0.113.5"},
@@ -35,12 +37,12 @@ class Served:
         return self.first_line + _stop(self.proc)
 
     def get(self, path: str, **headers: str) -> requests.Response:
-        return requests.get(self.base + path, headers=headers, timeout=30, allow_redirects=False)
+        return requests.get(self.base + path, headers=headers, timeout=HANG_GUARD, allow_redirects=False)
 
     def raw(self, target: str) -> bytes:
         """A request line sent as written (requests would normalise the dots away before sending)."""
         host, port = self.base.removeprefix("http://").split(":")
-        with socket.create_connection((host, int(port)), timeout=30) as s:
+        with socket.create_connection((host, int(port)), timeout=HANG_GUARD) as s:
             s.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
             chunks = []
             while chunk := s.recv(65536):
@@ -51,7 +53,7 @@ class Served:
 def _stop(proc: subprocess.Popen[str]) -> str:
     if proc.poll() is None:
         proc.terminate()
-    proc.wait(timeout=60)
+    proc.wait(timeout=HANG_GUARD)
     # read through the pipes' own buffers (communicate() would skip what readline() already buffered)
     return "".join(stream.read() for stream in (proc.stdout, proc.stderr) if stream)
 
@@ -80,7 +82,7 @@ def _serve(tmp_path: Path, token: str | None) -> Iterator[Served]:
         assert first.startswith("serving "), (first, proc.stderr.read() if proc.stderr else "")
         base = first.rsplit(" on ", 1)[1].strip().rstrip("/")
         host, port = base.removeprefix("http://").split(":")
-        socket.create_connection((host, int(port)), timeout=30).close()  # it accepts connections
+        socket.create_connection((host, int(port)), timeout=HANG_GUARD).close()  # it accepts connections
         served = Served(proc, base, first)
         yield served
     finally:
@@ -152,7 +154,7 @@ def test_a_short_token_is_refused_at_start(tmp_path: Path) -> None:
     _site(tmp_path)
     env = {**os.environ, "FORUMBOT_DASHBOARD_TOKEN": "hunter2"}
     done = subprocess.run([sys.executable, "-m", "forumbot", "serve", "-c", str(tmp_path / "forumbot.toml"),
-                           "--port", "0"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                           "--port", "0"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 2 and done.stdout == ""
     assert "FORUMBOT_DASHBOARD_TOKEN is shorter than 16 characters" in done.stderr
     assert "hunter2" not in done.stderr and "Traceback" not in done.stderr
