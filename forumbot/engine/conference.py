@@ -26,7 +26,7 @@ def members(w: Work) -> list[str]:
 def invite(w: Work, sid: str, at: datetime, key: str) -> None:
     """The PM that tells a mafia member how to talk to his partners, and until when (M-15)."""
     others = [nick(w, other) for other in members(w) if other != sid]
-    pm(w, at, sid, w.tb.t.conference_open(others, w.tb.setup.schedule.start), key)
+    pm(w, at, sid, w.tb.t.players.conference_open(others, w.tb.setup.schedule.start), key)
 
 
 def open_conference(w: Work, at: datetime) -> None:
@@ -39,21 +39,21 @@ def close_conference(w: Work, at: datetime) -> None:
     """Day 1 opens: each member is told, in the conference's own words, that it is closed."""
     if relay_on(w):
         for sid in members(w):
-            pm(w, at, sid, w.tb.t.conference_closed(), f"setup/conference-closed/{sid}")
+            pm(w, at, sid, w.tb.t.players.conference_closed(), f"setup/conference-closed/{sid}")
 
 
 def relay(w: Work, inp: Input, sid: str, said: str) -> str:
     """A member's `конфа ТЕКСТ`: forwarded to every other member, signed; the answer to the sender."""
     t, seat = w.tb.t, w.g.seats[sid]
     if not seat.is_mafia:
-        return t.conference_refused("not_member")
+        return t.players.conference_refused("not_member")
     if not seat.alive:
-        return t.you_are_dead()
+        return t.players.you_are_dead()
     if w.g.phase.kind != "setup":
-        return t.conference_closed()
+        return t.players.conference_closed()
     if not said:
-        return t.conference_refused("empty")
+        return t.players.conference_refused("empty")
     others = [other for other in members(w) if other != sid]
     for other in others:
-        pm(w, inp.at, other, t.conference_line(seat.nick, said), f"pm/{inp.id}/conference/{other}")
-    return t.conference_sent([nick(w, other) for other in others])
+        pm(w, inp.at, other, t.players.conference_line(seat.nick, said), f"pm/{inp.id}/conference/{other}")
+    return t.players.conference_sent([nick(w, other) for other in others])
