@@ -92,5 +92,5 @@ def stop_message(setup: GameSetup, players: Sequence[tuple[str, Role, bool]], at
     escape = escape_markdown if setup.markup == "markdown" else escape_bbcode
     texts = get_texts(setup.language, escape, setup.schedule.timezone, setup.markup,
                       str(setup.options.get("spoiler", "")))
-    return Message(at=at, where=Where.GAME, to=None, text=texts.stopped(reason, players, setup.seed, drawn),
+    return Message(at=at, where=Where.GAME, to=None, text=texts.ending.stopped(reason, players, setup.seed, drawn),
                    key=STOP_KEY)

@@ -45,7 +45,7 @@ def test_C9_issue11_item3_help_is_a_listed_command_word() -> None:
 
 @pytest.mark.parametrize("lang,words", [("ru", RU_WORDS), ("en", EN_WORDS)])
 def test_issue11_item3_the_listing_names_every_command_word_each_with_its_line(lang: str, words: list[str]) -> None:
-    text = plain(get_texts(lang, escape_bbcode, "Europe/Moscow").gm_help())
+    text = plain(get_texts(lang, escape_bbcode, "Europe/Moscow").gm.gm_help())
     lines = text.splitlines()
     for word in words:
         assert sum(1 for ln in lines if re.match(rf"[«“]{re.escape(word)}\b", ln)) == 1, word
@@ -57,9 +57,9 @@ def test_issue11_item3_the_listing_names_every_command_word_each_with_its_line(l
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_issue11_item3_the_listing_is_bold_headed_in_bbcode_and_a_list_in_markdown(lang: str) -> None:
-    bb = get_texts(lang, escape_bbcode, "Europe/Moscow", "bbcode", "spoiler").gm_help()
+    bb = get_texts(lang, escape_bbcode, "Europe/Moscow", "bbcode", "spoiler").gm.gm_help()
     assert bb.startswith("[b]") and "[spoiler" not in bb  # read on request: never folded away
-    md = get_texts(lang, escape_markdown, "Europe/Moscow", "markdown").gm_help()
+    md = get_texts(lang, escape_markdown, "Europe/Moscow", "markdown").gm.gm_help()
     assert md.startswith("**") and len([ln for ln in md.splitlines() if ln.startswith("- ")]) == 12
     markdown_it = pytest.importorskip("markdown_it")
     out = markdown_it.MarkdownIt("commonmark").render(md)

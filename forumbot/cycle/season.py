@@ -22,7 +22,6 @@ from forumbot.parse import account_key
 from forumbot.parse.signup import says_no_notice
 from forumbot.store.models import Game, RawInput, Seat
 from forumbot.texts import get_texts
-from forumbot.texts.signup import season_notice
 
 log = logging.getLogger("forumbot.season")
 OVER = ("ended", "stopped")
@@ -74,7 +73,7 @@ def notify(config: Config, sessions: sessionmaker[Session], before: str, name: s
         pms = session.execute(select(RawInput.author, RawInput.text).where(
             RawInput.forum_id == row.forum_id, RawInput.kind == "pm"))
         unsubscribed = {account_key(author) for author, text in pms if says_no_notice(text)}
-        text = season_notice(t, game.title or game.readable_name, game.game_thread)
+        text = t.signup.season_notice(game.title or game.readable_name, game.game_thread)
         notices = [Message(at=at, where=Where.PM, to=nick, text=text, key=f"season/notice/{account_key(nick)}")
                    for nick in players if account_key(nick) not in unsubscribed]
         return enqueue(session, row.id, name, notices, origin="shell")

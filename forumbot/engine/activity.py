@@ -127,5 +127,5 @@ def remind(w: Work, at: datetime) -> None:
     need = w.tb.variant.house.post_minimum
     for sid, got in posts_by_seat(w, at).items():
         if got < need:
-            pm(w, at, sid, w.tb.t.post_minimum_reminder(got, need, ph.deadline), f"{ph.label}/remind/posts/{sid}")
+            pm(w, at, sid, w.tb.t.activity.post_minimum_reminder(got, need, ph.deadline), f"{ph.label}/remind/posts/{sid}")
 

@@ -39,14 +39,14 @@ def answer(w: Work, inp: Input, sid: str, query: Query) -> str:
     if query == "role":
         return role_again(w, sid)
     if w.g.phase.kind not in ("day", "runoff"):
-        return t.asked_no_vote(w.g.phase.kind)
+        return t.players.asked_no_vote(w.g.phase.kind)
     if query == "my_vote":
-        return my_vote(w, sid) if w.g.seats[sid].alive else t.you_are_dead()
+        return my_vote(w, sid) if w.g.seats[sid].alive else t.players.you_are_dead()
     last = w.g.asked.get(sid)
     if last is not None and inp.at < last + COUNT_EVERY:
-        return t.count_already_sent(last)
+        return t.players.count_already_sent(last)
     w.g.asked[sid] = inp.at
-    return t.with_game_link(count_text(w, final=False), w.tb.setup.game_url)
+    return t.guide.with_game_link(count_text(w, final=False), w.tb.setup.game_url)
 
 
 def my_vote(w: Work, sid: str) -> str:
@@ -70,8 +70,8 @@ def my_vote(w: Work, sid: str) -> str:
     else:
         left = allowed - max(0, tally.changes[sid] - 1)
     if target is None or post is None:
-        return t.my_vote_none(left)
-    return t.my_vote(target_nick(w, target), post.current or post.text, post.at, left, post.by_gm)
+        return t.players.my_vote_none(left)
+    return t.players.my_vote(target_nick(w, target), post.current or post.text, post.at, left, post.by_gm)
 
 
 def role_again(w: Work, sid: str) -> str:
@@ -89,5 +89,5 @@ def role_again(w: Work, sid: str) -> str:
         moves.append(str(kind))
         if kind is MoveKind.SHOT and variant.team_shot and seat.is_mafia:
             moves.append("shot_by")
-    return w.tb.t.role_pm(seat.role, partners(w, sid), choose_don, moves, example=example_nick(w, sid),
+    return w.tb.t.players.role_pm(seat.role, partners(w, sid), choose_don, moves, example=example_nick(w, sid),
                           me=seat.nick)

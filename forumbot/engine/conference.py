@@ -32,7 +32,7 @@ def members(w: Work) -> list[str]:
 def invite(w: Work, sid: str, at: datetime, key: str) -> None:
     """The PM that tells a mafia member how to talk to his partners, and until when (M-15)."""
     others = [nick(w, other) for other in members(w) if other != sid]
-    pm(w, at, sid, w.tb.t.conference_open(others, w.tb.setup.schedule.start), key)
+    pm(w, at, sid, w.tb.t.players.conference_open(others, w.tb.setup.schedule.start), key)
 
 
 def start_conversation(w: Work, at: datetime, key: str) -> None:
@@ -40,7 +40,7 @@ def start_conversation(w: Work, at: datetime, key: str) -> None:
     conference (M-15). A replacement's conversation is a new one with the members as they are then."""
     nicks = [nick(w, sid) for sid in members(w)]
     if len(nicks) > 1:
-        pm(w, at, ", ".join(nicks), w.tb.t.conference_conversation(nicks, w.tb.setup.schedule.start), key)
+        pm(w, at, ", ".join(nicks), w.tb.t.players.conference_conversation(nicks, w.tb.setup.schedule.start), key)
 
 
 def open_conference(w: Work, at: datetime) -> None:
@@ -66,24 +66,24 @@ def close_conference(w: Work, at: datetime) -> None:
     if mode(w) == "conversation":
         nicks = [nick(w, sid) for sid in members(w)]
         if len(nicks) > 1:
-            pm(w, at, ", ".join(nicks), w.tb.t.conference_closed(), "setup/conference-closed")
+            pm(w, at, ", ".join(nicks), w.tb.t.players.conference_closed(), "setup/conference-closed")
     elif relay_on(w):
         for sid in members(w):
-            pm(w, at, sid, w.tb.t.conference_closed(), f"setup/conference-closed/{sid}")
+            pm(w, at, sid, w.tb.t.players.conference_closed(), f"setup/conference-closed/{sid}")
 
 
 def relay(w: Work, inp: Input, sid: str, said: str) -> str:
     """A member's `конфа ТЕКСТ`: forwarded to every other member, signed; the answer to the sender."""
     t, seat = w.tb.t, w.g.seats[sid]
     if not seat.is_mafia:
-        return t.conference_refused("not_member")
+        return t.players.conference_refused("not_member")
     if not seat.alive:
-        return t.you_are_dead()
+        return t.players.you_are_dead()
     if w.g.phase.kind != "setup":
-        return t.conference_closed()
+        return t.players.conference_closed()
     if not said:
-        return t.conference_refused("empty")
+        return t.players.conference_refused("empty")
     others = [other for other in members(w) if other != sid]
     for other in others:
-        pm(w, inp.at, other, t.conference_line(seat.nick, said), f"pm/{inp.id}/conference/{other}")
-    return t.conference_sent([nick(w, other) for other in others])
+        pm(w, inp.at, other, t.players.conference_line(seat.nick, said), f"pm/{inp.id}/conference/{other}")
+    return t.players.conference_sent([nick(w, other) for other in others])

@@ -141,7 +141,7 @@ def post_count(w: Work, at: datetime) -> bool:
     if text == g.last_count:
         return partial
     g.last_count = text
-    post(w, at, Where.VOTE, w.tb.t.with_game_link(text, w.tb.setup.game_url), key)
+    post(w, at, Where.VOTE, w.tb.t.guide.with_game_link(text, w.tb.setup.game_url), key)
     if not w.quiet:
         w.computed.append((key, at))
     return partial
@@ -169,7 +169,7 @@ def count_text(w: Work, final: bool, at: datetime | None = None) -> str:
     def edit(p: VotePost) -> tuple[str, str, str]:
         return poster(w, p), p.current or p.text, p.text if p.current else ""
     replaced_ids = {id(q) for q, _ in replaced}
-    return w.tb.t.vote_count(
+    return w.tb.t.phases.vote_count(
         ph.label, {nick(w, v): target_nick(w, t) for v, t in votes.items()}, not_voted,
         [(poster(w, p), p.text, r) for p, r in found.rejected if id(p) not in replaced_ids],
         [(poster(w, p), p.text, why) for p, why in found.ignored],

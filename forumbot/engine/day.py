@@ -34,10 +34,10 @@ def start_day_one(w: Work, at: datetime) -> None:
             w.log.append(f"don: {g.seats[don].nick} by {how}")
             for sid in mafia:
                 moves = night_moves(w, sid) if sid == don else []
-                pm(w, at, sid, tb.t.don_chosen(g.seats[don].nick, how, moves, example=example_nick(w, sid),
+                pm(w, at, sid, tb.t.players.don_chosen(g.seats[don].nick, how, moves, example=example_nick(w, sid),
                                                me=g.seats[sid].nick), f"setup/don/{sid}")
     for gm in tb.gms:
-        pm(w, at, gm, tb.t.unconfirmed_to_gm(unconfirmed), f"setup/unconfirmed/{gm}")
+        pm(w, at, gm, tb.t.phases.unconfirmed_to_gm(unconfirmed), f"setup/unconfirmed/{gm}")
     close_conference(w, at)  # M-15
     open_phase(w, "day", 1, at)
 
@@ -55,12 +55,12 @@ def resolve_day(w: Work, at: datetime) -> None:
     if gap is not None and idle:  # C-14: nor anybody for too few posts: those leavers are warned instead
         warned, idle = [sid for sid in alive_ids(w) if sid in {*warned, *idle}], []
     if warned:  # R-11's warning, in the result post, before a runoff's opening too
-        count += tb.t.post_minimum_warning([nick(w, sid) for sid in warned], variant.house.post_minimum) + "\n\n"
+        count += tb.t.activity.post_minimum_warning([nick(w, sid) for sid in warned], variant.house.post_minimum) + "\n\n"
     if variant.modkill_cancels_vote and g.day_modkill:  # M-11: no vote; R-11's autokills still happen
         idle_kills = [Kill(sid, "autokill") for sid in idle]
         for k in idle_kills:
             kill(w, k.nick, k.cause, at)
-        text = tb.t.day_cancelled_by_modkill(n, idle_kills, lambda sid: revealed(w, sid), dict.fromkeys(idle, "posts"))
+        text = tb.t.phases.day_cancelled_by_modkill(n, idle_kills, lambda sid: revealed(w, sid), dict.fromkeys(idle, "posts"))
         post(w, at, Where.GAME, count + text, f"{ph.label}/result")
         tell_out(w, at, idle_kills)
         end_phase_checks(w, at, "night", n)
@@ -86,13 +86,13 @@ def resolve_day(w: Work, at: datetime) -> None:
     lw = last_word_deadline(w, at, "vote")
     early = (nick(w, ph.majority.holder), ph.majority.at) if ph.majority else None  # R-12
     post(w, at, Where.GAME,
-         count + tb.t.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early,
+         count + tb.t.phases.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early,
                                   gap if waived(w, gap) else None),
          f"{ph.label}/result")
     if gap is not None:
         w.log.append(f"{ph.label}: disturbed, no successful read from {gap[0].isoformat()} to {gap[1].isoformat()}"
                      " (C-14)")
-        to_gms(w, at, tb.t.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window), f"{ph.label}/downtime")
+        to_gms(w, at, tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window), f"{ph.label}/downtime")
     tell_out(w, at, autokills + list(outcome.deaths))
     end_phase_checks(w, at, "night", n)
 
@@ -110,10 +110,10 @@ def start_runoff(w: Work, at: datetime, outcome: DayOutcome, count: str) -> None
     g.hang_all = runoff_rules(w).runoff_is_hang_all(len(alive_ids(w)))
     open_phase(w, "runoff", n, at)
     opens = g.phase.opens  # C-14: later than `at` when the bot came back only after the whole runoff
-    late = w.tb.t.late_opening(at, opens) if opens != at else None
+    late = w.tb.t.phases.late_opening(at, opens) if opens != at else None
     names = [nick(w, x) for x in outcome.runoff]
     w.log.append(f"day {n}: tie between {', '.join(names)}; runoff")
-    post(w, opens, Where.GAME, count + w.tb.t.runoff_opens(n, names, g.hang_all, g.phase.deadline, late),
+    post(w, opens, Where.GAME, count + w.tb.t.phases.runoff_opens(n, names, g.hang_all, g.phase.deadline, late),
          f"day {n}/runoff")
 
 
@@ -123,7 +123,7 @@ def resolve_runoff(w: Work, at: datetime) -> None:
     drop_deleted(w, g.runoff_posts, at)
     count = count_text(w, final=True) + "\n\n"
     if g.day_modkill:
-        post(w, at, Where.GAME, count + tb.t.runoff_cancelled(n), f"runoff {n}/result")
+        post(w, at, Where.GAME, count + tb.t.phases.runoff_cancelled(n), f"runoff {n}/result")
         end_phase_checks(w, at, "night", n)
         return
     votes = runoff_votes(w)
@@ -131,6 +131,6 @@ def resolve_runoff(w: Work, at: datetime) -> None:
     for k in outcome.deaths:
         kill(w, k.nick, k.cause, at)
     lw = last_word_deadline(w, at, "vote")
-    post(w, at, Where.GAME, count + tb.t.runoff_result(n, outcome, lambda sid: nick(w, sid), lw), f"runoff {n}/result")
+    post(w, at, Where.GAME, count + tb.t.phases.runoff_result(n, outcome, lambda sid: nick(w, sid), lw), f"runoff {n}/result")
     tell_out(w, at, outcome.deaths)
     end_phase_checks(w, at, "night", n)

@@ -153,7 +153,7 @@ def drain(w: Work, heap: list[HeapItem], until: datetime | None) -> None:
             continue
         if what == "late":
             missed, stamped = w.late[inp.where, inp.id]
-            to_gms(w, at, tb.t.late_input(inp.author, str(inp.where), stamped, missed, inp.text), f"late/{inp.id}")
+            to_gms(w, at, tb.t.gm.late_input(inp.author, str(inp.where), stamped, missed, inp.text), f"late/{inp.id}")
         w.g.inputs.append(inp)
         handle(w, inp)
     if until is None:

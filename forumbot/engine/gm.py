@@ -38,17 +38,17 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
         parse_vote=lambda text: parse_vote_words(w, text), pass_words=w.tb.variant.house.pass_words or (),
     )
     if isinstance(cmd, Rejection):
-        answer(w, inp, t.command_rejected(cmd))
+        answer(w, inp, t.gm.command_rejected(cmd))
         return
     if isinstance(cmd, Replace) and cmd.new.casefold() in {a.casefold() for a in inp.missing_accounts}:
         # the forum said, when the bot stored this PM, that it has no such account (issue 7 item 2)
-        pm(w, inp.at, gm, t.command_refused("no_account", cmd), key)
+        pm(w, inp.at, gm, t.gm.command_refused("no_account", cmd), key)
         return
     if isinstance(cmd, Status):
         pm(w, inp.at, gm, status_text(w, roles=True), key)
         return
     if isinstance(cmd, Help):  # like status: only an answer, nothing for an undo to take back
-        pm(w, inp.at, gm, t.gm_help(), key)
+        pm(w, inp.at, gm, t.gm.gm_help(), key)
         return
     if isinstance(cmd, Undo):
         undo(w, inp, gm, handle)
@@ -57,7 +57,7 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
     refusal = apply(w, cmd, inp.at, gm, inp.id)
     if refusal:
         w.g = restored(before, w.g)  # a refusal comes before any change; the inputs and verdicts are the draft's
-        answer(w, inp, t.command_refused(refusal, cmd))
+        answer(w, inp, t.gm.command_refused(refusal, cmd))
         return
     # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
     resolutions = before.resolutions if isinstance(cmd, EndPhase) else w.g.resolutions
@@ -68,7 +68,7 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
     )
     # An end-phase is told by the phase it closed; every other command by the phase as it left it.
     shown = before.phase if isinstance(cmd, EndPhase) else w.g.phase
-    done = t.command_done(cmd, shown.label, shown.deadline)
+    done = t.gm.command_done(cmd, shown.label, shown.deadline)
     answer(w, inp, done + "\n" + status_text(w))
 
 
@@ -92,12 +92,12 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         if g.paused_at is not None and ph.deadline - g.paused_at + cmd.by > MAX_EXTEND:
             return "extend_too_far"
         g.phase = ph = shifted(ph, cmd.by)
-        post(w, at, Where.GAME, t.extended(ph.label, ph.deadline, cmd.by), f"gm/{cmd_id}/post")
+        post(w, at, Where.GAME, t.gm.extended(ph.label, ph.deadline, cmd.by), f"gm/{cmd_id}/post")
     elif isinstance(cmd, Pause):
         if g.paused_at is not None:
             return "already_paused"
         g.paused_at = at
-        post(w, at, Where.GAME, t.paused(), f"gm/{cmd_id}/post")
+        post(w, at, Where.GAME, t.gm.paused(), f"gm/{cmd_id}/post")
     elif isinstance(cmd, Resume):
         if g.paused_at is None:
             return "not_paused"
@@ -105,7 +105,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
         if g.next_count is not None:
             g.next_count += at - g.paused_at
         g.paused_at = None
-        post(w, at, Where.GAME, t.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
+        post(w, at, Where.GAME, t.gm.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
     elif isinstance(cmd, EndPhase):
         if g.paused_at is not None:
             return "paused"

@@ -33,12 +33,12 @@ def resolve_night(w: Work, at: datetime) -> None:
     shot = moves.get(maniac, MoveKind.SHOT) if maniac else None
     g.maniac_last = shot.target if shot else None  # H-8: the move in force tonight
     lw = last_word_deadline(w, at, "mafia")
-    text = tb.t.night_result(n, report, lambda sid: revealed(w, sid), tb.variant.open_roles,
+    text = tb.t.phases.night_result(n, report, lambda sid: revealed(w, sid), tb.variant.open_roles,
                              lw if report.deaths else None)
     post(w, at, Where.GAME, text, f"night {n}/result")
     tell_out(w, at, report.deaths)
     for checker, target_nick, result in report.checks:
-        pm(w, at, checker, tb.t.check_result(target_nick, result), f"night {n}/check/{checker}")
+        pm(w, at, checker, tb.t.phases.check_result(target_nick, result), f"night {n}/check/{checker}")
     g.moves = NightMoves()
     end_phase_checks(w, at, "day", n + 1)
 
@@ -78,7 +78,7 @@ def player_pm(w: Work, inp: Input) -> None:
     g, t = w.g, w.tb.t
     seat = g.seats[sid]
     if not seat.alive:
-        pm(w, inp.at, sid, t.you_are_dead(), key)
+        pm(w, inp.at, sid, t.players.you_are_dead(), key)
         return
     abilities = w.tb.variant.abilities(seat.role)
     # C-12: a bare nickname is the one possible move; a hunt always needs its keyword
@@ -95,7 +95,7 @@ def player_pm(w: Work, inp: Input) -> None:
     only_moves = bool(night)
     for n, item in enumerate(results, 1):
         if isinstance(item, RejectedLine):
-            replies.append(t.rejected_line(item.text, item.reason, possible_moves(w, sid),
+            replies.append(t.players.rejected_line(item.text, item.reason, possible_moves(w, sid),
                                            example=example_nick(w, sid), me=seat.nick, bare=bare_kind))
             only_moves = False
         else:
@@ -105,12 +105,12 @@ def player_pm(w: Work, inp: Input) -> None:
         if g.phase.kind == "ended":
             break
         if not seat.alive and n < len(results):  # out by his own modkill (M-12): no move after it
-            replies.append(t.you_are_dead())
+            replies.append(t.players.you_are_dead())
             break
     now = g.moves.by_player.get((sid, MoveKind.SHOT))
     if seat.alive and seat.is_mafia and now is not shot:
         # M-5: a shot kills only when every living mafioso's target matches (issue 17 item 8)
-        replies.append(t.mafia_targets(team_targets(w)))
+        replies.append(t.guide.mafia_targets(team_targets(w)))
     if replies:
         pm(w, inp.at, sid, "\n".join(replies), key, moot_after=night if only_moves else "")
     if seat.alive and seat.is_mafia and now is not shot and now is not None and now.target \
@@ -134,7 +134,7 @@ def tell_partners(w: Work, inp: Input, sid: str, target: str, night: str = "") -
     targets = team_targets(w)
     for partner, seat in w.g.seats.items():
         if partner != sid and seat.alive and seat.is_mafia:
-            pm(w, inp.at, partner, w.tb.t.partner_target(nick(w, sid), nick(w, target), targets),
+            pm(w, inp.at, partner, w.tb.t.guide.partner_target(nick(w, sid), nick(w, target), targets),
                f"pm/{inp.id}/partner/{partner}", moot_after=night)
 
 
@@ -145,44 +145,44 @@ def move(w: Work, inp: Input, sid: str, mv: Move) -> str:
     target = g.accounts.get(mv.target, mv.target) if mv.target else None
     if mv.kind is MoveKind.CONFIRM:
         seat.confirmed = True
-        return t.confirmed()
+        return t.players.confirmed()
     if mv.kind is MoveKind.DON:
         if Role.DON not in variant.roles or not seat.is_mafia:
-            return t.refused("don_not_mafia")
+            return t.players.refused("don_not_mafia")
         if ph.kind != "setup" or any(s.role is Role.DON for s in g.seats.values()):
-            return t.refused("don_closed")
+            return t.players.refused("don_closed")
         if target is None or not g.seats[target].is_mafia:
-            return t.refused("don_target_not_mafia")
+            return t.players.refused("don_target_not_mafia")
         g.don_nomination = target
-        return t.accepted(mv.kind, nick(w, target))
+        return t.players.accepted(mv.kind, nick(w, target))
     if mv.kind is MoveKind.MODKILL:
         if not variant.tactical_modkill:
-            return t.refused("no_tactical_modkill")
+            return t.players.refused("no_tactical_modkill")
         modkill(w, sid, inp.at, reason="", by=None)
-        return t.accepted(mv.kind, seat.nick)
+        return t.players.accepted(mv.kind, seat.nick)
     if mv.kind not in variant.abilities(seat.role):
-        return t.refused("no_ability", mv.kind)
+        return t.players.refused("no_ability", mv.kind)
     if ph.kind == "ended":
-        return t.refused("ended")
+        return t.players.refused("ended")
     if mv.kind is MoveKind.HUNT:
         if not hunting_open(w):
-            return t.refused("hunting_closed")
+            return t.players.refused("hunting_closed")
         g.moves.hunts[sid] = Move(mv.kind, target, guess=mv.guess)
-        return t.accepted(mv.kind, nick(w, target), mv.guess or Role.MAFIA)  # type: ignore[arg-type]
+        return t.players.accepted(mv.kind, nick(w, target), mv.guess or Role.MAFIA)  # type: ignore[arg-type]
     if mv.kind is MoveKind.SHOT and seat.role is Role.MANIAC:  # H-8, refused at once: he can choose again
         if mv.executor is not None:
-            return t.refused("maniac_executor")
+            return t.players.refused("maniac_executor")
         if target == sid:
-            return t.refused("maniac_self")
+            return t.players.refused("maniac_self")
         if target == g.maniac_last:
-            return t.refused("maniac_repeat", nick(w, target))  # type: ignore[arg-type]
+            return t.players.refused("maniac_repeat", nick(w, target))  # type: ignore[arg-type]
     if mv.kind is MoveKind.SHOT and variant.team_shot and seat.is_mafia:
         executor = g.accounts.get(mv.executor, mv.executor) if mv.executor else sid
         ex = g.seats.get(executor)
         if ex is None or not ex.is_mafia or not ex.alive:
-            return t.rejected_line(mv.executor or "", Rejection("bad_executor", mv.executor or ""), [],
+            return t.players.rejected_line(mv.executor or "", Rejection("bad_executor", mv.executor or ""), [],
                                    explain=False)
         g.moves.by_player[(TEAM_SHOT, MoveKind.SHOT)] = Move(mv.kind, target, executor=executor)
-        return t.accepted(mv.kind, nick(w, target), nick(w, executor))  # type: ignore[arg-type]
+        return t.players.accepted(mv.kind, nick(w, target), nick(w, executor))  # type: ignore[arg-type]
     g.moves.by_player[(sid, mv.kind)] = Move(mv.kind, target)
-    return t.accepted(mv.kind, nick(w, target))  # type: ignore[arg-type]
+    return t.players.accepted(mv.kind, nick(w, target))  # type: ignore[arg-type]

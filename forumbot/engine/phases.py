@@ -22,7 +22,7 @@ def open_setup(w: Work, at: datetime) -> None:
     g.phase = replace(g.phase, opens=at)
     roles = {sid: seat.role for sid, seat in g.seats.items()}
     post(w, at, Where.GAME,
-         tb.t.setup_post(list(g.seats), tb.setup.schedule.start, commitment(tb.setup.seed, roles),
+         tb.t.phases.setup_post(list(g.seats), tb.setup.schedule.start, commitment(tb.setup.seed, roles),
                          rules_in_force(w), how_to_vote(w)),
          "setup/players")
     # M-1: with a Don in the variant but none dealt, the mafia choose him
@@ -35,7 +35,7 @@ def open_setup(w: Work, at: datetime) -> None:
 def role_pm(w: Work, sid: str, choose_don: bool) -> str:
     """The role PM with the role's night moves, an example each (issue 11 item 3)."""
     seat = w.g.seats[sid]
-    return w.tb.t.role_pm(seat.role, partners(w, sid), choose_don, night_moves(w, sid),
+    return w.tb.t.players.role_pm(seat.role, partners(w, sid), choose_don, night_moves(w, sid),
                           example=example_nick(w, sid), me=seat.nick)
 
 
@@ -53,7 +53,7 @@ def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
     sched = tb.setup.schedule
     length = {"day": sched.day, "night": sched.night, "runoff": sched.runoff}[kind]
     at = opening_time(w, due, length)
-    late = tb.t.late_opening(due, at) if at != due else None  # C-14: the shift, said in the opening post
+    late = tb.t.phases.late_opening(due, at) if at != due else None  # C-14: the shift, said in the opening post
     g.phase = ph = Phase(kind, number, at, at + length)
     if late:
         w.log.append(f"{ph.label}: opens when the bot is back, {at.isoformat()}, not {due.isoformat()} (C-14)")
@@ -65,7 +65,7 @@ def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
         g.posts = []
         g.day_modkill = False
         g.doomed = set()
-        post_opening(w, at, tb.t.day_opens(number, ph.deadline, alive_nicks(w), late, tb.setup.vote_url),
+        post_opening(w, at, tb.t.phases.day_opens(number, ph.deadline, alive_nicks(w), late, tb.setup.vote_url),
                      f"{ph.label}/opens")
     elif kind == "runoff":
         g.runoff_posts = []
@@ -74,9 +74,9 @@ def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
         g.hunting_open = tb.variant.hunting_open(list(g.seats.values()))
         if not g.hunting_open:
             for hunter in sorted(g.moves.hunts):
-                pm(w, at, hunter, tb.t.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
+                pm(w, at, hunter, tb.t.players.hunting_closed(), f"{ph.label}/hunt-closed/{hunter}")
             g.moves.hunts.clear()
-        post_opening(w, at, tb.t.night_opens(number, ph.deadline, night_grammar(w), late), f"{ph.label}/opens")
+        post_opening(w, at, tb.t.phases.night_opens(number, ph.deadline, night_grammar(w), late), f"{ph.label}/opens")
 
 
 def end_phase_checks(w: Work, at: datetime, next_kind: str, next_number: int) -> None:
@@ -120,7 +120,7 @@ def end(w: Work, at: datetime, winner: str, why: str) -> None:
     g.next_count = None
     roles = [(s.nick, s.role, s.alive, sid) for sid, s in g.seats.items()]
     w.log.append(f"game over: {winner}" + (f" ({why})" if why else ""))
-    post(w, at, Where.GAME, tb.t.game_over(winner, why, roles, tb.setup.seed, tb.drawn), "ended/result")
+    post(w, at, Where.GAME, tb.t.ending.game_over(winner, why, roles, tb.setup.seed, tb.drawn), "ended/result")
 
 
 def kill(w: Work, sid: str, cause: str, at: datetime) -> None:
@@ -142,7 +142,7 @@ def tell_out(w: Work, at: datetime, kills: Sequence[Kill]) -> None:
     the result post is the notice of record (issue 17 item 10)."""
     for k in kills:
         seat = w.g.seats[k.nick]
-        pm(w, at, k.nick, w.tb.t.you_are_out(k.cause, w.g.last_words.get(k.nick)),
+        pm(w, at, k.nick, w.tb.t.guide.you_are_out(k.cause, w.g.last_words.get(k.nick)),
            f"{seat.died.phase if seat.died else w.g.phase.label}/out/{k.nick}")
 
 
@@ -174,8 +174,8 @@ def modkill(w: Work, sid: str, at: datetime, reason: str, by: str | None) -> Non
     # said once a day, and not when this death ends the game (C-7): a GM's walk-through read it twice in a row
     cancels = (variant.modkill_cancels_vote and ph.kind in ("day", "runoff") and not already
                and not variant.winner(list(w.g.seats.values())))
-    post(w, at, Where.GAME, t.modkilled(nick, role, reason, tactical=by is None, cancels_vote=cancels),
+    post(w, at, Where.GAME, t.gm.modkilled(nick, role, reason, tactical=by is None, cancels_vote=cancels),
          f"{ph.label}/modkill/{sid}")
     if by is not None:  # issue 17 item 10: told in person too (a tactical modkill's answer already says it)
-        pm(w, at, sid, t.you_are_modkilled(reason), f"{ph.label}/modkilled-pm/{sid}")
+        pm(w, at, sid, t.guide.you_are_modkilled(reason), f"{ph.label}/modkilled-pm/{sid}")
     check_win(w, at)

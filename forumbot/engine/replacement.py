@@ -32,7 +32,7 @@ def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | N
     pm(w, at, sid, role_pm(w, sid, choose_don=False), f"gm/{cmd_id}/role")
     if g.phase.kind == "setup" and g.seats[sid].is_mafia:  # M-15: he joins the conference
         join_conference(w, sid, at, f"gm/{cmd_id}/conference")
-    post(w, at, Where.GAME, w.tb.t.replaced(old, cmd.new), f"gm/{cmd_id}/post")
+    post(w, at, Where.GAME, w.tb.t.gm.replaced(old, cmd.new), f"gm/{cmd_id}/post")
     return None
 
 
@@ -106,9 +106,9 @@ def _offer(w: Work, base: Offer, name: str, at: datetime) -> None:
     setup: ReserveSetup = w.tb.setup.reserve  # type: ignore[assignment]
     offer = replace(base, to=name, until=at + setup.offer_hours)
     g.reserve = replace(g.reserve, offers=(*g.reserve.offers, offer))
-    nick, key = t.b(g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
-    pm(w, at, name, t._("reserve.offer", nick=nick, until=t.time(offer.until)), f"{key}/offer")
-    to_gms(w, at, t._("reserve.offered", nick=nick, to=t.b(name), until=t.time(offer.until)), f"{key}/offered")
+    nick, key = t.v.b(g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
+    pm(w, at, name, t.v._("reserve.offer", nick=nick, until=t.v.time(offer.until)), f"{key}/offer")
+    to_gms(w, at, t.v._("reserve.offered", nick=nick, to=t.v.b(name), until=t.v.time(offer.until)), f"{key}/offered")
 
 
 def offer_to(w: Work, account: str) -> Offer | None:
@@ -124,11 +124,11 @@ def _pass_on(w: Work, offer: Offer, why: str, at: datetime) -> None:
     """`нет`, silence or an offer that could not be delivered: the offer goes to the next of the reserve."""
     t = w.tb.t
     _close(w, offer)
-    nick, key = t.b(w.g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
-    told = t._(f"reserve.passed.{why}", to=t.b(offer.to), nick=nick)
+    nick, key = t.v.b(w.g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
+    told = t.v._(f"reserve.passed.{why}", to=t.v.b(offer.to), nick=nick)
     base = replace(offer, passed=(*offer.passed, offer.to))
     name = _next_name(w, base)
-    to_gms(w, at, told + " " + (t.T["reserve.next"] if name else t._("reserve.empty", nick=nick)), f"{key}/passed")
+    to_gms(w, at, told + " " + (t.v.T["reserve.next"] if name else t.v._("reserve.empty", nick=nick)), f"{key}/passed")
     if name is not None:
         _offer(w, base, name, at)
 
@@ -139,17 +139,17 @@ def answer_offer(w: Work, inp: Input, offer: Offer) -> None:
     nick, key = g.seats[offer.seat].nick, f"reserve/{inp.id}"
     said = offer_answer(inp.text)
     if said is None:
-        pm(w, inp.at, inp.author, t._("reserve.how", nick=t.b(nick), until=t.time(offer.until)), key)
+        pm(w, inp.at, inp.author, t.v._("reserve.how", nick=t.v.b(nick), until=t.v.time(offer.until)), key)
     elif said == "no":
-        pm(w, inp.at, inp.author, t.T["reserve.declined"], key)
+        pm(w, inp.at, inp.author, t.v.T["reserve.declined"], key)
         _pass_on(w, offer, "no", inp.at)
     elif g.accounts.get(offer.old) != offer.seat:  # the GM replaced him by hand meanwhile
         _close(w, offer)
-        pm(w, inp.at, inp.author, t._("reserve.gone", nick=t.b(nick)), key)
+        pm(w, inp.at, inp.author, t.v._("reserve.gone", nick=t.v.b(nick)), key)
     else:
         _close(w, offer)
         replace_account(w, Replace(offer.old, inp.author), inp.at, f"{offer.command}/accepted")
-        to_gms(w, inp.at, t._("reserve.accepted", to=t.b(inp.author), nick=t.b(nick)), f"{key}/accepted")
+        to_gms(w, inp.at, t.v._("reserve.accepted", to=t.v.b(inp.author), nick=t.v.b(nick)), f"{key}/accepted")
 
 
 def next_lapse(w: Work) -> datetime | None:
@@ -160,7 +160,7 @@ def lapse(w: Work, at: datetime) -> None:
     """Offers unanswered by their time (a `принимаю` stamped at it is late, C-1) pass to the next (S-4)."""
     for offer in [o for o in w.g.reserve.offers if o.until <= at]:
         nick = w.g.seats[offer.seat].nick
-        pm(w, at, offer.to, w.tb.t._("reserve.lapsed", nick=w.tb.t.b(nick)),
+        pm(w, at, offer.to, w.tb.t.v._("reserve.lapsed", nick=w.tb.t.v.b(nick)),
            f"reserve/{offer.command}/{len(offer.passed)}/lapsed")
         _pass_on(w, offer, "silent", at)
 
@@ -171,5 +171,5 @@ def withdrawn(w: Work, offers: tuple[Offer, ...], at: datetime, key: str) -> Non
     still = {(o.seat, o.to) for o in w.g.reserve.offers}
     for offer in offers:
         if (offer.seat, offer.to) not in still:
-            nick = w.tb.t.b(w.g.seats[offer.seat].nick)
-            pm(w, at, offer.to, w.tb.t._("reserve.withdrawn", nick=nick), f"{key}/{offer.seat}")
+            nick = w.tb.t.v.b(w.g.seats[offer.seat].nick)
+            pm(w, at, offer.to, w.tb.t.v._("reserve.withdrawn", nick=nick), f"{key}/{offer.seat}")

@@ -19,7 +19,6 @@ from forumbot.engine.signup_values import ReserveSetup, SignupDraft, SignupRun, 
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import GameSetup, Input, Message, PlayerSpec, Where
 from forumbot.texts import Texts, get_texts
-from forumbot.texts import signup as say
 
 
 def texts_for(setup: SignupSetup) -> Texts:
@@ -59,7 +58,7 @@ def _fold(d: SignupDraft, posts: list[Input], orders: list[Input], until: dateti
     if until < s.opens:
         return False
     d.state, d.shown = "open", Standing((), (), (), s.seats)
-    _post(d, s.opens, say.opening(t, s, d.closes), "signup/open")
+    _post(d, s.opens, t.signup.opening(s, d.closes), "signup/open")
     moments = sorted({p.at for p in posts if s.opens <= p.at} | {o.at for o in orders if s.opens <= o.at})
     for at in moments:
         if at > until:
@@ -101,14 +100,14 @@ def _due(d: SignupDraft, posts: list[Input], orders: list[Input], voided: dict[s
             _close(d, now, d.closes)
         elif not d.extended:
             old, d.closes, d.extended = d.closes, d.closes + s.extend, True
-            _post(d, old, say.extended(d.t, now, s, d.closes), "signup/extended")
+            _post(d, old, d.t.signup.extended(now, s, d.closes), "signup/extended")
             for gm in s.gms:
-                _pm(d, old, gm, say.gm_extended(d.t, now, s, d.closes), f"signup/extended/{gm}")
+                _pm(d, old, gm, d.t.signup.gm_extended(now, s, d.closes), f"signup/extended/{gm}")
         else:
             d.state, d.ended_at, d.final = "cancelled", d.closes, now
-            _post(d, d.closes, say.cancelled(d.t, now, s), "signup/cancelled")
+            _post(d, d.closes, d.t.signup.cancelled(now, s), "signup/cancelled")
             for gm in s.gms:
-                _pm(d, d.closes, gm, say.gm_cancelled(d.t, now, s), f"signup/cancelled/{gm}")
+                _pm(d, d.closes, gm, d.t.signup.gm_cancelled(now, s), f"signup/cancelled/{gm}")
 
 
 def _list_due(d: SignupDraft) -> datetime | None:
@@ -127,13 +126,13 @@ def _maybe_list(d: SignupDraft, now: Standing, at: datetime) -> None:
     if d.listed_at is not None and at < d.listed_at + d.setup.list_every:
         d.shown = replace(last or now, held=True)
         return
-    _post(d, at, say.listing(d.t, now, d.setup, d.closes), f"signup/list/{at.isoformat()}")
+    _post(d, at, d.t.signup.listing(now, d.setup, d.closes), f"signup/list/{at.isoformat()}")
     d.listed_at, d.shown = at, replace(now, held=False)
 
 
 def _close(d: SignupDraft, now: Standing, at: datetime) -> None:
     d.state, d.ended_at, d.final = "closed", at, now
-    _post(d, at, say.closed(d.t, now, d.setup, day_one(d.setup, at)), "signup/closed")
+    _post(d, at, d.t.signup.closed(now, d.setup, day_one(d.setup, at)), "signup/closed")
     d.log.append(f"sign-up closed at {at.isoformat()} with {', '.join(now.players)}")
 
 

@@ -13,7 +13,6 @@ from forumbot.model import Input, Message, Where
 from forumbot.parse.signup import (
     AddPlayer, CloseSignup, RemovePlayer, SignupStatus, SignupUndo, parse_signup_command, signup_word,
 )
-from forumbot.texts import signup as say
 
 def _find(names: Sequence[str], nick: str) -> str | None:
     """A name in the list as a GM wrote it: the account itself (case aside), else by C-4's folding."""
@@ -78,27 +77,27 @@ def signup_command(d: SignupDraft, order: Input, posts: Sequence[Input], orders:
     cmd = parse_signup_command(order.text)
     key = f"gm/{order.id}"
     if isinstance(cmd, SignupStatus):
-        _answer(d, order, say.status(t, before, s, d.closes), key)
+        _answer(d, order, t.signup.status(before, s, d.closes), key)
         return None
     if isinstance(cmd, SignupUndo):
         if order.id in voided.values():
             undone = next(o for o in orders if voided.get(o.id) == order.id)
-            _answer(d, order, say.undone(t, undone.text), key)
+            _answer(d, order, t.signup.undone(undone.text), key)
             return None
         earlier = [o for o in effective[:mine] if d.told.get(o.id) == "done"
                    and isinstance(parse_signup_command(o.text), (AddPlayer, RemovePlayer))]
         if not earlier:
-            _answer(d, order, say.refused(t, "nothing_to_undo"), key)
+            _answer(d, order, t.signup.refused("nothing_to_undo"), key)
             return None
         voided[earlier[-1].id] = order.id
         return ("undo", earlier[-1].id)
     if not isinstance(cmd, (AddPlayer, RemovePlayer, CloseSignup)):
-        _answer(d, order, t.command_rejected(cmd), key)
+        _answer(d, order, t.gm.command_rejected(cmd), key)
         return None
     refusal = _refusal(d, cmd, before)
     if refusal is not None:
         d.told[order.id] = "refused"
-        _answer(d, order, say.refused(t, refusal), key)
+        _answer(d, order, t.signup.refused(refusal), key)
         return None
     d.told[order.id] = "done"
     if isinstance(cmd, RemovePlayer):
@@ -107,7 +106,7 @@ def signup_command(d: SignupDraft, order: Input, posts: Sequence[Input], orders:
     d.commands.append((order.id, before.line(), after.line()))
     d.log.append(f"override by {order.author} at {order.at.isoformat()}: {' '.join(order.text.split())}; "
                  f"before: {before.line()}; after: {after.line()}")
-    _answer(d, order, say.done(t, cmd, after, s, d.closes), key)
+    _answer(d, order, t.signup.done(cmd, after, s, d.closes), key)
     return ("close", after) if isinstance(cmd, CloseSignup) else None
 
 

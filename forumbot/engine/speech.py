@@ -36,7 +36,7 @@ def post_opening(w: Work, at: datetime, text: str, key: str) -> None:
     if last is None or last.at != at or not last.key.endswith("/result"):
         post(w, at, Where.GAME, text, key)
         return
-    joined = replace(last, text=w.tb.t.post(last.text, text))
+    joined = replace(last, text=w.tb.t.v.post(last.text, text))
     if w.quiet:
         assert w.capture is not None  # `last` came from it
         w.capture[w.capture.index(last)] = joined
@@ -65,7 +65,7 @@ def house_summary(w: Work, only: frozenset[str] | None = None) -> list[tuple[str
 
 def how_to_vote(w: Work) -> list[str]:
     v = w.tb.variant
-    return w.tb.t.how_to_vote(v.vote_grammar == "strict", v.house, v.has_runoff, w.tb.setup.vote_url)
+    return w.tb.t.guide.how_to_vote(v.vote_grammar == "strict", v.house, v.has_runoff, w.tb.setup.vote_url)
 
 
 def rules_in_force(w: Work) -> list[tuple[str, object]]:

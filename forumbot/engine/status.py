@@ -29,13 +29,13 @@ def status_text(w: Work, roles: bool = False) -> str:
     no_don = roles and Role.DON in tb.variant.roles and all(x.role is not Role.DON for x in g.seats.values())
     # M-1: the last nomination before Day 1 stands, so the GM is told whom it names, not that none was made
     nominee = nick(w, g.don_nomination) if no_don and g.don_nomination in g.seats else ""
-    text = tb.t.status(ph.label, ph.deadline if ph.kind != "ended" else None, g.paused_at,
+    text = tb.t.gm.status(ph.label, ph.deadline if ph.kind != "ended" else None, g.paused_at,
                        alive_nicks(w), votes, missing, unconfirmed, seats, no_don, g.winner, nominee)
     early = majority_line(w)
     if early:
-        text = tb.t.prose(text, early)
+        text = tb.t.v.prose(text, early)
     if ph.kind == "night" and not tb.variant.team_shot:  # M-5: the GMs see a misfire coming (item 8)
-        text = tb.t.prose(text, tb.t.mafia_mismatch(team_targets(w)))
+        text = tb.t.v.prose(text, tb.t.guide.mafia_mismatch(team_targets(w)))
     return text
 
 
@@ -44,12 +44,12 @@ def majority_line(w: Work) -> str:
     g, t = w.g, w.tb.t
     ph = g.phase
     if ph.kind == "day" and ph.majority is not None:
-        return t._("status.majority_pending", nick=t.b(nick(w, ph.majority.holder)), at=t.time(ph.majority.at),
-                   ends=t.time(ph.deadline))
+        return t.v._("status.majority_pending", nick=t.v.b(nick(w, ph.majority.holder)), at=t.v.time(ph.majority.at),
+                   ends=t.v.time(ph.deadline))
     last = g.history[-1] if g.history else None
     if last is not None and last.majority is not None and ph.kind in ("night", "ended") and last.kind == "day":
-        return t._("status.ended_at_majority", phase=t.phase(last.label).capitalize(), nick=t.b(last.majority[0]),
-                   at=t.time(last.majority[1]))
+        return t.v._("status.ended_at_majority", phase=t.v.phase(last.label).capitalize(), nick=t.v.b(last.majority[0]),
+                   at=t.v.time(last.majority[1]))
     return ""
 
 

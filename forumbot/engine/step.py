@@ -81,7 +81,7 @@ def _after_the_end(w: Work, inp: Input) -> None:
         return
     if w.quiet:
         # an undo's refold ended the game before this command: it no longer does anything (C-9)
-        w.rederived[inp.id] = tb.t.command_refused("game_ended")
+        w.rederived[inp.id] = tb.t.gm.command_refused("game_ended")
     elif isinstance(parse.parse_command(inp.text, w.matcher(), everyone=[],
                                         parse_vote=lambda text: parse_vote_words(w, text)), Status):
         # a GM asking after the end is told how it ended, with every role (issue 17 item 13)
@@ -89,4 +89,4 @@ def _after_the_end(w: Work, inp: Input) -> None:
     else:
         # C-9: every GM command is answered; one sent just after a modkill ended the game (an `отмена` of it,
         # say) would otherwise meet silence
-        answer(w, inp, tb.t.command_refused("game_ended"))
+        answer(w, inp, tb.t.gm.command_refused("game_ended"))

@@ -83,9 +83,9 @@ def game_post(w: Work, inp: Input) -> None:
         if deadline is not None and inp.at < deadline:
             w.log.append(f"{ph.label}: last word of {seat.nick} ({inp.id})")
         else:
-            to_gms(w, inp.at, w.tb.t.dead_player_posted(seat.nick, inp.id), f"game/{inp.id}/dead")
+            to_gms(w, inp.at, w.tb.t.gm.dead_player_posted(seat.nick, inp.id), f"game/{inp.id}/dead")
         return
     if ph.kind == "runoff":
         if sid not in g.leaders or sid in g.runoff_speakers:
-            to_gms(w, inp.at, w.tb.t.runoff_post_reported(seat.nick, inp.id), f"game/{inp.id}/runoff")
+            to_gms(w, inp.at, w.tb.t.gm.runoff_post_reported(seat.nick, inp.id), f"game/{inp.id}/runoff")
         g.runoff_speakers.add(sid)

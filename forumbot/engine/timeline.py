@@ -136,18 +136,18 @@ def remind(w: Work, at: datetime, kind: str) -> None:
     if kind == "remind:setup":
         for sid, seat in g.seats.items():
             if not seat.confirmed:
-                pm(w, at, sid, tb.t.confirm_reminder(), f"setup/confirm-reminder/{sid}")
+                pm(w, at, sid, tb.t.players.confirm_reminder(), f"setup/confirm-reminder/{sid}")
         return
     if ph.kind == "day" and not (tb.variant.modkill_cancels_vote and g.day_modkill):
         voted = set(ballots(w, known(w, g.posts)).final)
         autokill = tb.variant.no_show_autokill  # H-5
         for sid in alive_ids(w):
             if sid not in voted:
-                pm(w, at, sid, tb.t.vote_reminder(ph.deadline, autokill), f"{ph.label}/remind/{sid}")
+                pm(w, at, sid, tb.t.players.vote_reminder(ph.deadline, autokill), f"{ph.label}/remind/{sid}")
     if ph.kind == "night":
         for sid in alive_ids(w):
             missing = missing_moves(w, sid)
             if missing:
                 short = [m for m in possible_moves(w, sid) if m in {str(k) for k in missing} or
                          (m == "shot_by" and MoveKind.SHOT in missing)]
-                pm(w, at, sid, tb.t.move_reminder(ph.deadline, missing, short), f"{ph.label}/remind/{sid}")
+                pm(w, at, sid, tb.t.players.move_reminder(ph.deadline, missing, short), f"{ph.label}/remind/{sid}")

@@ -73,7 +73,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     """C-9: the last override reversed as if never given; everything since is handled again."""
     t = w.tb.t
     if not w.g.overrides:
-        answer(w, inp, t.command_refused("nothing_to_undo"))
+        answer(w, inp, t.gm.command_refused("nothing_to_undo"))
         return
     last = w.g.overrides[-1]
     before = last.before
@@ -88,7 +88,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         else None
     )
     if why:
-        answer(w, inp, t.command_refused(why))
+        answer(w, inp, t.gm.command_refused(why))
         return
     assert before is not None  # else `why` refused it
     kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
@@ -132,7 +132,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         w.g = thaw(kept[0])
         del w.log[kept[1]:]
         w.rederived, w.redo_msgs = kept[2], kept[3]
-        answer(w, inp, t.command_refused("undo_deadline_passed"))
+        answer(w, inp, t.gm.command_refused("undo_deadline_passed"))
         return
     g = w.g
     w.log.append(
@@ -148,15 +148,15 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
                 if sid in nicks_before and seat.nick != nicks_before[sid]]
     # the phase's deadline is news only where the undo moved it (an extend, a pause, a resume undone)
     moved = (ph.label, ph.deadline, g.paused_at is not None) != clock_before
-    post(w, inp.at, Where.GAME, t.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again,
+    post(w, inp.at, Where.GAME, t.gm.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again,
                                          reseated, moved), f"undo/{inp.id}")
     for sid in back_ids:
-        pm(w, inp.at, sid, t.modkill_undone(), f"back/{inp.id}/{sid}")
+        pm(w, inp.at, sid, t.guide.modkill_undone(), f"back/{inp.id}/{sid}")
     for sid, seat in g.seats.items():  # the account the undone `замена` seated had its role PM: it is out again
         if sid in nicks_before and seat.nick != nicks_before[sid]:
-            pm(w, inp.at, nicks_before[sid], t.replacement_undone(seat.nick), f"unseated/{inp.id}/{sid}")
+            pm(w, inp.at, nicks_before[sid], t.guide.replacement_undone(seat.nick), f"unseated/{inp.id}/{sid}")
     withdrawn(w, offers, inp.at, f"undo/{inp.id}/withdrawn")
-    answer(w, inp, t.undo_done(last.name) + "\n" + status_text(w))
+    answer(w, inp, t.gm.undo_done(last.name) + "\n" + status_text(w))
     if not w.quiet:
         tell_rederived(w, inp)
 
@@ -193,8 +193,8 @@ def tell_rederived(w: Work, undo_input: Input) -> None:
             continue
         w.g.told[prior.id] = verdict
         key = f"undo/{undo_input.id}/rederived/{prior.id}"
-        to_gms(w, undo_input.at, t.rederived(prior.at, prior.text, verdict), key)
-        post(w, undo_input.at, Where.GAME, t.rederived_post(prior.at, verdict), f"{key}/post")
+        to_gms(w, undo_input.at, t.gm.rederived(prior.at, prior.text, verdict), key)
+        post(w, undo_input.at, Where.GAME, t.gm.rederived_post(prior.at, verdict), f"{key}/post")
         w.log.append(f"undo {undo_input.id}: GM command {prior.id} now: {verdict}")
         for msg in w.redo_msgs.get(prior.id, []):
             if msg.key != f"gm/{prior.id}":  # its answer is the notice above

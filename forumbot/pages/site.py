@@ -307,7 +307,7 @@ def _misfire(g: GamePages, words: Words, key: str) -> str:
 def _end_why(g: GamePages, words: Words) -> str:
     """Why the game ended as its end post said it (M-6's three misfires, a stalemate, ...), else ""."""
     ended = next((m.text for m in g.run.messages if m.key == "ended/result"), "")
-    return next((text for key, text in words.posts.T.items()
+    return next((text for key, text in words.posts.v.T.items()
                  if key.startswith("end.why.") and "{" not in text and text in ended), "")
 
 

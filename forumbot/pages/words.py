@@ -166,7 +166,7 @@ class Words:
 
     def said(self, key: str, **kw: object) -> str:
         """A sentence as the bot's posts say it (forumbot/texts), for a page that restates that post."""
-        return self.posts._(key, **kw)
+        return self.posts.v._(key, **kw)
 
     def __call__(self, key: str, **kw: object) -> str:
         return self.table[key].format(**kw) if kw else self.table[key]
@@ -181,10 +181,10 @@ class Words:
 
     def time(self, at: datetime | None) -> str:
         """A time in the game's zone, labelled as the posts label it («01.12 14:00 МСК»)."""
-        return "" if at is None else self.posts.time(at)
+        return "" if at is None else self.posts.v.time(at)
 
     def time_s(self, at: datetime | None) -> str:
-        return "" if at is None else self.posts.time_s(at)
+        return "" if at is None else self.posts.v.time_s(at)
 
     def ahead(self, at: datetime, built: datetime | None) -> str:
         """How long until `at` from when the page was built («через 9 ч»): whole hours, minutes in the last hour;
@@ -220,7 +220,7 @@ class Words:
         if row.reading == "rejected":
             if row.detail == "not_a_vote":  # the count post's «это не голос» would only repeat «не голос»
                 return f"{said}: {self('rejected.not_a_vote')}"
-            return f"{said}: {self.posts.reason(Rejection(row.detail, row.note), shown=row.text, who=row.voter)}"
+            return f"{said}: {self.posts.v.reason(Rejection(row.detail, row.note), shown=row.text, who=row.voter)}"
         if row.reading == "ignored":
             return f"{said}: {self(f'ignored.{row.detail}')}"
         return said + (f" ({row.detail})" if row.detail else "")

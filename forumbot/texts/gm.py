@@ -1,5 +1,5 @@
 """What the bot says to GMs and about their commands (C-9): reports, answers, the status, pauses, modkills,
-undos. A part of `Texts`, which builds on it; every method reads the table and formatting `Texts` sets up."""
+undos. A part of `Texts`; it speaks through the shared `Voice` (the table, the formatting, the zone)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from forumbot.model import (
     Alias, EndPhase, Extend, Modkill, Pause, Rejection, Replace, Resume, Role, Say, SetVote,
 )
 from forumbot.texts.guide import unquote as _unquote
+from forumbot.texts.voice import Voice
 
 
 # The GM commands `помощь|help` lists, in DESIGN.md's order; each has `help.grammar.*` and `help.what.*` texts.
@@ -18,94 +19,89 @@ HELP_COMMANDS = ("status", "modkill", "replace", "extend", "pause", "resume", "e
 
 
 class GmTexts:
+    def __init__(self, v: Voice) -> None:
+        self.v = v
+
     # --- reports to the GM and GM commands
 
     def dead_player_posted(self, nick: str, post_id: str) -> str:
-        return self._("gm.dead_posted", nick=self.b(nick), id=self.esc(post_id))
+        return self.v._("gm.dead_posted", nick=self.v.b(nick), id=self.v.esc(post_id))
 
     def runoff_post_reported(self, nick: str, post_id: str) -> str:
-        return self._("gm.runoff_post", nick=self.b(nick), id=self.esc(post_id))
-
-    def gap(self, start: datetime, end: datetime) -> str:
-        """C-14: «с 01.12 10:00 до 01.12 11:30 (МСК)», the zone once."""
-        return self._("downtime.gap", start=self.clock(start), end=self.clock(end),
-                      zone=self.zone_name(end))
-
-    def clock(self, at: datetime) -> str:
-        return at.astimezone(self.zone).strftime("%d.%m %H:%M")
+        return self.v._("gm.runoff_post", nick=self.v.b(nick), id=self.v.esc(post_id))
 
     def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta) -> str:
         """C-14: a disturbed deadline, told to the GMs once; they may give the time back with `extend` (C-9)."""
-        return self._("gm.downtime", phase=self.phase(label), gap=self.gap(*gap), grace=self.duration(grace),
-                      window=self.duration(window))
+        return self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
+                      window=self.v.duration(window))
 
     def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
         """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""
-        return self._("gm.late_input", nick=self.b(nick), where=self._(f"gm.late_where.{where}"),
-                      at=self.time(stamped), phase=self.phase(phase), text=self.esc(text))
+        return self.v._("gm.late_input", nick=self.v.b(nick), where=self.v._(f"gm.late_where.{where}"),
+                      at=self.v.time(stamped), phase=self.v.phase(phase), text=self.v.esc(text))
 
     def command_rejected(self, r: Rejection) -> str:
         if r.code == "unknown_command":
             # The GM sees the line as read (markup stripped, spaces joined) and where the commands are listed.
-            return self._("gm.unknown_command", line=self.excerpt(r.detail), help=self.T["help.grammar.help"])
-        return self._("gm.rejected", why=self.reason(r))
+            return self.v._("gm.unknown_command", line=self.v.excerpt(r.detail), help=self.v.T["help.grammar.help"])
+        return self.v._("gm.rejected", why=self.v.reason(r))
 
     def command_refused(self, code: str, cmd: object = None) -> str:
         """Why a command was not done; a refused `замена` names the account it was about (issue 28: «этот
         аккаунт» left the GM guessing which of the two names was meant)."""
-        if isinstance(cmd, Replace) and cmd.new and f"gm.refuse.{code}.named" in self.T:
-            return self._("gm.refused", why=self._(f"gm.refuse.{code}.named", nick=self.esc(cmd.new)))
-        return self._("gm.refused", why=self.T[f"gm.refuse.{code}"])
+        if isinstance(cmd, Replace) and cmd.new and f"gm.refuse.{code}.named" in self.v.T:
+            return self.v._("gm.refused", why=self.v._(f"gm.refuse.{code}.named", nick=self.v.esc(cmd.new)))
+        return self.v._("gm.refused", why=self.v.T[f"gm.refuse.{code}"])
 
     def command_done(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
         """What a GM command changed, in words (issue 11 item 4). `label` and `deadline`: the phase as the
         command left it (for an end-phase, the phase it closed)."""
-        return self._("gm.done", what=self.command_words(cmd, label, deadline))
+        return self.v._("gm.done", what=self.command_words(cmd, label, deadline))
 
     def command_words(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
-        at = self.time(deadline) if deadline is not None else "—"
-        phase = self.phase(label) if label else ""
+        at = self.v.time(deadline) if deadline is not None else "—"
+        phase = self.v.phase(label) if label else ""
         if isinstance(cmd, Modkill):
-            what = self._("done.modkill", nick=self.b(cmd.nick))
+            what = self.v._("done.modkill", nick=self.v.b(cmd.nick))
             reason = _unquote(cmd.reason)
-            return what + (self._("done.reason", reason=self.esc(reason)) if reason else "")
+            return what + (self.v._("done.reason", reason=self.v.esc(reason)) if reason else "")
         if isinstance(cmd, Replace) and not cmd.new:  # S-4: offered to the reserve
-            return self._("done.offer", old=self.b(cmd.old))
+            return self.v._("done.offer", old=self.v.b(cmd.old))
         if isinstance(cmd, Replace):
-            return self._("done.replace", old=self.b(cmd.old), new=self.b(cmd.new))
+            return self.v._("done.replace", old=self.v.b(cmd.old), new=self.v.b(cmd.new))
         if isinstance(cmd, Extend):
-            return self._("done.extend", by=self.duration(cmd.by), phase=phase, at=at)
+            return self.v._("done.extend", by=self.v.duration(cmd.by), phase=phase, at=at)
         if isinstance(cmd, Pause):
-            return self._("done.pause", phase=phase)
+            return self.v._("done.pause", phase=phase)
         if isinstance(cmd, Resume):
-            return self._("done.resume", phase=phase, at=at)
+            return self.v._("done.resume", phase=phase, at=at)
         if isinstance(cmd, EndPhase):
-            return self._("done.endphase", phase=phase)
+            return self.v._("done.endphase", phase=phase)
         if isinstance(cmd, SetVote):
-            what = self._("done.setvote", voter=self.b(cmd.voter), target=self.target(cmd.vote.target, bold=True))
+            what = self.v._("done.setvote", voter=self.v.b(cmd.voter), target=self.v.target(cmd.vote.target, bold=True))
             if cmd.vote.runoff is not None:
-                what += self._("done.setvote_runoff", target=self.target(cmd.vote.runoff, bold=True))
+                what += self.v._("done.setvote_runoff", target=self.v.target(cmd.vote.runoff, bold=True))
             return what
         if isinstance(cmd, Alias):
-            return self._("done.alias", alias=self.esc(cmd.alias), nick=self.b(cmd.nick))
+            return self.v._("done.alias", alias=self.v.esc(cmd.alias), nick=self.v.b(cmd.nick))
         if isinstance(cmd, Say):
-            return self.T["done.say"]
-        return self.T["done.other"]
+            return self.v.T["done.say"]
+        return self.v.T["done.other"]
 
     def undo_words(self, name: str) -> str:
         """The undone command as a noun (`продление`), from its class name."""
-        return self.T.get(f"undo.{name.lower()}", self.T["undo.other"])
+        return self.v.T.get(f"undo.{name.lower()}", self.v.T["undo.other"])
 
     def gm_help(self) -> str:
         """GM `помощь|help` (DESIGN.md, issue 11 item 3): every command as typed, with an example where it takes
         arguments. Nothing in it is user-supplied; it is never put in a spoiler, since the GM asked to read it."""
         items = []
         for name in HELP_COMMANDS:
-            grammar, what = self.T[f"help.grammar.{name}"], self.T[f"help.what.{name}"]
-            example = self.T.get(f"help.example.{name}")
-            items.append(self._("help.line_example", grammar=grammar, what=what, example=example) if example
-                         else self._("help.line", grammar=grammar, what=what))
-        return self.post(self.heading("help.title"), self.f.items(items), self.prose(self.T["help.notes"]))
+            grammar, what = self.v.T[f"help.grammar.{name}"], self.v.T[f"help.what.{name}"]
+            example = self.v.T.get(f"help.example.{name}")
+            items.append(self.v._("help.line_example", grammar=grammar, what=what, example=example) if example
+                         else self.v._("help.line", grammar=grammar, what=what))
+        return self.v.post(self.v.heading("help.title"), self.v.f.items(items), self.v.prose(self.v.T["help.notes"]))
 
     def status(self, label: str, deadline: datetime | None, paused_at: datetime | None, alive: Sequence[str],
                votes: Mapping[str, str], missing: Sequence[tuple[str, str]], unconfirmed: Sequence[str] = (),
@@ -117,57 +113,57 @@ class GmTexts:
         While paused the deadline is not a time yet (C-1: the resume shifts it by the pause), so the GM is told
         what is left of the phase instead."""
         if deadline and paused_at:
-            lines = [self._("status.phase_paused", phase=self.phase(label), since=self.time(paused_at),
-                            left=self.duration(max(deadline - paused_at, timedelta(0))))]
+            lines = [self.v._("status.phase_paused", phase=self.v.phase(label), since=self.v.time(paused_at),
+                            left=self.v.duration(max(deadline - paused_at, timedelta(0))))]
         elif deadline:
-            lines = [self._("status.phase", phase=self.phase(label), at=self.time(deadline))]
+            lines = [self.v._("status.phase", phase=self.v.phase(label), at=self.v.time(deadline))]
         else:
-            lines = [self._("status.phase_only", phase=self.phase(label))]
+            lines = [self.v._("status.phase_only", phase=self.v.phase(label))]
         if winner:
-            lines.append(self._(f"end.{winner}"))
+            lines.append(self.v._(f"end.{winner}"))
         if paused_at and not deadline:
-            lines.append(self._("status.paused"))
-        lines.append(self._("status.alive", count=self.count(len(alive), "player"), names=self.plain_names(alive)))
+            lines.append(self.v._("status.paused"))
+        lines.append(self.v._("status.alive", count=self.v.count(len(alive), "player"), names=self.v.plain_names(alive)))
         if votes:
-            lines.append(self._("status.votes", votes="; ".join(f"{self.n(v)} → {self.target(t)}" for v, t in votes.items())))
+            lines.append(self.v._("status.votes", votes="; ".join(f"{self.v.n(v)} → {self.v.target(t)}" for v, t in votes.items())))
         if missing:
-            lines.append(self._("status.missing", moves="; ".join(f"{self.n(n)}: {self.T[f'kind.{k}']}" for n, k in missing)))
+            lines.append(self.v._("status.missing", moves="; ".join(f"{self.v.n(n)}: {self.v.T[f'kind.{k}']}" for n, k in missing)))
         if unconfirmed:
-            lines.append(self._("status.unconfirmed", names=self.plain_names(unconfirmed)))
+            lines.append(self.v._("status.unconfirmed", names=self.v.plain_names(unconfirmed)))
         if roles:
-            lines.append(self._("status.roles", roles="; ".join(
-                self._("end.role", nick=self.n(nick), role=self.role(role)) + ("" if alive else self._("end.out"))
+            lines.append(self.v._("status.roles", roles="; ".join(
+                self.v._("end.role", nick=self.v.n(nick), role=self.v.role(role)) + ("" if alive else self.v._("end.out"))
                 for nick, role, alive in roles)))
         if no_don and don_nominee:
-            lines.append(self._("status.don_nominated", nick=self.n(don_nominee)))
+            lines.append(self.v._("status.don_nominated", nick=self.v.n(don_nominee)))
         elif no_don:
-            lines.append(self._("status.no_don"))
-        return self.prose(*lines)
+            lines.append(self.v._("status.no_don"))
+        return self.v.prose(*lines)
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:
         if by is None:
-            return self._("gm.extended", phase=self.phase(label), at=self.time(deadline))
-        return self._("gm.extended_by", phase=self.phase(label), by=self.duration(by), at=self.time(deadline))
+            return self.v._("gm.extended", phase=self.v.phase(label), at=self.v.time(deadline))
+        return self.v._("gm.extended_by", phase=self.v.phase(label), by=self.v.duration(by), at=self.v.time(deadline))
 
     def paused(self) -> str:
-        return self._("gm.paused")
+        return self.v._("gm.paused")
 
     def resumed(self, label: str, deadline: datetime) -> str:
-        return self._("gm.resumed", phase=self.phase(label), at=self.time(deadline))
+        return self.v._("gm.resumed", phase=self.v.phase(label), at=self.v.time(deadline))
 
     def modkilled(self, nick: str, role: Role | None, reason: str, tactical: bool, cancels_vote: bool) -> str:
-        lines = [self._("modkill.tactical" if tactical else "modkill.gm", nick=self.b(nick))]
+        lines = [self.v._("modkill.tactical" if tactical else "modkill.gm", nick=self.v.b(nick))]
         if role is not None:
-            lines.append(self._("role.revealed", role=self.role(role)))
+            lines.append(self.v._("role.revealed", role=self.v.role(role)))
         reason = _unquote(reason)
         if reason:
-            lines.append(self._("modkill.reason", reason=self.esc(reason)))
+            lines.append(self.v._("modkill.reason", reason=self.v.esc(reason)))
         if cancels_vote:
-            lines.append(self._("modkill.no_vote"))
-        return self.prose(*lines)
+            lines.append(self.v._("modkill.no_vote"))
+        return self.v.prose(*lines)
 
     def replaced(self, old: str, new: str) -> str:
-        return self._("gm.replaced", old=self.b(old), new=self.b(new))
+        return self.v._("gm.replaced", old=self.v.b(old), new=self.v.b(new))
 
     def undone(self, name: str, label: str = "", deadline: datetime | None = None, paused: bool = False,
                back: Sequence[str] = (), vote_again: bool = False, reseated: Sequence[tuple[str, str]] = (),
@@ -179,29 +175,29 @@ class GmTexts:
         unchanged one is not announced as if it were («снова до» read as a new deadline)."""
         what = self.undo_words(name)
         if reseated:
-            return self._("gm.undone_reseated", what=what, seats="; ".join(
-                self._("undo.seat", nick=self.b(holder), instead=self.b(newcomer)) for holder, newcomer in reseated))
+            return self.v._("gm.undone_reseated", what=what, seats="; ".join(
+                self.v._("undo.seat", nick=self.v.b(holder), instead=self.v.b(newcomer)) for holder, newcomer in reseated))
         if back:
-            text = self._("gm.undone_back", what=what, names=self.names(back, bold=True))
+            text = self.v._("gm.undone_back", what=what, names=self.v.names(back, bold=True))
             if vote_again and paused:  # no deadline runs while paused: the resume post will name it
-                text = self.prose(text, self._("gm.undone_vote_paused", phase=self.phase(label)))
+                text = self.v.prose(text, self.v._("gm.undone_vote_paused", phase=self.v.phase(label)))
             elif vote_again:
-                text = self.prose(text, self._("gm.undone_vote", phase=self.phase(label),
-                                               at=self.time(deadline) if deadline else "—"))
+                text = self.v.prose(text, self.v._("gm.undone_vote", phase=self.v.phase(label),
+                                               at=self.v.time(deadline) if deadline else "—"))
             return text
         if not label or label.startswith("ended") or not moved:
-            return self._("gm.undone", what=what)
+            return self.v._("gm.undone", what=what)
         if paused:
-            return self._("gm.undone_paused", what=what, phase=self.phase(label))
-        return self._("gm.undone_until", what=what, phase=self.phase(label),
-                      at=self.time(deadline) if deadline else "—")
+            return self.v._("gm.undone_paused", what=what, phase=self.v.phase(label))
+        return self.v._("gm.undone_until", what=what, phase=self.v.phase(label),
+                      at=self.v.time(deadline) if deadline else "—")
 
     def undo_done(self, name: str) -> str:
-        return self._("gm.done", what=self._("done.undo", what=self.undo_words(name)))
+        return self.v._("gm.done", what=self.v._("done.undo", what=self.undo_words(name)))
 
     def rederived(self, at: datetime, command: str, verdict: str) -> str:
         """C-9: an undo changed how a later GM command turned out; `verdict` is the new answer, already rendered."""
-        return self._("gm.rederived", at=self.time(at), command=self.quoted(command), verdict=verdict)
+        return self.v._("gm.rederived", at=self.v.time(at), command=self.v.quoted(command), verdict=verdict)
 
     def rederived_post(self, at: datetime, verdict: str) -> str:
-        return self._("gm.rederived_post", at=self.time(at), verdict=verdict)
+        return self.v._("gm.rederived_post", at=self.v.time(at), verdict=verdict)

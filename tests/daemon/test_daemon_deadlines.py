@@ -29,7 +29,7 @@ def test_stopped_across_day_and_night_deadlines_resolves_the_day_and_opens_the_n
     assert not any("Итоги ночи 1" in t for t in texts)  # C-14: the night never opened, so it is not over
     t = get_texts("ru", lambda s: s, "Europe/Moscow")
     opening = next(i for i, text in enumerate(texts) if "Наступила ночь 1" in text)
-    assert day <= opening and t.late_opening(T0 + timedelta(hours=24), back) in texts[opening]
+    assert day <= opening and t.phases.late_opening(T0 + timedelta(hours=24), back) in texts[opening]
     run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
     assert (run.phase, run.phase_opens, run.next_deadline) == ("night 1", back, back + timedelta(hours=12))
     w.now = back + timedelta(hours=12, minutes=1)

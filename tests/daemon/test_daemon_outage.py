@@ -101,8 +101,8 @@ def test_C14_H5_a_six_hour_outage_across_a_whole_4h_day_autokills_nobody_and_day
     night = next(t for t in posts if "Итоги ночи 1" in t)
     assert "М2" in night
     opening = next(t for t in posts if "день 2" in t)
-    assert TEXTS.late_opening(T0 + timedelta(hours=6), back) in opening
-    assert "4 часа 30 минут" in opening and TEXTS.time(back + timedelta(hours=4)) in opening
+    assert TEXTS.phases.late_opening(T0 + timedelta(hours=6), back) in opening
+    assert "4 часа 30 минут" in opening and TEXTS.v.time(back + timedelta(hours=4)) in opening
     # Day 2 is played in full; every later deadline has moved by the same 4 h 30 min
     w.now = back + timedelta(hours=1)
     for nick in ("Шериф", "М1", "М3", "М4", "М5", "М6"):
@@ -134,8 +134,8 @@ def test_C14_the_night_s_opening_moves_too_when_the_bot_was_down_across_a_whole_
     assert (run.phase, run.phase_opens, run.next_deadline) == ("night 1", back, back + timedelta(hours=2))
     posts = _game_posts_since(w, back)
     result = next(t for t in posts if "Итоги дня 1" in t)
-    assert TEXTS.time(back + timedelta(hours=2)) in result  # Маф1's last word: until the night's new end
-    assert any(TEXTS.late_opening(T0 + timedelta(hours=4), back) in t and "ночь 1" in t for t in posts)
+    assert TEXTS.v.time(back + timedelta(hours=2)) in result  # Маф1's last word: until the night's new end
+    assert any(TEXTS.phases.late_opening(T0 + timedelta(hours=4), back) in t and "ночь 1" in t for t in posts)
     _replays_to_what_was_sent(w)
     w.close()
 
@@ -151,7 +151,7 @@ def test_C14_a_short_outage_that_swallows_no_whole_phase_changes_nothing(tmp_pat
     due = T0 + timedelta(hours=6)
     assert (run.phase, run.phase_opens, run.next_deadline) == ("day 2", due, due + timedelta(hours=4))
     opening = next(t for t in _game_posts_since(w, back) if "день 2" in t)
-    assert "сдвинуты" not in opening and TEXTS.time(due + timedelta(hours=4)) in opening
+    assert "сдвинуты" not in opening and TEXTS.v.time(due + timedelta(hours=4)) in opening
     _replays_to_what_was_sent(w)
     w.close()
 
@@ -217,7 +217,7 @@ def test_C14_a_gm_is_still_the_gm_after_an_outage(tmp_path):
     w.pm(GM, "статус")
     w.tick()
     answer = [text for to, text, _ in w.bot_pms() if to == GM][-1]
-    assert TEXTS.time(back + timedelta(hours=4)) in answer
+    assert TEXTS.v.time(back + timedelta(hours=4)) in answer
     w.close()
 
 
@@ -242,7 +242,7 @@ def test_C14_a_tick_killed_after_its_fold_opened_the_phase_late_keeps_that_openi
     w.now = back + timedelta(minutes=5)
     w.tick()
     opening = next(t for t in _game_posts_since(w, back) if "день 2" in t)
-    assert TEXTS.late_opening(T0 + timedelta(hours=6), back) in opening
+    assert TEXTS.phases.late_opening(T0 + timedelta(hours=6), back) in opening
     _replays_to_what_was_sent(w)
     w.close()
 

@@ -44,11 +44,11 @@ def test_final_tally_is_what_the_final_count_post_says(path: Path) -> None:
             continue
         assert len(tally_lines) == len(data.final), (data.label, tally_lines)
         for target, voters in data.final:
-            line = t._("count.line", target=t.target(Special(target.name) if target.special else target.name, bold=True), count=t.count(len(voters), "vote"),
-                       voters=t.plain_names(list(voters)))
+            line = t.v._("count.line", target=t.v.target(Special(target.name) if target.special else target.name, bold=True), count=t.v.count(len(voters), "vote"),
+                       voters=t.v.plain_names(list(voters)))
             assert line in post, (data.label, line)
         if data.not_voted:
-            assert t._("count.not_voted", count=len(data.not_voted), names=t.plain_names(list(data.not_voted))) in post
+            assert t.v._("count.not_voted", count=len(data.not_voted), names=t.v.plain_names(list(data.not_voted))) in post
         if record.kind == "day" and not record.cancelled:
             # the running tally after the last post is the final tally, recomputed post by post
             last = data.rows[-1].tally if data.rows else ()
@@ -132,5 +132,5 @@ def test_running_tally_is_what_each_count_post_says(path: Path) -> None:
             lines = re.findall(r"(?m)^\[b\][^\n]*?\[/b\] — \d+ ", count.text)
             assert len(lines) == len(tally), (data.label, count.key, lines, tally)
             for target, n in tally:
-                shown = t.target(Special(target.name) if target.special else target.name, bold=True)
+                shown = t.v.target(Special(target.name) if target.special else target.name, bold=True)
                 assert f"{shown} — {n} " in count.text, (count.key, shown, n)

@@ -125,7 +125,7 @@ def _rows_match_counts(g: GamePages, day: DayData, changes: list[datetime]) -> i
         lines = re.findall(r"(?m)^\[b\][^\n]*?\[/b\] — \d+ ", count.text)
         assert len(lines) == len(before[-1].tally), (count.key, lines, before[-1].tally)
         for target, n in before[-1].tally:
-            shown = texts.target(Special(target.name) if target.special else target.name, bold=True)
+            shown = texts.v.target(Special(target.name) if target.special else target.name, bold=True)
             assert f"{shown} — {n} " in count.text, (count.key, target, n)
         checked += 1
     return checked
