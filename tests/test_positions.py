@@ -5,6 +5,7 @@ The full stories from Setup stay in tests/test_rules_*.py; these show a rule whe
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from position import Position  # noqa: E402
 
+from forumbot.engine.plain import from_plain, to_plain  # noqa: E402
 from forumbot.model import Where  # noqa: E402
 
 MOSCOW = "Шериф=sheriff Дон=don Маф1=mafia Маф2=mafia М1 М2 М3 М4 М5 М6"
@@ -67,12 +69,10 @@ def test_the_position_line_sets_what_it_says():
 
 def test_issue19_step_and_advance_are_pure_the_game_given_never_changes():
     """`step(table, game, event)` and `advance(table, game, until)` return a new Game; the one given stays as it
-    was (compared with a copy read back from bytes), so a saved Game (an undo's, a checkpoint's) is a value."""
-    import pickle
-
+    was (compared with a copy read back from its stored form, engine/plain.py), so a saved Game (an undo's, a checkpoint's) is a value."""
     p = Position.parse(f"moscow day 2 | {MOSCOW} | votes М1>Дон")
     given = p.game
-    kept = pickle.loads(pickle.dumps(given))
+    kept = from_plain(json.loads(json.dumps(to_plain(given))))
     p.step(p.input(Where.VOTE, "М2", "Дон"))
     p.step(p.input(Where.PM, "ГМ", "модкилл М3"))
     p.advance()
