@@ -12,7 +12,7 @@ from forumbot.config.checks import example_config
 from forumbot.config.conference import conference_of, conference_warnings
 from forumbot.config.load import load_config
 from forumbot.games.start import start_game
-from forumbot.store import Game, open_engine, session_factory, upgrade
+from forumbot.store import GameRow, open_engine, session_factory, upgrade
 
 
 def _config(tmp_path, engine: str, conference: str = "conversation"):  # type: ignore[no-untyped-def]
@@ -45,6 +45,6 @@ def test_m15_game_start_freezes_the_relay_where_the_engine_has_no_conversation(t
         start = config.games["autumn"].schedule.start
         start_game(sessions, config, "autumn", min(start, datetime.now(timezone.utc)) - timedelta(hours=1), seed=3)
         with sessions.begin() as s:
-            setup = json.loads(s.scalars(select(Game.setup_json).where(Game.name == "autumn")).one())
+            setup = json.loads(s.scalars(select(GameRow.setup_json).where(GameRow.name == "autumn")).one())
         engine.dispose()
         assert setup["options"]["conference"] == frozen, name

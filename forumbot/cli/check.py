@@ -76,7 +76,7 @@ def _game_statuses(config: Config) -> dict[str, str]:
     from sqlalchemy.exc import SQLAlchemyError
 
     from forumbot.store import open_engine
-    from forumbot.store.models import Game
+    from forumbot.store.models import GameRow
 
     url = config.database_url
     if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
@@ -85,7 +85,7 @@ def _game_statuses(config: Config) -> dict[str, str]:
         engine = open_engine(url)
         try:
             with engine.connect() as connection:
-                return dict(connection.execute(select(Game.name, Game.status)).all())
+                return dict(connection.execute(select(GameRow.name, GameRow.status)).all())
         finally:
             engine.dispose()
     except SQLAlchemyError:

@@ -68,14 +68,14 @@ def _from_store(args: argparse.Namespace) -> list:
     from forumbot.errors import ConfigError
     from forumbot.games.export import export_game
     from forumbot.replay import parse_transcript
-    from forumbot.store.models import Game
+    from forumbot.store.models import GameRow
 
     config = config_from_args(args)
     if config.season is None:
         raise ConfigError(f"{config.path}: no [season] table (games = [...]); or rank saved exports with --exports")
     sessions, now = open_store(config), now_of(args)
     with sessions.begin() as session:
-        started = set(session.scalars(select(Game.name)))
+        started = set(session.scalars(select(GameRow.name)))
     # a game never started (or cancelled at its sign-up) has nothing to count
     return [(name, parse_transcript(export_game(sessions, config, name, now)))
             for name in config.season.games if name in started]

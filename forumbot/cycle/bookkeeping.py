@@ -15,7 +15,7 @@ from forumbot.config.types import GameConfig
 from forumbot.engine.results import GameRun
 from forumbot.model import Input, Rejection, Replace
 from forumbot.parse import NickMatcher, parse_command
-from forumbot.store.models import Game, OutboxRow, Override, RawInput, Resolution, Seat
+from forumbot.store.models import GameRow, OutboxRow, OverrideRow, InputRow, ResolutionRow, SeatRow
 from forumbot.cycle.context import Context
 from forumbot.store.game import read_rows
 
@@ -38,12 +38,12 @@ def check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
         return False, 0
     ids = [row_id for row_id, _ in commands]
     with ctx.sessions.begin() as session:
-        unchecked = list(session.execute(select(RawInput.id, RawInput.text).where(
-            RawInput.id.in_(ids), RawInput.facts.is_(None))))
+        unchecked = list(session.execute(select(InputRow.id, InputRow.text).where(
+            InputRow.id.in_(ids), InputRow.facts.is_(None))))
         if not unchecked:
             return False, 0
-        nicks = set(session.scalars(select(Seat.nick).where(Seat.game_id == game_id))) | set(
-            session.scalars(select(Seat.current_nick).where(Seat.game_id == game_id)))
+        nicks = set(session.scalars(select(SeatRow.nick).where(SeatRow.game_id == game_id))) | set(
+            session.scalars(select(SeatRow.current_nick).where(SeatRow.game_id == game_id)))
     ask = adapter.account_exists if can(adapter, ACCOUNTS) else None  # type: ignore[attr-defined]
     matcher = NickMatcher(sorted(nicks))
     facts: dict[int, dict] = {}
@@ -58,21 +58,21 @@ def check_accounts(ctx: Context, adapter: ForumAdapter, game_id: int,
         facts[row_id] = found
     with ctx.sessions.begin() as session:
         for row_id, found in facts.items():
-            session.get_one(RawInput, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
+            session.get_one(InputRow, row_id).facts = json.dumps(found, ensure_ascii=False, sort_keys=True)
     return any(facts.values()), len(facts)
 
 # --- bookkeeping after the fold -----------------------------------------------------------------------------
 
 
 def sync_game(session: Session, game_id: int, game: GameConfig, result: GameRun) -> None:
-    row = session.get_one(Game, game_id)
+    row = session.get_one(GameRow, game_id)
     if row.mode != game.mode:
         row.mode = game.mode
-    seats = list(session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat_no)))
+    seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat_no)))
     players = result.result.players
     if not seats and players:  # S-3: a sign-up closed, the game has its players now (PMs route to them)
         for i, player in enumerate(players):
-            session.add(Seat(game_id=game_id, seat_no=i, nick=player.nick, current_nick=player.nick,
+            session.add(SeatRow(game_id=game_id, seat_no=i, nick=player.nick, current_nick=player.nick,
                              role=str(player.role)))
     elif len(players) == len(seats):
         for seat, player in zip(seats, players):
@@ -88,12 +88,12 @@ def record_resolutions(session: Session, game_id: int, result: GameRun, started:
     just before one that opened when the bot was back is recorded at that opening, the time the fold took (this
     tick's, or that of a tick killed after its fold, whose tip this tick started from), so every later fold and a
     replay open it there too."""
-    known = set(session.scalars(select(Resolution.phase).where(Resolution.game_id == game_id)))
+    known = set(session.scalars(select(ResolutionRow.phase).where(ResolutionRow.game_id == game_id)))
     last = result.resolved[-1] if result.resolved else None
     for label, at in result.resolved + result.computed:
         if label not in known:
             opened_late = (label, at) == last and result.phase_opens is not None and result.phase_opens > at
-            session.add(Resolution(game_id=game_id, phase=label,
+            session.add(ResolutionRow(game_id=game_id, phase=label,
                                    resolved_at=result.phase_opens if opened_late else started))
             known.add(label)
 
@@ -105,8 +105,8 @@ def log_overrides(session: Session, result: GameRun, commands: list[tuple[int, I
     states = {input_id: (before, after) for input_id, before, after in result.commands}
     if not states:
         return
-    logged_rows = list(session.execute(select(Override.input_id, RawInput.item_id).join(
-        RawInput, RawInput.id == Override.input_id).where(Override.game_id == game_id)))
+    logged_rows = list(session.execute(select(OverrideRow.input_id, InputRow.item_id).join(
+        InputRow, InputRow.id == OverrideRow.input_id).where(OverrideRow.game_id == game_id)))
     logged = {row_id for row_id, _ in logged_rows}
     known = {command.id for _, command in commands} | {item_id for _, item_id in logged_rows}
     missing = [i for i in states if i not in known]
@@ -117,15 +117,15 @@ def log_overrides(session: Session, result: GameRun, commands: list[tuple[int, I
             continue
         before, after = states[command.id]
         logged.add(input_id)
-        session.add(Override(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
+        session.add(OverrideRow(game_id=game_id, input_id=input_id, gm=command.author, at=command.at,
                              command=command.text, state_before=json.dumps(before, ensure_ascii=False),
                              state_after=json.dumps(after, ensure_ascii=False)))
 
 
 def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[int, Input]]:
     """The stored PMs of the game's forum with these forum ids, as the fold read them (with their row ids)."""
-    forum = session.get_one(Game, game_id).forum_id
-    return read_rows(session, (RawInput.forum_id == forum) & (RawInput.kind == "pm") & RawInput.item_id.in_(ids))
+    forum = session.get_one(GameRow, game_id).forum_id
+    return read_rows(session, (InputRow.forum_id == forum) & (InputRow.kind == "pm") & InputRow.item_id.in_(ids))
 
 
 def close_if_drained(ctx: Context, game_id: int, now: datetime) -> bool:
@@ -134,7 +134,7 @@ def close_if_drained(ctx: Context, game_id: int, now: datetime) -> bool:
         open_rows = session.scalar(select(OutboxRow.id).where(
             OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
         if open_rows is None:
-            row = session.get_one(Game, game_id)
+            row = session.get_one(GameRow, game_id)
             row.status, row.ended_at = "ended", now
             log.info("%s: game over, every message delivered", row.name)
             return True

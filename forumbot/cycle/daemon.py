@@ -30,7 +30,7 @@ from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
 from forumbot.forum.registry import adapter_factory, constructor_from_config, engine_class
 from forumbot.store import open_engine, require_current, session_factory
 from forumbot.store.locks import locks_for
-from forumbot.store.models import Forum, Game
+from forumbot.store.models import ForumRow, GameRow
 from forumbot.store.records import forum_id
 from forumbot.cycle.context import Context, TickReport
 from forumbot.store.game import Fold, default_fold
@@ -88,7 +88,7 @@ class Forums:
                 continue
             adapter = self.factory(self.config.forums[name], self.environ)
             with self.sessions.begin() as session:
-                jar = session.scalar(select(Forum.cookies).where(Forum.name == name))
+                jar = session.scalar(select(ForumRow.cookies).where(ForumRow.name == name))
             self._saved[name] = jar
             try:
                 if not (jar and _restore(adapter, name, jar)):
@@ -124,7 +124,7 @@ class Forums:
         if export() == self._saved.get(name):
             return
         with self.sessions.begin() as session:
-            row = session.scalar(select(Forum).where(Forum.name == name).with_for_update())
+            row = session.scalar(select(ForumRow).where(ForumRow.name == name).with_for_update())
             if row is None:
                 return
             if row.cookies and row.cookies != self._saved.get(name):
@@ -149,7 +149,7 @@ def _restore(adapter: ForumAdapter, name: str, jar: str) -> bool:
 
 def _register_forums(sessions, config: Config) -> None:
     with sessions.begin() as session:
-        known = set(session.scalars(select(Forum.name)))
+        known = set(session.scalars(select(ForumRow.name)))
         for forum in config.forums.values():
             if forum.name not in known:
                 forum_id(session, forum.name, forum.engine)
@@ -177,8 +177,8 @@ class Daemon:
     def cycle(self, hook=None) -> TickReport:
         open_next_signups(self.config, self.sessions, self.clock())  # S-5: a sign-up opened now is ticked now
         with self.sessions.begin() as session:
-            names = {name for name, in session.execute(select(Game.name).where(
-                Game.status.in_(("running", "stopping"))))}  # stopping: `game stop`'s post is still owed
+            names = {name for name, in session.execute(select(GameRow.name).where(
+                GameRow.status.in_(("running", "stopping"))))}  # stopping: `game stop`'s post is still owed
         retry = Retry(self.config.retries, self.config.backoff_seconds)
         if self.sleep is not None:
             retry.sleep = self.sleep

@@ -17,7 +17,7 @@ from forumbot.errors import PostGone
 from forumbot.engine.downtime import watched_from
 from forumbot.engine.results import GameRun
 from forumbot.engine.setup import downtime_lengths
-from forumbot.store.models import Cursor, RawInput
+from forumbot.store.models import CursorRow, InputRow
 from forumbot.store.records import get_cursor, mark_deleted, phase_stream, reread_stream, set_cursor, store_posts
 from forumbot.cycle.context import Context, GameOutcome
 
@@ -103,8 +103,8 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
     closed then, before its deadline (a GM `конец-фазы`). `waiting` gets the players' posts found held for a
     moderator, by thread (the GMs are told)."""
     with ctx.sessions.begin() as session:
-        values = dict(session.execute(select(Cursor.stream, Cursor.value).where(
-            Cursor.forum_id == forum_id, Cursor.stream.in_([phase_stream(game_id), reread_stream(game_id)]))).all())
+        values = dict(session.execute(select(CursorRow.stream, CursorRow.value).where(
+            CursorRow.forum_id == forum_id, CursorRow.stream.in_([phase_stream(game_id), reread_stream(game_id)]))).all())
     known, done = values.get(phase_stream(game_id)), values.get(reread_stream(game_id))
     if not known:
         return known
@@ -147,13 +147,13 @@ def _reread_topic(ctx: Context, adapter: ForumAdapter, reread: Callable[..., lis
     """One thread's posts of the phase re-read from its first one still there (C-11): stored, edits and
     deletions included."""
     with ctx.sessions.begin() as session:
-        ids = list(session.scalars(select(RawInput.item_id).where(
-            RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
-            RawInput.posted_at >= opens).order_by(RawInput.posted_at, RawInput.id)))
-        earlier = list(reversed(session.scalars(select(RawInput.item_id).where(
-            RawInput.forum_id == forum_id, RawInput.kind == "post", RawInput.topic == topic,
-            RawInput.posted_at < opens, RawInput.deleted_at.is_(None)).order_by(
-            RawInput.posted_at.desc(), RawInput.id.desc()).limit(EARLIER_STARTS)).all()))
+        ids = list(session.scalars(select(InputRow.item_id).where(
+            InputRow.forum_id == forum_id, InputRow.kind == "post", InputRow.topic == topic,
+            InputRow.posted_at >= opens).order_by(InputRow.posted_at, InputRow.id)))
+        earlier = list(reversed(session.scalars(select(InputRow.item_id).where(
+            InputRow.forum_id == forum_id, InputRow.kind == "post", InputRow.topic == topic,
+            InputRow.posted_at < opens, InputRow.deleted_at.is_(None)).order_by(
+            InputRow.posted_at.desc(), InputRow.id.desc()).limit(EARLIER_STARTS)).all()))
     posts, start, refused = ([], None, []) if not ids else \
         _reread_from_first_there(ctx, adapter, reread, topic, ids, earlier)
     log.info("%s: %s; re-read %s from post %s (%d posts)", game.name, phase, _which(game, topic), start or "-",

@@ -20,7 +20,7 @@ from forumbot.model import Message, Where
 from forumbot.outbox.store import enqueue
 from forumbot.parse import account_key
 from forumbot.parse.signup import says_no_notice
-from forumbot.store.models import Game, RawInput, Seat
+from forumbot.store.models import GameRow, InputRow, SeatRow
 from forumbot.texts import get_texts
 
 log = logging.getLogger("forumbot.season")
@@ -34,7 +34,7 @@ def open_next_signups(config: Config, sessions: sessionmaker[Session], now: date
     if season is None:
         return []
     with sessions.begin() as session:
-        rows = {g.name: (g.status, g.ended_at) for g in session.scalars(select(Game).where(Game.name.in_(season.games)))}
+        rows = {g.name: (g.status, g.ended_at) for g in session.scalars(select(GameRow).where(GameRow.name.in_(season.games)))}
     opened = []
     for before, name in zip(season.games, season.games[1:]):
         status, ended_at = rows.get(before, (None, None))
@@ -64,14 +64,14 @@ def notify(config: Config, sessions: sessionmaker[Session], before: str, name: s
     escape = escape_markdown if forum.markup == "markdown" else escape_bbcode
     t = get_texts(game.language, escape, game.schedule.timezone, forum.markup)
     with sessions.begin() as session:
-        last = session.scalar(select(Game).where(Game.name == before))
-        row = session.scalar(select(Game).where(Game.name == name))
+        last = session.scalar(select(GameRow).where(GameRow.name == before))
+        row = session.scalar(select(GameRow).where(GameRow.name == name))
         if last is None or row is None:
             return 0
-        players = list(session.scalars(select(Seat.current_nick).where(Seat.game_id == last.id)
-                                       .order_by(Seat.seat_no)))
-        pms = session.execute(select(RawInput.author, RawInput.text).where(
-            RawInput.forum_id == row.forum_id, RawInput.kind == "pm"))
+        players = list(session.scalars(select(SeatRow.current_nick).where(SeatRow.game_id == last.id)
+                                       .order_by(SeatRow.seat_no)))
+        pms = session.execute(select(InputRow.author, InputRow.text).where(
+            InputRow.forum_id == row.forum_id, InputRow.kind == "pm"))
         unsubscribed = {account_key(author) for author, text in pms if says_no_notice(text)}
         text = t.signup.season_notice(game.title or game.readable_name, game.game_thread)
         notices = [Message(at=at, where=Where.PM, to=nick, text=text, key=f"season/notice/{account_key(nick)}")

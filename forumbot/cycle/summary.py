@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.errors import FloodLimited, PartlySent
 from forumbot.games.lookup import zone_of
 from forumbot.localtime import local
-from forumbot.store.models import Forum, Game, OutboxRow
+from forumbot.store.models import ForumRow, GameRow, OutboxRow
 
 
 def deferred_by_flood(error: BaseException | None) -> FloodLimited | None:
@@ -22,20 +22,20 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:
     what is stuck in its outbox now (uncertain, refused, held for approval, not deliverable)."""
     names = [o.name for o in report.games]
     with sessions.begin() as session:
-        forums = dict(session.execute(select(Game.name, Forum.name).join(Forum, Forum.id == Game.forum_id)
-                                      .where(Game.name.in_(names))).all())
+        forums = dict(session.execute(select(GameRow.name, ForumRow.name).join(ForumRow, ForumRow.id == GameRow.forum_id)
+                                      .where(GameRow.name.in_(names))).all())
         stuck: dict[str, dict[str, int]] = {}
         for game_name, status, count in session.execute(
-                select(Game.name, OutboxRow.status, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
-                .where(Game.name.in_(names), OutboxRow.status.in_(("uncertain", "refused", "queued")))
-                .group_by(Game.name, OutboxRow.status)):
+                select(GameRow.name, OutboxRow.status, func.count()).join(OutboxRow, OutboxRow.game_id == GameRow.id)
+                .where(GameRow.name.in_(names), OutboxRow.status.in_(("uncertain", "refused", "queued")))
+                .group_by(GameRow.name, OutboxRow.status)):
             stuck.setdefault(game_name, {})[status] = count
         # times said in the game's zone (issue 17 item 13)
-        zones = {g.name: zone_of(g) for g in session.scalars(select(Game).where(Game.name.in_(names)))}
+        zones = {g.name: zone_of(g) for g in session.scalars(select(GameRow).where(GameRow.name.in_(names)))}
         waiting = dict(session.execute(
-            select(Game.name, func.count()).join(OutboxRow, OutboxRow.game_id == Game.id)
-            .where(Game.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))
-            .group_by(Game.name)).all())
+            select(GameRow.name, func.count()).join(OutboxRow, OutboxRow.game_id == GameRow.id)
+            .where(GameRow.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))
+            .group_by(GameRow.name)).all())
     lines = []
     for o in report.games:
         d = o.delivery

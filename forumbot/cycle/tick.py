@@ -32,7 +32,7 @@ from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.games.season import publish_standings
 from forumbot.outbox.locks import lock_messages
-from forumbot.outbox.store import Target, enqueue, withhold
+from forumbot.outbox.store import Destination, enqueue, withhold
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
 from forumbot.engine.results import GameRun
@@ -41,7 +41,7 @@ from forumbot.engine.checkpoint import Tip
 from forumbot.engine.results import stale_interim
 from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 from forumbot.store.reads import record_now
 from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
@@ -64,7 +64,7 @@ def tick(ctx: Context) -> TickReport:
     report = TickReport()
     with ctx.sessions.begin() as session:
         running = [(g.id, g.name, g.forum_id) for g in session.scalars(
-            select(Game).where(Game.status.in_(("running", "stopping"))).order_by(Game.name))]
+            select(GameRow).where(GameRow.status.in_(("running", "stopping"))).order_by(GameRow.name))]
     ctx.hook("after_list")
     by_forum: dict[str, list[tuple[int, str, int]]] = {}
     for game_id, name, forum in running:
@@ -132,7 +132,7 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             # Another tick may have ended the game between our listing it and taking its lock: an ended game
             # is neither read nor folded nor delivered again (issue 7 item 15).
             with ctx.sessions.begin() as session:
-                status = session.scalar(select(Game.status).where(Game.id == game_id))
+                status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
             if status == "stopping":  # `game stop`: only its closing post is owed (issue 11 item 11)
                 try:
                     report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
@@ -260,7 +260,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         outcome.held_back = len(later)
         outcome.held_until = min(later) + timedelta(seconds=ctx.config.grace_seconds)
     ctx.hook("after_outbox")
-    target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+    target = Destination(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=escape, stale=stale)
     outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
@@ -276,7 +276,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
 
 def _setup_json(ctx: Context, game_id: int) -> str:
     with ctx.sessions.begin() as session:
-        return session.get_one(Game, game_id).setup_json
+        return session.get_one(GameRow, game_id).setup_json
 
 
 def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime,
@@ -352,8 +352,8 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
     """A game ended by `game stop`: no reading, no fold; deliver what its outbox owes, then mark it stopped."""
     outcome = GameOutcome(game.name, "done", phase="stopped")
     with ctx.sessions.begin() as session:
-        setup = setup_from_json(session.get_one(Game, game_id).setup_json, game=game.name, check=False)
-    target = Target(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+        setup = setup_from_json(session.get_one(GameRow, game_id).setup_json, game=game.name, check=False)
+    target = Destination(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=adapter.escape)
     outcome.delivery = deliver(ctx.sessions, adapter, target, now, ctx.hook)
@@ -365,6 +365,6 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
         left = session.scalar(select(OutboxRow.id).where(
             OutboxRow.game_id == game_id, OutboxRow.status.in_(("pending", "attempted"))).limit(1))
         if left is None:
-            session.get_one(Game, game_id).status = "stopped"
+            session.get_one(GameRow, game_id).status = "stopped"
             log.info("%s: stopped, the closing post delivered", game.name)
     return outcome

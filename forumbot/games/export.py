@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config.types import Config
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.model import Input
-from forumbot.store.models import Game
+from forumbot.store.models import GameRow
 from forumbot.game import run
 from forumbot.pages.publish import delivered, frozen_url, page_title
 from forumbot.store.game import load_game, unsent
@@ -41,7 +41,7 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         raise ConfigError(f"no game named {name!r} in {config.path}: export reads the game's threads and PM routing "
                           "from its [games] table")
     with sessions.begin() as session:
-        game = session.scalar(select(Game).where(Game.name == name))
+        game = session.scalar(select(GameRow).where(GameRow.name == name))
         if game is None:
             raise ForumbotError(f"game {name!r} was never started; there is nothing to export")
         setup, inputs, _ = load_game(session, config, game.id)

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from forumbot.config.types import Config, GameConfig
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.model import GameSetup
-from forumbot.store.models import Game
+from forumbot.store.models import GameRow
 from forumbot.store.setup_codec import setup_from_json
 
 
@@ -29,7 +29,7 @@ def configured_game(config: Config, name: str) -> GameConfig:
     return config.games[name]
 
 
-def zone_of(game: Game) -> str:
+def zone_of(game: GameRow) -> str:
     """The game's time zone, "" (UTC) for a stored setup that cannot be read (the summary still prints)."""
     try:
         return setup_of(game).schedule.timezone
@@ -37,12 +37,12 @@ def zone_of(game: Game) -> str:
         return ""
 
 
-def setup_of(game: Game) -> GameSetup:
+def setup_of(game: GameRow) -> GameSetup:
     return setup_from_json(game.setup_json, game=game.name, check=False)
 
 
-def game_row(session: Session, config: Config, name: str) -> Game:
-    game = session.scalar(select(Game).where(Game.name == name))
+def game_row(session: Session, config: Config, name: str) -> GameRow:
+    game = session.scalar(select(GameRow).where(GameRow.name == name))
     if game is None:
         configured_game(config, name)
         raise ForumbotError(f"game {name!r} was never started (start it with `forumbot game start {name}`)")

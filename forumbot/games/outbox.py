@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config.types import Config
 from forumbot.errors import ForumbotError
 from forumbot.games.lookup import game_row
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 
 
 # --- the outbox by hand ------------------------------------------------------------------------------------
@@ -55,7 +55,7 @@ def outbox_drop(sessions: sessionmaker[Session], config: Config, name: str, key:
     return f"{name}: {key} ({was}) dropped; it will never be sent"
 
 
-def _row(session: Session, game: Game, key: str) -> OutboxRow:
+def _row(session: Session, game: GameRow, key: str) -> OutboxRow:
     row = session.scalar(select(OutboxRow).where(OutboxRow.game_id == game.id, OutboxRow.key == key))
     if row is None:
         raise ForumbotError(f"{game.name}: no message with key {key!r} in the outbox "

@@ -13,13 +13,13 @@ from sqlalchemy.orm import Session
 
 from forumbot.config.types import Config
 from forumbot.errors import ConfigError
-from forumbot.store.models import Forum, Game, OutboxRow
+from forumbot.store.models import ForumRow, GameRow, OutboxRow
 from forumbot.forum.registry import profile_for
 
 SHOWN_FROM = 60.0  # seconds between two new PMs from which the line is worth a GM's attention
 
 
-def pm_eta_line(session: Session, config: Config, game: Game, now: datetime | None) -> str | None:
+def pm_eta_line(session: Session, config: Config, game: GameRow, now: datetime | None) -> str | None:
     """The line for `game status`, or None when no PM waits or the forum's pace is quick or unknown. The
     forum table's `intervals` win over the engine's; the stored session's last new PM starts the count. An
     upper bound where some PMs are replies inside a kept conversation (XenForo: 30 s)."""
@@ -39,7 +39,7 @@ def pm_eta_line(session: Session, config: Config, game: Game, now: datetime | No
     pace = float(limits.get("pm_start") or max((v for k, v in limits.items() if "pm" in k.split("+")), default=0))
     if pace < SHOWN_FROM:
         return None
-    jar = session.scalar(select(Forum.cookies).where(Forum.name == forum_cfg.name))
+    jar = session.scalar(select(ForumRow.cookies).where(ForumRow.name == forum_cfg.name))
     try:
         last = float((json.loads(jar or "{}").get("last_action") or {}).get("pm_start", 0))
     except (ValueError, TypeError, AttributeError):

@@ -26,7 +26,7 @@ from forumbot.pages.output import STANDINGS, write_site
 from forumbot.pages.site import csv_cell
 from forumbot.rules.standings import SIDES, GameOutcome, Row, SeatOutcome, standings
 from forumbot.store.game import default_fold, load_game
-from forumbot.store.models import Game
+from forumbot.store.models import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ def stored_outcomes(sessions: sessionmaker[Session], config: Config,
     out, last = [], None
     for name in config.season.games if config.season is not None else ():
         with sessions.begin() as session:
-            row = session.scalar(select(Game).where(Game.name == name))
+            row = session.scalar(select(GameRow).where(GameRow.name == name))
             if row is None or name not in config.games:
                 continue  # never started (or cancelled at its sign-up): nothing to count
             setup, inputs, _ = load_game(session, config, row.id)

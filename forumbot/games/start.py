@@ -24,7 +24,7 @@ from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.games.lookup import ACTIVE, configured_game
 from forumbot.model import GameSetup, Role
 from forumbot.pages.publish import freeze_url
-from forumbot.store.models import Game, Seat
+from forumbot.store.models import GameRow, SeatRow
 from forumbot.store.records import forum_id
 from forumbot.store.setup_codec import setup_to_json
 
@@ -90,18 +90,18 @@ def start_game(sessions: sessionmaker[Session], config: Config, name: str, now: 
         raise SetupError(f"the draw gave no role to {', '.join(missing)}")
     digest = commitment(seed, nicks, roles) if game.signup is None else ""
     with sessions.begin() as session:
-        if session.scalar(select(Game.id).where(Game.name == name)) is not None:
+        if session.scalar(select(GameRow.id).where(GameRow.name == name)) is not None:
             raise ForumbotError(f"game {name!r} was already started (see `forumbot game status {name}`)")
-        running = set(session.scalars(select(Game.name).where(Game.status.in_(ACTIVE))))
+        running = set(session.scalars(select(GameRow.name).where(GameRow.status.in_(ACTIVE))))
         busy = thread_conflicts(config, name, running)
         if busy:
             raise ConfigError(busy[0])
-        row = Game(name=name, forum_id=forum_id(session, forum.name, forum.engine), status="running",
+        row = GameRow(name=name, forum_id=forum_id(session, forum.name, forum.engine), status="running",
                    mode=game.mode, seed=seed, setup_json=freeze_url(setup_to_json(setup), config, game), commitment=digest, started_at=now)
         session.add(row)
         session.flush()
         for i, nick in enumerate(nicks):
-            session.add(Seat(game_id=row.id, seat_no=i, nick=nick, current_nick=nick, role=Role(roles[nick]).value))
+            session.add(SeatRow(game_id=row.id, seat_no=i, nick=nick, current_nick=nick, role=Role(roles[nick]).value))
     return Started(name=name, seed=seed, commitment=digest, roles=dict(roles))
 
 

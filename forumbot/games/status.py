@@ -15,7 +15,7 @@ from forumbot.localtime import local
 from forumbot.model import Role
 from forumbot.outbox.store import MERGED
 from forumbot.games.pm_pace import pm_eta_line
-from forumbot.store.models import Game, OutboxRow, Seat
+from forumbot.store.models import GameRow, OutboxRow, SeatRow
 from forumbot.rules import get_variant
 from forumbot.engine.signup import run_signup
 from forumbot.store.game import fold_game, load_game
@@ -27,7 +27,7 @@ from forumbot.store.game import fold_game, load_game
 def list_games(sessions: sessionmaker[Session], config: Config) -> list[tuple[str, str, str]]:
     """(name, status, mode) for every game in the config or the database."""
     with sessions.begin() as session:
-        stored = {g.name: g for g in session.scalars(select(Game))}
+        stored = {g.name: g for g in session.scalars(select(GameRow))}
     rows = []
     for name in sorted(set(config.games) | set(stored)):
         game = stored.get(name)
@@ -41,11 +41,11 @@ def list_games(sessions: sessionmaker[Session], config: Config) -> list[tuple[st
 
 def game_status(sessions: sessionmaker[Session], config: Config, name: str, now: datetime | None = None) -> str:
     with sessions.begin() as session:
-        game = session.scalar(select(Game).where(Game.name == name))
+        game = session.scalar(select(GameRow).where(GameRow.name == name))
         if game is None:
             configured_game(config, name)
             return f"{name}: not started (start it with `forumbot game start {name}`)"
-        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
+        seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat_no)))
         counts = dict(session.execute(select(OutboxRow.status, func.count()).where(
             OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
         uncertain = list(session.scalars(select(OutboxRow.key).where(
@@ -115,14 +115,14 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
 def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, zone: str) -> str:
     """S-2: who holds a place, who is in the reserve, the close in force (`game status`, the dashboard)."""
     with sessions.begin() as session:
-        setup, inputs, _ = load_game(session, config, session.scalars(select(Game.id).where(Game.name == name)).one())
+        setup, inputs, _ = load_game(session, config, session.scalars(select(GameRow.id).where(GameRow.name == name)).one())
     s = run_signup(setup.signup, inputs, now)  # type: ignore[arg-type]
     return (f"sign-up: {s.state}, {len(s.players)} of {setup.signup.seats} (closes "  # type: ignore[attr-defined]
             f"{local(s.closes, zone)}{', extended' if s.extended else ''}); players: {', '.join(s.players) or '-'}; "
             f"reserve: {', '.join(s.reserve) or '-'}")
 
 
-def _closed(game: Game, zone: str) -> str:
+def _closed(game: GameRow, zone: str) -> str:
     """When the bot closed the game: a GM's walk-through read two end times (this tick's and the game's own
     "game over at", the deciding deadline) and could not tell which was the game's end."""
     if game.status in STOPPED:
@@ -134,7 +134,7 @@ def _posts(n: int) -> str:
     return f"{n} post" if n == 1 else f"{n} posts"
 
 
-def _the_end(game: Game, run, zone: str) -> list[str]:
+def _the_end(game: GameRow, run, zone: str) -> list[str]:
     """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
     result = run.result
     if game.status in STOPPED:
@@ -162,7 +162,7 @@ def _reserve_lines(run, zone: str) -> list[str]:
             *(f"offered: the seat of {nick} to {to}, until {local(until, zone)}" for nick, to, until in run.offers)]
 
 
-def _don_line(game: Game, run) -> list[str]:
+def _don_line(game: GameRow, run) -> list[str]:
     """M-1: who the Don is, or that the mafia have not chosen him yet (a variant without one says nothing)."""
     don = [p.nick for p in run.result.players if p.role is Role.DON]
     if don:

@@ -12,7 +12,7 @@ from forumbot.errors import ForumbotError, SetupError
 from forumbot.game import STOP_KEY
 from forumbot.games.lookup import configured_game, setup_of
 from forumbot.model import Role
-from forumbot.store.models import Game, Seat
+from forumbot.store.models import GameRow, SeatRow
 from forumbot.engine.setup import commitment_text
 from forumbot.game import as_played, drawn_string, stop_message
 from forumbot.outbox.store import enqueue
@@ -26,7 +26,7 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     The post goes through the outbox like any message; the game is marked "stopping", which a tick only
     delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
     with sessions.begin() as session:
-        game = session.scalar(select(Game).where(Game.name == name))
+        game = session.scalar(select(GameRow).where(GameRow.name == name))
         if game is None:
             configured_game(config, name)
             raise ForumbotError(f"game {name!r} was never started; there is nothing to stop")
@@ -39,12 +39,12 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     except SetupError:  # a stored setup the fold refuses is a reason to stop the game: reveal the seats as stored
         roles = None
     with sessions.begin() as session:
-        game = session.scalars(select(Game).where(Game.name == name)).one()
+        game = session.scalars(select(GameRow).where(GameRow.name == name)).one()
         setup = setup_of(game)
         if setup.signup is not None:  # S-3: the draw is the one its sign-up's close gave, if it closed
             stored, inputs, _ = load_game(session, config, game.id)
             setup = as_played(stored, inputs, now)
-        seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_no)))
+        seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat_no)))
         if roles is None:
             roles = [(s.current_nick, Role(s.role), True) for s in seats]
         try:

@@ -40,7 +40,7 @@ from forumbot.errors import (
 from forumbot.model import Where
 from forumbot.outbox.notices import record_lock_refused, split_chunks, record_queued, record_refused, shadow_text
 from forumbot.outbox.store import (
-    Delivery, Target, mark_attempt, mark_sent, mark_uncertain, note_error, reset_row, update_rows, marker, with_marker,
+    Delivery, Destination, mark_attempt, mark_sent, mark_uncertain, note_error, reset_row, update_rows, marker, with_marker,
     withhold,
 )
 from forumbot.store.models import OutboxRow
@@ -50,7 +50,7 @@ __all__ = ["Delivery", "Hook", "Target", "deliver", "marker", "shadow_text", "wi
 Hook = Callable[[str], None]
 
 
-def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Target, now: datetime,
+def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Destination, now: datetime,
             hook: Hook = lambda point: None) -> Delivery:
     """Deliver every due row of the game, in order, setting aside the ones the forum refuses for good; a flood
     limit holds back the rest of its kind (posts or PMs) and the other kind goes on; stop at the first other
@@ -91,7 +91,7 @@ def deliver(sessions: sessionmaker[Session], adapter: ForumAdapter, target: Targ
     return report
 
 
-def _kind(row: OutboxRow, target: Target) -> str:
+def _kind(row: OutboxRow, target: Destination) -> str:
     """The flood timer a row goes out under: a shadowed row is a PM to the GM, whatever it would have been; a lock
     (R-13) is no post and waits for neither timer."""
     if row.where == Where.PM or target.shadowed(row):
@@ -113,7 +113,7 @@ def _flood_held(held: set[str], report: Delivery, kind: str, send: Callable[[], 
         report.error = report.error or e
 
 
-def _gm_first(rows: list[OutboxRow], target: Target) -> list[OutboxRow]:
+def _gm_first(rows: list[OutboxRow], target: Destination) -> list[OutboxRow]:
     """The due rows with the PMs to GMs moved ahead of the other PMs, each group in its order; the posts keep
     their places. At the forum's flood pace ten players' confirmations took four minutes, and the GM's answer
     waited behind them (issue 17 item 11): a GM steering the game is answered first. In shadow mode every PM
@@ -128,7 +128,7 @@ def _gm_first(rows: list[OutboxRow], target: Target) -> list[OutboxRow]:
     return [next(pms) if _kind(r, target) == "pm" else r for r in rows]
 
 
-def _due(sessions, target: Target, now: datetime, status: str) -> list[OutboxRow]:
+def _due(sessions, target: Destination, now: datetime, status: str) -> list[OutboxRow]:
     with sessions.begin() as session:
         rows = list(session.scalars(select(OutboxRow).where(
             OutboxRow.game_id == target.game_id, OutboxRow.status == status, OutboxRow.due_at <= now,
@@ -144,7 +144,7 @@ _LOCK_ORDER = {(Where.LOCK, "unlock"): 0, (Where.LOCK, "lock"): 2}
 # --- recovery after a crash between sending and recording -------------------------------------------------
 
 
-def _recover(sessions, adapter, target: Target, rows: Sequence[OutboxRow], now, report: Delivery) -> None:
+def _recover(sessions, adapter, target: Destination, rows: Sequence[OutboxRow], now, report: Delivery) -> None:
     batches: dict[str, list[OutboxRow]] = {}
     for row in rows:
         if row.batch:
@@ -188,7 +188,7 @@ def _find_pm(adapter, to: str, tag: str) -> str | None:
 # --- sending -----------------------------------------------------------------------------------------------
 
 
-def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
+def _send_one(sessions, adapter, target: Destination, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
     if row.where == Where.LOCK:
         _lock(sessions, adapter, target, row, now, report, hook)
         return
@@ -226,7 +226,7 @@ def _send_one(sessions, adapter, target: Target, row: OutboxRow, now, report: De
     report.ids.append(remote)
 
 
-def _lock(sessions, adapter, target: Target, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
+def _lock(sessions, adapter, target: Destination, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
     """R-13: a thread closed or opened. A refusal (no moderator's right there, or an adapter with no lock) sets the
     row aside and is told to the GMs once per game; nothing else changes. An outage stops delivery as for a post."""
     mark_attempt(sessions, [row], now, batch=None)
@@ -250,7 +250,7 @@ def _lock(sessions, adapter, target: Target, row: OutboxRow, now, report: Delive
     report.sent += 1
 
 
-def _send_batch(sessions, adapter, target: Target, rows: list[OutboxRow], now, report: Delivery,
+def _send_batch(sessions, adapter, target: Destination, rows: list[OutboxRow], now, report: Delivery,
                 hook: Hook) -> None:
     for chunk in split_chunks(rows, target):
         tag = marker(target.game, "shadow:" + chunk[0].key)

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from forumbot.errors import FormRejected, PostQueued
 from forumbot.model import Message, Where
-from forumbot.outbox.store import Delivery, Target, update_rows, enqueue
+from forumbot.outbox.store import Delivery, Destination, update_rows, enqueue
 from forumbot.store.models import OutboxRow
 
 log = logging.getLogger("forumbot.outbox")  # the outbox's logger, as before the split: the log lines read the same
@@ -21,7 +21,7 @@ SHADOW_PM_LIMIT = 4000
 NOTICE = "refused/"  # key prefix of the PMs telling the GMs a message was refused
 
 
-def record_refused(sessions, target: Target, rows: list[OutboxRow], error: FormRejected, now: datetime,
+def record_refused(sessions, target: Destination, rows: list[OutboxRow], error: FormRejected, now: datetime,
              report: Delivery) -> None:
     why = f"{type(error).__name__}: {error}"
     update_rows(sessions, rows, status="refused", batch=None, last_error=why)
@@ -42,7 +42,7 @@ def record_refused(sessions, target: Target, rows: list[OutboxRow], error: FormR
         ], origin="shell")
 
 
-def record_lock_refused(sessions, target: Target, row: OutboxRow, error: FormRejected, now: datetime,
+def record_lock_refused(sessions, target: Destination, row: OutboxRow, error: FormRejected, now: datetime,
                         report: Delivery) -> None:
     """R-13: a lock or unlock the forum refused is set aside and told to every GM by PM once per game (a bot with no
     moderator's right would be refused at every phase); later ones are logged and listed by `game status`."""
@@ -59,7 +59,7 @@ def record_lock_refused(sessions, target: Target, row: OutboxRow, error: FormRej
         ], origin="shell")
 
 
-def refusal_text(rows: Sequence[OutboxRow], why: str, target: Target) -> str:
+def refusal_text(rows: Sequence[OutboxRow], why: str, target: Destination) -> str:
     """What the GMs are told: which messages the forum refused, how each began, and the forum's reason."""
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
     items = []
@@ -98,7 +98,7 @@ _HEADINGS = {
 }
 
 
-def shadow_text(rows: Sequence[OutboxRow], target: Target) -> str:
+def shadow_text(rows: Sequence[OutboxRow], target: Destination) -> str:
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
     parts = []
     for row in rows:
@@ -107,7 +107,7 @@ def shadow_text(rows: Sequence[OutboxRow], target: Target) -> str:
     return "\n\n".join(parts)
 
 
-def split_chunks(rows: list[OutboxRow], target: Target) -> list[list[OutboxRow]]:
+def split_chunks(rows: list[OutboxRow], target: Destination) -> list[list[OutboxRow]]:
     chunks: list[list[OutboxRow]] = []
     size = 0
     for row in rows:
@@ -134,7 +134,7 @@ _QUEUED_TEXT = {
 }
 
 
-def record_queued(sessions, target: Target, rows: list[OutboxRow], error: PostQueued, now: datetime,
+def record_queued(sessions, target: Destination, rows: list[OutboxRow], error: PostQueued, now: datetime,
             report: Delivery) -> None:
     """Set the rows aside as "queued" and tell each GM, once per send (a shadow digest is one)."""
     update_rows(sessions, rows, status="queued", batch=None, remote_id=f"pending:{error.pending_id or ''}",

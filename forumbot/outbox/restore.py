@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from forumbot.forum.adapter import ForumAdapter, ForumPost
 from forumbot.model import Message, Where
 from forumbot.outbox.store import MARKER
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 from forumbot.store.records import get_cursor, set_cursor
 from forumbot.texts import TABLES
 
@@ -78,7 +78,7 @@ def note_if_behind(session: Session, forum_id: int, game_id: int, posts: list[Fo
     of this database count as known (a season's earlier game)."""
     if not any(post.author.casefold() == bot.casefold() for post in posts):
         return False
-    markers = own_markers(posts, bot, session.get_one(Game, game_id).started_at)
+    markers = own_markers(posts, bot, session.get_one(GameRow, game_id).started_at)
     if not markers:
         return False
     delivered = set(session.scalars(select(OutboxRow.marker).where(
@@ -110,8 +110,8 @@ def note_restored(session: Session) -> list[str]:
     """`forumbot db restored`: the operator says the database was put back from a copy. Every game still
     delivering is noted behind the forum, as an own post would show it: this covers a copy after which the bot
     sent only PMs (a night's acknowledgements), which no post in the threads shows. Returns the games' names."""
-    games = list(session.execute(select(Game.id, Game.name, Game.forum_id).where(
-        Game.status.in_(("running", "stopping"))).order_by(Game.name)))
+    games = list(session.execute(select(GameRow.id, GameRow.name, GameRow.forum_id).where(
+        GameRow.status.in_(("running", "stopping"))).order_by(GameRow.name)))
     for game_id, _, forum_id in games:
         set_cursor(session, forum_id, behind_stream(game_id), BEHIND)
     return [name for _, name, _ in games]

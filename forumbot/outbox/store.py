@@ -58,7 +58,7 @@ def enqueue(session: Session, game_id: int, game: str, messages: Iterable[Messag
 
 
 @dataclass
-class Target:
+class Destination:
     """Where one game's messages go."""
 
     game_id: int

@@ -19,7 +19,7 @@ from forumbot.pages.publish import delivered, frozen_url, game_pages
 from forumbot.config.pages import HISTORY_MODES
 from forumbot.pages.site import GamePages, build_game
 from forumbot.store.game import as_sent, fold_game, load_game
-from forumbot.store.models import Game
+from forumbot.store.models import GameRow
 
 
 def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:
@@ -62,7 +62,7 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     if config.pages is None:
         raise ConfigError(f"{config.path}: no [pages] table (folder, url): there is nothing to build")
     with sessions.begin() as session:
-        rows = {g.name: g.setup_json for g in session.scalars(select(Game))}
+        rows = {g.name: g.setup_json for g in session.scalars(select(GameRow))}
     unknown = [n for n in names if n not in rows or n not in config.games]
     if unknown:
         raise ConfigError(f"no started game named {', '.join(map(repr, unknown))} in {config.path}")
@@ -85,7 +85,7 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
 def _setup(sessions, config: Config, name: str):
 
     with sessions.begin() as session:
-        game_id = session.scalar(select(Game.id).where(Game.name == name))
+        game_id = session.scalar(select(GameRow.id).where(GameRow.name == name))
         setup, _, _ = load_game(session, config, game_id)
     return setup, game_id
 

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from forumbot.config.types import Config
 from forumbot.pages.dashboard_view import game_lines, said_for, tick_line
-from forumbot.store.models import Cursor, Game, OutboxRow
+from forumbot.store.models import CursorRow, GameRow, OutboxRow
 from forumbot.store.records import phase_stream
 
 STUCK = ("uncertain", "refused", "queued")
@@ -50,8 +50,8 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None,
     last = last_ticks(ticks)
     games = []
     with sessions.begin() as session:
-        for g in session.scalars(select(Game).order_by(Game.name)):
-            phase_row = session.scalar(select(Cursor).where(Cursor.stream == phase_stream(g.id)))
+        for g in session.scalars(select(GameRow).order_by(GameRow.name)):
+            phase_row = session.scalar(select(CursorRow).where(CursorRow.stream == phase_stream(g.id)))
             phase = json.loads(phase_row.value) if phase_row is not None and phase_row.value else {}
             counts = dict(session.execute(select(OutboxRow.status, func.count()).where(OutboxRow.game_id == g.id)
                                           .group_by(OutboxRow.status)).all())

@@ -26,7 +26,7 @@ from forumbot.model import GameSetup
 from forumbot.pages.daydata import day_data
 from forumbot.pages.words import Words
 from forumbot.store.game import load_game
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 
 NOT_OUT = ("pending", "attempted", "uncertain", "refused", "queued")  # a message not (known to be) delivered
 
@@ -112,7 +112,7 @@ def said_for(language: str, timezone: str) -> Said:
     return Said(Words(language, timezone))
 
 
-def game_lines(session: Session, config: Config | None, row: Game, g: dict[str, Any],
+def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[str, Any],
                now: datetime) -> tuple[str, list[str]]:
     """(the game's language, its lines): the game's state from its fold (with `config`, which routes its inputs)
     and `g`, the outbox figures `dashboard` gathered."""
@@ -170,7 +170,7 @@ def tick_line(last: dict[str, Any], language: str, timezone: str = "Europe/Mosco
              since=s.words.time(datetime.fromisoformat(last["since"])) if last.get("since") else "—")
 
 
-def _folded(session: Session, config: Config, row: Game,
+def _folded(session: Session, config: Config, row: GameRow,
             now: datetime) -> tuple[GameSetup, Work | None, SignupRun | None]:
     """The game's setup and its fold at `now`; while its sign-up is not closed, no fold but the sign-up's."""
     setup, inputs, _ = load_game(session, config, row.id)
@@ -213,7 +213,7 @@ def _owed(w: Work, s: Said) -> list[str]:
     return []
 
 
-def _role_pms(session: Session, row: Game, w: Work, s: Said) -> list[str]:
+def _role_pms(session: Session, row: GameRow, w: Work, s: Said) -> list[str]:
     """Each seat whose role PM (C-2, `setup/role/<seat>`) is not known to have gone out, and why."""
     rows = session.scalars(select(OutboxRow).where(
         OutboxRow.game_id == row.id, OutboxRow.key.startswith("setup/role/"), OutboxRow.status.in_(NOT_OUT))

@@ -15,7 +15,7 @@ SPECIALS = frozenset(str(s) for s in Special)
 
 
 @dataclass(frozen=True)
-class Target:
+class ShownTarget:
     """Whom a vote names: a nick, or a special word's code (`no_lynch`, `pardon_all`, `hang_all`)."""
 
     name: str
@@ -30,8 +30,8 @@ class Row:
     text: str
     reading: str  # counted | changed | repeated | gm | agitation | rejected | ignored | voided | deleted | voter_out
     detail: str  # the rejection code or why it was ignored (limit, final, agitation)
-    target: Target | None  # what the post named, where it named someone
-    tally: tuple[tuple[Target, int], ...]  # the running tally after it, most votes first
+    target: ShownTarget | None  # what the post named, where it named someone
+    tally: tuple[tuple[ShownTarget, int], ...]  # the running tally after it, most votes first
     note: str = ""  # a rejection's detail (the fragment or names it was about), as the count post gives it
     seat: str = ""  # the seat's nick at the day's end, its lane: `voter` is who wrote the post (C-9's `замена`)
 
@@ -52,7 +52,7 @@ class DayData:
     closed: datetime | None
     rows: tuple[Row, ...]
     lanes: tuple[str, ...]  # the voters alive in the phase, in seat order
-    final: tuple[tuple[Target, tuple[str, ...]], ...]  # target -> voters, most votes first
+    final: tuple[tuple[ShownTarget, tuple[str, ...]], ...]  # target -> voters, most votes first
     vote_post: dict[str, str]  # voter -> id of the post behind his final vote
     not_voted: tuple[str, ...]
     majority: int
@@ -92,8 +92,8 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
                 then[sid] = before
         return then
 
-    def target_of(t: str, named: Mapping[str, str] = nicks) -> Target:
-        return Target(t, True) if t in SPECIALS and t not in named else Target(named.get(t, t))
+    def target_of(t: str, named: Mapping[str, str] = nicks) -> ShownTarget:
+        return ShownTarget(t, True) if t in SPECIALS and t not in named else ShownTarget(named.get(t, t))
 
     posts = list(record.posts)
     full = count_ballots(posts, alive, record.changes_allowed, record.repeat_is_change)
@@ -110,7 +110,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         if isinstance(parsed, Vote):
             target = target_of(str(parsed.target), named)
         elif isinstance(parsed, Agitation):
-            target = Target(voter)
+            target = ShownTarget(voter)
         reading, detail = _reading(post, parsed, then, ignored, before, after)
         counted = {v: t for v, t in after.items() if _counts(t, then)}
         note = parsed.detail if isinstance(parsed, Rejection) else ""
@@ -118,7 +118,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
                         _ranked(_tally(counted, lambda t: target_of(t, named))), note,
                         nicks.get(post.voter, post.voter)))
         before = after
-    final: dict[Target, list[str]] = {}
+    final: dict[ShownTarget, list[str]] = {}
     posted = [nicks[voter] for voter in sorted(record.votes, key=lambda v: full.position.get(v, -1))]
     for voter, t in sorted(record.votes.items(), key=lambda kv: full.position.get(kv[0], -1)):
         final.setdefault(target_of(t), []).append(nicks[voter])
@@ -137,7 +137,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
     )
 
 
-def lead(day: DayData) -> tuple[Target, int, int, Target | None] | None:
+def lead(day: DayData) -> tuple[ShownTarget, int, int, ShownTarget | None] | None:
     """Issue 28 item 11, what players open an open day's page for: (the leader, his votes, his margin over the
     next, the next or None); None without votes or with the leaders tied (the tie's own line says that)."""
     if not day.final:
@@ -192,13 +192,13 @@ def _counts(target: object, alive: set[str]) -> bool:
     return isinstance(target, Special) or target in alive
 
 
-def _tally(votes: dict, target_of) -> dict[Target, int]:
-    tally: dict[Target, int] = {}
+def _tally(votes: dict, target_of) -> dict[ShownTarget, int]:
+    tally: dict[ShownTarget, int] = {}
     for t in votes.values():
         key = target_of(str(t))
         tally[key] = tally.get(key, 0) + 1
     return tally
 
 
-def _ranked(tally: dict[Target, int]) -> tuple[tuple[Target, int], ...]:
+def _ranked(tally: dict[ShownTarget, int]) -> tuple[tuple[ShownTarget, int], ...]:
     return tuple(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0].special, kv[0].name)))

@@ -12,7 +12,7 @@ import textwrap
 from datetime import datetime
 from xml.sax.saxutils import escape, quoteattr
 
-from forumbot.pages.daydata import DayData, Target
+from forumbot.pages.daydata import DayData, ShownTarget
 from forumbot.pages.words import Words
 
 # Okabe & Ito's colour-blind-safe palette, each with the label colour that reads on it
@@ -201,13 +201,13 @@ def outcome(day: DayData, words: Words, width: int = 130) -> list[str]:
     return lines
 
 
-def _colours(day: DayData) -> dict[Target, tuple[str, str]]:
+def _colours(day: DayData) -> dict[ShownTarget, tuple[str, str]]:
     """Each target a colour, in the order of the final tally then of first appearance; specials grey."""
-    order: list[Target] = [t for t, _ in day.final]
+    order: list[ShownTarget] = [t for t, _ in day.final]
     for row in day.rows:
         if row.target is not None and row.target not in order:
             order.append(row.target)
-    colours: dict[Target, tuple[str, str]] = {}
+    colours: dict[ShownTarget, tuple[str, str]] = {}
     k = 0
     for t in order:
         if t.special:

@@ -1,7 +1,7 @@
 """Persistence: the schema, the connection, schema versioning, per-game locks, and raw-input bookkeeping."""
 
 from forumbot.store.db import open_engine, session_factory
-from forumbot.store.models import Base, Cursor, Forum, Game, OutboxRow, Override, RawInput, Seat
+from forumbot.store.models import Base, CursorRow, ForumRow, GameRow, OutboxRow, OverrideRow, InputRow, SeatRow
 from forumbot.store.schema import SchemaOutdated, require_current, upgrade
 
 __all__ = [

@@ -21,7 +21,7 @@ from forumbot.engine.tip import run_tipped
 from forumbot.engine.results import GameRun
 from forumbot.game import signed_up, with_signup
 from forumbot.model import GameSetup, Input
-from forumbot.store.models import Checkpoint as CheckpointRow
+from forumbot.store.models import CheckpointRow
 
 log = logging.getLogger(__name__)
 KEEP = 3  # per game: the latest few, so a post stored late into the last phase still finds an earlier one

@@ -16,7 +16,7 @@ from forumbot.config.types import Config, GameConfig
 from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import moot_acks, stale_interim
-from forumbot.store.models import Game, OutboxRow, RawInput, Resolution, Seat, UTCDateTime
+from forumbot.store.models import GameRow, OutboxRow, InputRow, ResolutionRow, SeatRow, UTCDateTime
 from forumbot.store.reads import tick_reads
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.game import run
@@ -35,20 +35,20 @@ def load_game(session: Session, config: Config,
               game_id: int) -> tuple[GameSetup, list[Input], list[tuple[int, Input]]]:
     """A game's frozen setup, every stored input that belongs to it (in time order), and which of them are
     PMs from its GMs (with their row ids, for the override log)."""
-    row = session.get_one(Game, game_id)
+    row = session.get_one(GameRow, game_id)
     setup = stored_setup(session, row)
     routing = game_routing(session, config, row, setup)
     inputs, commands, _ = routing.collect(session.execute(routing.query()))
     return setup, inputs, commands
 
 
-def stored_setup(session: Session, row: Game) -> GameSetup:
+def stored_setup(session: Session, row: GameRow) -> GameSetup:
     """The game's frozen setup, with when `game start` ran and when the daemon resolved each phase."""
     setup = setup_from_json(row.setup_json, game=row.name)
     # Setup opens when `game start` ran: the role PMs go out then, not when Day 1 opens (C-2).
     # C-13: each deadline gets only the inputs read before the bot resolved it
-    resolved = tuple((phase, at) for phase, at in session.execute(select(Resolution.phase, Resolution.resolved_at)
-                     .where(Resolution.game_id == row.id).order_by(Resolution.resolved_at, Resolution.id)))
+    resolved = tuple((phase, at) for phase, at in session.execute(select(ResolutionRow.phase, ResolutionRow.resolved_at)
+                     .where(ResolutionRow.game_id == row.id).order_by(ResolutionRow.resolved_at, ResolutionRow.id)))
     # C-14: each tick's read of the game's threads decides whether a deadline was disturbed
     return replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved,
                                            reads=tick_reads(session, row.id)))
@@ -88,7 +88,7 @@ def fold_game(sessions: sessionmaker[Session], config: Config, name: str, until:
               fold: Fold = default_fold) -> GameRun:
     """The game as the store says it is at `until` (what `game status` shows and a dispute replays)."""
     with sessions.begin() as session:
-        game_id = session.scalars(select(Game.id).where(Game.name == name)).one()
+        game_id = session.scalars(select(GameRow.id).where(GameRow.name == name)).one()
         setup, inputs, _ = load_game(session, config, game_id)
     return fold(setup, inputs, until)
 
@@ -100,7 +100,7 @@ class Routing:
     17), so `game status` of an ended game folds what the game really saw. Its `candidates` are the rows a query
     reads (every PM of the forum from the start); `collect` keeps the game's."""
 
-    row: Game
+    row: GameRow
     game: GameConfig
     where: dict[str, Where]
     members: frozenset[str]
@@ -110,15 +110,15 @@ class Routing:
     def candidates(self) -> Any:
         """The rows that may be the game's inputs, as a where-clause (posts of its threads, the forum's PMs)."""
         row = self.row
-        pms = (RawInput.kind == "pm") & _stamped_from(row.started_at)
+        pms = (InputRow.kind == "pm") & _stamped_from(row.started_at)
         if row.ended_at is not None:
-            pms = pms & (RawInput.posted_at <= row.ended_at)
-        posts = (RawInput.kind == "post") & RawInput.topic.in_(list(self.where)) & _stamped_from(row.started_at)
-        return (RawInput.forum_id == row.forum_id) & (posts | pms)
+            pms = pms & (InputRow.posted_at <= row.ended_at)
+        posts = (InputRow.kind == "post") & InputRow.topic.in_(list(self.where)) & _stamped_from(row.started_at)
+        return (InputRow.forum_id == row.forum_id) & (posts | pms)
 
     def query(self, *more: Any) -> Any:
         """The candidates' columns a fold reads, posts first, each kind in the order the rows were stored."""
-        return select(*_READ).where(self.candidates(), *more).order_by(RawInput.kind.desc(), RawInput.id)
+        return select(*_READ).where(self.candidates(), *more).order_by(InputRow.kind.desc(), InputRow.id)
 
     def key(self) -> str:
         """What the routing depends on: the same key, the same rows are routed alike."""
@@ -148,7 +148,7 @@ class Routing:
         return inputs, commands, rows
 
 
-def game_routing(session: Session, config: Config, row: Game, setup: GameSetup) -> Routing:
+def game_routing(session: Session, config: Config, row: GameRow, setup: GameSetup) -> Routing:
     game = config.games[row.name]
     everyone = _members_by_game(session, config, row)
     members = everyone[row.id].accounts if row.id in everyone else frozenset()
@@ -159,21 +159,21 @@ def game_routing(session: Session, config: Config, row: Game, setup: GameSetup) 
 
 # The columns a fold reads, as plain rows: not the stored HTML, and no ORM objects (issue 19: a Day-6 tick loads
 # every input of the game, so this is most of what a tick costs beyond its fold)
-_READ = (RawInput.id, RawInput.topic, RawInput.item_id, RawInput.author, RawInput.posted_at, RawInput.posted_latest,
-         RawInput.first_edited_at, RawInput.deleted_at, RawInput.first_seen_at, RawInput.subject, RawInput.text,
-         RawInput.first_text, RawInput.quoted, RawInput.first_quoted, RawInput.facts, RawInput.kind,
-         RawInput.version)
+_READ = (InputRow.id, InputRow.topic, InputRow.item_id, InputRow.author, InputRow.posted_at, InputRow.posted_latest,
+         InputRow.first_edited_at, InputRow.deleted_at, InputRow.first_seen_at, InputRow.subject, InputRow.text,
+         InputRow.first_text, InputRow.quoted, InputRow.first_quoted, InputRow.facts, InputRow.kind,
+         InputRow.version)
 
 
 def read_rows(session: Session, where: Any) -> list[tuple[int, Input]]:
     """The PMs `where` selects, as the fold reads them, with their row ids."""
-    return [(r.id, _input(r, Where.PM)) for r in session.execute(select(*_READ).where(where).order_by(RawInput.id))]
+    return [(r.id, _input(r, Where.PM)) for r in session.execute(select(*_READ).where(where).order_by(InputRow.id))]
 
 
 def _stamped_from(start: datetime):
     # A rough forum time ("1 минуту назад") is stored as its earliest instant (C-1); a reply sent just after
     # `game start` may read as possibly earlier, so the game keeps whatever could have been sent from its start.
-    return func.coalesce(RawInput.posted_latest, RawInput.posted_at, type_=UTCDateTime) >= start
+    return func.coalesce(InputRow.posted_latest, InputRow.posted_at, type_=UTCDateTime) >= start
 
 
 # An empty quote: what a vote-thread post whose quote the adapter removed starts with, so the vote parsers'
@@ -183,7 +183,7 @@ QUOTE_MARK = "[quote][/quote]"
 
 def _input(row: Any, where: Where) -> Input:
     """The Input of a row of _READ (or a RawInput)."""
-    if isinstance(row, RawInput):
+    if isinstance(row, InputRow):
         row = tuple(getattr(row, column.key) for column in _READ)
     # C-11: the earliest edit time seen (forums show only the latest) and the text first stored, if it changed
     (_, _, item_id, author, posted_at, posted_latest, first_edited_at, deleted_at, first_seen_at, _, text, first_text,
@@ -211,18 +211,18 @@ class _Member:
         return self.started_at <= at and (self.ended_at is None or at <= self.ended_at)
 
 
-def _members_by_game(session: Session, config: Config, of: Game) -> dict[int, _Member]:
+def _members_by_game(session: Session, config: Config, of: GameRow) -> dict[int, _Member]:
     """`of` and every game on its forum whose run overlaps its own (only those can compete for its PMs)."""
-    overlapping = select(Game).where(Game.forum_id == of.forum_id,
-                                     Game.ended_at.is_(None) | (Game.ended_at >= of.started_at))
+    overlapping = select(GameRow).where(GameRow.forum_id == of.forum_id,
+                                     GameRow.ended_at.is_(None) | (GameRow.ended_at >= of.started_at))
     if of.ended_at is not None:
-        overlapping = overlapping.where(Game.started_at <= of.ended_at)
+        overlapping = overlapping.where(GameRow.started_at <= of.ended_at)
     games = {g.id: g for g in session.scalars(overlapping)}
     nicks: dict[int, set[str]] = {}
     for game_id, game in games.items():
         setup = setup_from_json(game.setup_json, game=game.name, check=False)  # its players only
         nicks[game_id] = {n.casefold() for n in [p.nick for p in setup.players] + list(setup.gms)}
-    for game_id, nick in session.execute(select(Seat.game_id, Seat.current_nick).where(Seat.game_id.in_(list(games)))):
+    for game_id, nick in session.execute(select(SeatRow.game_id, SeatRow.current_nick).where(SeatRow.game_id.in_(list(games)))):
         nicks[game_id].add(nick.casefold())
     # S-4: a reserve player offered a seat answers by PM (the key engine/replacement.py gives an offer)
     offered = select(OutboxRow.game_id, OutboxRow.to).where(OutboxRow.game_id.in_(list(games)),

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config.types import Config
 from forumbot.engine.checkpoint import Tip
 from forumbot.model import GameSetup, Input
-from forumbot.store.models import Game, RawInput
+from forumbot.store.models import GameRow, InputRow
 from forumbot.store.game import Routing, game_routing, stored_setup
 
 
@@ -112,7 +112,7 @@ def load_inputs(sessions: sessionmaker[Session], config: Config, game_id: int, t
     """What `load_game` gives (the setup, the inputs, the GMs' PMs among them), the inputs `tip` saw loaded only
     when read if the store shows their rows unchanged since `mark`; the GMs' PMs are then those among the rest."""
     with sessions.begin() as session:
-        row = session.get_one(Game, game_id)
+        row = session.get_one(GameRow, game_id)
         setup = stored_setup(session, row)
         routing = game_routing(session, config, row, setup)
         key = routing.key()
@@ -137,13 +137,13 @@ def _since(sessions: sessionmaker[Session], session: Session, routing: Routing, 
            reload: Callable[[], StoredInputs]) -> tuple[StoredInputs, list[tuple[int, Input]]] | None:
     """The inputs after the tip's, if the rows it saw are as `mark` says and none of the others is stamped by its
     `until` (C-13: that one may belong before a deadline the tip resolved); None: load the game whole."""
-    upto = RawInput.id <= mark.last
-    count, versions = session.execute(select(func.count(), func.coalesce(func.sum(RawInput.version), 0))
+    upto = InputRow.id <= mark.last
+    count, versions = session.execute(select(func.count(), func.coalesce(func.sum(InputRow.version), 0))
                                       .where(routing.candidates(), upto)).one()
     if (count, versions) != (mark.count, mark.versions):
         return None
     until = tip.until
-    tail, commands, rows = routing.collect(session.execute(routing.query(~upto | (RawInput.posted_at > until))))
+    tail, commands, rows = routing.collect(session.execute(routing.query(~upto | (InputRow.posted_at > until))))
     if any(inp.at <= until for inp in tail):
         return None
     read = [r for r in rows if r.id <= mark.last]  # the tip's rows stamped after its `until`
@@ -151,7 +151,7 @@ def _since(sessions: sessionmaker[Session], session: Session, routing: Routing, 
 
     def prefix() -> list[Input]:
         with sessions.begin() as again:
-            inputs, _, seen = routing.collect(again.execute(routing.query(upto, RawInput.posted_at <= until)))
+            inputs, _, seen = routing.collect(again.execute(routing.query(upto, InputRow.posted_at <= until)))
         if (len(seen) + read_count, sum(r.version for r in seen) + read_versions) != (mark.count, mark.versions):
             raise InputsChanged("a row the tip saw changed while the tick ran")
         return inputs

@@ -36,7 +36,7 @@ class Base(DeclarativeBase):
     pass
 
 
-class Forum(Base):
+class ForumRow(Base):
     __tablename__ = "forums"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -45,7 +45,7 @@ class Forum(Base):
     cookies: Mapped[str | None] = mapped_column(Text)  # the adapter's cookie jar, JSON, so a tick need not log in
 
 
-class Game(Base):
+class GameRow(Base):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -61,7 +61,7 @@ class Game(Base):
     stop_reason: Mapped[str | None] = mapped_column(Text)  # `game stop --reason` (revision 0006_stop_reason)
 
 
-class Seat(Base):
+class SeatRow(Base):
     """One place at the table. A replacement account takes over the seat and keeps its role."""
 
     __tablename__ = "seats"
@@ -75,7 +75,7 @@ class Seat(Base):
     role: Mapped[str] = mapped_column(String(20))
 
 
-class Cursor(Base):
+class CursorRow(Base):
     """Where reading stopped, per stream: a thread ("topic:<topic>") or the inbox ("inbox"). Opaque to us."""
 
     __tablename__ = "cursors"
@@ -87,7 +87,7 @@ class Cursor(Base):
     value: Mapped[str | None] = mapped_column(Text)
 
 
-class RawInput(Base):
+class InputRow(Base):
     """A post or PM exactly as read. (forum, kind, topic, item_id) is unique: re-reading stores nothing twice."""
 
     __tablename__ = "inputs"
@@ -127,8 +127,8 @@ class RawInput(Base):
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
 
-@event.listens_for(RawInput, "before_update")
-def _bump_version(mapper, connection, target: RawInput) -> None:
+@event.listens_for(InputRow, "before_update")
+def _bump_version(mapper, connection, target: InputRow) -> None:
     target.version = (target.version or 1) + 1
 
 
@@ -158,7 +158,7 @@ class OutboxRow(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
-class Override(Base):
+class OverrideRow(Base):
     """C-9: every GM command, who sent it and when, with the game's state just before and just after it."""
 
     __tablename__ = "overrides"
@@ -174,7 +174,7 @@ class Override(Base):
     state_after: Mapped[str] = mapped_column(Text)  # JSON summary
 
 
-class Resolution(Base):
+class ResolutionRow(Base):
     """C-13: when the bot resolved a phase of a game (the tick's time); the fold gives that phase's deadline only
     the inputs first read by then. Also when it first made each interim count (`phase` is the count's message key,
     "day 1/count/20261201T090000") and each reminder ("remind:day 1"): each shows only the posts read by then."""
@@ -188,7 +188,7 @@ class Resolution(Base):
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
-class ThreadRead(Base):
+class ThreadReadRow(Base):
     """C-14: one read a tick made of one of a game's threads (`thread`: "game", "vote"; "forum" when the tick could
     not get that far: no login, the inbox failed), with the tick's time and whether the forum answered. A tick's
     read is successful when every row it wrote for the game is; the fold decides a deadline's downtime from them
@@ -205,7 +205,7 @@ class ThreadRead(Base):
     error: Mapped[str | None] = mapped_column(Text)  # what the forum answered, when it failed
 
 
-class Checkpoint(Base):
+class CheckpointRow(Base):
     """Issue 19 item 3: the game right after a resolved deadline, with a digest of the inputs it saw
     (forumbot/engine/checkpoint.py). A cache: a tick folds from the latest one whose digest still matches, and
     one that does not (or cannot be read) only costs a fold from an earlier one or from Setup."""

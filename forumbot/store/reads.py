@@ -10,19 +10,19 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.engine.downtime import per_tick
-from forumbot.store.models import ThreadRead
+from forumbot.store.models import ThreadReadRow
 
 
 def record_read(session: Session, game_id: int, thread: str, at: datetime, error: str | None = None) -> None:
     """One read of `thread` ("game", "vote", or "forum" when the tick failed before reading the threads) at the
     tick's time `at`; failed when `error` says what the forum answered."""
-    session.add(ThreadRead(game_id=game_id, thread=thread, read_at=at, ok=error is None, error=error))
+    session.add(ThreadReadRow(game_id=game_id, thread=thread, read_at=at, ok=error is None, error=error))
 
 
 def tick_reads(session: Session, game_id: int) -> tuple[tuple[datetime, bool], ...]:
     """The game's reads per tick, in time order: (time, every thread answered)."""
-    return per_tick(session.execute(select(ThreadRead.read_at, ThreadRead.ok)
-                                    .where(ThreadRead.game_id == game_id).order_by(ThreadRead.read_at, ThreadRead.id)))
+    return per_tick(session.execute(select(ThreadReadRow.read_at, ThreadReadRow.ok)
+                                    .where(ThreadReadRow.game_id == game_id).order_by(ThreadReadRow.read_at, ThreadReadRow.id)))
 
 
 def record_now(sessions: sessionmaker[Session], game_id: int, thread: str, at: datetime,

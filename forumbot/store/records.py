@@ -13,7 +13,7 @@ from sqlalchemy import CursorResult, Executable, select
 from sqlalchemy.orm import Session
 
 from forumbot.forum.adapter import ForumPM, ForumPost
-from forumbot.store.models import Cursor, Forum, RawInput
+from forumbot.store.models import CursorRow, ForumRow, InputRow
 
 
 def insert_ignore(session: Session, model: type, values: dict[str, Any], keys: list[str]) -> bool:
@@ -32,22 +32,22 @@ def insert_ignore(session: Session, model: type, values: dict[str, Any], keys: l
 
 
 def forum_id(session: Session, name: str, engine: str) -> int:
-    found = session.scalar(select(Forum.id).where(Forum.name == name))
+    found = session.scalar(select(ForumRow.id).where(ForumRow.name == name))
     if found is None:
-        insert_ignore(session, Forum, {"name": name, "engine": engine}, ["name"])
-        found = session.scalars(select(Forum.id).where(Forum.name == name)).one()
+        insert_ignore(session, ForumRow, {"name": name, "engine": engine}, ["name"])
+        found = session.scalars(select(ForumRow.id).where(ForumRow.name == name)).one()
     return found
 
 
 def get_cursor(session: Session, forum: int, stream: str) -> str | None:
-    return session.scalar(select(Cursor.value).where(Cursor.forum_id == forum, Cursor.stream == stream))
+    return session.scalar(select(CursorRow.value).where(CursorRow.forum_id == forum, CursorRow.stream == stream))
 
 
 def set_cursor(session: Session, forum: int, stream: str, value: str | None) -> None:
-    row = session.scalar(select(Cursor).where(Cursor.forum_id == forum, Cursor.stream == stream))
+    row = session.scalar(select(CursorRow).where(CursorRow.forum_id == forum, CursorRow.stream == stream))
     if row is None:
         if value is not None:
-            insert_ignore(session, Cursor, {"forum_id": forum, "stream": stream, "value": value},
+            insert_ignore(session, CursorRow, {"forum_id": forum, "stream": stream, "value": value},
                           ["forum_id", "stream"])
     elif row.value != value and value is not None:
         row.value = value
@@ -104,14 +104,14 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
         by_topic.setdefault(item["topic"], []).append(item)
     for topic, group in by_topic.items():
         ids = [item["item_id"] for item in group]
-        known = {row.item_id: row for row in session.scalars(select(RawInput).where(
-            RawInput.forum_id == forum, RawInput.kind == kind, RawInput.topic == topic, RawInput.item_id.in_(ids)))}
+        known = {row.item_id: row for row in session.scalars(select(InputRow).where(
+            InputRow.forum_id == forum, InputRow.kind == kind, InputRow.topic == topic, InputRow.item_id.in_(ids)))}
         for item in group:
             row = known.get(item["item_id"])
             if row is None:
                 values = dict(item, forum_id=forum, kind=kind, first_text=item["text"],
                               first_edited_at=item["edited_at"], first_seen_at=now, first_quoted=item["quoted"])
-                changed += insert_ignore(session, RawInput, values, ["forum_id", "kind", "topic", "item_id"])
+                changed += insert_ignore(session, InputRow, values, ["forum_id", "kind", "topic", "item_id"])
             elif _edited(row, item):  # the first stamp stays: a later read of a rough time only drifts (C-1)
                 # an edit: the current text follows the forum, the first text and first edit time stay (C-11)
                 row.text, row.html = item["text"], item["html"]
@@ -130,9 +130,9 @@ def mark_deleted(session: Session, forum: int, topic: str, ids: Iterable[str], a
     ids = list(ids)
     if not ids:
         return 0
-    rows = session.scalars(select(RawInput).where(
-        RawInput.forum_id == forum, RawInput.kind == "post", RawInput.topic == topic, RawInput.item_id.in_(ids),
-        RawInput.deleted_at.is_(None)))
+    rows = session.scalars(select(InputRow).where(
+        InputRow.forum_id == forum, InputRow.kind == "post", InputRow.topic == topic, InputRow.item_id.in_(ids),
+        InputRow.deleted_at.is_(None)))
     changed = 0
     for row in rows:
         row.deleted_at = at
@@ -140,7 +140,7 @@ def mark_deleted(session: Session, forum: int, topic: str, ids: Iterable[str], a
     return changed
 
 
-def _edited(row: RawInput, item: dict) -> bool:
+def _edited(row: InputRow, item: dict) -> bool:
     """A re-read shows an edit: the text, the edit count, the edit marker or the presence of a quote changed.
 
     Adapters hand back already-seen posts every cycle; an edit time alone moving is no edit, since a relative

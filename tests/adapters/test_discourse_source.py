@@ -99,7 +99,7 @@ def test_after_a_restart_the_daemon_restores_the_session_and_the_first_write_cos
     from forumbot.config.load import load_config
     from forumbot.cycle.daemon import Forums, build_adapter
     from forumbot.store import open_engine, session_factory, upgrade
-    from forumbot.store.models import Forum
+    from forumbot.store.models import ForumRow
     from forumbot.store.records import forum_id
     from forumbot.forum.retry import Retry
 
@@ -111,7 +111,7 @@ def test_after_a_restart_the_daemon_restores_the_session_and_the_first_write_cos
     sessions = session_factory(engine)
     with sessions.begin() as s:
         forum_id(s, "talk", "discourse")
-        s.scalar(select(Forum).where(Forum.name == "talk")).cookies = restored(clock).export_cookies()
+        s.scalar(select(ForumRow).where(ForumRow.name == "talk")).cookies = restored(clock).export_cookies()
     forums = Forums(config, sessions, {"FORUMBOT_TALK_PASSWORD": "pw"}, build_adapter)
     adapter = forums.open({"talk"}, Retry(sleep=clock.sleep))["talk"]
     assert adapter.transport.session.cookies.get("_t") == "session-cookie" and len(http.calls) == 0
@@ -145,10 +145,10 @@ def test_an_enqueued_post_is_neither_resent_nor_counted_and_the_gms_are_told_iss
     from sqlalchemy import select
 
     from forumbot.model import Message, Where
-    from forumbot.outbox.store import Target, enqueue
+    from forumbot.outbox.store import Destination, enqueue
     from forumbot.outbox.deliver import deliver
     from forumbot.store import open_engine, session_factory, upgrade
-    from forumbot.store.models import Game, OutboxRow
+    from forumbot.store.models import GameRow, OutboxRow
     from forumbot.store.records import forum_id
 
     engine = open_engine(f"sqlite:///{tmp_path / 'f.db'}")
@@ -156,14 +156,14 @@ def test_an_enqueued_post_is_neither_resent_nor_counted_and_the_gms_are_told_iss
     sessions = session_factory(engine)
     now = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
     with sessions.begin() as s:
-        game = Game(name="g1", forum_id=forum_id(s, "main", "discourse"), status="running", mode="live", seed=1,
+        game = GameRow(name="g1", forum_id=forum_id(s, "main", "discourse"), status="running", mode="live", seed=1,
                     setup_json="{}", commitment="c", started_at=now)
         s.add(game)
         s.flush()
         gid = game.id
         enqueue(s, gid, "g1", [Message(at=now, where=Where.VOTE, to=None, key="day1/count/1", text="Итоги: Петя 3")],
                 origin="core")
-    target = Target(game_id=gid, game="g1", game_thread="41", vote_thread="42", subject="Мафия: осень",
+    target = Destination(game_id=gid, game="g1", game_thread="41", vote_thread="42", subject="Мафия: осень",
                     gms=("Ведущий",), language="ru")
     forum = keyed(clock)
     http.add("POST", U + "posts.json", body=fx("posts_create_enqueued.json"), content_type=JSON)

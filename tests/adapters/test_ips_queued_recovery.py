@@ -22,11 +22,11 @@ from closed_boards import IpsBoard  # noqa: E402
 from adapters.invision.forum import InvisionForum, to_html  # noqa: E402
 from forumbot.errors import PostQueued  # noqa: E402
 from forumbot.model import Message, Where  # noqa: E402
-from forumbot.outbox.store import Target, enqueue, marker, with_marker  # noqa: E402
+from forumbot.outbox.store import Destination, enqueue, marker, with_marker  # noqa: E402
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.store import mark_attempt  # noqa: E402
 from forumbot.store import open_engine, session_factory, upgrade  # noqa: E402
-from forumbot.store.models import Game, OutboxRow  # noqa: E402
+from forumbot.store.models import GameRow, OutboxRow  # noqa: E402
 from forumbot.store.records import forum_id  # noqa: E402
 
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
@@ -89,7 +89,7 @@ def store(tmp_path):
     upgrade(engine)
     sessions = session_factory(engine)
     with sessions.begin() as s:
-        game = Game(name="g1", forum_id=forum_id(s, "main", "invision"), status="running", mode="live", seed=1,
+        game = GameRow(name="g1", forum_id=forum_id(s, "main", "invision"), status="running", mode="live", seed=1,
                     setup_json="{}", commitment="c", started_at=NOW)
         s.add(game)
         s.flush()
@@ -112,7 +112,7 @@ def test_a_queued_post_found_after_a_crash_is_recorded_queued_and_the_gms_told(h
     sessions, gid = store
     b, _ = held_board(http, held=True)
     (mine,) = b.posts_by(BOT)
-    target = Target(game_id=gid, game="g1", game_thread="101", vote_thread="101", subject="Мафия: осень",
+    target = Destination(game_id=gid, game="g1", game_thread="101", vote_thread="101", subject="Мафия: осень",
                     gms=("Ведущий",), language="ru")
     report = deliver(sessions, forum(), target, NOW)
     # as a fresh PostQueued: neither counted sent (recovered) nor sent again; the GM's notice goes out
@@ -131,7 +131,7 @@ def test_a_queued_post_found_after_a_crash_is_recorded_queued_and_the_gms_told(h
 def test_a_published_post_found_after_a_crash_is_recorded_sent(http, store):
     sessions, gid = store
     b, _ = held_board(http, held=False)
-    target = Target(game_id=gid, game="g1", game_thread="101", vote_thread="101", subject="Мафия: осень",
+    target = Destination(game_id=gid, game="g1", game_thread="101", vote_thread="101", subject="Мафия: осень",
                     gms=("Ведущий",), language="ru")
     report = deliver(sessions, forum(), target, NOW)
     assert report.recovered == 1 and report.queued == [] and report.sent == 0

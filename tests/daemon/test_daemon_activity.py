@@ -9,7 +9,7 @@ from daemon_world import CAST, T0, World, game_toml
 from sqlalchemy import select
 
 from forumbot.store.game import fold_game
-from forumbot.store.models import RawInput
+from forumbot.store.models import InputRow
 
 DEADLINE = T0 + timedelta(hours=24)
 OPTIONS = '\n[games.g1.options]\npost_minimum = 1\npost_minimum_action = "autokill"\n'
@@ -38,7 +38,7 @@ def _died(w: World, nick: str):
 
 def _deleted_at(w: World, item_id: str):
     with w.daemon.sessions.begin() as s:
-        return s.scalar(select(RawInput.deleted_at).where(RawInput.item_id == item_id, RawInput.topic == "g1/game"))
+        return s.scalar(select(InputRow.deleted_at).where(InputRow.item_id == item_id, InputRow.topic == "g1/game"))
 
 
 def test_r11_a_game_post_deleted_before_the_deadline_is_seen_gone_by_the_reread_and_stops_counting(tmp_path):

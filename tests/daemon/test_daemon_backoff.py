@@ -19,7 +19,7 @@ from sqlalchemy import select
 from test_daemon_closed_engines import PASSWORD, BoardWorld
 
 from forumbot.cli.main import main
-from forumbot.store.models import Forum
+from forumbot.store.models import ForumRow
 
 RETRY_AFTER = 120
 
@@ -63,7 +63,7 @@ def _back_off_passes(w: BoardWorld) -> None:
     """What two minutes do to the wait the forum asked for, kept in the store (the transport counts it on the
     real clock, the test does not wait)."""
     with w.daemon.sessions.begin() as session:
-        row = session.scalar(select(Forum).where(Forum.name == "main"))
+        row = session.scalar(select(ForumRow).where(ForumRow.name == "main"))
         state = json.loads(row.cookies)
         assert state["not_before"], state  # the wait is kept for the next process
         state["not_before"] = {k: v - RETRY_AFTER - 1 for k, v in state["not_before"].items()}

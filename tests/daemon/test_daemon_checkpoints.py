@@ -12,14 +12,14 @@ from sqlalchemy import delete, func, select
 from forumbot.engine.checkpoint import TIP
 from forumbot.game import run
 from forumbot.store.checkpoints import fold_with_checkpoints, load_checkpoints, load_tip, save_checkpoints
-from forumbot.store.models import Checkpoint as CheckpointRow
-from forumbot.store.models import Game
+from forumbot.store.models import CheckpointRow
+from forumbot.store.models import GameRow
 from forumbot.store.game import load_game
 
 
 def _stored(w):  # type: ignore[no-untyped-def]
     with w.daemon.sessions.begin() as session:
-        game_id = session.scalar(select(Game.id))
+        game_id = session.scalar(select(GameRow.id))
         setup, inputs, _ = load_game(session, w.config, game_id)
     return game_id, setup, inputs
 

@@ -163,7 +163,7 @@ def test_game_start_refuses_a_game_whose_day_one_is_over_issue7_item14(tmp_path,
     from sqlalchemy import func, select
 
     from forumbot.config.load import load_config
-    from forumbot.store import Game, open_engine, session_factory
+    from forumbot.store import GameRow, open_engine, session_factory
 
     path = tmp_path / "forumbot.toml"
     start = datetime.now(timezone.utc) - timedelta(hours=25)  # Day 1 (24 h) ended an hour ago
@@ -174,7 +174,7 @@ def test_game_start_refuses_a_game_whose_day_one_is_over_issue7_item14(tmp_path,
     assert "set `start` to a later time" in err and len(err.strip().splitlines()) == 1
     engine = open_engine(load_config(path).database_url)
     with session_factory(engine).begin() as s:
-        assert s.scalar(select(func.count()).select_from(Game)) == 0
+        assert s.scalar(select(func.count()).select_from(GameRow)) == 0
     engine.dispose()
     text = path.read_text(encoding="utf-8").replace(start.isoformat(), (start + timedelta(hours=2)).isoformat())
     path.write_text(text, encoding="utf-8")  # Day 1 still open: it may start (late, but with a day to play)

@@ -11,7 +11,7 @@ from daemon_world import CAST, GM, STEPS, play, world  # noqa: F401 (a fixture)
 from forumbot import replay
 from forumbot.cli.main import main
 from forumbot.games.export import export_game
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 from forumbot.store.game import fold_game
 from sqlalchemy import select
 
@@ -76,7 +76,7 @@ def test_an_ended_game_exports_to_its_end(world):
     w.now += timedelta(minutes=5)
     w.tick()
     with w.daemon.sessions.begin() as session:
-        game = session.scalar(select(Game).where(Game.name == "g1"))
+        game = session.scalar(select(GameRow).where(GameRow.name == "g1"))
         status, ended_at = game.status, game.ended_at
     assert status == "ended"
     transcript = export_game(w.daemon.sessions, w.config, "g1", w.now + timedelta(days=30))

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from forumbot.cli.main import main
 from forumbot.cycle.summary import tick_summary
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def cli(world, capsys):
 
 def _status(w) -> str:
     with w.daemon.sessions.begin() as session:
-        return session.scalar(select(Game.status).where(Game.name == "g1"))
+        return session.scalar(select(GameRow.status).where(GameRow.name == "g1"))
 
 
 def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_ticked(world, cli):
@@ -171,7 +171,7 @@ def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, 
     w = world
     w.start()
     with w.daemon.sessions.begin() as session:
-        game = session.scalar(select(Game))
+        game = session.scalar(select(GameRow))
         data = json.loads(game.setup_json)
         data["options"]["vote_count_minutes"] = "often"
         game.setup_json = json.dumps(data, ensure_ascii=False)

@@ -8,7 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from daemon_world import World, game_toml
-from forumbot.store import RawInput
+from forumbot.store import InputRow
 
 CONVERSATION = game_toml("g1") + '\n[games.g1.options]\nconference = "conversation"\n'
 
@@ -31,7 +31,7 @@ def test_m15_the_mafia_get_one_pm_together_and_their_replies_to_it_are_no_moves(
         w.tick()
         assert len(w.bot_pms()) == before + 1  # the same word to the bot alone is read, and answered (C-15)
         with w.daemon.sessions() as s:
-            kinds = sorted(s.scalars(select(RawInput.kind).where(RawInput.author == "Маф1")))
+            kinds = sorted(s.scalars(select(InputRow.kind).where(InputRow.author == "Маф1")))
         assert kinds == ["conv", "pm"]
     finally:
         w.close()

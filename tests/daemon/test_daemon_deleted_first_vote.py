@@ -14,7 +14,7 @@ from daemon_world import CAST, GM, T0, World
 from sqlalchemy import select
 
 from forumbot.errors import PostGone
-from forumbot.store.models import RawInput
+from forumbot.store.models import InputRow
 from forumbot.store.game import fold_game
 
 DEADLINE = T0 + timedelta(hours=24)
@@ -46,7 +46,7 @@ def _died(w: World, nick: str):
 
 def _deleted(w: World) -> set[str]:
     with w.daemon.sessions.begin() as s:
-        return set(s.scalars(select(RawInput.item_id).where(RawInput.deleted_at.is_not(None))))
+        return set(s.scalars(select(InputRow.item_id).where(InputRow.deleted_at.is_not(None))))
 
 
 def _result_text(w: World) -> str:

@@ -17,7 +17,7 @@ from forumbot.errors import ForumUnavailable
 from forumbot.games.export import export_game
 from forumbot.store import open_engine, session_factory, upgrade
 from forumbot.store.game import fold_game
-from forumbot.store.models import Game, OutboxRow, ThreadRead
+from forumbot.store.models import GameRow, OutboxRow, ThreadReadRow
 from forumbot.store.reads import record_read, tick_reads
 
 HUNT = [("Ф1", "mafia"), ("Ф2", "mafia"), ("Ф3", "mafia"), ("Док", "doctor"), ("Ман", "maniac")] + [
@@ -120,7 +120,7 @@ def test_c14_reads_the_forum_failed_are_recorded_and_disturb_the_deadline(tmp_pa
     w.now = DEADLINE + M
     w.tick()
     with w.daemon.sessions.begin() as session:
-        failed = session.scalars(select(ThreadRead).where(ThreadRead.ok.is_(False))).all()
+        failed = session.scalars(select(ThreadReadRow).where(ThreadReadRow.ok.is_(False))).all()
         assert len(failed) == 5 and all(r.thread == "game" and "503" in (r.error or "") for r in failed)
     assert _alive(w, "Г6")
     assert "бот не мог читать форум с 01.12 13:10 до 01.12 14:01 (МСК)." in _result(w)
@@ -144,7 +144,7 @@ def test_c14_the_store_keeps_each_read_and_gives_one_per_tick(sessions):
     with sessions.begin() as session:
         games = []
         for name in ("g1", "g2"):
-            game = Game(name=name, forum_id=_forum(session), status="running", mode="live", setup_json="{}", seed=1,
+            game = GameRow(name=name, forum_id=_forum(session), status="running", mode="live", setup_json="{}", seed=1,
                         commitment="0" * 64,
                         started_at=STARTED)
             session.add(game)
@@ -158,7 +158,7 @@ def test_c14_the_store_keeps_each_read_and_gives_one_per_tick(sessions):
     with sessions.begin() as session:
         assert tick_reads(session, g1) == ((T0, False), (T0 + 10 * M, True), (T0 + 20 * M, False))
         assert tick_reads(session, g2) == ((T0 + 5 * M, False),)
-        row = session.scalars(select(ThreadRead).where(ThreadRead.thread == "vote", ThreadRead.ok.is_(False))).one()
+        row = session.scalars(select(ThreadReadRow).where(ThreadReadRow.thread == "vote", ThreadReadRow.ok.is_(False))).one()
         assert row.error == "HTTP 503" and row.read_at == T0
 
 
@@ -179,6 +179,6 @@ def test_c14_a_tick_that_cannot_log_in_records_a_failed_read_for_each_game(tmp_p
     monkeypatch.setattr(w.forum, "login", refused)
     w.tick()
     with w.daemon.sessions.begin() as session:
-        rows = session.scalars(select(ThreadRead).where(ThreadRead.read_at == w.now)).all()
+        rows = session.scalars(select(ThreadReadRow).where(ThreadReadRow.read_at == w.now)).all()
         assert [(r.thread, r.ok) for r in rows] == [("forum", False)] and "502" in (rows[0].error or "")
     w.close()

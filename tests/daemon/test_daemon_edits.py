@@ -8,7 +8,7 @@ from datetime import timedelta
 from daemon_world import CAST, T0, World
 from sqlalchemy import select
 
-from forumbot.store.models import RawInput
+from forumbot.store.models import InputRow
 from forumbot.store.game import fold_game
 
 
@@ -38,9 +38,9 @@ def _died(w: World, nick: str):
     return (died.phase, died.cause) if died else None
 
 
-def _row(w: World, item_id: str) -> RawInput:
+def _row(w: World, item_id: str) -> InputRow:
     with w.daemon.sessions.begin() as s:
-        return s.scalar(select(RawInput).where(RawInput.item_id == item_id))
+        return s.scalar(select(InputRow).where(InputRow.item_id == item_id))
 
 
 def _bot_texts(w: World) -> list[str]:

@@ -10,14 +10,14 @@ from sqlalchemy import func, select
 from forumbot.exit_codes import EXIT_OK, EXIT_UNREACHABLE
 from forumbot.cycle.daemon import exit_code
 from forumbot.errors import FloodLimited, ForumUnavailable, LoginRequired
-from forumbot.store.models import Cursor, OutboxRow, RawInput
+from forumbot.store.models import CursorRow, OutboxRow, InputRow
 
 
 def snapshot(w: World) -> tuple:
     with w.daemon.sessions.begin() as s:
         return (
-            s.scalar(select(func.count()).select_from(RawInput)),
-            sorted(s.execute(select(Cursor.stream, Cursor.value)).all()),
+            s.scalar(select(func.count()).select_from(InputRow)),
+            sorted(s.execute(select(CursorRow.stream, CursorRow.value)).all()),
             sorted(s.execute(select(OutboxRow.key, OutboxRow.status)).all()),
         )
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 from daemon_world import CAST, GM, STARTED, STEPS, T0, World, game_toml, play
 
 from forumbot.games.status import game_status
-from forumbot.store.models import Game
+from forumbot.store.models import GameRow
 from forumbot.store.game import fold_game
 
 DAY1 = STEPS[2][0]
@@ -26,7 +26,7 @@ def _end_first_game(w: World) -> None:
         w.pm(GM, f"модкилл {mafioso}")
     w.tick()
     with w.daemon.sessions.begin() as s:
-        assert s.get(Game, 1).status == "ended"
+        assert s.get(GameRow, 1).status == "ended"
 
 
 def two_games(tmp_path) -> World:
@@ -101,7 +101,7 @@ def test_a_tick_that_listed_the_game_before_another_ended_it_sends_nothing_issue
     assert w.state() == seen["after_end"]
     assert [g.state for g in report.games] == ["ended"]
     with w.daemon.sessions.begin() as s:
-        assert s.get(Game, 1).ended_at == w.now
+        assert s.get(GameRow, 1).ended_at == w.now
     w.close()
 
 

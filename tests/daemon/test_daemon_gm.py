@@ -8,7 +8,7 @@ import json
 from daemon_world import GM, STEPS, play, world  # noqa: F401  (fixture)
 from sqlalchemy import select
 
-from forumbot.store.models import Override
+from forumbot.store.models import OverrideRow
 from forumbot.store.game import fold_game
 
 FORGERIES = [
@@ -35,7 +35,7 @@ def test_forged_gm_commands_change_nothing(world):
     assert alive(world, "М3")
     assert not any("М3" in text and "модкилл" in text.lower() for _, text, _ in world.bot_posts())
     with world.daemon.sessions.begin() as s:
-        assert s.scalars(select(Override)).all() == []
+        assert s.scalars(select(OverrideRow)).all() == []
 
 
 def test_a_real_gm_command_applies_and_is_logged_with_state_before_and_after(world):
@@ -45,7 +45,7 @@ def test_a_real_gm_command_applies_and_is_logged_with_state_before_and_after(wor
     world.tick()
     assert not alive(world, "М3")
     with world.daemon.sessions.begin() as s:
-        (entry,) = s.scalars(select(Override)).all()
+        (entry,) = s.scalars(select(OverrideRow)).all()
     assert entry.gm == GM and entry.command == "модкилл М3"
     before, after = json.loads(entry.state_before), json.loads(entry.state_after)
     m3 = lambda state: next(p for p in state["players"] if p["nick"] == "М3")  # noqa: E731
@@ -53,4 +53,4 @@ def test_a_real_gm_command_applies_and_is_logged_with_state_before_and_after(wor
     assert any(to == GM for to, _, _ in world.bot_pms())  # answered by PM
     world.tick()  # logged once, not per cycle
     with world.daemon.sessions.begin() as s:
-        assert len(s.scalars(select(Override)).all()) == 1
+        assert len(s.scalars(select(OverrideRow)).all()) == 1

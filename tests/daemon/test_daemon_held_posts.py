@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from daemon_world import GM, STEPS, T0, play, world  # noqa: F401 (a fixture)
 from sqlalchemy import select
 
-from forumbot.store.models import RawInput
+from forumbot.store.models import InputRow
 from forumbot.store.game import fold_game
 
 CHANGED = ("Шериф", "М2", "М3", "М4", "М5")
@@ -33,8 +33,8 @@ def _told(w) -> list[str]:
 
 def _stored(w, ids: list[str]) -> dict[str, datetime]:
     with w.daemon.sessions.begin() as session:
-        return dict(session.execute(select(RawInput.item_id, RawInput.first_seen_at).where(
-            RawInput.kind == "post", RawInput.item_id.in_(ids))).all())
+        return dict(session.execute(select(InputRow.item_id, InputRow.first_seen_at).where(
+            InputRow.kind == "post", InputRow.item_id.in_(ids))).all())
 
 
 def _hanged(w) -> dict[str, str]:
@@ -70,8 +70,8 @@ def test_C1_a_vote_approved_before_the_deadline_counts_from_the_tick_that_reads_
     # stored as new posts when first read visible (not at the tick that saw them held), never as edits
     assert _stored(w, [p.id for p in held]) == {p.id: read for p in held}
     with w.daemon.sessions.begin() as session:
-        assert not session.scalars(select(RawInput.id).where(
-            RawInput.item_id.in_([p.id for p in held]), RawInput.edit_count > 0)).all()
+        assert not session.scalars(select(InputRow.id).where(
+            InputRow.item_id.in_([p.id for p in held]), InputRow.edit_count > 0)).all()
     w.now = STEPS[3][0]
     w.tick()
     assert _hanged(w) == {"М1": "day 1"}  # 8 to 2 with the approved votes, at their stamps (C-1, M-8)

@@ -25,7 +25,7 @@ from adapters.phpbb.forum import PhpbbForum
 from daemon_world import CAST, GM, T0, World, config_toml, default_fold
 from forumbot.forum.adapter import ForumPM
 from forumbot.cycle.daemon import Daemon
-from forumbot.store.models import Forum, RawInput
+from forumbot.store.models import ForumRow, InputRow
 from forumbot.store.records import INBOX, set_cursor, store_pms, topic_stream
 from forumbot.cycle.inbox import INBOX_READ
 
@@ -173,7 +173,7 @@ def world(tmp_path, board):
     w.start()
     w.now = T0 + timedelta(minutes=1)  # Day 1 is open: its deadline is a day away
     with w.daemon.sessions.begin() as session:
-        forum_id = session.scalar(select(Forum.id).where(Forum.name == "main"))
+        forum_id = session.scalar(select(ForumRow.id).where(ForumRow.name == "main"))
         # the inbox's PMs seen already, so a read of it is one request unless a test says otherwise
         set_cursor(session, forum_id, INBOX, json.dumps({"max": int(e.pm_id), "del": []}))
     w.forum_id = forum_id
@@ -193,7 +193,7 @@ def tick(w: BoardWorld, board: Board, minutes: int = 1) -> list[str]:
 
 def stored_pms(w: BoardWorld) -> list[str]:
     with w.daemon.sessions.begin() as session:
-        return list(session.scalars(select(RawInput.item_id).where(RawInput.kind == "pm")))
+        return list(session.scalars(select(InputRow.item_id).where(InputRow.kind == "pm")))
 
 
 def set_inbox_cursor(w: BoardWorld, value: dict) -> None:

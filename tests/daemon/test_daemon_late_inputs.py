@@ -18,7 +18,7 @@ from sqlalchemy import select
 from forumbot import replay
 from forumbot.games.export import export_game
 from forumbot.games.status import game_status
-from forumbot.store.models import OutboxRow, Resolution
+from forumbot.store.models import OutboxRow, ResolutionRow
 from forumbot.store.game import fold_game
 
 CHANGED = ("Шериф", "М2", "М3", "М4", "М5")  # 7 for Маф1 and 3 for М1 become 2 and 8
@@ -46,7 +46,7 @@ def test_C13_votes_approved_after_the_deadline_leave_the_announced_day_as_it_was
     w = world
     _day_one_resolved(w)
     with w.daemon.sessions.begin() as session:
-        resolved = dict(session.execute(select(Resolution.phase, Resolution.resolved_at)).all())
+        resolved = dict(session.execute(select(ResolutionRow.phase, ResolutionRow.resolved_at)).all())
     assert resolved == {"setup": STEPS[2][0], "day 1": STEPS[3][0],  # the ticks that resolved them
                         # and those that first made the interim count and the reminders (issue 26 item 8)
                         "day 1/count/20261201T090000": STEPS[2][0], "remind:setup": STEPS[2][0],

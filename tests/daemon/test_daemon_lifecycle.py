@@ -11,7 +11,7 @@ from sqlalchemy import select
 from forumbot.config.load import load_config
 from forumbot.config.checks import check_setups
 from forumbot.games.start import commitment
-from forumbot.store.models import Game, Seat
+from forumbot.store.models import GameRow, SeatRow
 
 REPO = Path(__file__).parent.parent.parent
 
@@ -26,9 +26,9 @@ def test_commitment_is_posted_with_the_player_list_and_is_the_documented_hash(wo
     (player_list, *_) = [text for _, text, _ in world.bot_posts("g1/game")]
     assert documented in player_list
     with world.daemon.sessions.begin() as s:
-        game = s.scalar(select(Game))
+        game = s.scalar(select(GameRow))
         assert (game.seed, game.commitment) == (8264019513, documented)
-        assert [(x.nick, x.role) for x in s.scalars(select(Seat).order_by(Seat.seat_no))] == CAST
+        assert [(x.nick, x.role) for x in s.scalars(select(SeatRow).order_by(SeatRow.seat_no))] == CAST
 
 
 def test_a_started_game_keeps_its_setup_when_the_config_changes(world):

@@ -9,7 +9,7 @@ from daemon_world import GM, STEPS, World, game_toml, play
 from sqlalchemy import select
 
 from forumbot.games.status import game_status
-from forumbot.store.models import OutboxRow, RawInput
+from forumbot.store.models import OutboxRow, InputRow
 
 DAY1_END, NIGHT1_END = STEPS[3][0], STEPS[5][0]
 
@@ -96,7 +96,7 @@ def test_r13_a_post_in_a_closed_thread_is_read_as_usual(tmp_path):
     w.tick()
     assert any(c == "fetch_posts g1/vote" for c in w.forum.calls[-6:])
     with w.daemon.sessions.begin() as s:
-        stored = [(r.topic, r.author) for r in s.scalars(select(RawInput).where(RawInput.kind == "post"))]
+        stored = [(r.topic, r.author) for r in s.scalars(select(InputRow).where(InputRow.kind == "post"))]
     assert stored.count(("g1/vote", "М3")) == 2  # the Day 1 vote and the night's post
     w.close()
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 from daemon_world import GM, STEPS, World, play
 from sqlalchemy import select
 
-from forumbot.store.models import Override
+from forumbot.store.models import OverrideRow
 from forumbot.store.game import default_fold
 
 
@@ -53,7 +53,7 @@ def test_the_override_log_keeps_the_state_before_and_after_each_command_from_the
     w.tick()
     with w.daemon.sessions.begin() as s:
         rows = {r.command: (json.loads(r.state_before), json.loads(r.state_after))
-                for r in s.scalars(select(Override))}
+                for r in s.scalars(select(OverrideRow))}
     assert set(rows) == {extend.text, kill.text}
     before, after = rows[extend.text]
     assert before["phase"] == after["phase"] == "day 1"

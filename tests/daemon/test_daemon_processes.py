@@ -21,7 +21,7 @@ from fileforum import FileForum
 from forumbot.cli.main import main
 from forumbot.config.load import load_config
 from forumbot.games.start import start_game
-from forumbot.store import Game, open_engine, session_factory, upgrade
+from forumbot.store import GameRow, open_engine, session_factory, upgrade
 
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent
@@ -181,5 +181,5 @@ def test_four_ticks_at_the_games_end_send_only_what_one_tick_sends_issue7_item15
     for path in (config, clean_config):
         engine = open_engine(load_config(path).database_url)
         with session_factory(engine).begin() as s:
-            assert s.scalar(select(Game.status)) == "ended"
+            assert s.scalar(select(GameRow.status)) == "ended"
         engine.dispose()

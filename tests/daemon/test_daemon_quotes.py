@@ -8,7 +8,7 @@ from datetime import timedelta
 from daemon_world import CAST, T0, World
 from sqlalchemy import select
 
-from forumbot.store.models import RawInput
+from forumbot.store.models import InputRow
 from forumbot.store.game import fold_game
 
 
@@ -37,7 +37,7 @@ def test_H3_M7_a_vote_post_with_a_removed_quote_is_no_vote_through_tick(tmp_path
     w.forum.add_post("g1/game", "М4", "согласен", at, quoted=True)
     w.tick()
     with w.daemon.sessions.begin() as s:
-        rows = {r.item_id: r for r in s.scalars(select(RawInput).where(RawInput.kind == "post"))}
+        rows = {r.item_id: r for r in s.scalars(select(InputRow).where(InputRow.kind == "post"))}
     assert all(rows[p.id].quoted and rows[p.id].first_quoted for p in quoting)
     assert rows[quoting[0].id].text == "Маф1"  # the text as the adapter gave it
     w.now = T0 + timedelta(hours=24, minutes=1)

@@ -9,7 +9,7 @@ from datetime import timedelta
 from daemon_world import CAST, GM, T0, World
 from sqlalchemy import select
 
-from forumbot.store.models import RawInput
+from forumbot.store.models import InputRow
 from forumbot.store.game import fold_game
 
 DEADLINE = T0 + timedelta(hours=24)
@@ -36,9 +36,9 @@ def _died(w: World, nick: str):
     return (died.phase, died.cause) if died else None
 
 
-def _row(w: World, item_id: str) -> RawInput:
+def _row(w: World, item_id: str) -> InputRow:
     with w.daemon.sessions.begin() as s:
-        return s.scalar(select(RawInput).where(RawInput.item_id == item_id))
+        return s.scalar(select(InputRow).where(InputRow.item_id == item_id))
 
 
 def _result_text(w: World) -> str:
@@ -107,7 +107,7 @@ def test_C11_a_reread_cut_short_marks_nothing_deleted(tmp_path):
     w.now = DEADLINE + timedelta(minutes=1)
     w.tick()
     with w.daemon.sessions.begin() as s:
-        assert s.scalars(select(RawInput).where(RawInput.deleted_at.is_not(None))).all() == []
+        assert s.scalars(select(InputRow).where(InputRow.deleted_at.is_not(None))).all() == []
     assert _died(w, "М1") == ("day 1", "vote")
     w.close()
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 from daemon_world import BOT, GM, STARTED, STEPS, World, game_toml, play
 from sqlalchemy import func, select
 
-from forumbot.store.models import OutboxRow, RawInput
+from forumbot.store.models import OutboxRow, InputRow
 from forumbot.store.game import fold_game
 
 
@@ -18,7 +18,7 @@ def test_pm_from_someone_in_no_game_is_stored_and_not_answered(tmp_path):
     w.pm("Прохожий", "а можно мне в игру?")
     w.tick()
     with w.daemon.sessions.begin() as s:
-        assert s.scalar(select(func.count()).select_from(RawInput).where(RawInput.author == "Прохожий")) == 1
+        assert s.scalar(select(func.count()).select_from(InputRow).where(InputRow.author == "Прохожий")) == 1
     assert not [to for to, _, _ in w.bot_pms() if to == "Прохожий"]
     w.close()
 

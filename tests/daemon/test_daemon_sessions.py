@@ -21,7 +21,7 @@ from adapters.mybb.forum import MybbForum
 from adapters.phpbb.forum import PhpbbForum
 from daemon_world import World
 from forumbot.cycle.daemon import Forums
-from forumbot.store.models import Forum
+from forumbot.store.models import ForumRow
 from forumbot.forum.retry import Retry
 from forumbot.forum.transport_settings import PACE_MARGIN
 
@@ -82,7 +82,7 @@ def logins(http) -> int:
 
 def stored(world) -> dict:
     with world.daemon.sessions.begin() as session:
-        return json.loads(session.scalar(select(Forum.cookies).where(Forum.name == "main")))
+        return json.loads(session.scalar(select(ForumRow.cookies).where(ForumRow.name == "main")))
 
 
 def test_a_second_tick_with_stored_cookies_does_not_log_in(world, clock, http):
@@ -143,7 +143,7 @@ def test_an_overlapping_tick_does_not_erase_the_other_ones_post_time(world, cloc
 
 def test_an_unreadable_stored_session_means_a_login_not_a_traceback(world, clock, http, caplog):
     with world.daemon.sessions.begin() as session:
-        session.scalar(select(Forum).where(Forum.name == "main")).cookies = "{not json"
+        session.scalar(select(ForumRow).where(ForumRow.name == "main")).cookies = "{not json"
     caplog.set_level(logging.WARNING)
     adapter = process(world, clock).open({"main"}, Retry(sleep=clock.sleep))["main"]
     assert logins(http) == 1 and not isinstance(adapter, Exception)

@@ -16,7 +16,7 @@ from forumbot.games.status import game_status
 from forumbot.games.stop import stop_game
 from forumbot.pages.dashboard import dashboard
 from forumbot.store.game import fold_game
-from forumbot.store.models import Override, Seat
+from forumbot.store.models import OverrideRow, SeatRow
 
 NAMES = ["Маша", "Петя", "Вася", "Коля", "Оля", "Аня", "Дима", "Лена", "Игорь", "Сова", "Ёжик"]
 SIGNUP = f"""
@@ -68,9 +68,9 @@ def test_s1_s3_the_daemon_runs_a_sign_up_through_a_restart_and_starts_the_game_w
     assert all(n in opening for n in expected) and "Ёжик" not in opening and "Маша" not in opening
     assert "День 1 начнётся 01.12 15:29 МСК" in opening  # no `start`: a day after the close (Сова, 15:29:30)
     with w.daemon.sessions.begin() as s:
-        assert [r.nick for r in s.scalars(select(Seat).where(Seat.game_id == 1).order_by(Seat.seat_no))] == expected
+        assert [r.nick for r in s.scalars(select(SeatRow).where(SeatRow.game_id == 1).order_by(SeatRow.seat_no))] == expected
     with w.daemon.sessions.begin() as s:  # the GM's `добавить` is in the override log (C-9, S-3)
-        (entry,) = s.scalars(select(Override)).all()
+        (entry,) = s.scalars(select(OverrideRow)).all()
     assert entry.gm == GM and entry.command == "добавить Гость"
     assert "Гость" not in entry.state_before and "Гость" in entry.state_after
     roles = [to for to, _, _ in w.bot_pms()]
@@ -266,7 +266,7 @@ def test_s4_the_daemon_offers_a_seat_to_the_reserve_routes_the_answer_and_makes_
     texts = [t for _, t, _ in w.bot_posts("g1/game")]
     assert any(t.startswith("Замена: место игрока [b]Петя[/b] занимает [b]Гость[/b].") for t in texts)
     with w.daemon.sessions.begin() as s:
-        assert "Гость" in [r.current_nick for r in s.scalars(select(Seat).where(Seat.game_id == 1))]
+        assert "Гость" in [r.current_nick for r in s.scalars(select(SeatRow).where(SeatRow.game_id == 1))]
     w.now += timedelta(minutes=10)
     w.pm("Гость", "подтверждаю")  # now a player: his PMs go to his seat
     w.tick()

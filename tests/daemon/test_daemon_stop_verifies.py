@@ -16,7 +16,7 @@ from sqlalchemy import select
 from forumbot import replay
 from forumbot.cli.main import main
 from forumbot.games.export import export_game
-from forumbot.store.models import Game, OutboxRow
+from forumbot.store.models import GameRow, OutboxRow
 
 
 def _stop(w, reason: str) -> str:
@@ -34,7 +34,7 @@ def _drawn(closing: str) -> str:
 
 def _commitment(w) -> str:
     with w.daemon.sessions.begin() as session:
-        return session.scalar(select(Game.commitment))
+        return session.scalar(select(GameRow.commitment))
 
 
 def test_the_stop_post_gives_the_hashed_string_and_the_command_and_the_reason_in_russian(world, capsys):
@@ -50,7 +50,7 @@ def test_the_stop_post_gives_the_hashed_string_and_the_command_and_the_reason_in
     assert _commitment(w) in w.bot_posts("g1/game")[0][1]
     assert "Проверить в терминале" in plain and f"printf '%s' '{drawn}' | sha256sum" in plain
     with w.daemon.sessions.begin() as session:
-        assert session.scalar(select(Game.stop_reason)) == "Сервер переезжает."
+        assert session.scalar(select(GameRow.stop_reason)) == "Сервер переезжает."
 
 
 def test_the_stop_post_in_english(tmp_path):
@@ -75,7 +75,7 @@ def test_an_exported_stopped_game_replays_into_the_same_closing_post_and_ends_st
     _stop(w, "Сервер переезжает.")
     transcript = export_game(w.daemon.sessions, w.config, "g1", w.now + timedelta(days=3))
     with w.daemon.sessions.begin() as session:
-        ended = session.scalar(select(Game.ended_at))
+        ended = session.scalar(select(GameRow.ended_at))
         sent = [(r.due_at, r.where, r.to, r.text) for r in session.scalars(
             select(OutboxRow).where(OutboxRow.status == "sent").order_by(OutboxRow.due_at, OutboxRow.id))]
     assert transcript["stopped"] == {"at": ended.isoformat(), "reason": "Сервер переезжает."}

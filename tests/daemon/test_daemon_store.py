@@ -11,7 +11,7 @@ from sqlalchemy import func, select, text
 
 from adapters.memory.forum import MemoryForum
 from daemon_world import pg_database, world  # noqa: F401  (fixtures)
-from forumbot.store import Base, RawInput, SchemaOutdated, open_engine, require_current, session_factory, upgrade
+from forumbot.store import Base, InputRow, SchemaOutdated, open_engine, require_current, session_factory, upgrade
 from forumbot.store.records import forum_id, store_pms, store_posts
 from forumbot.store.schema import current_revision, head_revision
 from forumbot.store.game import _input
@@ -38,7 +38,7 @@ def test_rereading_a_page_stores_nothing_twice(sessions):
             store_posts(s, fid, [post], NOW)
             store_pms(s, fid, [pm], NOW)
     with sessions.begin() as s:
-        assert s.scalar(select(func.count()).select_from(RawInput)) == 2
+        assert s.scalar(select(func.count()).select_from(InputRow)) == 2
 
 
 def test_an_edit_updates_the_text_and_keeps_the_first_one(sessions):
@@ -54,7 +54,7 @@ def test_an_edit_updates_the_text_and_keeps_the_first_one(sessions):
     forum.edit_post(post.id, "Оля", second_edit)
     with sessions.begin() as s:
         store_posts(s, fid, forum.topics["vote"], NOW)
-        row = s.scalar(select(RawInput))
+        row = s.scalar(select(InputRow))
         assert (row.first_text, row.text) == ("Петя", "Оля")
         assert row.edited_at == second_edit and row.first_edited_at == first_edit
         # the fold sees the earliest edit (the forum only shows the latest) and the first text (C-11)
@@ -80,7 +80,7 @@ def test_an_edit_time_that_drifts_alone_is_no_edit(sessions):
     drifted = [replace(p, edited_at=edited + timedelta(minutes=1)) for p in forum.topics["vote"]]
     with sessions.begin() as s:
         assert store_posts(s, fid, drifted, NOW) == 0
-        row = s.scalar(select(RawInput))
+        row = s.scalar(select(InputRow))
         assert row.first_edited_at == edited and row.edited_at == edited
 
 
@@ -97,7 +97,7 @@ def test_H3_an_edit_that_only_adds_a_quote_is_recorded_and_the_fold_sees_both_ve
     edited = replace(post, quoted=True, edited_at=NOW + timedelta(minutes=5), edit_count=1)
     with sessions.begin() as s:
         assert store_posts(s, fid, [edited], NOW) == 1
-        row = s.scalar(select(RawInput))
+        row = s.scalar(select(InputRow))
         assert (row.quoted, row.first_quoted) == (True, False)
         item = _input(row, Where.VOTE)
         assert (item.text, item.first_text) == ("[quote][/quote]Петя", "Петя")
@@ -118,7 +118,7 @@ def test_rows_stored_before_revision_0002_read_as_unquoted(tmp_path):
     require_current(engine)
     sessions = session_factory(engine)
     with sessions.begin() as s:
-        row = s.scalar(select(RawInput))
+        row = s.scalar(select(InputRow))
         assert row.quoted is None and _input(row, Where.VOTE).text == "Петя"
         again = MemoryForum().add_post("vote", "Маша", "Петя", NOW)
         assert store_posts(s, 1, [replace_id(again, "7")], NOW) == 0  # re-read unquoted: no write
@@ -184,7 +184,7 @@ def test_posts_are_filed_under_the_thread_as_configured(world):
     world.post("vote", "М1", "Маф1")
     world.tick()
     with world.daemon.sessions.begin() as s:
-        assert s.scalar(select(RawInput.topic).where(RawInput.author == "М1")) == "g1/vote"
+        assert s.scalar(select(InputRow.topic).where(InputRow.author == "М1")) == "g1/vote"
 
 
 def test_database_wal_and_lock_folder_are_private_issue7_item21(tmp_path):

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from forumbot.forum.adapter import ForumPost
 from forumbot.game import run
 from forumbot.store.checkpoints import load_marked_tip
-from forumbot.store.models import Forum, Game, RawInput
+from forumbot.store.models import ForumRow, GameRow, InputRow
 from forumbot.store.records import mark_deleted, store_posts
 from forumbot.store.inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.store.game import load_game
@@ -23,7 +23,7 @@ from forumbot.store.game import load_game
 
 def _game(w):  # type: ignore[no-untyped-def]
     with w.daemon.sessions.begin() as session:
-        return session.scalar(select(Game.id)), session.scalar(select(Forum.id))
+        return session.scalar(select(GameRow.id)), session.scalar(select(ForumRow.id))
 
 
 def _read(w, game_id):  # type: ignore[no-untyped-def]
@@ -87,7 +87,7 @@ def test_issue19_C11_C13_a_changed_or_late_row_makes_the_tick_read_the_game_whol
     game_id, forum_id = _played(world)
     with world.daemon.sessions.begin() as session:
         tip, _, _ = load_marked_tip(session, game_id)
-        first = session.scalar(select(RawInput).where(RawInput.topic == "g1/vote").order_by(RawInput.id).limit(1))
+        first = session.scalar(select(InputRow).where(InputRow.topic == "g1/vote").order_by(InputRow.id).limit(1))
         old = ForumPost(topic="g1/vote", id=first.item_id, author=first.author, author_id=first.author_id,
                         posted_at=first.posted_at, edited_at=None, edit_count=0, text=first.text, html=first.html)
         if change == "edited":  # C-11: the text now differs, the first text stays
@@ -98,7 +98,7 @@ def test_issue19_C11_C13_a_changed_or_late_row_makes_the_tick_read_the_game_whol
             late = _with(old, id="late-1", author="М5", text="М6", posted_at=tip.until - timedelta(hours=3))
             assert store_posts(session, forum_id, [late], world.now, "g1/vote")
         else:  # what the daemon learnt of a PM (tick_bookkeeping.check_accounts)
-            pm = session.scalar(select(RawInput).where(RawInput.kind == "pm").order_by(RawInput.id).limit(1))
+            pm = session.scalar(select(InputRow).where(InputRow.kind == "pm").order_by(InputRow.id).limit(1))
             pm.facts = '{"missing_accounts": []}'
     _, inputs, _, (_, whole, _) = _read(world, game_id)
     assert not inputs.checked and list(inputs) == whole
@@ -125,7 +125,7 @@ def test_issue19_a_row_the_tip_saw_changed_during_the_tick_is_caught_when_read(w
     _, inputs, _, _ = _read(world, game_id)
     assert inputs.checked
     with world.daemon.sessions.begin() as session:
-        row = session.scalar(select(RawInput).where(RawInput.topic == "g1/vote").order_by(RawInput.id).limit(1))
+        row = session.scalar(select(InputRow).where(InputRow.topic == "g1/vote").order_by(InputRow.id).limit(1))
         row.text = "М2"  # an edit as store_posts records it (the version grows)
     with pytest.raises(InputsChanged):
         list(inputs)
@@ -139,11 +139,11 @@ def test_issue19_a_row_the_tip_saw_changed_during_the_tick_is_caught_when_read(w
 def test_issue19_the_version_grows_at_every_write_of_a_row(world):  # noqa: F811
     game_id, forum_id = _played(world)
     with world.daemon.sessions.begin() as session:
-        row = session.scalar(select(RawInput).order_by(RawInput.id).limit(1))
+        row = session.scalar(select(InputRow).order_by(InputRow.id).limit(1))
         assert row.version == 1
         row.text = row.text + "!"
     with world.daemon.sessions.begin() as session:
-        row = session.scalar(select(RawInput).order_by(RawInput.id).limit(1))
+        row = session.scalar(select(InputRow).order_by(InputRow.id).limit(1))
         assert row.version == 2
 
 
@@ -155,7 +155,7 @@ def test_issue19_C9_a_gm_command_a_dead_tick_folded_is_logged_by_the_next(world,
     from daemon_world import GM, Crash
 
     from forumbot.cycle import tick as tick_module
-    from forumbot.store.models import Override
+    from forumbot.store.models import OverrideRow
 
     play(world, upto=len(STEPS) - 2)
     world.now = STEPS[-1][0]
@@ -178,7 +178,7 @@ def test_issue19_C9_a_gm_command_a_dead_tick_folded_is_logged_by_the_next(world,
     world.post("vote", "М3", "М4")
     world.tick()  # its tip is marked enqueued
     with world.daemon.sessions.begin() as session:
-        logged = list(session.scalars(select(Override.command)))
+        logged = list(session.scalars(select(OverrideRow.command)))
         assert load_marked_tip(session, game_id)[2] is True
     assert logged.count("статус") == 1
     assert any(to == GM and "Дон" in text for to, text, _ in world.bot_pms())  # the status, roles and all
@@ -224,7 +224,7 @@ def test_issue19_a_gm_command_checked_by_its_tick_leaves_the_tip_usable(world): 
     world.pm(GM, "статус")
     world.tick()
     with world.daemon.sessions.begin() as session:
-        facts = session.scalar(select(RawInput.facts).where(RawInput.kind == "pm").order_by(RawInput.id.desc()))
+        facts = session.scalar(select(InputRow.facts).where(InputRow.kind == "pm").order_by(InputRow.id.desc()))
     assert facts == "{}"
     _stored_vote(world, forum_id, "М6", "М3")
     _, inputs, _, (_, whole, _) = _read(world, game_id)
@@ -243,7 +243,7 @@ def test_issue19_C11_on_postgresql_a_tick_reads_only_what_is_new_and_an_edit_rea
         tip, inputs, _, (_, whole, _) = _read(w, game_id)
         assert inputs.checked and [i.author for i in inputs[inputs.start:]] == ["М4"] and list(inputs) == whole
         with w.daemon.sessions.begin() as session:
-            row = session.scalar(select(RawInput).where(RawInput.topic == "g1/vote").order_by(RawInput.id).limit(1))
+            row = session.scalar(select(InputRow).where(InputRow.topic == "g1/vote").order_by(InputRow.id).limit(1))
             row.text = "М2"
         _, inputs, _, (_, whole, _) = _read(w, game_id)
         assert not inputs.checked and list(inputs) == whole

@@ -14,13 +14,13 @@ from forumbot.exit_codes import EXIT_CONFIG
 from forumbot.cycle.daemon import describe, exit_code
 from forumbot.errors import SetupError
 from forumbot.games.status import game_status
-from forumbot.store.models import Game
+from forumbot.store.models import GameRow
 from forumbot.store.setup_codec import setup_from_json
 
 
 def spoil(w: World, name: str, change) -> None:
     with w.daemon.sessions.begin() as s:
-        game = next(g for g in s.query(Game) if g.name == name)
+        game = next(g for g in s.query(GameRow) if g.name == name)
         data = json.loads(game.setup_json)
         change(data)
         game.setup_json = json.dumps(data, ensure_ascii=False)
@@ -62,7 +62,7 @@ def test_loading_a_stored_setup_names_what_would_hang_or_crash_issue7_item19(tmp
     w = World(tmp_path)
     w.start()
     with w.daemon.sessions.begin() as s:
-        stored = json.loads(s.query(Game).one().setup_json)
+        stored = json.loads(s.query(GameRow).one().setup_json)
     change(stored)
     with pytest.raises(SetupError, match=field) as err:
         setup_from_json(json.dumps(stored), game="g1")

@@ -12,7 +12,7 @@ from daemon_world import STEPS, World, game_toml
 from sqlalchemy import delete, select
 
 from forumbot.engine.checkpoint import TIP, Tip, loads
-from forumbot.store.models import Checkpoint, Game, OutboxRow
+from forumbot.store.models import CheckpointRow, GameRow, OutboxRow
 
 # g2 plays 1-hour days and 2-hour nights with nobody acting: by g1's Day 1 it is days ahead of it
 G2 = game_toml("g2", prefix="x").replace('timezone = "Europe/Moscow"',
@@ -29,18 +29,18 @@ def _world(tmp_path, name: str) -> World:
 
 def _game_id(w: World, name: str) -> int:
     with w.daemon.sessions.begin() as s:
-        return s.scalar(select(Game.id).where(Game.name == name))
+        return s.scalar(select(GameRow.id).where(GameRow.name == name))
 
 
 def _tip_row(w: World, game: str) -> dict:
     with w.daemon.sessions.begin() as s:
-        row = s.scalar(select(Checkpoint).where(Checkpoint.game_id == _game_id(w, game), Checkpoint.phase == TIP))
+        row = s.scalar(select(CheckpointRow).where(CheckpointRow.game_id == _game_id(w, game), CheckpointRow.phase == TIP))
         return {f: getattr(row, f) for f in FIELDS}
 
 
 def _put_tip_row(w: World, game: str, values: dict) -> None:
     with w.daemon.sessions.begin() as s:
-        row = s.scalar(select(Checkpoint).where(Checkpoint.game_id == _game_id(w, game), Checkpoint.phase == TIP))
+        row = s.scalar(select(CheckpointRow).where(CheckpointRow.game_id == _game_id(w, game), CheckpointRow.phase == TIP))
         for f in FIELDS:
             setattr(row, f, values[f])
 
@@ -110,11 +110,11 @@ def test_issue26_item4_a_tip_row_whose_outbox_rows_are_gone_queues_as_without_a_
             w.tick()
         g1 = _game_id(w, "g1")
         with w.daemon.sessions.begin() as s:
-            tip = loads(s.scalar(select(Checkpoint.data).where(Checkpoint.game_id == g1, Checkpoint.phase == TIP)), Tip)
+            tip = loads(s.scalar(select(CheckpointRow.data).where(CheckpointRow.game_id == g1, CheckpointRow.phase == TIP)), Tip)
             latest = max((m for m in tip.state.messages if m.at <= tip.until), key=lambda m: m.at)
             s.execute(delete(OutboxRow).where(OutboxRow.game_id == g1, OutboxRow.key == latest.key))
             if not keep_tip:
-                s.execute(delete(Checkpoint).where(Checkpoint.game_id == g1, Checkpoint.phase == TIP))
+                s.execute(delete(CheckpointRow).where(CheckpointRow.game_id == g1, CheckpointRow.phase == TIP))
         w.now += timedelta(minutes=1)
         w.tick()
         with w.daemon.sessions.begin() as s:

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from test_daemon_cli import MISSING, board, config, phpbb_config, run  # noqa: F401 (fixtures)
 
 from forumbot.config.load import load_config
-from forumbot.store import Game, open_engine, session_factory
+from forumbot.store import GameRow, open_engine, session_factory
 
 NO_SUCH_USER = "Запрашиваемого пользователя не существует."  # fixtures/phpbb/47_memberlist_viewprofile_un_no_user
 
@@ -25,7 +25,7 @@ def _with_typo(config, language: str = "") -> None:
 def _games(config) -> int:
     engine = open_engine(load_config(config).database_url)
     with session_factory(engine).begin() as s:
-        count = s.scalar(select(func.count()).select_from(Game))
+        count = s.scalar(select(func.count()).select_from(GameRow))
     engine.dispose()
     return count
 

@@ -27,7 +27,7 @@ from forumbot.pages.botposts import forum_post_id  # noqa: E402
 from forumbot.pages.commands import transcript_pages  # noqa: E402
 from forumbot.pages.publish import game_pages  # noqa: E402
 from forumbot.pages.site import GamePages  # noqa: E402
-from forumbot.store.models import Game as GameRow  # noqa: E402
+from forumbot.store.models import GameRow  # noqa: E402
 from forumbot.store.models import OutboxRow  # noqa: E402
 
 URL = "https://mafia.example.org/"

@@ -19,7 +19,7 @@ from pagekit import ROOT, from_transcript, site  # noqa: E402
 
 from forumbot.markup import escape_bbcode  # noqa: E402
 from forumbot.model import Special  # noqa: E402
-from forumbot.pages.daydata import DayData, Target  # noqa: E402
+from forumbot.pages.daydata import DayData, ShownTarget  # noqa: E402
 from forumbot.pages.site import GamePages, public_days  # noqa: E402
 from forumbot.parse.normalize import strip_markup  # noqa: E402
 from forumbot.texts import get_texts  # noqa: E402
@@ -158,8 +158,8 @@ def test_C6_H6_each_row_reads_the_vote_as_the_count_of_its_moment(language: str)
     assert reading["Г1"] == "counted" and reading["Г3"] == "counted"
     checked = _rows_match_counts(g, day, [m.at for m in g.run.messages if m.key.startswith("day 1/modkill/")])
     assert checked == 2  # 12:00 (Г1, Г3, Г4 before the modkills) and 15:00 (Г5 after them)
-    assert dict(day.rows[2].tally) == {Target("Г2"): 2, Target("Ф1"): 1}
-    assert dict(day.rows[3].tally) == {Target("Г2"): 2}  # Г4, Г5: Г1 and Ф1 are out
+    assert dict(day.rows[2].tally) == {ShownTarget("Г2"): 2, ShownTarget("Ф1"): 1}
+    assert dict(day.rows[3].tally) == {ShownTarget("Г2"): 2}  # Г4, Г5: Г1 and Ф1 are out
     assert {v for _, voters in day.final for v in voters} == {"Г4", "Г5"} and not out & set(day.lanes)
     page = _page(site(g), "hunt/day-1.html")
     out_words = {"ru": "автор выбыл", "en": "author out"}[language]
@@ -188,8 +188,8 @@ def test_C9_a_replaced_players_post_stays_his_as_the_count_named_it(language: st
     assert [(r.voter, r.target.name if r.target else None) for r in day.rows] == [
         ("М1", "Маф1"), ("М2", "М1"), ("Новичок", "Маф2")]
     assert [r.lane for r in day.rows] == ["Новичок", "М2", "Новичок"]
-    assert dict(day.rows[1].tally) == {Target("Маф1"): 1, Target("М1"): 1}
-    assert dict(day.rows[2].tally) == {Target("Маф2"): 1, Target("Новичок"): 1}
+    assert dict(day.rows[1].tally) == {ShownTarget("Маф1"): 1, ShownTarget("М1"): 1}
+    assert dict(day.rows[2].tally) == {ShownTarget("Маф2"): 1, ShownTarget("Новичок"): 1}
     replaced = [m.at for m in g.run.messages if m.key.startswith("gm/") and m.key.endswith("/post")]
     assert _rows_match_counts(g, day, replaced) == 2  # 12:00 and 15:00
     files = site(g)
