@@ -34,6 +34,7 @@ def flaskbb(tmp_path_factory):
 # --- real boards (issue 8 item 1) ----------------------------------------------------------------------------
 
 from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, live_required  # noqa: E402
+from shared_clock import SharedClock, libfaketime  # noqa: E402
 
 # A board a test asks for by fixture name: (engine, knobs, port shift). Each is built once per session, when the
 # first test asking for it runs; its tests share one xdist worker (`pytest_collection_modifyitems`), so two
@@ -97,6 +98,11 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
 EXACT_TIMES = {"phpbb_board", "phpbb_season_board", "phpbb_side_board", "phpbb_pages_board", "phpbb_restore_board",
                "phpbb_activity_board", "mybb_board", "mybb_side_board", "mybb_pages_board", "mybb_merge_board",
                "smf_board", "fluxbb_board", "fluxbb_stock_board"}
+
+
+# The boards whose PHP runs on a clock the test drives together with the bot's ticks' (shared_clock.py): a deadline
+# passes when the test moves the clock, not after a wait the machine's speed could outrun.
+ON_A_SHARED_CLOCK = {"phpbb_activity_board"}
 
 
 def unavailable(reason: str) -> None:
@@ -206,9 +212,15 @@ def _start_board(name: str, tmp_path_factory):  # type: ignore[no-untyped-def]
     if os.environ.get("FORUMBOT_SKIP_LIVE"):
         pytest.skip("live forum tests: FORUMBOT_SKIP_LIVE is set")
     engine, knobs, shift = BOARD_SPECS[name]
+    folder = tmp_path_factory.mktemp(name)
+    if name in ON_A_SHARED_CLOCK:
+        library = libfaketime()
+        if library is None:
+            unavailable("libfaketime is not installed (Debian package libfaketime; .ci/provision installs faketime)")
+        knobs = {**knobs, **SharedClock.started(folder / "clock").board_knobs(library)}
     try:
         with install_lock():  # two apt-get runs at once (two workers) would fight over dpkg's lock
-            build = BoardBuild(engine, tmp_path_factory.mktemp(name), knobs, shift)
+            build = BoardBuild(engine, folder, knobs, shift)
             if build.installs_packages:
                 build.proc.wait()
         board = build.wait()

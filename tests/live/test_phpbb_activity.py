@@ -2,12 +2,13 @@
 board's 10 players, R-10 cast) with `post_minimum = 2`, `post_minimum_action = "warn_then_autokill"` (R-11),
 `majority_ends_day = true` (R-12), `lock_threads = true` (R-13: the bot made a global moderator first through
 phpBB's ACP, as a GM's admin would) and C-14's smallest lengths (`downtime_grace = 1`, `downtime_window = 3`
-minutes) on the real clock: days of 3 minutes, so their deadlines pass while the test runs; the nights are long
-and the GM closes them.
+minutes) on a clock the board's PHP and the bot's ticks share (shared_clock.py): days of 20 minutes, so every post
+surely falls inside Day 1 however slow the machine, and the test moves that clock past Day 1's deadline instead of
+waiting for it; the nights are long and the GM closes them.
   Day 1: Шарик votes but never writes in the game thread; Печкин 2000 writes but never votes. The tick loop stops
-         right after the day opened and runs again only after the deadline: the deadline is disturbed, so the
-         no-show stays (H-5 waived, the gap named in the result post, one GM PM); Шарик is warned; the vote
-         thread is closed at the deadline.
+         right after the day opened and runs again only after the deadline (the clock moved past it): the
+         deadline is disturbed, so the no-show stays (H-5 waived, the gap named in the result post, one GM PM);
+         Шарик is warned; the vote thread is closed at the deadline.
   Night 1: the GM closes it; Day 2's start opens the vote thread again.
   Day 2: the ticks run every few posts; the ninth vote makes a majority for Kapitan Vrungel (5 of 9): that post's
          time is the deadline, a later change of vote is not counted; Шарик, silent again, leaves as an autokill
@@ -22,12 +23,14 @@ import json
 import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from livegame import LiveGame
 from moderators import may_reply, promote_phpbb
+from shared_clock import SharedClock
 
 pytestmark = pytest.mark.live
 
@@ -35,7 +38,8 @@ ROLES = {"Маша": "doctor", "Кот Баюн": "mafia", "Lucky_Strike": "mafi
 OPTIONS = ('cast = { mafia = 2, doctor = 1, maniac = 0 }, post_minimum = 2, '
            'post_minimum_action = "warn_then_autokill", post_minimum_reminder_hours = 0, majority_ends_day = true, '
            "lock_threads = true, downtime_grace = 1, downtime_window = 3")
-DAY = timedelta(minutes=3)
+DOWNTIME_GRACE, DOWNTIME_WINDOW = timedelta(minutes=1), timedelta(minutes=3)  # OPTIONS' downtime_grace, _window
+DAY = timedelta(minutes=20)  # far longer than Day 1's 27 posts take on any machine that finishes the suite
 MSK = ZoneInfo("Europe/Moscow")
 SILENT, NO_SHOW = "Шарик", "Печкин 2000"
 # Day 1: no majority (6 of 10 would end it); Незнайка leaves by vote
@@ -54,31 +58,34 @@ def test_issue30_free_hunt_r11_r12_r13_c14_on_phpbb(phpbb_activity_board, tmp_pa
     gm = board.member(board.gm)
     p = {name: board.member(name) for name in board.players}
     promote_phpbb(board)  # R-13: the board seeds the bot as an ordinary member
+    clock = SharedClock(Path(board.script_env["FAKETIME_TIMESTAMP_FILE"]))
     game = LiveGame(board, tmp_path, "g1", "free_hunt", ROLES, {"post": 1.2, "pm": 1.2}, options=OPTIONS,
                     hours=(DAY.total_seconds() / 3600, 24))
+    # every tick on the board's clock (its config and `game start` before this ran with the clock not yet moved)
+    game.env.update(clock.process_env(board.script_env["FORUMBOT_LIBFAKETIME"]))
     topic, vote = game.game_topic, game.vote_topic
     reader = p["ёжик"]
 
-    # --- Setup; the GM's конец-фазы opens Day 1, whose deadline is 3 minutes after that PM -----------------------
-    opened = datetime.now(timezone.utc)
+    # --- Setup; the GM's конец-фазы opens Day 1, whose deadline is 20 minutes after that PM ----------------------
+    opened = clock.now()
     game.play_setup(gm, p, ROLES, "Незнайка", "конец-фазы")
     assert "Минимум за день — 2 сообщения в игровой теме" in game.game_text(gm)
     day1_deadline = phase_deadline(game)
-    assert opened + DAY < day1_deadline < datetime.now(timezone.utc) + DAY  # 3 minutes after the GM's PM
+    assert opened + DAY < day1_deadline < clock.now() + DAY  # 20 minutes after the GM's PM
     assert may_reply(reader, "phpbb", vote)
 
     # --- Day 1: one tick, then the loop stops; everyone writes, but Шарик; everyone votes, but Печкин 2000 ------
     game.tick()
-    last_read = datetime.now(timezone.utc)
+    last_read = clock.now()
     for name in board.players:
         if name != SILENT:
             p[name].reply(topic, f"Я {name}, ищу мафию")
             p[name].reply(topic, f"{name}: подозреваю тех, кто молчит")
     for name, target in DAY1_VOTES.items():
         p[name].reply(vote, target)
-    assert datetime.now(timezone.utc) < day1_deadline, "Day 1's posts took longer than the day"
+    assert clock.now() < day1_deadline, "Day 1's posts took longer than the day"
     assert day1_deadline - last_read > timedelta(minutes=1, seconds=30)  # no read for over the grace before it
-    time.sleep(max(0.0, (day1_deadline - datetime.now(timezone.utc)).total_seconds() + 2))
+    clock.move_past(day1_deadline)  # from here on the board and the bot are that far ahead: the game's times agree
     game.tick()  # the bot is back after the deadline
 
     day1 = game.game_text(gm).split("Итоговый подсчёт голосов (день 1)", 1)[1]
@@ -138,11 +145,12 @@ def test_issue30_free_hunt_r11_r12_r13_c14_on_phpbb(phpbb_activity_board, tmp_pa
 
 
 def day1_gap(game: LiveGame, deadline: datetime) -> tuple[str, str]:
-    """C-14's gap as the bot recorded it: its last successful read before Day 1's deadline and the tick after it,
-    in Moscow time to the minute, as the result post names them."""
+    """C-14's gap as the bot recorded it: its last successful read before Day 1's deadline, at the earliest where
+    the bot watches that deadline from (a grace before its window: it keeps no reads before), and the tick after
+    it, in Moscow time to the minute, as the result post names them."""
     with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
         reads = sorted({utc(at) for at, ok in db.execute("SELECT read_at, ok FROM thread_reads") if ok})
-    before = max(at for at in reads if at < deadline)
+    before = max([at for at in reads if at < deadline] + [deadline - DOWNTIME_WINDOW - DOWNTIME_GRACE])
     after = min(at for at in reads if at > deadline)
     return tuple(at.astimezone(MSK).strftime("%d.%m %H:%M") for at in (before, after))  # type: ignore[return-value]
 
