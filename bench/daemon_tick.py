@@ -3,7 +3,8 @@
 Prints, for GAMES running Moscow games (default 20):
 1. the first cycle, which sends every game's player list and ten role PMs;
 2. a cycle with one new PM for one game;
-3. a quiet cycle (nothing new): its time and its SQL statements (reads only; writes must be 0).
+3. a quiet cycle (nothing new): its wall and CPU time and its SQL statements (reads only; writes must be 0;
+   issue 27 item 7 asks at most 3 statements a game, 20 games under 40 ms on a quiet machine).
 Forum requests are in-process, so this is the daemon's own cost: storing, folding, the outbox.
 """
 
@@ -28,13 +29,15 @@ def timed(label: str, world: World) -> None:
     statements: list[str] = []
     listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
     event.listen(world.daemon.engine, "before_cursor_execute", listener)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     report = world.tick()
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     event.remove(world.daemon.engine, "before_cursor_execute", listener)
     writes = sum(s.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")) for s in statements)
     sent = sum(g.delivery.sent for g in report.games if g.delivery)
-    print(f"{label:<34} {elapsed * 1000:8.0f} ms  {len(statements):5d} statements  {writes:5d} writes  {sent:4d} sent")
+    games = len(report.games)
+    print(f"{label:<40} {elapsed * 1000:6.0f} ms  {cpu * 1000:6.0f} ms CPU  {len(statements):5d} statements "
+          f"({len(statements) / games:4.1f} a game)  {writes:4d} writes  {sent:4d} sent")
 
 
 def main() -> None:
