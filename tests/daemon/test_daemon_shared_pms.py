@@ -7,12 +7,17 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import json
+
 import pytest
 import responses
 from responses import matchers
 from sqlalchemy import select
 
 from daemon_world import GM, T0, World, game_toml
+from forumbot import replay
+from forumbot.games.export import export_game
+from forumbot.store.game import as_sent, fold_game
 from adapters.mybb.forum import MybbForum
 from adapters.phpbb.forum import PhpbbForum
 from forumbot.forum.adapter import ForumPM
@@ -84,6 +89,15 @@ def test_m15_a_reply_to_all_is_the_conference_at_setup_and_answered_once_later(t
         with w.daemon.sessions() as s:
             kinds = sorted(s.scalars(select(InputRow.kind).where(InputRow.author == "Маша")))
         assert kinds == ["conv", "conv", "pm"]
+        exported = export_game(w.daemon.sessions, w.config, "g1", w.now)  # a CC replays as it was read
+        assert [e["where"] for e in exported["events"] if e["from"] == "Маша"] == ["shared", "pm", "shared"]
+        path = tmp_path / "export.json"
+        path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+        replayed, _ = replay.replay(replay.load(path))
+        with w.daemon.sessions.begin() as session:  # less what the bot never sent, being down (C-14), as replay
+            stored = as_sent(session, 1, fold_game(w.daemon.sessions, w.config, "g1", w.now))
+        assert [m.text for m in replayed.messages] == [m.text for m in stored.messages]
+        assert sum(m.text == ru.T["pm.shared_refused"] for m in replayed.messages) == 1
     finally:
         w.close()
 
