@@ -250,3 +250,11 @@ def test_s4_an_undelivered_pm_that_is_no_open_offer_changes_nothing() -> None:
         out = run([*base, late])
         assert out.messages == plain.messages, late
         assert any("the forum did not deliver" in line for line in out.log)
+
+
+def test_s4_m15_an_accept_cced_to_the_gm_takes_no_seat_and_the_reserve_player_is_told() -> None:
+    cc = Input(at=T0 + timedelta(hours=2), where=Where.SHARED, author="R1", text="принимаю", id="cc1")
+    out = run([pm(1, "GM", "замена P3"), cc], until=5)
+    assert seats(out)[2] == "P3"
+    assert to(out, "R1")[-1].startswith("Это письмо адресовано не только боту, поэтому бот его не читает")
+    assert not any(m.to == "R2" for m in out.messages)  # the offer is still R1's: he may answer the bot alone
