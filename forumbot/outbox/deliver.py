@@ -210,7 +210,7 @@ def _send_one(sessions, adapter, target: Destination, row: OutboxRow, now, repor
         update_rows(sessions, [row], to=row.to)
         if isinstance(e.cause, FormRejected) and not isinstance(e.cause, FormTransient):
             record_refused(sessions, target, [row], e.cause, now, report)
-            record_undelivered(sessions, target, row, now)
+            record_undelivered(sessions, target, row, now, report)
             return
         reset_row(sessions, [row], f"{type(e).__name__}: {e}")
         raise
@@ -219,7 +219,7 @@ def _send_one(sessions, adapter, target: Destination, row: OutboxRow, now, repor
             _after_failure(sessions, adapter, [row], e)
             raise
         record_refused(sessions, target, [row], e, now, report)
-        record_undelivered(sessions, target, row, now)
+        record_undelivered(sessions, target, row, now, report)
         return
     except ForumError as e:
         _after_failure(sessions, adapter, [row], e)

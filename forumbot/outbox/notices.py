@@ -43,13 +43,14 @@ def record_refused(sessions, target: Destination, rows: list[OutboxRow], error: 
         ], origin="shell")
 
 
-def record_undelivered(sessions, target: Destination, row: OutboxRow, now: datetime) -> None:
+def record_undelivered(sessions, target: Destination, row: OutboxRow, now: datetime, report: Delivery) -> None:
     """A PM of the game's own (the fold's) the forum refused for good to deliver is an input of the game too:
     the fold may act on it (S-4: an offer passes to the next of the reserve at once, not when it lapses)."""
     if row.where != Where.PM or row.origin != "core" or target.shadowed(row):
         return
     with sessions.begin() as session:
-        store_undelivered(session, target.game_id, row.id, row.key, row.to or "", now)
+        if store_undelivered(session, target.game_id, row.id, row.key, row.to or "", now):
+            report.undelivered.append(row.key)
 
 
 def record_lock_refused(sessions, target: Destination, row: OutboxRow, error: FormRejected, now: datetime,

@@ -300,10 +300,11 @@ def test_s4_zamena_nick_alone_asks_the_forum_about_no_account_and_offers_the_sea
     assert [t for to, t, _ in w.bot_pms() if to == "Ёжик"][0].startswith("Ведущий ищет замену")
 
 
-def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_at_the_next_tick(signup_world, tmp_path):
+def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_in_the_same_tick(signup_world, tmp_path):
     """S-4: `нет`, silence or a full inbox passes the offer to the next. The outbox's refusal of the offer PM is
-    stored as an input (kind "undelivered") the fold sees, so the offer does not wait out `offer_hours`, and the
-    export carries it: a replay gives the same messages."""
+    stored as an input (kind "undelivered") the fold sees, so the offer does not wait out `offer_hours` (the tick
+    folds it in and delivers the next offer at once), and the export carries it: a replay gives the same
+    messages."""
     w = signup_world
     w.start()
     w.tick()
@@ -317,13 +318,13 @@ def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_at_the_ne
     w.now += timedelta(hours=1)
     w.post("game", "Гость", "запас")
     w.pm(GM, "замена Петя")
-    w.tick()
+    report = w.tick()
     assert not [t for to, t, _ in w.bot_pms() if to == "Ёжик"]  # refused by the forum
     with w.daemon.sessions.begin() as s:
         stored = [(r.kind, r.author) for r in s.scalars(select(InputRow).where(InputRow.kind == "undelivered"))]
     assert stored == [("undelivered", "Ёжик")]
-    w.now += timedelta(minutes=1)
-    w.tick()
+    (outcome,) = report.games
+    assert outcome.delivery is not None and len(outcome.delivery.undelivered) == 1
     (offer,) = [(t, at) for to, t, at in w.bot_pms() if to == "Гость"]
     assert offer[0].startswith("Ведущий ищет замену: место игрока [b]Петя[/b]") and offer[1] == w.now
     told = [t for to, t, _ in w.bot_pms() if to == GM]
