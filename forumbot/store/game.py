@@ -18,7 +18,7 @@ from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import moot_acks, stale_interim
 from forumbot.store.models import GameRow, OutboxRow, InputRow, ResolutionRow, SeatRow, UTCDateTime
 from forumbot.store.reads import tick_reads
-from forumbot.store.records import UNDELIVERED
+from forumbot.store.records import REFUSED_PM
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.game import run
 
@@ -116,7 +116,7 @@ class Routing:
             pms = pms & (InputRow.posted_at <= row.ended_at)
         posts = (InputRow.kind == "post") & InputRow.topic.in_(list(self.where)) & _stamped_from(row.started_at)
         # S-4: the game's own PMs the forum refused to deliver (store_undelivered: the topic is the game's name)
-        undelivered = (InputRow.kind == UNDELIVERED) & (InputRow.topic == row.name)
+        undelivered = (InputRow.kind == REFUSED_PM) & (InputRow.topic == row.name)
         return (InputRow.forum_id == row.forum_id) & (posts | pms | undelivered)
 
     def query(self, *more: Any) -> Any:
@@ -142,7 +142,7 @@ class Routing:
         for r in rows:
             if r.kind == "post":
                 inputs.append(_input(r, self.where[r.topic]))
-            elif r.kind == UNDELIVERED:
+            elif r.kind == REFUSED_PM:
                 inputs.append(_input(r, Where.UNDELIVERED))
             elif _routed_here(r, self.game, self.members, self.rivals):
                 item = _input(r, _PM_KINDS[r.kind])

@@ -96,7 +96,9 @@ def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetim
     ], now) for kind, shared in (("pm", False), ("conv", True)))
 
 
-UNDELIVERED = "undelivered"  # an input kind: the forum refused for good to deliver one of the bot's PMs
+# an input kind (at most 10 characters, the column's width): the forum refused for good to deliver one of the
+# bot's PMs (a full inbox); the fold reads it as `Where.UNDELIVERED`
+REFUSED_PM = "refused"
 
 
 def store_undelivered(session: Session, game_id: int, outbox_id: int, key: str, to: str, now: datetime) -> int:
@@ -104,7 +106,7 @@ def store_undelivered(session: Session, game_id: int, outbox_id: int, key: str, 
     inbox, PMs closed): stored as an input of that game (topic: the game's name), so its fold sees it (S-4: an offer
     it carried passes on) and an export carries it. Stored once per outbox row."""
     game = session.get_one(GameRow, game_id)
-    return _store(session, game.forum_id, UNDELIVERED, [
+    return _store(session, game.forum_id, REFUSED_PM, [
         dict(topic=game.name, item_id=str(outbox_id), author=to, author_id=None, posted_at=now, edited_at=None,
              edit_count=0, subject="", text=key, html="", quoted=None, posted_latest=None)], now)
 

@@ -7,7 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from daemon_world import GM, STARTED, World
+from daemon_world import GM, STARTED, World, pg_database  # noqa: F401  (fixture)
 from sqlalchemy import select
 
 from forumbot import replay
@@ -300,12 +300,15 @@ def test_s4_zamena_nick_alone_asks_the_forum_about_no_account_and_offers_the_sea
     assert [t for to, t, _ in w.bot_pms() if to == "Ёжик"][0].startswith("Ведущий ищет замену")
 
 
-def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_in_the_same_tick(signup_world, tmp_path):
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])  # the stored kind fits PostgreSQL's column
+def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_in_the_same_tick(request, tmp_path, database):
     """S-4: `нет`, silence or a full inbox passes the offer to the next. The outbox's refusal of the offer PM is
-    stored as an input (kind "undelivered") the fold sees, so the offer does not wait out `offer_hours` (the tick
+    stored as an input (kind "refused") the fold sees, so the offer does not wait out `offer_hours` (the tick
     folds it in and delivers the next offer at once), and the export carries it: a replay gives the same
     messages."""
-    w = signup_world
+    w = World(tmp_path / "w", games=SIGNUP,
+              database=request.getfixturevalue("pg_database") if database == "postgresql" else "")
+    request.addfinalizer(w.close)
     w.start()
     w.tick()
     w.now += timedelta(minutes=20)
@@ -321,8 +324,8 @@ def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_in_the_sa
     report = w.tick()
     assert not [t for to, t, _ in w.bot_pms() if to == "Ёжик"]  # refused by the forum
     with w.daemon.sessions.begin() as s:
-        stored = [(r.kind, r.author) for r in s.scalars(select(InputRow).where(InputRow.kind == "undelivered"))]
-    assert stored == [("undelivered", "Ёжик")]
+        stored = [(r.kind, r.author) for r in s.scalars(select(InputRow).where(InputRow.kind == "refused"))]
+    assert stored == [("refused", "Ёжик")]
     (outcome,) = report.games
     assert outcome.delivery is not None and len(outcome.delivery.undelivered) == 1
     (offer,) = [(t, at) for to, t, at in w.bot_pms() if to == "Гость"]
