@@ -43,6 +43,12 @@ class Where(StrEnum):
     VOTE = "vote"  # the vote thread
     PM = "pm"  # a private message to (or from) the bot
     LOCK = "lock"  # a message only: a thread closed or opened (R-13); `to` names the thread, `text` the action
+    # an input only: a PM written to the bot and others at once (M-15's conference conversation, or a PM CC'd to
+    # someone): never a player's move; a GM's is his command all the same (engine/fold.py)
+    SHARED = "shared"
+    # an input only: the forum refused for good to deliver the bot's PM to `author` (a full inbox, PMs closed);
+    # `text` is that PM's message key (S-4: an offer it carried passes on)
+    UNDELIVERED = "undelivered"
 
 
 @dataclass(frozen=True)

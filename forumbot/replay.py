@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
 from forumbot.config.types import MAX_PHASE_HOURS
@@ -47,6 +47,11 @@ class Transcript:
 class Stopped:
     at: datetime
     reason: str
+
+
+# where an event may be (docs/transcripts.md): the threads, a PM to the bot alone, one to the bot and others
+# (M-15, a CC), a PM of the bot's the forum refused to deliver (S-4)
+_EVENT_WHERE = ("game", "vote", "pm", "shared", "undelivered")
 
 
 def load(path: str | Path) -> Transcript:
@@ -122,8 +127,8 @@ def parse_transcript(raw: Any) -> Transcript:
     for n, e in enumerate(f.list("events"), 1):
         ef = _Fields(e, f"events[{n}]")
         where = ef.string("where")
-        if where not in ("game", "vote", "pm"):
-            raise TranscriptError(f"events[{n}]: where must be game, vote or pm, not {where!r}")
+        if where not in _EVENT_WHERE:
+            raise TranscriptError(f"events[{n}]: where must be {', '.join(_EVENT_WHERE)}, not {where!r}")
         at, latest = ef.time("at"), ef.time("at_latest", optional=True)
         forum_id = ef.get("id", None, (str, int))
         if forum_id is not None:
@@ -271,9 +276,11 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
     """Run the transcript through the memory forum; returns the fold's result and the forum as it ends."""
     setup = transcript.setup
     forum = MemoryForum(bot=setup.bot)
-    for e in transcript.events:
-        if e.where is Where.PM:
-            forum.add_pm(e.author, e.text, e.at, latest=e.at_latest)
+    # an undelivered PM (S-4) is no item of the forum: the store knew it from the outbox; the others go through it
+    through = [e for e in transcript.events if e.where is not Where.UNDELIVERED]
+    for e in through:
+        if e.where in (Where.PM, Where.SHARED):
+            forum.add_pm(e.author, e.text, e.at, latest=e.at_latest, shared=e.where is Where.SHARED)
         else:
             forum.add_post(TOPICS[e.where], e.author, e.text, e.at, e.edited_at, latest=e.at_latest)
     # A deletion is known from the transcript, as the daemon knows it from its store (C-11): the post is read
@@ -283,7 +290,7 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
     inputs = [replace(i, deleted_at=known[i.id].deleted_at, first_text=known[i.id].first_text,
                       missing_accounts=known[i.id].missing_accounts, read_at=known[i.id].read_at)
               if i.id in known else i
-              for i in _read_back(forum)]
+              for i in _as_events(_read_back(forum), through, transcript.events)]
     result = run(setup, inputs, transcript.until)
     if transcript.unsent:  # C-14: the daemon reached them only after their phase was resolved
         result = replace(result, messages=tuple(m for m in result.messages if m.key not in transcript.unsent))
@@ -318,6 +325,15 @@ def _stopped(setup: GameSetup, result: GameRun, stop: Stopped) -> GameRun:
                         + (f": {stop.reason}" if stop.reason else "")))
 
 
+def _as_events(read: list[Input], through: list[Input], events: Sequence[Input]) -> list[Input]:
+    """The inputs read back, with the transcript's ids (the forum's N-th item is the N-th event it was given), and
+    the undelivered PMs the forum never held, in the transcript's order."""
+    if len(through) == len(events):
+        return read
+    named = [replace(i, id=e.id) for i, e in zip(read, through)]
+    return sorted(named + [e for e in events if e.where is Where.UNDELIVERED], key=lambda i: int(i.id[1:]))
+
+
 def _read_back(forum: MemoryForum) -> list[Input]:
     """Read the inputs through the adapter interface, as the daemon reads a forum.
 
@@ -330,7 +346,8 @@ def _read_back(forum: MemoryForum) -> list[Input]:
         inputs += [Input(p.posted_at, where, p.author, p.text, p.edited_at, f"e{p.id}", at_latest=p.posted_latest)
                    for p in posts]
     pms, _ = forum.fetch_pms()
-    inputs += [Input(p.sent_at, Where.PM, p.author, p.text, None, f"e{p.id}", at_latest=p.sent_latest) for p in pms]
+    inputs += [Input(p.sent_at, Where.SHARED if p.shared else Where.PM, p.author, p.text, None, f"e{p.id}",
+                     at_latest=p.sent_latest) for p in pms]
     inputs.sort(key=lambda i: int(i.id[1:]))
     return inputs
 

@@ -146,6 +146,10 @@ class Game:
     def pm(self, phase, offset, who, text, **kw) -> Input:  # type: ignore[no-untyped-def]
         return self._add(Where.PM, phase, offset, who, text, **kw)
 
+    def cc(self, phase, offset, who, text, **kw) -> Input:  # type: ignore[no-untyped-def]
+        """A PM written to the bot and others at once (M-15's conversation, a CC)."""
+        return self._add(Where.SHARED, phase, offset, who, text, **kw)
+
     def gm(self, phase, offset, text) -> Input:  # type: ignore[no-untyped-def]
         return self._add(Where.PM, phase, offset, self.gms[0], text)
 

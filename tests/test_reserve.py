@@ -220,3 +220,41 @@ def test_s4_a_reserve_player_who_leaves_while_offered_a_seat_passes_it_to_the_ne
     en = run([pm(1, "GM", "replace P3"), post(2, "R1", "leave")], language="en")
     assert "[b]R1[/b] left the reserve (posted in the game thread): the offer of the seat of [b]P3[/b] is off. The " \
            "offer passes to the next in the reserve." in to(en, "GM")
+
+
+def undelivered(hours: float, who: str, key: str) -> Input:
+    """The forum refused for good to deliver the bot's PM `key` to `who` (the outbox's refusal, stored)."""
+    return Input(at=T0 + timedelta(hours=hours), where=Where.UNDELIVERED, author=who, text=key)
+
+
+def test_s4_a_full_inbox_passes_the_offer_to_the_next_at_once_and_the_gms_are_told() -> None:
+    offer = run([pm(1, "GM", "замена P3")], until=2)
+    key = next(m.key for m in offer.messages if m.key.endswith("/offer"))
+    out = run([pm(1, "GM", "замена P3"), undelivered(1.1, "R1", key), pm(3, "R2", "принимаю")])
+    assert "Форум не доставил [b]R1[/b] предложение места игрока [b]P3[/b] (например, его ящик ЛС переполнен). " \
+           "Предложение переходит к следующему в запасе." in to(out, "GM")
+    r2 = next(m for m in out.messages if m.to == "R2" and m.key.endswith("/offer"))
+    assert r2.at == T0 + timedelta(hours=1.1), "the offer waited for offer_hours instead of passing at once"
+    assert seats(out)[2] == "R2"
+    en = run([pm(1, "GM", "replace P3"), undelivered(1.1, "R1", key)], language="en")
+    assert "The forum did not deliver the offer of the seat of [b]P3[/b] to [b]R1[/b] (his PM inbox may be full). " \
+           "The offer passes to the next in the reserve." in to(en, "GM")
+
+
+def test_s4_an_undelivered_pm_that_is_no_open_offer_changes_nothing() -> None:
+    base = [pm(1, "GM", "замена P3"), pm(2, "R1", "нет")]  # the offer is R2's now (round 1)
+    plain = run(base)
+    for late in (undelivered(2.5, "R1", "reserve/i0/0/offer"),  # R1's offer, already passed on
+                 undelivered(2.5, "R2", "reserve/i0/0/offer"),  # R2's, but of another round
+                 undelivered(2.5, "P5", "night 1/check/x")):  # not an offer at all
+        out = run([*base, late])
+        assert out.messages == plain.messages, late
+        assert any("the forum did not deliver" in line for line in out.log)
+
+
+def test_s4_m15_an_accept_cced_to_the_gm_takes_no_seat_and_the_reserve_player_is_told() -> None:
+    cc = Input(at=T0 + timedelta(hours=2), where=Where.SHARED, author="R1", text="принимаю", id="cc1")
+    out = run([pm(1, "GM", "замена P3"), cc], until=5)
+    assert seats(out)[2] == "P3"
+    assert to(out, "R1")[-1].startswith("Это письмо адресовано не только боту, поэтому бот его не читает")
+    assert not any(m.to == "R2" for m in out.messages)  # the offer is still R1's: he may answer the bot alone

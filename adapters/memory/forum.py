@@ -47,6 +47,9 @@ class MemoryForum(AdapterBase):
     moderator: bool = True
     locked: set[str] = field(default_factory=set)
     lock_log: list[tuple[str, bool, datetime]] = field(default_factory=list)
+    # accounts whose PM inbox is full, when a test sets them: a PM to one is refused for good, as phpBB refuses it
+    # ("folder is full", the recipient's quota)
+    full_inboxes: set[str] = field(default_factory=set)
     _failures: list[ForumError] = field(default_factory=list)
     _next_id: int = 1
 
@@ -160,6 +163,8 @@ class MemoryForum(AdapterBase):
         self._call(f"send_pm {to}")
         if self._exists(to) is False:
             raise FormRejected(f"memory: no such user: {to}")
+        if full := sorted(n for n in to.split(", ") if n.casefold() in {f.casefold() for f in self.full_inboxes}):
+            raise FormRejected(f"memory: the recipient's folder is full: {', '.join(full)}")
         pm = ForumPM(id=self._new_id(), author=self.bot, author_id=None, sent_at=self.clock(),
                      subject=subject, text=text, html=text)
         self.pms.append(_PM(pm, to))

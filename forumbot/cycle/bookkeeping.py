@@ -125,7 +125,8 @@ def log_overrides(session: Session, result: GameRun, commands: list[tuple[int, I
 def _stored_pms(session: Session, game_id: int, ids: list[str]) -> list[tuple[int, Input]]:
     """The stored PMs of the game's forum with these forum ids, as the fold read them (with their row ids)."""
     forum = session.get_one(GameRow, game_id).forum_id
-    return read_rows(session, (InputRow.forum_id == forum) & (InputRow.kind == "pm") & InputRow.item_id.in_(ids))
+    pms = InputRow.kind.in_(("pm", "conv"))  # a GM's command CC'd to others is his command all the same
+    return read_rows(session, (InputRow.forum_id == forum) & pms & InputRow.item_id.in_(ids))
 
 
 def close_if_drained(ctx: Context, game_id: int, now: datetime) -> bool:

@@ -146,6 +146,12 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             outcome = GameOutcome(name, "done")
             try:
                 _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
+                first = outcome.delivery
+                if first is not None and first.undelivered:
+                    # S-4: a PM the forum refused is an input of the game now (an offer passes to the next of
+                    # the reserve): folded and delivered in this tick, once (a refusal of that one waits a tick)
+                    _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
+                    outcome.delivery = first.then(outcome.delivery) if outcome.delivery else first
             except ForumError as e:
                 outcome.state, outcome.error = "error", e
                 kind = e.cause if isinstance(e, PartlySent) else e

@@ -76,6 +76,11 @@ def queue_items(tb: Table, indexed: Iterable[tuple[int, Input]]) -> list[QueueIt
     opens = setup.schedule.setup_opens
     for n, inp in indexed:
         inp = clean_input(inp if inp.id else replace(inp, id=f"i{n}"))
+        if inp.where is Where.SHARED and parse.account_key(inp.author) in tb.gm_accounts:
+            # A GM's PM written to the bot and others (a co-GM CC'd) is his command all the same: the forum
+            # authenticates its author either way, and M-15's "moves only in PMs to the bot" guards the players'
+            # secrets and the conference, neither of which a GM's command is
+            inp = replace(inp, where=Where.PM)
         if inp.at_latest is not None and inp.where is Where.PM and parse.account_key(inp.author) in tb.gm_accounts:
             # A GM's PM shown only to the minute (phpBB, MyBB) takes effect at the minute's end: an
             # `end-phase` must not void the players' posts made earlier in the minute it was sent.
@@ -183,11 +188,15 @@ def resumed(tb: Table, cp: Checkpoint) -> Work:
     return w
 
 
+_COUNTED = (Where.GAME, Where.VOTE, Where.PM)  # what a phase's result may count: only these can be late (C-13)
+
+
 def _missed(w: Work, inp: Input) -> str | None:
     """C-13: the phase this input was stamped in, if the bot had resolved it before first reading the input."""
     label = w.g.phase.label
     done = w.tb.resolved.get(label)
-    if inp.read_at is None or done is None or inp.read_at <= done or (inp.where, inp.id) in w.late:
+    if inp.where not in _COUNTED or inp.read_at is None or done is None or inp.read_at <= done \
+            or (inp.where, inp.id) in w.late:
         return None
     return label
 

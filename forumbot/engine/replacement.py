@@ -152,6 +152,20 @@ def answer_offer(w: Work, inp: Input, offer: Offer) -> None:
         to_gms(w, inp.at, t.v._("reserve.accepted", to=t.v.b(inp.author), nick=t.v.b(nick)), f"{key}/accepted")
 
 
+def undelivered(w: Work, inp: Input) -> None:
+    """The forum refused for good to deliver the bot's PM `inp.text` (its message key) to `inp.author`: when it
+    was an offer still open to him (S-4: a full inbox), the offer passes to the next of the reserve at once. The
+    offer is known by its recipient and its round (the key's `reserve/CMD/N/offer`, N the players passed over
+    before him), not by CMD, the GM's PM id, which a replay of the export numbers anew."""
+    prefix, _, tail = inp.text.rpartition("/")
+    offer = offer_to(w, inp.author) if prefix.startswith("reserve/") and tail == "offer" else None
+    if offer is None or prefix.rpartition("/")[2] != str(len(offer.passed)):
+        w.log.append(f"{w.g.phase.label}: the forum did not deliver {inp.text} to {inp.author}; the GMs were told")
+        return
+    w.log.append(f"{w.g.phase.label}: the forum did not deliver the offer {inp.text} to {inp.author}: passed on")
+    _pass_on(w, offer, "undelivered", inp.at)
+
+
 def next_lapse(w: Work) -> datetime | None:
     return min((o.until for o in w.g.reserve.offers), default=None)
 

@@ -32,8 +32,9 @@ def run_signup(setup: SignupSetup, inputs: Sequence[Input], until: datetime) -> 
     items = [inp if inp.id else replace(inp, id=f"i{n}") for n, inp in ordered]
     gms = frozenset(parse.account_key(g) for g in setup.gms)
     ignored = gms | {parse.account_key(setup.bot)}
-    posts = [i for i in items if i.where is not Where.PM and parse.account_key(i.author) not in ignored]
-    orders = [i for i in items if i.where is Where.PM and parse.account_key(i.author) in gms]
+    posts = [i for i in items if i.where in (Where.GAME, Where.VOTE) and parse.account_key(i.author) not in ignored]
+    # a GM's order CC'd to others is his order all the same (as in the game, engine/fold.py)
+    orders = [i for i in items if i.where in (Where.PM, Where.SHARED) and parse.account_key(i.author) in gms]
     voided: dict[str, str] = {}  # GM command id -> the `отмена` that took it back
     answered: dict[str, Message] = {}  # what a command taken back was answered when it was given: that stays sent
     while True:  # an undo folds again without the command it undoes, as if it had never been given (C-9)

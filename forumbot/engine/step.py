@@ -11,8 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from forumbot import parse
+from forumbot.engine.conference import shared_pm
 from forumbot.engine.gm import command
-from forumbot.engine.replacement import answer_offer, offer_to, reserve_post
+from forumbot.engine.replacement import answer_offer, offer_to, reserve_post, undelivered
 from forumbot.engine.state import Game, freeze, thaw
 from forumbot.engine.status import status_text, summary
 from forumbot.engine.speech import pm
@@ -65,6 +66,10 @@ def _handle(w: Work, inp: Input) -> None:
             answer_offer(w, inp, offer)
         else:
             player_pm(w, inp)
+    elif inp.where is Where.SHARED:
+        shared_pm(w, inp)
+    elif inp.where is Where.UNDELIVERED:
+        undelivered(w, inp)
     elif inp.where is Where.VOTE:
         vote_post(w, inp)
     elif not reserve_post(w, inp):

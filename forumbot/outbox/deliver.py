@@ -38,7 +38,9 @@ from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued,
 )
 from forumbot.model import Where
-from forumbot.outbox.notices import record_lock_refused, split_chunks, record_queued, record_refused, shadow_text
+from forumbot.outbox.notices import (
+    record_lock_refused, record_queued, record_refused, record_undelivered, shadow_text, split_chunks,
+)
 from forumbot.outbox.store import (
     Delivery, Destination, mark_attempt, mark_sent, mark_uncertain, note_error, reset_row, update_rows, marker, with_marker,
     withhold,
@@ -208,6 +210,7 @@ def _send_one(sessions, adapter, target: Destination, row: OutboxRow, now, repor
         update_rows(sessions, [row], to=row.to)
         if isinstance(e.cause, FormRejected) and not isinstance(e.cause, FormTransient):
             record_refused(sessions, target, [row], e.cause, now, report)
+            record_undelivered(sessions, target, row, now, report)
             return
         reset_row(sessions, [row], f"{type(e).__name__}: {e}")
         raise
@@ -216,6 +219,7 @@ def _send_one(sessions, adapter, target: Destination, row: OutboxRow, now, repor
             _after_failure(sessions, adapter, [row], e)
             raise
         record_refused(sessions, target, [row], e, now, report)
+        record_undelivered(sessions, target, row, now, report)
         return
     except ForumError as e:
         _after_failure(sessions, adapter, [row], e)

@@ -11,6 +11,7 @@ from forumbot.errors import FormRejected, PostQueued
 from forumbot.model import Message, Where
 from forumbot.outbox.store import Delivery, Destination, update_rows, enqueue
 from forumbot.store.models import OutboxRow
+from forumbot.store.records import store_undelivered
 
 log = logging.getLogger("forumbot.outbox")  # the outbox's logger, as before the split: the log lines read the same
 
@@ -40,6 +41,16 @@ def record_refused(sessions, target: Destination, rows: list[OutboxRow], error: 
             Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{notices[0].key}/{gm}", text=text)
             for gm in target.gms
         ], origin="shell")
+
+
+def record_undelivered(sessions, target: Destination, row: OutboxRow, now: datetime, report: Delivery) -> None:
+    """A PM of the game's own (the fold's) the forum refused for good to deliver is an input of the game too:
+    the fold may act on it (S-4: an offer passes to the next of the reserve at once, not when it lapses)."""
+    if row.where != Where.PM or row.origin != "core" or target.shadowed(row):
+        return
+    with sessions.begin() as session:
+        if store_undelivered(session, target.game_id, row.id, row.key, row.to or "", now):
+            report.undelivered.append(row.key)
 
 
 def record_lock_refused(sessions, target: Destination, row: OutboxRow, error: FormRejected, now: datetime,

@@ -89,6 +89,14 @@ class Delivery:
     error: ForumError | None = None
     ids: list[str] = field(default_factory=list)
     queued: list[str] = field(default_factory=list)  # keys held by the forum for a moderator's approval
+    # keys of the game's own PMs the forum refused for good, stored as inputs of the game (S-4: a refused offer)
+    undelivered: list[str] = field(default_factory=list)
+
+    def then(self, later: "Delivery") -> "Delivery":
+        """This delivery and a later one of the same tick, as one (the error is the later one's)."""
+        return Delivery(self.sent + later.sent, self.recovered + later.recovered, self.uncertain + later.uncertain,
+                        self.refused + later.refused, later.error, self.ids + later.ids, self.queued + later.queued,
+                        self.undelivered + later.undelivered)
 
 
 # --- state changes, one transaction each ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import moot_acks, stale_interim
 from forumbot.store.models import GameRow, OutboxRow, InputRow, ResolutionRow, SeatRow, UTCDateTime
 from forumbot.store.reads import tick_reads
+from forumbot.store.records import REFUSED_PM
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.game import run
 
@@ -110,11 +111,13 @@ class Routing:
     def candidates(self) -> Any:
         """The rows that may be the game's inputs, as a where-clause (posts of its threads, the forum's PMs)."""
         row = self.row
-        pms = (InputRow.kind == "pm") & _stamped_from(row.started_at)
+        pms = InputRow.kind.in_(list(_PM_KINDS)) & _stamped_from(row.started_at)
         if row.ended_at is not None:
             pms = pms & (InputRow.posted_at <= row.ended_at)
         posts = (InputRow.kind == "post") & InputRow.topic.in_(list(self.where)) & _stamped_from(row.started_at)
-        return (InputRow.forum_id == row.forum_id) & (posts | pms)
+        # S-4: the game's own PMs the forum refused to deliver (store_undelivered: the topic is the game's name)
+        undelivered = (InputRow.kind == REFUSED_PM) & (InputRow.topic == row.name)
+        return (InputRow.forum_id == row.forum_id) & (posts | pms | undelivered)
 
     def query(self, *more: Any) -> Any:
         """The candidates' columns a fold reads, posts first, each kind in the order the rows were stored."""
@@ -139,8 +142,10 @@ class Routing:
         for r in rows:
             if r.kind == "post":
                 inputs.append(_input(r, self.where[r.topic]))
+            elif r.kind == REFUSED_PM:
+                inputs.append(_input(r, Where.UNDELIVERED))
             elif _routed_here(r, self.game, self.members, self.rivals):
-                item = _input(r, Where.PM)
+                item = _input(r, _PM_KINDS[r.kind])
                 inputs.append(item)
                 if r.author.casefold() in self.gms:
                     commands.append((r.id, item))
@@ -155,6 +160,11 @@ def game_routing(session: Session, config: Config, row: GameRow, setup: GameSetu
     rivals = tuple(member for other, member in everyone.items() if other != row.id)
     return Routing(row, game, {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}, members, rivals,
                    frozenset(g.casefold() for g in setup.gms))
+
+
+# A PM to the bot alone, and one written to the bot and others at once (M-15's conversation, a CC: no move, but
+# answered, and a GM's read as his command; engine/conference.py)
+_PM_KINDS = {"pm": Where.PM, "conv": Where.SHARED}
 
 
 # The columns a fold reads, as plain rows: not the stored HTML, and no ORM objects (issue 19: a Day-6 tick loads

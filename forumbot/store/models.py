@@ -95,7 +95,9 @@ class InputRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     forum_id: Mapped[int] = mapped_column(ForeignKey("forums.id"))
-    kind: Mapped[str] = mapped_column(String(10))  # post | pm | conv (a PM to the bot and others, M-15: read by no game)
+    # post | pm | conv (a PM to the bot and others, M-15: no move, engine/conference.py) | refused (a PM of the
+    # bot's the forum would not deliver, S-4: records.store_undelivered)
+    kind: Mapped[str] = mapped_column(String(10))
     topic: Mapped[str] = mapped_column(String(500))  # "" for a PM (NULLs would not be unique)
     item_id: Mapped[str] = mapped_column(String(100))
     author: Mapped[str] = mapped_column(String(200))

@@ -13,7 +13,7 @@ from sqlalchemy import CursorResult, Executable, select
 from sqlalchemy.orm import Session
 
 from forumbot.forum.adapter import ForumPM, ForumPost
-from forumbot.store.models import CursorRow, ForumRow, InputRow
+from forumbot.store.models import CursorRow, ForumRow, GameRow, InputRow
 
 
 def insert_ignore(session: Session, model: type, values: dict[str, Any], keys: list[str]) -> bool:
@@ -84,8 +84,9 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
 
 
 def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetime) -> int:
-    """Store new PMs: one to the bot alone as a "pm" (the games read those), one written to the bot and others at
-    once (the mafia's conference conversation, M-15) as a "conv", which no game reads as a move or a command."""
+    """Store new PMs: one to the bot alone as a "pm", one written to the bot and others at once (the mafia's
+    conference conversation, M-15, or a CC) as a "conv": a game reads it as no move (its sender is told so, the
+    mafia's talk in their conversation aside) but a GM's as his command (forumbot/engine/conference.py)."""
     pms = list(pms)
     return sum(_store(session, forum, kind, [
         dict(topic="", item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.sent_at,
@@ -93,6 +94,21 @@ def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetim
              posted_latest=getattr(p, "sent_latest", None))
         for p in pms if getattr(p, "shared", False) == shared
     ], now) for kind, shared in (("pm", False), ("conv", True)))
+
+
+# an input kind (at most 10 characters, the column's width): the forum refused for good to deliver one of the
+# bot's PMs (a full inbox); the fold reads it as `Where.UNDELIVERED`
+REFUSED_PM = "refused"
+
+
+def store_undelivered(session: Session, game_id: int, outbox_id: int, key: str, to: str, now: datetime) -> int:
+    """The forum refused for good to deliver the game's PM `key` (its outbox row `outbox_id`) to `to` (a full
+    inbox, PMs closed): stored as an input of that game (topic: the game's name), so its fold sees it (S-4: an offer
+    it carried passes on) and an export carries it. Stored once per outbox row."""
+    game = session.get_one(GameRow, game_id)
+    return _store(session, game.forum_id, REFUSED_PM, [
+        dict(topic=game.name, item_id=str(outbox_id), author=to, author_id=None, posted_at=now, edited_at=None,
+             edit_count=0, subject="", text=key, html="", quoted=None, posted_latest=None)], now)
 
 
 def _store(session: Session, forum: int, kind: str, items: list[dict], now: datetime) -> int:

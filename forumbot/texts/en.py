@@ -500,6 +500,8 @@ T: dict[str, str] = {
                         "send me a private message that starts with the word \"conf\": \"conf TEXT\" — I forward the "
                         "text to each of them with your nickname. Nothing said in the conference is a move, a Don "
                         "nomination or a command: send those to me in a separate message."),
+    "pm.shared_refused": ("This PM went to others besides the bot, so the bot does not read it: moves and commands "
+                          "count only in a PM to the bot alone. Send it again with no other recipients."),
     "conference.closed": "The conference is closed: from now on the mafia do not talk.",
     "conference.line": "Conference — {nick}: {text}",
     "conference.sent": "Forwarded to the conference: {names}.",
@@ -540,6 +542,8 @@ T: dict[str, str] = {
     "reserve.accepted": "{to} accepted the seat of {nick}: the replacement is made.",
     "reserve.passed.no": "{to} declined the seat of {nick}.",
     "reserve.passed.silent": "{to} did not answer the offer of the seat of {nick} in time.",
+    "reserve.passed.undelivered": ("The forum did not deliver the offer of the seat of {nick} to {to} (his PM inbox "
+                                   "may be full)."),
     "reserve.next": "The offer passes to the next in the reserve.",
     "reserve.empty": ("The reserve is empty: nobody left to offer the seat of {nick} to. Replace him yourself: "
                       "\"replace {nick} NEW\"."),

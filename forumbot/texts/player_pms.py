@@ -140,5 +140,8 @@ class PlayerTexts:
     def conference_refused(self, code: str) -> str:
         return self.v._(f"conference.refuse.{code}")
 
+    def shared_pm_refused(self) -> str:
+        return self.v._("pm.shared_refused")
+
     def conference_conversation(self, members: Sequence[str], closes: datetime) -> str:
         return self.v._("conference.conversation", at=self.v.time(closes), names=self.v.names(members, bold=True))

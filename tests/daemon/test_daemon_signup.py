@@ -7,7 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from daemon_world import GM, STARTED, World
+from daemon_world import GM, STARTED, World, pg_database  # noqa: F401  (fixture)
 from sqlalchemy import select
 
 from forumbot import replay
@@ -16,7 +16,7 @@ from forumbot.games.status import game_status
 from forumbot.games.stop import stop_game
 from forumbot.pages.dashboard import dashboard
 from forumbot.store.game import fold_game
-from forumbot.store.models import OverrideRow, SeatRow
+from forumbot.store.models import InputRow, OverrideRow, SeatRow
 
 NAMES = ["Маша", "Петя", "Вася", "Коля", "Оля", "Аня", "Дима", "Лена", "Игорь", "Сова", "Ёжик"]
 SIGNUP = f"""
@@ -298,3 +298,51 @@ def test_s4_zamena_nick_alone_asks_the_forum_about_no_account_and_offers_the_sea
     assert not [c for c in w.forum.calls if c.startswith("account_exists")]
     (answer,) = [t for to, t, at in w.bot_pms() if to == GM and at == w.now and t.startswith("Выполнено")]
     assert [t for to, t, _ in w.bot_pms() if to == "Ёжик"][0].startswith("Ведущий ищет замену")
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])  # the stored kind fits PostgreSQL's column
+def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_in_the_same_tick(request, tmp_path, database):
+    """S-4: `нет`, silence or a full inbox passes the offer to the next. The outbox's refusal of the offer PM is
+    stored as an input (kind "refused") the fold sees, so the offer does not wait out `offer_hours` (the tick
+    folds it in and delivers the next offer at once), and the export carries it: a replay gives the same
+    messages."""
+    w = World(tmp_path / "w", games=SIGNUP,
+              database=request.getfixturevalue("pg_database") if database == "postgresql" else "")
+    request.addfinalizer(w.close)
+    w.start()
+    w.tick()
+    w.now += timedelta(minutes=20)
+    w.post("game", "Ёжик", "запас")
+    for name in NAMES[:10]:
+        w.now += timedelta(minutes=20)
+        w.post("game", name, "+")
+        w.tick()
+    w.forum.full_inboxes = {"Ёжик"}
+    w.now += timedelta(hours=1)
+    w.post("game", "Гость", "запас")
+    w.pm(GM, "замена Петя")
+    report = w.tick()
+    assert not [t for to, t, _ in w.bot_pms() if to == "Ёжик"]  # refused by the forum
+    with w.daemon.sessions.begin() as s:
+        stored = [(r.kind, r.author) for r in s.scalars(select(InputRow).where(InputRow.kind == "refused"))]
+    assert stored == [("refused", "Ёжик")]
+    (outcome,) = report.games
+    assert outcome.delivery is not None and len(outcome.delivery.undelivered) == 1
+    (offer,) = [(t, at) for to, t, at in w.bot_pms() if to == "Гость"]
+    assert offer[0].startswith("Ведущий ищет замену: место игрока [b]Петя[/b]") and offer[1] == w.now
+    told = [t for to, t, _ in w.bot_pms() if to == GM]
+    assert any(t.startswith("Форум не доставил [b]Ёжик[/b] предложение места игрока [b]Петя[/b]") for t in told)
+    assert any(t.startswith("Форум отказался принять сообщение") for t in told)  # the outbox's own notice
+    w.now += timedelta(minutes=10)
+    w.pm("Гость", "принимаю")
+    w.tick()
+    with w.daemon.sessions.begin() as s:
+        assert "Гость" in [r.current_nick for r in s.scalars(select(SeatRow).where(SeatRow.game_id == 1))]
+    exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+    assert [e["from"] for e in exported["events"] if e["where"] == "undelivered"] == ["Ёжик"]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    replayed, _ = replay.replay(replay.load(path))
+    stored_run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+    assert [m.text for m in replayed.messages] == [m.text for m in stored_run.messages]
+    assert any(m.text.startswith("Форум не доставил [b]Ёжик[/b]") for m in replayed.messages)
