@@ -84,7 +84,9 @@ def _look_up_accounts(config, name: str) -> list[str]:
         # the daemon's forum session: the stored cookies are used, and the ones this look-up gets are kept for the
         # first tick, so starting a game costs the board no login of its own
         daemon = Daemon(config)
-        opened = daemon.forums.open({game.forum}, Retry())[game.forum]
+        # the GM's own `retries` and `backoff_seconds`, as every tick's: a board that is down keeps `game start`
+        # waiting no longer than a tick would
+        opened = daemon.forums.open({game.forum}, Retry(config.retries, config.backoff_seconds))[game.forum]
     except ConfigError as e:  # check-config names it; the first tick would fail on it as before
         return [t["check.warning"].format(text=t["accounts.unreachable"].format(game=name, error=e))]
     if isinstance(opened, ForumError):

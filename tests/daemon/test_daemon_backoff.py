@@ -113,6 +113,9 @@ def test_a_forum_that_is_down_still_exits_3(world, capsys):
     handle = w.board.handle
     w.board.handle = lambda *a: (503, {"Content-Type": "text/plain"}, "down")
     w.now += timedelta(minutes=1)
+    # the transport's retries without their real back-off sleeps (42 s of the suite's time, waiting on nothing)
+    w.config_path.write_text(w.config_path.read_text(encoding="utf-8").replace(
+        "[forums.main]\n", "[forums.main]\nbackoff = 0\n"), encoding="utf-8")
     code, _, err = tick(w, capsys)
     assert code == 3 and "forum unreachable" in err and "HTTP 503" in err
     w.board.handle = handle

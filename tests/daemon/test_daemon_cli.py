@@ -20,7 +20,10 @@ class DownForum(AdapterBase):
     def __init__(self, **_):
         pass
 
+    logins = 0
+
     def login(self):
+        DownForum.logins += 1
         raise ForumUnavailable("connection refused")
 
     def fetch_posts(self, topic, after=None):
@@ -81,6 +84,20 @@ def test_unreachable_forum_exits_3_after_retries(config, capsys):
     run(capsys, "game", "start", "g1", "-c", str(config))
     code, _, err = run(capsys, "tick", "-c", str(config))
     assert code == 3 and "forum unreachable" in err and "connection refused" in err
+
+
+def test_game_start_retries_a_forum_that_is_down_as_the_config_says(config, capsys, monkeypatch):
+    """`game start`'s account look-up (issue 28 item 4) retries as a tick does, `retries` times after `backoff_seconds`
+    (the test config: 2 retries, no wait), not by built-in defaults that kept the GM waiting 35 s for a board that
+    is down."""
+    text = config.read_text(encoding="utf-8").replace('engine = "memory"',
+                                                        f'engine = "{__name__}:DownForum"\nbase_url = "http://x"')
+    config.write_text(text, encoding="utf-8")
+    run(capsys, "db", "upgrade", "-c", str(config))
+    monkeypatch.setattr(DownForum, "logins", 0)
+    code, out, err = run(capsys, "game", "start", "g1", "-c", str(config))
+    assert code == 0 and "connection refused" in err
+    assert DownForum.logins == 3  # the first try and the config's 2 retries
 
 
 def test_unknown_engine_and_missing_password_are_config_errors(config, capsys):
