@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import event
 from daemon_world import GM, STARTED, T0, World, game_toml, pg_database  # noqa: F401  (fixture)
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from forumbot import replay
 from forumbot.errors import ForumUnavailable
@@ -244,3 +244,49 @@ def test_c14_a_tick_that_cannot_log_in_records_a_failed_read_for_each_game(tmp_p
         assert [r.ok for r in rows] == [False] and (rows[0].error or "").startswith("forum: ")
         assert "502" in (rows[0].error or "")
     w.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine_at_0010(request, tmp_path):
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}" if request.param == "sqlite" else request.getfixturevalue(
+        "pg_database")
+    engine = open_engine(url)
+    upgrade(engine, "0010_checkpoints_json")
+    yield engine
+    engine.dispose()
+
+
+def test_c14_migration_0011_turns_each_recorded_tick_into_a_span_of_its_own(engine_at_0010):
+    """The per-thread rows of 0009 become one span per tick, failed when any thread failed then (its errors
+    kept, naming the thread), so the fold judges an old game's deadlines exactly as it did; the downgrade gives
+    the ticks back as rows."""
+    from alembic import command
+
+    from forumbot.store.schema import alembic_config
+
+    with session_factory(engine_at_0010).begin() as session:
+        game = GameRow(name="g1", forum_id=_forum(session), status="running", mode="live", setup_json="{}", seed=1,
+                       commitment="0" * 64, started_at=STARTED)
+        session.add(game)
+        session.flush()
+        game_id = game.id
+    stamp = lambda at: at.astimezone(T0.tzinfo).replace(tzinfo=None) - T0.utcoffset()  # noqa: E731  # naive UTC
+    with engine_at_0010.begin() as c:
+        for at, thread, ok, error in ((T0, "game", True, None), (T0, "vote", True, None),
+                                      (T0 + 10 * M, "game", True, None), (T0 + 10 * M, "vote", False, "HTTP 503"),
+                                      (T0 + 20 * M, "forum", False, "login")):
+            c.execute(text("INSERT INTO thread_reads (game_id, thread, read_at, ok, error) VALUES (:g, :t, :at, :ok, :e)"),
+                      {"g": game_id, "t": thread, "at": stamp(at), "ok": ok, "e": error})
+    upgrade(engine_at_0010)
+    sessions = session_factory(engine_at_0010)
+    with sessions.begin() as session:
+        assert read_spans(session, game_id) == (ReadSpan(T0, T0, True), ReadSpan(T0 + 10 * M, T0 + 10 * M, False),
+                                                ReadSpan(T0 + 20 * M, T0 + 20 * M, False))
+        errors = session.scalars(select(ReadSpanRow.error).order_by(ReadSpanRow.first_at)).all()
+        assert errors == [None, "vote: HTTP 503", "forum: login"]
+        record_read(session, game_id, T0 + 30 * M, 30 * M)  # the daemon records on after the upgrade
+    command.downgrade(alembic_config(engine_at_0010), "0010_checkpoints_json")
+    with engine_at_0010.connect() as c:
+        rows = c.execute(text("SELECT read_at, ok FROM thread_reads ORDER BY read_at")).all()
+    assert [(stamp(T0 + k * M), ok) for k, ok in ((0, True), (10, False), (20, False), (30, True))] == \
+        [(datetime.fromisoformat(str(r[0])), bool(r[1])) for r in rows]  # SQLite answers text

@@ -37,8 +37,12 @@ def upgrade() -> None:
     )
     op.create_index('ix_read_spans_game_last', 'read_spans', ['game_id', 'last_at'], unique=False)
     ticks: dict[tuple[int, object], list[str]] = {}  # (game, tick time) -> the failed threads' errors
-    for game_id, thread, read_at, ok, error in op.get_bind().execute(sa.text(
-            "SELECT game_id, thread, read_at, ok, error FROM thread_reads ORDER BY game_id, read_at, id")):
+    old = sa.table('thread_reads', sa.column('id', sa.Integer()), sa.column('game_id', sa.Integer()),
+                   sa.column('thread', sa.String()), sa.column('read_at', sa.DateTime()),
+                   sa.column('ok', sa.Boolean()), sa.column('error', sa.Text()))  # typed: SQLite gives text else
+    for game_id, thread, read_at, ok, error in op.get_bind().execute(sa.select(
+            old.c.game_id, old.c.thread, old.c.read_at, old.c.ok, old.c.error).order_by(
+            old.c.game_id, old.c.read_at, old.c.id)):
         failed = ticks.setdefault((game_id, read_at), [])
         if not ok:
             failed.append(f"{thread}: {error}")
@@ -62,8 +66,12 @@ def downgrade() -> None:
     )
     op.create_index('ix_thread_reads_game_at', 'thread_reads', ['game_id', 'read_at'], unique=False)
     rows = []
-    for game_id, first_at, last_at, ok, error in op.get_bind().execute(sa.text(
-            "SELECT game_id, first_at, last_at, ok, error FROM read_spans ORDER BY game_id, first_at, id")):
+    spans = sa.table('read_spans', sa.column('id', sa.Integer()), sa.column('game_id', sa.Integer()),
+                     sa.column('first_at', sa.DateTime()), sa.column('last_at', sa.DateTime()),
+                     sa.column('ok', sa.Boolean()), sa.column('error', sa.Text()))
+    for game_id, first_at, last_at, ok, error in op.get_bind().execute(sa.select(
+            spans.c.game_id, spans.c.first_at, spans.c.last_at, spans.c.ok, spans.c.error).order_by(
+            spans.c.game_id, spans.c.first_at, spans.c.id)):
         for at in dict.fromkeys((first_at, last_at)):
             rows.append({"game_id": game_id, "thread": "forum", "read_at": at, "ok": ok, "error": error})
     if rows:
