@@ -38,7 +38,6 @@ ROLES = {"Маша": "doctor", "Кот Баюн": "mafia", "Lucky_Strike": "mafi
 OPTIONS = ('cast = { mafia = 2, doctor = 1, maniac = 0 }, post_minimum = 2, '
            'post_minimum_action = "warn_then_autokill", post_minimum_reminder_hours = 0, majority_ends_day = true, '
            "lock_threads = true, downtime_grace = 1, downtime_window = 3")
-DOWNTIME_GRACE, DOWNTIME_WINDOW = timedelta(minutes=1), timedelta(minutes=3)  # OPTIONS' downtime_grace, _window
 DAY = timedelta(minutes=20)  # far longer than Day 1's 27 posts take on any machine that finishes the suite
 MSK = ZoneInfo("Europe/Moscow")
 SILENT, NO_SHOW = "Шарик", "Печкин 2000"
