@@ -273,6 +273,18 @@ class Death:
 
 
 @dataclass(frozen=True)
+class ReadSpan:
+    """C-14: a run of the daemon's ticks whose reads of a game's threads had one outcome (`ok`: every thread
+    answered), from the first tick's time to the last's. The ticks inside a successful span are never further
+    apart than the game's `downtime_grace`, so no stretch without a read that could disturb a deadline hides in
+    one; a tick after a longer pause opens a new span."""
+
+    first: datetime
+    last: datetime
+    ok: bool
+
+
+@dataclass(frozen=True)
 class Schedule:
     """When the game runs (C-1). Lengths are elapsed time."""
 
@@ -285,10 +297,10 @@ class Schedule:
     # C-13: when the bot resolved each phase, by label ("day 1"): a deadline gets only the inputs read by then;
     # and when it first made each interim count (by its key) and reminder ("remind:day 1"): the same for those
     resolved: tuple[tuple[str, datetime], ...] = ()
-    # C-14: each tick's read of the game's threads, with its time and whether every thread answered; a deadline
-    # the bot could not read before for longer than `downtime_grace` costs nobody a missing vote. Empty: not
-    # recorded (a transcript without `reads`): no deadline is disturbed
-    reads: tuple[tuple[datetime, bool], ...] = ()
+    # C-14: the game's reads as spans of ticks with one outcome, in time order; a deadline the bot could not read
+    # before for longer than `downtime_grace` costs nobody a missing vote. Empty: not recorded (a transcript
+    # without `reads`): no deadline is disturbed
+    reads: tuple[ReadSpan, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from zoneinfo import ZoneInfo
 from forumbot.config.types import MAX_PHASE_HOURS
 from forumbot.config.load import describe_bad_utf8, read_utf8
 from forumbot.errors import SetupError, TranscriptError
-from forumbot.engine.downtime import per_tick
+from forumbot.engine.downtime import tick_spans
 from forumbot.engine.results import GameRun
 from forumbot.engine.signup_values import SignupSetup
 from forumbot.game import as_played, drawn_string, run, stop_message
-from forumbot.model import GameSetup, Input, PlayerSpec, Role, Schedule, Where
+from forumbot.model import GameSetup, Input, PlayerSpec, ReadSpan, Role, Schedule, Where
 from forumbot.names import name_problem
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure, defaults
@@ -192,13 +192,21 @@ def _resolved(raw: dict) -> tuple[tuple[str, datetime], ...]:
     return tuple(sorted(((str(phase), f.time(phase)) for phase in raw), key=lambda r: r[1]))
 
 
-def _reads(raw: list) -> tuple[tuple[datetime, bool], ...]:
-    """C-14: `reads`, a list of {"at": time, "ok": true|false}, one per tick (`game export`)."""
-    reads = []
+def _reads(raw: list) -> tuple[ReadSpan, ...]:
+    """C-14: `reads`, a list of spans {"first": time, "last": time, "ok": true|false}, each a run of ticks with
+    one outcome (`game export`); an item {"at": time, "ok": …} is one tick's read, as exports wrote them before
+    the spans, and still reads as it did."""
+    spans, ticks = [], []
     for n, item in enumerate(raw, 1):
         f = _Fields(item, f"reads[{n}]")
-        reads.append((f.time("at"), f.get("ok", _REQUIRED, bool)))
-    return per_tick(reads)
+        if "at" in item:
+            ticks.append((f.time("at"), f.get("ok", _REQUIRED, bool)))
+            continue
+        first, last = f.time("first"), f.time("last")
+        if last < first:
+            raise TranscriptError(f"reads[{n}]: 'last' is before 'first'")
+        spans.append(ReadSpan(first, last, f.get("ok", _REQUIRED, bool)))
+    return tuple(sorted([*spans, *tick_spans(ticks)], key=lambda span: (span.first, span.last)))
 
 
 _REQUIRED = object()  # a field's default meaning "the transcript must have it"

@@ -13,11 +13,12 @@ import pytest
 
 from forumbot import replay
 from forumbot.engine.checkpoint import digest
-from forumbot.engine.downtime import longest_gap, per_tick, watched_from
+from forumbot.engine.downtime import longest_gap, per_tick
 from forumbot.engine.fold import queued
 from forumbot.engine.table import make_table
 from forumbot.errors import SetupError, TranscriptError
 from forumbot.game import run
+from forumbot.model import ReadSpan
 from forumbot.options import option_problems
 from gamekit import HUNT_CAST, START, Game, Result
 
@@ -26,15 +27,16 @@ DEADLINE = START + timedelta(hours=24)  # Day 1's deadline: 02.12 10:00 MSK
 M = timedelta(minutes=1)
 
 
-def ticks(start: datetime, end: datetime, every: timedelta = 10 * M, ok: bool = True) -> list[tuple[datetime, bool]]:
+def ticks(start: datetime, end: datetime, every: timedelta = 10 * M, ok: bool = True) -> list[ReadSpan]:
+    """A tick every `every` from `start` to `end`, each recorded as a span of its own (as old records convert)."""
     out, at = [], start
     while at <= end:
-        out.append((at, ok))
+        out.append(ReadSpan(at, at, ok))
         at += every
     return out
 
 
-def outage(before: timedelta, length: timedelta) -> list[tuple[datetime, bool]]:
+def outage(before: timedelta, length: timedelta) -> list[ReadSpan]:
     """Ticks every 10 minutes through Day 1, none from `before` the deadline for `length`, then on to the deadline
     and one tick right after it (the one that resolves it)."""
     down = DEADLINE - before
@@ -94,7 +96,7 @@ def test_c14_failed_reads_are_no_successful_reads() -> None:
 
 def test_c14_no_tick_up_to_the_deadline_is_a_gap_until_the_bot_is_back() -> None:
     """The bot was down across the deadline: the gap runs from its last read to the tick that resolved it."""
-    reads = ticks(START, DEADLINE - 40 * M) + [(DEADLINE + 3 * 60 * M, True)]
+    reads = ticks(START, DEADLINE - 40 * M) + ticks(DEADLINE + 3 * 60 * M, DEADLINE + 3 * 60 * M)
     gap = longest_gap(reads, DEADLINE, DEADLINE + 3 * 60 * M, 30 * M, 120 * M)
     assert gap == (DEADLINE - 40 * M, DEADLINE + 3 * 60 * M)
 
@@ -106,14 +108,32 @@ def test_c14_nothing_recorded_by_then_is_no_downtime() -> None:
     assert longest_gap(later, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
 
 
-def test_c14_every_successful_read_from_a_grace_before_the_window_is_recorded_so_a_missing_one_is_a_gap() -> None:
-    """The daemon records the successful reads from `watched_from` (2 h 30 min before the deadline) on: with the
-    first one 20 minutes before the deadline, the bot read nothing from 07:30 to 09:40 MSK."""
-    assert watched_from(DEADLINE, 30 * M, 120 * M) == DEADLINE - 150 * M
-    reads = ticks(DEADLINE - 20 * M, DEADLINE + M)
-    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 150 * M, DEADLINE - 20 * M)
-    # reads from the zone's start on: none missing
-    assert longest_gap(ticks(DEADLINE - 150 * M, DEADLINE + M), DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+def test_c14_the_gap_starts_at_the_real_last_read_however_long_before_the_window() -> None:
+    """Every tick is recorded: a bot stopped five hours before the deadline (long before the window) could not
+    read the forum from its last read on, and the gap is named from there, not from the window's start."""
+    reads = ticks(START, DEADLINE - 5 * 60 * M) + ticks(DEADLINE - 20 * M, DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 5 * 60 * M, DEADLINE - 20 * M)
+
+
+def test_c14_a_gap_never_starts_before_the_first_record() -> None:
+    """What the records do not know is not named: with the first record (a failed read) an hour before the
+    deadline, the gap starts there; with nothing but successful reads from 20 minutes before it, there is none."""
+    reads = ticks(DEADLINE - 60 * M, DEADLINE - 30 * M, ok=False) + ticks(DEADLINE - 20 * M, DEADLINE + M)
+    assert longest_gap(reads, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 60 * M, DEADLINE - 20 * M)
+    assert longest_gap(ticks(DEADLINE - 20 * M, DEADLINE + M), DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+
+
+def test_c14_a_span_of_successful_ticks_is_read_throughout() -> None:
+    """A span says every tick from its first to its last read the forum (ticks no further apart than the grace):
+    one span over the whole day is no gap; two spans with 40 minutes between them are, named from the first
+    span's end to the second's start."""
+    whole = [ReadSpan(START, DEADLINE + M, True)]
+    assert longest_gap(whole, DEADLINE, DEADLINE + M, 30 * M, 120 * M) is None
+    split = [ReadSpan(START, DEADLINE - 50 * M, True), ReadSpan(DEADLINE - 10 * M, DEADLINE + M, True)]
+    assert longest_gap(split, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 50 * M, DEADLINE - 10 * M)
+    failing = [ReadSpan(START, DEADLINE - 50 * M, True), ReadSpan(DEADLINE - 40 * M, DEADLINE - 10 * M, False),
+               ReadSpan(DEADLINE - 5 * M, DEADLINE + M, True)]
+    assert longest_gap(failing, DEADLINE, DEADLINE + M, 30 * M, 120 * M) == (DEADLINE - 50 * M, DEADLINE - 5 * M)
 
 
 def test_c14_a_day_a_gm_closed_early_is_not_judged() -> None:
@@ -230,7 +250,7 @@ def test_c14_options_move_the_grace_and_the_window() -> None:
 
 def test_c14_the_bot_is_back_when_it_resolved_the_deadline_as_recorded() -> None:
     """A replay reads when the bot resolved the deadline (`resolved`): the gap ends there, not at a later tick."""
-    reads = ticks(START, DEADLINE - 40 * M) + [(DEADLINE + 2 * 60 * M, True), (DEADLINE + 3 * 60 * M, True)]
+    reads = ticks(START, DEADLINE - 40 * M) + ticks(DEADLINE + 2 * 60 * M, DEADLINE + 3 * 60 * M, every=60 * M)
     r = fold(game_with(reads), reads, until=DEADLINE + 4 * 60 * M, resolved=(("day 1", DEADLINE + 2 * 60 * M),))
     assert "from 02.12 09:20 to 02.12 12:00 (MSK)." in day_result(r)
 
@@ -245,11 +265,15 @@ def test_c14_a_transcript_carries_the_reads_and_replays_the_waiver() -> None:
         "until": (DEADLINE + M).isoformat(),
         "events": [{"at": e.at.isoformat(), "where": str(e.where), "from": e.author, "text": e.text}
                    for e in g.events],
-        "reads": [{"at": at.isoformat(), "ok": ok} for at, ok in reads],
+        "reads": [{"at": r.first.isoformat(), "ok": r.ok} for r in reads],  # the per-read format still reads
     }
     result, _ = replay.replay(replay.parse_transcript(json.loads(json.dumps(transcript))))
     assert [p for p in result.result.players if p.nick == "Г6"][0].alive
     assert any("No autokill for not voting" in m.text for m in result.messages)
+    as_spans = [{"first": START.isoformat(), "last": (DEADLINE - 50 * M).isoformat(), "ok": True},
+                {"first": (DEADLINE - 10 * M).isoformat(), "last": (DEADLINE + M).isoformat(), "ok": True}]
+    spanned, _ = replay.replay(replay.parse_transcript({**transcript, "reads": as_spans}))
+    assert replay.to_json(spanned) == replay.to_json(result)  # the spans an export writes decide the same
     del transcript["reads"]
     result, _ = replay.replay(replay.parse_transcript(transcript))
     assert not [p for p in result.result.players if p.nick == "Г6"][0].alive  # without them: H-5 as before
@@ -258,8 +282,10 @@ def test_c14_a_transcript_carries_the_reads_and_replays_the_waiver() -> None:
 def test_c14_a_transcript_with_a_bad_read_is_refused_by_name() -> None:
     with pytest.raises(TranscriptError, match=r"reads\[1\]: field 'ok' must be bool"):
         replay._reads([{"at": START.isoformat(), "ok": "yes"}])
-    with pytest.raises(TranscriptError, match=r"reads\[2\]: missing field 'at'"):
+    with pytest.raises(TranscriptError, match=r"reads\[2\]: missing field 'first'"):
         replay._reads([{"at": START.isoformat(), "ok": True}, {"ok": True}])
+    with pytest.raises(TranscriptError, match=r"reads\[1\]: 'last' is before 'first'"):
+        replay._reads([{"first": DEADLINE.isoformat(), "last": START.isoformat(), "ok": True}])
 
 
 def test_c14_a_read_recorded_later_changes_no_checkpoint_digest() -> None:
@@ -273,20 +299,22 @@ def test_c14_a_read_recorded_later_changes_no_checkpoint_digest() -> None:
     assert digest(base, queue, DEADLINE + M, ["day 1"]) == digest(later, queue, DEADLINE + M, ["day 1"])
     changed = replace(base, schedule=replace(base.schedule, reads=tuple(early[:-3])))
     assert digest(changed, queue, DEADLINE + M, ["day 1"]) != digest(base, queue, DEADLINE + M, ["day 1"])
+    # a span moved on by later ticks: cut at the checkpoint's time, it is the span the fold decided by
+    span = replace(base, schedule=replace(base.schedule, reads=(ReadSpan(START, DEADLINE + M, True),)))
+    moved = replace(base, schedule=replace(base.schedule, reads=(ReadSpan(START, DEADLINE + 60 * M, True),)))
+    assert digest(span, queue, DEADLINE + M, ["day 1"]) == digest(moved, queue, DEADLINE + M, ["day 1"])
 
 
-def test_c14_r12_an_early_majority_is_judged_only_where_the_reads_were_recorded():
-    """C-14 with R-12: the daemon records successful reads only from a grace before the window of the day's own
-    deadline, so a majority post hours before it is judged only from there: no gap when that is after the post,
-    the usual gap when the post is inside the recorded zone."""
+def test_c14_r12_an_early_majority_is_judged_over_the_window_before_it():
+    """C-14 with R-12: every tick is recorded, so a majority post ten hours before the scheduled deadline is judged
+    over the two hours before it like any deadline: watched throughout, no gap; the bot down from an hour before
+    it, the gap named from the last read."""
     grace, window = 30 * M, 120 * M
-    setup_read = [(START - 60 * M, True)]  # recorded: no phase remembered yet
     early = DEADLINE - 10 * 60 * M
-    assert longest_gap(setup_read, early, early + M, grace, window) is not None  # unguarded: taken for an outage
-    known_from = watched_from(DEADLINE, grace, window)
-    assert longest_gap(setup_read, early, early + M, grace, window, known_from) is None
-    late = DEADLINE - 20 * M  # inside the recorded zone; no read since its start: the gap is real
-    assert longest_gap(setup_read, late, late + M, grace, window, known_from) == (known_from, late + M)
+    watched = [ReadSpan(START - 60 * M, early + M, True)]
+    assert longest_gap(watched, early, early + M, grace, window, START) is None
+    down = [ReadSpan(START - 60 * M, early - 60 * M, True), ReadSpan(early + M, early + M, True)]
+    assert longest_gap(down, early, early + M, grace, window, START) == (early - 60 * M, early + M)
 
 
 def test_c14_the_window_is_judged_from_the_phases_opening_on() -> None:
@@ -299,7 +327,7 @@ def test_c14_the_window_is_judged_from_the_phases_opening_on() -> None:
     for i, v in enumerate(voters):
         g.vote("day 1", "+30m", v, voters[(i + 1) % len(voters)])
     deadline = START + timedelta(hours=1)
-    reads = [(START - 3 * 60 * M, True)] + ticks(START + 5 * M, deadline + M)
+    reads = ticks(START - 3 * 60 * M, START - 3 * 60 * M) + ticks(START + 5 * M, deadline + M)
     r = fold(g, reads, until=deadline + M)
     assert "day 1/downtime/ГМ" not in r.keys()
     assert r.died("Г6") == ("day 1", "autokill")

@@ -14,9 +14,7 @@ from forumbot.cycle import held_posts
 from forumbot.forum.adapter import REREAD, ForumAdapter, ForumPost, can
 from forumbot.config.types import GameConfig
 from forumbot.errors import PostGone
-from forumbot.engine.downtime import watched_from
 from forumbot.engine.results import GameRun
-from forumbot.engine.setup import downtime_lengths
 from forumbot.store.models import CursorRow, InputRow
 from forumbot.store.records import get_cursor, mark_deleted, phase_stream, reread_stream, set_cursor, store_posts
 from forumbot.cycle.context import Context, GameOutcome
@@ -182,15 +180,3 @@ def _reread_topic(ctx: Context, adapter: ForumAdapter, reread: Callable[..., lis
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
         outcome.stored += mark_deleted(session, forum_id, topic, gone, resolved_at)
-
-
-def watching(session: Session, forum_id: int, game_id: int, game: GameConfig, now: datetime) -> bool:
-    """C-14: whether this tick's successful reads of the game's threads are recorded: from the remembered phase's
-    deadline's `watched_from` on (a grace before its downtime window), or when no phase is remembered yet. A quiet
-    tick far from any deadline writes nothing (issue 3); a failed read is recorded always."""
-    known = get_cursor(session, forum_id, phase_stream(game_id))
-    deadline = json.loads(known).get("deadline") if known else None
-    if not deadline:
-        return True
-    grace, window = downtime_lengths(game.options)
-    return now >= watched_from(datetime.fromisoformat(deadline), grace, window)

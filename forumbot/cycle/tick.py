@@ -39,6 +39,7 @@ from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
 from forumbot.engine.results import stale_interim
+from forumbot.engine.setup import downtime_lengths
 from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import GameRow, OutboxRow
@@ -53,7 +54,7 @@ from forumbot.cycle.bookkeeping import (
 )
 from forumbot.cycle.context import Context, GameOutcome, TickReport
 from forumbot.cycle.inbox import Inbox
-from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase, watching
+from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase
 
 __all__ = ["Context", "GameOutcome", "TickReport", "as_sent", "default_fold", "load_game", "tick"]
 
@@ -113,8 +114,8 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
         if not isinstance(error, FloodLimited):  # a login the forum asked to wait with defers the games
             report.unreachable[forum_name] = error
         report.games.extend(GameOutcome(name, "error", error=error) for _, name, _ in games)
-        for game_id, _, _ in games:  # C-14: no thread of these games could be read this tick
-            record_now(ctx.sessions, game_id, "forum", ctx.clock(), str(error))
+        for game_id, name, _ in games:  # C-14: no thread of these games could be read this tick
+            record_now(ctx.sessions, game_id, ctx.clock(), _grace(ctx.config.games[name]), f"forum: {error}")
         return
     forum_id = games[0][2]
     # Everything stamped before `started` is on the forum when we read; so folding up to it sees it all.
@@ -172,19 +173,23 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             report.games.append(outcome)
 
 
+def _grace(game: GameConfig) -> timedelta:
+    """C-14: how far apart a game's ticks may be within one span of its reads (its `downtime_grace`): no stretch
+    that could disturb a deadline hides inside a span."""
+    return downtime_lengths(game.options)[0]
+
+
 def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
            started: datetime, inbox: Inbox, outcome: GameOutcome) -> None:
     if inbox.error is not None:
         # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
         # failed is not asked for more
-        record_now(ctx.sessions, game_id, "forum", started, str(inbox.error))  # C-14: no thread read this tick
+        record_now(ctx.sessions, game_id, started, _grace(game), f"forum: {inbox.error}")  # C-14: no thread read
         raise inbox.error
     if inbox.skippable:
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
-    with ctx.sessions.begin() as session:  # C-14: successful reads are recorded near a deadline only
-        watch = watching(session, forum_id, game_id, game, started)
     for topic in (game.game_thread, game.vote_thread):
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
@@ -192,10 +197,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         try:
             posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
         except ForumError as e:
-            record_now(ctx.sessions, game_id, thread, started, str(e))  # C-14: each read recorded, failed ones too
+            record_now(ctx.sessions, game_id, started, _grace(game), f"{thread}: {e}")  # C-14: failed ones too
             raise
-        if watch:
-            record_now(ctx.sessions, game_id, thread, started)
         skipped.extend(unreadable.take(adapter, topic))
         bot = ctx.config.forums[game.forum].login
         posts, held = held_posts.split(posts, bot)
@@ -207,6 +210,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
                 note_if_behind(session, forum_id, game_id, posts, bot)  # issue 26 item 5
         ctx.hook("after_store")
+    record_now(ctx.sessions, game_id, started, _grace(game))  # C-14: every tick's successful read
     until = started - timedelta(seconds=ctx.config.grace_seconds)
     inbox.before_fold(ctx, adapter, game_id, until)
     if inbox.error is not None:

@@ -17,14 +17,14 @@ import hashlib
 import json
 import zlib
 from dataclasses import dataclass, fields, replace
-from datetime import datetime
+from datetime import datetime, timezone
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from forumbot.engine.plain import PlainError, from_plain, to_plain
 from forumbot.engine.state import Game
-from forumbot.model import GameSetup, Input, Message
+from forumbot.model import GameSetup, Input, Message, ReadSpan
 
 
 def _source_version() -> str:
@@ -130,11 +130,15 @@ def chain(inputs: Sequence[Input], chunks: Iterable[int], start: str = "", begin
     return h
 
 
-def reads_by(setup: GameSetup, at: datetime | None) -> tuple[tuple[datetime, bool], ...]:
-    """C-14: the tick reads recorded by `at`. The daemon only appends them, each at its tick's time, so the ones
-    a fold up to `at` decided by (a deadline's, up to when the bot resolved it) never change once recorded: a
-    later tick's read changes no checkpoint or tip."""
-    return tuple(r for r in setup.schedule.reads if at is not None and r[0] <= at)
+def reads_by(setup: GameSetup, at: datetime | None) -> tuple[ReadSpan, ...]:
+    """C-14: the read spans as recorded by `at`, each cut at `at`. The daemon only opens spans at its ticks'
+    times and moves an open one's end on to later ticks, so what a fold up to `at` decided by (a deadline's, up
+    to when the bot resolved it) never changes once recorded: a later tick's read changes no checkpoint or tip.
+    In UTC: the digest hashes their repr, and a span's end cut at `at` would otherwise take `at`'s zone."""
+    if at is None:
+        return ()
+    return tuple(ReadSpan(span.first.astimezone(timezone.utc), min(span.last, at).astimezone(timezone.utc), span.ok)
+                 for span in setup.schedule.reads if span.first <= at)
 
 
 def tip_digest(setup: GameSetup, chained: str, latest_read: datetime | None, until: datetime) -> str:

@@ -4,9 +4,9 @@ is *disturbed*: it is resolved as usual, but nobody leaves for a missing vote at
 `self_vote`), the result post names the gap, and the GMs get a PM. The activity minimum (`post_minimum`, issue
 30 item 1) is waived by the same gap: engine/day.py's `resolve_day` computes it once (`gap`).
 
-Decided from inputs only: the reads are the daemon's records of each tick (Schedule.reads), which an export
-carries, and the bot is back when it resolved the deadline (Schedule.resolved, or the resolving tick's time), so a
-replay decides the same."""
+Decided from inputs only: the reads are the daemon's records of every tick, as spans of ticks with one outcome
+(Schedule.reads), which an export carries, and the bot is back when it resolved the deadline (Schedule.resolved,
+or the resolving tick's time), so a replay decides the same."""
 
 from __future__ import annotations
 
@@ -14,59 +14,52 @@ from datetime import datetime, timedelta
 from typing import Iterable, Sequence
 
 from forumbot.engine.work import Work
+from forumbot.model import ReadSpan
 
 Gap = tuple[datetime, datetime]
 
 
-def watched_from(deadline: datetime, grace: timedelta, window: timedelta) -> datetime:
-    """Where the reads a deadline is judged by begin: a grace before its window. The daemon records every
-    successful read from there on (and every failed one always), and none elsewhere, so a quiet tick far from
-    any deadline writes nothing (issue 3); what happened before this moment cannot change the part of a gap
-    that lies inside the window."""
-    return deadline - window - grace
-
-
-def longest_gap(reads: Sequence[tuple[datetime, bool]], deadline: datetime, back: datetime,
+def longest_gap(reads: Sequence[ReadSpan], deadline: datetime, back: datetime,
                 grace: timedelta, window: timedelta, known_from: datetime | None = None) -> Gap | None:
     """The longest stretch without a successful read that covers more than `grace` of the `window` before
-    `deadline`, from the last successful read before it (at the earliest `watched_from`: every successful read
-    from there on is recorded) to the first one after it (or `back`, when the bot resolved the deadline); None
-    when there is none. Only the reads recorded by `back` count, and none recorded by then means nothing is known
-    (a transcript without reads, a game older than the records): no gap. `known_from`: where the daemon's records
-    of successful reads surely begin when that is later than the window's start (R-12's early deadline); the
-    window before it is not judged."""
-    known = [(at, ok) for at, ok in reads if at <= back]
+    `deadline`, from the last successful read before it (a successful span's `last`, however long before the
+    window) to the first one after it (or `back`, when the bot resolved the deadline); None when there is none.
+    Only the reads recorded by `back` count, and none recorded by then means nothing is known (a transcript
+    without reads, a game older than the records): no gap. A stretch never starts before the first record: what
+    the records do not know is not named. `known_from`: where the window is judged from when that is later than
+    its start (the phase's opening)."""
+    known = [span for span in reads if span.first <= back]
     if not known:
         return None
-    start = max(watched_from(deadline, grace, window), known_from or deadline - window - grace)
-    good = sorted(at for at, ok in known if ok and at > start)
-    marks = [start, *good, back]
+    opens = max(deadline - window, known_from) if known_from else deadline - window
     best: tuple[timedelta, datetime, datetime] | None = None
-    opens = max(deadline - window, known_from or deadline - window)
-    for a, b in zip(marks, marks[1:]):
-        covered = min(b, deadline) - max(a, opens)
-        if covered > grace and (best is None or covered > best[0]):
-            best = (covered, a, b)
+    since = min(span.first for span in known)  # the records begin here
+    for first, last in sorted((span.first, min(span.last, back)) for span in known if span.ok):
+        best = _longer(best, since, first, deadline, opens, grace)
+        since = max(since, last)
+    best = _longer(best, since, back, deadline, opens, grace)
     return (best[1], best[2]) if best else None
+
+
+def _longer(best: tuple[timedelta, datetime, datetime] | None, a: datetime, b: datetime, deadline: datetime,
+            opens: datetime, grace: timedelta) -> tuple[timedelta, datetime, datetime] | None:
+    """The stretch from `a` to `b` without a successful read when it covers more than `grace` of the window
+    (from `opens` to `deadline`) and more than `best` does; else `best`."""
+    covered = min(b, deadline) - max(a, opens)
+    return (covered, a, b) if covered > grace and (best is None or covered > best[0]) else best
 
 
 def disturbed(w: Work, at: datetime) -> Gap | None:
     """C-14: the gap that disturbs the open phase's deadline `at`, or None. The bot is back when it resolved the
     phase: the recorded time, else the resolving tick's (Work.now), else the deadline itself. A day a GM closed
     before its deadline (`конец-фазы`) is not judged: the bot read the GM's command then, and the GM chose the
-    moment. The window is judged from the phase's opening on: an outage before it hid no vote of this phase, and
-    after a phase a GM or a majority closed early the daemon watched the previous phase's scheduled deadline, not
-    this one's window. A day a majority ended (R-12) is judged only from where the daemon surely recorded its
-    successful reads, the `watched_from` of the day's own deadline (cycle/reread.py's `watching` follows the
-    scheduled one), so an early majority is never taken for an outage of the unrecorded hours before it."""
+    moment. The window is judged from the phase's opening on: an outage before it hid no vote of this phase (a
+    day a majority ended early, R-12, is judged over the window before that moment: every tick is recorded)."""
     tb = w.tb
     if w.gm_closing:
         return None
     back = tb.resolved.get(w.g.phase.label, w.now) or at
-    ph = w.g.phase
-    known_from = ph.opens if ph.majority is None else max(ph.opens, watched_from(
-        ph.majority.scheduled, tb.downtime_grace, tb.downtime_window))
-    return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window, known_from)
+    return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window, w.g.phase.opens)
 
 
 def waived(w: Work, gap: Gap | None) -> bool:
@@ -84,3 +77,9 @@ def per_tick(rows: Iterable[tuple[datetime, bool]]) -> tuple[tuple[datetime, boo
     for at, ok in rows:
         ticks[at] = ticks.get(at, True) and ok
     return tuple(sorted(ticks.items()))
+
+
+def tick_spans(rows: Iterable[tuple[datetime, bool]]) -> tuple[ReadSpan, ...]:
+    """The per-read format (a transcript's `reads` of {"at", "ok"}, the records before spans): each tick a span
+    of its own, so a stretch between two ticks is judged exactly as it was."""
+    return tuple(ReadSpan(at, at, ok) for at, ok in per_tick(rows))

@@ -24,7 +24,7 @@ from forumbot.engine.setup import (
 )
 from forumbot.errors import SetupError
 from forumbot.markup import escape_bbcode, escape_markdown
-from forumbot.model import GameSetup, Role
+from forumbot.model import GameSetup, ReadSpan, Role
 from forumbot.rules import Seat, get_variant
 from forumbot.rules.base import Variant
 from forumbot.rules.house import configure
@@ -47,9 +47,9 @@ class Table:
     roles: Mapping[str, Role]  # seat id -> role as drawn (C-2), in config order
     drawn: str  # the string the draw's commitment hashes (C-2), printed at the end
     resolved: Mapping[str, datetime]  # C-13: when the bot resolved each phase, by label (and made each count)
-    # C-14: each tick's read of the game's threads (time, every thread answered), and how long without a
+    # C-14: the game's reads as spans of ticks with one outcome, and how long without a
     # successful one in how long a stretch before a deadline disturbs it
-    reads: tuple[tuple[datetime, bool], ...]
+    reads: tuple[ReadSpan, ...]
     downtime_grace: timedelta
     downtime_window: timedelta
 

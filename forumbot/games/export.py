@@ -77,9 +77,10 @@ def export_game(sessions: sessionmaker[Session], config: Config, name: str, now:
         "players": [{"nick": p.nick, **({"role": str(p.role)} if p.role else {})} for p in setup.players],
         **({"signup": _signup(setup.signup)} if setup.signup is not None else {}),
         "resolved": {phase: at.isoformat() for phase, at in s.resolved},
-        # C-14: each tick's read of the game's threads (its time, every thread answered), so a replay knows which
-        # deadlines the bot could not read the forum before
-        **({"reads": [{"at": at.isoformat(), "ok": ok} for at, ok in s.reads]} if s.reads else {}),
+        # C-14: the reads of the game's threads as spans of ticks with one outcome (every thread answered or
+        # not), so a replay knows which deadlines the bot could not read the forum before
+        **({"reads": [{"first": r.first.isoformat(), "last": r.last.isoformat(), "ok": r.ok} for r in s.reads]}
+           if s.reads else {}),
         "events": [_event(i, late.get((str(i.where), i.id))) for i in inputs],
         **({"unsent": never} if never else {}),
         **_pages(config, name, setup_json, sessions, game_id),

@@ -17,7 +17,7 @@ from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import moot_acks, stale_interim
 from forumbot.store.models import GameRow, OutboxRow, InputRow, ResolutionRow, SeatRow, UTCDateTime
-from forumbot.store.reads import tick_reads
+from forumbot.store.reads import read_spans
 from forumbot.store.records import REFUSED_PM
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.game import run
@@ -52,7 +52,7 @@ def stored_setup(session: Session, row: GameRow) -> GameSetup:
                      .where(ResolutionRow.game_id == row.id).order_by(ResolutionRow.resolved_at, ResolutionRow.id)))
     # C-14: each tick's read of the game's threads decides whether a deadline was disturbed
     return replace(setup, schedule=replace(setup.schedule, setup_opens=row.started_at, resolved=resolved,
-                                           reads=tick_reads(session, row.id)))
+                                           reads=read_spans(session, row.id)))
 
 
 def unsent(session: Session, game_id: int, run: GameRun) -> frozenset[str]:

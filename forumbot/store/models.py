@@ -190,21 +190,23 @@ class ResolutionRow(Base):
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
-class ThreadReadRow(Base):
-    """C-14: one read a tick made of one of a game's threads (`thread`: "game", "vote"; "forum" when the tick could
-    not get that far: no login, the inbox failed), with the tick's time and whether the forum answered. A tick's
-    read is successful when every row it wrote for the game is; the fold decides a deadline's downtime from them
-    (Schedule.reads) and an export carries them. Only appended: each row is written once, never changed."""
+class ReadSpanRow(Base):
+    """C-14: a run of ticks whose reads of a game's threads had one outcome, from the first tick's time to the
+    last's (`ok`: every thread answered; else `error` says what the forum answered first, with the thread read:
+    "game", "vote", or "forum" when the tick could not get that far). A tick like the one before, and no more
+    than the game's `downtime_grace` after it, moves the latest span's `last_at` on (one UPDATE, a quiet tick's
+    only write); another outcome, or a tick after a longer pause, opens a new row. The fold decides a deadline's
+    downtime from them (Schedule.reads) and an export carries them."""
 
-    __tablename__ = "thread_reads"
-    __table_args__ = (Index("ix_thread_reads_game_at", "game_id", "read_at"),)
+    __tablename__ = "read_spans"
+    __table_args__ = (Index("ix_read_spans_game_last", "game_id", "last_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    thread: Mapped[str] = mapped_column(String(20))
-    read_at: Mapped[datetime] = mapped_column(UTCDateTime)  # the tick's time
+    first_at: Mapped[datetime] = mapped_column(UTCDateTime)  # the first tick's time
+    last_at: Mapped[datetime] = mapped_column(UTCDateTime)  # the latest tick's time
     ok: Mapped[bool] = mapped_column(Boolean)
-    error: Mapped[str | None] = mapped_column(Text)  # what the forum answered, when it failed
+    error: Mapped[str | None] = mapped_column(Text)
 
 
 class CheckpointRow(Base):

@@ -15,7 +15,7 @@ from forumbot.errors import ForumbotError
 if TYPE_CHECKING:
     from alembic.config import Config as AlembicConfig
 
-SCHEMA_HEAD = "0010_checkpoints_json"  # the newest revision in forumbot/migrations/versions
+SCHEMA_HEAD = "0011_read_spans"  # the newest revision in forumbot/migrations/versions
 
 
 class SchemaOutdated(ForumbotError):

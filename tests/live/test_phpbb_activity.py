@@ -38,7 +38,6 @@ ROLES = {"Маша": "doctor", "Кот Баюн": "mafia", "Lucky_Strike": "mafi
 OPTIONS = ('cast = { mafia = 2, doctor = 1, maniac = 0 }, post_minimum = 2, '
            'post_minimum_action = "warn_then_autokill", post_minimum_reminder_hours = 0, majority_ends_day = true, '
            "lock_threads = true, downtime_grace = 1, downtime_window = 3")
-DOWNTIME_GRACE, DOWNTIME_WINDOW = timedelta(minutes=1), timedelta(minutes=3)  # OPTIONS' downtime_grace, _window
 DAY = timedelta(minutes=20)  # far longer than Day 1's 27 posts take on any machine that finishes the suite
 MSK = ZoneInfo("Europe/Moscow")
 SILENT, NO_SHOW = "Шарик", "Печкин 2000"
@@ -145,13 +144,14 @@ def test_issue30_free_hunt_r11_r12_r13_c14_on_phpbb(phpbb_activity_board, tmp_pa
 
 
 def day1_gap(game: LiveGame, deadline: datetime) -> tuple[str, str]:
-    """C-14's gap as the bot recorded it: its last successful read before Day 1's deadline, at the earliest where
-    the bot watches that deadline from (a grace before its window: it keeps no reads before), and the tick after
-    it, in Moscow time to the minute, as the result post names them."""
+    """C-14's gap as the bot recorded it: its last successful read before Day 1's deadline (the end of a span of
+    successful ticks: every tick is recorded) and the first tick after it, in Moscow time to the minute, as the
+    result post names them."""
     with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        reads = sorted({utc(at) for at, ok in db.execute("SELECT read_at, ok FROM thread_reads") if ok})
-    before = max([at for at in reads if at < deadline] + [deadline - DOWNTIME_WINDOW - DOWNTIME_GRACE])
-    after = min(at for at in reads if at > deadline)
+        spans = [(utc(first), utc(last)) for first, last, ok in
+                 db.execute("SELECT first_at, last_at, ok FROM read_spans") if ok]
+    before = max(last for _, last in spans if last < deadline)
+    after = min(first for first, _ in spans if first > deadline)
     return tuple(at.astimezone(MSK).strftime("%d.%m %H:%M") for at in (before, after))  # type: ignore[return-value]
 
 
