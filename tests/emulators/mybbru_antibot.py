@@ -8,8 +8,8 @@ What the real line does, and so what is drawn here:
 - seven of them hold, P-hex escaped, the 16-character pieces of
   `formcode='<input type="hidden" name="8 hex" value="40 hex">';` and the others 12 to 27 junk bytes;
 - through a getter function of a random name, two chains of random variables are built side by side from the same
-  first element: the real one, read into `#formkey` at the end, and a decoy one that reads junk pieces (one of
-  them twice) and is never written; two more lookups are left unused;
+  first element: the real one, read into `#formkey` at the end, and a decoy one that reads junk pieces (the saved
+  page reads one of them twice) and is never written; a lookup or two are left unused (the saved page has two);
 - `#formetc` receives a hidden input of a random name (8 hex) whose value (8 hex) the script sets after.
 The board keeps what it issued and takes a POST that carries one issued form's two fields.
 
@@ -49,8 +49,6 @@ def _letters(rng: random.Random, low: int, high: int) -> str:
 
 def _hex(rng: random.Random, size: int) -> str:
     return "".join(rng.choice("0123456789abcdef") for _ in range(size))
-
-
 
 
 def _fragment(real: list[tuple[str, str]], junk: list[tuple[str, str]], rng: random.Random) -> str:
