@@ -60,6 +60,16 @@ class FormTransient(FormRejected):
     the topic moved on while replying. Nothing was posted; the same message is sent again next cycle."""
 
 
+class PmNotAllowed(FormRejected):
+    """The board does not let the bot's account send private messages (its group's right or quota): every PM would
+    be refused alike until an administrator changes that. `said` holds the board's own words, which the handshake
+    quotes to the GM in his language."""
+
+    def __init__(self, message: str, said: str) -> None:
+        super().__init__(message)
+        self.said = said
+
+
 class PartlySent(ForumError):
     """A PM sent in parts (MyBB: 5 recipients per PM) reached `sent`, then sending to `remaining` failed with
     `cause`: the outbox sends it on to `remaining` only, so those who have it do not get it twice."""

@@ -44,6 +44,7 @@ _TOKEN = re.compile(r"""
   | (?P<slash>/)
 """, re.VERBOSE | re.DOTALL)
 _REGEX = re.compile(r"/((?:[^/\\\n\[]|\\.|\[(?:[^\]\\]|\\.)*\])+)/([gimsuy]*)")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "'": "'", '"': '"', "\\": "\\", "/": "/"}
 
 
@@ -155,6 +156,8 @@ class Machine:
         for child in list(target.el):
             target.el.remove(child)
         target.el.text = None
+        # a browser keeps control characters in text; lxml's tree cannot hold them, and no field is made of them
+        markup = _NOT_XML.sub("", markup)
         frag = etree.fromstring(f"<div>{markup}</div>".encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
         holder = frag.find(".//div") if frag is not None else None
         if holder is None:

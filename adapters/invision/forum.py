@@ -40,7 +40,7 @@ from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
 from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
-from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
+from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -265,8 +265,8 @@ class InvisionForum(HtmlForum):
         page = self.get(self.url("compose"))
         said = self.forms.error_text(page)
         if page.status == 403 and said:  # messenger.php's execute(): the Messenger switched off for the bot
-            raise FormRejected(f"invision: the board does not let the bot use the Messenger: «{said}» (an "
-                               "administrator must allow the bot's account and group to send personal messages)")
+            raise PmNotAllowed(f"invision: the board does not let the bot use the Messenger: «{said}» (an "
+                               "administrator must allow the bot's account and group to send personal messages)", said)
         form = self.forms.form(page, "compose")
         submitted = next((el.get("name") for el in find(form, ".//input[@type='hidden']")
                           if el.get("name", "").endswith("_submitted")), None)

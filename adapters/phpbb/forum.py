@@ -27,7 +27,7 @@ from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.html.profile import HtmlProfile
 from adapters.phpbb.profile import PHPBB
 from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW
-from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
+from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -262,7 +262,7 @@ class PhpbbForum(HtmlForum):
         spec = self.profile.forms["compose"]
         added = self._compose_to_known(names)
         if added is None:
-            page = self.get(self.url("compose"))
+            page = self._compose_page(self.url("compose"))
             served = self.transport.clock()
             values = {spec.fields["subject"]: subject, spec.fields["message"]: text,
                       spec.fields["to"]: "\n".join(names)}
@@ -287,6 +287,18 @@ class PhpbbForum(HtmlForum):
         self.forms.raise_for_errors(result, flood_action="pm")
         return ""
 
+    def _compose_page(self, url: str) -> Page:
+        """The compose form's page; PmNotAllowed where ucp_pm_compose.php's trigger_error('NO_AUTH_SEND_MESSAGE')
+        stands in its place: the bot's group lacks «Can send private messages» (u_sendpm), and every PM would
+        meet the same page."""
+        page = self.get(url)
+        words = [" ".join(text(p).split()) for p in select(page.tree(), self.profile.selectors["message_text"])]
+        said = next((w for w in words if self.forms.matches("no_pm_permission", w)), "")
+        if said:
+            raise PmNotAllowed(f"phpbb: the board does not let the bot send private messages: «{said}» (give the "
+                               "bot's group the permission «Can send private messages», u_sendpm)", said)
+        return page
+
     def _compose_to_known(self, names: list[str]) -> Page | None:
         """The compose form with a recipient whose user id an earlier PM learnt: one GET (`&u=ID`) instead of the
         form and its "add" round trip, so a PM costs 2 requests, not 3 (issue 17 item 15). None when the id is
@@ -294,7 +306,7 @@ class PhpbbForum(HtmlForum):
         uid = self.user_ids.get(names[0].casefold()) if len(names) == 1 else None
         if uid is None:
             return None
-        page = self.get(self.url("compose_to", user=uid))
+        page = self._compose_page(self.url("compose_to", user=uid))
         tree = page.tree()
         shown = [text(a) for a in select(tree, self.profile.selectors["pm_recipient_name"])
                  if self.query_value(a.get("href", ""), "u") == uid]

@@ -67,6 +67,7 @@ PHPBB = HtmlProfile(
         "page_end": "div#page-footer",  # after the posts and rows: a page without it was cut short
         "member_name": "dl.profile-details > dd > span",  # the profile's "Имя пользователя"
         "message_panel": "div#message",  # phpBB's notice box (trigger_error), e.g. "no such user"
+        "message_text": "div#message p",  # its words, under the title (message_body.html)
         # the header's inbox link and its badge: the bot's unread PMs (user_unread_privmsg), "0" when none
         "pm_header": "a[href*='i=pm'][href*='folder=inbox'] > strong.badge",
     }),
@@ -90,6 +91,8 @@ PHPBB = HtmlProfile(
         "bad_login": r"неверн\w* (пароль|имя)|incorrect password|incorrect username|не найден",
         "quota": r"(папка|ящик)\W.*заполнен|folder is full|quota",
         "no_recipient": r"не найден|not found|не существует",
+        # NO_AUTH_SEND_MESSAGE (language/*/ucp.php), English "You are not authorised sending private messages."
+        "no_pm_permission": r"нет доступа к отправке личных сообщений|not authori[sz]ed sending private messages",
         "posted": r"viewtopic\.php\?(?:.*&)?p=(\d+)",
         "pm_sent": r"[?&]p=(\d+)",
         "folder_count": r"(\d+)\s*(?:из|of|/)\s*(\d+)",

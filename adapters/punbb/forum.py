@@ -31,7 +31,7 @@ from adapters.html.profile import HtmlProfile
 from adapters.punbb.profile import PUNBB
 from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
 from forumbot.errors import (ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PartlySent,
-                             PostQueued)
+                             PmNotAllowed, PostQueued)
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -276,8 +276,8 @@ class PunbbForum(HtmlForum):
         self.require_login(page)
         said = error_box(page, self.profile)
         if said and self.forms.matches("no_permission", said):  # the group may not send PMs: the form is not shown
-            raise FormRejected(f"{self.profile.engine}: the board does not let the bot send private messages: "
-                               f"«{said}» (the bot's group needs the right to send them)")
+            raise PmNotAllowed(f"{self.profile.engine}: the board does not let the bot send private messages: "
+                               f"«{said}» (the bot's group needs the right to send them)", said)
         # a new dialogue needs a subject (at most 70 characters): the text's first words stand in for none
         subject = subject.strip() or (text.strip().splitlines() or ["…"])[0][:70]
         result = self.forms.submit(page, "compose", {spec.fields["to"]: to, spec.fields["subject"]: subject,

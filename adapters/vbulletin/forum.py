@@ -33,7 +33,7 @@ from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile, frozen_map
 from adapters.vbulletin.profile import VBULLETIN
 from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
-from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
+from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
@@ -242,8 +242,8 @@ class VbulletinForum(HtmlForum):
         if said and self.forms.matches("no_permission", said) and \
                 select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             # print_no_permission() for a member: his group's private message quota is 0
-            raise FormRejected(f"vbulletin: the board does not let the bot send private messages: «{said}» (give "
-                               "the bot's usergroup a private message quota above 0)")
+            raise PmNotAllowed(f"vbulletin: the board does not let the bot send private messages: «{said}» (give "
+                               "the bot's usergroup a private message quota above 0)", said)
         result = self.forms.submit(page, "compose", {spec.fields["to"]: names, spec.fields["subject"]: subject,
                                                spec.fields["message"]: text}, action="pm")
         target = result.location if result.status in (301, 302, 303) else meta_refresh_url(result.tree(), result.url)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from forumbot.errors import FloodLimited, ForumError
+from forumbot.errors import FloodLimited, ForumError, PmNotAllowed
 from forumbot.forum.adapter import LOCK, PREVIEW, can
 from forumbot.names import inside
 from forumbot.texts import en, ru
@@ -128,6 +128,10 @@ def handshake(adapter: Any, threads: Sequence[str], gm: str, state_file: Path, *
             adapter.send_pm(gm, t["handshake.subject"], t["handshake.pm"].format(code=code, gm=gm))
         except FloodLimited as e:
             report.flows.append(Flow("pm_send", UNVERIFIED, f"{t['handshake.wait']} {e}"))
+            report.flows.append(Flow("pm_reply", UNVERIFIED, t["handshake.not_tried"]))
+            return report
+        except PmNotAllowed as e:  # the board's words, the rest in the GM's language (issue 28 item 3)
+            report.flows.append(Flow("pm_send", FAILING, t["handshake.pm_not_allowed"].format(said=e.said)))
             report.flows.append(Flow("pm_reply", UNVERIFIED, t["handshake.not_tried"]))
             return report
         except ForumError as e:

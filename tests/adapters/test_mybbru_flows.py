@@ -112,6 +112,22 @@ def test_antibot_follows_the_concatenation_chain_past_the_decoy():
     assert fields == [("a7f3c9e1", "d41d8cd9"), ("4c54bb27", "6f605897")]
 
 
+def test_antibot_follows_the_real_pages_whole_script_past_its_decoy_chain():
+    """The real line whole (issue 28 item 3): 16 elements, seven pieces read into one chain, a second chain of junk
+    built beside it and never written, two lookups left unused; the field is the real chain's."""
+    fields = antibot_fields(tree_of("c-reply-form-antibot-whole.clanboard.REAL-TRIMMED.html"))
+    assert fields == [("a2be09e1", "18a2177da88f8750a1caa29d158a00c25c7867ac"), ("4c54bb27", "6f605897")]
+
+
+def test_antibot_junk_written_into_a_box_is_no_crash():
+    """Junk bytes (control characters among them) written into #formkey, as the real page's decoy chain would be if
+    a changed script wrote it: a browser keeps them as text, the evaluator drops them and finds no field there."""
+    src = page("mybbru", "c-reply-form-antibot-whole.clanboard.REAL-TRIMMED.html").decode("cp1251")
+    decoy_written = src.replace("unescape(mrZltvz.", "unescape(('P01P1F'+UdbjOnw).")
+    tree = etree.fromstring(decoy_written.encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
+    assert antibot_fields(tree) == [("4c54bb27", "6f605897")]
+
+
 def test_antibot_names_what_it_could_not_follow_on_the_shortened_real_script():
     with pytest.raises(AntibotError, match="HDcBNsqyr"):
         antibot_fields(tree_of("c-reply-form-post.php-ru-cp1251.clanboard.REAL-TRIMMED.html"))

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from adapters_support import FIXTURES, PHPBB_URL as U, add_page, form_body
-from forumbot.errors import PageShowsError
+from forumbot.errors import PageShowsError, PmNotAllowed
 from test_phpbb_flows import COMPOSE, forum  # noqa: F401 (a fixture)
 
 NO_AUTH_SEND_MESSAGE = "У вас нет доступа к отправке личных сообщений."
@@ -63,11 +63,23 @@ def test_issue28_item5_no_pm_permission_says_the_boards_words(forum, http):
     """A bot account not allowed to send PMs: includes/ucp/ucp_pm_compose.php calls
     trigger_error('NO_AUTH_SEND_MESSAGE'), which prosilver's message_body.html shows in `div#message` (the saved
     47_memberlist_viewprofile_un_no_user is that template, its text swapped for the one the issue quotes from the
-    Russian board). The error says the board's words, not only "no compose form"."""
+    Russian board). The error says the board's words, not only "no compose form", and is a refusal for good
+    (PmNotAllowed, issue 28 item 3: the outbox sets the PM aside, the handshake tells the GM in his language), not a
+    page that changed, which the outbox tried again every tick."""
     page = (FIXTURES / "phpbb" / "47_memberlist_viewprofile_un_no_user.html").read_text(encoding="utf-8")
     refused = page.replace("Запрашиваемого пользователя не существует.", NO_AUTH_SEND_MESSAGE)
     assert refused != page
     http.add("GET", U + "ucp.php?i=pm&mode=compose", body=refused, content_type="text/html; charset=UTF-8")
-    with pytest.raises(PageShowsError) as shown:
+    with pytest.raises(PmNotAllowed) as shown:
         forum.send_pm("Маша", "Роль", "Вы мирный житель")
-    assert str(shown.value).endswith(f"; the board says: Информация {NO_AUTH_SEND_MESSAGE}")
+    assert shown.value.said == NO_AUTH_SEND_MESSAGE and "u_sendpm" in str(shown.value)
+    assert not isinstance(shown.value, PageShowsError) and len(http.calls) == 1  # nothing posted
+
+
+def test_issue28_item3_an_other_notice_on_the_compose_page_is_no_pm_permission(forum, http):
+    """Only NO_AUTH_SEND_MESSAGE's words are read as the permission missing; any other notice in the form's place
+    stays what it was (PageShowsError: the page is not the one expected, read again next tick)."""
+    page = (FIXTURES / "phpbb" / "47_memberlist_viewprofile_un_no_user.html").read_text(encoding="utf-8")
+    http.add("GET", U + "ucp.php?i=pm&mode=compose", body=page, content_type="text/html; charset=UTF-8")
+    with pytest.raises(PageShowsError, match="Запрашиваемого пользователя не существует"):
+        forum.send_pm("Маша", "Роль", "Вы мирный житель")

@@ -2,9 +2,9 @@
 
 Served from the saved pages in fixtures/mybbru/: the REAL login form and login answer (the "Переадресация" page,
 body.redirect-page / #pun-redirect / `#pun-main div.info div.container`, meta refresh), the REAL reply form with its
-anti-bot `process_form()` (the completed copy, its span ids, getter, variables, decoy and both fields drawn anew
-on every form served, as the saved page's random names show: mybbru_antibot.py; a POST without one served form's
-two fields, or with a decoy's, is refused), topic pages in the RECONSTRUCTED markup (div.post#pN, h3 a.permalink, .pa-author a, div.post-content,
+anti-bot `process_form()` (its whole line: elements of mixed tags and random ids, junk pieces, the getter, a real
+and a decoy chain and both fields drawn anew on every form served, as the saved page builds them: mybbru_antibot.py;
+a POST without one served form's two fields is refused), topic pages in the RECONSTRUCTED markup (div.post#pN, h3 a.permalink, .pa-author a, div.post-content,
 p.lastedit, div.pagelink), the read API `api.php?method=post.get` as documented (ENGINES.md §3). ENGINES.md §12:
 a reply answers with a redirect page and a meta refresh to `viewtopic.php?pid=N#pN`; errors in `#posterror li`;
 "At least N seconds have to pass between posts" (PunBB 1.2; 30 s here); messages.php folders `box=0`/`box=1`,
@@ -201,7 +201,8 @@ class Mybbru(Emulator):
         return self.html(frame("", "pun-viewtopic", main, who, self.uid(who) if who else 1))
 
     def reply_form(self, who: str, tid: int, errors: list[str] = ()) -> Response:
-        page, issued = draw(self.saved("c-reply-form-antibot-completed.SYNTHETIC.html", "cp1251"), self.antibot_rng)
+        page, issued = draw(self.saved("c-reply-form-antibot-whole.clanboard.REAL-TRIMMED.html", "cp1251"),
+                            self.antibot_rng)
         self.antibot.setdefault(who, []).append(issued)
         page = page.replace("post.php?action=post&amp;tid=22", f"post.php?action=post&amp;tid={tid}")
         if errors:

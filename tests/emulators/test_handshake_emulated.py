@@ -10,8 +10,10 @@ import stat
 import pytest
 
 from forumbot.cli.main import main
-from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, handshake
+from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, Flow, handshake
+from forumbot.texts import en, ru
 from invision import Invision
+from invision_messenger import MESSENGER_DISABLED
 from mybbru import Mybbru
 from vbulletin import VBulletin
 
@@ -127,3 +129,28 @@ players = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
     assert code == 0, out
     assert [f["status"] for f in out["flows"]] == [VERIFIED] * 3 + [UNVERIFIED, VERIFIED, UNVERIFIED]
     assert out["gm"] == GM and len(board.pms_from(BOT)) == 1
+
+
+# the board's own refusal, as each emulator words it (vB's nopermission_loggedin, IPS's messenger_disabled, PunBB's
+# no-permission frame: mybb.ru's is unverified)
+NO_PMS_SAID = {VBulletin: "you do not have permission to access this page", Invision: MESSENGER_DISABLED,
+               Mybbru: "У вас нет прав для доступа к этой странице."}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_no_permission_to_send_pms_fails_in_the_gms_language_quoting_the_board(world, tmp_path, language):
+    """Issue 28 item 3: the bot's group may not send PMs. The handshake's PM step fails with the board's own words
+    inside a sentence in the GM's language that says what to change, sends nothing and keeps no code."""
+    board, engine, topic = world
+    board.no_pms.add(BOT)
+    state = tmp_path / "s.json"
+    report = handshake(adapter(board, engine), [board.base + topic.format(31)], GM, state, language=language)
+    (pm_send,) = [f for f in report.flows if f.name == "pm_send"]
+    assert pm_send.status == FAILING and board.pms_from(BOT) == [] and not state.exists()
+    said = pm_send.said
+    assert said.startswith("форум не даёт учётной записи бота отправлять личные сообщения" if language == "ru"
+                           else "the forum does not let the bot's account send private messages")
+    quoted = said.split("«", 1)[1].rsplit("»", 1)[0]
+    assert quoted and NO_PMS_SAID[type(board)] in quoted
+    assert "vbulletin" not in said and "the board does not let" not in said  # the adapter's English stays in the log
+    assert report.flows[-1] == Flow("pm_reply", UNVERIFIED, (ru if language == "ru" else en).T["handshake.not_tried"])

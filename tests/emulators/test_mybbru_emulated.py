@@ -151,9 +151,15 @@ def _reply_page(ru, session) -> str:
     return session.get(ru.base + "post.php?tid=22").content.decode("cp1251")
 
 
-def test_issue28_the_anti_bot_names_are_drawn_anew_and_a_fixed_or_decoy_field_is_refused(ru):
-    """The saved page's names are random and one span is a decoy: two served forms share no field name, the old
-    fixed field no longer passes, a decoy's field is refused, and the adapter passes each form as its script says."""
+def test_issue28_the_anti_bot_step_is_drawn_anew_as_the_real_page_builds_it(ru):
+    """The saved page's whole anti-bot line (fixtures/mybbru/c-reply-form-antibot-whole...): some 16 elements of
+    mixed tags, classes that name other elements' ids, one nested, junk among the pieces, and a decoy chain built
+    beside the real one and never written. Each served form draws all of it anew: two forms share no field name,
+    the saved page's own field no longer passes, the decoy chain written in place of the real one is refused, and
+    the adapter passes form after form as its script says."""
+    import re
+    from urllib.parse import unquote
+
     import requests
     from lxml import html as lxml_html
 
@@ -163,17 +169,28 @@ def test_issue28_the_anti_bot_names_are_drawn_anew_and_a_fixed_or_decoy_field_is
     bot.login()
     session = requests.Session()
     session.cookies.update(bot.transport.session.cookies)
-    first, second = (antibot_fields(lxml_html.fromstring(_reply_page(ru, session))) for _ in range(2))
+    pages = [_reply_page(ru, session) for _ in range(2)]
+    first, second = (antibot_fields(lxml_html.fromstring(p)) for p in pages)
     assert not {n for n, _ in first} & {n for n, _ in second}
+    fragment = unquote(re.sub(r"P(\w{2})", r"%\1", re.search(r"innerHTML=unescape\('(P3C[^']*)'", pages[1])[1]),
+                       encoding="latin-1")
+    tree = lxml_html.fragment_fromstring(fragment, create_parent="div")
+    ids = {el.get("id") for el in tree.iter() if el.get("id")}
+    assert len(ids) >= 14 and len({el.tag for el in tree.iter()} - {"div"}) >= 2
+    assert any(el.get("class") in ids for el in tree.iter())  # a class that is another element's id
+    assert any(el.getparent() is not tree for el in tree.iter() if el is not tree)  # one element inside another
     issued = ru.antibot[BOT][-1]
+    assert f"{issued.decoy}=" in pages[1] and f"unescape({issued.decoy}." not in pages[1]
     sent = {"form_sent": "1", "req_message": "текст", "submit": "1"}
-    for extra in ({"4c54bb27": "6f605897"}, {**dict(second), issued.decoy: "x"}):
+    wrong_chain = pages[1].replace(f"unescape({issued.real}.", f"unescape({issued.decoy}.")
+    for extra in ({"4c54bb27": "6f605897"}, dict(antibot_fields(lxml_html.fromstring(wrong_chain)))):
         answer = session.post(ru.base + "post.php?action=post&tid=22", data={**sent, **extra})
         assert "Включите JavaScript" in answer.content.decode("cp1251")
     assert ru.thread_posts(22)[-1].text == "сообщение 29"
-    ru.clock_.sleep(31)
-    assert bot.reply("22", "голос Маша")
-    assert ru.thread_posts(22)[-1].text == "голос Маша"
+    for n in range(12):
+        ru.clock_.sleep(31)
+        assert bot.reply("22", f"голос Маша {n}")
+    assert [p.text for p in ru.thread_posts(22)[-12:]] == [f"голос Маша {n}" for n in range(12)]
 
 
 def test_issue28_a_redirect_to_the_topic_that_does_not_say_premoderation_is_not_read_as_queued(ru, monkeypatch):

@@ -215,6 +215,33 @@ def test_issue28_five_failed_logins_lock_every_login_for_15_minutes_and_the_adap
     assert len([r for r in vb.requests if r[0] == "POST" and r[1].startswith("login.php")]) == tries + 2
 
 
+def test_issue28_the_next_tick_does_not_strike_again_while_the_lock_lasts(vb):
+    """Each cron tick is a new process: the hold travels in the session the daemon stores (export_cookies /
+    import_cookies), so the next tick neither posts the refused password again, which would strike and keep the
+    lock alive for ever at one tick a minute, nor stays away once the lock is over."""
+    for n in range(5):
+        with pytest.raises(LoginRequired):
+            adapter(vb, "не тот").login()
+    first = adapter(vb, "не тот")
+    with pytest.raises(LoginRequired, match="locked logins"):
+        first.login()
+    stored = first.export_cookies()
+    posts = lambda: len([r for r in vb.requests if r[0] == "POST" and r[1].startswith("login.php")])  # noqa: E731
+    tried = posts()
+    for minutes in (1, 2, 14):  # ticks 1, 2 and 14 minutes after the lock's last strike
+        vb.clock_.now += {1: 60, 2: 60, 14: 12 * 60}[minutes]
+        tick = adapter(vb, "не тот")
+        tick.import_cookies(stored)
+        with pytest.raises(LoginRequired, match="not trying again"):
+            tick.login()
+    assert posts() == tried  # the lock's last strike stays the one 15 minutes ago
+    vb.clock_.now += 60 + 1  # the lock is over (verify_strike_status: the last strike 900 s ago)
+    fixed = adapter(vb)  # the GM fixed password_env meanwhile
+    fixed.import_cookies(stored)
+    fixed.login()
+    assert posts() == tried + 1 and any(v == BOT for v in vb.sessions.values())
+
+
 def test_issue28_item4_no_permission_to_send_pms_is_refused_in_vbs_words(vb):
     """private.php: a group whose pmquota is 0 meets print_no_permission() (nopermission_loggedin) on newpm and
     insertpm; the adapter names it in the board's words and what to change, and sends nothing."""
