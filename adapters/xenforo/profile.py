@@ -88,7 +88,7 @@ XENFORO = HtmlProfile(
         # XF's phrase keys (the English texts and the Russian pack's: unverified): the recipient limit
         # you_may_only_invite_x_members_to_join_this_conversation (2.3: ..._this_direct_message), the bot alone
         # you_cannot_start_conversation_with_yourself, Controller::noPermission's do_not_have_permission, and the
-        # login limit (Service\User\Login::isLoginLimited: 4 failures in 5 minutes) answered by the option
+        # login limit (Service\User\Login::isLoginLimited, answers.COUNTED) answered by the option
         # loginLimit as a CAPTCHA or as your_account_has_temporarily_been_locked_due_to_failed_login_attempts
         "recipient_limit": r"may only invite \d+|можете пригласить только|можете пригласить не более",
         "self_conversation": r"conversation with yourself|direct message with yourself|с самим собой",

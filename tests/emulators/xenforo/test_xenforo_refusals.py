@@ -96,3 +96,32 @@ def test_issue28_xf_login_limit_block_says_the_account_is_locked_and_what_to_do(
     assert answer.json()["errors"] == ["Your account has temporarily been locked due to failed login attempts."]
     with pytest.raises(LoginRequired, match="locked the bot's login.*«Your account has temporarily.*password_env"):
         adapter(xf22, clock).login()
+
+
+def test_issue28_xf_login_limit_counts_eight_failures_of_a_name_in_thirty_minutes(xf22, clock):
+    """getAttemptLimits' second row: a GM trying a new password every few minutes is still refused after the
+    first five minutes pass; 30 minutes after the first failures the name is free again."""
+    _fail_four_logins(xf22, clock)
+    clock.sleep(301)
+    for n in range(4, 8):
+        with pytest.raises(LoginRequired, match="Incorrect password"):
+            adapter(xf22, clock, password=f"не тот {n}").login()
+    clock.sleep(301)  # no failure in the last 5 minutes, 8 in the last 30
+    with pytest.raises(CaptchaRequired, match="«Did not complete"):
+        adapter(xf22, clock).login()
+    clock.sleep(1800 - 602 + 1)  # the first four are 30 minutes old
+    adapter(xf22, clock).login()
+    assert BOT in xf22.board.sessions.values()
+
+
+def test_issue28_xf_failures_of_other_names_from_the_bots_address_lock_its_login_too(xf22, clock):
+    """getAttemptLimits' "ip" rows: 8 failures of any names from one address in 5 minutes (a second bot with a
+    wrong password on the same host) limit every login from it, the bot's too; the GM is told the address counts, not only
+    the bot's own password."""
+    for n in range(8):  # two each of four names: no name reaches its own limit
+        with pytest.raises(LoginRequired, match="Incorrect password"):
+            XenforoForum(xf22.base_url, ["Кот Баюн", "Дон", "Шериф", "Маф1"][n % 4], f"не тот {n}",
+                         timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep, max_wait=None).login()
+    with pytest.raises(CaptchaRequired, match="this address"):
+        adapter(xf22, clock).login()
+    assert not any(xf22.board.sessions.values())

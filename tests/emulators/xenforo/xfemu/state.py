@@ -38,8 +38,10 @@ PHRASES = {
     "your_account_has_temporarily_been_locked_due_to_failed_login_attempts":
         "Your account has temporarily been locked due to failed login attempts.",
 }
-# XF\Service\User\Login::getAttemptLimits' first limit: 4 failed logins of one name from one IP in 5 minutes
-LOGIN_ATTEMPTS, LOGIN_WINDOW = 4, 300
+# XF's getAttemptLimits (2.2 Service\User\Login; 2.3 LoginLimitTrait::getLoginAttemptLimits, the same table):
+# (counted over, seconds, failures). "user" counts one name's failures from the address, "ip" every name's; every
+# client of this emulator is 127.0.0.1, so the "ip" rows count every failure it recorded.
+LOGIN_LIMITS = (("user", 300, 4), ("user", 1800, 8), ("ip", 300, 8), ("ip", 1800, 16))
 
 
 @dataclass
@@ -209,9 +211,11 @@ class Board:
             return 0
 
     def login_limited(self, name: str) -> bool:
-        """XF\\Service\\User\\Login::isLoginLimited: LOGIN_ATTEMPTS failed logins of this name in LOGIN_WINDOW."""
-        since = self.clock() - LOGIN_WINDOW
-        return sum(1 for n, at in self.failed_logins if n == _fold(name) and at > since) >= LOGIN_ATTEMPTS
+        """XF's isLoginLimited (checkTooManyLoginAttempts): any row of LOGIN_LIMITS reached (countLoginAttemptsSince:
+        attempt_date > now - seconds)."""
+        now = self.clock()
+        return any(sum(1 for n, at in self.failed_logins if at > now - seconds and (kind == "ip" or n == _fold(name)))
+                   >= count for kind, seconds, count in LOGIN_LIMITS)
 
     def csrf_token(self, cookie: str) -> str:
         issued = int(self.clock())
