@@ -8,6 +8,8 @@ profile's `messages`):
   the bot's group may invite (Service\\Conversation\\Creator, the `maxRecipients` permission);
 - `you_cannot_start_conversation_with_yourself` (Repository\\Conversation::getValidatedRecipients): the one
   recipient is the bot;
+- `you_may_not_start_a_conversation_with_the_following_recipients_x` (the same, User::canStartConversationWith):
+  members whose privacy ("Start conversations with you") or group shuts the bot out;
 - `do_not_have_permission` (Controller::noPermission): e.g. a group without "Start conversations";
 - `your_account_has_temporarily_been_locked_due_to_failed_login_attempts` (Pub\\Controller\\Login with the option
   loginLimit "block", once a row of XF's getAttemptLimits is reached: see COUNTED); with loginLimit "captcha" the
@@ -41,6 +43,10 @@ def refusal(matches: Matches, text: str) -> ForumError | None:
         return LoginRequired(f"xenforo: the board locked the bot's login after failed attempts: «{said}» "
                              f"({COUNTED}); check password_env and any other bot on this host, wait, then run "
                              "`forumbot tick`")
+    if matches("recipient_privacy", text):
+        return FormRejected(f"xenforo: the board refused the conversation for these members' settings: «{said}» "
+                            "(each must let members start conversations with them: Privacy, \"Start "
+                            "conversations with you\"; or give the bot's user group \"Bypass user privacy\")")
     if matches("no_recipient", text):
         return FormRejected(f"xenforo: no such user: {said}")
     if matches("self_conversation", text):

@@ -91,6 +91,9 @@ XENFORO = HtmlProfile(
         # login limit (Service\User\Login::isLoginLimited, answers.COUNTED) answered by the option
         # loginLimit as a CAPTCHA or as your_account_has_temporarily_been_locked_due_to_failed_login_attempts
         "recipient_limit": r"may only invite \d+|можете пригласить только|можете пригласить не более",
+        # you_may_not_start_a_conversation_with_the_following_recipients_x: a recipient's privacy shuts the bot out
+        "recipient_privacy": r"may not start a (?:conversation|direct message) with the following|"
+                             r"не можете начать (?:переписку|диалог|беседу|личную переписку) со следующими",
         "self_conversation": r"conversation with yourself|direct message with yourself|с самим собой",
         "no_permission": r"do not have permission to view this page or perform this action|нет прав|нет доступа",
         "login_locked": r"temporarily been locked due to failed login|временно заблокирован",
@@ -121,7 +124,7 @@ XENFORO = HtmlProfile(
         "selectors.signature", "selectors.quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
         "selectors.pagination", "selectors.page_link", "selectors.next_page",  # no page with pageNav saved
         "selectors.error", "messages.flood", "messages.bad_login", "messages.login_required", "messages.no_recipient",
-        "messages.recipient_limit", "messages.self_conversation", "messages.no_permission", "messages.login_locked",
+        "messages.recipient_limit", "messages.recipient_privacy", "messages.self_conversation", "messages.no_permission", "messages.login_locked",
         "messages.captcha_login",
         "urls.inbox", "urls.inbox_page", "urls.conversation", "urls.conversation_page", "urls.compose",
         "urls.conversation_reply",

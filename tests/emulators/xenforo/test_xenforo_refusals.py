@@ -125,3 +125,20 @@ def test_issue28_xf_failures_of_other_names_from_the_bots_address_lock_its_login
     with pytest.raises(CaptchaRequired, match="this address"):
         adapter(xf22, clock).login()
     assert not any(xf22.board.sessions.values())
+
+
+def test_issue28_xf_a_player_whose_privacy_shuts_the_bot_out_is_named_with_the_setting_to_change(xf, clock):
+    """Repository\\Conversation::getValidatedRecipients: a member User::canStartConversationWith refuses (privacy
+    "Start conversations with you": nobody, or people he follows) is named in the board's answer (200); the GM
+    reads which player must change which setting, not a plain refusal."""
+    xf.board.members["шериф"].accepts_conversations = False
+    route = "direct-messages/add" if xf.board.version >= "2.3" else "conversations/add"
+    answer = raw_post(xf, route, {"recipients": "Дон, Шериф", "title": "Роль", "message": "т"}, BOT)
+    assert (answer.status_code, answer.json()["errors"]) == (
+        200, ["You may not start a conversation with the following recipients: Шериф."])
+    with pytest.raises(FormRejected, match="«You may not start.*: Шериф.».*Start conversations with you"):
+        adapter(xf, clock).send_pm("Шериф", "Роль", "текст")
+    assert xf.board.conversations == {}
+    adapter(xf, clock).send_pm("Дон, " + BOT, "Роль", "текст")  # the bot among others: dropped, not refused
+    (started,) = xf.board.conversations.values()
+    assert started.members == [BOT, "Дон"]

@@ -383,17 +383,27 @@ class App:
     def add_conversation(self, req: Request, user: str) -> Answer:
         """Pub\\Controller\\Conversation::actionAdd: canStartConversation or noPermission (403); the creator's
         errors (Repository\\Conversation::getValidatedRecipients, then the recipient limit) as error($errors),
-        200; then the flood check."""
+        200; then the flood check. getValidatedRecipients keeps one error, the last set: unknown names, then the
+        bot as the only one found (returned at once), then the found members canStartConversationWith refuses
+        (their privacy); the bot among others is dropped silently."""
         if not self.board.member(user).starts_conversations:
             return self.no_permission(req, user)
         names = [n.strip() for n in req.form.get("recipients", "").split(",") if n.strip()]
+        error = ""
         missing = [n for n in names if fold(n) not in self.board.members]
         if missing:
-            return self.error(req, user, PHRASES["following_recipients_could_not_be_found_x"].format(
-                names=", ".join(missing)))
-        others = {fold(n) for n in names} - {fold(user)}
-        if names and not others:
+            error = PHRASES["following_recipients_could_not_be_found_x"].format(names=", ".join(missing))
+        found = list(dict.fromkeys(fold(n) for n in names if fold(n) in self.board.members))
+        if found == [fold(user)]:
             return self.error(req, user, PHRASES["you_cannot_start_conversation_with_yourself"])
+        others = set(found) - {fold(user)}
+        shut = [self.board.members[n].name for n in found if n in others
+                and not self.board.members[n].accepts_conversations]
+        if shut:
+            error = PHRASES["you_may_not_start_a_conversation_with_the_following_recipients_x"].format(
+                names=", ".join(shut))
+        if error:
+            return self.error(req, user, error)
         if len(others) > self.board.max_recipients:
             key = f"you_may_only_invite_x_members_to_join_this_{'direct_message' if self.dm != 'conversations' else 'conversation'}"
             return self.error(req, user, PHRASES[key].format(count=self.board.max_recipients))
@@ -403,7 +413,8 @@ class App:
         wait = self.board.flood_wait(user, "conversation", FLOOD_DISCUSSION)  # floodCheckLengthDiscussion
         if wait:
             return self.error(req, user, PHRASES["must_wait_x_seconds_before_performing_this_action"].format(count=wait))
-        c = self.board.start_conversation(user, names, title, text)
+        c = self.board.start_conversation(user, [self.board.members[n].name for n in found if n in others], title,
+                                          text)
         return self.redirect(req, user, self.link(f"{self.dm}/{pages.ref(c)}/"))
 
     def conversation_reply(self, req: Request, user: str, cid: int) -> Answer:

@@ -33,6 +33,10 @@ PHRASES = {
     "you_may_only_invite_x_members_to_join_this_direct_message":
         "You may only invite {count} member(s) to join this direct message.",
     "you_cannot_start_conversation_with_yourself": "You cannot start a conversation with yourself.",
+    # Repository\Conversation::getValidatedRecipients for recipients canStartConversationWith refuses; the wording is
+    # the one a XenForo-styled clone's validation rule carries (none from XF itself was found)
+    "you_may_not_start_a_conversation_with_the_following_recipients_x":
+        "You may not start a conversation with the following recipients: {names}.",
     "did_not_complete_the_captcha_verification_properly":
         "Did not complete the CAPTCHA verification properly. Please try again.",
     "your_account_has_temporarily_been_locked_due_to_failed_login_attempts":
@@ -53,6 +57,10 @@ class Member:
     moderated: bool = False  # every post of this member awaits approval
     locks: bool = False  # Thread::canLockUnlock (a moderator's lockUnlockThread permission)
     starts_conversations: bool = True  # User::canStartConversation (the conversation "start" permission)
+    # User::canStartConversationWith(this member): false when his privacy option allow_send_personal_conversation
+    # ("none", or "followed" while he does not follow the starter) or his group's "receive" permission shuts the
+    # starter out
+    accepts_conversations: bool = True
 
 
 @dataclass
