@@ -17,6 +17,8 @@ XENFORO = HtmlProfile(
         "topic_page": "threads/{topic}/page-{start}",
         "post_page": "posts/{post}/",  # redirects to the thread page that holds the post
         "reply": "threads/{topic}/add-reply",
+        # Pub\\Controller\\Thread::actionReplyPreview: canReply checked, the message rendered, nothing posted
+        "reply_preview": "threads/{topic}/reply-preview",
         "inbox": "conversations/",
         "inbox_page": "conversations/page-{page}",
         "conversation": "conversations/{pm}/",
@@ -118,7 +120,7 @@ XENFORO = HtmlProfile(
     date_order="dmy",
     unverified=frozenset({
         "urls.login_post", "forms.login", "flows.login",  # no login page or answer saved
-        "urls.reply", "forms.reply", "flows.reply",  # the quick-reply form is absent from the guest page
+        "urls.reply", "urls.reply_preview", "forms.reply", "flows.reply",  # the quick-reply form is absent from the guest page
         "selectors.edit_notice",  # seen only in a compiled template, not on a served page
         # documented, not seen served
         "selectors.signature", "selectors.quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",

@@ -1,6 +1,7 @@
 """`forumbot probe --handshake` against the XenForo emulator (issue 28 item 3, the XenForo bullet: the board's own
 words reach the GM). The handshake verifies every flow on a board that lets the bot in, in all four modes (2.2 and
-2.3, friendly and `index.php?` URLs); where XF refuses (its login limit, noPermission on `conversations/add`), the
+2.3, friendly and `index.php?` URLs), the reply flow through XF's own preview (`threads/{id}/reply-preview`, which
+posts nothing: issue 28 item 4); where XF refuses (its login limit, noPermission on `conversations/add`), the
 failing flow carries XF's phrase and the next step, not a bare status or "no form"."""
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def test_two_runs_verify_every_flow_in_every_mode_and_post_nothing(xf, clock, tm
     first = handshake(adapter(xf, clock), urls, GM, state, forum="main")
     assert [(f.name, f.status) for f in first.flows] == [
         ("login", VERIFIED), (f"read:{urls[0]}", VERIFIED), (f"read:{urls[1]}", VERIFIED),
-        (f"reply:{urls[0]}", UNVERIFIED), ("pm_send", VERIFIED), ("pm_reply", UNVERIFIED)]
+        (f"reply:{urls[0]}", VERIFIED), ("pm_send", VERIFIED), ("pm_reply", UNVERIFIED)]
+    assert ("POST", "threads/101/reply-preview") in xf.board.requests  # checked through XF's preview
     (conversation,) = xf.board.conversations.values()
     assert [m for m in conversation.members] == [BOT, GM]
     assert first.code in xf.board.messages[conversation.messages[0]].text
@@ -73,3 +75,21 @@ def test_no_permission_to_start_conversations_fails_the_pm_flow_naming_the_permi
     assert "«You do not have permission to view this page or perform this action.»" in by_name["pm_send"].said
     assert '"Start conversations"' in by_name["pm_send"].said
     assert by_name["pm_reply"].status == UNVERIFIED and xf.board.conversations == {}
+
+
+@pytest.mark.parametrize("why", ["a group without Reply to threads", "a locked thread"])
+def test_a_bot_that_may_not_reply_fails_the_reply_flow_before_the_game_and_posts_nothing(xf, clock, tmp_path, why):
+    """actionReplyPreview checks Thread::canReply as add-reply does: the GM learns before the game that the
+    bot's replies would be refused, in XF's words with the permission to give."""
+    urls = threads(xf)
+    if why == "a locked thread":
+        xf.board.threads[101].discussion_open = False
+    else:
+        xf.board.members["мафбот"].replies = False
+    posts_before = dict(xf.board.posts)
+    report = handshake(adapter(xf, clock), urls, GM, tmp_path / "s.json")
+    reply = {f.name: f for f in report.flows}[f"reply:{urls[0]}"]
+    assert reply.status == FAILING
+    assert "«You do not have permission to view this page or perform this action.»" in reply.said
+    assert '"Reply to threads"' in reply.said
+    assert xf.board.posts == posts_before

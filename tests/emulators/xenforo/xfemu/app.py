@@ -5,6 +5,7 @@ view (a refused login), each with `visitor.conversations_unread` (ENGINES.md §1
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
@@ -13,7 +14,7 @@ from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, quote, unquote
 
 from xfemu import api, pages
-from xfemu.state import FLOOD_DISCUSSION, FLOOD_POST, PER_PAGE, PHRASES, Board, fold
+from xfemu.state import FLOOD_DISCUSSION, FLOOD_POST, PER_PAGE, PHRASES, Board, Thread, fold
 
 BASE = "/community/"
 _REF = r"(?:[^/]*\.)?(\d+)"
@@ -292,6 +293,8 @@ class App:
             return self.login_required(req, user)
         if m := re.fullmatch(rf"threads/{_REF}/add-reply", r):
             return self.add_reply(req, user, int(m.group(1)))
+        if m := re.fullmatch(rf"threads/{_REF}/reply-preview", r):
+            return self.reply_preview(req, user, int(m.group(1)))
         if m := re.fullmatch(rf"threads/{_REF}/quick-close", r):
             return self.quick_close(req, user, int(m.group(1)))
         if r == f"{dm}/add":
@@ -348,8 +351,8 @@ class App:
         t = self.board.threads.get(tid)
         if t is None:
             return self.error(req, user, PHRASES["requested_page_not_found"], 404)
-        if not t.discussion_open and not self.board.member(user).locks:  # Thread::canReply: a locked thread
-            return self.error(req, user, PHRASES["do_not_have_permission"], 403)
+        if not self.can_reply(t, user):
+            return self.no_permission(req, user)
         text = self._message(req).strip()
         if not text:
             return self.error(req, user, "Please enter a valid message.")
@@ -362,6 +365,29 @@ class App:
         if queued:  # held for a moderator: back to the thread, flagged (§12)
             return self.redirect(req, user, self.link(f"threads/{t.slug}.{t.id}/", pending_approval="1"))
         return self.redirect(req, user, self.link(f"posts/{post.id}/"))
+
+    def can_reply(self, t: Thread, user: str) -> bool:
+        """Thread::canReply: the group's postReply permission, and an open thread unless the member may lock it."""
+        member = self.board.member(user)
+        return member.replies and (t.discussion_open or member.locks)
+
+    def reply_preview(self, req: Request, user: str, tid: int) -> Answer:
+        """Pub\\Controller\\Thread::actionReplyPreview (2.1-2.3): POST only; assertViewableThread (notFound),
+        canReply or noPermission (403), the replier's validation as error($errors) (200), then the BbCodePreview
+        plugin's view of the message: nothing is posted, and no flood check is made (add-reply's
+        assertNotFlooding is not called). *Unverified*: the preview view's markup (a div.bbWrapper here)."""
+        t = self.board.threads.get(tid)
+        if t is None:
+            return self.error(req, user, PHRASES["requested_thread_not_found"], 404)
+        if not self.can_reply(t, user):
+            return self.no_permission(req, user)
+        text = self._message(req).strip()
+        if not text:
+            return self.error(req, user, "Please enter a valid message.")
+        view = f'<div class="bbWrapper">{html.escape(text)}</div>'
+        if req.json:
+            return self.json(req, user, {"status": "ok", "html": {"content": view, "title": "Preview"}})
+        return self.html(req, user, view, "Preview", "bb_code_preview")
 
     def quick_close(self, req: Request, user: str, tid: int) -> Answer:
         """R-13, Pub\\Controller\\Thread::actionQuickClose (unverified: §12 is silent): POST only, noPermission

@@ -24,6 +24,7 @@ PHRASES = {
     "following_recipients_could_not_be_found_x": "The following recipients could not be found: {names}.",
     "requested_page_not_found": "The requested page could not be found.",
     "requested_post_not_found": "The requested post could not be found.",
+    "requested_thread_not_found": "The requested thread could not be found.",
     "do_not_have_permission": "You do not have permission to view this page or perform this action.",
     # The keys below are XF's own (XF\Service\Conversation\Creator / Repository\Conversation::
     # getValidatedRecipients, Pub\Controller\Login::actionLogin); their English texts are unverified (no phrase
@@ -57,6 +58,7 @@ class Member:
     moderated: bool = False  # every post of this member awaits approval
     locks: bool = False  # Thread::canLockUnlock (a moderator's lockUnlockThread permission)
     starts_conversations: bool = True  # User::canStartConversation (the conversation "start" permission)
+    replies: bool = True  # Thread::canReply (the forum's "postReply" permission for this member's group)
     # User::canStartConversationWith(this member): false when his privacy option allow_send_personal_conversation
     # ("none", or "followed" while he does not follow the starter) or his group's "receive" permission shuts the
     # starter out
