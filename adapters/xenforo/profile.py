@@ -84,7 +84,9 @@ XENFORO = HtmlProfile(
         # must_wait_x_seconds_before_performing_this_action, English and the Russian pack
         "flood": r"must wait at least|подождите|должны подождать|подождать",
         "flood_seconds": r"(\d+)\s*(?:second|секунд|сек)",
-        "form_invalid": r"Security error occurred|ошибка безопасности",
+        # security_error_occurred, and cookies_required_to_use_this_site for a token sent without the xf_csrf
+        # cookie (Controller::validateCsrfToken): a page read again sets both
+        "form_invalid": r"Security error occurred|ошибка безопасности|Cookies are required|требуется .*cookie",
         "bad_login": r"Incorrect password|requested user .* could not be found|Неверный пароль|не найден",
         "no_recipient": r"following recipients could not be found|not be found|не найден",
         # XF's phrase keys (the English texts and the Russian pack's: unverified): the recipient limit

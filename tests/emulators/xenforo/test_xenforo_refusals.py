@@ -142,3 +142,15 @@ def test_issue28_xf_a_player_whose_privacy_shuts_the_bot_out_is_named_with_the_s
     adapter(xf, clock).send_pm("Дон, " + BOT, "Роль", "текст")  # the bot among others: dropped, not refused
     (started,) = xf.board.conversations.values()
     assert started.members == [BOT, "Дон"]
+
+
+def test_issue28_xf_a_token_sent_without_its_cookie_is_renewed_and_the_reply_goes_out(xf22, clock):
+    """Controller::validateCsrfToken: a token without the xf_csrf cookie is "no_cookie", answered 400 with
+    cookies_required_to_use_this_site, not the security error; the adapter reads a page again (which sets the
+    cookie and a new token) and sends the reply once more, as for a stale token."""
+    bot = adapter(xf22, clock)
+    bot.reply("101", "первый")
+    bot.transport.session.cookies.clear(name="xf_csrf", domain=next(
+        c.domain for c in bot.transport.session.cookies if c.name == "xf_csrf"), path="/")
+    assert bot.reply("101", "второй")
+    assert [p.text for p in xf22.board.visible_posts(101)][-2:] == ["первый", "второй"]

@@ -88,6 +88,8 @@ class App:
         req.csrf = self.board.csrf_token(csrf_cookie)  # type: ignore[attr-defined]
         if req.method == "POST":
             token = req.form.get("_xfToken") or req.headers.get("HTTP_X_XF_CSRF_TOKEN")
+            if token and token.count(",") == 1 and not req.cookies.get("xf_csrf"):  # validateCsrfToken: no_cookie
+                return self.error(req, user, PHRASES["cookies_required_to_use_this_site"], 400)
             if not self.board.csrf_ok(req.cookies.get("xf_csrf"), token):
                 return self.error(req, user, PHRASES["security_error_occurred"], 400)
             return self.post(req, user)

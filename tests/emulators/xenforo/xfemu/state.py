@@ -18,6 +18,10 @@ PHRASES = {
         "You must wait at least {count} seconds before performing this action.",
     "security_error_occurred":
         "Security error occurred. Please press back, refresh the page, and try again.",
+    # Controller::assertValidCsrfToken for a token sent without the xf_csrf cookie (validateCsrfToken's
+    # "no_cookie"); the English text is unverified
+    "cookies_required_to_use_this_site":
+        "Cookies are required to use this site. You must accept them to continue using the site.",
     "incorrect_password": "Incorrect password. Please try again.",
     "requested_user_x_not_found": "The requested user '{name}' could not be found.",
     "login_required": "You must be logged-in to do that.",
