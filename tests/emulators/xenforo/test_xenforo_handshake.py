@@ -93,3 +93,14 @@ def test_a_bot_that_may_not_reply_fails_the_reply_flow_before_the_game_and_posts
     assert "«You do not have permission to view this page or perform this action.»" in reply.said
     assert '"Reply to threads"' in reply.said
     assert xf.board.posts == posts_before
+
+
+def test_a_gm_whose_privacy_shuts_the_bot_out_is_told_which_setting_to_change(xf22, clock, tmp_path):
+    """getValidatedRecipients refuses a member canStartConversationWith rejects: the handshake's PM to the GM
+    fails naming him and the privacy setting, the same words a player's refused role PM carries."""
+    xf22.board.members["гм"].accepts_conversations = False
+    report = handshake(adapter(xf22, clock), threads(xf22), GM, tmp_path / "s.json")
+    pm_send = {f.name: f for f in report.flows}["pm_send"]
+    assert pm_send.status == FAILING
+    assert f"«You may not start a conversation with the following recipients: {GM}.»" in pm_send.said
+    assert '"Start conversations with you"' in pm_send.said and xf22.board.conversations == {}
