@@ -20,7 +20,9 @@ templates, no real page of them was saved (INVISION.unverified):
 - a board without friendly URLs (IPS's htaccess_mod_rewrite off) has no `login/` or `topic/N/` to answer (the
   web server's 404): IPS writes every URL as `index.php?/path`, the path's own query joined with `&`
   (`index.php?/topic/1/&do=findComment&comment=2`); a base URL holding `index.php?` says so, and every route
-  goes through it, as XenForo's route base does.
+  goes through it, as XenForo's route base does. Threads given as `.../index.php?/topic/...` while base_url
+  lacks it are a config problem named before any request (thread_problem), and a `login/` the web server answers
+  with 404 says which base_url to set, not "no login form".
 """
 
 from __future__ import annotations
@@ -62,12 +64,27 @@ class InvisionForum(HtmlForum):
     profile: HtmlProfile = INVISION
     prints_local_times = False
 
+    @classmethod
+    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+        """A board without rewrite writes its topics `index.php?/topic/...`: threads given so while base_url lacks
+        `index.php?` would send the login to `login/`, which only the web server answers (404)."""
+        route = re.match(r"(.*?index\.php\?)/?topic/", str(thread).strip())
+        if route and "index.php?" not in base_url:
+            return (f"{thread!r} is a topic of a board without friendly URLs: set the forum's base_url to "
+                    f"{route.group(1) + '/'!r}, which the bot adds every route to")
+        return super().thread_problem(thread, base_url)
+
     # --- login ----------------------------------------------------------------------------------------------
 
     def login(self) -> None:
         if not self._password:
             raise LoginRequired("invision: no password configured")
-        page = self.get(self.url("login"))
+        page = self.transport.get(self.url("login"))
+        if page.status == 404 and "index.php?" not in self.transport.base_url:
+            raise PageFormatChanged(
+                f"invision: {page.url} answers 404: a board without friendly URLs serves only index.php?/...; set "
+                f"the forum's base_url to {self.transport.url('index.php?/')!r}")
+        self.check_page(page)
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
         spec = self.profile.forms["login"]

@@ -8,10 +8,12 @@ profile's `messages`):
   the bot's group may invite (Service\\Conversation\\Creator, the `maxRecipients` permission);
 - `you_cannot_start_conversation_with_yourself` (Repository\\Conversation::getValidatedRecipients): the one
   recipient is the bot;
+- `you_may_not_start_a_conversation_with_the_following_recipients_x` (the same, User::canStartConversationWith):
+  members whose privacy ("Start conversations with you") or group shuts the bot out;
 - `do_not_have_permission` (Controller::noPermission): e.g. a group without "Start conversations";
 - `your_account_has_temporarily_been_locked_due_to_failed_login_attempts` (Pub\\Controller\\Login with the option
-  loginLimit "block", after 4 failures of one name in 5 minutes); with loginLimit "captcha" the login view asks for
-  a CAPTCHA (`did_not_complete_the_captcha_verification_properly`).
+  loginLimit "block", once a row of XF's getAttemptLimits is reached: see COUNTED); with loginLimit "captcha" the
+  login view asks for a CAPTCHA (`did_not_complete_the_captcha_verification_properly`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ from forumbot.errors import CaptchaRequired, ForumError, FormRejected, LoginRequ
 
 Matches = Callable[[str, str], Any]
 
+# getAttemptLimits (2.2 Service\User\Login, 2.3 LoginLimitTrait): the bot's name from its address, and every name
+# from its address, so a second bot with a wrong password on the same host locks this one too
+COUNTED = ("XF counts failed logins of the bot's name, 4 in 5 minutes or 8 in 30, and of any name from this "
+           "address, 8 in 5 minutes or 16 in 30")
+
 
 def refusal(matches: Matches, text: str) -> ForumError | None:
     """The typed error for one of XF's refusals, in the board's own words and with the next step; None for a
@@ -33,9 +40,13 @@ def refusal(matches: Matches, text: str) -> ForumError | None:
     if matches("login_required", text):
         return LoginRequired(f"xenforo: not logged in: {said}")
     if matches("login_locked", text):
-        return LoginRequired(f"xenforo: the board locked the bot's login after failed attempts: «{said}» (XF "
-                             "counts 4 failures of one name in 5 minutes); check password_env, wait, then run "
+        return LoginRequired(f"xenforo: the board locked the bot's login after failed attempts: «{said}» "
+                             f"({COUNTED}); check password_env and any other bot on this host, wait, then run "
                              "`forumbot tick`")
+    if matches("recipient_privacy", text):
+        return FormRejected(f"xenforo: the board refused the conversation for these members' settings: «{said}» "
+                            "(each must let members start conversations with them: Privacy, \"Start "
+                            "conversations with you\"; or give the bot's user group \"Bypass user privacy\")")
     if matches("no_recipient", text):
         return FormRejected(f"xenforo: no such user: {said}")
     if matches("self_conversation", text):
@@ -53,9 +64,9 @@ def refusal(matches: Matches, text: str) -> ForumError | None:
 
 
 def captcha_at_login(said: str) -> CaptchaRequired:
-    return CaptchaRequired(f"xenforo: the board asks for a CAPTCHA to log in after failed attempts: «{said}»; check "
-                           "password_env, log in once as the bot in a browser (or wait until XF forgets the "
-                           "failures), then run `forumbot tick`")
+    return CaptchaRequired(f"xenforo: the board asks for a CAPTCHA to log in after failed attempts: «{said}» "
+                           f"({COUNTED}); check password_env and any other bot on this host, log in once as the "
+                           "bot in a browser (or wait until XF forgets the failures), then run `forumbot tick`")
 
 
 def view_tree(view: Any) -> Any:

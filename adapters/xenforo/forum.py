@@ -42,7 +42,7 @@ from adapters.html.profile import HtmlProfile
 from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
-from forumbot.forum.adapter import LOCK, OWN_PM
+from forumbot.forum.adapter import LOCK, OWN_PM, PREVIEW
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -73,7 +73,7 @@ class XenforoForms(HtmlForms):
 class XenforoForum(Conversations):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
     forms_type = XenforoForms
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO
@@ -280,6 +280,22 @@ class XenforoForum(Conversations):
         if self.forms.matches("pending", where):  # taken, held for a moderator: sending it again would queue a copy
             raise PostQueued(f"xenforo: the reply to thread {tid} awaits a moderator's approval")
         raise FormRejected(f"xenforo: reply to thread {tid} gave no post ({answer.get('message') or where})")
+
+    def preview_reply(self, topic: str, text: str) -> None:
+        """The reply sent to `threads/{id}/reply-preview` (Pub\\Controller\\Thread::actionReplyPreview, 2.1-2.3):
+        XF checks the thread (notFound), the bot's right to reply there (canReply, else noPermission: a locked thread
+        or a group without "Reply to threads") and the message as for a reply, then renders it; nothing is posted
+        and no flood timer starts (the handshake's reply flow, issue 28 item 4). A refusal is a ForumError in the
+        board's words."""
+        self.with_login(lambda: self._preview_reply(topic, text))
+
+    def _preview_reply(self, topic: str, text: str) -> None:
+        tid = self.topic_id(topic)
+        field = self.profile.forms["reply"].fields["message"]
+        answer = self.post(self.url("reply_preview", topic=tid), [(field, text)], action="read",
+                           refresh=self.url("topic", topic=tid))
+        if answers.view_tree(answer.get("html")) is None:
+            raise PageFormatChanged(f"xenforo: the reply preview of thread {tid} showed no preview ({answer})")
 
     # --- locking a thread (R-13; unverified: checked against the emulator only) ------------------------------------
 

@@ -17,6 +17,8 @@ XENFORO = HtmlProfile(
         "topic_page": "threads/{topic}/page-{start}",
         "post_page": "posts/{post}/",  # redirects to the thread page that holds the post
         "reply": "threads/{topic}/add-reply",
+        # Pub\\Controller\\Thread::actionReplyPreview: canReply checked, the message rendered, nothing posted
+        "reply_preview": "threads/{topic}/reply-preview",
         "inbox": "conversations/",
         "inbox_page": "conversations/page-{page}",
         "conversation": "conversations/{pm}/",
@@ -82,15 +84,20 @@ XENFORO = HtmlProfile(
         # must_wait_x_seconds_before_performing_this_action, English and the Russian pack
         "flood": r"must wait at least|подождите|должны подождать|подождать",
         "flood_seconds": r"(\d+)\s*(?:second|секунд|сек)",
-        "form_invalid": r"Security error occurred|ошибка безопасности",
+        # security_error_occurred, and cookies_required_to_use_this_site for a token sent without the xf_csrf
+        # cookie (Controller::validateCsrfToken): a page read again sets both
+        "form_invalid": r"Security error occurred|ошибка безопасности|Cookies are required|требуется .*cookie",
         "bad_login": r"Incorrect password|requested user .* could not be found|Неверный пароль|не найден",
         "no_recipient": r"following recipients could not be found|not be found|не найден",
         # XF's phrase keys (the English texts and the Russian pack's: unverified): the recipient limit
         # you_may_only_invite_x_members_to_join_this_conversation (2.3: ..._this_direct_message), the bot alone
         # you_cannot_start_conversation_with_yourself, Controller::noPermission's do_not_have_permission, and the
-        # login limit (Service\User\Login::isLoginLimited: 4 failures in 5 minutes) answered by the option
+        # login limit (Service\User\Login::isLoginLimited, answers.COUNTED) answered by the option
         # loginLimit as a CAPTCHA or as your_account_has_temporarily_been_locked_due_to_failed_login_attempts
         "recipient_limit": r"may only invite \d+|можете пригласить только|можете пригласить не более",
+        # you_may_not_start_a_conversation_with_the_following_recipients_x: a recipient's privacy shuts the bot out
+        "recipient_privacy": r"may not start a (?:conversation|direct message) with the following|"
+                             r"не можете начать (?:переписку|диалог|беседу|личную переписку) со следующими",
         "self_conversation": r"conversation with yourself|direct message with yourself|с самим собой",
         "no_permission": r"do not have permission to view this page or perform this action|нет прав|нет доступа",
         "login_locked": r"temporarily been locked due to failed login|временно заблокирован",
@@ -115,13 +122,13 @@ XENFORO = HtmlProfile(
     date_order="dmy",
     unverified=frozenset({
         "urls.login_post", "forms.login", "flows.login",  # no login page or answer saved
-        "urls.reply", "forms.reply", "flows.reply",  # the quick-reply form is absent from the guest page
+        "urls.reply", "urls.reply_preview", "forms.reply", "flows.reply",  # the quick-reply form is absent from the guest page
         "selectors.edit_notice",  # seen only in a compiled template, not on a served page
         # documented, not seen served
         "selectors.signature", "selectors.quote", "strip[0]", "strip[1]", "strip[2]", "strip[3]", "strip[4]",
         "selectors.pagination", "selectors.page_link", "selectors.next_page",  # no page with pageNav saved
         "selectors.error", "messages.flood", "messages.bad_login", "messages.login_required", "messages.no_recipient",
-        "messages.recipient_limit", "messages.self_conversation", "messages.no_permission", "messages.login_locked",
+        "messages.recipient_limit", "messages.recipient_privacy", "messages.self_conversation", "messages.no_permission", "messages.login_locked",
         "messages.captcha_login",
         "urls.inbox", "urls.inbox_page", "urls.conversation", "urls.conversation_page", "urls.compose",
         "urls.conversation_reply",

@@ -39,3 +39,15 @@ def test_every_route_goes_through_index_php_without_rewrite(route, friendly, pla
 def test_the_topic_id_is_read_from_an_index_php_topic_url():
     forum = InvisionForum(FOLDER + "index.php?/", "GM_Bot", "x")
     assert forum.topic_id(FOLDER + "index.php?/topic/41-мафия-игра/page/2/") == "41"
+
+
+def test_issue28_index_php_topics_with_a_folder_base_url_name_the_base_url_to_set():
+    """check-config, game start and tick read thread_problem: a board without rewrite writes its topics
+    `index.php?/topic/...`, and a base_url without `index.php?` sends the login where the web server answers 404."""
+    thread = FOLDER + "index.php?/topic/41-мафия-игра/"
+    assert InvisionForum.thread_problem(thread, FOLDER) == (
+        f"{thread!r} is a topic of a board without friendly URLs: set the forum's base_url to "
+        f"'{FOLDER}index.php?/', which the bot adds every route to")
+    assert InvisionForum.thread_problem(thread, FOLDER + "index.php?/") is None
+    assert InvisionForum.thread_problem(thread, FOLDER + "index.php?") is None
+    assert InvisionForum.thread_problem(FOLDER + "topic/41-мафия-игра/", FOLDER) is None

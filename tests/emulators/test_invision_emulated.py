@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.invision.forum import InvisionForum
-from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PostQueued
+from forumbot.errors import FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from invision import Invision
 
 BOT, PASSWORD = "GM_Bot", "пароль-бота"
@@ -193,3 +193,19 @@ def test_issue28_item4_a_messenger_switched_off_is_refused_in_the_boards_words(i
     with pytest.raises(FormRejected, match="not let the bot use the Messenger: «Вам запрещено пользоваться"):
         adapter(ips).send_pm("Маша", "Роль", "текст")
     assert ips.pms_from(BOT) == []
+
+
+def test_issue28_a_board_without_rewrite_given_its_folder_names_the_base_url_to_set():
+    """A board without rewrite answers `login/` at its folder with the web server's 404: the GM who gave the
+    folder as base_url read «no login form on .../login/»; now the login says which base_url to set, and
+    check-config says it before any request, from the game's `index.php?/topic/...` threads."""
+    board = Invision(BOT, PASSWORD, rewrite=False)
+    board.thread(12, "Мафия день 1")
+    with board:
+        with pytest.raises(PageFormatChanged, match=r"login/ answers 404.*set the forum's base_url to "
+                                                    rf"'{board.base}index\.php\?/'"):
+            InvisionForum(board.base, BOT, PASSWORD).login()
+        problem = InvisionForum.thread_problem(board.topic_link(12), board.base)
+        assert problem is not None and f"set the forum's base_url to '{board.base}index.php?/'" in problem
+        assert InvisionForum.thread_problem(board.topic_link(12), board.link("")) is None
+        InvisionForum(board.link(""), BOT, PASSWORD).login()  # the base it names logs in

@@ -96,3 +96,61 @@ def test_issue28_xf_login_limit_block_says_the_account_is_locked_and_what_to_do(
     assert answer.json()["errors"] == ["Your account has temporarily been locked due to failed login attempts."]
     with pytest.raises(LoginRequired, match="locked the bot's login.*«Your account has temporarily.*password_env"):
         adapter(xf22, clock).login()
+
+
+def test_issue28_xf_login_limit_counts_eight_failures_of_a_name_in_thirty_minutes(xf22, clock):
+    """getAttemptLimits' second row: a GM trying a new password every few minutes is still refused after the
+    first five minutes pass; 30 minutes after the first failures the name is free again."""
+    _fail_four_logins(xf22, clock)
+    clock.sleep(301)
+    for n in range(4, 8):
+        with pytest.raises(LoginRequired, match="Incorrect password"):
+            adapter(xf22, clock, password=f"не тот {n}").login()
+    clock.sleep(301)  # no failure in the last 5 minutes, 8 in the last 30
+    with pytest.raises(CaptchaRequired, match="«Did not complete"):
+        adapter(xf22, clock).login()
+    clock.sleep(1800 - 602 + 1)  # the first four are 30 minutes old
+    adapter(xf22, clock).login()
+    assert BOT in xf22.board.sessions.values()
+
+
+def test_issue28_xf_failures_of_other_names_from_the_bots_address_lock_its_login_too(xf22, clock):
+    """getAttemptLimits' "ip" rows: 8 failures of any names from one address in 5 minutes (a second bot with a
+    wrong password on the same host) limit every login from it, the bot's too; the GM is told the address counts, not only
+    the bot's own password."""
+    for n in range(8):  # two each of four names: no name reaches its own limit
+        with pytest.raises(LoginRequired, match="Incorrect password"):
+            XenforoForum(xf22.base_url, ["Кот Баюн", "Дон", "Шериф", "Маф1"][n % 4], f"не тот {n}",
+                         timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep, max_wait=None).login()
+    with pytest.raises(CaptchaRequired, match="this address"):
+        adapter(xf22, clock).login()
+    assert not any(xf22.board.sessions.values())
+
+
+def test_issue28_xf_a_player_whose_privacy_shuts_the_bot_out_is_named_with_the_setting_to_change(xf, clock):
+    """Repository\\Conversation::getValidatedRecipients: a member User::canStartConversationWith refuses (privacy
+    "Start conversations with you": nobody, or people he follows) is named in the board's answer (200); the GM
+    reads which player must change which setting, not a plain refusal."""
+    xf.board.members["шериф"].accepts_conversations = False
+    route = "direct-messages/add" if xf.board.version >= "2.3" else "conversations/add"
+    answer = raw_post(xf, route, {"recipients": "Дон, Шериф", "title": "Роль", "message": "т"}, BOT)
+    assert (answer.status_code, answer.json()["errors"]) == (
+        200, ["You may not start a conversation with the following recipients: Шериф."])
+    with pytest.raises(FormRejected, match="«You may not start.*: Шериф.».*Start conversations with you"):
+        adapter(xf, clock).send_pm("Шериф", "Роль", "текст")
+    assert xf.board.conversations == {}
+    adapter(xf, clock).send_pm("Дон, " + BOT, "Роль", "текст")  # the bot among others: dropped, not refused
+    (started,) = xf.board.conversations.values()
+    assert started.members == [BOT, "Дон"]
+
+
+def test_issue28_xf_a_token_sent_without_its_cookie_is_renewed_and_the_reply_goes_out(xf22, clock):
+    """Controller::validateCsrfToken: a token without the xf_csrf cookie is "no_cookie", answered 400 with
+    cookies_required_to_use_this_site, not the security error; the adapter reads a page again (which sets the
+    cookie and a new token) and sends the reply once more, as for a stale token."""
+    bot = adapter(xf22, clock)
+    bot.reply("101", "первый")
+    bot.transport.session.cookies.clear(name="xf_csrf", domain=next(
+        c.domain for c in bot.transport.session.cookies if c.name == "xf_csrf"), path="/")
+    assert bot.reply("101", "второй")
+    assert [p.text for p in xf22.board.visible_posts(101)][-2:] == ["первый", "второй"]

@@ -5,6 +5,7 @@ view (a refused login), each with `visitor.conversations_unread` (ENGINES.md §1
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
@@ -13,7 +14,7 @@ from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, quote, unquote
 
 from xfemu import api, pages
-from xfemu.state import FLOOD_DISCUSSION, FLOOD_POST, PER_PAGE, PHRASES, Board, fold
+from xfemu.state import FLOOD_DISCUSSION, FLOOD_POST, PER_PAGE, PHRASES, Board, Thread, fold
 
 BASE = "/community/"
 _REF = r"(?:[^/]*\.)?(\d+)"
@@ -87,6 +88,8 @@ class App:
         req.csrf = self.board.csrf_token(csrf_cookie)  # type: ignore[attr-defined]
         if req.method == "POST":
             token = req.form.get("_xfToken") or req.headers.get("HTTP_X_XF_CSRF_TOKEN")
+            if token and token.count(",") == 1 and not req.cookies.get("xf_csrf"):  # validateCsrfToken: no_cookie
+                return self.error(req, user, PHRASES["cookies_required_to_use_this_site"], 400)
             if not self.board.csrf_ok(req.cookies.get("xf_csrf"), token):
                 return self.error(req, user, PHRASES["security_error_occurred"], 400)
             return self.post(req, user)
@@ -292,6 +295,8 @@ class App:
             return self.login_required(req, user)
         if m := re.fullmatch(rf"threads/{_REF}/add-reply", r):
             return self.add_reply(req, user, int(m.group(1)))
+        if m := re.fullmatch(rf"threads/{_REF}/reply-preview", r):
+            return self.reply_preview(req, user, int(m.group(1)))
         if m := re.fullmatch(rf"threads/{_REF}/quick-close", r):
             return self.quick_close(req, user, int(m.group(1)))
         if r == f"{dm}/add":
@@ -348,8 +353,8 @@ class App:
         t = self.board.threads.get(tid)
         if t is None:
             return self.error(req, user, PHRASES["requested_page_not_found"], 404)
-        if not t.discussion_open and not self.board.member(user).locks:  # Thread::canReply: a locked thread
-            return self.error(req, user, PHRASES["do_not_have_permission"], 403)
+        if not self.can_reply(t, user):
+            return self.no_permission(req, user)
         text = self._message(req).strip()
         if not text:
             return self.error(req, user, "Please enter a valid message.")
@@ -362,6 +367,29 @@ class App:
         if queued:  # held for a moderator: back to the thread, flagged (§12)
             return self.redirect(req, user, self.link(f"threads/{t.slug}.{t.id}/", pending_approval="1"))
         return self.redirect(req, user, self.link(f"posts/{post.id}/"))
+
+    def can_reply(self, t: Thread, user: str) -> bool:
+        """Thread::canReply: the group's postReply permission, and an open thread unless the member may lock it."""
+        member = self.board.member(user)
+        return member.replies and (t.discussion_open or member.locks)
+
+    def reply_preview(self, req: Request, user: str, tid: int) -> Answer:
+        """Pub\\Controller\\Thread::actionReplyPreview (2.1-2.3): POST only; assertViewableThread (notFound),
+        canReply or noPermission (403), the replier's validation as error($errors) (200), then the BbCodePreview
+        plugin's view of the message: nothing is posted, and no flood check is made (add-reply's
+        assertNotFlooding is not called). *Unverified*: the preview view's markup (a div.bbWrapper here)."""
+        t = self.board.threads.get(tid)
+        if t is None:
+            return self.error(req, user, PHRASES["requested_thread_not_found"], 404)
+        if not self.can_reply(t, user):
+            return self.no_permission(req, user)
+        text = self._message(req).strip()
+        if not text:
+            return self.error(req, user, "Please enter a valid message.")
+        view = f'<div class="bbWrapper">{html.escape(text)}</div>'
+        if req.json:
+            return self.json(req, user, {"status": "ok", "html": {"content": view, "title": "Preview"}})
+        return self.html(req, user, view, "Preview", "bb_code_preview")
 
     def quick_close(self, req: Request, user: str, tid: int) -> Answer:
         """R-13, Pub\\Controller\\Thread::actionQuickClose (unverified: §12 is silent): POST only, noPermission
@@ -383,17 +411,27 @@ class App:
     def add_conversation(self, req: Request, user: str) -> Answer:
         """Pub\\Controller\\Conversation::actionAdd: canStartConversation or noPermission (403); the creator's
         errors (Repository\\Conversation::getValidatedRecipients, then the recipient limit) as error($errors),
-        200; then the flood check."""
+        200; then the flood check. getValidatedRecipients keeps one error, the last set: unknown names, then the
+        bot as the only one found (returned at once), then the found members canStartConversationWith refuses
+        (their privacy); the bot among others is dropped silently."""
         if not self.board.member(user).starts_conversations:
             return self.no_permission(req, user)
         names = [n.strip() for n in req.form.get("recipients", "").split(",") if n.strip()]
+        error = ""
         missing = [n for n in names if fold(n) not in self.board.members]
         if missing:
-            return self.error(req, user, PHRASES["following_recipients_could_not_be_found_x"].format(
-                names=", ".join(missing)))
-        others = {fold(n) for n in names} - {fold(user)}
-        if names and not others:
+            error = PHRASES["following_recipients_could_not_be_found_x"].format(names=", ".join(missing))
+        found = list(dict.fromkeys(fold(n) for n in names if fold(n) in self.board.members))
+        if found == [fold(user)]:
             return self.error(req, user, PHRASES["you_cannot_start_conversation_with_yourself"])
+        others = set(found) - {fold(user)}
+        shut = [self.board.members[n].name for n in found if n in others
+                and not self.board.members[n].accepts_conversations]
+        if shut:
+            error = PHRASES["you_may_not_start_a_conversation_with_the_following_recipients_x"].format(
+                names=", ".join(shut))
+        if error:
+            return self.error(req, user, error)
         if len(others) > self.board.max_recipients:
             key = f"you_may_only_invite_x_members_to_join_this_{'direct_message' if self.dm != 'conversations' else 'conversation'}"
             return self.error(req, user, PHRASES[key].format(count=self.board.max_recipients))
@@ -403,7 +441,8 @@ class App:
         wait = self.board.flood_wait(user, "conversation", FLOOD_DISCUSSION)  # floodCheckLengthDiscussion
         if wait:
             return self.error(req, user, PHRASES["must_wait_x_seconds_before_performing_this_action"].format(count=wait))
-        c = self.board.start_conversation(user, names, title, text)
+        c = self.board.start_conversation(user, [self.board.members[n].name for n in found if n in others], title,
+                                          text)
         return self.redirect(req, user, self.link(f"{self.dm}/{pages.ref(c)}/"))
 
     def conversation_reply(self, req: Request, user: str, cid: int) -> Answer:

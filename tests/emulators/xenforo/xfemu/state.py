@@ -18,12 +18,17 @@ PHRASES = {
         "You must wait at least {count} seconds before performing this action.",
     "security_error_occurred":
         "Security error occurred. Please press back, refresh the page, and try again.",
+    # Controller::assertValidCsrfToken for a token sent without the xf_csrf cookie (validateCsrfToken's
+    # "no_cookie"); the English text is unverified
+    "cookies_required_to_use_this_site":
+        "Cookies are required to use this site. You must accept them to continue using the site.",
     "incorrect_password": "Incorrect password. Please try again.",
     "requested_user_x_not_found": "The requested user '{name}' could not be found.",
     "login_required": "You must be logged-in to do that.",
     "following_recipients_could_not_be_found_x": "The following recipients could not be found: {names}.",
     "requested_page_not_found": "The requested page could not be found.",
     "requested_post_not_found": "The requested post could not be found.",
+    "requested_thread_not_found": "The requested thread could not be found.",
     "do_not_have_permission": "You do not have permission to view this page or perform this action.",
     # The keys below are XF's own (XF\Service\Conversation\Creator / Repository\Conversation::
     # getValidatedRecipients, Pub\Controller\Login::actionLogin); their English texts are unverified (no phrase
@@ -33,13 +38,19 @@ PHRASES = {
     "you_may_only_invite_x_members_to_join_this_direct_message":
         "You may only invite {count} member(s) to join this direct message.",
     "you_cannot_start_conversation_with_yourself": "You cannot start a conversation with yourself.",
+    # Repository\Conversation::getValidatedRecipients for recipients canStartConversationWith refuses; the wording is
+    # the one a XenForo-styled clone's validation rule carries (none from XF itself was found)
+    "you_may_not_start_a_conversation_with_the_following_recipients_x":
+        "You may not start a conversation with the following recipients: {names}.",
     "did_not_complete_the_captcha_verification_properly":
         "Did not complete the CAPTCHA verification properly. Please try again.",
     "your_account_has_temporarily_been_locked_due_to_failed_login_attempts":
         "Your account has temporarily been locked due to failed login attempts.",
 }
-# XF\Service\User\Login::getAttemptLimits' first limit: 4 failed logins of one name from one IP in 5 minutes
-LOGIN_ATTEMPTS, LOGIN_WINDOW = 4, 300
+# XF's getAttemptLimits (2.2 Service\User\Login; 2.3 LoginLimitTrait::getLoginAttemptLimits, the same table):
+# (counted over, seconds, failures). "user" counts one name's failures from the address, "ip" every name's; every
+# client of this emulator is 127.0.0.1, so the "ip" rows count every failure it recorded.
+LOGIN_LIMITS = (("user", 300, 4), ("user", 1800, 8), ("ip", 300, 8), ("ip", 1800, 16))
 
 
 @dataclass
@@ -51,6 +62,11 @@ class Member:
     moderated: bool = False  # every post of this member awaits approval
     locks: bool = False  # R-13: Thread::canLockUnlock (a moderator's lockUnlockThread permission)
     starts_conversations: bool = True  # User::canStartConversation (the conversation "start" permission)
+    replies: bool = True  # Thread::canReply (the forum's "postReply" permission for this member's group)
+    # User::canStartConversationWith(this member): false when his privacy option allow_send_personal_conversation
+    # ("none", or "followed" while he does not follow the starter) or his group's "receive" permission shuts the
+    # starter out
+    accepts_conversations: bool = True
 
 
 @dataclass
@@ -209,9 +225,11 @@ class Board:
             return 0
 
     def login_limited(self, name: str) -> bool:
-        """XF\\Service\\User\\Login::isLoginLimited: LOGIN_ATTEMPTS failed logins of this name in LOGIN_WINDOW."""
-        since = self.clock() - LOGIN_WINDOW
-        return sum(1 for n, at in self.failed_logins if n == _fold(name) and at > since) >= LOGIN_ATTEMPTS
+        """XF's isLoginLimited (checkTooManyLoginAttempts): any row of LOGIN_LIMITS reached (countLoginAttemptsSince:
+        attempt_date > now - seconds)."""
+        now = self.clock()
+        return any(sum(1 for n, at in self.failed_logins if at > now - seconds and (kind == "ip" or n == _fold(name)))
+                   >= count for kind, seconds, count in LOGIN_LIMITS)
 
     def csrf_token(self, cookie: str) -> str:
         issued = int(self.clock())
