@@ -21,17 +21,17 @@ from lxml import etree
 
 from adapters.html.extract import post_id, query_params
 from adapters.html.hooks import Context
-from adapters.html.dom import find_form, select, select_one
+from adapters.html.dom import select, select_one
 from adapters.html.forms import FORM_MIN_AGE, HtmlForms
 from adapters.html.inbox import MAX_INBOX_PAGES, OWN_PM_LOOKBACK, HtmlInbox, same_account
 from adapters.html.topics import MAX_REREAD_PAGES, HtmlTopics
 from adapters.html.overrides import apply_overrides
-from adapters.html.pagechecks import check_charset, check_error_box
+from adapters.html.pagechecks import check_charset, check_complete, check_error_box, check_page, is_login_page
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
     ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ReplyId,
 )
-from forumbot.errors import CaptchaRequired, LoginRequired, PageFormatChanged, PageIncomplete
+from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.markup import escape_bbcode
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -44,9 +44,6 @@ __all__ = ["FORM_MIN_AGE", "MAX_INBOX_PAGES", "MAX_REREAD_PAGES", "OWN_PM_LOOKBA
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
-
 
 def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]) -> dict[str, float]:
     """The engine's flood timers with a forum table's on top: a configured action replaces every engine timer
@@ -165,16 +162,8 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
 
     def get(self, path: str, *, follow: bool = True) -> Page:
         page = self.transport.get(path, follow=follow)
-        self.check_page(page)
+        check_page(page, self.profile)
         return page
-
-    def check_page(self, page: Page) -> None:
-        """Raise for pages that stand in the way: a captcha, or the login form where content was expected."""
-        if page.status >= 400 and page.status not in (401, 403, 404):
-            raise PageFormatChanged(f"{page.url}: HTTP {page.status}")
-        tree = page.tree()
-        if select_one(tree, self.profile.selectors["captcha"]) is not None:
-            raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
 
     def read_page(self, path: str) -> Page:
         """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): served without the
@@ -184,23 +173,10 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
         page = self.get(path)
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
-        self.check_complete(page)
+        check_complete(page, self.profile)
         check_charset(page, self.profile)
         check_error_box(page, self.profile)
         return page
-
-    def check_complete(self, page: Page) -> None:
-        """A complete page has its closing </html> and the engine's page-end element (footer), which come after
-        the posts and rows; a response cut short with HTTP 200 lacks them, and lxml would parse it silently."""
-        if _HTML_END.search(page.content) is None or select_one(page.tree(), self.profile.selectors["page_end"]) is None:
-            raise PageIncomplete(f"{self.profile.engine}: {page.url} came back incomplete "
-                                 f"({len(page.content)} bytes, no end of page); read again later")
-
-    def is_login_page(self, page: Page) -> bool:
-        tree = page.tree()
-        spec = self.profile.forms["login"]
-        return (select_one(tree, self.profile.selectors["logged_in"]) is None
-                and find_form(tree, spec.selector, spec.needs) is not None)
 
     def with_login(self, fn: Callable[[], T]) -> T:
         """Run `fn`; if the session expired and we know the password, log in once and run it again."""
@@ -239,9 +215,9 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
     def member_page(self, name: str) -> Page:
         """The engine's page about member `name` (profile or filtered member list), whole and as the bot."""
         page = self.get(self.url("member", user=quote(name, safe="")))
-        if self.is_login_page(page):
+        if is_login_page(page, self.profile):
             raise LoginRequired(f"{self.profile.engine}: {page.url} shows a login form")
-        self.check_complete(page)
+        check_complete(page, self.profile)
         self._member_said = self.forms.notice_text(page) or self.forms.error_text(page)
         return page
 

@@ -12,7 +12,7 @@ from lxml import etree
 
 from adapters.html.extract import extract_posts, page_info
 from adapters.html.dom import select, select_one
-from adapters.html.pagechecks import check_charset, check_error_box, check_posts_whole
+from adapters.html.pagechecks import check_charset, check_complete, check_error_box, check_posts_whole, is_login_page
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPost
 from forumbot.errors import LoginRequired, PageFormatChanged, PageShowsError, PostGone, PostQueued
@@ -29,7 +29,7 @@ MAX_REREAD_PAGES = 200
 
 
 class HtmlTopics:
-    """Mixed into HtmlForum, whose profile, pages (get, check_complete, is_login_page, with_login, ctx) and
+    """Mixed into HtmlForum, whose profile, pages (get, with_login, ctx) and
     unread-PM header note it uses."""
 
     profile: HtmlProfile
@@ -40,8 +40,6 @@ class HtmlTopics:
         def url(self, name: str, **values: Any) -> str: ...
         def topic_id(self, topic: str) -> str: ...
         def get(self, path: str, *, follow: bool = True) -> Page: ...
-        def is_login_page(self, page: Page) -> bool: ...
-        def check_complete(self, page: Page) -> None: ...
         def with_login(self, fn: Callable[[], T]) -> T: ...
         def ctx(self, page: Page) -> Context: ...
         def _note_pm_header(self, tree: etree._Element) -> None: ...
@@ -140,9 +138,9 @@ class HtmlTopics:
         is taken for a login page; a page cut short is PageIncomplete (issue 7 item 9)."""
         page = self.get(path)
         tree = page.tree()
-        if not select(tree, self.profile.selectors["post"]) and self.is_login_page(page):
+        if not select(tree, self.profile.selectors["post"]) and is_login_page(page, self.profile):
             raise LoginRequired(f"{self.profile.engine}: topic {tid} needs login")
-        self.check_complete(page)
+        check_complete(page, self.profile)
         check_charset(page, self.profile, select(tree, self.profile.selectors["post"]))
         self._note_pm_header(tree)
         skipped: list[UnreadablePost] = []

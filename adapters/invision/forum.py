@@ -37,6 +37,7 @@ from lxml import etree
 from adapters.html.extract import extract_posts
 from adapters.html.dom import find, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.pagechecks import check_complete
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
 from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
@@ -133,7 +134,7 @@ class InvisionForum(HtmlForum):
     def recent_pages(self, tid: str) -> Iterator[Page]:
         """The last page only, found through page 1's pagination."""
         page = self._last_page(tid)
-        self.check_complete(page)
+        check_complete(page, self.profile)
         yield page
 
     _rereading = ""  # the topic reread_from is reading: IPS's findComment URL names it

@@ -23,7 +23,7 @@ from lxml import etree
 
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.forum import HtmlForum
-from adapters.html.pagechecks import check_charset, check_error_box
+from adapters.html.pagechecks import check_charset, check_complete, check_error_box
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.forum.http_page import Page
@@ -93,7 +93,7 @@ class Conversations(HtmlForum):
             page = self.get(path.replace(f"{ROUTES[1] if other == ROUTES[0] else ROUTES[0]}/", f"{other}/", 1))
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:  # as read_page, one request
             raise LoginRequired(f"xenforo: not logged in ({page.url})")
-        self.check_complete(page)  # and the checks read_page makes (issue 17 items 16, 18)
+        check_complete(page, self.profile)  # and the checks read_page makes (issue 17 items 16, 18)
         check_charset(page, self.profile)
         check_error_box(page, self.profile)
         self._route_known = True
