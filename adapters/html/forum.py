@@ -2,9 +2,9 @@
 cursors, and re-login when a session has expired.
 
 HtmlForum is put together from its parts: `forms` (an HtmlForms object, or the engine's `forms_type`: forms and
-the errors they answer with) and the mixins html_topics (reading a topic, finding the bot's post, the re-read)
-and html_inbox (the unread-PM count, the inbox, the bot's sent PM); here are the pages, the session, accounts
-and the cursors.
+the errors they answer with), `topics` (an HtmlTopics, or the engine's `topics_type`: reading a topic, finding the
+bot's post, the re-read) and the mixin html_inbox (the unread-PM count, the inbox, the bot's sent PM); here are the
+pages, the session, accounts and the cursors. The parts read pages through the adapter (adapters.html.site).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Callable, ClassVar, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Mapping, Sequence, TypeVar
 from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo
 
@@ -29,7 +30,7 @@ from adapters.html.overrides import apply_overrides
 from adapters.html.pagechecks import check_charset, check_complete, check_error_box, check_page, is_login_page
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
-    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ReplyId,
+    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPost, ReplyId,
 )
 from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.markup import escape_bbcode
@@ -64,7 +65,7 @@ def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> 
             f"looks like {example}, or give the thread's number")
 
 
-class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
+class HtmlForum(HtmlInbox, AdapterBase):
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
     CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
 
@@ -83,6 +84,9 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
     # the part that finds, posts and judges the forum's forms: an engine whose forms answer differently names
     # its own HtmlForms subclass here
     forms_type: ClassVar[type[HtmlForms]] = HtmlForms
+    # the part that reads topics (new posts, the bot's own post, the re-read): an engine that reads them otherwise
+    # names its own HtmlTopics subclass here
+    topics_type: ClassVar[type[HtmlTopics]] = HtmlTopics
 
     def __init__(
         self,
@@ -112,8 +116,8 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
         # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
         self._pm_header: list[int | None] = []
-        self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
         self._member_said = ""  # the notice on the last member page read (account_said)
+        self.topics = self.topics_type(self, username, self._note_pm_header)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -169,7 +173,7 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
         """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): served without the
         logged-in marks (a login form, MyBB's no-permission page, both HTTP 200) it is LoginRequired, not an
         empty inbox; a page that does not end as a complete page ends is PageIncomplete, so nothing is decided
-        on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
+        on part of it (issue 7 item 9). Topic pages: `topics.topic_page`."""
         page = self.get(path)
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
@@ -190,8 +194,24 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
 
     def take_unreadable(self) -> list[UnreadablePost]:
         """The posts the topic reads skipped since the last call (forumbot.forum.unreadable), and forget them."""
-        out, self._unreadable = list(self._unreadable.values()), {}
+        out, self.topics.unreadable = list(self.topics.unreadable.values()), {}
         return out
+
+    # --- topics: the topics part, behind the session's re-login ---------------------------------------------
+
+    def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
+        posts, cursor = self.with_login(lambda: self.topics.fetch_posts(topic, after))
+        # The daemon files posts under the thread as configured (often a URL) and routes them to a game by
+        # it; under the bare topic id they would reach no game.
+        return [replace(p, topic=topic) for p in posts], cursor
+
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        return self.with_login(lambda: self.topics.find_own_post(topic, marker))
+
+    def reread_from(self, topic: str, post_id: str, ids: Sequence[str] = ()) -> list[ForumPost]:
+        """`ids` (the stored ids from `post_id` on) is not needed here: pages hold every post."""
+        posts = self.with_login(lambda: self.topics.reread_from(topic, post_id))
+        return [replace(p, topic=topic) for p in posts]
 
     # --- accounts -------------------------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from adapters.html.extract import extract_posts
 from adapters.html.dom import find, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.pagechecks import check_complete
+from adapters.html.topics import HtmlTopics
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
 from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
@@ -55,9 +56,21 @@ def to_html(message: str) -> str:
     return "".join(f"<p>{html.escape(line) or '&nbsp;'}</p>" for line in message.split("\n"))
 
 
+class InvisionTopics(HtmlTopics):
+    """Invision's topics: the bot's recent page found as its replies find it."""
+    site: InvisionForum
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """The last page only, found through page 1's pagination."""
+        page = self.site._last_page(tid)
+        check_complete(page, self.profile)
+        yield page
+
+
 class InvisionForum(HtmlForum):
     """Invision Community 4. `InvisionForum(base_url, username, password)`; times are exact (unix/ISO)."""
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    topics_type = InvisionTopics
 
     engine = "invision"
     profile: HtmlProfile = INVISION
@@ -130,12 +143,6 @@ class InvisionForum(HtmlForum):
         page = self.get(location.split("#", 1)[0])
         found = find(page.tree(), f"//*[@id='elComment_{cid}']")
         return bool(found) and "ipsModerated" not in (found[0].get("class") or "")
-
-    def recent_pages(self, tid: str) -> Iterator[Page]:
-        """The last page only, found through page 1's pagination."""
-        page = self._last_page(tid)
-        check_complete(page, self.profile)
-        yield page
 
     _rereading = ""  # the topic reread_from is reading: IPS's findComment URL names it
 

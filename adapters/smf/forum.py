@@ -166,7 +166,7 @@ class SmfForum(HtmlForum):
         was served, on the page the reply redirected to (`topic=T.new#new`, the bot's first unread post: its own
         new one, or an earlier one others made since it last read), else on the last page."""
         for where in (path, self.url("last_page", topic=tid)):
-            posts = self._topic_page(where, tid)[2]
+            posts = self.topics.topic_page(where, tid)[2]
             mine = [p for p in posts if p.author == self.username and int(p.id) > last_msg]
             if mine:
                 new = max(mine, key=lambda p: int(p.id))
