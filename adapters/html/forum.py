@@ -3,8 +3,9 @@ cursors, and re-login when a session has expired.
 
 HtmlForum is put together from its parts: `forms` (an HtmlForms object, or the engine's `forms_type`: forms and
 the errors they answer with), `topics` (an HtmlTopics, or the engine's `topics_type`: reading a topic, finding the
-bot's post, the re-read) and the mixin html_inbox (the unread-PM count, the inbox, the bot's sent PM); here are the
-pages, the session, accounts and the cursors. The parts read pages through the adapter (adapters.html.site).
+bot's post, the re-read) and `inbox` (an HtmlInbox, or the engine's `inbox_type`: the unread-PM count, the inbox,
+the bot's sent PM); here are the pages, the session, accounts and the cursors. The parts read pages through the
+adapter (adapters.html.site).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> 
             f"looks like {example}, or give the thread's number")
 
 
-class HtmlForum(HtmlInbox, AdapterBase):
+class HtmlForum(AdapterBase):
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
     CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
 
@@ -77,7 +78,7 @@ class HtmlForum(HtmlInbox, AdapterBase):
     settings: ClassVar[frozenset[str]] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
     prints_local_times: ClassVar[bool] = True
     markup: ClassVar[str] = "bbcode"
-    # whether the engine's inbox flow deletes the PMs read (html_inbox.fetch_numbered_pms with a `delete`): with
+    # whether the engine's inbox flow deletes the PMs read (the inbox part's fetch_numbered_pms with a `delete`): with
     # `delete_read_pms` on, a database restored from a copy cannot read again those read since (outbox_restore.py)
     deletes_pms: ClassVar[bool] = False
     tz: ZoneInfo  # the zone the forum prints its times in (`timezone_name`)
@@ -87,6 +88,9 @@ class HtmlForum(HtmlInbox, AdapterBase):
     # the part that reads topics (new posts, the bot's own post, the re-read): an engine that reads them otherwise
     # names its own HtmlTopics subclass here
     topics_type: ClassVar[type[HtmlTopics]] = HtmlTopics
+    # the part that reads PMs (the header's unread count, the inbox walked, a PM, the bot's sent PM): an engine
+    # whose PMs read otherwise names its own HtmlInbox subclass here
+    inbox_type: ClassVar[type[HtmlInbox]] = HtmlInbox
 
     def __init__(
         self,
@@ -114,10 +118,9 @@ class HtmlForum(HtmlInbox, AdapterBase):
         self.forms = self.forms_type(self)
         self.delete_read_pms = delete_read_pms
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
-        # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
-        self._pm_header: list[int | None] = []
         self._member_said = ""  # the notice on the last member page read (account_said)
-        self.topics = self.topics_type(self, username, self._note_pm_header)
+        self.inbox = self.inbox_type(self, username, delete_read_pms)
+        self.topics = self.topics_type(self, username, self.inbox.note_pm_header)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -213,6 +216,15 @@ class HtmlForum(HtmlInbox, AdapterBase):
         posts = self.with_login(lambda: self.topics.reread_from(topic, post_id))
         return [replace(p, topic=topic) for p in posts]
 
+    # --- the unread-PM count in the header: the inbox part's ---------------------------------------------------
+
+    @property
+    def shows_unread_pms(self) -> bool:
+        return self.inbox.shows_unread_pms
+
+    def unread_pms_shown(self) -> int | None:
+        return self.inbox.unread_pms_shown()
+
     # --- accounts -------------------------------------------------------------------------------------------
 
     def account_exists(self, name: str) -> bool | None:
@@ -256,7 +268,3 @@ class HtmlForum(HtmlInbox, AdapterBase):
     def max_post_id(tree: etree._Element, selector: str) -> int | None:
         ids = [int(i) for i in (post_id(el) for el in select(tree, selector)) if i]
         return max(ids) if ids else None
-
-    @staticmethod
-    def cursor_set(after: str | None) -> dict[str, Any]:
-        return json.loads(after) if after else {"max": 0, "del": []}

@@ -166,8 +166,8 @@ class MybbruForum(PunbbForum):
     # --- PMs: messages.php, PunBB 1.2's message list (unverified markup) ---------------------------------------
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        return self.fetch_numbered_pms(after, lambda page: self._message_rows(page.tree()),
-                                       lambda _, pid, row: self._read_pm(pid, row[0]), None)
+        return self.inbox.fetch_numbered_pms(after, lambda page: self._message_rows(page.tree()),
+                                             lambda _, pid, row: self.inbox.read_pm(pid, row[0]), None)
 
     def _message_rows(self, tree: etree._Element) -> dict[str, tuple[str, list[str]]]:
         """pm id -> (subject, the row's names: sender or recipients) per row of a messages.php folder."""
@@ -185,4 +185,4 @@ class MybbruForum(PunbbForum):
         sent = self.read_page(self.url("sentbox"))
         rows = self._message_rows(sent.tree())
         ordered = sorted(rows, key=int, reverse=True)
-        return self.own_pm_in([(pid, self.url("pm", pm=pid), rows[pid][1]) for pid in ordered], to, marker)
+        return self.inbox.own_pm_in([(pid, self.url("pm", pm=pid), rows[pid][1]) for pid in ordered], to, marker)

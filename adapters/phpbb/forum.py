@@ -189,8 +189,9 @@ class PhpbbForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        return self.fetch_numbered_pms(after, self._inbox_rows, lambda _, pid, subject: self._read_pm(pid, subject),
-                                       self._delete, first=self._note_usage)
+        return self.inbox.fetch_numbered_pms(after, self._inbox_rows,
+                                             lambda _, pid, subject: self.inbox.read_pm(pid, subject),
+                                             self._delete, first=self._note_usage)
 
     def _inbox_rows(self, inbox: Page) -> dict[str, str]:
         """pm id -> subject, for every row of the inbox page."""
@@ -240,7 +241,7 @@ class PhpbbForum(HtmlForum):
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         for folder in ("outbox", "sentbox"):
             page = self.read_page(self.url(folder))
-            found = self.own_pm_in(self._sent_rows(page), to, marker)
+            found = self.inbox.own_pm_in(self._sent_rows(page), to, marker)
             if found is not None:
                 return found
         return None

@@ -23,7 +23,7 @@ from lxml import etree
 
 from adapters.html.extract import extract_posts
 from adapters.html.dom import find, meta_refresh_url, select, select_one, text
-from adapters.html.inbox import same_account
+from adapters.html.inbox import cursor_set, same_account
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.topics import HtmlTopics
@@ -182,14 +182,14 @@ class PunbbForum(HtmlForum):
         """Dialogues whose reply count changed since the cursor are opened, newest first as listed. Not the
         "Новые" folder: opening a dialogue marks it read, so a tick that died before storing what it read would
         never see those messages listed as new again; a reply count stays changed until the cursor moves."""
-        cur = self.cursor_set(after)
+        cur = cursor_set(after)
         seen = int(cur.get("max", 0))
         known: dict[str, str] = dict(cur.get("dlg", {}))
         listing = self.read_page(self.url("pm_list"))
         self._note_usage(listing)
         # newest first: while every dialogue of a page changed, the next page may hold changed ones too
-        pages, _ = self.inbox_pages(listing, lambda page: {r[0]: r for r in self._dialogue_rows(page.tree())},
-                                    lambda tid, r: known.get(tid) != r[3])
+        pages, _ = self.inbox.inbox_pages(listing, lambda page: {r[0]: r for r in self._dialogue_rows(page.tree())},
+                                          lambda tid, r: known.get(tid) != r[3])
         listed = {tid: row for _, page_rows in reversed(pages) for tid, row in page_rows.items()}
         pms: list[ForumPM] = []
         counts: dict[str, str] = {}

@@ -198,8 +198,8 @@ class VbulletinForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        return self.fetch_numbered_pms(after, lambda page: self._rows(page.tree()),
-                                       lambda _, pid, subject: self._read_pm(pid, subject), self._delete)
+        return self.inbox.fetch_numbered_pms(after, lambda page: self._rows(page.tree()),
+                                             lambda _, pid, subject: self.inbox.read_pm(pid, subject), self._delete)
 
     def _rows(self, tree: etree._Element) -> dict[str, str]:
         rows: dict[str, str] = {}
@@ -236,7 +236,7 @@ class VbulletinForum(HtmlForum):
                 names += [n for n in to.split(",") if n.strip() and _fold(n) in _fold(rest)]
                 rows.append((pid, self.url("pm", pm=pid), names))
         rows.sort(key=lambda r: -int(r[0]))
-        return self.own_pm_in(rows, to, marker)
+        return self.inbox.own_pm_in(rows, to, marker)
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))
