@@ -4,13 +4,14 @@ forum shows (on a page or in a JSON answer) into the typed error the daemon reac
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping
 
 from lxml import etree
 
 from adapters.html.dom import clean_text, fill, find_form, form_action, form_fields, select, submit_field
 from adapters.html.pagechecks import check_page, is_login_page
 from adapters.html.profile import HtmlProfile
+from adapters.html.site import PageSite
 from forumbot.errors import (
     FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageShowsError,
 )
@@ -21,21 +22,11 @@ from forumbot.forum.transport import Transport
 FORM_MIN_AGE = 1.1
 
 
-class FormsHost(Protocol):
-    """What the forms part reads off the adapter that holds it: the adapter's profile at the time of the call
-    (vBulletin reads with a printable profile for a while) and its transport."""
-
-    @property
-    def profile(self) -> HtmlProfile: ...
-    @property
-    def transport(self) -> Transport: ...
-
-
 class HtmlForms:
     """The adapter's forms part (`HtmlForum.forms`); an engine whose forms answer differently subclasses it and
     names the subclass in its adapter's `forms_type`."""
 
-    def __init__(self, host: FormsHost) -> None:
+    def __init__(self, host: PageSite) -> None:
         self.host = host
 
     @property
