@@ -45,7 +45,7 @@ from adapters.html.topics import HtmlTopics
 from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
-from forumbot.forum.adapter import ForumPost, LOCK, OWN_PM
+from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -91,7 +91,7 @@ class XenforoTopics(HtmlTopics):
 
     def topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
         if self._reading:  # not a re-read or a search for the bot's post: the next cycle reads this page again
-            self.site._last_topic_page = path
+            self.site.conversations.last_topic_page = path
         read = super().topic_page(path, tid)
         self.site._learn_canonical(read[0].url, tid)
         return read
@@ -101,7 +101,7 @@ class XenforoTopics(HtmlTopics):
         return self.numbered_recent_pages(tid, first, page_info(first.tree(), self.profile, 1).pages or 1)
 
 
-class XenforoForum(Conversations):
+class XenforoForum(HtmlForum):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
     forms_type = XenforoForms
     topics_type = XenforoTopics
@@ -118,13 +118,23 @@ class XenforoForum(Conversations):
         super().__init__(base_url.rsplit("index.php?", 1)[0] if self._route_base else base_url, *args, **kwargs)
         self._csrf: str | None = None
         self._unread: int | None = None  # conversations_unread on the last logged-in page read
-        self._handed: str | None = None  # the PM cursor this process last handed back
-        self._last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
         self._canonical: dict[str, str] = {}  # thread id -> its canonical URL (slug.ID/), as the board serves it
+        self.conversations = Conversations(self)  # the PM flows (adapters/xenforo/pms.py)
 
     def unread_count_seen(self) -> int | None:
         """`conversations_unread` as the last logged-in page read showed it (None: no such page read yet)."""
         return self._unread
+
+    # --- PMs: the conversations part's -------------------------------------------------------------------------
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
+        return self.conversations.fetch_pms(after)
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        return self.conversations.send_pm(to, subject, text)
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        return self.conversations.find_own_pm(to, marker)
 
     @classmethod
     def thread_problem(cls, thread: str, base_url: str) -> str | None:
@@ -167,17 +177,17 @@ class XenforoForum(Conversations):
 
     def export_cookies(self) -> str:
         state = self.transport.export_state()
-        return json.dumps({**state, "xf": self.export_conversations()}, sort_keys=True)
+        return json.dumps({**state, "xf": self.conversations.export_conversations()}, sort_keys=True)
 
     def import_cookies(self, data: str) -> None:
         state = json.loads(data)
         self.transport.import_state(state)
-        self.import_conversations(state.get("xf") or {})
+        self.conversations.import_conversations(state.get("xf") or {})
 
     # --- pages: every one carries the token and the unread count -------------------------------------------
 
     def get(self, path: str, *, follow: bool = True) -> Page:
-        early = self._early.pop(path, None)
+        early = self.conversations.early.pop(path, None)
         if early is not None and self.transport.clock() - early[1] <= EARLY_MAX_AGE:
             return early[0]  # read by this cycle's inbox check: the same page, not asked for twice
         page = super().get(path, follow=follow)
