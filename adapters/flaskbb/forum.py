@@ -26,6 +26,7 @@ from lxml import etree
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId, same_account
+from adapters.html.topics import HtmlTopics
 from adapters.flaskbb.profile import FLASKBB
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPM, OWN_PM
@@ -56,9 +57,23 @@ class FlaskbbForms(HtmlForms):
         super().raise_for_errors(page, default, flood_action=flood_action, text=text)
 
 
+class FlaskbbTopics(HtmlTopics):
+    """FlaskBB's topics: the bot's recent pages found by page 1's numbered links."""
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        first = self.topic_page(self.site.url("topic", topic=tid), tid)[0]
+        numbers = [self._page_number(a) for a in select(first.tree(), self.profile.selectors["page_link"])]
+        return self.numbered_recent_pages(tid, first, max([1, *(n for n in numbers if n)]))
+
+    def _page_number(self, link: etree._Element) -> int | None:
+        value = HtmlForum.query_value(link.get("href", ""), "page")
+        return int(value) if value and value.isdigit() else None
+
+
 class FlaskbbForum(HtmlForum):
     """FlaskBB adapter: `FlaskbbForum(base_url, username, password)`."""
     forms_type = FlaskbbForms
+    topics_type = FlaskbbTopics
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM}
 
     engine = "flaskbb"
@@ -119,17 +134,6 @@ class FlaskbbForum(HtmlForum):
             self.forms.raise_for_errors(self.get(result.location or self.url("topic", topic=tid)))
         self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("flaskbb: reply gave neither a post id nor an error")
-
-    # --- find own post ----------------------------------------------------------------------------------------
-
-    def recent_pages(self, tid: str) -> Iterator[Page]:
-        first = self._topic_page(self.url("topic", topic=tid), tid)[0]
-        numbers = [self._page_number(a) for a in select(first.tree(), self.profile.selectors["page_link"])]
-        return self.numbered_recent_pages(tid, first, max([1, *(n for n in numbers if n)]))
-
-    def _page_number(self, link: etree._Element) -> int | None:
-        value = self.query_value(link.get("href", ""), "page")
-        return int(value) if value and value.isdigit() else None
 
     # --- PMs: conversations -----------------------------------------------------------------------------------
 

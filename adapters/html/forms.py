@@ -4,12 +4,14 @@ forum shows (on a page or in a JSON answer) into the typed error the daemon reac
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping
 
 from lxml import etree
 
 from adapters.html.dom import clean_text, fill, find_form, form_action, form_fields, select, submit_field
+from adapters.html.pagechecks import check_page, is_login_page
 from adapters.html.profile import HtmlProfile
+from adapters.html.site import PageSite
 from forumbot.errors import (
     FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PageShowsError,
 )
@@ -20,23 +22,11 @@ from forumbot.forum.transport import Transport
 FORM_MIN_AGE = 1.1
 
 
-class FormsHost(Protocol):
-    """What the forms part reads off the adapter that holds it: the adapter's profile at the time of the call
-    (vBulletin reads with a printable profile for a while), its transport, and its checks of a page."""
-
-    @property
-    def profile(self) -> HtmlProfile: ...
-    @property
-    def transport(self) -> Transport: ...
-    def is_login_page(self, page: Page) -> bool: ...
-    def check_page(self, page: Page) -> None: ...
-
-
 class HtmlForms:
     """The adapter's forms part (`HtmlForum.forms`); an engine whose forms answer differently subclasses it and
     names the subclass in its adapter's `forms_type`."""
 
-    def __init__(self, host: FormsHost) -> None:
+    def __init__(self, host: PageSite) -> None:
         self.host = host
 
     @property
@@ -51,7 +41,7 @@ class HtmlForms:
         spec = self.profile.forms[name]
         form = find_form(page.tree(), spec.selector, spec.needs)
         if form is None:
-            if self.host.is_login_page(page):
+            if is_login_page(page, self.profile):
                 raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
             self.raise_for_errors(page, default=None)
             said = self.notice_text(page)
@@ -96,7 +86,7 @@ class HtmlForms:
     def raise_for_errors(self, page: Page, default: type[Exception] | None = FormRejected, *,
                          flood_action: str = "post", text: str | None = None) -> None:
         """Turn an error the forum showed into the typed error the daemon reacts to."""
-        self.host.check_page(page)
+        check_page(page, self.profile)
         text = text if text is not None else self.error_text(page)
         if not text:
             if default is not None:
@@ -131,7 +121,7 @@ class HtmlForms:
         except ValueError:
             answer = None
         if not isinstance(answer, dict):
-            if self.host.is_login_page(page):
+            if is_login_page(page, self.profile):
                 raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
             self.raise_for_errors(page, default=default, flood_action=flood_action)
             raise default(f"{self.profile.engine}: unexpected answer from {page.url}")

@@ -2,9 +2,10 @@
 cursors, and re-login when a session has expired.
 
 HtmlForum is put together from its parts: `forms` (an HtmlForms object, or the engine's `forms_type`: forms and
-the errors they answer with) and the mixins html_topics (reading a topic, finding the bot's post, the re-read)
-and html_inbox (the unread-PM count, the inbox, the bot's sent PM); here are the pages, the session, accounts
-and the cursors.
+the errors they answer with), `topics` (an HtmlTopics, or the engine's `topics_type`: reading a topic, finding the
+bot's post, the re-read) and `inbox` (an HtmlInbox, or the engine's `inbox_type`: the unread-PM count, the inbox,
+the bot's sent PM); here are the pages, the session, accounts and the cursors. The parts read pages through the
+adapter (adapters.html.site).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Callable, ClassVar, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Mapping, Sequence, TypeVar
 from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo
 
@@ -21,17 +23,17 @@ from lxml import etree
 
 from adapters.html.extract import post_id, query_params
 from adapters.html.hooks import Context
-from adapters.html.dom import find_form, select, select_one
+from adapters.html.dom import select, select_one
 from adapters.html.forms import FORM_MIN_AGE, HtmlForms
 from adapters.html.inbox import MAX_INBOX_PAGES, OWN_PM_LOOKBACK, HtmlInbox, same_account
 from adapters.html.topics import MAX_REREAD_PAGES, HtmlTopics
 from adapters.html.overrides import apply_overrides
-from adapters.html.pagechecks import check_charset, check_error_box
+from adapters.html.pagechecks import check_charset, check_complete, check_error_box, check_page, is_login_page
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
-    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ReplyId,
+    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPost, ReplyId,
 )
-from forumbot.errors import CaptchaRequired, LoginRequired, PageFormatChanged, PageIncomplete
+from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.markup import escape_bbcode
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -44,9 +46,6 @@ __all__ = ["FORM_MIN_AGE", "MAX_INBOX_PAGES", "MAX_REREAD_PAGES", "OWN_PM_LOOKBA
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
-
 
 def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]) -> dict[str, float]:
     """The engine's flood timers with a forum table's on top: a configured action replaces every engine timer
@@ -67,7 +66,7 @@ def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> 
             f"looks like {example}, or give the thread's number")
 
 
-class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
+class HtmlForum(AdapterBase):
     """Base of the HTML adapters. Subclasses set `profile` and implement the engine's flows."""
     CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, UNREAD_PMS})
 
@@ -79,13 +78,19 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
     settings: ClassVar[frozenset[str]] = TRANSPORT_SETTINGS | {"timezone_name", "delete_read_pms", "profile"}
     prints_local_times: ClassVar[bool] = True
     markup: ClassVar[str] = "bbcode"
-    # whether the engine's inbox flow deletes the PMs read (html_inbox.fetch_numbered_pms with a `delete`): with
+    # whether the engine's inbox flow deletes the PMs read (the inbox part's fetch_numbered_pms with a `delete`): with
     # `delete_read_pms` on, a database restored from a copy cannot read again those read since (outbox_restore.py)
     deletes_pms: ClassVar[bool] = False
     tz: ZoneInfo  # the zone the forum prints its times in (`timezone_name`)
     # the part that finds, posts and judges the forum's forms: an engine whose forms answer differently names
     # its own HtmlForms subclass here
     forms_type: ClassVar[type[HtmlForms]] = HtmlForms
+    # the part that reads topics (new posts, the bot's own post, the re-read): an engine that reads them otherwise
+    # names its own HtmlTopics subclass here
+    topics_type: ClassVar[type[HtmlTopics]] = HtmlTopics
+    # the part that reads PMs (the header's unread count, the inbox walked, a PM, the bot's sent PM): an engine
+    # whose PMs read otherwise names its own HtmlInbox subclass here
+    inbox_type: ClassVar[type[HtmlInbox]] = HtmlInbox
 
     def __init__(
         self,
@@ -113,10 +118,9 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
         self.forms = self.forms_type(self)
         self.delete_read_pms = delete_read_pms
         self.inbox_usage: tuple[int, int] | None = None  # (messages, limit) when the forum shows it
-        # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
-        self._pm_header: list[int | None] = []
-        self._unreadable: dict[str, UnreadablePost] = {}  # posts skipped by the reads since `take_unreadable`
         self._member_said = ""  # the notice on the last member page read (account_said)
+        self.inbox = self.inbox_type(self, username, delete_read_pms)
+        self.topics = self.topics_type(self, username, self.inbox.note_pm_header)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport.base_url!r}, {self.username!r})"
@@ -165,42 +169,21 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
 
     def get(self, path: str, *, follow: bool = True) -> Page:
         page = self.transport.get(path, follow=follow)
-        self.check_page(page)
+        check_page(page, self.profile)
         return page
-
-    def check_page(self, page: Page) -> None:
-        """Raise for pages that stand in the way: a captcha, or the login form where content was expected."""
-        if page.status >= 400 and page.status not in (401, 403, 404):
-            raise PageFormatChanged(f"{page.url}: HTTP {page.status}")
-        tree = page.tree()
-        if select_one(tree, self.profile.selectors["captcha"]) is not None:
-            raise CaptchaRequired(f"{self.profile.engine}: captcha on {page.url}")
 
     def read_page(self, path: str) -> Page:
         """A page only the logged-in bot sees that it reads to decide on (PM folders, PMs): served without the
         logged-in marks (a login form, MyBB's no-permission page, both HTTP 200) it is LoginRequired, not an
         empty inbox; a page that does not end as a complete page ends is PageIncomplete, so nothing is decided
-        on part of it (issue 7 item 9). Topic pages: `_topic_page`."""
+        on part of it (issue 7 item 9). Topic pages: `topics.topic_page`."""
         page = self.get(path)
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:
             raise LoginRequired(f"{self.profile.engine}: not logged in ({page.url})")
-        self.check_complete(page)
+        check_complete(page, self.profile)
         check_charset(page, self.profile)
         check_error_box(page, self.profile)
         return page
-
-    def check_complete(self, page: Page) -> None:
-        """A complete page has its closing </html> and the engine's page-end element (footer), which come after
-        the posts and rows; a response cut short with HTTP 200 lacks them, and lxml would parse it silently."""
-        if _HTML_END.search(page.content) is None or select_one(page.tree(), self.profile.selectors["page_end"]) is None:
-            raise PageIncomplete(f"{self.profile.engine}: {page.url} came back incomplete "
-                                 f"({len(page.content)} bytes, no end of page); read again later")
-
-    def is_login_page(self, page: Page) -> bool:
-        tree = page.tree()
-        spec = self.profile.forms["login"]
-        return (select_one(tree, self.profile.selectors["logged_in"]) is None
-                and find_form(tree, spec.selector, spec.needs) is not None)
 
     def with_login(self, fn: Callable[[], T]) -> T:
         """Run `fn`; if the session expired and we know the password, log in once and run it again."""
@@ -214,8 +197,33 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
 
     def take_unreadable(self) -> list[UnreadablePost]:
         """The posts the topic reads skipped since the last call (forumbot.forum.unreadable), and forget them."""
-        out, self._unreadable = list(self._unreadable.values()), {}
+        out, self.topics.unreadable = list(self.topics.unreadable.values()), {}
         return out
+
+    # --- topics: the topics part, behind the session's re-login ---------------------------------------------
+
+    def fetch_posts(self, topic: str, after: str | None = None) -> tuple[list[ForumPost], str | None]:
+        posts, cursor = self.with_login(lambda: self.topics.fetch_posts(topic, after))
+        # The daemon files posts under the thread as configured (often a URL) and routes them to a game by
+        # it; under the bare topic id they would reach no game.
+        return [replace(p, topic=topic) for p in posts], cursor
+
+    def find_own_post(self, topic: str, marker: str) -> str | None:
+        return self.with_login(lambda: self.topics.find_own_post(topic, marker))
+
+    def reread_from(self, topic: str, post_id: str, ids: Sequence[str] = ()) -> list[ForumPost]:
+        """`ids` (the stored ids from `post_id` on) is not needed here: pages hold every post."""
+        posts = self.with_login(lambda: self.topics.reread_from(topic, post_id))
+        return [replace(p, topic=topic) for p in posts]
+
+    # --- the unread-PM count in the header: the inbox part's ---------------------------------------------------
+
+    @property
+    def shows_unread_pms(self) -> bool:
+        return self.inbox.shows_unread_pms
+
+    def unread_pms_shown(self) -> int | None:
+        return self.inbox.unread_pms_shown()
 
     # --- accounts -------------------------------------------------------------------------------------------
 
@@ -239,9 +247,9 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
     def member_page(self, name: str) -> Page:
         """The engine's page about member `name` (profile or filtered member list), whole and as the bot."""
         page = self.get(self.url("member", user=quote(name, safe="")))
-        if self.is_login_page(page):
+        if is_login_page(page, self.profile):
             raise LoginRequired(f"{self.profile.engine}: {page.url} shows a login form")
-        self.check_complete(page)
+        check_complete(page, self.profile)
         self._member_said = self.forms.notice_text(page) or self.forms.error_text(page)
         return page
 
@@ -260,7 +268,3 @@ class HtmlForum(HtmlTopics, HtmlInbox, AdapterBase):
     def max_post_id(tree: etree._Element, selector: str) -> int | None:
         ids = [int(i) for i in (post_id(el) for el in select(tree, selector)) if i]
         return max(ids) if ids else None
-
-    @staticmethod
-    def cursor_set(after: str | None) -> dict[str, Any]:
-        return json.loads(after) if after else {"max": 0, "del": []}

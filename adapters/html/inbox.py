@@ -1,11 +1,11 @@
-"""The PM side of an HTML forum (HtmlForum's part): the header's unread-PM count (issue 8), the inbox walked page
+"""The PM side of an HTML forum (HtmlForum's inbox part): the header's unread-PM count (issue 8), the inbox walked page
 by page, a PM read, and the bot's own sent PM found by its marker."""
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -14,12 +14,10 @@ from adapters.html.extract import user_id
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.pagechecks import check_pm_list
 from adapters.html.profile import HtmlProfile
+from adapters.html.site import PageSite
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import PageFormatChanged
 from forumbot.forum.http_page import Page
-
-if TYPE_CHECKING:
-    from adapters.html.hooks import Context
 
 log = logging.getLogger("adapters.html.forum")  # HtmlForum's logger, as before the split: log lines read the same
 R = TypeVar("R")
@@ -32,20 +30,20 @@ OWN_PM_LOOKBACK = 3
 
 
 class HtmlInbox:
-    """Mixed into HtmlForum, whose profile, username, pages (read_page, ctx, url, cursor_set) and delete_read_pms
-    it uses."""
+    """The adapter's inbox part (`HtmlForum.inbox`); an engine that reads its PMs otherwise subclasses it and names
+    the subclass in its adapter's `inbox_type`. Pages come through the adapter's fetcher (`site`); the topics part
+    hands it each topic page read (`note_pm_header`)."""
 
-    profile: HtmlProfile
-    username: str
-    _pm_header: list[int | None]
-    delete_read_pms: bool
+    def __init__(self, site: PageSite, username: str, delete_read_pms: bool) -> None:
+        self.site = site
+        self.username = username
+        self.delete_read_pms = delete_read_pms
+        # the header's unread-PM count of each topic page read since `unread_pms_shown` last asked (None: unread)
+        self._pm_header: list[int | None] = []
 
-    if TYPE_CHECKING:  # HtmlForum's, which this mixin uses (declared for the type checker only; issue 27 item 2)
-        def url(self, name: str, **values: Any) -> str: ...
-        def read_page(self, path: str) -> Page: ...
-        def ctx(self, page: Page) -> Context: ...
-        @staticmethod
-        def cursor_set(after: str | None) -> dict[str, Any]: ...
+    @property
+    def profile(self) -> HtmlProfile:
+        return self.site.profile
 
     # --- the unread-PM count in the header (issue 8) ----------------------------------------------------------
 
@@ -62,7 +60,7 @@ class HtmlInbox:
         seen, self._pm_header = self._pm_header, []
         return max(seen) if seen and None not in seen else None  # type: ignore[type-var]
 
-    def _note_pm_header(self, tree: etree._Element) -> None:
+    def note_pm_header(self, tree: etree._Element) -> None:
         if self.shows_unread_pms:
             self._pm_header.append(self.header_unread_pms(tree))
 
@@ -101,7 +99,7 @@ class HtmlInbox:
                 log.warning("%s: the inbox walk stopped at %s after %d pages; older PMs are read later",
                             self.profile.engine, path, len(pages))
                 return pages, True
-            older = self.read_page(path)
+            older = self.site.read_page(path)
             visited.add(older.url)
             older_rows = dict(rows_of(older))
             if not older_rows:
@@ -120,9 +118,9 @@ class HtmlInbox:
         folder form: those on later pages too, so two pages' worth of read PMs leave none behind.
         `delete` None: the engine deletes nothing, the cursor keeps no "del". `first` looks at page 1 alone
         (phpBB's folder usage); `inbox` is page 1 when the engine has read it already (SMF)."""
-        cur = self.cursor_set(after)
+        cur = cursor_set(after)
         seen = int(cur.get("max", 0))
-        inbox = inbox or self.read_page(self.url("inbox"))
+        inbox = inbox or self.site.read_page(self.site.url("inbox"))
         if first is not None:
             first(inbox)
         pages, more = self.inbox_pages(inbox, rows_of, lambda pid, _: int(pid) > seen)
@@ -141,9 +139,9 @@ class HtmlInbox:
         top = max([seen, *(int(p) for p in fresh)])
         return pms, json.dumps({"max": top, "del": fresh if delete is not None else []}, separators=(",", ":"))
 
-    def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
+    def read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
         """One PM's page (phpBB, MyBB): author, date by the profile's pm_time hook, text without signature."""
-        page = self.read_page(path or self.url("pm", pm=pid))
+        page = self.site.read_page(path or self.site.url("pm", pm=pid))
         sel = self.profile.selectors
         engine = self.profile.engine
         view = select_one(page.tree(), sel["pm_view"])
@@ -152,7 +150,7 @@ class HtmlInbox:
             raise PageFormatChanged(f"{engine}: PM {pid} has no message body")
         author = select_one(view, sel["pm_author"])
         when = select_one(view, sel["pm_time"])
-        sent = self.profile.hooks["pm_time"](when, self.ctx(page)) if when is not None else None
+        sent = self.profile.hooks["pm_time"](when, self.site.ctx(page)) if when is not None else None
         if sent is None:
             raise PageFormatChanged(f"{engine}: PM {pid} has no readable date")
         subject_el = select_one(view, sel["pm_subject"]) if "pm_subject" in sel else None
@@ -179,7 +177,7 @@ class HtmlInbox:
             if opened >= OWN_PM_LOOKBACK:
                 break
             opened += 1
-            pm = self._read_pm(pid, "", path)
+            pm = self.read_pm(pid, "", path)
             if _fold(pm.author) == _fold(self.username) and (marker in pm.text or marker in pm.html):
                 found = found or pid
                 covered |= names & wanted
@@ -189,6 +187,11 @@ class HtmlInbox:
             log.warning("%s: PM %s was sent to %s but not to %s before an interruption; not sent again",
                         self.profile.engine, marker, ", ".join(sorted(covered)), ", ".join(sorted(wanted - covered)))
         return found
+
+
+def cursor_set(after: str | None) -> dict[str, Any]:
+    """A numbered inbox's cursor ({"max": the newest id read, "del": ids read, not deleted yet}) as data."""
+    return json.loads(after) if after else {"max": 0, "del": []}
 
 
 def _fold(name: str) -> str:

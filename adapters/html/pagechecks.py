@@ -1,8 +1,9 @@
 """The checks a page the tick decides on must pass before anything is read off it (issue 17 items 16, 18, 19).
 
-Shared by every HTML adapter (HtmlForum.read_page and _topic_page) and by `forumbot probe`, which names each
-check a page fails instead of answering "all matched" on a page the tick refuses (item 20). Each check raises
-the typed error the tick reacts to; `problems` gives them all as text."""
+Shared by every HTML adapter (HtmlForum.get and read_page, its parts' forms and topic pages) and by `forumbot
+probe`, which names each check a page fails instead of answering "all matched" on a page the tick refuses (item
+20). Each check raises the typed error the tick reacts to; `problems` gives them all as text. They read the page
+and the profile only, so the adapter's parts call them without going through the adapter."""
 
 from __future__ import annotations
 
@@ -13,13 +14,39 @@ from typing import Any, Callable, Sequence
 from lxml import etree
 
 from adapters.html.extract import extract_posts, undecodable_posts
-from adapters.html.dom import clean_text, select, select_one
+from adapters.html.dom import clean_text, find_form, select, select_one
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import ForumPost
-from forumbot.errors import ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
+from forumbot.errors import CaptchaRequired, ForumbotError, PageFormatChanged, PageIncomplete, PageShowsError
 from forumbot.forum.http_page import is_utf8_beyond_doubt
 from forumbot.forum.http_page import Page
 from forumbot.forum.unreadable import UnreadablePost
+
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
+
+
+def check_page(page: Page, profile: HtmlProfile) -> None:
+    """Raise for pages that stand in the way: a captcha, or the login form where content was expected."""
+    if page.status >= 400 and page.status not in (401, 403, 404):
+        raise PageFormatChanged(f"{page.url}: HTTP {page.status}")
+    tree = page.tree()
+    if select_one(tree, profile.selectors["captcha"]) is not None:
+        raise CaptchaRequired(f"{profile.engine}: captcha on {page.url}")
+
+
+def is_login_page(page: Page, profile: HtmlProfile) -> bool:
+    tree = page.tree()
+    spec = profile.forms["login"]
+    return (select_one(tree, profile.selectors["logged_in"]) is None
+            and find_form(tree, spec.selector, spec.needs) is not None)
+
+
+def check_complete(page: Page, profile: HtmlProfile) -> None:
+    """A complete page has its closing </html> and the engine's page-end element (footer), which come after
+    the posts and rows; a response cut short with HTTP 200 lacks them, and lxml would parse it silently."""
+    if _HTML_END.search(page.content) is None or select_one(page.tree(), profile.selectors["page_end"]) is None:
+        raise PageIncomplete(f"{profile.engine}: {page.url} came back incomplete "
+                             f"({len(page.content)} bytes, no end of page); read again later")
 
 
 def error_box(page: Page, profile: HtmlProfile, posts: Sequence[etree._Element] = ()) -> str:
@@ -165,7 +192,7 @@ def topic_problems(adapter: Any, page: Page) -> list[str]:
             raise PageFormatChanged("; ".join(f"post {p.id} by {p.author or '?'} {_SKIPPED_FOR[p.why]}: the tick "
                                               "skips it and tells the GMs" for p in skipped))
 
-    return _run([("page end", lambda: adapter.check_complete(page)),
+    return _run([("page end", lambda: check_complete(page, profile)),
                  ("charset", lambda: check_charset(page, profile, select(tree, profile.selectors["post"]))),
                  ("posts", posts_whole)])
 
@@ -178,7 +205,7 @@ def inbox_problems(adapter: Any, page: Page) -> list[str]:
         if select_one(page.tree(), profile.selectors["logged_in"]) is None:
             raise PageFormatChanged(f"{page.url} shows no logged-in marks ({profile.selectors['logged_in']!r})")
 
-    return _run([("logged in", logged_in), ("page end", lambda: adapter.check_complete(page)),
+    return _run([("logged in", logged_in), ("page end", lambda: check_complete(page, profile)),
                  ("charset", lambda: check_charset(page, profile)),
                  ("error box", lambda: check_error_box(page, profile)),
                  ("PM list", lambda: check_pm_list(page, profile))])

@@ -39,6 +39,9 @@ from lxml import etree
 from adapters.html.extract import extract_posts
 from adapters.html.dom import find, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.inbox import HtmlInbox
+from adapters.html.pagechecks import check_complete
+from adapters.html.topics import HtmlTopics
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
 from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
@@ -56,9 +59,36 @@ def to_html(message: str) -> str:
     return "".join(f"<p>{html.escape(line) or '&nbsp;'}</p>" for line in message.split("\n"))
 
 
+class InvisionInbox(HtmlInbox):
+    """Invision's inbox: the bot's sent PM is its first message of a conversation."""
+    site: InvisionForum
+
+    def read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
+        """For own_pm_in: the bot's first message of conversation `pid`."""
+        page = self.site.read_page(path or self.site.url("conversation", pm=pid))
+        mine = [m for m in self.site._messages(page) if m.author.casefold() == self.username.casefold()]
+        if not mine:  # a conversation a player started: nothing of the bot's to find in it
+            return ForumPM(id=pid, author="", author_id=None, sent_at=self.site.ctx(page).now, subject=subject,
+                           text="", html="")
+        return mine[0]
+
+
+class InvisionTopics(HtmlTopics):
+    """Invision's topics: the bot's recent page found as its replies find it."""
+    site: InvisionForum
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """The last page only, found through page 1's pagination."""
+        page = self.site._last_page(tid)
+        check_complete(page, self.profile)
+        yield page
+
+
 class InvisionForum(HtmlForum):
     """Invision Community 4. `InvisionForum(base_url, username, password)`; times are exact (unix/ISO)."""
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    topics_type = InvisionTopics
+    inbox_type = InvisionInbox
 
     engine = "invision"
     profile: HtmlProfile = INVISION
@@ -147,12 +177,6 @@ class InvisionForum(HtmlForum):
         found = find(page.tree(), f"//*[@id='elComment_{cid}']")
         return bool(found) and "ipsModerated" not in (found[0].get("class") or "")
 
-    def recent_pages(self, tid: str) -> Iterator[Page]:
-        """The last page only, found through page 1's pagination."""
-        page = self._last_page(tid)
-        self.check_complete(page)
-        yield page
-
     _rereading = ""  # the topic reread_from is reading: IPS's findComment URL names it
 
     def reread_from(self, topic, post_id, ids=()):
@@ -204,8 +228,8 @@ class InvisionForum(HtmlForum):
         cur: dict[str, list] = json.loads(after) if after else {}
         inbox = self.read_page(self.url("inbox"))
         # rows come latest first: while a whole page changed, the next one may hold changed ones too
-        pages, _ = self.inbox_pages(inbox, lambda page: {c[0]: c for c in self._conversations(page.tree())},
-                                    lambda cid, c: not (c[4] and c[4] == cur.get(cid, [0, ""])[1]))
+        pages, _ = self.inbox.inbox_pages(inbox, lambda page: {c[0]: c for c in self._conversations(page.tree())},
+                                          lambda cid, c: not (c[4] and c[4] == cur.get(cid, [0, ""])[1]))
         rows = {cid: row for _, page_rows in reversed(pages) for cid, row in page_rows.items()}
         out: list[ForumPM] = []
         for cid, href, title, _, latest in rows.values():
@@ -230,15 +254,6 @@ class InvisionForum(HtmlForum):
         return [ForumPM(id=p.id, author=p.author, author_id=p.author_id, sent_at=p.posted_at, subject=subject,
                         text=p.text, html=p.html, sent_latest=p.posted_latest) for p in posts]
 
-    def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
-        """For own_pm_in: the bot's first message of conversation `pid`."""
-        page = self.read_page(path or self.url("conversation", pm=pid))
-        mine = [m for m in self._messages(page) if m.author.casefold() == self.username.casefold()]
-        if not mine:  # a conversation a player started: nothing of the bot's to find in it
-            return ForumPM(id=pid, author="", author_id=None, sent_at=self.ctx(page).now, subject=subject, text="",
-                           html="")
-        return mine[0]
-
     def find_own_pm(self, to: str, marker: str) -> str | None:
         return self.with_login(lambda: self._find_own_pm(to, marker))
 
@@ -247,7 +262,7 @@ class InvisionForum(HtmlForum):
         rows = [(cid, href or self.url("conversation", pm=cid), _members_named(members, to, self.username))
                 for cid, href, _, members, _ in self._conversations(inbox.tree())]
         rows.sort(key=lambda r: -int(r[0]))
-        return self.own_pm_in(rows, to, marker)
+        return self.inbox.own_pm_in(rows, to, marker)
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))

@@ -116,8 +116,8 @@ class MybbForum(HtmlForum):
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
         # 20 PMs a page: a busy night overflows page 1, the walk reads the older pages too
-        return self.fetch_numbered_pms(after, lambda page: self._inbox_rows(page.tree()),
-                                       lambda _, pid, subject: self._read_pm(pid, subject), self._delete)
+        return self.inbox.fetch_numbered_pms(after, lambda page: self._inbox_rows(page.tree()),
+                                             lambda _, pid, subject: self.inbox.read_pm(pid, subject), self._delete)
 
     def _inbox_rows(self, tree: etree._Element) -> dict[str, str]:
         rows: dict[str, str] = {}
@@ -154,7 +154,7 @@ class MybbForum(HtmlForum):
 
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         sent = self.read_page(self.url("sentbox"))
-        return self.own_pm_in(self._sent_rows(sent.tree()), to, marker)
+        return self.inbox.own_pm_in(self._sent_rows(sent.tree()), to, marker)
 
     def _sent_rows(self, tree: etree._Element) -> list[tuple[str, str, list[str]]]:
         """(pm id, its page, recipients) per row of Sent Items, newest first (MyBB's default order)."""

@@ -24,7 +24,7 @@ from lxml import etree
 from adapters.html.dom import clean_text, inner_html, select, text
 from adapters.html.profile import HtmlProfile
 from adapters.mybbru.profile import MYBBRU
-from adapters.punbb.forum import PunbbForum
+from adapters.punbb.forum import PunbbForum, PunbbTopics
 from forumbot.forum.adapter import ForumPM, ForumPost
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,37 @@ def api_items(data: Any) -> list[dict[str, Any]] | None:
     return items
 
 
+class MybbruTopics(PunbbTopics):
+    """mybb.ru's topics: read through api.php where the board serves it, else through PunBB's pages."""
+    site: MybbruForum
+
+    def fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
+        try:
+            return self.site._api_fetch(topic, after)
+        except ApiUnavailable as e:
+            log.info("mybbru: read API not serving topic %s (%s); reading its pages", topic, e)
+            return super().fetch_posts(topic, after)
+
+    def reread_from(self, topic: str, post_id: str) -> list[ForumPost]:
+        """Before a deadline (C-11): every post from `post_id` on, as the API has them now (the API cannot
+        start at a post: it reads from the topic's start, 100 a request, once a day)."""
+        tid = self.site.topic_id(topic)
+        try:
+            out: list[ForumPost] = []
+            skip = 0
+            while True:
+                items = self.site.api_posts(tid, skip)
+                out.extend(p for p in (self.site.api_post(i, tid) for i in items) if int(p.id) >= int(post_id))
+                if len(items) < API_LIMIT:
+                    return sorted(out, key=lambda p: int(p.id))
+                skip += len(items)
+        except ApiUnavailable:
+            return super().reread_from(topic, post_id)
+
+
 class MybbruForum(PunbbForum):
     """mybb.ru adapter. `MybbruForum("https://example.mybb.ru/", "GMBot", password, timezone_name="Europe/Moscow")`."""
+    topics_type = MybbruTopics
 
     engine = "mybbru"
     profile: HtmlProfile = MYBBRU
@@ -110,13 +139,6 @@ class MybbruForum(PunbbForum):
             text=clean_text(body, self.profile.strip), html=inner_html(body),
             quoted=bool(select(body, self.profile.selectors["quote"])))
 
-    def _fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
-        try:
-            return self._api_fetch(topic, after)
-        except ApiUnavailable as e:
-            log.info("mybbru: read API not serving topic %s (%s); reading its pages", topic, e)
-            return super()._fetch_posts(topic, after)
-
     def _api_fetch(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
         """The same cursor as the HTML reader ({"n": posts seen, "last": newest id}): start at the last post
         seen, one step back when everything there is new (posts deleted before it), on until a short answer."""
@@ -141,27 +163,11 @@ class MybbruForum(PunbbForum):
         cursor = {"n": seen_n, "last": last, "pp": int(cur.get("pp") or self.profile.pagination.per_page)}
         return posts, json.dumps(cursor, separators=(",", ":"))
 
-    def _reread_from(self, topic: str, post_id: str) -> list[ForumPost]:
-        """Before a deadline (C-11): every post from `post_id` on, as the API has them now (the API cannot
-        start at a post: it reads from the topic's start, 100 a request, once a day)."""
-        tid = self.topic_id(topic)
-        try:
-            out: list[ForumPost] = []
-            skip = 0
-            while True:
-                items = self.api_posts(tid, skip)
-                out.extend(p for p in (self.api_post(i, tid) for i in items) if int(p.id) >= int(post_id))
-                if len(items) < API_LIMIT:
-                    return sorted(out, key=lambda p: int(p.id))
-                skip += len(items)
-        except ApiUnavailable:
-            return super()._reread_from(topic, post_id)
-
     # --- PMs: messages.php, PunBB 1.2's message list (unverified markup) ---------------------------------------
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        return self.fetch_numbered_pms(after, lambda page: self._message_rows(page.tree()),
-                                       lambda _, pid, row: self._read_pm(pid, row[0]), None)
+        return self.inbox.fetch_numbered_pms(after, lambda page: self._message_rows(page.tree()),
+                                             lambda _, pid, row: self.inbox.read_pm(pid, row[0]), None)
 
     def _message_rows(self, tree: etree._Element) -> dict[str, tuple[str, list[str]]]:
         """pm id -> (subject, the row's names: sender or recipients) per row of a messages.php folder."""
@@ -179,4 +185,4 @@ class MybbruForum(PunbbForum):
         sent = self.read_page(self.url("sentbox"))
         rows = self._message_rows(sent.tree())
         ordered = sorted(rows, key=int, reverse=True)
-        return self.own_pm_in([(pid, self.url("pm", pm=pid), rows[pid][1]) for pid in ordered], to, marker)
+        return self.inbox.own_pm_in([(pid, self.url("pm", pm=pid), rows[pid][1]) for pid in ordered], to, marker)

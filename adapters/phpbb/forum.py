@@ -25,6 +25,7 @@ from adapters.html.dom import (
 )
 from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.html.profile import HtmlProfile
+from adapters.html.topics import HtmlTopics
 from adapters.phpbb.profile import PHPBB
 from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
@@ -38,10 +39,25 @@ STALE_RETRIES = 3
 _POST_LINK = re.compile(r"viewtopic\.php\?(?:[^#]*[&;])?p=(\d+)")
 
 
+class PhpbbTopics(HtmlTopics):
+    """phpBB's topics: the bot's recent pages found by page 1's offsets."""
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """Page 1's links give the other pages' offsets: the last two, then page 1."""
+        first = self.topic_page(self.site.url("topic", topic=tid), tid)[0]
+        links = [HtmlForum.query_value(a.get("href", ""), "start") for a in
+                 select(first.tree(), self.profile.selectors["page_link"])]
+        starts = sorted({int(s) for s in links if s and s.isdigit()})
+        for start in reversed(starts[-2:]):
+            yield self.topic_page(self.site.url("topic_page", topic=tid, start=start), tid)[0]
+        yield first
+
+
 class PhpbbForum(HtmlForum):
     """phpBB adapter. `PhpbbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (PM dates and edit notices carry no zone)."""
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW, CONFERENCE}
+    topics_type = PhpbbTopics
 
     engine = "phpbb"
     profile: HtmlProfile = PHPBB
@@ -167,26 +183,15 @@ class PhpbbForum(HtmlForum):
             raise PostQueued(f"phpbb: the reply to topic {tid} awaits a moderator's approval (the board says: "
                              f"{words[:200]})")
 
-    # --- find own post ----------------------------------------------------------------------------------------
-
-    def recent_pages(self, tid: str) -> Iterator[Page]:
-        """Page 1's links give the other pages' offsets: the last two, then page 1."""
-        first = self._topic_page(self.url("topic", topic=tid), tid)[0]
-        links = [self.query_value(a.get("href", ""), "start") for a in
-                 select(first.tree(), self.profile.selectors["page_link"])]
-        starts = sorted({int(s) for s in links if s and s.isdigit()})
-        for start in reversed(starts[-2:]):
-            yield self._topic_page(self.url("topic_page", topic=tid, start=start), tid)[0]
-        yield first
-
     # --- PMs --------------------------------------------------------------------------------------------------
 
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        return self.fetch_numbered_pms(after, self._inbox_rows, lambda _, pid, subject: self._read_pm(pid, subject),
-                                       self._delete, first=self._note_usage)
+        return self.inbox.fetch_numbered_pms(after, self._inbox_rows,
+                                             lambda _, pid, subject: self.inbox.read_pm(pid, subject),
+                                             self._delete, first=self._note_usage)
 
     def _inbox_rows(self, inbox: Page) -> dict[str, str]:
         """pm id -> subject, for every row of the inbox page."""
@@ -236,7 +241,7 @@ class PhpbbForum(HtmlForum):
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         for folder in ("outbox", "sentbox"):
             page = self.read_page(self.url(folder))
-            found = self.own_pm_in(self._sent_rows(page), to, marker)
+            found = self.inbox.own_pm_in(self._sent_rows(page), to, marker)
             if found is not None:
                 return found
         return None

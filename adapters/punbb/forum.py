@@ -23,9 +23,10 @@ from lxml import etree
 
 from adapters.html.extract import extract_posts
 from adapters.html.dom import find, meta_refresh_url, select, select_one, text
-from adapters.html.inbox import same_account
+from adapters.html.inbox import cursor_set, same_account
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.topics import HtmlTopics
 from adapters.html.pagechecks import error_box
 from adapters.html.profile import HtmlProfile
 from adapters.punbb.profile import PUNBB
@@ -53,10 +54,27 @@ class PunbbForms(HtmlForms):
         return super().error_text(page)
 
 
+class PunbbTopics(HtmlTopics):
+    """PunBB's topics: the page before the last found by its number."""
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        """PunBB 1.2 (mybb.ru) prints no "previous" link: the page before is the shown page's number less one."""
+        last = self.topic_page(self.site.url("last_page", topic=tid), tid)[0]
+        yield last
+        shown = select_one(last.tree(), self.profile.selectors["current_page"])
+        number = text(shown).strip() if shown is not None else ""
+        if number.isdigit() and int(number) > 1:
+            before = int(number) - 1
+            path = (self.site.url("topic", topic=tid) if before == 1
+                    else self.site.url("topic_page", topic=tid, start=before))
+            yield self.topic_page(path, tid)[0]
+
+
 class PunbbForum(HtmlForum):
     """PunBB / FluxBB adapter. `PunbbForum(base_url, username, password, timezone_name="Europe/Moscow")`;
     the zone is the one the forum shows the bot's account (PunBB prints none)."""
     forms_type = PunbbForms
+    topics_type = PunbbTopics
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "punbb"
@@ -155,19 +173,6 @@ class PunbbForum(HtmlForum):
         self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged(f"{self.profile.engine}: reply gave neither a post id nor an error")
 
-    # --- find own post ----------------------------------------------------------------------------------------
-
-    def recent_pages(self, tid: str) -> Iterator[Page]:
-        """PunBB 1.2 (mybb.ru) prints no "previous" link: the page before is the shown page's number less one."""
-        last = self._topic_page(self.url("last_page", topic=tid), tid)[0]
-        yield last
-        shown = select_one(last.tree(), self.profile.selectors["current_page"])
-        number = text(shown).strip() if shown is not None else ""
-        if number.isdigit() and int(number) > 1:
-            before = int(number) - 1
-            path = self.url("topic", topic=tid) if before == 1 else self.url("topic_page", topic=tid, start=before)
-            yield self._topic_page(path, tid)[0]
-
     # --- PMs: New PMS dialogues --------------------------------------------------------------------------------
 
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
@@ -177,14 +182,14 @@ class PunbbForum(HtmlForum):
         """Dialogues whose reply count changed since the cursor are opened, newest first as listed. Not the
         "Новые" folder: opening a dialogue marks it read, so a tick that died before storing what it read would
         never see those messages listed as new again; a reply count stays changed until the cursor moves."""
-        cur = self.cursor_set(after)
+        cur = cursor_set(after)
         seen = int(cur.get("max", 0))
         known: dict[str, str] = dict(cur.get("dlg", {}))
         listing = self.read_page(self.url("pm_list"))
         self._note_usage(listing)
         # newest first: while every dialogue of a page changed, the next page may hold changed ones too
-        pages, _ = self.inbox_pages(listing, lambda page: {r[0]: r for r in self._dialogue_rows(page.tree())},
-                                    lambda tid, r: known.get(tid) != r[3])
+        pages, _ = self.inbox.inbox_pages(listing, lambda page: {r[0]: r for r in self._dialogue_rows(page.tree())},
+                                          lambda tid, r: known.get(tid) != r[3])
         listed = {tid: row for _, page_rows in reversed(pages) for tid, row in page_rows.items()}
         pms: list[ForumPM] = []
         counts: dict[str, str] = {}

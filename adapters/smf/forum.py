@@ -32,6 +32,7 @@ from lxml import etree
 from adapters.html.extract import user_id
 from adapters.html.dom import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.html.forms import HtmlForms
+from adapters.html.inbox import HtmlInbox
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
 from adapters.smf.profile import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
@@ -64,10 +65,19 @@ class SmfForms(HtmlForms):
             raise FloodLimited(str(e), retry_after=(e.retry_after or 0.0) + PACE_MARGIN) from None
 
 
+class SmfInbox(HtmlInbox):
+    """SMF's inbox: a PM read off its own page as the folder shows it."""
+    site: SmfForum
+
+    def read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
+        return self.site._pm_on(self.site.read_page(path or self.site.url("pm", pm=pid)), pid, subject)
+
+
 class SmfForum(HtmlForum):
     """SMF 2.1 adapter. `SmfForum(base_url, username, password, timezone_name="Europe/Moscow")`; base_url is the
     folder holding index.php; the zone is the one the forum shows the bot's account (SMF prints no zone)."""
     forms_type = SmfForms
+    inbox_type = SmfInbox
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "smf"
@@ -166,7 +176,7 @@ class SmfForum(HtmlForum):
         was served, on the page the reply redirected to (`topic=T.new#new`, the bot's first unread post: its own
         new one, or an earlier one others made since it last read), else on the last page."""
         for where in (path, self.url("last_page", topic=tid)):
-            posts = self._topic_page(where, tid)[2]
+            posts = self.topics.topic_page(where, tid)[2]
             mine = [p for p in posts if p.author == self.username and int(p.id) > last_msg]
             if mine:
                 new = max(mine, key=lambda p: int(p.id))
@@ -194,10 +204,10 @@ class SmfForum(HtmlForum):
             if select_one(inbox.tree(), self.profile.selectors["pm_conversation_mode"]) is not None:
                 raise PageFormatChanged("smf: the PM inbox stays in conversation mode; set the bot's PM display "
                                         "mode to 'all at once' in its profile")
-        return self.fetch_numbered_pms(
+        return self.inbox.fetch_numbered_pms(
             after, lambda page: {pid: subject for pid, subject, _ in self._rows(page.tree())},
             lambda page, pid, subject: self._pm_on(page, pid, subject)
-            if self._pm_element(page.tree(), pid) is not None else self._read_pm(pid, subject),
+            if self._pm_element(page.tree(), pid) is not None else self.inbox.read_pm(pid, subject),
             self._delete, inbox=inbox)
 
     def _rows(self, tree: etree._Element) -> list[tuple[str, str, list[str]]]:
@@ -216,9 +226,6 @@ class SmfForum(HtmlForum):
 
     def _pm_element(self, tree: etree._Element, pid: str) -> etree._Element | None:
         return select_one(tree, self.profile.selectors["pm_view"].format(pm=pid))
-
-    def _read_pm(self, pid: str, subject: str, path: str | None = None) -> ForumPM:
-        return self._pm_on(self.read_page(path or self.url("pm", pm=pid)), pid, subject)
 
     def _pm_on(self, page: Page, pid: str, subject: str) -> ForumPM:
         sel = self.profile.selectors
@@ -261,7 +268,7 @@ class SmfForum(HtmlForum):
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         sent = self.read_page(self.url("sentbox"))
         rows = [(pid, self.url("sent_pm", pm=pid), names) for pid, _, names in self._rows(sent.tree())]
-        return self.own_pm_in(rows, to, marker)
+        return self.inbox.own_pm_in(rows, to, marker)
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         names = [n.strip() for n in to.split(",") if n.strip()]

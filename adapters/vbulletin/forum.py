@@ -31,6 +31,7 @@ from adapters.html.dom import (
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile, frozen_map
+from adapters.html.topics import HtmlTopics
 from adapters.vbulletin.profile import VBULLETIN
 from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
@@ -76,10 +77,37 @@ class VbulletinForms(HtmlForms):
         return said
 
 
+class VbulletinTopics(HtmlTopics):
+    """vBulletin's topics: read through printthread.php while its posts carry ids, else through showthread.php."""
+    site: VbulletinForum
+
+    def fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
+        cur = json.loads(after) if after else {}
+        failed: PageFormatChanged | None = None
+        if self.site._print is not False and cur.get("m", "print") == "print":
+            try:
+                with self.site._reading(True):
+                    posts, cursor = super().fetch_posts(topic, after)
+                self.site._print = True
+                return posts, cursor
+            except PageFormatChanged as e:
+                failed = e
+        posts, cursor = super().fetch_posts(topic, _show_cursor(after))
+        if failed is not None:
+            # printthread off (no permission, a plugin) or its posts without ids, while showthread reads:
+            # showthread from now on
+            log.info("vbulletin: printthread.php not usable (%s); reading showthread.php", failed)
+            self.site._print = False
+        data = json.loads(cursor or "{}")
+        data["m"] = "show"
+        return posts, json.dumps(data, separators=(",", ":"))
+
+
 class VbulletinForum(HtmlForum):
     """vBulletin 3.8/4.2. `VbulletinForum(base_url, username, password, timezone_name="Europe/Moscow",
     printthread=True)`; the zone is the one the board shows the bot's account (vB prints none)."""
     forms_type = VbulletinForms
+    topics_type = VbulletinTopics
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
 
     engine = "vbulletin"
@@ -142,27 +170,6 @@ class VbulletinForum(HtmlForum):
         finally:
             self.profile = saved
 
-    def _fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
-        cur = json.loads(after) if after else {}
-        failed: PageFormatChanged | None = None
-        if self._print is not False and cur.get("m", "print") == "print":
-            try:
-                with self._reading(True):
-                    posts, cursor = super()._fetch_posts(topic, after)
-                self._print = True
-                return posts, cursor
-            except PageFormatChanged as e:
-                failed = e
-        posts, cursor = super()._fetch_posts(topic, _show_cursor(after))
-        if failed is not None:
-            # printthread off (no permission, a plugin) or its posts without ids, while showthread reads:
-            # showthread from now on
-            log.info("vbulletin: printthread.php not usable (%s); reading showthread.php", failed)
-            self._print = False
-        data = json.loads(cursor or "{}")
-        data["m"] = "show"
-        return posts, json.dumps(data, separators=(",", ":"))
-
     # --- reply ------------------------------------------------------------------------------------------------
 
     def reply(self, topic: str, text: str) -> str:
@@ -191,8 +198,8 @@ class VbulletinForum(HtmlForum):
         return self.with_login(lambda: self._fetch_pms(after))
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str | None]:
-        return self.fetch_numbered_pms(after, lambda page: self._rows(page.tree()),
-                                       lambda _, pid, subject: self._read_pm(pid, subject), self._delete)
+        return self.inbox.fetch_numbered_pms(after, lambda page: self._rows(page.tree()),
+                                             lambda _, pid, subject: self.inbox.read_pm(pid, subject), self._delete)
 
     def _rows(self, tree: etree._Element) -> dict[str, str]:
         rows: dict[str, str] = {}
@@ -229,7 +236,7 @@ class VbulletinForum(HtmlForum):
                 names += [n for n in to.split(",") if n.strip() and _fold(n) in _fold(rest)]
                 rows.append((pid, self.url("pm", pm=pid), names))
         rows.sort(key=lambda r: -int(r[0]))
-        return self.own_pm_in(rows, to, marker)
+        return self.inbox.own_pm_in(rows, to, marker)
 
     def send_pm(self, to: str, subject: str, text: str) -> str:
         return self.transport.paced("pm", lambda: self.with_login(lambda: self._send_pm(to, subject, text)))

@@ -34,15 +34,18 @@ import re
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from urllib.parse import urljoin
 
+from lxml import etree
+
 from adapters.html.extract import page_info
 from adapters.html.dom import select_one
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.profile import HtmlProfile
+from adapters.html.topics import HtmlTopics
 from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
-from forumbot.forum.adapter import LOCK, OWN_PM, PREVIEW
+from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -70,9 +73,38 @@ class XenforoForms(HtmlForms):
         super().raise_for_text(text, flood_action=flood_action)
 
 
-class XenforoForum(Conversations):
+class XenforoTopics(HtmlTopics):
+    """XenForo's topics: the page a read ends on noted for the next cycle's inbox check, the thread's canonical
+    address learnt from each page, the bot's recent pages found by page 1's count."""
+    site: XenforoForum
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._reading = False
+
+    def fetch_posts(self, topic: str, after: str | None) -> tuple[list[ForumPost], str | None]:
+        self._reading = True
+        try:
+            return super().fetch_posts(topic, after)
+        finally:
+            self._reading = False
+
+    def topic_page(self, path: str, tid: str) -> tuple[Page, etree._Element, list[ForumPost]]:
+        if self._reading:  # not a re-read or a search for the bot's post: the next cycle reads this page again
+            self.site.conversations.last_topic_page = path
+        read = super().topic_page(path, tid)
+        self.site._learn_canonical(read[0].url, tid)
+        return read
+
+    def recent_pages(self, tid: str) -> Iterator[Page]:
+        first = self.topic_page(self.site.url("topic", topic=tid), tid)[0]
+        return self.numbered_recent_pages(tid, first, page_info(first.tree(), self.profile, 1).pages or 1)
+
+
+class XenforoForum(HtmlForum):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
     forms_type = XenforoForms
+    topics_type = XenforoTopics
     CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
 
     engine = "xenforo"
@@ -86,14 +118,23 @@ class XenforoForum(Conversations):
         super().__init__(base_url.rsplit("index.php?", 1)[0] if self._route_base else base_url, *args, **kwargs)
         self._csrf: str | None = None
         self._unread: int | None = None  # conversations_unread on the last logged-in page read
-        self._handed: str | None = None  # the PM cursor this process last handed back
-        self._last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
-        self._reading = False
         self._canonical: dict[str, str] = {}  # thread id -> its canonical URL (slug.ID/), as the board serves it
+        self.conversations = Conversations(self)  # the PM flows (adapters/xenforo/pms.py)
 
     def unread_count_seen(self) -> int | None:
         """`conversations_unread` as the last logged-in page read showed it (None: no such page read yet)."""
         return self._unread
+
+    # --- PMs: the conversations part's -------------------------------------------------------------------------
+
+    def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
+        return self.conversations.fetch_pms(after)
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        return self.conversations.send_pm(to, subject, text)
+
+    def find_own_pm(self, to: str, marker: str) -> str | None:
+        return self.conversations.find_own_pm(to, marker)
 
     @classmethod
     def thread_problem(cls, thread: str, base_url: str) -> str | None:
@@ -136,17 +177,17 @@ class XenforoForum(Conversations):
 
     def export_cookies(self) -> str:
         state = self.transport.export_state()
-        return json.dumps({**state, "xf": self.export_conversations()}, sort_keys=True)
+        return json.dumps({**state, "xf": self.conversations.export_conversations()}, sort_keys=True)
 
     def import_cookies(self, data: str) -> None:
         state = json.loads(data)
         self.transport.import_state(state)
-        self.import_conversations(state.get("xf") or {})
+        self.conversations.import_conversations(state.get("xf") or {})
 
     # --- pages: every one carries the token and the unread count -------------------------------------------
 
     def get(self, path: str, *, follow: bool = True) -> Page:
-        early = self._early.pop(path, None)
+        early = self.conversations.early.pop(path, None)
         if early is not None and self.transport.clock() - early[1] <= EARLY_MAX_AGE:
             return early[0]  # read by this cycle's inbox check: the same page, not asked for twice
         page = super().get(path, follow=follow)
@@ -158,20 +199,6 @@ class XenforoForum(Conversations):
             m = _UNREAD.search(page.text)
             self._unread = int(m.group(1)) if m else None
         return page
-
-    def _fetch_posts(self, topic: str, after: str | None):
-        self._reading = True
-        try:
-            return super()._fetch_posts(topic, after)
-        finally:
-            self._reading = False
-
-    def _topic_page(self, path: str, tid: str):
-        if self._reading:  # not a re-read or a search for the bot's post: the next cycle reads this page again
-            self._last_topic_page = path
-        read = super()._topic_page(path, tid)
-        self._learn_canonical(read[0].url, tid)
-        return read
 
     def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
              default: type[Exception] = FormRejected) -> dict[str, Any]:
@@ -328,9 +355,3 @@ class XenforoForum(Conversations):
         answer = self.post(href, [], action="lock", refresh=self.url("topic", topic=tid))
         if answer.get("discussion_open") is not None and bool(answer["discussion_open"]) == locked:
             raise FormRejected(f"xenforo: thread {tid} is still {'open' if locked else 'locked'} after the switch")
-
-    # --- find own post ----------------------------------------------------------------------------------------
-
-    def recent_pages(self, tid: str) -> Iterator[Page]:
-        first = self._topic_page(self.url("topic", topic=tid), tid)[0]
-        return self.numbered_recent_pages(tid, first, page_info(first.tree(), self.profile, 1).pages or 1)

@@ -17,18 +17,21 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Protocol, TypeVar
 
 from lxml import etree
 
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
-from adapters.html.forum import HtmlForum
-from adapters.html.pagechecks import check_charset, check_error_box
+from adapters.html.forms import HtmlForms
+from adapters.html.pagechecks import check_charset, check_complete, check_error_box
+from adapters.html.profile import HtmlProfile
+from adapters.html.site import PageSite
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.forum.http_page import Page
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_INBOX_PAGES = 20  # conversation list pages read at most per check
 MAX_CONVERSATION_PAGES = 50  # pages of one conversation (20 messages each)
@@ -38,20 +41,28 @@ ROUTES = ("conversations", "direct-messages")
 _MESSAGE_ID = re.compile(r"(\d+)$")
 
 
-class Conversations(HtmlForum):
-    """The conversation flows of XenforoForum (its base: the thread flows and the login are there)."""
+class ConversationSite(PageSite, Protocol):
+    """What the conversations part reads off XenforoForum besides its pages: the bot's name, its forms, its re-login,
+    its token-carrying POST, and the unread count the last logged-in page showed."""
 
-    _unread: int | None  # conversations_unread on the last logged-in page read (XenforoForum.get)
-    _handed: str | None  # the PM cursor this process last handed back
+    @property
+    def username(self) -> str: ...
+    @property
+    def forms(self) -> HtmlForms: ...
+    def with_login(self, fn: Callable[[], T]) -> T: ...
+    def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
+             default: type[Exception] = ...) -> dict[str, Any]: ...
+    def unread_count_seen(self) -> int | None: ...
 
-    if TYPE_CHECKING:  # XenforoForum's, which these flows use (declared for the type checker only)
-        def post(self, path: str, fields: list[tuple[str, str]], *, action: str, refresh: str,
-                 default: type[Exception] = ...) -> dict[str, Any]: ...
-    _last_topic_page: str | None  # the topic page read last: the next cycle reads it again
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._early: dict[str, tuple[Page, float]] = {}  # pages the inbox check read for the topic reads to come
+class Conversations:
+    """XenforoForum's conversations part (`XenforoForum.conversations`): the PM flows, over the adapter's pages."""
+
+    def __init__(self, site: ConversationSite) -> None:
+        self.site = site
+        self.early: dict[str, tuple[Page, float]] = {}  # pages the inbox check read for the topic reads to come
+        self._handed: str | None = None  # the PM cursor this process last handed back
+        self.last_topic_page: str | None = None  # the topic page read last: the next cycle reads it again
         self._route = ROUTES[0]
         self._route_known = False  # read from a page served, or from the stored session
         self._paths: dict[str, str] = {}  # conversation id -> its canonical path, as the list links it
@@ -60,6 +71,14 @@ class Conversations(HtmlForum):
         # title): a conversation started by a process killed before it stored its session is found there
         self._listed: dict[str, str] = {}  # "recipients|subject" folded -> the conversation id the bot started
 
+    @property
+    def profile(self) -> HtmlProfile:
+        return self.site.profile
+
+    @property
+    def username(self) -> str:
+        return self.site.username
+
     # --- state kept in the session --------------------------------------------------------------------------
 
     def export_conversations(self) -> dict[str, Any]:
@@ -67,17 +86,17 @@ class Conversations(HtmlForum):
         the unread count of the page it reads anyway only when handed that same cursor back (a cursor lost in
         a crash differs: the list is read), so an idle tick costs no request for the inbox."""
         return {"route": self._route, "kept": dict(self._kept), "handed": self._handed,
-                "last_page": self._last_topic_page}
+                "last_page": self.last_topic_page}
 
     def import_conversations(self, data: dict[str, Any]) -> None:
         if data.get("route") in ROUTES:
             self._route, self._route_known = data["route"], True
         self._kept.update({str(k): str(v) for k, v in (data.get("kept") or {}).items()})
         if isinstance(data.get("handed"), str) and isinstance(data.get("last_page"), str):
-            self._handed, self._last_topic_page = data["handed"], data["last_page"]
+            self._handed, self.last_topic_page = data["handed"], data["last_page"]
 
     def dm_url(self, name: str, **values: Any) -> str:
-        return self.url(name, **values).replace(f"{ROUTES[0]}/", f"{self._route}/", 1)
+        return self.site.url(name, **values).replace(f"{ROUTES[0]}/", f"{self._route}/", 1)
 
     def dm_get(self, name: str, **values: Any) -> Page:
         """A conversation page under the route the board serves (XF 2.3: direct-messages/, unverified)."""
@@ -85,15 +104,15 @@ class Conversations(HtmlForum):
         return page
 
     def read_routed(self, path: str) -> Page:
-        page = self.get(path)
+        page = self.site.get(path)
         if page.status == 404 and f"{self._route}/" in path:
             other = ROUTES[1] if self._route == ROUTES[0] else ROUTES[0]
             log.info("xenforo: %s/ is not served; using %s/", self._route, other)
             self._route = other
-            page = self.get(path.replace(f"{ROUTES[1] if other == ROUTES[0] else ROUTES[0]}/", f"{other}/", 1))
+            page = self.site.get(path.replace(f"{ROUTES[1] if other == ROUTES[0] else ROUTES[0]}/", f"{other}/", 1))
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is None:  # as read_page, one request
             raise LoginRequired(f"xenforo: not logged in ({page.url})")
-        self.check_complete(page)  # and the checks read_page makes (issue 17 items 16, 18)
+        check_complete(page, self.profile)  # and the checks read_page makes (issue 17 items 16, 18)
         check_charset(page, self.profile)
         check_error_box(page, self.profile)
         self._route_known = True
@@ -109,7 +128,7 @@ class Conversations(HtmlForum):
     def fetch_pms(self, after: str | None = None) -> tuple[list[ForumPM], str | None]:
         if self._idle_inbox(after):
             return [], after
-        pms, cursor = self.with_login(lambda: self._fetch_pms(after))
+        pms, cursor = self.site.with_login(lambda: self._fetch_pms(after))
         self._handed = cursor
         return pms, cursor
 
@@ -119,16 +138,16 @@ class Conversations(HtmlForum):
         topic read that follows; it shows `conversations_unread`. Trusted only when `after` is the cursor this
         process handed back (so it was stored: reading a conversation marks it read, and after a lost answer
         the count would hide its messages). A new process reads the list once."""
-        path = self._last_topic_page
+        path = self.last_topic_page
         if after is None or after != self._handed or path is None:
             return False
         try:
-            page = self.get(path)
+            page = self.site.get(path)
         except LoginRequired:
             return False  # the list read logs in again
-        self._early[path] = (page, self.transport.clock())
+        self.early[path] = (page, self.site.transport.clock())
         return (select_one(page.tree(), self.profile.selectors["logged_in"]) is not None
-                and self._unread == 0)
+                and self.site.unread_count_seen() == 0)
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str]:
         seen: dict[str, list] = (json.loads(after) if after else {}).get("c", {})
@@ -138,11 +157,12 @@ class Conversations(HtmlForum):
         for number in range(MAX_INBOX_PAGES):
             tree = page.tree()
             rows = self._rows(tree)
-            if number == 0 and not rows and self._unread:
+            unread = self.site.unread_count_seen()
+            if number == 0 and not rows and unread:
                 # the list's container on an empty list is not known (§12 gives the rows): the page's own count
                 # of unread conversations says whether "none" can be true
                 raise PageFormatChanged(f"xenforo: {page.url} lists no conversation the profile reads, yet counts "
-                                        f"{self._unread} unread (conversations_unread): not read as an empty inbox "
+                                        f"{unread} unread (conversations_unread): not read as an empty inbox "
                                         "(a custom style? override selectors.pm_row and pm_row_link)")
             fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
             changed.extend((*r[:3], r[5]) for r in fresh)
@@ -150,9 +170,9 @@ class Conversations(HtmlForum):
             nxt = select_one(tree, self.profile.selectors["inbox_next"])
             # Rows come newest change first: a page with nothing new ends the search, unless the page counts
             # unread conversations not met yet.
-            if nxt is None or (not fresh and unread_met >= (self._unread or 0)):
+            if nxt is None or (not fresh and unread_met >= (unread or 0)):
                 break
-            page = self.read_page(nxt.get("href", ""))
+            page = self.site.read_page(nxt.get("href", ""))
         pms: list[ForumPM] = []
         cursor = {k: list(v) for k, v in seen.items()}
         for cid, when, title, opened_by_bot in changed:
@@ -173,7 +193,7 @@ class Conversations(HtmlForum):
         rows = []
         for row in select(tree, sel["pm_row"]):
             link = select_one(row, sel["pm_row_link"])
-            m = self.forms.matches("conversation", link.get("href", "")) if link is not None else None
+            m = self.site.forms.matches("conversation", link.get("href", "")) if link is not None else None
             if m is None or link is None:
                 continue
             when = select_one(row, sel["pm_row_time"])
@@ -195,12 +215,12 @@ class Conversations(HtmlForum):
         sel = self.profile.selectors
         out: list[ForumPM] = []
         known = self._paths.get(cid)
-        page = self.read_page(known) if known else self.dm_get("conversation", pm=cid)
+        page = self.site.read_page(known) if known else self.dm_get("conversation", pm=cid)
         for _ in range(MAX_CONVERSATION_PAGES):
             tree = page.tree()
             head = select_one(tree, sel["pm_subject"])
             title = " ".join(text(head).split()) if head is not None else title
-            ctx = self.ctx(page)
+            ctx = self.site.ctx(page)
             for msg in self._messages(tree):
                 anchor = select_one(msg, sel["pm_anchor"])
                 m = _MESSAGE_ID.search(anchor.get("id", "") if anchor is not None else msg.get("data-content", ""))
@@ -217,7 +237,7 @@ class Conversations(HtmlForum):
             nxt = select_one(tree, sel["next_page"])
             if nxt is None or not nxt.get("href"):
                 break
-            page = self.read_page(nxt.get("href", ""))
+            page = self.site.read_page(nxt.get("href", ""))
         return out
 
     def _messages(self, tree: etree._Element) -> list[etree._Element]:
@@ -243,14 +263,14 @@ class Conversations(HtmlForum):
         kept = self._kept.get(key) or self._listed.get(key)
         if kept is not None:
             try:
-                return self.transport.paced(
-                    "pm", lambda: self.with_login(lambda: self._reply_in(kept, text)))
+                return self.site.transport.paced(
+                    "pm", lambda: self.site.with_login(lambda: self._reply_in(kept, text)))
             except FormRejected as e:  # the conversation left or deleted: a new one
                 log.info("xenforo: conversation %s not answerable (%s); starting a new one", kept, e)
                 self._kept.pop(key, None)
                 self._listed.pop(key, None)
-        cid = self.transport.paced(
-            "pm_start", lambda: self.with_login(lambda: self._start(to, subject, text)))
+        cid = self.site.transport.paced(
+            "pm_start", lambda: self.site.with_login(lambda: self._start(to, subject, text)))
         self._kept[key] = cid
         while len(self._kept) > KEPT_CONVERSATIONS:
             self._kept.pop(next(iter(self._kept)))
@@ -265,8 +285,8 @@ class Conversations(HtmlForum):
                   (spec.fields["message"], text)]
         self.known_route()
         path = self.dm_url("compose")
-        answer = self.post(path, fields, action="pm_start", refresh=self._token_page(path))
-        m = self.forms.matches("conversation", str(answer.get("redirect") or ""))
+        answer = self.site.post(path, fields, action="pm_start", refresh=self._token_page(path))
+        m = self.site.forms.matches("conversation", str(answer.get("redirect") or ""))
         if m is None:
             raise FormRejected(f"xenforo: conversation with {to} not started ({answer.get('message') or answer})")
         return m.group(1)
@@ -275,7 +295,7 @@ class Conversations(HtmlForum):
         self.known_route()
         path = self.dm_url("conversation_reply", pm=cid)
         refresh = self._token_page(self.dm_url("conversation", pm=cid))
-        answer = self.post(path, [("message", text)], action="pm", refresh=refresh)
+        answer = self.site.post(path, [("message", text)], action="pm", refresh=refresh)
         if not answer.get("redirect"):
             raise FormRejected(f"xenforo: reply in conversation {cid} gave no message ({answer})")
         return cid
@@ -287,7 +307,7 @@ class Conversations(HtmlForum):
     def find_own_pm(self, to: str, marker: str) -> str | None:
         """The conversation the bot started with `to` that holds `marker`, if it went out (outbox recovery):
         a new one or a reply into one kept."""
-        return self.with_login(lambda: self._find_own_pm(to, marker))
+        return self.site.with_login(lambda: self._find_own_pm(to, marker))
 
     def _find_own_pm(self, to: str, marker: str) -> str | None:
         wanted = {_fold(n) for n in to.split(",") if n.strip()}

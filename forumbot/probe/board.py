@@ -105,7 +105,7 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     _pagination(profile, topic_page.url, topic_tree, report)
     reads_header = adapter.shows_unread_pms
     report.pm_header = {"engine_reads_it": reads_header,
-                        "unread": adapter.header_unread_pms(topic_tree) if reads_header else None}
+                        "unread": adapter.inbox.header_unread_pms(topic_tree) if reads_header else None}
     inbox_tree = None
     if not guest:
         inbox_page = adapter.get(adapter.url("inbox"))

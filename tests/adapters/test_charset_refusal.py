@@ -34,7 +34,7 @@ def _read(engine: str, content_type: str):
     adapter.login = lambda: None
     with responses.RequestsMock() as http:
         http.add("GET", topic_url(engine), body=topic_bytes(engine), content_type=content_type)
-        return adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
+        return adapter.topics.topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
 
 
 @pytest.mark.parametrize("engine", ["smf", "punbb", "xenforo"])
@@ -57,7 +57,7 @@ def test_bytes_that_do_not_decode_are_refused_without_a_meta_to_contradict():
     with responses.RequestsMock() as http:
         http.add("GET", topic_url("mybbru"), body=body, content_type=UTF8)
         with pytest.raises(PageFormatChanged, match=r"does not decode as utf-8 \(byte [0-9a-f]{2} at \d+\)"):
-            adapter._topic_page(topic_url("mybbru")[len(BASE):], CASES["mybbru"][1])
+            adapter.topics.topic_page(topic_url("mybbru")[len(BASE):], CASES["mybbru"][1])
 
 
 @pytest.mark.parametrize("engine, alias", [("xenforo", "text/html; charset=utf8"),

@@ -60,7 +60,7 @@ def _read(engine: str, body: bytes | None = None):
         http.add("GET", topic_url(engine), body=body if body is not None else topic_bytes(engine),
                  content_type=CASES[engine][4])
         path = topic_url(engine)[len(BASE):]
-        _, _, posts = adapter._topic_page(path, CASES[engine][1])
+        _, _, posts = adapter.topics.topic_page(path, CASES[engine][1])
     return posts, adapter.take_unreadable()
 
 

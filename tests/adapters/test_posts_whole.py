@@ -37,7 +37,7 @@ def _read(engine: str, body: bytes):
     adapter.login = lambda: None
     with responses.RequestsMock() as http:
         http.add("GET", topic_url(engine), body=body, content_type=CASES[engine][4])
-        return adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
+        return adapter.topics.topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
 
 
 def _altered(engine: str, change) -> bytes:

@@ -75,7 +75,7 @@ def test_post_html_with_body_star_is_an_error_naming_the_selectors_not_a_typeerr
         http.add("GET", topic_url(engine), body=topic_bytes(engine), content_type=CASES[engine][4])
         # today: TypeError: Invalid input object. Now a forum error naming the selector (the tick stops this game)
         with pytest.raises(ForumError, match="'html'"):
-            adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])
+            adapter.topics.topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])
 
 
 def test_an_exception_in_profile_driven_extraction_names_the_selectors(monkeypatch):

@@ -497,7 +497,7 @@ def test_english_topic_pages_dates_and_edit_notices(en_forum, http):
     en_serve(http, "GET", "index.php?topic=2.0", "10_topic_page1.html")
     en_serve(http, "GET", "index.php?topic=2.15", "11_topic_page2.html")
     by_id = {p.id: p for path in ("index.php?topic=2.0", "index.php?topic=2.15")
-             for p in en_forum._topic_page(path, "2")[2]}
+             for p in en_forum.topics.topic_page(path, "2")[2]}
     assert by_id["2"].posted_at == datetime(2026, 11, 29, 10, 32, tzinfo=timezone.utc)  # "Nov 29, 2026, 01:32 PM"
     assert by_id["18"].edited_at == datetime(2026, 12, 1, 9, 12, tzinfo=timezone.utc)  # "Today at 12:12 PM by bob"
     assert by_id["21"].edited_at is None

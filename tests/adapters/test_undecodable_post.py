@@ -63,7 +63,7 @@ def _read(engine: str, body: bytes):
     adapter.login = lambda: None
     with responses.RequestsMock() as http:
         http.add("GET", topic_url(engine), body=body, content_type=CASES[engine][4])
-        posts = adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
+        posts = adapter.topics.topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
     return posts, adapter.take_unreadable()
 
 
@@ -144,6 +144,6 @@ def test_a_damaged_post_on_a_utf8_page_labelled_windows_1251_is_skipped_and_the_
     adapter.login = lambda: None
     with responses.RequestsMock() as http:
         http.add("GET", topic_url(engine), body=_damaged(engine), content_type="text/html; charset=windows-1251")
-        posts = adapter._topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
+        posts = adapter.topics.topic_page(topic_url(engine)[len(BASE):], CASES[engine][1])[2]
     assert posts == [p for p in whole if p.id != whole[1].id]
     assert [(s.id, s.why) for s in adapter.take_unreadable()] == [(whole[1].id, "bytes")]

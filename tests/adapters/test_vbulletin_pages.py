@@ -146,7 +146,7 @@ def test_real_pages_through_the_adapter_are_whole_and_decoded(name, content_type
         http.add("GET", "https://vb.test/showthread.php?t=128882", body=(FIX / name).read_bytes(),
                  content_type=content_type)
         a = VbulletinForum("https://vb.test/", "bot", None, printthread=False)
-        page, _, posts = a._topic_page("showthread.php?t=128882", "128882")
+        page, _, posts = a.topics.topic_page("showthread.php?t=128882", "128882")
     expected = read(name, "iso-8859-1" if name == VB3 else "utf-8")[1]
     assert [(p.id, p.author, p.text) for p in posts] == [(p.id, p.author, p.text) for p in expected]
     assert any("Mjölnir" == p.author for p in posts) or name == VB3

@@ -9,7 +9,7 @@ import pytest
 
 from adapters.mybbru.forum import MybbruForum
 from adapters.mybbru.profile import MYBBRU
-from adapters.punbb.forum import PunbbForum
+from adapters.punbb.forum import PunbbTopics
 from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PartlySent, PostQueued
 from mybbru import Mybbru
 
@@ -56,7 +56,7 @@ def test_reads_through_the_api_and_the_pages(ru):
     a = adapter(ru)
     posts, _ = a.fetch_posts("22")
     assert [p.text for p in posts] == [f"сообщение {i}" for i in range(30)]
-    html_posts, _ = PunbbForum._fetch_posts(a, "22", None)  # the pages, where a board's API does not serve
+    html_posts, _ = PunbbTopics.fetch_posts(a.topics, "22", None)  # the pages, where a board's API does not serve
     assert [p.text for p in html_posts] == [f"сообщение {i}" for i in range(30)]
 
 
