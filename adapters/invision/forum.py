@@ -40,7 +40,7 @@ from adapters.html.extract import extract_posts
 from adapters.html.dom import find, select, select_one, text
 from adapters.html.forum import HtmlForum, ReplyId
 from adapters.html.inbox import HtmlInbox
-from adapters.html.pagechecks import check_complete
+from adapters.html.pagechecks import check_complete, check_page
 from adapters.html.topics import HtmlTopics
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
@@ -114,7 +114,7 @@ class InvisionForum(HtmlForum):
             raise PageFormatChanged(
                 f"invision: {page.url} answers 404: a board without friendly URLs serves only index.php?/...; set "
                 f"the forum's base_url to {self.transport.url('index.php?/')!r}")
-        self.check_page(page)
+        check_page(page, self.profile)
         if select_one(page.tree(), self.profile.selectors["logged_in"]) is not None:
             return
         spec = self.profile.forms["login"]
