@@ -54,8 +54,8 @@ def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_
     w.tick()
     assert w.state() == sent
     code, out, _ = cli("game", "status", "g1")
-    assert code == 0 and "g1: stopped" in out and "result: stopped by `forumbot game stop`" in out
-    assert "  Дон: don, alive" in out and "  Маф1: mafia, out (vote, day 1)" in out
+    assert code == 0 and "g1: остановлена" in out and "итог: остановлена командой `forumbot game stop`" in out
+    assert "  Дон: дон мафии, в игре" in out and "  Маф1: мафия, вне игры (повешение, день 1)" in out
     code, _, err = cli("game", "stop", "g1")
     assert code == 2 and err.strip() == "forumbot: game 'g1' is stopped, not running; there is nothing to stop"
 
@@ -79,13 +79,13 @@ def test_game_status_of_an_ended_game_shows_the_end(world, cli):
     assert _status(w) == "ended"
     w.now += timedelta(days=5)
     code, out, _ = cli("game", "status", "g1")
-    assert code == 0 and "winner town" in out and "seed 7" in out
-    assert "  Дон: don, out (modkill" in out and "  Шериф: sheriff, alive" in out
-    assert "phase: ended;" in out  # folded to its end, not past it
+    assert code == 0 and "победитель — город" in out and "зерно 7" in out
+    assert "  Дон: дон мафии, вне игры (модкилл" in out and "  Шериф: шериф, в игре" in out
+    assert "фаза: игра окончена;" in out  # folded to its end, not past it
     # one end time a GM reads as the game's end (the result line's), the tick's named as the tick's
     first = out.splitlines()[0]
-    assert ", closed by the tick of " in first and "(the game's end: see result)" in first and ", ended 20" not in first
-    assert len([line for line in out.splitlines() if "game over at" in line]) == 1
+    assert ", закрыта тиком " in first and "(конец самой игры — в строке «итог»)" in first and ", окончена 20" not in first
+    assert len([line for line in out.splitlines() if line.startswith("итог: игра окончена ")]) == 1
 
 
 def _refuse(w, *nicks: str) -> None:
