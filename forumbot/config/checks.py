@@ -22,10 +22,12 @@ def example_config() -> str:
     return resources.files("forumbot").joinpath("examples/forumbot.toml").read_text(encoding="utf-8")
 
 
-def write_example(path: Path, force: bool = False) -> None:
+def write_example(path: Path, force: bool = False, language: str = "ru") -> None:
+    """The example, its game in `language` (`forumbot init --lang`)."""
     if path.exists() and not force:
         raise ConfigError(f"{path} already exists (use --force to overwrite)")
-    path.write_text(example_config(), encoding="utf-8")
+    text = example_config()
+    path.write_text(text.replace('\nlanguage = "ru"', f'\nlanguage = "{language}"', 1), encoding="utf-8")
 
 
 def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = None) -> list[str]:

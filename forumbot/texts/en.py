@@ -736,4 +736,6 @@ T: dict[str, str] = {
     "gs.phase.setup": "setup",
     "gs.phase.ended": "ended",
     "gs.phase.signup": "signup {state}",
+    "init.wrote": "wrote {path}; edit it, then run `forumbot check-config` and `forumbot db upgrade`",
+    "init.exists": "{path} already exists (use --force to overwrite)",
 }

@@ -749,4 +749,6 @@ T: dict[str, str] = {
     "gs.phase.setup": "подготовка",
     "gs.phase.ended": "игра окончена",
     "gs.phase.signup": "набор ({state})",
+    "init.wrote": "записан {path}; поправьте его, затем запустите `forumbot check-config` и `forumbot db upgrade`",
+    "init.exists": "{path} уже есть (перезаписать: --force)",
 }

@@ -86,7 +86,24 @@ def test_init_writes_the_example_and_refuses_to_overwrite(tmp_path, capsys, monk
     monkeypatch.setenv("FORUMBOT_MAIN_PASSWORD", "x")
     assert main(["check-config", "-c", str(path)]) == 0
     assert main(["init", str(path)]) == 2
-    assert "already exists" in capsys.readouterr().err
+    assert f"{path} уже есть (перезаписать: --force)" in capsys.readouterr().err
+
+
+def test_init_speaks_russian_by_default_and_english_by_option(tmp_path, capsys):
+    """issue 28: `forumbot init` answered in English and wrote a Russian game whatever the GM wanted; its own
+    message is in the language it writes the example's game in, Russian unless `--lang en`."""
+    path = tmp_path / "forumbot.toml"
+    assert main(["init", str(path)]) == 0
+    assert capsys.readouterr().out == (f"записан {path}; поправьте его, затем запустите `forumbot check-config` и "
+                                       "`forumbot db upgrade`\n")
+    assert '\nlanguage = "ru"' in path.read_text(encoding="utf-8")
+    english = tmp_path / "en.toml"
+    assert main(["init", "--lang", "en", str(english)]) == 0
+    assert capsys.readouterr().out == (f"wrote {english}; edit it, then run `forumbot check-config` and "
+                                       "`forumbot db upgrade`\n")
+    assert load_config(english).games["autumn"].language == "en"
+    assert main(["init", "--lang", "en", str(english)]) == 2
+    assert f"{english} already exists (use --force to overwrite)" in capsys.readouterr().err
 
 
 # --- issue 7 items 19, 20: each mistake named, never a traceback -------------------------------------------
