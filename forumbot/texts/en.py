@@ -738,4 +738,13 @@ T: dict[str, str] = {
     "gs.phase.signup": "signup {state}",
     "init.wrote": "wrote {path}; edit it, then run `forumbot check-config` and `forumbot db upgrade`",
     "init.exists": "{path} already exists (use --force to overwrite)",
+    "check.late_start": ("games.{game}.start: Day 1's deadline ({at}) has passed; move start to a time ahead before "
+                         "`forumbot game start`"),
+    "check.shared_thread": ("games.{game}.{key}: also the thread of game {other} ({state}); one game runs in a thread "
+                            "at a time, so `forumbot game start {game}` waits until {other_name} has ended"),
+    "check.shared.running": "still running",
+    "check.shared.not_started": "not started yet",
+    "check.conference_relay": ("games.{game}.options.conference: \"conversation\" needs PMs to several participants "
+                               "whose replies the bot tells apart, which engine {engine} does not offer here: the game "
+                               "runs the relay (`конфа ТЕКСТ` PMs forwarded by the bot; docs/engines.md, M-15)"),
 }

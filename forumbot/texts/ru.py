@@ -751,4 +751,13 @@ T: dict[str, str] = {
     "gs.phase.signup": "набор ({state})",
     "init.wrote": "записан {path}; поправьте его, затем запустите `forumbot check-config` и `forumbot db upgrade`",
     "init.exists": "{path} уже есть (перезаписать: --force)",
+    "check.late_start": ("games.{game}.start: срок дня 1 ({at}) уже прошёл; перед `forumbot game start` перенесите "
+                         "start на время впереди"),
+    "check.shared_thread": ("games.{game}.{key}: это и тема игры {other} ({state}); в теме идёт одна игра за раз, "
+                            "поэтому `forumbot game start {game}` будет ждать, пока не закончится {other_name}"),
+    "check.shared.running": "ещё идёт",
+    "check.shared.not_started": "ещё не начата",
+    "check.conference_relay": ("games.{game}.options.conference: для \"conversation\" нужны ЛС нескольким участникам, "
+                               "ответы которых бот различает, а движок {engine} здесь этого не даёт: игра идёт через "
+                               "пересылку (ЛС `конфа ТЕКСТ` пересылает бот; docs/engines.md, M-15)"),
 }

@@ -248,8 +248,14 @@ def test_issue7_item14_check_config_warns_of_a_day_1_already_over(tmp_path, caps
     path = write(tmp_path, config_toml(game_toml("g1", start=past)))
     assert main(["check-config", "-c", str(path)]) == 0
     err = capsys.readouterr().err
-    assert err == ("forumbot: warning: games.g1.start: Day 1's deadline (2020-03-02 13:00 Europe/Moscow) has passed; "
-                   "move start to a time ahead before `forumbot game start`\n")
+    # issue 28 item 4: in the GMs' language (the game's, Russian), the "warning" too
+    assert err == ("forumbot: предупреждение: games.g1.start: срок дня 1 (2020-03-02 13:00 Europe/Moscow) уже прошёл; "
+                   "перед `forumbot game start` перенесите start на время впереди\n")
+    (tmp_path / "en").mkdir()
+    english = write(tmp_path / "en", config_toml(game_toml("g1", start=past).replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1)))
+    assert main(["check-config", "-c", str(english)]) == 0
+    assert capsys.readouterr().err == ("forumbot: warning: games.g1.start: Day 1's deadline (2020-03-02 13:00 "
+                                       "Europe/Moscow) has passed; move start to a time ahead before `forumbot game start`\n")
     # a game already started is not warned about: it is playing (or played) its Day 1
     assert main(["db", "upgrade", "-c", str(path)]) == 0
     from forumbot.games.start import start_game

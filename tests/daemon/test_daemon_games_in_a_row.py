@@ -155,7 +155,7 @@ def test_a_second_game_in_the_first_games_threads_waits_for_it_to_end(tmp_path, 
     w = same_threads(tmp_path)
     assert main(["check-config", "-c", str(w.config_path)], clock=lambda: w.now) == 0
     err = capsys.readouterr().err
-    assert "games.g2.game_thread: also the thread of game 'g1' (not started yet)" in err
+    assert "forumbot: предупреждение: games.g2.game_thread: это и тема игры 'g1' (ещё не начата)" in err
     assert "games.g1" not in err  # of two games not started, the later one waits
     play(w, upto=2)
     try:

@@ -88,7 +88,7 @@ def test_a_season_of_two_games_on_phpbb(phpbb_season_board, tmp_path):
     g2 = g1.next_game("g2", "moscow", ROLES_2, options=CAST)
     checked = g1.cli("check-config")
     assert checked.returncode == 0, checked.stderr
-    assert "games.g2.game_thread: also the thread of game 'g1' (still running)" in checked.stderr, checked.stderr
+    assert "games.g2.game_thread: это и тема игры 'g1' (ещё идёт)" in checked.stderr, checked.stderr
     refused = g2.cli("game", "start", "g2")
     assert refused.returncode == 2 and "which is still running" in refused.stderr, refused.stdout + refused.stderr
 
