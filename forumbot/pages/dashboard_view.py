@@ -132,8 +132,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     words = s.words
     head = f"{row.name}: {s.either('status.' + row.status, row.status)}"
     if g["phase"]:
-        known = g["phase"].split(" ")[0] in ("day", "night", "runoff", "setup", "ended")
-        head += ", " + (words.label(g["phase"]) if known else g["phase"])  # a sign-up's phase as stored
+        head += ", " + words.label(g["phase"])
     if g["deadline"]:
         at = datetime.fromisoformat(g["deadline"])
         ahead = words.ahead(at, now)
