@@ -167,7 +167,8 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             from forumbot.probe.board import probe
 
             try:
-                report = probe(adapter, named[0], forum=forum.name, login=False)
+                report = probe(adapter, named[0], forum=forum.name, login=False, language=gm_language(
+                    [g.language for g in config.games.values()]))
             except ForumError as e:
                 unreachable.append(f"forums.{forum.name}: cannot read {named[0]} or the inbox: {e}")
             else:

@@ -747,4 +747,16 @@ T: dict[str, str] = {
     "check.conference_relay": ("games.{game}.options.conference: \"conversation\" needs PMs to several participants "
                                "whose replies the bot tells apart, which engine {engine} does not offer here: the game "
                                "runs the relay (`конфа ТЕКСТ` PMs forwarded by the bot; docs/engines.md, M-15)"),
+    "probe.html_only": "engine {engine}: probe reads HTML engines only (this one has no page profile)",
+    "probe.where.profile": "the profile",
+    "probe.where.api": "the API",
+    "probe.cannot_log_in": "{where}: cannot log in: {error}",
+    "probe.not_a_topic": "{thread}: {error} (give the topic's address or number)",
+    "probe.other_engine": "{where}.engine: the board looks like {seen}, not {engine}",
+    "probe.selector_missed": ("selectors.{name}: {css} matched nothing on {url} (a custom style? override it in "
+                              "[forums.{forum}.profile.selectors])"),
+    "probe.selector_missed_inbox": ("selectors.{name}: {css} matched nothing on the inbox {url} (a custom style? "
+                                    "override it in [forums.{forum}.profile.selectors])"),
+    "probe.key_refused": "{where}: the API key was refused: {error}",
+    "probe.no_post_read": "posts: {count} post container(s) but no post read (selectors.body or the post ids)",
 }

@@ -760,4 +760,16 @@ T: dict[str, str] = {
     "check.conference_relay": ("games.{game}.options.conference: для \"conversation\" нужны ЛС нескольким участникам, "
                                "ответы которых бот различает, а движок {engine} здесь этого не даёт: игра идёт через "
                                "пересылку (ЛС `конфа ТЕКСТ` пересылает бот; docs/engines.md, M-15)"),
+    "probe.html_only": "движок {engine}: probe читает только HTML-движки (у этого нет профиля страниц)",
+    "probe.where.profile": "профиль",
+    "probe.where.api": "API",
+    "probe.cannot_log_in": "{where}: не удалось войти: {error}",
+    "probe.not_a_topic": "{thread}: {error} (укажите адрес или номер темы)",
+    "probe.other_engine": "{where}.engine: форум выглядит как {seen}, а не {engine}",
+    "probe.selector_missed": ("selectors.{name}: {css} ничего не нашёл на {url} (другой стиль форума? задайте селектор в "
+                              "[forums.{forum}.profile.selectors])"),
+    "probe.selector_missed_inbox": ("selectors.{name}: {css} ничего не нашёл во входящих {url} (другой стиль форума? "
+                                    "задайте селектор в [forums.{forum}.profile.selectors])"),
+    "probe.key_refused": "{where}: ключ API отклонён: {error}",
+    "probe.no_post_read": "posts: блоков сообщений — {count}, но ни одно сообщение не прочитано (selectors.body или номера сообщений)",
 }
