@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config.types import Config
 from forumbot.errors import SetupError
-from forumbot.games.lookup import STOPPED, configured_game, setup_of
+from forumbot.games.lookup import STOPPED, configured_game, language_of, setup_of
 from forumbot.localtime import local
 from forumbot.model import Role
 from forumbot.outbox.store import MERGED
@@ -24,18 +24,6 @@ from forumbot.store.game import fold_game, load_game
 
 
 # --- game list / status ------------------------------------------------------------------------------------
-
-
-def language_of(config: Config, name: str, game: GameRow | None) -> str:
-    """The language a game's GMs read its status in (issue 28): the game's own, Russian by default."""
-    if name in config.games:
-        return config.games[name].language
-    if game is not None:
-        try:
-            return setup_of(game).language
-        except (SetupError, KeyError, ValueError):  # a stored setup this version cannot read
-            pass
-    return "ru"
 
 
 def list_games(sessions: sessionmaker[Session], config: Config) -> list[tuple[str, str, str]]:

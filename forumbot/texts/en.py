@@ -759,4 +759,7 @@ T: dict[str, str] = {
                                     "override it in [forums.{forum}.profile.selectors])"),
     "probe.key_refused": "{where}: the API key was refused: {error}",
     "probe.no_post_read": "posts: {count} post container(s) but no post read (selectors.body or the post ids)",
+    "stop.done": "{name}: stopped; the closing post ({key}) goes out with the next tick, which then closes the game",
+    "stop.never_started": "game {name} was never started; there is nothing to stop",
+    "stop.not_running": "game {name} is {status}, not running; there is nothing to stop",
 }

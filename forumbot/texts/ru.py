@@ -772,4 +772,7 @@ T: dict[str, str] = {
                                     "задайте селектор в [forums.{forum}.profile.selectors])"),
     "probe.key_refused": "{where}: ключ API отклонён: {error}",
     "probe.no_post_read": "posts: блоков сообщений — {count}, но ни одно сообщение не прочитано (selectors.body или номера сообщений)",
+    "stop.done": "{name}: остановлена; заключительный пост ({key}) уйдёт со следующим тиком, и он закроет игру",
+    "stop.never_started": "игра {name} не была начата; останавливать нечего",
+    "stop.not_running": "игра {name} — {status}, а не идёт; останавливать нечего",
 }

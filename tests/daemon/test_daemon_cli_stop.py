@@ -38,7 +38,7 @@ def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_
     before = len(w.bot_posts())
     w.now += timedelta(hours=1)
     code, out, _ = cli("game", "stop", "g1", "--reason", "Сервер переезжает.")
-    assert code == 0 and "stopped" in out
+    assert code == 0 and out.startswith("g1: остановлена; заключительный пост (")  # issue 28: the game's language
     assert _status(w) == "stopping" and len(w.bot_posts()) == before  # nothing sent by the command itself
     w.tick()
     posts = w.bot_posts("g1/game")
@@ -57,12 +57,12 @@ def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_
     assert code == 0 and "g1: остановлена" in out and "итог: остановлена командой `forumbot game stop`" in out
     assert "  Дон: дон мафии, в игре" in out and "  Маф1: мафия, вне игры (повешение, день 1)" in out
     code, _, err = cli("game", "stop", "g1")
-    assert code == 2 and err.strip() == "forumbot: game 'g1' is stopped, not running; there is nothing to stop"
+    assert code == 2 and err.strip() == "forumbot: игра 'g1' — остановлена, а не идёт; останавливать нечего"
 
 
 def test_game_stop_of_a_game_never_started_or_unknown_is_one_line(world, cli):
     code, _, err = cli("game", "stop", "g1")
-    assert code == 2 and "never started" in err and len(err.splitlines()) == 1
+    assert code == 2 and "не была начата" in err and len(err.splitlines()) == 1
     code, _, err = cli("game", "stop", "nope")
     assert code == 2 and "no game named 'nope'" in err
 
@@ -182,3 +182,15 @@ def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, 
     closing = closing.replace("[b]", "").replace("[/b]", "")
     assert "Игра остановлена ведущим" in closing and "Дон — дон" in closing and "вне игры" not in closing
     assert _status(w) == "stopped"
+
+
+def test_game_stop_answers_an_english_games_gm_in_english(world, cli):
+    """issue 28: `game stop` answered in English whatever the game's language (a Russian one's above)."""
+    w = world
+    text = w.config_path.read_text(encoding="utf-8")
+    w.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    play(w, upto=3)
+    code, out, _ = cli("game", "stop", "g1")
+    assert code == 0 and out.startswith("g1: stopped; the closing post (") and "closes the game" in out
+    code, _, err = cli("game", "stop", "g1")
+    assert code == 2 and err.strip() == "forumbot: game 'g1' is stopping, not running; there is nothing to stop"
