@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from forumbot.config.checks import example_config
 from forumbot.config.conference import conference_of, conference_warnings
+from forumbot.texts import TABLES
 from forumbot.config.load import load_config
 from forumbot.games.start import start_game
 from forumbot.store import GameRow, open_engine, session_factory, upgrade
@@ -26,14 +27,17 @@ def _config(tmp_path, engine: str, conference: str = "conversation"):  # type: i
 def test_m15_conversation_on_phpbb_and_mybb_the_relay_elsewhere_with_a_warning(tmp_path) -> None:
     for engine in ("phpbb", "mybb"):
         config = _config(tmp_path, engine)
-        assert conference_of(config, config.games["autumn"]) == "conversation" and conference_warnings(config) == []
+        assert conference_of(config, config.games["autumn"]) == "conversation" and conference_warnings(config, TABLES["ru"]) == []
     config = _config(tmp_path, "punbb")
     assert conference_of(config, config.games["autumn"]) == "relay"
-    (warning,) = conference_warnings(config)
+    (warning,) = conference_warnings(config, TABLES["en"])
     assert warning.startswith("games.autumn.options.conference: \"conversation\" needs PMs to several participants")
     assert "the game runs the relay" in warning
+    (warning,) = conference_warnings(config, TABLES["ru"])  # issue 28 item 4: a Russian game's GM reads Russian
+    assert warning.startswith("games.autumn.options.conference: для \"conversation\" нужны ЛС нескольким участникам")
+    assert "игра идёт через пересылку" in warning
     relay = _config(tmp_path, "punbb", "relay")
-    assert conference_of(relay, relay.games["autumn"]) == "relay" and conference_warnings(relay) == []
+    assert conference_of(relay, relay.games["autumn"]) == "relay" and conference_warnings(relay, TABLES["ru"]) == []
 
 
 def test_m15_game_start_freezes_the_relay_where_the_engine_has_no_conversation(tmp_path) -> None:

@@ -27,17 +27,17 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     t = texts_of(config)
-    for warning in config_warnings(config):  # the offline checks still word their findings in English
-        print(f"forumbot: warning: {warning}", file=sys.stderr)
+    for warning in config_warnings(config):  # the engines' own findings are still worded in English
+        print(f"forumbot: {t['check.warning'].format(text=warning)}", file=sys.stderr)
     problems = check_setups(config) + check_forums(config, os.environ)
     for problem in problems:
         print(f"forumbot: {problem}", file=sys.stderr)
     if problems:
         return EXIT_CONFIG
     statuses = _game_statuses(config)
-    for warning in (late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses)
-                    + conference_warnings(config)):
-        print(f"forumbot: warning: {warning}", file=sys.stderr)
+    for warning in (late_starts(config, now_of(args), t, set(statuses)) + thread_warnings(config, statuses, t)
+                    + conference_warnings(config, t)):
+        print(f"forumbot: {t['check.warning'].format(text=warning)}", file=sys.stderr)
     for line in cast_summaries(config, t):
         print(line)
     if args.online:
@@ -167,7 +167,8 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             from forumbot.probe.board import probe
 
             try:
-                report = probe(adapter, named[0], forum=forum.name, login=False)
+                report = probe(adapter, named[0], forum=forum.name, login=False, language=gm_language(
+                    [g.language for g in config.games.values()]))
             except ForumError as e:
                 unreachable.append(f"forums.{forum.name}: cannot read {named[0]} or the inbox: {e}")
             else:

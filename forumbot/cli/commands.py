@@ -27,7 +27,9 @@ from forumbot.cli.games import (
 from forumbot.cli.probe import cmd_probe
 from forumbot.config.types import Config
 from forumbot.disk import disk_problem
+from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
+from forumbot.texts import TABLES
 from forumbot.outbox.restore import note_restored
 
 __all__ = ["DEFAULT_CONFIG", "config_from_args", "open_store", "add_daemon_commands", "cmd_check_config",
@@ -45,6 +47,8 @@ def add_daemon_commands(subparsers: argparse._SubParsersAction,
     p = subparsers.add_parser("init", parents=[quiet] if quiet else [], help="write a commented example forumbot.toml")
     p.add_argument("path", nargs="?", default=DEFAULT_CONFIG, help=f"where to write it (default: {DEFAULT_CONFIG})")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--lang", choices=sorted(TABLES), default="ru",
+                   help="the example game's language and this command's own (default: ru)")
     p.set_defaults(func=cmd_init)
 
     p = subparsers.add_parser("check-config", parents=[common], help="validate the configuration, naming each problem")
@@ -129,8 +133,11 @@ def cmd_init(args: argparse.Namespace) -> int:
     from forumbot.config.checks import write_example
 
     path = Path(args.path)
-    write_example(path, force=args.force)
-    print(f"wrote {path}; edit it, then run `forumbot check-config` and `forumbot db upgrade`")
+    t = TABLES[args.lang]
+    if path.exists() and not args.force:
+        raise ConfigError(t["init.exists"].format(path=path))
+    write_example(path, force=True, language=args.lang)
+    print(t["init.wrote"].format(path=path))
     return EXIT_OK
 
 

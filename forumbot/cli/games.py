@@ -103,7 +103,7 @@ def cmd_game_stop(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     key = stop_game(open_store(config), config, args.name, now_of(args), reason=args.reason)
-    print(f"{args.name}: stopped; the closing post ({key}) goes out with the next tick, which then closes the game")
+    print(TABLES[config.games[args.name].language]["stop.done"].format(name=args.name, key=key))
     return EXIT_OK
 
 

@@ -27,7 +27,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
         return cmd_handshake(args, config_from_args(args), _probe_target)
     adapter, forum_name, thread, zone, language = _probe_target(args)
-    report = probe(adapter, thread, forum=forum_name, guest=args.guest)
+    report = probe(adapter, thread, forum=forum_name, guest=args.guest, language=language)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:

@@ -22,10 +22,12 @@ def example_config() -> str:
     return resources.files("forumbot").joinpath("examples/forumbot.toml").read_text(encoding="utf-8")
 
 
-def write_example(path: Path, force: bool = False) -> None:
+def write_example(path: Path, force: bool = False, language: str = "ru") -> None:
+    """The example, its game in `language` (`forumbot init --lang`)."""
     if path.exists() and not force:
         raise ConfigError(f"{path} already exists (use --force to overwrite)")
-    path.write_text(example_config(), encoding="utf-8")
+    text = example_config()
+    path.write_text(text.replace('\nlanguage = "ru"', f'\nlanguage = "{language}"', 1), encoding="utf-8")
 
 
 def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = None) -> list[str]:
@@ -98,7 +100,7 @@ def _keys_unread(forum: ForumConfig, factory: Callable) -> list[str]:
             for key in sorted(set(forum.extra) - set(parameters))]
 
 
-def late_starts(config: Config, now: datetime, started: Collection[str] = ()) -> list[str]:
+def late_starts(config: Config, now: datetime, t: Mapping[str, str], started: Collection[str] = ()) -> list[str]:
     """Warnings for games not started yet whose Day 1 would be over before it began: `game start` would play
     them out in one tick (issue 7 item 14)."""
     warnings = []
@@ -107,8 +109,8 @@ def late_starts(config: Config, now: datetime, started: Collection[str] = ()) ->
         deadline = schedule.start + schedule.day
         if game.name not in started and deadline <= now and game.signup is None:  # a sign-up sets Day 1 (S-3)
             shown = deadline.astimezone(ZoneInfo(schedule.timezone))
-            warnings.append(f"games.{game.name}.start: Day 1's deadline ({shown:%Y-%m-%d %H:%M} {schedule.timezone}) "
-                            "has passed; move start to a time ahead before `forumbot game start`")
+            warnings.append(t["check.late_start"].format(game=game.name,
+                                                         at=f"{shown:%Y-%m-%d %H:%M} {schedule.timezone}"))
     return warnings
 
 

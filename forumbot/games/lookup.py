@@ -7,7 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from forumbot.config.types import Config, GameConfig
-from forumbot.errors import ConfigError, ForumbotError
+from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup
 from forumbot.store.models import GameRow
 from forumbot.store.setup_codec import setup_from_json
@@ -47,3 +47,15 @@ def game_row(session: Session, config: Config, name: str) -> GameRow:
         configured_game(config, name)
         raise ForumbotError(f"game {name!r} was never started (start it with `forumbot game start {name}`)")
     return game
+
+
+def language_of(config: Config, name: str, game: GameRow | None) -> str:
+    """The language a game's GMs read its status in (issue 28): the game's own, Russian by default."""
+    if name in config.games:
+        return config.games[name].language
+    if game is not None:
+        try:
+            return setup_of(game).language
+        except (SetupError, KeyError, ValueError):  # a stored setup this version cannot read
+            pass
+    return "ru"

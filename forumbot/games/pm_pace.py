@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from typing import Mapping
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -15,11 +16,13 @@ from forumbot.config.types import Config
 from forumbot.errors import ConfigError
 from forumbot.store.models import ForumRow, GameRow, OutboxRow
 from forumbot.forum.registry import profile_for
+from forumbot.localtime import local
 
 SHOWN_FROM = 60.0  # seconds between two new PMs from which the line is worth a GM's attention
 
 
-def pm_eta_line(session: Session, config: Config, game: GameRow, now: datetime | None) -> str | None:
+def pm_eta_line(session: Session, config: Config, game: GameRow, now: datetime | None, t: Mapping[str, str],
+                zone: str) -> str | None:
     """The line for `game status`, or None when no PM waits or the forum's pace is quick or unknown. The
     forum table's `intervals` win over the engine's; the stored session's last new PM starts the count. An
     upper bound where some PMs are replies inside a kept conversation (XenForo: 30 s)."""
@@ -46,5 +49,4 @@ def pm_eta_line(session: Session, config: Config, game: GameRow, now: datetime |
         last = 0.0
     first = max(now.timestamp(), last + pace)
     eta = datetime.fromtimestamp(first + (waiting - 1) * pace, timezone.utc).replace(microsecond=0)
-    return (f"PMs waiting: {waiting}; the forum takes a new one every {pace:.0f} s: the last goes out about "
-            f"{eta.isoformat()} (when a tick runs then)")
+    return t["gs.pm_eta"].format(waiting=waiting, pace=f"{pace:.0f}", at=local(eta, zone))

@@ -124,7 +124,7 @@ def thread_conflicts(config: Config, name: str, running: Collection[str]) -> lis
             f"{other} has ended" for key, other in shared_threads(config.games, name) if other in running]
 
 
-def thread_warnings(config: Config, statuses: Mapping[str, str]) -> list[str]:
+def thread_warnings(config: Config, statuses: Mapping[str, str], t: Mapping[str, str]) -> list[str]:
     """check-config: games not started yet that share a thread with a running game (or one listed before them
     and not started). Legal (a season planned ahead), but `game start` waits for the other to end: say so."""
     warnings = []
@@ -135,7 +135,7 @@ def thread_warnings(config: Config, statuses: Mapping[str, str]) -> list[str]:
         for key, other in shared_threads(config.games, name):
             # of two games not started, the one listed later is the one that waits
             if statuses.get(other) in ACTIVE or (other not in statuses and order.index(other) < order.index(name)):
-                state = "still running" if other in statuses else "not started yet"
-                warnings.append(f"games.{name}.{key}: also the thread of game {other!r} ({state}); one game runs "
-                                f"in a thread at a time, so `forumbot game start {name}` waits until {other} has ended")
+                state = t["check.shared.running" if other in statuses else "check.shared.not_started"]
+                warnings.append(t["check.shared_thread"].format(game=name, key=key, other=repr(other), state=state,
+                                                                 other_name=other))
     return warnings

@@ -4,13 +4,14 @@ outbox, or how it ended."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Mapping
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config.types import Config
 from forumbot.errors import SetupError
-from forumbot.games.lookup import STOPPED, configured_game, setup_of
+from forumbot.games.lookup import STOPPED, configured_game, language_of, setup_of
 from forumbot.localtime import local
 from forumbot.model import Role
 from forumbot.outbox.store import MERGED
@@ -18,6 +19,7 @@ from forumbot.games.pm_pace import pm_eta_line
 from forumbot.store.models import GameRow, OutboxRow, SeatRow
 from forumbot.rules import get_variant
 from forumbot.engine.signup import run_signup
+from forumbot.texts import PLURALS, TABLES
 from forumbot.store.game import fold_game, load_game
 
 
@@ -25,15 +27,16 @@ from forumbot.store.game import fold_game, load_game
 
 
 def list_games(sessions: sessionmaker[Session], config: Config) -> list[tuple[str, str, str]]:
-    """(name, status, mode) for every game in the config or the database."""
+    """(name, status, mode) for every game in the config or the database, each in its game's language."""
     with sessions.begin() as session:
         stored = {g.name: g for g in session.scalars(select(GameRow))}
     rows = []
     for name in sorted(set(config.games) | set(stored)):
         game = stored.get(name)
-        status = game.status if game else "not started"
+        t = TABLES[language_of(config, name, game)]
+        status = _word(t, "gs.status.", game.status) if game else t["gs.not_started"]
         if game and name not in config.games:
-            status += " (no longer in the config)"
+            status += t["gs.gone_from_config"]
         mode = config.games[name].mode if name in config.games else (game.mode if game else "")
         rows.append((name, status, mode))
     return rows
@@ -44,7 +47,9 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         game = session.scalar(select(GameRow).where(GameRow.name == name))
         if game is None:
             configured_game(config, name)
-            return f"{name}: not started (start it with `forumbot game start {name}`)"
+            return TABLES[language_of(config, name, None)]["gs.not_started.hint"].format(name=name)
+        t = TABLES[language_of(config, name, game)]
+        zone = setup_of(game).schedule.timezone
         seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat_no)))
         counts = dict(session.execute(select(OutboxRow.status, func.count()).where(
             OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
@@ -56,117 +61,147 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
-        pm_eta = pm_eta_line(session, config, game, now)
-    zone = setup_of(game).schedule.timezone
+        pm_eta = pm_eta_line(session, config, game, now, t, zone)
     lines = [
-        f"{name}: {game.status}, mode {game.mode}, started {local(game.started_at, zone)}"
-        + (_closed(game, zone) if game.ended_at else ""),
-        f"commitment: {game.commitment}",
-        "seats: " + ", ".join(s.current_nick + (f" (for {s.nick})" if s.current_nick != s.nick else "")
-                              for s in seats),
-        "outbox: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "empty"),
+        t["gs.head"].format(name=name, status=_word(t, "gs.status.", game.status), mode=game.mode,
+                            at=local(game.started_at, zone), closed=_closed(t, game, zone) if game.ended_at else ""),
+        t["gs.commitment"].format(commitment=game.commitment),
+        t["gs.seats"].format(seats=", ".join(
+            t["gs.seat.replaced"].format(nick=s.current_nick, seat=s.nick) if s.current_nick != s.nick
+            else s.current_nick for s in seats)),
+        t["gs.outbox"].format(items=", ".join(
+            _word(t, "gs.outbox.", k, "{k} {n}").format(k=k, n=v) for k, v in sorted(counts.items()))
+            or t["gs.outbox.empty"]),
     ]
     if pm_eta:
         lines.append(pm_eta)
     if uncertain:
-        lines.append("maybe not delivered (interrupted, not re-sent): " + ", ".join(uncertain))
+        lines.append(t["gs.uncertain"].format(keys=", ".join(uncertain)))
     if merged:  # delivered, but inside the bot's previous post: players may miss it, and it reads as one post
-        lines.append(f"merged by the forum into the bot's previous post: {_posts(len(merged))} ("
-                     + ", ".join(f"{key} in the {where} thread" for key, where in merged)
-                     + "); turn off the board's post merging (MyBB: postmergemins = 0) so each is a post of its own")
+        lines.append(t["gs.merged"].format(posts=_posts(t, len(merged)), items=", ".join(
+            t["gs.merged.item"].format(key=key, thread=_word(t, "gs.thread.", where)) for key, where in merged)))
     for key, where, to, why in refused:  # issue 7 item 2: set aside, the GMs were told
-        lines.append(f"refused by the forum, not sent: {key} ({f'PM to {to}' if where == 'pm' else where + ' thread'})"
-                     f": {why}")
+        whom = (t["gs.refused.pm"].format(to=to) if where == "pm"
+                else _word(t, "gs.target.", where, f"{where} thread"))
+        lines.append(t["gs.refused"].format(key=key, to=whom, why=why))
     if now is not None and name in config.games:
         try:
             # an ended game is shown as it ended, not folded on past its end
             run = fold_game(sessions, config, name, game.ended_at or now)
         except SetupError as e:  # a stored setup the fold cannot run on: say so, with the rest of the status
-            lines.insert(1, f"not played: {e}")
+            lines.insert(1, t["gs.not_played"].format(error=e))
         else:
             alive = [p.nick for p in run.result.players if p.alive]
-            deadline = f", until {local(run.next_deadline, zone)}" if run.next_deadline and not game.ended_at else ""
+            deadline = (t["gs.until"].format(at=local(run.next_deadline, zone))
+                        if run.next_deadline and not game.ended_at else "")
             if run.next_deadline is None and game.ended_at is None and run.phase != "ended":
-                deadline = ", paused by a GM (no deadline runs until `продолжить`)"  # GameRun: None when paused
-            lines.insert(1, f"phase: {run.phase}{deadline}; alive ({len(alive)}): {', '.join(alive)}")
+                deadline = t["gs.paused"]  # GameRun: None when paused
+            lines.insert(1, t["gs.phase"].format(phase=phase_words(t, run.phase), deadline=deadline,
+                                                 count=len(alive), names=", ".join(alive)))
             if run.phase.startswith("signup"):
-                lines.insert(2, signup_line(sessions, config, name, now, zone))
+                lines.insert(2, signup_line(sessions, config, name, now, zone, t))
             elif game.ended_at is not None:
-                lines[2:2] = _the_end(game, run, zone)
+                lines[2:2] = _the_end(t, game, run, zone)
             else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
-                lines[2:2] = ["roles (for the GMs only):", *_seat_lines(run), *_don_line(game, run),
-                              *_reserve_lines(run, zone)]
+                lines[2:2] = [t["gs.roles"], *_seat_lines(t, run), *_don_line(t, game, run),
+                              *_reserve_lines(t, run, zone)]
             for day in run.history:  # R-12: a day a majority ended early (or will, after its delay)
                 if day.majority is None:
                     continue
                 nick, at = day.majority
                 if day.closed is not None:
-                    lines.append(f"{day.label}: ended at majority, {nick}'s post at {local(at, zone)}")
+                    lines.append(t["gs.majority.ended"].format(day=phase_words(t, day.label), nick=nick,
+                                                               at=local(at, zone)))
                 else:
-                    ends = f" at {local(run.next_deadline, zone)}" if run.next_deadline else ""
-                    lines.append(f"{day.label}: majority for {nick} since {local(at, zone)}; the day ends{ends}"
-                                 " unless a change of vote breaks it")
+                    ends = t["gs.majority.ends"].format(at=local(run.next_deadline, zone)) if run.next_deadline else ""
+                    lines.append(t["gs.majority.pending"].format(day=phase_words(t, day.label), nick=nick,
+                                                                 at=local(at, zone), ends=ends))
             for item, phase, stamped, where in run.late:  # C-13: stored, the GMs told; the announced results stand
-                lines.append(f"late: {where} {item} (stamped {local(stamped, zone)}) was read after {phase} was "
-                             "resolved; it counts from when it was read")
+                lines.append(t["gs.late"].format(where=_word(t, "gs.where.", where), item=item,
+                                                 at=local(stamped, zone), phase=phase_words(t, phase)))
     return "\n".join(lines)
 
 
-def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, zone: str) -> str:
-    """S-2: who holds a place, who is in the reserve, the close in force (`game status`, the dashboard)."""
+def phase_words(t: Mapping[str, str], label: str) -> str:
+    """A phase as the engine labels it ("day 2", "signup open") in the table's words; an unknown one as it is."""
+    kind, _, rest = label.partition(" ")
+    if kind == "signup":
+        return t["gs.phase.signup"].format(state=_word(t, "gs.signup.", rest))
+    key = f"gs.phase.{kind}"
+    if key not in t:
+        return label
+    return t[key].format(n=rest) if rest else t[key]
+
+
+def _word(t: Mapping[str, str], prefix: str, value: str, fallback: str | None = None) -> str:
+    """The table's word for a stored value (a status, a thread, a cause); the value itself where it has none."""
+    return t.get(prefix + value, value if fallback is None else fallback)
+
+
+def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, zone: str,
+                t: Mapping[str, str]) -> str:
+    """S-2: who holds a place, who is in the reserve, the close in force (`game status`)."""
     with sessions.begin() as session:
         setup, inputs, _ = load_game(session, config, session.scalars(select(GameRow.id).where(GameRow.name == name)).one())
     s = run_signup(setup.signup, inputs, now)  # type: ignore[arg-type]
-    return (f"sign-up: {s.state}, {len(s.players)} of {setup.signup.seats} (closes "  # type: ignore[attr-defined]
-            f"{local(s.closes, zone)}{', extended' if s.extended else ''}); players: {', '.join(s.players) or '-'}; "
-            f"reserve: {', '.join(s.reserve) or '-'}")
+    return t["gs.signup"].format(state=_word(t, "gs.signup.", s.state), count=len(s.players),
+                                 seats=setup.signup.seats,  # type: ignore[attr-defined]
+                                 at=local(s.closes, zone), extended=t["gs.signup.extended"] if s.extended else "",
+                                 players=", ".join(s.players) or "-", reserve=", ".join(s.reserve) or "-")
 
 
-def _closed(game: GameRow, zone: str) -> str:
+def _closed(t: Mapping[str, str], game: GameRow, zone: str) -> str:
     """When the bot closed the game: a GM's walk-through read two end times (this tick's and the game's own
     "game over at", the deciding deadline) and could not tell which was the game's end."""
     if game.status in STOPPED:
-        return f", stopped {local(game.ended_at, zone)}"
-    return f", closed by the tick of {local(game.ended_at, zone)} (the game's end: see result)"
+        return t["gs.closed.stopped"].format(at=local(game.ended_at, zone))
+    return t["gs.closed.tick"].format(at=local(game.ended_at, zone))
 
 
-def _posts(n: int) -> str:
-    return f"{n} post" if n == 1 else f"{n} posts"
+def _posts(t: Mapping[str, str], n: int) -> str:
+    language = "en" if t is TABLES["en"] else "ru"
+    return f"{n} {t['forms.post'].split('|')[PLURALS[language](n)]}"
 
 
-def _the_end(game: GameRow, run, zone: str) -> list[str]:
+def _the_end(t: Mapping[str, str], game: GameRow, run, zone: str) -> list[str]:
     """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
     result = run.result
     if game.status in STOPPED:
-        how = f"stopped by `forumbot game stop` at {local(game.ended_at, zone)}, no winner"
+        how = t["gs.result.stopped"].format(at=local(game.ended_at, zone))
         if game.stop_reason:
-            how += f" (reason: {game.stop_reason})"
+            how += t["gs.result.reason"].format(reason=game.stop_reason)
     else:
-        how = f"game over at {local(result.ended_at or game.ended_at, zone)}: winner {result.winner or 'none'}"
-    return [f"result: {how}; seed {game.seed}", *_seat_lines(run)]
+        how = t["gs.result.over"].format(at=local(result.ended_at or game.ended_at, zone),
+                                         winner=_word(t, "gs.winner.", result.winner or "none"))
+    return [t["gs.result"].format(how=how, seed=game.seed), *_seat_lines(t, run)]
 
 
-def _seat_lines(run) -> list[str]:
+def _seat_lines(t: Mapping[str, str], run) -> list[str]:
     lines = []
     for p in run.result.players:
-        fate = "alive" if p.alive else (f"out ({p.died.cause}, {p.died.phase})" if p.died else "out")
-        lines.append(f"  {p.nick}: {p.role}, {fate}")
+        if p.alive:
+            fate = t["gs.alive"]
+        elif p.died:
+            fate = t["gs.out.how"].format(cause=_word(t, "gs.cause.", p.died.cause), phase=phase_words(t, p.died.phase))
+        else:
+            fate = t["gs.out"]
+        lines.append(t["gs.seat"].format(nick=p.nick, role=_word(t, "role.", str(p.role)), fate=fate))
     return lines
 
 
-def _reserve_lines(run, zone: str) -> list[str]:
+def _reserve_lines(t: Mapping[str, str], run, zone: str) -> list[str]:
     """S-4: the reserve in order and the seats offered to it now (a game without a sign-up has none)."""
     if run.reserve is None:
         return []
-    return [f"reserve: {', '.join(run.reserve) or '-'}",
-            *(f"offered: the seat of {nick} to {to}, until {local(until, zone)}" for nick, to, until in run.offers)]
+    return [t["gs.reserve"].format(names=", ".join(run.reserve) or "-"),
+            *(t["gs.offer"].format(nick=nick, to=to, at=local(until, zone)) for nick, to, until in run.offers)]
 
 
-def _don_line(game: GameRow, run) -> list[str]:
+def _don_line(t: Mapping[str, str], game: GameRow, run) -> list[str]:
     """M-1: who the Don is, or that the mafia have not chosen him yet (a variant without one says nothing)."""
     don = [p.nick for p in run.result.players if p.role is Role.DON]
     if don:
-        return [f"don: {don[0]}"]
+        return [t["gs.don"].format(nick=don[0])]
     if Role.DON in get_variant(setup_of(game).variant).roles:
-        return ["don: not chosen yet (the mafia choose him during Setup, M-1)"]
+        return [t["gs.don.not_chosen"]]
     return []

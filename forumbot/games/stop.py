@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config.types import Config
 from forumbot.errors import ForumbotError, SetupError
 from forumbot.game import STOP_KEY
-from forumbot.games.lookup import configured_game, setup_of
+from forumbot.games.lookup import configured_game, language_of, setup_of
+from forumbot.texts import TABLES
 from forumbot.model import Role
 from forumbot.store.models import GameRow, SeatRow
 from forumbot.engine.setup import commitment_text
@@ -27,12 +28,13 @@ def stop_game(sessions: sessionmaker[Session], config: Config, name: str, now: d
     delivers for (no reading, no fold), then "stopped". PMs sent after `now` are no longer the game's."""
     with sessions.begin() as session:
         game = session.scalar(select(GameRow).where(GameRow.name == name))
+        t = TABLES[language_of(config, name, game)]  # issue 28: the game's GMs read its refusals in its language
         if game is None:
             configured_game(config, name)
-            raise ForumbotError(f"game {name!r} was never started; there is nothing to stop")
+            raise ForumbotError(t["stop.never_started"].format(name=repr(name)))
         status = game.status
     if status != "running":
-        raise ForumbotError(f"game {name!r} is {status}, not running; there is nothing to stop")
+        raise ForumbotError(t["stop.not_running"].format(name=repr(name), status=t.get("gs.status." + status, status)))
     configured_game(config, name)
     try:
         roles = [(p.nick, p.role, p.alive) for p in fold_game(sessions, config, name, now).result.players]

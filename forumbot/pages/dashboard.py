@@ -18,6 +18,7 @@ from forumbot.store.models import CursorRow, GameRow, OutboxRow
 from forumbot.store.records import phase_stream
 
 STUCK = ("uncertain", "refused", "queued")
+MOSCOW = "Europe/Moscow"  # the games' default zone: a dashboard without the config knows no other
 
 
 def _outcome(o) -> dict[str, Any]:
@@ -70,7 +71,8 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None,
                 "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
             if config is not None:
-                games[-1]["language"], games[-1]["lines"] = game_lines(session, config, g, games[-1], now)
+                games[-1]["language"], games[-1]["timezone"], games[-1]["lines"] = game_lines(
+                    session, config, g, games[-1], now)
     return {"at": now.isoformat(), "games": games}
 
 
@@ -81,7 +83,7 @@ def to_text(d: dict[str, Any]) -> str:
         if "lines" in g:
             lines += [g["lines"][0]] + ["  " + line for line in g["lines"][1:]]
             if g.get("last_tick"):
-                lines.append("  " + tick_line(g["last_tick"], g["language"]))
+                lines.append("  " + tick_line(g["last_tick"], g["language"], g.get("timezone", MOSCOW)))
             continue
         outbox = ", ".join(f"{n} {k}" for k, n in g["outbox"].items()) or "empty"
         age = f"; oldest pending {g['oldest_pending_seconds']} s" if g["oldest_pending_seconds"] is not None else ""
@@ -98,7 +100,7 @@ def to_text(d: dict[str, Any]) -> str:
                          + (f"; {last['error']}" if last["error"] else "") + f" (so since {last['since']})")
         for s in g["stuck"]:
             lines.append(f"  stuck {s['status']}: {s['key']} ({s['attempts']} attempt(s)): {s['last_error']}")
-    return "\n".join(lines) or said_for(_language(d), "Europe/Moscow")("none")
+    return "\n".join(lines) or said_for(_language(d), MOSCOW)("none")
 
 
 def _language(d: dict[str, Any]) -> str:
@@ -107,14 +109,21 @@ def _language(d: dict[str, Any]) -> str:
     return "en" if found == {"en"} else "ru"
 
 
+def _zone(d: dict[str, Any]) -> str:
+    """The page's own time ("На 01.12 10:00 МСК"): in its games' zone when they share one, else Moscow's."""
+    found = {g.get("timezone", MOSCOW) for g in d["games"]}
+    return found.pop() if len(found) == 1 else MOSCOW
+
+
 def to_html(d: dict[str, Any]) -> bytes:
     """`/_dashboard` as a page in the GMs' language: each game's lines (issue 28 item 14), escaped."""
     # imported here: the page's templates (Jinja2) are loaded only when the dashboard is served
     from forumbot.pages.site import env
 
     language = _language(d)
-    said = said_for(language, "Europe/Moscow")
-    games = [(g["lines"][0], g["lines"][1:] + ([tick_line(g["last_tick"], g["language"])] if g.get("last_tick") else []))
+    said = said_for(language, _zone(d))
+    games = [(g["lines"][0], g["lines"][1:] + ([tick_line(g["last_tick"], g["language"], g.get("timezone", MOSCOW))]
+                                               if g.get("last_tick") else []))
              if "lines" in g else (g["game"], []) for g in d["games"]]
     at = said.words.time(datetime.fromisoformat(d["at"]))
     return env().get_template("dashboard.html").render(lang=language, title=said("title"), at=said("at", at=at),

@@ -113,8 +113,8 @@ def said_for(language: str, timezone: str) -> Said:
 
 
 def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[str, Any],
-               now: datetime) -> tuple[str, list[str]]:
-    """(the game's language, its lines): the game's state from its fold (with `config`, which routes its inputs)
+               now: datetime) -> tuple[str, str, list[str]]:
+    """(the game's language, its time zone, its lines): the game's state from its fold (with `config`, which routes its inputs)
     and `g`, the outbox figures `dashboard` gathered."""
     setup: GameSetup | None = None
     w: Work | None = None
@@ -132,8 +132,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     words = s.words
     head = f"{row.name}: {s.either('status.' + row.status, row.status)}"
     if g["phase"]:
-        known = g["phase"].split(" ")[0] in ("day", "night", "runoff", "setup", "ended")
-        head += ", " + (words.label(g["phase"]) if known else g["phase"])  # a sign-up's phase as stored
+        head += ", " + words.label(g["phase"])
     if g["deadline"]:
         at = datetime.fromisoformat(g["deadline"])
         ahead = words.ahead(at, now)
@@ -158,7 +157,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     lines.append(_outbox(g, s))
     for st in g["stuck"]:
         lines.append(_stuck(st, s))
-    return words.language, lines
+    return words.language, zone, lines
 
 
 def tick_line(last: dict[str, Any], language: str, timezone: str = "Europe/Moscow") -> str:

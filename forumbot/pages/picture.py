@@ -23,6 +23,9 @@ WIDTH, NAME_W, LANE_H, PAD = 960, 170, 22, 12
 # that size (the desktop picture shrunk to 412 px had them at ~4.5 px)
 PHONE_WIDTH, PHONE_NAME_W = 400, 96
 FONT = "DejaVu Sans, Verdana, sans-serif"
+# a character's advance in DejaVu Sans, in ems, on the wide side (Cyrillic capitals, Latin m/w): a label is cut
+# or a line wrapped by this estimate, so it never reaches the clip
+CHAR_EM = 0.64
 _UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -46,20 +49,35 @@ class _Svg:
         self.clips = 0
         self.width = width
         self.name_w = NAME_W if width == WIDTH else PHONE_NAME_W
-        self.wrap = 130 if width == WIDTH else 52  # characters of a summary line
+        self.wrap = int((width - 2 * PAD) // (CHAR_EM * 12))  # characters of a 12 px summary line
 
     def add(self, s: str) -> None:
         self.parts.append(s)
 
     def label(self, x: float, y: float, w: float, value: str, fill: str = "#000", size: int = 12,
               weight: str = "normal") -> None:
-        """A text clipped to its box, so a long nickname stays inside the layout."""
+        """A text that fits its box: a long nickname shortened with an ellipsis (issue 28 item 12: at phone width
+        one was cut mid-letter, read as another name) and named in full in its tooltip; the clip stays as the
+        guard for a font wider than the estimate."""
+        shown = fitted(value, w, size)
+        if not shown:
+            return
         self.clips += 1
         cid = f"c{self.clips}"
         self.add(f'<clipPath id="{cid}"><rect x="{_n(x)}" y="{_n(y - size)}" width="{_n(max(w, 0))}" '
                  f'height="{_n(size * 1.5)}"/></clipPath>')
+        tip = f"<title>{text(value)}</title>" if shown != value else ""
         self.add(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" fill="{fill}" font-weight="{weight}" '
-                 f'clip-path="url(#{cid})">{text(value)}</text>')
+                 f'clip-path="url(#{cid})">{tip}{text(shown)}</text>')
+
+
+def fitted(value: str, width: float, size: int) -> str:
+    """`value` as it fits `width` px at font `size`: whole, or cut with «…» at the last character that fits; ""
+    where not even one character and the ellipsis fit (the segment's tooltip names it)."""
+    room = int(max(width, 0) // (CHAR_EM * size))
+    if len(value) <= room:
+        return value
+    return value[:room - 1].rstrip() + "…" if room >= 2 else ""
 
 
 def render(days: list[DayData], words: Words, title: str, until: datetime | None = None,
@@ -152,7 +170,7 @@ def summary(day: DayData, words: Words, width: int = 130) -> list[str]:
     """The final tally (an open day's running one, said to be not final) and the outcome in words, one a line
     of at most `width` characters (a long nickname broken, not cut off at the picture's edge)."""
     head = words("final") if day.closed is not None else words("running", at=words.time(as_of(day)))
-    lines = [f"{head}:" + ("" if day.final else " " + words("no_votes"))]
+    lines = _wrap(f"{head}:" + ("" if day.final else " " + words("no_votes")), width)
     for t, voters in day.final:
         lines += _wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", width)
     return lines + [part for line in outcome(day, words, width) for part in _wrap(line, width)]

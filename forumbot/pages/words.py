@@ -11,7 +11,10 @@ from forumbot.pages.daydata import DayData, lead
 from forumbot.texts import Texts, get_texts
 
 RU: dict[str, str] = {
-    "day": "День {n}", "runoff": "Перестрелка дня {n}", "night": "Ночь {n}", "setup": "Набор", "ended": "Игра окончена",
+    "day": "День {n}", "runoff": "Перестрелка дня {n}", "night": "Ночь {n}", "setup": "Подготовка", "ended": "Игра окончена",
+    # S-2: a sign-up's phase as the store keeps it ("signup open"); «Набор» is the sign-up, not Setup
+    "signup": "Набор: {state}", "signup.waiting": "ещё не открыт", "signup.open": "открыт", "signup.closed": "закрыт",
+    "signup.cancelled": "отменён",
     "picture.title": "{phase}: как менялись голоса",
     "picture.desc": "Полоса на каждого голосующего; цвет и подпись — за кого его голос; крестик — пост, не засчитанный как голос.",
     "final": "Итог", "outcome": "Исход", "nobody": "никто не покидает игру", "leaves": "игру покидает {names}",
@@ -85,6 +88,8 @@ RU: dict[str, str] = {
 
 EN: dict[str, str] = {
     "day": "Day {n}", "runoff": "Runoff of day {n}", "night": "Night {n}", "setup": "Setup", "ended": "Game over",
+    "signup": "Sign-up: {state}", "signup.waiting": "not open yet", "signup.open": "open", "signup.closed": "closed",
+    "signup.cancelled": "cancelled",
     "picture.title": "{phase}: how the votes moved",
     "picture.desc": "One lane per voter; colour and label say whom the vote is for; a cross marks a post that did not count.",
     "final": "Final", "outcome": "Outcome", "nobody": "nobody leaves the game", "leaves": "{names} leave(s) the game",
@@ -175,8 +180,10 @@ class Words:
         return self(kind, n=number)
 
     def label(self, label: str) -> str:
-        """A phase label as the engine writes it ("day 2", "runoff 1", "night 3", "setup") in words."""
+        """A phase label as the engine writes it ("day 2", "runoff 1", "night 3", "setup", "signup open") in words."""
         kind, _, n = label.partition(" ")
+        if kind == "signup":
+            return self(kind, state=self.table.get(f"signup.{n}", n))
         return self(kind, n=int(n)) if n else self(kind)
 
     def time(self, at: datetime | None) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import urlparse
 from zoneinfo import ZoneInfo
 
@@ -20,6 +20,7 @@ from forumbot.forum.registry import (  # the bundled adapters' page reading, thr
     detect_engine, extract_posts, inbox_problems, page_info, post_id, query_params, select, select_one, text,
     topic_problems,
 )
+from forumbot.texts import TABLES
 from forumbot.errors import CaptchaRequired, FormRejected, ForumbotError, LoginRequired, PageFormatChanged
 from forumbot.forum.adapter import THREAD_PAGE, can
 
@@ -62,33 +63,35 @@ class ProbeReport:
         return out
 
 
-def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, login: bool = True) -> ProbeReport:
+def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, login: bool = True,
+          language: str = "en") -> ProbeReport:
     """Read `thread` (and the inbox unless `guest`) through an HTML adapter and report what it made of them;
     `login=False` when the adapter has logged in already. A network failure propagates (ForumError); what the
-    profile fails to find is in `problems`."""
+    profile fails to find is in `problems`, worded in `language` (the GMs', issue 28 item 4)."""
+    t = TABLES[language]
     profile = adapter.profile
     engine = profile.engine if profile is not None else adapter.engine
     tz = adapter.tz.key if isinstance(adapter.tz, ZoneInfo) else ""
     report = ProbeReport(forum=forum, engine=engine, detected=None, guest=guest, thread=thread, timezone=tz)
     if profile is None and can(adapter, THREAD_PAGE):
-        return _probe_api(adapter, thread, report, login=login)
+        return _probe_api(adapter, thread, report, t, login=login)
     if profile is None:
-        report.problems.append(f"engine {engine}: probe reads HTML engines only (this one has no page profile)")
+        report.problems.append(t["probe.html_only"].format(engine=engine))
         return report
     report.unverified = sorted(profile.unverified)
     # what the bot paces by: the profile's flood timers, as the forum table's `intervals` or `limits` changed them
     report.limits = dict(sorted(adapter.transport.intervals.items()))
-    where = f"forums.{forum}" if forum else "the profile"
+    where = f"forums.{forum}" if forum else t["probe.where.profile"]
     if not guest and login:
         try:
             adapter.login()
         except LOGIN_REFUSED as e:
-            report.problems.append(f"{where}: cannot log in: {e}")
+            report.problems.append(t["probe.cannot_log_in"].format(where=where, error=e))
             guest = True  # read what a guest sees: the thread may still tell what else is wrong
     try:
         tid = adapter.topic_id(thread)
     except ValueError as e:
-        report.problems.append(f"{thread}: {e} (give the topic's address or number)")
+        report.problems.append(t["probe.not_a_topic"].format(thread=thread, error=e))
         return report
     path = thread if re.match(r"https?://", thread) else adapter.url("topic", topic=tid)
     pages = []
@@ -99,8 +102,8 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
     report.detected = detect_engine(topic_tree, topic_page.content.decode(topic_page.charset or "utf-8", "replace"),
                                     cookies)
     if report.detected and report.detected != engine:
-        report.problems.append(f"{where}.engine: the board looks like {report.detected}, not {engine}")
-    _read_posts(adapter, profile, topic_page, topic_tree, tid, report)
+        report.problems.append(t["probe.other_engine"].format(where=where, seen=report.detected, engine=engine))
+    _read_posts(adapter, profile, topic_page, topic_tree, tid, report, t)
     report.problems.extend(topic_problems(adapter, topic_page))  # the tick's own checks (issue 17 item 20)
     _pagination(profile, topic_page.url, topic_tree, report)
     reads_header = adapter.shows_unread_pms
@@ -118,25 +121,24 @@ def probe(adapter: Any, thread: str, *, forum: str = "", guest: bool = False, lo
         report.selectors[f"selectors.{name}"] = any(select_one(t, css) is not None for t in pages)
     for i, css in enumerate(profile.strip):
         report.selectors[f"strip[{i}]"] = any(select_one(t, css) is not None for t in pages)
-    hint = f" (a custom style? override it in [forums.{forum or 'NAME'}.profile.selectors])"
     for name in NEEDED_ON_TOPIC:
         if select_one(topic_tree, profile.selectors[name]) is None:
-            report.problems.append(f"selectors.{name}: {profile.selectors[name]!r} matched nothing on "
-                                   f"{topic_page.url}{hint}")
+            report.problems.append(t["probe.selector_missed"].format(
+                name=name, css=repr(profile.selectors[name]), url=topic_page.url, forum=forum or "NAME"))
     if inbox_tree is not None:
         for name in NEEDED_ON_INBOX:
             if select_one(inbox_tree, profile.selectors[name]) is None:
-                report.problems.append(f"selectors.{name}: {profile.selectors[name]!r} matched nothing on the inbox "
-                                       f"{inbox_page.url}{hint}")
+                report.problems.append(t["probe.selector_missed_inbox"].format(
+                    name=name, css=repr(profile.selectors[name]), url=inbox_page.url, forum=forum or "NAME"))
     return report
 
 
-def _probe_api(adapter: Any, thread: str, report: ProbeReport, *, login: bool) -> ProbeReport:
+def _probe_api(adapter: Any, thread: str, report: ProbeReport, t: Mapping[str, str], *, login: bool) -> ProbeReport:
     """The flows an API adapter can try without writing (issue 28 item 7): who the key acts as, the thread's first
     page, the conversation list (not opened: opening marks a conversation read); each verified or failing.
     Posting and sending PMs are not tried: probe writes nothing."""
     report.api = True
-    where = f"forums.{report.forum}" if report.forum else "the API"
+    where = f"forums.{report.forum}" if report.forum else t["probe.where.api"]
     if not report.guest:
         if login:
             try:
@@ -144,14 +146,14 @@ def _probe_api(adapter: Any, thread: str, report: ProbeReport, *, login: bool) -
                 report.flows["login"] = "verified"
             except LOGIN_REFUSED as e:
                 report.flows["login"] = f"failing: {e}"
-                report.problems.append(f"{where}: the API key was refused: {e}")
+                report.problems.append(t["probe.key_refused"].format(where=where, error=e))
         else:
             report.flows["login"] = "verified"
     try:
         posts, pages = adapter.thread_page(thread, 1)
     except ValueError as e:
         report.flows["thread"] = f"failing: {e}"
-        report.problems.append(f"{thread}: {e} (give the topic's address or number)")
+        report.problems.append(t["probe.not_a_topic"].format(thread=thread, error=e))
     except LOGIN_REFUSED as e:
         report.flows["thread"] = f"failing: {e}"
         report.problems.append(f"thread: {e}")
@@ -184,7 +186,8 @@ def _post_row(p: Any, *, notice: bool = False, signed: bool = False) -> dict[str
     }
 
 
-def _read_posts(adapter: Any, profile: Any, page: Any, tree: Any, tid: str, report: ProbeReport) -> None:
+def _read_posts(adapter: Any, profile: Any, page: Any, tree: Any, tid: str, report: ProbeReport,
+                t: Mapping[str, str]) -> None:
     sel = profile.selectors
     try:
         posts = extract_posts(tree, profile, adapter.ctx(page), tid)
@@ -198,8 +201,7 @@ def _read_posts(adapter: Any, profile: Any, page: Any, tree: Any, tid: str, repo
         notice = el is not None and "edit_notice" in sel and select_one(el, sel["edit_notice"]) is not None
         report.posts.append(_post_row(p, notice=notice, signed=signed))
     if not posts and select(tree, sel["post"]):
-        report.problems.append(f"posts: {len(select(tree, sel['post']))} post container(s) but no post read "
-                               f"(selectors.body or the post ids)")
+        report.problems.append(t["probe.no_post_read"].format(count=len(select(tree, sel["post"]))))
 
 
 def _pagination(profile: Any, url: str, tree: Any, report: ProbeReport) -> None:

@@ -399,7 +399,7 @@ def test_check_config_warns_of_a_user_api_key_with_a_fast_poll_issue10_item5e(tm
         path.write_text(config_toml('user_api_key_env = "FORUMBOT_TALK_USER_KEY"', poll=poll), encoding="utf-8")
         assert main(["check-config", "-c", str(path)]) == 0  # a warning, not a problem
         err = capsys.readouterr().err
-        assert ("warning: forums.talk: a user API key allows 2,880 requests a day" in err) is warned
+        assert ("предупреждение: forums.talk: a user API key allows 2,880 requests a day" in err) is warned
         assert "no API key" not in err
 
 

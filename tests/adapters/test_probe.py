@@ -153,6 +153,9 @@ def test_cli_probe_exits_2_naming_the_renamed_post_container(tmp_path, monkeypat
     assert code == 2
     assert "MISS selectors.post" in captured.out
     assert "forumbot: selectors.post: " in captured.err
+    # issue 28 item 4: the game is Russian, so is what the probe says is wrong (the engine's selector stays as is)
+    assert "ничего не нашёл на" in captured.err and "задайте селектор в [forums.main.profile.selectors]" in captured.err
+    assert "matched nothing" not in captured.out + captured.err
 
 
 def test_cli_probe_guest_reads_a_public_thread_without_config_or_login(tmp_path, monkeypatch, capsys):

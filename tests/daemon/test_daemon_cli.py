@@ -55,7 +55,7 @@ def test_tick_before_db_upgrade_exits_2_naming_the_command(config, capsys):
 def test_the_whole_lifecycle_from_the_command_line(config, capsys):
     assert run(capsys, "db", "upgrade", "-c", str(config))[0] == 0
     code, out, _ = run(capsys, "game", "list", "-c", str(config))
-    assert code == 0 and out.split() == ["g1", "not", "started", "live"]
+    assert code == 0 and out.split() == ["g1", "не", "начата", "live"]
     code, out, _ = run(capsys, "game", "start", "g1", "-c", str(config))
     assert code == 0 and "контрольная сумма раздачи ролей" in out
     # tick holds back what is younger than grace_seconds: the GM is told when the role PMs go, not "next tick"
@@ -63,8 +63,8 @@ def test_the_whole_lifecycle_from_the_command_line(config, capsys):
     assert run(capsys, "game", "start", "g1", "-c", str(config))[0] == 2  # once only
     assert run(capsys, "tick", "-c", str(config))[0] == 0
     code, out, _ = run(capsys, "game", "status", "g1", "-c", str(config))
-    assert code == 0 and "g1: running" in out and "sent 11" in out  # the player list and ten role PMs
-    assert "phase: setup" in out and "alive (10)" in out
+    assert code == 0 and "g1: идёт" in out and "отправлено 11" in out  # the player list and ten role PMs
+    assert "фаза: подготовка" in out and "в игре (10)" in out
     assert run(capsys, "game", "status", "nope", "-c", str(config))[0] == 2
 
 
@@ -126,10 +126,10 @@ def test_a_second_tick_skips_a_locked_game_and_exits_0(config, capsys):
         assert mine
         assert run(capsys, "tick", "-c", str(config))[0] == 0
         code, out, _ = run(capsys, "game", "status", "g1", "-c", str(config))
-        assert "outbox: empty" in out  # the locked game was left alone
+        assert "очередь сообщений: пусто" in out  # the locked game was left alone
     engine.dispose()
     assert run(capsys, "tick", "-c", str(config))[0] == 0
-    assert "sent 11" in run(capsys, "game", "status", "g1", "-c", str(config))[1]
+    assert "отправлено 11" in run(capsys, "game", "status", "g1", "-c", str(config))[1]
 
 
 def test_the_core_cli_offers_the_daemon_commands(capsys):

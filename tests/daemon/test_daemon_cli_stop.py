@@ -38,7 +38,7 @@ def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_
     before = len(w.bot_posts())
     w.now += timedelta(hours=1)
     code, out, _ = cli("game", "stop", "g1", "--reason", "Сервер переезжает.")
-    assert code == 0 and "stopped" in out
+    assert code == 0 and out.startswith("g1: остановлена; заключительный пост (")  # issue 28: the game's language
     assert _status(w) == "stopping" and len(w.bot_posts()) == before  # nothing sent by the command itself
     w.tick()
     posts = w.bot_posts("g1/game")
@@ -54,15 +54,15 @@ def test_game_stop_posts_the_roles_through_the_outbox_and_the_game_is_no_longer_
     w.tick()
     assert w.state() == sent
     code, out, _ = cli("game", "status", "g1")
-    assert code == 0 and "g1: stopped" in out and "result: stopped by `forumbot game stop`" in out
-    assert "  Дон: don, alive" in out and "  Маф1: mafia, out (vote, day 1)" in out
+    assert code == 0 and "g1: остановлена" in out and "итог: остановлена командой `forumbot game stop`" in out
+    assert "  Дон: дон мафии, в игре" in out and "  Маф1: мафия, вне игры (повешение, день 1)" in out
     code, _, err = cli("game", "stop", "g1")
-    assert code == 2 and err.strip() == "forumbot: game 'g1' is stopped, not running; there is nothing to stop"
+    assert code == 2 and err.strip() == "forumbot: игра 'g1' — остановлена, а не идёт; останавливать нечего"
 
 
 def test_game_stop_of_a_game_never_started_or_unknown_is_one_line(world, cli):
     code, _, err = cli("game", "stop", "g1")
-    assert code == 2 and "never started" in err and len(err.splitlines()) == 1
+    assert code == 2 and "не была начата" in err and len(err.splitlines()) == 1
     code, _, err = cli("game", "stop", "nope")
     assert code == 2 and "no game named 'nope'" in err
 
@@ -79,13 +79,13 @@ def test_game_status_of_an_ended_game_shows_the_end(world, cli):
     assert _status(w) == "ended"
     w.now += timedelta(days=5)
     code, out, _ = cli("game", "status", "g1")
-    assert code == 0 and "winner town" in out and "seed 7" in out
-    assert "  Дон: don, out (modkill" in out and "  Шериф: sheriff, alive" in out
-    assert "phase: ended;" in out  # folded to its end, not past it
+    assert code == 0 and "победитель — город" in out and "зерно 7" in out
+    assert "  Дон: дон мафии, вне игры (модкилл" in out and "  Шериф: шериф, в игре" in out
+    assert "фаза: игра окончена;" in out  # folded to its end, not past it
     # one end time a GM reads as the game's end (the result line's), the tick's named as the tick's
     first = out.splitlines()[0]
-    assert ", closed by the tick of " in first and "(the game's end: see result)" in first and ", ended 20" not in first
-    assert len([line for line in out.splitlines() if "game over at" in line]) == 1
+    assert ", закрыта тиком " in first and "(конец самой игры — в строке «итог»)" in first and ", окончена 20" not in first
+    assert len([line for line in out.splitlines() if line.startswith("итог: игра окончена ")]) == 1
 
 
 def _refuse(w, *nicks: str) -> None:
@@ -182,3 +182,15 @@ def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, 
     closing = closing.replace("[b]", "").replace("[/b]", "")
     assert "Игра остановлена ведущим" in closing and "Дон — дон" in closing and "вне игры" not in closing
     assert _status(w) == "stopped"
+
+
+def test_game_stop_answers_an_english_games_gm_in_english(world, cli):
+    """issue 28: `game stop` answered in English whatever the game's language (a Russian one's above)."""
+    w = world
+    text = w.config_path.read_text(encoding="utf-8")
+    w.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    play(w, upto=3)
+    code, out, _ = cli("game", "stop", "g1")
+    assert code == 0 and out.startswith("g1: stopped; the closing post (") and "closes the game" in out
+    code, _, err = cli("game", "stop", "g1")
+    assert code == 2 and err.strip() == "forumbot: game 'g1' is stopping, not running; there is nothing to stop"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -34,13 +35,13 @@ def test_game_status_of_a_running_game_speaks_moscow_time_and_shows_the_roles(wo
     w = world
     play(w, upto=3)  # Day 1 resolved at 2026-12-02 10:01 MSK: Маф1 is out, night 1 until 22:00
     out = cli("game", "status", "g1")
-    assert "started 2026-11-30 10:00:00 Europe/Moscow" in out
-    assert "phase: night 1, until 2026-12-02 22:00:00 Europe/Moscow;" in out
+    assert out.startswith("g1: идёт, режим ") and "начата 2026-11-30 10:00:00 Europe/Moscow" in out
+    assert "фаза: ночь 1, до 2026-12-02 22:00:00 Europe/Moscow;" in out
     assert "+00:00" not in out
     lines = out.splitlines()
-    roles = lines.index("roles (for the GMs only):")
-    assert lines[roles + 1:roles + 4] == ["  Шериф: sheriff, alive", "  Дон: don, alive", "  Маф1: mafia, out (vote, day 1)"]
-    assert "don: Дон" in lines
+    roles = lines.index("роли (только для ведущих):")
+    assert lines[roles + 1:roles + 4] == ["  Шериф: шериф, в игре", "  Дон: дон мафии, в игре", "  Маф1: мафия, вне игры (повешение, день 1)"]
+    assert "дон: Дон" in lines
     # what the players see never names a role before the end
     assert not [t for _, t, _ in w.bot_posts() if "дон мафии" in t or "мирный житель" in t]
 
@@ -52,10 +53,10 @@ def test_game_status_of_a_stopped_game_names_when_in_the_games_zone_and_why(worl
     cli("game", "stop", "g1", "--reason", "Сервер переезжает.")
     w.tick()
     out = cli("game", "status", "g1")
-    assert ("result: stopped by `forumbot game stop` at 2026-12-02 11:01:00 Europe/Moscow, no winner "
-            "(reason: Сервер переезжает.); seed 7") in out
-    assert "roles (for the GMs only)" not in out  # the end lists them already
-    assert ", stopped 2026-12-02 11:01:00 Europe/Moscow" in out.splitlines()[0]
+    assert ("итог: остановлена командой `forumbot game stop` 2026-12-02 11:01:00 Europe/Moscow, без победителя "
+            "(причина: Сервер переезжает.); зерно 7") in out
+    assert "роли (только для ведущих)" not in out  # the end lists them already
+    assert ", остановлена 2026-12-02 11:01:00 Europe/Moscow" in out.splitlines()[0]
 
 
 def test_probe_shows_post_times_in_the_games_zone():
@@ -76,3 +77,30 @@ def test_game_start_speaks_the_games_language(world, cli):
     out = cli("game", "start", "g1")
     assert out.startswith("g1: started; commitment ")
     assert "The first tick from 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0) sends the role PMs" in out
+
+
+def test_game_status_and_list_speak_the_games_language(world, cli):
+    """issue 28 item 1: `game status` and `game list` were English whatever the game's language: a Russian game's
+    GM reads Russian (above), an English game's GM reads English, nothing Russian but the players' nicknames."""
+    text = world.config_path.read_text(encoding="utf-8")
+    world.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    play(world, upto=3)
+    out = cli("game", "status", "g1")
+    assert out.startswith("g1: running, mode ") and "started 2026-11-30 10:00:00 Europe/Moscow" in out
+    assert "phase: night 1, until 2026-12-02 22:00:00 Europe/Moscow;" in out
+    lines = out.splitlines()
+    roles = lines.index("roles (for the GMs only):")
+    assert lines[roles + 1:roles + 4] == ["  Шериф: sheriff, alive", "  Дон: mafia Don, alive",
+                                          "  Маф1: mafia, out (vote, day 1)"]
+    assert "don: Дон" in lines and any(line.startswith("outbox: sent ") for line in lines)
+    nicks = sorted({p.nick for p in world.config.games["g1"].players} | {"продолжить"}, key=len, reverse=True)
+    for nick in nicks:
+        out = out.replace(nick, "")
+    assert not re.search("[а-яё]", out, re.IGNORECASE), out
+    assert cli("game", "list").splitlines() == ["g1\trunning\t" + world.config.games["g1"].mode]
+
+
+def test_game_list_speaks_russian_for_a_russian_game(world, cli):
+    assert cli("game", "list").split("\t")[:2] == ["g1", "не начата"]
+    play(world, upto=1)
+    assert cli("game", "list").split("\t")[:2] == ["g1", "идёт"]

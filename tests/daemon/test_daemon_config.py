@@ -86,7 +86,24 @@ def test_init_writes_the_example_and_refuses_to_overwrite(tmp_path, capsys, monk
     monkeypatch.setenv("FORUMBOT_MAIN_PASSWORD", "x")
     assert main(["check-config", "-c", str(path)]) == 0
     assert main(["init", str(path)]) == 2
-    assert "already exists" in capsys.readouterr().err
+    assert f"{path} уже есть (перезаписать: --force)" in capsys.readouterr().err
+
+
+def test_init_speaks_russian_by_default_and_english_by_option(tmp_path, capsys):
+    """issue 28: `forumbot init` answered in English and wrote a Russian game whatever the GM wanted; its own
+    message is in the language it writes the example's game in, Russian unless `--lang en`."""
+    path = tmp_path / "forumbot.toml"
+    assert main(["init", str(path)]) == 0
+    assert capsys.readouterr().out == (f"записан {path}; поправьте его, затем запустите `forumbot check-config` и "
+                                       "`forumbot db upgrade`\n")
+    assert '\nlanguage = "ru"' in path.read_text(encoding="utf-8")
+    english = tmp_path / "en.toml"
+    assert main(["init", "--lang", "en", str(english)]) == 0
+    assert capsys.readouterr().out == (f"wrote {english}; edit it, then run `forumbot check-config` and "
+                                       "`forumbot db upgrade`\n")
+    assert load_config(english).games["autumn"].language == "en"
+    assert main(["init", "--lang", "en", str(english)]) == 2
+    assert f"{english} already exists (use --force to overwrite)" in capsys.readouterr().err
 
 
 # --- issue 7 items 19, 20: each mistake named, never a traceback -------------------------------------------
@@ -231,8 +248,14 @@ def test_issue7_item14_check_config_warns_of_a_day_1_already_over(tmp_path, caps
     path = write(tmp_path, config_toml(game_toml("g1", start=past)))
     assert main(["check-config", "-c", str(path)]) == 0
     err = capsys.readouterr().err
-    assert err == ("forumbot: warning: games.g1.start: Day 1's deadline (2020-03-02 13:00 Europe/Moscow) has passed; "
-                   "move start to a time ahead before `forumbot game start`\n")
+    # issue 28 item 4: in the GMs' language (the game's, Russian), the "warning" too
+    assert err == ("forumbot: предупреждение: games.g1.start: срок дня 1 (2020-03-02 13:00 Europe/Moscow) уже прошёл; "
+                   "перед `forumbot game start` перенесите start на время впереди\n")
+    (tmp_path / "en").mkdir()
+    english = write(tmp_path / "en", config_toml(game_toml("g1", start=past).replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1)))
+    assert main(["check-config", "-c", str(english)]) == 0
+    assert capsys.readouterr().err == ("forumbot: warning: games.g1.start: Day 1's deadline (2020-03-02 13:00 "
+                                       "Europe/Moscow) has passed; move start to a time ahead before `forumbot game start`\n")
     # a game already started is not warned about: it is playing (or played) its Day 1
     assert main(["db", "upgrade", "-c", str(path)]) == 0
     from forumbot.games.start import start_game

@@ -80,5 +80,5 @@ def test_pm_interrupted_after_sending_is_not_sent_twice_without_pm_search(tmp_pa
     recipients = [to for to, _, _ in w.bot_pms()]
     assert sorted(recipients) == sorted(set(recipients)) and len(recipients) == 10  # each role PM once
     status = game_status(w.daemon.sessions, w.config, "g1")
-    assert "maybe not delivered" in status and "setup/role/" in status
+    assert "возможно, не доставлено" in status and "setup/role/" in status
     w.close()

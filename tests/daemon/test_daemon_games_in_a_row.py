@@ -75,7 +75,7 @@ def test_status_of_an_ended_game_folds_all_its_pms_issue7_item17(tmp_path):
     w.now += timedelta(days=2)
     status = game_status(w.daemon.sessions, w.config, "g1", now=w.now)
     phase = status.splitlines()[1]
-    assert phase.startswith("phase: ended")
+    assert phase.startswith("фаза: игра окончена")
     alive = phase.split(": ", 2)[2].split(", ")
     assert sorted(alive) == sorted(n for n, _ in CAST if n not in MAFIA)
     w.close()
@@ -155,7 +155,7 @@ def test_a_second_game_in_the_first_games_threads_waits_for_it_to_end(tmp_path, 
     w = same_threads(tmp_path)
     assert main(["check-config", "-c", str(w.config_path)], clock=lambda: w.now) == 0
     err = capsys.readouterr().err
-    assert "games.g2.game_thread: also the thread of game 'g1' (not started yet)" in err
+    assert "forumbot: предупреждение: games.g2.game_thread: это и тема игры 'g1' (ещё не начата)" in err
     assert "games.g1" not in err  # of two games not started, the later one waits
     play(w, upto=2)
     try:
@@ -188,5 +188,5 @@ def test_a_second_game_in_the_same_threads_counts_no_vote_of_the_first(tmp_path,
     final = next(m.text for m in run.messages if "Итоговый подсчёт голосов (день 1)" in m.text)
     # its one vote only: none of g1's seven for Маф1 posted in the same vote thread
     assert "[b]М2[/b] — 1 голос: М1 (L-5)\n\nБез голоса (9)" in final and "Маф1[/b] —" not in final, final
-    assert "result: game over" in game_status(w.daemon.sessions, w.config, "g1", now=w.now)
+    assert "итог: игра окончена" in game_status(w.daemon.sessions, w.config, "g1", now=w.now)
     w.close()

@@ -65,7 +65,7 @@ def test_C13_votes_approved_after_the_deadline_leave_the_announced_day_as_it_was
     to_gm = [text for to, text, *_ in w.bot_pms() if to == GM and "Прочитано после итогов" in text]
     assert len(to_gm) == len(CHANGED) and all("день 1" in t for t in to_gm)
     status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-    assert sum(line.startswith("late: vote ") and "after day 1 was resolved" in line
+    assert sum(line.startswith("опоздало: пост в теме голосования ") and "после итогов фазы «день 1»" in line
                for line in status.splitlines()) == len(CHANGED)
     transcript = export_game(w.daemon.sessions, w.config, "g1", w.now)
     assert datetime.fromisoformat(transcript["resolved"]["day 1"]) == STEPS[3][0]

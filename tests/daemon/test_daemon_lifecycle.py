@@ -62,7 +62,7 @@ def test_the_game_ends_reveals_the_seed_and_stops_being_ticked(world):
     final = world.bot_posts("g1/game")[-1][1]
     assert "9081726354" in final and "Маф2" in final  # the seed and every role are out
     status = game_status(world.daemon.sessions, world.config, "g1")
-    assert status.startswith("g1: ended") and "pending" not in status
+    assert status.startswith("g1: окончена") and "ждут" not in status
     assert world.tick().games == []  # an ended game is not read any more
 
 
@@ -79,11 +79,11 @@ def test_game_status_says_a_paused_game_is_paused_C9(world):
     world.pm(GM, "пауза")
     world.tick()
     status = game_status(world.daemon.sessions, world.config, "g1", world.now)
-    phase = next(line for line in status.splitlines() if line.startswith("phase: "))
-    assert phase.startswith("phase: day 1, paused by a GM (no deadline runs until `продолжить`);"), phase
+    phase = next(line for line in status.splitlines() if line.startswith("фаза: "))
+    assert phase.startswith("фаза: день 1, на паузе по команде ведущего (срок не идёт до «продолжить»);"), phase
     world.now = world.now.replace(minute=50)
     world.pm(GM, "продолжить")
     world.tick()
     status = game_status(world.daemon.sessions, world.config, "g1", world.now)
-    phase = next(line for line in status.splitlines() if line.startswith("phase: "))
-    assert phase.startswith("phase: day 1, until ") and "paused" not in phase, phase
+    phase = next(line for line in status.splitlines() if line.startswith("фаза: "))
+    assert phase.startswith("фаза: день 1, до ") and "пауз" not in phase, phase

@@ -81,7 +81,7 @@ def test_r13_a_refused_lock_is_told_to_the_gms_once_and_the_game_goes_on(tmp_pat
     assert statuses(w) == {"lock/vote/day 1": "refused", "unlock/vote/night 1": "refused"}
     assert w.forum.lock_log == []
     status = game_status(w.daemon.sessions, w.config, "g1")
-    assert "refused by the forum, not sent: lock/vote/day 1 (lock thread)" in status
+    assert "форум отказал, не отправлено: lock/vote/day 1 (закрытие или открытие темы)" in status
     # the game went on as without the option: Day 2 opened in the game thread
     assert any("День 2" in t or "день 2" in t.casefold() for _, t, _ in w.bot_posts("g1/game"))
     w.close()

@@ -52,7 +52,7 @@ def test_R12_the_tick_after_the_majority_post_posts_the_result_and_the_export_re
         assert not [k for k in keys if "downtime" in k], keys
 
         status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-        assert "day 1: ended at majority, Маф1's post at 2026-12-01 12:05:00 Europe/Moscow" in status, status
+        assert "день 1: окончен досрочно — большинство, пост игрока Маф1 в 2026-12-01 12:05:00 Europe/Moscow" in status, status
         board = to_text(dashboard(w.daemon.sessions, w.now))
         assert "day 1 ended at majority: Маф1's post at" in board, board
         board = to_text(dashboard(w.daemon.sessions, w.now, None, w.config))  # in the game's words (issue 28 item 14)

@@ -35,19 +35,19 @@ def test_game_status_names_the_posts_the_forum_merged(tmp_path, capsys):
             assert len(w.forum.posts_by("Бот", f"g1/{thread}")) == len(mine) - sum(r.key in merged for r in mine)
 
         status = game_status(w.daemon.sessions, w.config, "g1", now=w.now)
-        line = next(ln for ln in status.splitlines() if ln.startswith("merged by the forum"))
-        assert f"{len(merged)} post" in line and all(key in line for key in merged), status
-        assert "post merging" in line  # what to do about it
+        line = next(ln for ln in status.splitlines() if ln.startswith("форум склеил"))
+        assert f"{len(merged)} сообщени" in line and all(key in line for key in merged), status
+        assert "склейку постов" in line  # what to do about it
 
         assert main(["game", "status", "g1", "-c", str(w.config_path)]) == 0
-        assert "merged by the forum into the bot's previous post" in capsys.readouterr().out
+        assert "форум склеил с предыдущим постом бота" in capsys.readouterr().out
     finally:
         w.close()
 
 
 def test_no_merge_no_word_of_it(world):
     play(world, upto=3)
-    assert "merged" not in game_status(world.daemon.sessions, world.config, "g1", now=world.now)
+    assert "склеил" not in game_status(world.daemon.sessions, world.config, "g1", now=world.now)
 
 
 def test_a_game_with_merged_posts_still_replays_into_what_was_sent(tmp_path):

@@ -37,7 +37,7 @@ def test_a_refused_pm_is_set_aside_the_gm_told_and_the_rest_delivered_issue7_ite
     assert "ЛС для М6" in notice and "setup/role/М6" in notice and "no such user: М6" in notice
     assert len(w.bot_posts("g1/game")) == 1  # the player list
     status = game_status(w.daemon.sessions, w.config, "g1")
-    assert "refused by the forum, not sent: setup/role/М6 (PM to М6): FormRejected: memory: no such user: М6" in status
+    assert "форум отказал, не отправлено: setup/role/М6 (ЛС игроку М6): FormRejected: memory: no such user: М6" in status
     w.now = DAY1 - timedelta(hours=14)
     w.tick()  # the confirmation reminder is due 12 h before Day 1: a tick then sends it (C-14: never late)
     w.now = DAY1

@@ -15,6 +15,7 @@ from forumbot.games.export import export_game
 from forumbot.games.status import game_status
 from forumbot.games.stop import stop_game
 from forumbot.pages.dashboard import dashboard
+from forumbot.pages.dashboard_view import tick_line
 from forumbot.store.game import fold_game
 from forumbot.store.models import InputRow, OverrideRow, SeatRow
 
@@ -109,20 +110,26 @@ def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_st
     w.post("game", "Петя", "запас")
     w.tick()
     status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-    assert "phase: signup open, until 2026-12-03 10:00:00 Europe/Moscow" in status
-    assert ("sign-up: open, 1 of 10 (closes 2026-12-03 10:00:00 Europe/Moscow); players: Маша; reserve: Петя"
+    assert "фаза: набор (открыт), до 2026-12-03 10:00:00 Europe/Moscow" in status
+    assert ("набор: открыт, записались 1 из 10 (закрытие 2026-12-03 10:00:00 Europe/Moscow); игроки: Маша; запас: Петя"
             in status)
     (board,) = dashboard(w.daemon.sessions, w.now)["games"]  # the GM's dashboard shows the sign-up's phase too
     assert board["phase"] == "signup open" and board["deadline"] == "2026-12-03T10:00:00+03:00"
     (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]  # and the list, in the GM's words
     assert board["lines"][1:3] == ["Набор: записались 1 из 10: Маша", "Запас: Петя"]
+    # issue 28 item 14: the sign-up's phase in words, not the stored "signup open"; Setup is not «Набор»
+    assert board["lines"][0].startswith("g1: идёт, Набор: открыт, срок 03.12 10:00 МСК (через "), board["lines"][0]
+    assert tick_line({"state": "done", "phase": "signup open", "stored": 1, "queued": 0, "sent": 0}, "ru") == (
+        "Последний тик: выполнен, Набор: открыт; сохранено 1, в очередь 0, отправлено 0 (так с —)")
+    assert tick_line({"state": "done", "phase": "signup open", "stored": 1, "queued": 0, "sent": 0}, "en") == (
+        "Last tick: done, Sign-up: open; 1 stored, 0 queued, 0 sent (so since —)")
     w.now += timedelta(days=5)
     w.tick()
     w.tick()
     texts = [t for _, t, _ in w.bot_posts("g1/game")]
     assert texts[-2].startswith("[b]Набор продлён[/b]") and texts[-1].startswith("[b]Игра отменена[/b]")
     assert [to for to, _, _ in w.bot_pms()] == [GM, GM]  # told of the extension, then of the cancellation
-    assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
+    assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: окончена")
 
 
 SEASON = SIGNUP + f"""
@@ -149,17 +156,17 @@ def test_s5_when_a_season_game_ends_the_next_ones_sign_up_opens_gap_later_in_the
         w.now += timedelta(days=5)  # g1's sign-up: short, extended, cancelled (S-3): g1 ends
         w.tick()
         w.tick()
-        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: ended")
-        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: not started")
+        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: окончена")
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: не начата")
         w.now += timedelta(hours=2)  # season.gap later
         w.tick()
-        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: running")
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: идёт")
         openings = [(t, at) for _, t, at in w.bot_posts("g1/game") if t.startswith("[b]Набор в игру")]
         assert len(openings) == 2 and openings[1][1] == w.now  # posted by this tick (the clock is the test's)
         w.now += timedelta(minutes=10)
         w.post("game", "Маша", "+")
         w.tick()
-        assert "players: Маша" in game_status(w.daemon.sessions, w.config, "g2", w.now)
+        assert "игроки: Маша" in game_status(w.daemon.sessions, w.config, "g2", w.now)
     finally:
         w.close()
 
@@ -200,7 +207,7 @@ def test_s5_notify_pms_the_last_games_players_once_except_who_answered_ne_pisat(
         w.tick()
         stop_game(w.daemon.sessions, w.config, "g1", w.now, "")
         w.tick()
-        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: stopped")
+        assert game_status(w.daemon.sessions, w.config, "g1", w.now).startswith("g1: остановлена")
         before = len(w.bot_pms())
         w.now += timedelta(hours=2)
         w.tick()
@@ -251,7 +258,7 @@ def test_s4_the_daemon_offers_a_seat_to_the_reserve_routes_the_answer_and_makes_
     offers = [text for to, text, _ in w.bot_pms() if to == "Ёжик"]
     assert len(offers) == 1 and offers[0].startswith("Ведущий ищет замену: место игрока [b]Петя[/b] свободно")
     status = game_status(w.daemon.sessions, w.config, "g1", w.now).splitlines()  # S-4: the GM sees the reserve
-    assert "reserve: Ёжик, Гость" in status and "offered: the seat of Петя to Ёжик, until 2026-11-30 " \
+    assert "запас: Ёжик, Гость" in status and "предложено: место игрока Петя; кому: Ёжик; до 2026-11-30 " \
         "20:39:30 Europe/Moscow" in status
     (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]
     assert "Запас: Ёжик, Гость" in board["lines"] and "Место игрока Петя предложено Ёжик до 30.11 20:39 МСК" \

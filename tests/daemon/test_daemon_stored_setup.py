@@ -45,7 +45,7 @@ def test_a_bad_stored_option_stops_its_game_only_issue7_item19(tmp_path):
     assert w.bot_posts("g1/game") == [] and len(w.bot_posts("g2/game")) == 1  # g2 is played on
     assert {to for to, _, _ in w.bot_pms()} == {n for n, _ in CAST}  # g2's role PMs
     status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-    assert "not played: game g1: stored setup: options.vote_count_minutes" in status
+    assert "не сыграна: game g1: stored setup: options.vote_count_minutes" in status
     w.close()
 
 

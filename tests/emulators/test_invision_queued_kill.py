@@ -33,8 +33,8 @@ def test_a_queued_post_found_after_a_sigkill_is_queued_not_sent(tmp_path):
         assert len(notices) == 1 and "Игра начинается" in notices[0].text, summary
         assert held.id in emu.pending and held.id not in [p.id for p in emu.shown(GAME_TOPIC, "Маша")]
         status = game.cli("game", "status", "g1").stdout
-        outbox = next(ln for ln in status.splitlines() if ln.startswith("outbox:"))
-        assert re.search(r"\bqueued 1\b", outbox) and "attempted" not in outbox, status
+        outbox = next(ln for ln in status.splitlines() if ln.startswith("очередь сообщений:"))
+        assert re.search(r"ждут разбора 1\b", outbox) and "в отправке" not in outbox, status
         assert "awaiting a moderator" in summary, summary
         game.tick()  # nothing sent again, the notice not repeated
         assert [p.id for p in emu.posts_by(BOT, GAME_TOPIC)] == [held.id]

@@ -56,11 +56,11 @@ def test_i28_14_setup_in_russian_unconfirmed_roles_and_a_role_pm_that_never_went
         w.tick()
         _ended_role_pm(w, "М3", "refused", "Пользователь запретил личные сообщения")
         out = _text(w, capsys)
-        assert out.startswith("g1: идёт, Набор, срок 01.12 10:00 МСК (через 22 ч)\n"), out
+        assert out.startswith("g1: идёт, Подготовка, срок 01.12 10:00 МСК (через 22 ч)\n"), out
         assert "Не подтвердили роль: Дон, Маф1, Маф2, М1, М2, М3, М4, М5, М6" in out  # the sheriff confirmed
         assert "ЛС с ролью не ушло: М3 (форум отказал: Пользователь запретил личные сообщения)" in out
         assert "Застряло (форум отказал): ЛС игроку М3, попыток 1: Пользователь запретил личные сообщения" in out
-        assert "Последний тик: выполнен, Набор;" in out
+        assert "Последний тик: выполнен, Подготовка;" in out
         assert not ENGLISH.search(out) and "{" not in out, out
     finally:
         w.close()
@@ -122,3 +122,17 @@ def test_i28_14_an_english_game_reads_in_english(tmp_path, capsys) -> None:  # t
         assert "Панель" not in to_html(dashboard(w.daemon.sessions, w.now, None, w.config)).decode()
     finally:
         w.close()
+
+
+def test_i28_14_the_last_tick_and_the_page_time_are_in_the_games_zone() -> None:
+    """The last tick's «так с» and the page's «На …» were in Moscow time whatever the game's zone: a UTC game's GM
+    read МСК beside the deadlines in UTC. They follow the game's zone (Moscow where the games disagree)."""
+    tick = {"state": "done", "phase": "day 1", "stored": 2, "queued": 1, "sent": 1, "error": "",
+            "since": "2026-12-01T07:00:00+00:00"}
+    game = {"game": "g1", "lines": ["g1: running, Day 1"], "language": "en", "timezone": "UTC", "last_tick": tick}
+    d = {"at": "2026-12-01T08:00:00+00:00", "games": [game]}
+    assert to_text(d).splitlines()[1] == "  Last tick: done, Day 1; 2 stored, 1 queued, 1 sent (so since 01.12 07:00 UTC)"
+    page = to_html(d).decode()
+    assert "As of 01.12 08:00 UTC" in page and "(so since 01.12 07:00 UTC)" in page
+    russian = dict(game, language="ru", timezone="Europe/Moscow", lines=["g1: идёт, День 1"])
+    assert to_text({"at": d["at"], "games": [russian]}).endswith("(так с 01.12 10:00 МСК)")

@@ -79,6 +79,25 @@ def test_i28_12_every_day_page_has_a_phone_picture_with_full_size_labels() -> No
         tally = [line for line in summary if "—" in line and ":" in line]
         assert tally and all(len(line) * 7 <= PHONE_WIDTH - 24 for line in tally)
         assert any(LONG[:20] in line for line in summary)
+        whole = ["".join(t.itertext()).strip("\u2068\u2069") for t in svg.iter(f"{NS}text") if t.find(f"{NS}title") is None]
+        assert not [line for line in whole if line.endswith("…")]  # a summary line is wrapped, never cut short
+
+
+def test_i28_12_a_long_nickname_in_the_phone_picture_ends_with_an_ellipsis_and_is_named_in_full() -> None:
+    """At 412 px the lane label of a long nickname was cut mid-letter by its clip (another name to a reader): it
+    is shortened with «…» within its box, and the label's tooltip names the player in full."""
+    files = _files(_game())
+    for n in (1, 2):
+        (svg,) = _phone_svgs(files[f"p/day-{n}.html"].decode())
+        shortened = [t for t in svg.iter(f"{NS}text") if t.find(f"{NS}title") is not None]
+        lanes = [t for t in shortened if "".join(t.find(f"{NS}title").itertext()).strip("\u2068\u2069") == LONG]
+        assert lanes, f"day {n}: no shortened label names {LONG}"
+        for label in lanes:
+            shown = (label.find(f"{NS}title").tail or "").strip("\u2068\u2069")
+            assert shown.endswith("…") and LONG.startswith(shown[:-1]) and len(shown) < len(LONG)
+            clip = svg.find(f".//{NS}clipPath[@id='{label.get('clip-path')[5:-1]}']/{NS}rect")
+            # within the box even at DejaVu Sans' widest (0.64 em a character)
+            assert len(shown) * 0.64 * int(label.get("font-size")) <= float(clip.get("width"))
 
 
 def test_i28_12_the_live_picture_opens_large() -> None:

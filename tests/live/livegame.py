@@ -255,8 +255,8 @@ players = [
 
     def assert_outbox_drained(self) -> None:
         status = self.cli("game", "status", self.name)
-        outbox = next((ln for ln in status.stdout.splitlines() if ln.startswith("outbox:")), "")
-        assert status.returncode == 0 and re.fullmatch(r"outbox: sent \d+", outbox), status.stdout + status.stderr
+        outbox = next((ln for ln in status.stdout.splitlines() if ln.startswith("очередь сообщений:")), "")
+        assert status.returncode == 0 and re.fullmatch(r"очередь сообщений: отправлено \d+", outbox), status.stdout + status.stderr
 
     # --- how the board shows the bot's posts (issue 11, "Done means") ---------------------------------------
 

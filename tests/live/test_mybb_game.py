@@ -113,7 +113,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])
     game.assert_outbox_drained()
     status = game.cli("game", "status", "g1").stdout
-    assert "merged by the forum into the bot's previous post" in status, status  # issue 11 item 6
+    assert "форум склеил с предыдущим постом бота" in status, status  # issue 11 item 6
     game.assert_no_literal_markup(gm)  # issue 11: the board rendered every tag the bot wrote
     game.screenshot_posts(gm, "Наступил день 1", "Итоговый подсчёт голосов", "day1")  # for a person to look at
     replayed = game.assert_export_replays()  # issue 11 item 10: the dispute tool on this very game

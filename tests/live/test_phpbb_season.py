@@ -44,7 +44,7 @@ def tick_until_ended(game: LiveGame) -> None:
     for _ in range(3):
         game.tick()
         status = game.cli("game", "status", game.name).stdout
-        if status.startswith(f"{game.name}: ended"):
+        if status.startswith(f"{game.name}: окончена"):
             return
     raise AssertionError(f"{game.name} did not end: {status}")
 
@@ -88,7 +88,7 @@ def test_a_season_of_two_games_on_phpbb(phpbb_season_board, tmp_path):
     g2 = g1.next_game("g2", "moscow", ROLES_2, options=CAST)
     checked = g1.cli("check-config")
     assert checked.returncode == 0, checked.stderr
-    assert "games.g2.game_thread: also the thread of game 'g1' (still running)" in checked.stderr, checked.stderr
+    assert "games.g2.game_thread: это и тема игры 'g1' (ещё идёт)" in checked.stderr, checked.stderr
     refused = g2.cli("game", "start", "g2")
     assert refused.returncode == 2 and "which is still running" in refused.stderr, refused.stdout + refused.stderr
 
@@ -100,7 +100,7 @@ def test_a_season_of_two_games_on_phpbb(phpbb_season_board, tmp_path):
     text = g1.game_text(gm)
     assert "Игра окончена: победа города!" in text and "Зерно жеребьёвки" in text, text[-1500:]
     g1_status = g1.cli("game", "status", "g1").stdout
-    assert "result: game over" in g1_status and "winner town" in g1_status, g1_status
+    assert "итог: игра окончена" in g1_status and "победитель — город" in g1_status, g1_status
     g1_answers = [t for t in new_pms(gm, bot, set()) if "Выполнено" in t]
 
     # === game 2: started the way the docs say, in the same threads ============================================
@@ -126,7 +126,7 @@ def test_a_season_of_two_games_on_phpbb(phpbb_season_board, tmp_path):
     assert len(g2.bot_posts(gm)) == posts_before + 1, "game 2's first tick posted more than its opening"
     assert len(gm.posts_by(vote, bot)) == vote_before
     status = g2.cli("game", "status", "g2").stdout
-    assert "phase: setup" in status and "alive (7)" in status, status
+    assert "фаза: подготовка" in status and "в игре (7)" in status, status
 
     # Setup: game 2's own confirmations and the GM's end-phase
     for member in p.values():

@@ -64,7 +64,7 @@ def test_a_season_of_two_games_with_a_killed_tick_on_xenforo_2_3(tmp_path, capsy
         game.pm(GM, "модкилл Lucky_Strike", "g1: 3")
         for _ in range(3):
             game.tick()
-            if game.cli("game", "status", "g1").stdout.startswith("g1: ended"):
+            if game.cli("game", "status", "g1").stdout.startswith("g1: окончена"):
                 break
         assert "Игра окончена: победа города!" in game.game_text()
 
@@ -86,7 +86,7 @@ def test_a_season_of_two_games_with_a_killed_tick_on_xenforo_2_3(tmp_path, capsy
         game.pm(GM, "модкилл Незнайка", "g2: 3")
         for _ in range(3):
             game.tick()
-            if game.cli("game", "status", "g2").stdout.startswith("g2: ended"):
+            if game.cli("game", "status", "g2").stdout.startswith("g2: окончена"):
                 break
         assert game.game_text().count("Игра окончена: победа города!") == 2
         posts, pms = game.assert_each_once()
@@ -122,10 +122,12 @@ def test_game_status_says_when_the_last_role_pm_goes_out_at_xenforo_s_pace(tmp_p
         status = game.cli("game", "status", "g1").stdout
         sent_at = xf.board.messages[started[0].messages[0]].at
         eta = sent_at + 180 * len(PLAYERS[1:])
-        line = next(x for x in status.splitlines() if x.startswith("PMs waiting"))
-        assert line.startswith(f"PMs waiting: {len(PLAYERS) - 1}; the forum takes a new one every 180 s"), status
+        line = next(x for x in status.splitlines() if x.startswith("ЛС ждут отправки"))
+        assert line.startswith(f"ЛС ждут отправки: {len(PLAYERS) - 1}; форум принимает новое раз в 180 с"), status
         from datetime import datetime, timezone
-        assert datetime.fromtimestamp(int(eta), timezone.utc).isoformat() in line, (line, eta)
+        from forumbot.localtime import local
+        # in the game's zone, as every time `game status` shows (issue 17 item 13)
+        assert local(datetime.fromtimestamp(int(eta), timezone.utc), "Europe/Moscow") in line, (line, eta)
 
 
 def test_setup_through_the_rest_api_sends_every_role_pm_at_once(tmp_path):

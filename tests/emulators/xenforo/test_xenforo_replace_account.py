@@ -20,7 +20,7 @@ REFUSED = "Команда не выполнена: на форуме нет та
 
 def seats_of(game: XfGame) -> list[str]:
     """`game status` but for the outbox's count (the refusal is one PM more)."""
-    return [line for line in game.cli("game", "status", "g1").stdout.splitlines() if "outbox" not in line]
+    return [line for line in game.cli("game", "status", "g1").stdout.splitlines() if not line.startswith("очередь сообщений")]
 
 
 def test_issue28_item6_a_replacement_by_an_account_the_board_lacks_is_refused_before_it_is_announced(tmp_path):
