@@ -56,3 +56,13 @@ def test_issue27_a_game_cannot_be_written_to_but_replace_makes_another() -> None
     assert isinstance(game.accounts, MappingProxyType)
     other = replace(game, winner="mafia")
     assert other.winner == "mafia" and game.winner != "mafia" and other != game
+
+
+def test_issue27_a_games_vote_posts_and_night_moves_are_values() -> None:
+    game = _game()
+    with pytest.raises(FrozenInstanceError):
+        game.posts[0].voided = True
+    with pytest.raises(FrozenInstanceError):
+        game.moves.hunts = {}
+    with pytest.raises(TypeError):  # a Game's maps are read-only (mappingproxy)
+        game.moves.hunts["x"] = game.moves.hunts.get("x")
