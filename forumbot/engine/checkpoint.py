@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from forumbot.engine.plain import PlainError, from_plain, to_plain
-from forumbot.engine.state import Game
+from forumbot.engine.state import Game, revised
 from forumbot.model import GameSetup, Input, Message, ReadSpan
 
 
@@ -112,7 +112,7 @@ def trimmed(state: Checkpoint) -> Checkpoint:
         return state
     inputs = (None,) * reach + g.inputs[reach:]
     edits = tuple(e for e in g.edits if e[0] >= reach)
-    return replace(state, game=replace(g, inputs=inputs, edits=edits))  # type: ignore[arg-type]
+    return replace(state, game=revised(g, inputs=inputs, edits=edits))  # `None`s: inputs no undo reaches
 
 
 def read_by(inputs: Sequence[Input]) -> datetime | None:

@@ -147,7 +147,8 @@ def _object(data: list[Any]) -> Any:
     cls = _class(data[1])
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        if not dataclasses.is_dataclass(cls) or hasattr(cls, "__slots__"):
+        # slots of its own (`dataclass(slots=True)`): no __dict__ to set; a Generic base's empty __slots__ is none
+        if not dataclasses.is_dataclass(cls) or "__slots__" in vars(cls):
             raise PlainError(f"{data[1]} is not a dataclass of the fold's values")
         names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
     if len(names) != len(data) - 2:

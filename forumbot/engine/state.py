@@ -1,16 +1,17 @@
 """The game as a value (issue 19 item 1): `Game`, frozen, holds everything a game changes, the count schedule and
 the clock included; `State`, the same fields as a draft one step writes to, is made from a Game by `thaw` and one
-again by `freeze` (both copy what they must, never deeply: vote posts, day records, the reserve are values). A GM
+again by `freeze` (both copy what they must, never deeply: vote posts, day records, the reserve are values). The
+fields are declared once, in `Fields`; each says how freeze and thaw copy it. A GM
 `undo` (C-9) refolds from the Game saved before the command it undoes (`Game.overrides`), without it; each
 resolution empties the undo stack (`settled`), so a Game grows linearly with one phase's GM commands only."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
 from forumbot.engine.signup_values import Reserve
 from forumbot.model import Death, Input, Role
@@ -85,28 +86,52 @@ class Rewrite:
     old: Any  # the VotePost, or the seat id the alias named
 
 
-@dataclass
-class State:
-    """The draft of a Game one step works on. Never kept between steps except by the fold that owns it."""
+# The field list is declared once (`Fields`); the draft (`State`) and the value (`Game`) differ only in the
+# containers, a type parameter each: a Game's are read-only (mappingproxy, tuple, frozenset), a State's mutable.
+Seats = TypeVar("Seats", dict[str, Seat], Mapping[str, SeatValue])
+Names = TypeVar("Names", dict[str, str], Mapping[str, str])
+Times = TypeVar("Times", dict[str, datetime], Mapping[str, datetime])
+Posts = TypeVar("Posts", list[VotePost], tuple[VotePost, ...])
+Tally = TypeVar("Tally", Counter[str], Mapping[str, int])
+Ids = TypeVar("Ids", set[str], frozenset[str])
+Records = TypeVar("Records", list[Any], tuple[Any, ...])
+Overrides = TypeVar("Overrides", list[Override], tuple[Override, ...])
+Inputs = TypeVar("Inputs", list[Input], tuple[Input, ...])
+Edits = TypeVar("Edits", list[tuple[int, Input]], tuple[tuple[int, Input], ...])
+Rewrites = TypeVar("Rewrites", list[Rewrite], tuple[Rewrite, ...])
 
-    seats: dict[str, Seat]  # seat id -> seat, in config order
-    accounts: dict[str, str]  # account nick -> seat id
-    aliases: dict[str, str]  # alias -> seat id
+# How `freeze` and `thaw` copy a field (its metadata's "copy"); a field without one is a value, shared as it is
+MAP, TALLY, LIST, SET, SEATS, MOVES = "map", "tally", "list", "set", "seats", "moves"
+_DRAFTS: dict[str, Callable[[], Any]] = {MAP: dict, TALLY: Counter, LIST: list, SET: set, MOVES: NightMoves}
+
+
+def _copied(how: str) -> Any:  # Any: a field's default, whatever its type parameter
+    return field(default_factory=_DRAFTS[how], metadata={"copy": how})
+
+
+@dataclass(eq=False)
+class Fields(Generic[Seats, Names, Times, Posts, Tally, Ids, Records, Overrides, Inputs, Edits, Rewrites]):
+    """Everything a game changes, each field once: the order is the stored form's (engine/plain.py), so a new
+    field goes last."""
+
+    seats: Seats = field(metadata={"copy": SEATS})  # seat id -> seat, in config order
+    accounts: Names = field(metadata={"copy": MAP})  # account nick -> seat id
+    aliases: Names = field(metadata={"copy": MAP})  # alias -> seat id
     phase: Phase
     paused_at: datetime | None = None
-    posts: list[VotePost] = field(default_factory=list)
-    runoff_posts: list[VotePost] = field(default_factory=list)
+    posts: Posts = _copied(LIST)
+    runoff_posts: Posts = _copied(LIST)
     leaders: tuple[str, ...] = ()
     hang_all: bool = False
     day_modkill: bool = False  # M-11
-    moves: NightMoves = field(default_factory=NightMoves)
+    moves: NightMoves = _copied(MOVES)  # a Game's two maps read-only
     hunting_open: bool = True  # H-12, fixed when a night opens
     misfires: int = 0  # M-6
-    agitations: Counter[str] = field(default_factory=Counter)  # H-4, whole game
-    doomed: set[str] = field(default_factory=set)  # autokilled at this day's deadline (H-4 repeat)
+    agitations: Tally = _copied(TALLY)  # H-4, whole game
+    doomed: Ids = _copied(SET)  # autokilled at this day's deadline (H-4 repeat)
     maniac_last: str | None = None  # H-8
-    last_words: dict[str, datetime] = field(default_factory=dict)  # seat -> deadline of an unused last word
-    runoff_speakers: set[str] = field(default_factory=set)
+    last_words: Times = _copied(MAP)  # seat -> deadline of an unused last word
+    runoff_speakers: Ids = _copied(SET)
     don_nomination: str | None = None
     quiet_day: bool = False  # H-14 stalemate count
     winner: str | None = None
@@ -115,68 +140,43 @@ class State:
     deaths_this_phase: int = 0
     # the count schedule (C-6): an undo restores it with the rest, as if the override was never given (C-9)
     next_count: datetime | None = None
-    reminded: set[str] = field(default_factory=set)
+    reminded: Ids = _copied(SET)
     last_count: str = ""
     count_signature: tuple[object, ...] = ()  # what the last count showed, to skip re-rendering an unchanged one
-    history: list[Any] = field(default_factory=list)  # history.py's DayRecord per day and runoff (it imports us)
+    history: Records = _copied(LIST)  # history.py's DayRecord per day and runoff (it imports us)
     clock: datetime | None = None  # the latest time the timeline reached
-    overrides: list[Override] = field(default_factory=list)  # C-9's undo stack
+    overrides: Overrides = _copied(LIST)  # C-9's undo stack
     # every input handled, in order (an undo refolds them); a tip keeps None for those no undo reaches any more
-    inputs: list[Input] = field(default_factory=list)
-    edits: list[tuple[int, Input]] = field(default_factory=list)  # (len(inputs) when the edit came, the post)
-    voids: dict[str, str] = field(default_factory=dict)  # undo input id -> id of the GM command it undid (C-9)
-    told: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turned out, as last told (C-9)
-    rewrites: list[Rewrite] = field(default_factory=list)  # since the last resolution, for the undo stack's Games
-    asked: dict[str, datetime] = field(default_factory=dict)  # C-15: seat -> when its last `подсчёт` was answered
-    thread_posts: list[Any] = field(default_factory=list)  # activity.py's GamePost per thread post (it imports us)
-    activity_warned: set[str] = field(default_factory=set)  # R-11: warned for too few posts, whole game
+    inputs: Inputs = _copied(LIST)
+    edits: Edits = _copied(LIST)  # (len(inputs) when the edit came, the post)
+    voids: Names = _copied(MAP)  # undo input id -> id of the GM command it undid (C-9)
+    told: Names = _copied(MAP)  # GM command id -> how it turned out, as last told (C-9)
+    rewrites: Rewrites = _copied(LIST)  # since the last resolution, for the undo stack's Games
+    asked: Times = _copied(MAP)  # C-15: seat -> when its last `подсчёт` was answered
+    thread_posts: Records = _copied(LIST)  # activity.py's GamePost per thread post (it imports us)
+    activity_warned: Ids = _copied(SET)  # R-11: warned for too few posts, whole game
     reserve: Reserve = Reserve()  # S-4: the reserve words posted in the game and the open offers (a value)
 
 
-@dataclass(frozen=True)
-class Game:
-    """Everything a game changes, as a value: equal Games are the same game. Same fields as `State`."""
+class State(Fields[dict[str, Seat], dict[str, str], dict[str, datetime], list[VotePost], Counter[str], set[str],
+                   list[Any], list[Override], list[Input], list[tuple[int, Input]], list[Rewrite]]):
+    """The draft of a Game one step works on. Never kept between steps except by the fold that owns it."""
 
-    seats: Mapping[str, SeatValue]
-    accounts: Mapping[str, str]
-    aliases: Mapping[str, str]
-    phase: Phase
-    paused_at: datetime | None
-    posts: tuple[VotePost, ...]
-    runoff_posts: tuple[VotePost, ...]
-    leaders: tuple[str, ...]
-    hang_all: bool
-    day_modkill: bool
-    moves: NightMoves  # its two maps read-only
-    hunting_open: bool
-    misfires: int
-    agitations: Mapping[str, int]
-    doomed: frozenset[str]
-    maniac_last: str | None
-    last_words: Mapping[str, datetime]
-    runoff_speakers: frozenset[str]
-    don_nomination: str | None
-    quiet_day: bool
-    winner: str | None
-    ended_at: datetime | None
-    resolutions: int
-    deaths_this_phase: int
-    next_count: datetime | None
-    reminded: frozenset[str]
-    last_count: str
-    count_signature: tuple[object, ...]
-    history: tuple[Any, ...]  # DayRecord, as State.history
-    clock: datetime | None
-    overrides: tuple[Override, ...]
-    inputs: tuple[Input, ...]
-    edits: tuple[tuple[int, Input], ...]
-    voids: Mapping[str, str]
-    told: Mapping[str, str]
-    rewrites: tuple[Rewrite, ...]
-    asked: Mapping[str, datetime]
-    thread_posts: tuple[Any, ...]  # GamePost, as State.thread_posts
-    activity_warned: frozenset[str]
-    reserve: Reserve
+
+class Game(Fields[Mapping[str, SeatValue], Mapping[str, str], Mapping[str, datetime], tuple[VotePost, ...],
+                  Mapping[str, int], frozenset[str], tuple[Any, ...], tuple[Override, ...], tuple[Input, ...],
+                  tuple[tuple[int, Input], ...], tuple[Rewrite, ...]]):
+    """Everything a game changes, as a value: equal Games are the same game."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # frozen by hand: a frozen dataclass may not extend the draft's (non-frozen) field list; __init__ (as
+        # `replace` calls it) sets each field once, nothing sets one again
+        if name in self.__dict__ or name not in self.__dataclass_fields__:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other: object) -> bool:  # compares what the maps map (_plain)
         if not isinstance(other, Game):
@@ -199,50 +199,44 @@ def rewrite(s: State, which: str, key: int | str, new: Any) -> None:
 def played(g: Game) -> Game:
     """The game as played, not how the fold got there (inputs, voids, verdicts, C-15's answers): equal after an undo."""
     empty: Mapping[str, Any] = MappingProxyType({})
-    return replace(g, inputs=(), edits=(), voids=empty, told=empty, asked=empty)
+    return revised(g, inputs=(), edits=(), voids=empty, told=empty, asked=empty)
+
+
+def revised(g: Game, **changes: Any) -> Game:
+    """`dataclasses.replace` for a Game (mypy's replace does not see through the fields' type parameters)."""
+    new: Game = object.__new__(Game)
+    new.__dict__.update(g.__dict__, **changes)
+    return new
 
 
 def _plain(value: Any) -> Any:  # mappingproxy has no ==
     return dict(value) if isinstance(value, MappingProxyType) else value
 
 
-def _moves(m: NightMoves, wrap=MappingProxyType) -> NightMoves:  # type: ignore[no-untyped-def]
+def _moves(m: NightMoves, wrap: Callable[[dict[Any, Any]], Any] = MappingProxyType) -> NightMoves:
     return NightMoves(wrap(dict(m.by_player)), wrap(dict(m.hunts)))
+
+
+_FREEZE: dict[str, Callable[[Any], Any]] = {
+    MAP: lambda v: MappingProxyType(dict(v)), TALLY: lambda v: MappingProxyType(dict(v)), LIST: tuple, SET: frozenset,
+    SEATS: lambda v: MappingProxyType({sid: SeatValue(x.nick, x.role, x.alive, x.died, x.confirmed)
+                                       for sid, x in v.items()}),
+    MOVES: _moves}
+_THAW: dict[str, Callable[[Any], Any]] = {
+    MAP: dict, TALLY: Counter, LIST: list, SET: set, MOVES: lambda v: _moves(v, dict),
+    SEATS: lambda v: {sid: Seat(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in v.items()}}
+_COPIES = tuple((f.name, f.metadata.get("copy")) for f in fields(Fields))
 
 
 def freeze(s: State) -> Game:
     """The draft as a value; the draft can go on being written to without changing it."""
-    proxy = MappingProxyType
-    return Game(
-        seats=proxy({sid: SeatValue(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in s.seats.items()}),
-        accounts=proxy(dict(s.accounts)),
-        aliases=proxy(dict(s.aliases)), phase=s.phase, paused_at=s.paused_at, posts=tuple(s.posts),
-        runoff_posts=tuple(s.runoff_posts), leaders=tuple(s.leaders), hang_all=s.hang_all,
-        day_modkill=s.day_modkill, moves=_moves(s.moves), hunting_open=s.hunting_open, misfires=s.misfires,
-        agitations=proxy(dict(s.agitations)), doomed=frozenset(s.doomed), maniac_last=s.maniac_last,
-        last_words=proxy(dict(s.last_words)), runoff_speakers=frozenset(s.runoff_speakers),
-        don_nomination=s.don_nomination, quiet_day=s.quiet_day, winner=s.winner, ended_at=s.ended_at,
-        resolutions=s.resolutions, deaths_this_phase=s.deaths_this_phase, next_count=s.next_count,
-        reminded=frozenset(s.reminded), last_count=s.last_count, count_signature=s.count_signature,
-        history=tuple(s.history), clock=s.clock, overrides=tuple(s.overrides), inputs=tuple(s.inputs),
-        edits=tuple(s.edits), voids=proxy(dict(s.voids)), told=proxy(dict(s.told)), rewrites=tuple(s.rewrites),
-        asked=proxy(dict(s.asked)), thread_posts=tuple(s.thread_posts), activity_warned=frozenset(s.activity_warned),
-        reserve=s.reserve)
+    g: Game = object.__new__(Game)  # its fields set as __init__ sets them, without the checks of each assignment
+    g.__dict__.update((name, _FREEZE[how](getattr(s, name)) if how else getattr(s, name)) for name, how in _COPIES)
+    return g
 
 
 def thaw(g: Game) -> State:
     """A draft of the Game: new containers and seats, shared vote posts (values)."""
-    return State(
-        seats={sid: Seat(x.nick, x.role, x.alive, x.died, x.confirmed) for sid, x in g.seats.items()},
-        accounts=dict(g.accounts),
-        aliases=dict(g.aliases), phase=g.phase, paused_at=g.paused_at, posts=list(g.posts),
-        runoff_posts=list(g.runoff_posts), leaders=g.leaders, hang_all=g.hang_all, day_modkill=g.day_modkill,
-        moves=_moves(g.moves, dict), hunting_open=g.hunting_open, misfires=g.misfires, agitations=Counter(g.agitations),
-        doomed=set(g.doomed), maniac_last=g.maniac_last, last_words=dict(g.last_words),
-        runoff_speakers=set(g.runoff_speakers), don_nomination=g.don_nomination, quiet_day=g.quiet_day,
-        winner=g.winner, ended_at=g.ended_at, resolutions=g.resolutions, deaths_this_phase=g.deaths_this_phase,
-        next_count=g.next_count, reminded=set(g.reminded), last_count=g.last_count,
-        count_signature=g.count_signature, history=list(g.history), clock=g.clock, overrides=list(g.overrides),
-        inputs=list(g.inputs), edits=list(g.edits), voids=dict(g.voids), told=dict(g.told),
-        rewrites=list(g.rewrites), asked=dict(g.asked), thread_posts=list(g.thread_posts),
-        activity_warned=set(g.activity_warned), reserve=g.reserve)
+    s: State = object.__new__(State)
+    s.__dict__.update((name, _THAW[how](getattr(g, name)) if how else getattr(g, name)) for name, how in _COPIES)
+    return s

@@ -17,7 +17,7 @@ from forumbot.engine.majority import check_majority
 from forumbot.engine.counts import edited
 from forumbot.engine.seats import nick
 from forumbot.engine.speech import emit, pm, post, to_gms
-from forumbot.engine.state import Game, Override, State, freeze, thaw
+from forumbot.engine.state import Game, Override, State, freeze, revised, thaw
 from forumbot.engine.status import state_line, status_text
 from forumbot.engine.timeline import recount_until
 from forumbot.engine.replacement import withdrawn
@@ -55,7 +55,7 @@ def override(before: Game, rewrites: int, index: int, resolutions: int, name: st
     `end-phase` is never undone (C-9): only its kind is kept."""
     if name == "EndPhase":
         return Override(None, index, resolutions, name)
-    return Override(replace(before, posts=(), runoff_posts=(), aliases=MappingProxyType({})), index, resolutions,
+    return Override(revised(before, posts=(), runoff_posts=(), aliases=MappingProxyType({})), index, resolutions,
                     name, len(before.posts), len(before.runoff_posts), len(before.aliases), rewrites)
 
 

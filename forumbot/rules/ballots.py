@@ -13,7 +13,7 @@ from datetime import datetime
 from forumbot.model import Agitation, Rejection, Target, Vote
 
 
-@dataclass
+@dataclass(frozen=True)
 class VotePost:
     """A vote-thread post (or GM `setvote`) of the open day or runoff, with what the parser made of it."""
 

@@ -67,7 +67,7 @@ class NightReport:
     log: tuple[str, ...] = ()
 
 
-@dataclass
+@dataclass(frozen=True)
 class NightMoves:
     """The moves in force when a night resolves: the latest valid one of each kind per player (C-5)."""
 
