@@ -148,9 +148,11 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
             try:
                 _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
                 first = outcome.delivery
-                if first is not None and first.undelivered:
-                    # S-4: a PM the forum refused is an input of the game now (an offer passes to the next of
-                    # the reserve): folded and delivered in this tick, once (a refusal of that one waits a tick)
+                if first is not None and any(key.startswith("reserve/") and key.endswith("/offer")
+                                             for key in first.undelivered):
+                    # S-4: a refused offer is an input of the game now and passes to the next of the reserve:
+                    # folded and delivered in this tick, once (a refusal of that one waits a tick). Other refused
+                    # PMs change nothing the fold sends, so they cost the forum no second read of the threads.
                     _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
                     outcome.delivery = first.then(outcome.delivery) if outcome.delivery else first
             except ForumError as e:
