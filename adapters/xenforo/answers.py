@@ -23,7 +23,7 @@ from typing import Any, Callable
 from lxml import html as lxml_html
 
 from adapters.html.dom import clean_text, select
-from forumbot.errors import CaptchaRequired, ForumError, FormRejected, LoginRequired
+from forumbot.errors import CaptchaRequired, ForumError, FormRejected, LoginRequired, PmNotAllowed
 
 Matches = Callable[[str, str], Any]
 
@@ -33,9 +33,10 @@ COUNTED = ("XF counts failed logins of the bot's name, 4 in 5 minutes or 8 in 30
            "address, 8 in 5 minutes or 16 in 30")
 
 
-def refusal(matches: Matches, text: str) -> ForumError | None:
+def refusal(matches: Matches, text: str, action: str = "post") -> ForumError | None:
     """The typed error for one of XF's refusals, in the board's own words and with the next step; None for a
-    text the shared reading (flood, token, wrong password) handles."""
+    text the shared reading (flood, token, wrong password) handles. `action`: what was refused ("pm",
+    "pm_start" for a conversation: a noPermission there is the bot's group without "Start conversations")."""
     said = " ".join(text.split())
     if matches("login_required", text):
         return LoginRequired(f"xenforo: not logged in: {said}")
@@ -56,6 +57,9 @@ def refusal(matches: Matches, text: str) -> ForumError | None:
         return FormRejected(f"xenforo: the board refused that many recipients in one conversation: «{said}» (raise "
                             "the bot's user group permission \"Maximum number of people invited to a "
                             "conversation\")")
+    if matches("no_permission", text) and action in ("pm", "pm_start"):
+        return PmNotAllowed(f"xenforo: the board does not let the bot start conversations: «{said}» (give the "
+                            "bot's user group the permission \"Start conversations\")", said)
     if matches("no_permission", text):
         return FormRejected(f"xenforo: the board says the bot's account may not do this: «{said}» (give the bot's "
                             "user group the permission: \"Start conversations\" for PMs, \"Reply to threads\" for "

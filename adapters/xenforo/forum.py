@@ -67,7 +67,7 @@ class XenforoForms(HtmlForms):
     """XenForo's forms: the refusals its answers name (answers.refusal) before the shared ones."""
 
     def raise_for_text(self, text: str, *, flood_action: str = "post") -> None:
-        refusal = answers.refusal(self.matches, text)
+        refusal = answers.refusal(self.matches, text, flood_action)
         if refusal is not None:
             raise refusal
         super().raise_for_text(text, flood_action=flood_action)

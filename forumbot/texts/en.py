@@ -414,7 +414,7 @@ T: dict[str, str] = {
     "handshake.wait": "the forum asks to wait; run the handshake later:",
     "handshake.pm_not_allowed": ("the forum does not let the bot's account send private messages; it answers: "
                                  "«{said}». A board administrator must allow them to the bot's group (on vBulletin: "
-                                 "a private message quota above 0): without them the bot cannot send the roles"),
+                                 "a private message quota above 0; on XenForo: \"Start conversations\"): without them the bot cannot send the roles"),
     # --- h26-outage: C-14, a phase the bot opens when it is back after an outage ---
     "phase.opens_late": ("The bot could not run the game when this phase was due to open ({due}) and was back "
                           "only at {opens}: the phase opens now with its whole length, and every later deadline "
