@@ -213,7 +213,8 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
 
     # S-4: the GM's `замена Шарик` offers his seat to the reserve; Kapitan Vrungel takes it with `принимаю`
     gm.pm(bot, "g2", f"замена {REPLACED}")
-    g2.settle("phpbb")
+    board.wait_past_a_pm()
+    g2.tick()
     offer = [t for t in new_pms(p[RESERVE], bot, seen[RESERVE]) if t.startswith("Ведущий ищет замену")]
     assert len(offer) == 1 and f"место игрока {REPLACED} свободно" in offer[0], offer
     assert any(f"Место игрока {REPLACED} предложено {RESERVE} (запас)" in t for t in new_pms(gm, bot, seen_gm))
