@@ -102,7 +102,7 @@ EXACT_TIMES = {"phpbb_board", "phpbb_season_board", "phpbb_side_board", "phpbb_p
 
 # The boards whose PHP runs on a clock the test drives together with the bot's ticks' (shared_clock.py): a deadline
 # passes when the test moves the clock, not after a wait the machine's speed could outrun.
-ON_A_SHARED_CLOCK = {"phpbb_activity_board"}
+ON_A_SHARED_CLOCK = {"phpbb_activity_board", "phpbb_season_board"}
 
 
 def unavailable(reason: str) -> None:

@@ -109,10 +109,14 @@ intervals = {{ {intervals} }}
         assert done.returncode == 0, done.stderr
         self.start()
 
-    def _game_table(self, variant: str, roles: dict[str, str], options: str) -> str:
+    def _game_table(self, variant: str, roles: dict[str, str], options: str, signup: str | None = None) -> str:
+        """The game's table: its players and roles, or, with `signup` (the keys of `[games.NAME.signup]`), no
+        players and no start: the sign-up brings the players and its close starts Setup (S-1, S-3)."""
         board = self.board
         players = ",\n    ".join(f'{{ nick = "{p}", role = "{roles.get(p, "civilian")}" }}' for p in self.players)
         start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=2)
+        seats = (f"start = {start.isoformat()}" if signup is None else "",
+                 f"players = [\n    {players}\n]" if signup is None else f"[games.{self.name}.signup]\n{signup}")
         return f"""
 [games.{self.name}]
 forum = "live"
@@ -121,16 +125,14 @@ language = "ru"
 game_thread = "{board.topic_url(self.game_topic)}"
 vote_thread = "{board.topic_url(self.vote_topic)}"
 gms = ["{board.gm}"]
-start = {start.isoformat()}
+{seats[0]}
 timezone = "Europe/Moscow"
 day_hours = {self.hours[0]}
 night_hours = {self.hours[1]}
 runoff_hours = 24
 remind_hours = 0
 options = {{ {options} }}
-players = [
-    {players}
-]
+{seats[1]}
 """
 
     def start(self) -> subprocess.CompletedProcess:
@@ -139,14 +141,22 @@ players = [
         return done
 
     def next_game(self, name: str, variant: str, roles: dict[str, str], options: str = "",
-                  players: list[str] | None = None) -> "LiveGame":
+                  players: list[str] | None = None, signup: str | None = None) -> "LiveGame":
         """The season's next game: its table added to the same config (this game's kept, so `game status` of
-        this one still folds its end), the same database and threads. Not started: `start()` it."""
+        this one still folds its end), the same database and threads. Not started: `start()` it, or, with a
+        `signup` table and a `season()` listing it, the season opens its sign-up when this game ends (S-5)."""
         game = copy.copy(self)
-        game.name, game.end_phases, game.players = name, 0, list(players or self.players)
+        game.name, game.end_phases = name, 0
+        game.players = [] if signup is not None else list(players or self.players)
         with open(self.config, "a", encoding="utf-8") as f:
-            f.write(game._game_table(variant, roles, options))
+            f.write(game._game_table(variant, roles, options, signup))
         return game
+
+    def season(self, games: list[str], gap_hours: float = 0) -> None:
+        """`[season]` (S-5) added to the config: `games` in the order they run."""
+        listed = ", ".join(f'"{g}"' for g in games)
+        with open(self.config, "a", encoding="utf-8") as f:
+            f.write(f"\n[season]\ngames = [{listed}]\ngap = {gap_hours}\n")
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
         return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
