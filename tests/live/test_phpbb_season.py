@@ -95,7 +95,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     for name, member in p1.items():
         role = RU_ROLE[ROLES_1.get(name, "civilian")]
         assert any(f"Ваша роль: {role}." in t for t in new_pms(member, bot, set())), f"{name}: no role PM"
-    assert "not started" in g2.cli("game", "status", "g2").stdout  # the season's next game waits for g1 (S-5)
+    assert "не начата" in g2.cli("game", "status", "g2").stdout  # the season's next game waits for g1 (S-5)
 
     # Setup: confirmations; the GM pauses, speaks, resumes and opens Day 1, all in one minute (C-9)
     for member in p1.values():
@@ -143,14 +143,14 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     g1_ended = ended_at(g1, "g1")
     g2.tick()
     if clock.now() < g1_ended + GAP:  # this tick ran before the gap was over: nothing may have opened
-        assert "not started" in g2.cli("game", "status", "g2").stdout
+        assert "не начата" in g2.cli("game", "status", "g2").stdout
         assert len(gm.posts_by(g1.game_topic, bot)) == posts_before
     clock.move_past(g1_ended + GAP)
     g2.tick()
     posted = [post.text for post in gm.posts_by(g2.game_topic, bot)[posts_before:]]
     assert len(posted) == 1 and posted[0].startswith("Набор в игру: московская мафия"), posted
     assert "Нужно 7" in posted[0] and "«+»" in posted[0] and "«запас»" in posted[0], posted[0]
-    assert "running" in g2.cli("game", "status", "g2").stdout
+    assert "g2: идёт" in g2.cli("game", "status", "g2").stdout
     assert len(gm.posts_by(vote, bot)) == vote_before and not new_pms(gm, bot, seen_gm)
 
     # S-1, S-2: the first join is listed at once; the changes after it are held for `list_every` (S-2), then listed
@@ -170,7 +170,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     if clock.now() < joining + LIST_EVERY:  # the held list cannot have been due yet
         assert g2.game_text(gm).count("Список записавшихся") == 1, "a second list within list_every (S-2)"
     status = g2.cli("game", "status", "g2").stdout
-    assert "6 of 7" in status and LEAVER not in status and "Незнайка" not in status, status
+    assert "записались 6 из 7" in status and LEAVER not in status and "Незнайка" not in status, status
     clock.move_past(listed + LIST_EVERY)
     g2.tick()
     listing = g2.game_text(gm).split("Список записавшихся")
