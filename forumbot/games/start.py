@@ -136,6 +136,8 @@ def thread_warnings(config: Config, statuses: Mapping[str, str], t: Mapping[str,
             # of two games not started, the one listed later is the one that waits
             if statuses.get(other) in ACTIVE or (other not in statuses and order.index(other) < order.index(name)):
                 state = t["check.shared.running" if other in statuses else "check.shared.not_started"]
-                warnings.append(t["check.shared_thread"].format(game=name, key=key, other=repr(other), state=state,
-                                                                 other_name=other))
+                # a season's next game (S-5) is not started by the GM: the season opens it when the other ends
+                seasonal = config.season is not None and config.season.next_after(other) == name
+                text = t["check.shared_thread.season" if seasonal else "check.shared_thread"]
+                warnings.append(text.format(game=name, key=key, other=repr(other), state=state, other_name=other))
     return warnings

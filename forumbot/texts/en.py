@@ -749,6 +749,8 @@ T: dict[str, str] = {
                          "`forumbot game start`"),
     "check.shared_thread": ("games.{game}.{key}: also the thread of game {other} ({state}); one game runs in a thread "
                             "at a time, so `forumbot game start {game}` waits until {other_name} has ended"),
+    "check.shared_thread.season": ("games.{game}.{key}: also the thread of game {other} ({state}); one game runs in a "
+                                   "thread at a time: the season opens {game} by itself once {other_name} has ended (S-5)"),
     "check.shared.running": "still running",
     "check.shared.not_started": "not started yet",
     "check.conference_relay": ("games.{game}.options.conference: \"conversation\" needs PMs to several participants "

@@ -763,6 +763,8 @@ T: dict[str, str] = {
                          "start на время впереди"),
     "check.shared_thread": ("games.{game}.{key}: это и тема игры {other} ({state}); в теме идёт одна игра за раз, "
                             "поэтому `forumbot game start {game}` будет ждать, пока не закончится {other_name}"),
+    "check.shared_thread.season": ("games.{game}.{key}: это и тема игры {other} ({state}); в теме идёт одна игра за "
+                                   "раз: сезон откроет {game} сам, когда закончится {other_name} (S-5)"),
     "check.shared.running": "ещё идёт",
     "check.shared.not_started": "ещё не начата",
     "check.conference_relay": ("games.{game}.options.conference: для \"conversation\" нужны ЛС нескольким участникам, "

@@ -148,6 +148,23 @@ gap = 2
 """
 
 
+def test_s5_check_config_says_the_season_opens_its_next_game_in_the_shared_thread(tmp_path, capsys):
+    """S-5: a season's next game in the same thread is not the GM's to start: check-config says the season opens
+    it when the game before it ends, not that `forumbot game start` waits (which read as an order to run it)."""
+    from forumbot.cli.main import main
+
+    w = World(tmp_path, games=SEASON)
+    try:
+        w.start()
+        assert main(["check-config", "-c", str(w.config_path)], clock=lambda: w.now) == 0
+        err = capsys.readouterr().err
+        assert "games.g2.game_thread: это и тема игры 'g1' (ещё идёт); в теме идёт одна игра за раз: сезон " \
+               "откроет g2 сам, когда закончится g1 (S-5)" in err, err
+        assert "game start g2" not in err
+    finally:
+        w.close()
+
+
 def test_s5_when_a_season_game_ends_the_next_ones_sign_up_opens_gap_later_in_the_same_thread(tmp_path):
     w = World(tmp_path, games=SEASON)
     try:
