@@ -190,10 +190,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
-    for topic in (game.game_thread, game.vote_thread):
+    for topic in game.threads:  # the sign-up's own thread too (S-1), its reserve words counted in the game (S-4)
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
-        thread = "game" if topic == game.game_thread else "vote"
+        thread = {game.game_thread: "game", game.vote_thread: "vote"}.get(topic, "signup")
         try:
             posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
         except ForumError as e:
@@ -271,6 +271,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         outcome.held_until = min(later) + timedelta(seconds=ctx.config.grace_seconds)
     ctx.hook("after_outbox")
     target = Destination(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+                         signup_thread=game.signup_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=escape, stale=stale)
     outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
@@ -364,6 +365,7 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
     with ctx.sessions.begin() as session:
         setup = setup_from_json(session.get_one(GameRow, game_id).setup_json, game=game.name, check=False)
     target = Destination(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+                         signup_thread=game.signup_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=adapter.escape)
     outcome.delivery = deliver(ctx.sessions, adapter, target, now, ctx.hook)
