@@ -312,7 +312,8 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
         from forumbot.pages.publish import decorate
 
         pages = transcript_pages(transcript, result, transcript.game or "game")
-        result = replace(result, messages=decorate(pages, result.messages, setup.markup == "markdown", True))
+        if pages.setup.signup is None:  # a sign-up's posts link no page (S-2)
+            result = replace(result, messages=decorate(pages, result.messages, setup.markup == "markdown", True))
     clock_at = [setup.schedule.start]
     forum.clock = lambda: clock_at[0]
     for msg in result.messages:

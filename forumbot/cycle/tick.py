@@ -36,6 +36,7 @@ from forumbot.outbox.store import Destination, enqueue, withhold
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
 from forumbot.engine.results import GameRun
+from forumbot.game import for_pages
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
 from forumbot.engine.results import stale_interim
@@ -243,8 +244,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     back = started if result.phase != "setup" and result.phase_opens == started else None
     escape = adapter.escape
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
-    result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
-                                                escape is escape_markdown, sent_posts, built=until)
+    shown, open_signup = for_pages(setup, inputs, until)  # S-1..S-3: the sign-up's list, or the game it gave
+    result, outcome.pages_error = pages.in_tick(ctx.config, game, shown, result, lambda: _setup_json(ctx, game_id),
+                                                escape is escape_markdown, sent_posts, built=until,
+                                                signup=open_signup)
     with ctx.sessions.begin() as session:
         remember_phase(session, forum_id, game_id, result, known_phase)
         sync_game(session, game_id, game, result)
@@ -276,7 +279,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
                     gms=setup.gms, language=setup.language, escape=escape, stale=stale)
     outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
     if outcome.delivery.sent or outcome.delivery.recovered:  # the pages link the posts just delivered
-        pages.after_delivery(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id), sent_posts,
+        pages.after_delivery(ctx.config, game, shown, result, lambda: _setup_json(ctx, game_id), sent_posts,
                              built=until)
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
