@@ -96,9 +96,35 @@ def test_s3_after_the_close_the_page_is_the_games_with_the_players_it_gave_and_n
     assert "<td>мафия</td>" not in text and "<td>шериф</td>" not in text and "sha256sum" not in text
 
 
-def test_s1_a_sign_up_not_open_yet_or_cancelled_writes_no_sign_up_page() -> None:
-    assert for_pages(base(), [], T0 - timedelta(hours=1))[1].state == "waiting"  # type: ignore[union-attr]
-    assert for_pages(base(), joins(3), T0 + timedelta(days=4))[1].state == "cancelled"  # type: ignore[union-attr]
+def test_s1_after_the_close_the_games_page_links_the_bots_posts_in_the_sign_up_thread_by_its_name() -> None:
+    setup = base(thread="https://forum.example.org/viewtopic.php?t=3")
+    inputs = joins(10, Where.SIGNUP)
+    until = T0 + timedelta(hours=50)
+    shown, signup = for_pages(setup, inputs, until)
+    run = game.run(setup, inputs, until)
+    posts = {m.key: str(n) for n, m in enumerate(run.messages, 1)}  # as if every message was delivered
+    files = build_site(GamePages("nabor", shown, run, post_url="https://f.example/p/{id}", posts=posts), signup)
+    page = html.unescape(files["nabor/index.html"].decode())
+    assert "тема набора: <a href=" in page and "игровая тема: <a href=" in page
+    assert "Набор открыт" not in page
+
+
+def test_s1_s3_a_sign_up_not_open_yet_or_cancelled_is_handed_to_the_pages_as_such_and_given_no_page(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from forumbot.pages.publish import in_tick
+
+    config = SimpleNamespace(pages=SimpleNamespace(folder=tmp_path, url="https://mafia.example.org/", post_url="",
+                                                   vote_history="live", picture=True, png=False))
+    g = SimpleNamespace(name="nabor", title="", readable_name="nabor", game_thread="", vote_thread="",
+                        signup_thread="", mode="live", publish=True)
+    for until, state in ((T0 - timedelta(hours=1), "waiting"), (T0 + timedelta(days=4), "cancelled"),
+                         (T0 + timedelta(hours=4), "open")):
+        shown, signup = for_pages(base(), joins(3), until)
+        assert signup is not None and signup.state == state
+        in_tick(config, g, shown, game.run(base(), joins(3), until), lambda: '{"pages_url": "https://mafia.example.org/"}',
+                False, built=until, signup=signup)
+        assert (tmp_path / "nabor" / "index.html").exists() == (state == "open"), state
 
 
 SIGNUP_GAME = f"""
