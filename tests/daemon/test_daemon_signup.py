@@ -427,3 +427,27 @@ def test_s3_s4_a_sign_up_in_its_own_thread_exports_and_replays_and_its_reserve_w
         assert [(m.where, m.text) for m in replayed.messages] == [(m.where, m.text) for m in stored.messages]
     finally:
         w.close()
+
+
+def test_s5_s1_the_season_notice_links_the_next_games_own_sign_up_thread_where_it_opens(tmp_path):
+    season = SEASON.replace("gap = 2", "gap = 0\nnotify = true").replace(
+        "[games.g2.signup]\n", '[games.g2.signup]\nthread = "g2/nabor"\n')
+    w = World(tmp_path, games=season)
+    try:
+        w.start()
+        w.tick()
+        for name in NAMES[:10]:
+            w.now += timedelta(minutes=20)
+            w.post("game", name, "+")
+            w.tick()
+        stop_game(w.daemon.sessions, w.config, "g1", w.now, "")
+        w.tick()
+        before = len(w.bot_pms())
+        w.now += timedelta(minutes=1)
+        w.tick()
+        w.tick()
+        notices = [text for _, text, _ in w.bot_pms()[before:]]
+        assert len(notices) == 10 and all("g2/nabor" in text and "g1/game" not in text for text in notices)
+        assert [t.split("\n")[0] for _, t, _ in w.bot_posts("g2/nabor")] == ["[b]Набор в игру: московская мафия[/b]"]
+    finally:
+        w.close()
