@@ -14,7 +14,7 @@ from typing import Sequence
 from forumbot.engine import fold
 from forumbot.engine.results import GameResult, GameRun
 from forumbot.engine.signup import game_setup, run_signup
-from forumbot.engine.signup_values import SignupSetup
+from forumbot.engine.signup_values import SignupRun, SignupSetup
 from forumbot.model import GameSetup, Input, Message, Role
 from forumbot.engine import draw_seats
 from forumbot.engine.setup import commitment_text
@@ -56,6 +56,17 @@ def signed_up(setup: GameSetup, inputs: Sequence[Input],
         return None, said, []
     closed = done.ended_at
     return replace(game_setup(setup, done), signup=None), said, [i for i in inputs if i.at > closed]
+
+
+def for_pages(setup: GameSetup, inputs: Sequence[Input], until: datetime) -> tuple[GameSetup, SignupRun | None]:
+    """What a game's public pages show at `until` (S-1..S-3): once its sign-up closed, the setup the game plays by
+    (its players); while the sign-up runs, the setup as it is and the sign-up's list."""
+    if setup.signup is None:
+        return setup, None
+    done = run_signup(setup.signup, inputs, until)  # type: ignore[arg-type]
+    if done.state == "closed" and done.ended_at is not None:
+        return replace(game_setup(setup, done), signup=None), None
+    return setup, done
 
 
 def with_signup(signup: GameRun, game: GameRun) -> GameRun:

@@ -41,6 +41,9 @@ class Where(StrEnum):
 
     GAME = "game"  # the game thread
     VOTE = "vote"  # the vote thread
+    # the sign-up's own thread (S-1, `signup.thread`): its posts as inputs, the sign-up's posts as messages; a
+    # sign-up run in the game thread uses GAME
+    SIGNUP = "signup"
     PM = "pm"  # a private message to (or from) the bot
     LOCK = "lock"  # a message only: a thread closed or opened (R-13); `to` names the thread, `text` the action
     # an input only: a PM written to the bot and others at once (M-15's conference conversation, or a PM CC'd to

@@ -28,7 +28,7 @@ from forumbot.rules.house import configure, defaults
 from forumbot.options import option_problems
 from forumbot.forum.registry import MemoryForum
 
-TOPICS = {Where.GAME: "game", Where.VOTE: "vote"}
+TOPICS = {Where.GAME: "game", Where.VOTE: "vote", Where.SIGNUP: "signup"}
 
 
 @dataclass(frozen=True)
@@ -49,9 +49,9 @@ class Stopped:
     reason: str
 
 
-# where an event may be (docs/transcripts.md): the threads, a PM to the bot alone, one to the bot and others
-# (M-15, a CC), a PM of the bot's the forum refused to deliver (S-4)
-_EVENT_WHERE = ("game", "vote", "pm", "shared", "undelivered")
+# where an event may be (docs/transcripts.md): the threads (the sign-up's own too, S-1), a PM to the bot alone,
+# one to the bot and others (M-15, a CC), a PM of the bot's the forum refused to deliver (S-4)
+_EVENT_WHERE = ("game", "vote", "signup", "pm", "shared", "undelivered")
 
 
 def load(path: str | Path) -> Transcript:
@@ -167,7 +167,8 @@ def parse_transcript(raw: Any) -> Transcript:
 
 
 def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
-    """A transcript's `signup` object (S-1..S-3; docs/transcripts.md): the sign-up run in the game thread."""
+    """A transcript's `signup` object (S-1..S-3; docs/transcripts.md): the sign-up run in the game thread, or in
+    its own (`thread`, whose posts are the events `"where": "signup"`)."""
     f = _Fields(raw, "signup")
     seats = f.get("players", 10, int)
     list_every = f.get("list_every", 60, (int, float))
@@ -183,7 +184,7 @@ def _signup(raw: Any, setup: GameSetup) -> SignupSetup:
         close_when_full=f.get("close_when_full", False, bool), list_every=timedelta(minutes=list_every),
         extend=timedelta(hours=extend), refused=tuple(f.names("refused")), gms=setup.gms, bot=setup.bot,
         start=setup.schedule.start, rules_url=f.string("rules", ""), language=setup.language, markup=setup.markup,
-        timezone=setup.schedule.timezone, offer_hours=timedelta(hours=offer_hours),
+        timezone=setup.schedule.timezone, offer_hours=timedelta(hours=offer_hours), thread=f.string("thread", ""),
     )
 
 
@@ -311,7 +312,8 @@ def replay(transcript: Transcript) -> tuple[GameRun, MemoryForum]:
         from forumbot.pages.publish import decorate
 
         pages = transcript_pages(transcript, result, transcript.game or "game")
-        result = replace(result, messages=decorate(pages, result.messages, setup.markup == "markdown", True))
+        if pages.setup.signup is None:  # a sign-up's posts link no page (S-2)
+            result = replace(result, messages=decorate(pages, result.messages, setup.markup == "markdown", True))
     clock_at = [setup.schedule.start]
     forum.clock = lambda: clock_at[0]
     for msg in result.messages:
@@ -386,7 +388,8 @@ def to_text(result: GameRun, timezone: str) -> str:
     zone = ZoneInfo(timezone)
     out = []
     for m in result.messages:
-        where = f"PM → {m.to}" if m.where is Where.PM else {"game": "game thread", "vote": "vote thread"}[m.where]
+        where = f"PM → {m.to}" if m.where is Where.PM else \
+            {"game": "game thread", "vote": "vote thread", "signup": "sign-up thread"}[m.where]
         out.append(f"── {m.at.astimezone(zone):%d.%m %H:%M} · {where}\n{m.text}\n")
     r = result.result
     if result.phase == "stopped":

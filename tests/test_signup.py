@@ -232,6 +232,57 @@ def test_s3_a_sign_up_not_closed_gives_no_game() -> None:
         game_setup(GameSetup(variant="moscow", seed=1, schedule=Schedule(start=T0), players=(), bot="Bot"), r)
 
 
+NABOR = "https://forum.example.org/viewtopic.php?t=41"  # a «набор» topic of its own (S-1's `signup.thread`)
+
+
+def in_nabor(hours: float, who: str, text: str) -> Input:
+    return Input(at=T0 + timedelta(hours=hours), where=Where.SIGNUP, author=who, text=text)
+
+
+def test_s1_a_sign_up_in_its_own_thread_reads_only_that_thread_and_posts_there() -> None:
+    inputs = [in_nabor(1, "A", "+"), post(2, "B", "+"), Input(T0 + timedelta(hours=3), Where.VOTE, "C", "+"),
+              in_nabor(4, "D", "+"), in_nabor(5, "E", "запас")]
+    r = run(inputs, thread=NABOR, until_hours=10)
+    assert (r.players, r.reserve) == (("A", "D"), ("E",))  # the game thread's and the vote thread's `+` are talk
+    assert {m.where for m in r.messages} == {Where.SIGNUP}  # the opening post and the lists go to the «набор»
+    assert run(inputs, until_hours=10).players == ("B", "C")  # in the game thread: as before, its own unread
+
+
+def test_s3_a_sign_up_in_its_own_thread_closes_there_and_the_game_uses_its_own_threads_from_the_start() -> None:
+    names = [f"S{i}" for i in range(1, 11)]
+    signup = setup(seats=10, closes=T0 + timedelta(hours=12), thread=NABOR)
+    base = GameSetup(variant="moscow", seed=3, schedule=Schedule(start=T0 + timedelta(days=5)), players=(),
+                     bot="Bot", gms=("GM",), signup=signup)
+    inputs = [in_nabor(i, n, "+") for i, n in enumerate(names, 1)] + [in_nabor(11, "Поздний", "+")]
+    out = game.run(base, inputs, until=T0 + timedelta(hours=13))
+    assert [p.nick for p in out.result.players] == names
+    signup_keys = [m.key for m in out.messages if m.key.startswith("signup/")]
+    assert signup_keys and all(m.where is Where.SIGNUP for m in out.messages if m.key.startswith("signup/"))
+    assert "signup/closed" in signup_keys
+    game_posts = [m for m in out.messages if m.to is None and not m.key.startswith("signup/")]
+    assert game_posts and all(m.where is Where.GAME for m in game_posts)  # the Setup post: the game thread
+
+
+def test_s4_after_a_sign_up_in_its_own_thread_its_reserve_words_there_count_the_game_threads_do_not() -> None:
+    names = [f"S{i}" for i in range(1, 11)]
+    signup = setup(seats=10, closes=T0 + timedelta(hours=12), thread=NABOR)
+    base = GameSetup(variant="moscow", seed=3, schedule=Schedule(start=T0 + timedelta(days=5)), players=(),
+                     bot="Bot", gms=("GM",), signup=signup)
+    inputs = [in_nabor(i, n, "+") for i, n in enumerate(names, 1)]
+    inputs += [post(13, "Игровой", "запас"), in_nabor(14, "Набранный", "запас"), gm(15, "замена S2")]
+    out = game.run(base, inputs, until=T0 + timedelta(hours=16))
+    assert [m.to for m in out.messages if m.key.endswith("/offer")] == ["Набранный"]
+
+
+def test_s1_the_sign_up_thread_is_stored_with_the_setup() -> None:
+    from forumbot.store.setup_codec import setup_from_json, setup_to_json
+
+    base = GameSetup(variant="moscow", seed=3, schedule=Schedule(start=T0), players=(), bot="Bot",
+                     signup=setup(thread=NABOR))
+    assert setup_from_json(setup_to_json(base), check=False).signup.thread == NABOR
+    assert setup_from_json(setup_to_json(replace(base, signup=setup())), check=False).signup.thread == ""
+
+
 CONFIG = """
 [forums.main]
 engine = "phpbb"
@@ -270,12 +321,29 @@ def test_s2_the_sign_up_takes_the_casts_count_moscow_10_free_hunt_from_signup_pl
     ("moscow", "list_every = 0", "games.autumn.signup.list_every: must be more than 0"),
     ("moscow", "opens = 2026-12-11T10:00:00", "games.autumn.signup.closes: must be after opens"),
     ("moscow", "close_when_ful = true", "games.autumn.signup.close_when_ful: unknown setting"),
-    ("moscow", 'thread = "https://forum.example.org/viewtopic.php?t=100"', "signup.thread: a sign-up runs in the game"),
+    ("moscow", 'thread = "https://forum.example.org/viewtopic.php?t=102"', "signup.thread: must differ from vote_thread"),
 ])
 def test_s1_a_bad_signup_table_is_refused_with_a_clear_error(tmp_path, variant, extra, problem) -> None:
     with pytest.raises(ConfigError) as e:
         load(tmp_path, variant, extra)
     assert problem in str(e.value)
+
+
+def test_s1_signup_thread_names_the_signups_own_thread_the_game_thread_itself_means_none(tmp_path) -> None:
+    own = load(tmp_path, extra=f'thread = "{NABOR}"').games["autumn"]
+    assert own.signup.thread == NABOR and own.signup_thread == NABOR
+    assert own.threads == (own.game_thread, own.vote_thread, NABOR)  # the daemon reads all three
+    same = load(tmp_path, extra='thread = "https://forum.example.org/viewtopic.php?t=101"').games["autumn"]
+    assert same.signup.thread == "" and same.signup_thread == same.game_thread
+    assert same.threads == (same.game_thread, same.vote_thread)
+
+
+def test_s1_check_config_checks_the_sign_up_thread_like_the_others(tmp_path) -> None:
+    from forumbot.config.checks import thread_problems
+
+    config = load(tmp_path, extra='thread = "https://forum.example.org/viewforum.php?f=3"')  # a forum, no topic
+    assert [p.split(":")[0] for p in thread_problems(config, "autumn")] == ["games.autumn.signup.thread"]
+    assert thread_problems(load(tmp_path, extra=f'thread = "{NABOR}"'), "autumn") == []
 
 
 def test_s5_the_season_table_names_configured_games_in_order(tmp_path) -> None:

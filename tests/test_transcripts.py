@@ -131,7 +131,7 @@ def _bad(tmp_path: Path, mutate) -> subprocess.CompletedProcess:  # type: ignore
         (lambda d: d.pop("start"), "missing field 'start'"),
         (lambda d: d.update(variant="werewolves"), "unknown variant 'werewolves'"),
         (lambda d: d["events"][0].update(at="yesterday"), "events[1]: at 'yesterday' is not an ISO 8601 time"),
-        (lambda d: d["events"][0].update(where="chat"), "where must be game, vote, pm, shared, undelivered, not"),
+        (lambda d: d["events"][0].update(where="chat"), "where must be game, vote, signup, pm, shared, undelivered, not"),
         (lambda d: d.update(start="2026-12-01T10:00:00"), "has no UTC offset"),
         (lambda d: d.update(seed="seven"), "field 'seed' must be int"),
     ],

@@ -145,8 +145,7 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
             if game.forum != forum.name:
                 continue
             spans = []
-            for key in ("game_thread", "vote_thread"):
-                thread = getattr(game, key)
+            for key, thread in game.keyed_threads:  # the sign-up's own thread too (S-1)
                 try:
                     adapter.topic_id(thread)
                     named.append(thread)

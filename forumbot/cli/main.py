@@ -167,9 +167,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _pages(folder: str, transcript, result, name: str) -> None:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from forumbot.pages.commands import transcript_pages, write_pages
+    from forumbot.pages.commands import transcript_pages, transcript_signup, write_pages
 
-    written = write_pages(Path(folder), transcript_pages(transcript, result, name))
+    _, signup = transcript_signup(transcript)  # a sign-up still open: its page (S-2)
+    written = write_pages(Path(folder), transcript_pages(transcript, result, name), signup)
     print(f"forumbot: pages of {transcript.game or name}: {len(written)} file(s) written in {folder}", file=sys.stderr)
 
 

@@ -66,8 +66,8 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
 
 
 def thread_problems(config: Config, game_name: str) -> list[str]:
-    """A game's game_thread and vote_thread that name no thread on its forum's engine (a forum's or a post's
-    address), as the adapter's class method `thread_problem(thread, base_url)` sees them, without the network."""
+    """A game's game_thread, vote_thread and signup.thread that name no thread on its forum's engine (a forum's or
+    a post's address), as the adapter's class method `thread_problem(thread, base_url)` sees them, offline."""
     game = config.games[game_name]
     forum = config.forums[game.forum]
     try:
@@ -78,8 +78,8 @@ def thread_problems(config: Config, game_name: str) -> list[str]:
         return []
     check = cls.thread_problem
     problems = []
-    for key in ("game_thread", "vote_thread"):
-        problem = check(getattr(game, key), forum.base_url)
+    for key, thread in game.keyed_threads:
+        problem = check(thread, forum.base_url)
         if problem:
             problems.append(f"games.{game.name}.{key}: {problem}")
     return problems

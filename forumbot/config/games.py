@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -71,9 +72,11 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     if has_signup and schedule is not None:
         r.used.add("signup")
         signup = parse_signup(table["signup"], f"{r.where}.signup", variant, options, schedule.timezone, problems)
-        if signup is not None and signup.thread not in ("", game_thread):
-            # the daemon reads a sign-up in the game thread only, so far: a thread it would not read is refused
-            problems.append(f"{r.where}.signup.thread: a sign-up runs in the game thread for now; leave it out")
+        if signup is not None and signup.thread == game_thread:
+            signup = replace(signup, thread="")  # S-1: the game thread itself, before the game starts
+        elif signup is not None and signup.thread == vote_thread:
+            problems.append(f"{r.where}.signup.thread: must differ from vote_thread (votes live in their own "
+                            "thread, C-3): leave it out to sign up in the game thread, or name the «набор» topic")
             signup = None
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:

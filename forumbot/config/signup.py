@@ -40,6 +40,7 @@ class SignupConfig:
             close_when_full=self.close_when_full, list_every=self.list_every, extend=self.extend,
             refused=self.refused, gms=gms, bot=bot, start=start, house=tuple(house), rules_url=self.rules,
             language=language, markup=markup, timezone=timezone, offer_hours=timedelta(hours=self.offer_hours),
+            thread=self.thread,
         )
 
 

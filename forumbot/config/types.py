@@ -113,6 +113,23 @@ class GameConfig:
         return self.shadow_to or (self.gms[0] if self.gms else "")
 
     @property
+    def signup_thread(self) -> str:
+        """The thread the sign-up is read from and posted to (S-1): its own, else the game thread."""
+        return (self.signup.thread if self.signup is not None else "") or self.game_thread
+
+    @property
+    def keyed_threads(self) -> tuple[tuple[str, str], ...]:
+        """Every thread of the game the bot reads, by its config key: the game's two and the sign-up's own
+        (S-1; read during the game too, for its reserve words, S-4)."""
+        own = self.signup.thread if self.signup is not None else ""
+        return (("game_thread", self.game_thread), ("vote_thread", self.vote_thread)) + \
+            ((("signup.thread", own),) if own else ())
+
+    @property
+    def threads(self) -> tuple[str, ...]:
+        return tuple(thread for _, thread in self.keyed_threads)
+
+    @property
     def planned_players(self) -> tuple[PlayerSpec, ...]:
         """The players, or for a sign-up (S-2) its N places as stand-ins: what the offline checks draw."""
         if self.signup is None:

@@ -97,7 +97,7 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
                             closed_at: datetime | None = None,
                             waiting: list[tuple[str, list[ForumPost]]] | None = None) -> str | None:
     """Re-read the vote thread if the remembered phase is a day or runoff about to be resolved and not re-read
-    for this deadline yet (the game thread for an open sign-up about to close, S-1); return the remembered phase (its cursor value). `closed_at`: the fold shows the phase
+    for this deadline yet (the sign-up's thread for an open sign-up about to close, S-1); return the remembered phase (its cursor value). `closed_at`: the fold shows the phase
     closed then, before its deadline (a GM `конец-фазы`). `waiting` gets the players' posts found held for a
     moderator, by thread (the GMs are told)."""
     with ctx.sessions.begin() as session:
@@ -124,7 +124,7 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
                         game.name, adapter_class)
         return known
     opens = datetime.fromisoformat(last["opens"])
-    topics = [game.game_thread] if kind == "signup" else [game.vote_thread]  # S-1: a sign-up is in the game thread
+    topics = [game.signup_thread] if kind == "signup" else [game.vote_thread]  # S-1: its own thread or the game's
     if last["phase"].startswith("day ") and game.options.get("post_minimum") and game.game_thread != game.vote_thread:
         topics.append(game.game_thread)  # R-11: the day's game-thread posts are counted at the deadline too
     for topic in topics:  # a GM's `конец-фазы` closes it before its deadline: the log names when it really ended
@@ -136,7 +136,9 @@ def reread_before_deadline(ctx: Context, adapter: ForumAdapter, game: GameConfig
 
 
 def _which(game: GameConfig, topic: str) -> str:
-    return "the game thread" if topic == game.game_thread and topic != game.vote_thread else "the vote thread"
+    if topic == game.vote_thread:
+        return "the vote thread"
+    return "the game thread" if topic == game.game_thread else "the sign-up thread"
 
 
 def _reread_topic(ctx: Context, adapter: ForumAdapter, reread: Callable[..., list[ForumPost]], game: GameConfig,

@@ -73,7 +73,7 @@ def notify(config: Config, sessions: sessionmaker[Session], before: str, name: s
         pms = session.execute(select(InputRow.author, InputRow.text).where(
             InputRow.forum_id == row.forum_id, InputRow.kind == "pm"))
         unsubscribed = {account_key(author) for author, text in pms if says_no_notice(text)}
-        text = t.signup.season_notice(game.title or game.readable_name, game.game_thread)
+        text = t.signup.season_notice(game.title or game.readable_name, game.signup_thread)
         notices = [Message(at=at, where=Where.PM, to=nick, text=text, key=f"season/notice/{account_key(nick)}")
                    for nick in players if account_key(nick) not in unsubscribed]
         return enqueue(session, row.id, name, notices, origin="shell")

@@ -36,6 +36,7 @@ from forumbot.outbox.store import Destination, enqueue, withhold
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
 from forumbot.engine.results import GameRun
+from forumbot.game import for_pages
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
 from forumbot.engine.results import stale_interim
@@ -192,10 +193,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
-    for topic in (game.game_thread, game.vote_thread):
+    for topic in game.threads:  # the sign-up's own thread too (S-1), its reserve words counted in the game (S-4)
         with ctx.sessions.begin() as session:
             cursor = get_cursor(session, forum_id, topic_stream(topic))
-        thread = "game" if topic == game.game_thread else "vote"
+        thread = {game.game_thread: "game", game.vote_thread: "vote"}.get(topic, "signup")
         try:
             posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
         except ForumError as e:
@@ -245,8 +246,10 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     back = started if result.phase != "setup" and result.phase_opens == started else None
     escape = adapter.escape
     sent_posts = lambda: pages.delivered(ctx.sessions, game_id)  # noqa: E731  # the bot's posts' forum ids
-    result, outcome.pages_error = pages.in_tick(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id),
-                                                escape is escape_markdown, sent_posts, built=until)
+    shown, open_signup = for_pages(setup, inputs, until)  # S-1..S-3: the sign-up's list, or the game it gave
+    result, outcome.pages_error = pages.in_tick(ctx.config, game, shown, result, lambda: _setup_json(ctx, game_id),
+                                                escape is escape_markdown, sent_posts, built=until,
+                                                signup=open_signup)
     with ctx.sessions.begin() as session:
         remember_phase(session, forum_id, game_id, result, known_phase)
         sync_game(session, game_id, game, result)
@@ -273,11 +276,12 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         outcome.held_until = min(later) + timedelta(seconds=ctx.config.grace_seconds)
     ctx.hook("after_outbox")
     target = Destination(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+                         signup_thread=game.signup_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=escape, stale=stale)
     outcome.delivery = deliver(ctx.sessions, adapter, target, until, ctx.hook)
     if outcome.delivery.sent or outcome.delivery.recovered:  # the pages link the posts just delivered
-        pages.after_delivery(ctx.config, game, setup, result, lambda: _setup_json(ctx, game_id), sent_posts,
+        pages.after_delivery(ctx.config, game, shown, result, lambda: _setup_json(ctx, game_id), sent_posts,
                              built=until)
     if outcome.delivery.error is not None:
         raise outcome.delivery.error
@@ -366,6 +370,7 @@ def _deliver_stopped(ctx: Context, adapter: ForumAdapter, game: GameConfig, game
     with ctx.sessions.begin() as session:
         setup = setup_from_json(session.get_one(GameRow, game_id).setup_json, game=game.name, check=False)
     target = Destination(game_id=game_id, game=game.name, game_thread=game.game_thread, vote_thread=game.vote_thread,
+                         signup_thread=game.signup_thread,
                     subject=game.subject, shadow_to=game.shadow_recipient if game.mode == "shadow" else None,
                     gms=setup.gms, language=setup.language, escape=adapter.escape)
     outcome.delivery = deliver(ctx.sessions, adapter, target, now, ctx.hook)

@@ -59,9 +59,11 @@ def reserve_order(w: Work) -> list[str]:
 
 
 def reserve_post(w: Work, inp: Input) -> bool:
-    """S-4: a reserve word posted in the game thread by one who plays no seat puts him in the reserve; a leave
-    word by one in the reserve takes him off it, and a seat offered to him passes to the next."""
-    if w.tb.setup.reserve is None or seat_of(w, inp.author) is not None:
+    """S-4: a reserve word posted in the sign-up's thread (the game thread, or its own, S-1) by one who plays no
+    seat puts him in the reserve; a leave word by one in the reserve takes him off it, and a seat offered to him
+    passes to the next."""
+    reserve: ReserveSetup | None = w.tb.setup.reserve  # type: ignore[assignment]
+    if reserve is None or inp.where is not reserve.where or seat_of(w, inp.author) is not None:
         return False
     word = signup_word(inp.text)
     g, key = w.g, parse.account_key(inp.author)

@@ -32,7 +32,9 @@ def run_signup(setup: SignupSetup, inputs: Sequence[Input], until: datetime) -> 
     items = [inp if inp.id else replace(inp, id=f"i{n}") for n, inp in ordered]
     gms = frozenset(parse.account_key(g) for g in setup.gms)
     ignored = gms | {parse.account_key(setup.bot)}
-    posts = [i for i in items if i.where in (Where.GAME, Where.VOTE) and parse.account_key(i.author) not in ignored]
+    # S-1: the sign-up's own thread, when it has one; else the game's threads before the game starts
+    threads = (Where.SIGNUP,) if setup.thread else (Where.GAME, Where.VOTE)
+    posts = [i for i in items if i.where in threads and parse.account_key(i.author) not in ignored]
     # a GM's order CC'd to others is his order all the same (as in the game, engine/fold.py)
     orders = [i for i in items if i.where in (Where.PM, Where.SHARED) and parse.account_key(i.author) in gms]
     voided: dict[str, str] = {}  # GM command id -> the `отмена` that took it back
@@ -138,7 +140,7 @@ def _close(d: SignupDraft, now: Standing, at: datetime) -> None:
 
 
 def _post(d: SignupDraft, at: datetime, text: str, key: str) -> None:
-    d.messages[key] = Message(at=at, where=Where.GAME, to=None, text=text, key=key)
+    d.messages[key] = Message(at=at, where=d.setup.where, to=None, text=text, key=key)
 
 
 def _pm(d: SignupDraft, at: datetime, to: str, text: str, key: str) -> None:
@@ -162,5 +164,6 @@ def game_setup(base: GameSetup, run: SignupRun) -> GameSetup:
         raise ValueError(f"the sign-up is {run.state}, not closed")
     schedule = replace(base.schedule, setup_opens=run.ended_at, start=_day_one(base.schedule.start, run.ended_at))
     hours = base.signup.offer_hours if isinstance(base.signup, SignupSetup) else SignupSetup.offer_hours
-    reserve = ReserveSetup(run.reserve, hours)  # S-4: the reserve at the close goes on into the game
+    where = base.signup.where if isinstance(base.signup, SignupSetup) else Where.GAME
+    reserve = ReserveSetup(run.reserve, hours, where)  # S-4: the reserve at the close goes on into the game
     return replace(base, players=tuple(PlayerSpec(nick) for nick in run.players), schedule=schedule, reserve=reserve)

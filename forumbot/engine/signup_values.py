@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumbot.model import Message
+from forumbot.model import Message, Where
 from forumbot.texts import Texts
 
 
@@ -32,6 +32,12 @@ class SignupSetup:
     markup: str = "bbcode"
     timezone: str = "Europe/Moscow"
     offer_hours: timedelta = timedelta(hours=6)  # S-4: how long a reserve player has to accept a seat
+    thread: str = ""  # the sign-up's own thread (S-1); "" = the game thread
+
+    @property
+    def where(self) -> Where:
+        """Where the sign-up's posts are read and its own posts go (S-1)."""
+        return Where.SIGNUP if self.thread else Where.GAME
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,7 @@ class ReserveSetup:
 
     names: tuple[str, ...]
     offer_hours: timedelta = timedelta(hours=6)
+    where: Where = Where.GAME  # the sign-up's thread, where reserve words go on counting (S-1, S-4)
 
 
 @dataclass(frozen=True)

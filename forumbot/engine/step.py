@@ -72,6 +72,8 @@ def _handle(w: Work, inp: Input) -> None:
         undelivered(w, inp)
     elif inp.where is Where.VOTE:
         vote_post(w, inp)
+    elif inp.where is Where.SIGNUP:  # S-4: the sign-up thread's reserve words; anything else there is talk
+        reserve_post(w, inp)
     elif not reserve_post(w, inp):
         game_post(w, inp)
 

@@ -108,7 +108,7 @@ def _signup(s: Any) -> dict[str, Any]:
     return {"opens": s.opens.isoformat(), "closes": s.closes.isoformat(), "players": s.seats,
             "close_when_full": s.close_when_full, "list_every": s.list_every / timedelta(minutes=1),
             "extend": _hours(s.extend), "refused": list(s.refused), "rules": s.rules_url,
-            "offer_hours": _hours(s.offer_hours)}
+            "offer_hours": _hours(s.offer_hours), **({"thread": s.thread} if s.thread else {})}
 
 
 def _hours(span: timedelta) -> float:

@@ -82,7 +82,7 @@ def refusal_text(rows: Sequence[OutboxRow], why: str, target: Destination) -> st
 
 
 _HEADINGS = {
-    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "pm": "ЛС для {to}",
+    "ru": {"game": "В игровую тему", "vote": "В тему голосования", "signup": "В тему набора", "pm": "ЛС для {to}",
            "refused": "Форум отказался принять сообщение, оно не отправлено.\nПричина: {why}\n{items}\n"
                       "Остальные сообщения игры отправляются дальше.",
            "refused_item": "— {what} ({key}), начало: {first}",
@@ -94,7 +94,7 @@ _HEADINGS = {
                            "Игра идёт как обычно: посты в теме читаются, как всегда. Чтобы бот закрывал темы, дайте "
                            "его учётной записи право модератора в разделе игры. Об отказах дальше в этой игре бот "
                            "не пишет, они видны в game status."},
-    "en": {"game": "To the game thread", "vote": "To the vote thread", "pm": "PM to {to}",
+    "en": {"game": "To the game thread", "vote": "To the vote thread", "signup": "To the sign-up thread", "pm": "PM to {to}",
            "refused": "The forum refused a message; it was not sent.\nReason: {why}\n{items}\n"
                       "The game's other messages go on being delivered.",
            "refused_item": "- {what} ({key}), beginning: {first}",

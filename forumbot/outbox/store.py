@@ -73,7 +73,11 @@ class Destination:
     # C-14: keys of the interim counts and reminders of phases already resolved; never sent, withheld instead
     stale: frozenset[str] = frozenset()
 
+    signup_thread: str = ""  # the sign-up's own thread (S-1); "" = the game thread
+
     def topic(self, where: str) -> str:
+        if where == Where.SIGNUP:
+            return self.signup_thread or self.game_thread
         return self.game_thread if where == Where.GAME else self.vote_thread
 
     def shadowed(self, row: OutboxRow) -> bool:

@@ -3,8 +3,9 @@ opening post, each count, each day's and night's result, the death and GM announ
 
 A post is linked once the outbox delivered it and the forum gave its post id (`game export` keeps these ids, so
 `replay --pages` links the same posts); a post not delivered, or delivered where the forum showed no id, is not
-mentioned. Only posts in the game and vote threads: a PM is never read here, and an outbox key is never shown
-(a key can name a seat; what the page shows is the post's own first line, as the thread shows it)."""
+mentioned. Only posts in the game's threads (the sign-up's own too, S-1): a PM is never read here, and an outbox
+key is never shown (a key can name a seat; what the page shows is the post's own first line, as the thread shows
+it)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Iterable
 from forumbot.model import Message
 from forumbot.outbox.store import MARKER
 
-PUBLIC = ("game", "vote")
+PUBLIC = ("game", "vote", "signup")  # the sign-up's own thread too (S-1)
 _MARKUP = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]|\*\*|" + MARKER.pattern, re.I)
 
 

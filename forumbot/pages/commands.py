@@ -14,10 +14,14 @@ from sqlalchemy import select
 from forumbot.config.types import Config
 from forumbot.errors import ConfigError, TranscriptError
 from forumbot.engine.results import GameRun
+from forumbot.model import GameSetup
+from forumbot.engine.signup_values import SignupRun
+from forumbot.game import for_pages
 from forumbot.pages.output import write_site
 from forumbot.pages.publish import delivered, frozen_url, game_pages
 from forumbot.config.pages import HISTORY_MODES
-from forumbot.pages.site import GamePages, build_game
+from forumbot.pages.site import GamePages
+from forumbot.pages.signup_page import build_site
 from forumbot.store.game import as_sent, fold_game, load_game
 from forumbot.store.models import GameRow
 
@@ -42,14 +46,25 @@ def transcript_pages(transcript, run: GameRun, name: str) -> GamePages:
             or not isinstance(fields["picture"], bool) or not isinstance(fields["png"], bool)):
         raise TranscriptError("transcript: pages holds url, post_url, title (strings), threads (a table of URLs), "
                               "picture and png (true or false)")
-    return GamePages(transcript.game or name, transcript.setup, run, base_url=fields["url"], threads=threads,
+    setup, _ = transcript_signup(transcript)
+    return GamePages(transcript.game or name, setup, run, base_url=fields["url"], threads=threads,
                      post_url=fields["post_url"], links=dict(transcript.links), vote_history=mode,
                      picture=fields["picture"], png=fields["png"], posts={k: str(v) for k, v in posts.items()},
                      built=transcript.until, title=fields["title"])
 
 
-def write_pages(folder: Path, g: GamePages) -> list[str]:
-    return write_site(folder, build_game(g), g.setup.language, g.setup.schedule.timezone)
+def transcript_signup(transcript) -> tuple[GameSetup, SignupRun | None]:
+    """A transcript's setup as its pages show it, and the list of its sign-up if still open at its end (S-1..S-3;
+    without `until`, the end `replay` folds to: the close plus `extend`, or the last event)."""
+    setup = transcript.setup
+    if setup.signup is None:
+        return setup, None
+    until = transcript.until or max([setup.signup.closes + setup.signup.extend] + [e.at for e in transcript.events])
+    return for_pages(setup, transcript.events, until)
+
+
+def write_pages(folder: Path, g: GamePages, signup: SignupRun | None = None) -> list[str]:
+    return write_site(folder, build_site(g, signup), g.setup.language, g.setup.schedule.timezone)
 
 
 def build_stored(sessions, config: Config, names: list[str], folder: Path | None,
@@ -73,21 +88,25 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
     for name in chosen:
         game = config.games[name]
         run = fold_game(sessions, config, name, until)
-        setup, game_id = _setup(sessions, config, name)
+        setup, game_id, signup = _setup(sessions, config, name, until)
+        if setup.signup is not None and signup is None:
+            continue  # a sign-up not open yet or cancelled has no page (S-1, S-3)
         with sessions.begin() as session:
             run = as_sent(session, game_id, run)  # C-14: the counts that were sent, as the ticks' pages have them
         url = frozen_url(rows[name]) or config.pages.url
-        written += write_pages(out, game_pages(config, game, setup, run, url, posts=delivered(sessions, game_id),
-                                               built=until))
+        g = game_pages(config, game, setup, run, url, posts=delivered(sessions, game_id), built=until)
+        written += write_pages(out, g, signup)
     return sorted(set(written))
 
 
-def _setup(sessions, config: Config, name: str):
-
+def _setup(sessions, config: Config, name: str, until: datetime):
+    """The stored game's setup as its pages show it (a sign-up's, S-1..S-3: `for_pages`), its id, and the list of
+    a sign-up still open (or of one not open, or cancelled: no page)."""
     with sessions.begin() as session:
         game_id = session.scalar(select(GameRow.id).where(GameRow.name == name))
-        setup, _, _ = load_game(session, config, game_id)
-    return setup, game_id
+        setup, inputs, _ = load_game(session, config, game_id)
+    shown, signup = for_pages(setup, inputs, until)
+    return shown, game_id, (signup if signup is None or signup.state == "open" else None)
 
 
 def probe_public_url(config: Config, http: requests.Session | None = None) -> str | None:

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Callable
 
 from forumbot.engine.results import GameRun
+from forumbot.engine.signup_values import SignupRun
 from forumbot.model import GameSetup, Message
 from forumbot.pages.botposts import PUBLIC, forum_post_id
 from forumbot.pages.output import write_site
-from forumbot.pages.site import GamePages, build_game, closed_pictures, has_png, public_days
+from forumbot.pages.signup_page import build_site
+from forumbot.pages.site import GamePages, closed_pictures, has_png, public_days
 from forumbot.pages.words import Words
 from forumbot.store.models import OutboxRow
 
@@ -51,7 +53,8 @@ def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,
                links: dict[str, str] | None = None, posts: dict[str, str] | None = None,
                built: datetime | None = None) -> GamePages:
     pages = config.pages
-    threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread)) if t.startswith("http")}
+    threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread),
+                                 ("signup", game.signup_thread)) if t.startswith("http")}
     return GamePages(game.name, setup, run, base_url=url, threads=threads, post_url=pages.post_url,
                      links=links or {}, vote_history=pages.vote_history, picture=pages.picture, png=pages.png,
                      posts={} if getattr(game, "mode", "") == "shadow" else dict(posts or {}), built=built,
@@ -77,10 +80,11 @@ class Published:
     error: str = ""  # why the files could not be written; the posts that point at them wait
 
 
-def publish(folder: Path, g: GamePages) -> Published:
-    """Write the game's changed files (and the season index); a quiet tick writes nothing."""
+def publish(folder: Path, g: GamePages, signup: SignupRun | None = None) -> Published:
+    """Write the game's changed files (and the season index); a quiet tick writes nothing. `signup`: the list of
+    a sign-up still open, shown instead of the game (S-2)."""
     try:
-        return Published(write_site(folder, build_game(g), g.setup.language, g.setup.schedule.timezone))
+        return Published(write_site(folder, build_site(g, signup), g.setup.language, g.setup.schedule.timezone))
     except OSError as e:
         return Published([], f"cannot write the pages under {folder}: {e.strerror or e}")
 
@@ -127,16 +131,22 @@ def _quote(name: str) -> str:
 
 def in_tick(config, game, setup: GameSetup, run: GameRun, setup_json: Callable[[], str],
             markdown: bool, posts: Callable[[], dict[str, str]] = dict,
-            built: datetime | None = None) -> tuple[GameRun, str]:
+            built: datetime | None = None, signup: SignupRun | None = None) -> tuple[GameRun, str]:
     """The tick's hook: write the game's pages, then give the fold's result with the posts linked. Returns the
-    result to enqueue and why posts wait ("" when none does). `posts`: the delivered posts' forum ids."""
-    if getattr(config, "pages", None) is None or not game.publish or setup.signup is not None:
-        return run, ""  # a game from a sign-up (S-1) has no pages yet: its setup holds no players
+    result to enqueue and why posts wait ("" when none does). `posts`: the delivered posts' forum ids. A game
+    from a sign-up (S-1) is handed the setup its close gave (`game.for_pages`); while the sign-up is open, its
+    list (`signup`), which the page shows; waiting or cancelled, it has no page."""
+    if getattr(config, "pages", None) is None or not game.publish:
+        return run, ""
+    if setup.signup is not None and (signup is None or signup.state != "open"):
+        return run, ""
     url = frozen_url(setup_json())
     if not url:  # started before [pages] was configured: its posts went out without links
         return run, ""
     g = game_pages(config, game, setup, run, url, posts=posts(), built=built)
-    done = publish(config.pages.folder, g)
+    done = publish(config.pages.folder, g, signup)
+    if setup.signup is not None:  # the sign-up's posts link no page
+        return run, done.error
     if done.written:
         log.info("%s: pages written: %s", game.name, ", ".join(done.written))
     if done.error:
@@ -150,7 +160,7 @@ def after_delivery(config, game, setup: GameSetup, run: GameRun, setup_json: Cal
     only now), so the folder is what `replay --pages` of an export builds. A failure only leaves them unlinked
     until the next tick that writes."""
     if getattr(config, "pages", None) is None or not game.publish or setup.signup is not None:
-        return
+        return  # a sign-up's page links no post (S-2)
     url = frozen_url(setup_json())
     if not url:
         return

@@ -33,6 +33,12 @@ RU: dict[str, str] = {
     "cause.modkill": "модкилл", "cause.autokill": "автокилл", "cause.night": "убийство ночью",
     "role.civilian": "мирный", "role.sheriff": "шериф", "role.mafia": "мафия", "role.don": "дон",
     "role.doctor": "доктор", "role.maniac": "маньяк",
+    # S-1, S-2: a game's page while its sign-up is open
+    "signup open": "Набор открыт", "signup waiting": "Набор ещё не открыт", "signup cancelled": "Набор отменён",
+    "signup.closes": "Набор закрывается", "signup.count": "Записались: {n} из {seats}",
+    "signup.left": "свободных мест: {n}", "signup.full": "мест больше нет", "signup.reserve": "Запас",
+    "signup.reserve.empty": "Запас пуст.", "signup.nobody": "Пока никто не записался.",
+    "signup.thread": "Тема набора", "signup.how": "Чтобы записаться, напишите в теме набора «+», чтобы выйти — «-», в запас — «запас».",
     "winner.town": "победил город", "winner.mafia": "победила мафия", "winner.maniac": "победил маньяк",
     "winner.draw": "ничья",
     "site.title": "Игры", "site.game": "Игра", "site.games": "Игры сезона", "game.title": "Игра «{name}»",
@@ -63,6 +69,7 @@ RU: dict[str, str] = {
     "picture.open": "голосование ещё идёт", "day.running": "Текущий подсчёт (не окончательный)",
     "game.opening": "Первый пост игры", "game.bot_posts": "Посты бота", "game.post_link": "пост",
     "game.thread_of.game": "игровая тема", "game.thread_of.vote": "тема голосования",
+    "game.thread_of.signup": "тема набора",
     "day.since": "Что менялось от подсчёта к подсчёту", "day.since.when": "Когда", "day.since.changes": "Изменения",
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
@@ -107,6 +114,12 @@ EN: dict[str, str] = {
     "cause.modkill": "modkilled", "cause.autokill": "autokilled", "cause.night": "killed at night",
     "role.civilian": "civilian", "role.sheriff": "sheriff", "role.mafia": "mafia", "role.don": "don",
     "role.doctor": "doctor", "role.maniac": "maniac",
+    # S-1, S-2: a game's page while its sign-up is open
+    "signup open": "Sign-up open", "signup waiting": "Sign-up not open yet", "signup cancelled": "Sign-up cancelled",
+    "signup.closes": "The sign-up closes", "signup.count": "Signed up: {n} of {seats}",
+    "signup.left": "places left: {n}", "signup.full": "no places left", "signup.reserve": "Reserve",
+    "signup.reserve.empty": "The reserve is empty.", "signup.nobody": "Nobody has signed up yet.",
+    "signup.thread": "Sign-up thread", "signup.how": "To sign up, post “+” in the sign-up thread; to leave, “-”; for the reserve, “sub”.",
     "winner.town": "the town won", "winner.mafia": "the mafia won", "winner.maniac": "the maniac won",
     "winner.draw": "a draw",
     "site.title": "Games", "site.game": "Game", "site.games": "Games of the season", "game.title": "Game “{name}”",
@@ -138,6 +151,7 @@ EN: dict[str, str] = {
     "picture.open": "the vote is still open", "day.running": "Tally so far (not final)",
     "game.opening": "The game's opening post", "game.bot_posts": "The bot's posts", "game.post_link": "post",
     "game.thread_of.game": "game thread", "game.thread_of.vote": "vote thread",
+    "game.thread_of.signup": "sign-up thread",
     "day.since": "What changed from count to count", "day.since.when": "When", "day.since.changes": "Changes",
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
@@ -182,7 +196,7 @@ class Words:
     def label(self, label: str) -> str:
         """A phase label as the engine writes it ("day 2", "runoff 1", "night 3", "setup", "signup open") in words."""
         kind, _, n = label.partition(" ")
-        if kind == "signup":
+        if kind == "signup":  # "signup open": a sign-up's state (S-1)
             return self(kind, state=self.table.get(f"signup.{n}", n))
         return self(kind, n=int(n)) if n else self(kind)
 

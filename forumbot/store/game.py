@@ -158,7 +158,8 @@ def game_routing(session: Session, config: Config, row: GameRow, setup: GameSetu
     everyone = _members_by_game(session, config, row)
     members = everyone[row.id].accounts if row.id in everyone else frozenset()
     rivals = tuple(member for other, member in everyone.items() if other != row.id)
-    return Routing(row, game, {game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}, members, rivals,
+    threads = {game.signup_thread: Where.SIGNUP, game.game_thread: Where.GAME, game.vote_thread: Where.VOTE}
+    return Routing(row, game, threads, members, rivals,
                    frozenset(g.casefold() for g in setup.gms))
 
 

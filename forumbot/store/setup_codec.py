@@ -49,7 +49,7 @@ def _signup_to_json(s: SignupSetup) -> dict:
             "extend_s": s.extend.total_seconds(), "refused": list(s.refused), "gms": list(s.gms), "bot": s.bot,
             "start": s.start.isoformat() if s.start else None, "house": [list(h) for h in s.house],
             "rules_url": s.rules_url, "language": s.language, "markup": s.markup, "timezone": s.timezone,
-            "offer_hours_s": s.offer_hours.total_seconds()}
+            "offer_hours_s": s.offer_hours.total_seconds(), **({"thread": s.thread} if s.thread else {})}
 
 
 def _signup_from_json(d: dict) -> SignupSetup:
@@ -61,7 +61,8 @@ def _signup_from_json(d: dict) -> SignupSetup:
         start=datetime.fromisoformat(d["start"]) if d["start"] else None,
         house=tuple((name, tuple(value) if isinstance(value, list) else value) for name, value in d["house"]),
         rules_url=d["rules_url"], language=d["language"], markup=d["markup"], timezone=d["timezone"],
-        offer_hours=timedelta(seconds=d.get("offer_hours_s", 6 * 3600)))  # S-4; a setup stored before it: 6 h
+        offer_hours=timedelta(seconds=d.get("offer_hours_s", 6 * 3600)),  # S-4; a setup stored before it: 6 h
+        thread=d.get("thread", ""))  # S-1: the sign-up's own thread; stored before it or none: the game thread
 
 
 def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSetup:

@@ -88,3 +88,30 @@ def test_issue28_item4_check_config_online_says_it_in_english_for_english_games(
     assert "verified: forums.main: every selector the bot needs matched the thread page and the inbox" in lines
     assert "verified: games.g1: the board has every account of the game (11)" in lines
     assert lines[-1].endswith(": ok (1 forum(s), 1 game(s))")
+
+
+def test_s1_check_config_online_reads_the_sign_up_thread_like_the_games_threads(tmp_path, capsys, board):
+    from datetime import datetime, timedelta, timezone
+
+    from daemon_world import GM
+    from test_daemon_cli import phpbb_config
+
+    closes = (datetime.now(timezone.utc) + timedelta(days=3)).isoformat()
+    path = tmp_path / "forumbot.toml"
+    path.write_text(config_toml(f"""
+[games.g1]
+forum = "main"
+variant = "moscow"
+game_thread = "g1/game"
+vote_thread = "g1/vote"
+gms = ["{GM}"]
+[games.g1.signup]
+closes = {closes}
+thread = "103"
+"""), encoding="utf-8")
+    phpbb_config(path, None)
+    code, out, err = run(capsys, "check-config", "--online", "-c", str(path))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert "проверено: games.g1.signup.thread: прочитана тема 103 (сообщений на первой странице: 0)" in lines
+    assert "проверено: games.g1.game_thread: прочитана тема 101 (сообщений на первой странице: 0)" in lines

@@ -370,3 +370,108 @@ def test_s4_a_full_inbox_refusing_the_offer_is_stored_and_passes_it_on_in_the_sa
     stored_run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
     assert [m.text for m in replayed.messages] == [m.text for m in stored_run.messages]
     assert any(m.text.startswith("Форум не доставил [b]Ёжик[/b]") for m in replayed.messages)
+
+
+NABOR = SIGNUP.replace("close_when_full = true", 'close_when_full = true\nthread = "g1/nabor"')
+
+
+def test_s1_s3_a_sign_up_in_its_own_thread_is_read_and_posted_there_and_the_game_starts_in_the_game_thread(
+        tmp_path):
+    w = World(tmp_path, games=NABOR)
+    try:
+        w.start()
+        w.tick()
+        assert [t.split("\n")[0] for _, t, _ in w.bot_posts("g1/nabor")] == ["[b]Набор в игру: московская мафия[/b]"]
+        assert w.bot_posts("g1/game") == []  # the game thread waits for the game
+        w.now += timedelta(minutes=20)
+        w.post("game", "Чужой", "+")  # a `+` in the game thread is not the sign-up's (S-1: its own thread)
+        w.post("vote", "Чужой2", "+")
+        for name in NAMES[:9]:
+            w.now += timedelta(minutes=20)
+            w.post("nabor", name, "+")
+            w.tick()
+        w.restart()  # the sign-up thread's cursor is stored like the others: nothing is read twice or lost
+        w.now += timedelta(minutes=20)
+        w.post("nabor", NAMES[9], "+")
+        w.tick()
+        run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert [p.nick for p in run.result.players] == NAMES[:10] and run.phase == "setup"
+        nabor = [t for _, t, _ in w.bot_posts("g1/nabor")]
+        assert sum(t.startswith("[b]Набор закрыт[/b]") for t in nabor) == 1 and all("(SHA-256)" not in t for t in nabor)
+        (opening,) = [t for _, t, _ in w.bot_posts("g1/game") if "(SHA-256)" in t]  # Setup: the game thread
+        assert all(n in opening for n in NAMES[:10]) and "Чужой" not in opening
+        assert not any(t.startswith("[b]Набор") for _, t, _ in w.bot_posts("g1/game"))
+        assert not any(to == "Чужой" for to, _, _ in w.bot_pms())
+    finally:
+        w.close()
+
+
+def test_s1_c11_a_join_deleted_from_the_sign_up_thread_before_its_close_counts_as_never_made(tmp_path):
+    w = World(tmp_path, games=NABOR.replace("close_when_full = true", "close_when_full = false"))
+    try:
+        w.start()
+        w.tick()
+        ids = []
+        for name in NAMES:  # eleven joins: Ёжик is the reserve's first
+            w.now += timedelta(minutes=20)
+            ids.append(w.post("nabor", name, "+").id)
+            w.tick()
+        w.forum.delete_post(ids[0])  # Маша's join removed by a moderator: only the re-read at the close sees it
+        w.now = STARTED + timedelta(days=3, minutes=5)
+        w.tick()
+        run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert [p.nick for p in run.result.players] == NAMES[1:]  # the reserve's first took the place
+        closed = [t for _, t, _ in w.bot_posts("g1/nabor") if t.startswith("[b]Набор закрыт[/b]")]
+        assert len(closed) == 1 and "Маша" not in closed[0]
+    finally:
+        w.close()
+
+
+def test_s3_s4_a_sign_up_in_its_own_thread_exports_and_replays_and_its_reserve_words_there_count(tmp_path):
+    w = World(tmp_path, games=NABOR)
+    try:
+        w.start()
+        w.tick()
+        for name in NAMES[:10]:
+            w.now += timedelta(minutes=20)
+            w.post("nabor", name, "+")
+            w.tick()
+        w.now += timedelta(hours=1)
+        w.post("game", "Игровой", "запас")  # not the sign-up's thread: talk (S-4)
+        w.post("nabor", "Ёжик", "запас", ago=timedelta(seconds=20))
+        w.pm(GM, "замена Петя", ago=timedelta(seconds=10))
+        w.tick()
+        assert [to for to, text, _ in w.bot_pms() if "предложено вам из запаса" in text] == ["Ёжик"]
+        exported = export_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert exported["signup"]["thread"] == "g1/nabor"
+        path = tmp_path / "export.json"
+        path.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+        replayed, _ = replay.replay(replay.load(path))
+        stored = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        assert [(m.where, m.text) for m in replayed.messages] == [(m.where, m.text) for m in stored.messages]
+    finally:
+        w.close()
+
+
+def test_s5_s1_the_season_notice_links_the_next_games_own_sign_up_thread_where_it_opens(tmp_path):
+    season = SEASON.replace("gap = 2", "gap = 0\nnotify = true").replace(
+        "[games.g2.signup]\n", '[games.g2.signup]\nthread = "g2/nabor"\n')
+    w = World(tmp_path, games=season)
+    try:
+        w.start()
+        w.tick()
+        for name in NAMES[:10]:
+            w.now += timedelta(minutes=20)
+            w.post("game", name, "+")
+            w.tick()
+        stop_game(w.daemon.sessions, w.config, "g1", w.now, "")
+        w.tick()
+        before = len(w.bot_pms())
+        w.now += timedelta(minutes=1)
+        w.tick()
+        w.tick()
+        notices = [text for _, text, _ in w.bot_pms()[before:]]
+        assert len(notices) == 10 and all("g2/nabor" in text and "g1/game" not in text for text in notices)
+        assert [t.split("\n")[0] for _, t, _ in w.bot_posts("g2/nabor")] == ["[b]Набор в игру: московская мафия[/b]"]
+    finally:
+        w.close()

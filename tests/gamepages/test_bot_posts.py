@@ -101,7 +101,8 @@ def test_shadow_mode_links_no_post(tmp_path: Path) -> None:
         g = Game.moscow()
         r = g.run("day 1", "+1h")
         posts = {m.key: "123" for m in r.run.messages}
-        game = SimpleNamespace(name="g", title="", readable_name="g", game_thread="", vote_thread="", mode="shadow")
+        game = SimpleNamespace(name="g", title="", readable_name="g", game_thread="", vote_thread="", signup_thread="",
+                               mode="shadow")
         assert game_pages(w.config, game, g.setup(), r.run, URL, posts=posts).posts == {}
         game.mode = "live"
         assert game_pages(w.config, game, g.setup(), r.run, URL, posts=posts).posts == posts
