@@ -196,8 +196,8 @@ class Words:
     def label(self, label: str) -> str:
         """A phase label as the engine writes it ("day 2", "runoff 1", "night 3", "setup", "signup open") in words."""
         kind, _, n = label.partition(" ")
-        if kind == "signup":  # "signup open": a sign-up's state (S-1)
-            return self(kind, state=self.table.get(f"signup.{n}", n))
+        if kind == "signup":  # "signup open": a sign-up's state (S-1), as a heading where it has one
+            return self(label) if label in self.table else self(kind, state=self.table.get(f"signup.{n}", n))
         return self(kind, n=int(n)) if n else self(kind)
 
     def time(self, at: datetime | None) -> str:

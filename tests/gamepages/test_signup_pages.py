@@ -89,7 +89,7 @@ def test_s3_after_the_close_the_page_is_the_games_with_the_players_it_gave_and_n
     assert run.phase == "setup"  # closed at `closes` with ten, Игрок11 in the reserve
     files = pages(base(), inputs, T0 + timedelta(hours=50))
     page = html.unescape(files["nabor/index.html"].decode())
-    assert "Набор открыт" not in page and "Фаза: <strong>Набор</strong>" in page  # the game's Setup
+    assert "Набор открыт" not in page and "Фаза: <strong>Подготовка</strong>" in page  # the game's Setup
     assert all(f"<bdi>{n}</bdi>" in page for n in NAMES[:10]) and "Игрок11" not in page
     text = "\n".join(data.decode() for data in files.values())
     assert all(marker not in text for marker in CANARIES)
