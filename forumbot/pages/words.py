@@ -11,7 +11,7 @@ from forumbot.pages.daydata import DayData, lead
 from forumbot.texts import Texts, get_texts
 
 RU: dict[str, str] = {
-    "day": "День {n}", "runoff": "Перестрелка дня {n}", "night": "Ночь {n}", "setup": "Набор", "ended": "Игра окончена",
+    "day": "День {n}", "runoff": "Перестрелка дня {n}", "night": "Ночь {n}", "setup": "Подготовка", "ended": "Игра окончена",
     "picture.title": "{phase}: как менялись голоса",
     "picture.desc": "Полоса на каждого голосующего; цвет и подпись — за кого его голос; крестик — пост, не засчитанный как голос.",
     "final": "Итог", "outcome": "Исход", "nobody": "никто не покидает игру", "leaves": "игру покидает {names}",

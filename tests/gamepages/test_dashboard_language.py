@@ -56,11 +56,11 @@ def test_i28_14_setup_in_russian_unconfirmed_roles_and_a_role_pm_that_never_went
         w.tick()
         _ended_role_pm(w, "М3", "refused", "Пользователь запретил личные сообщения")
         out = _text(w, capsys)
-        assert out.startswith("g1: идёт, Набор, срок 01.12 10:00 МСК (через 22 ч)\n"), out
+        assert out.startswith("g1: идёт, Подготовка, срок 01.12 10:00 МСК (через 22 ч)\n"), out
         assert "Не подтвердили роль: Дон, Маф1, Маф2, М1, М2, М3, М4, М5, М6" in out  # the sheriff confirmed
         assert "ЛС с ролью не ушло: М3 (форум отказал: Пользователь запретил личные сообщения)" in out
         assert "Застряло (форум отказал): ЛС игроку М3, попыток 1: Пользователь запретил личные сообщения" in out
-        assert "Последний тик: выполнен, Набор;" in out
+        assert "Последний тик: выполнен, Подготовка;" in out
         assert not ENGLISH.search(out) and "{" not in out, out
     finally:
         w.close()
