@@ -65,7 +65,8 @@ RU: dict[str, str] = {
     "day.since.none": "без изменений",
     "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
     # issue 28 items 11-12: the open day's leader and margin; the picture opened large on a phone
-    "lead": "Лидирует {name}: голосов — {n}, отрыв от {second} — {margin}.",
+    # a nickname never after «от» («отрыв от Петя»): it cannot be declined
+    "lead": "Лидирует {name}: голосов — {n}; второй — {second}, отрыв — {margin}.",
     "lead.alone": "Лидирует {name}: голосов — {n}, больше ни за кого не голосовали.",
     "lead.majority": "До большинства не хватает: {need}.", "picture.zoom": "Открыть крупно", "picture.close": "Закрыть",
     # S-6: the season's standings on the index
