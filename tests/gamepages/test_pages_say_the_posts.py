@@ -198,3 +198,23 @@ def test_C9_a_replaced_players_post_stays_his_as_the_count_named_it(language: st
     page = _page(files, "moscow/day-1.html")
     assert "М1 Маф1" in page  # the history row: author, post
     assert "Новичок Маф1" not in page
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_C2_the_draw_check_on_the_page_says_what_the_end_post_said(language: str) -> None:
+    """After the end the game page shows the string whose SHA-256 the opening post gave (C-2). Its roles are
+    those of the draw (a Don chosen later is written «mafia») while the page's table names him «дон», and
+    `sha256sum` is not on macOS: the end post says both, so the page says it in the post's words (seen on the
+    issue 28 XenForo walk-through: the page had only «Строка, хеш которой был в первом посте; проверить:»)."""
+    g = Game.moscow(language=language)
+    for offset, nick in (("+1h", "Дон"), ("+2h", "Маф1"), ("+3h", "Маф2")):
+        g.gm("day 1", offset, f"модкилл {nick}")
+    pages = GamePages("m", g.setup(), g.run("day 1", "+4h").run)
+    assert pages.run.result.winner is not None
+    page, post = _page(site(pages), "m/index.html"), _said(pages, "ended/result")
+    notes = {"ru": ("дон, выбранный позже, записан как mafia", "в macOS вместо sha256sum — shasum -a 256"),
+             "en": ("a Don chosen later is written as mafia", "on macOS use shasum -a 256 instead of sha256sum")}
+    for note in notes[language]:
+        assert note in post, post  # pinned: what the page must not lose
+        assert note in page, page
+    assert str(pages.setup.seed) in page
