@@ -74,9 +74,12 @@ def test_issue28_item4_the_reply_flow_says_not_verified_where_the_engine_has_no_
         engine = "test"
 
     assert (reply_flow(NoPreview(), T, "ru").status, reply_flow(NoPreview(), T, "ru").said) == (
-        UNVERIFIED, "не проверено: на этом движке ответ в теме нельзя проверить, ничего не опубликовав")
-    assert reply_flow(NoPreview(), T, "en").said == "not verified: on this engine a reply cannot be checked without " \
-                                                    "posting one"
+        UNVERIFIED, "на этом движке ответ в теме нельзя проверить, ничего не опубликовав")
+    assert reply_flow(NoPreview(), T, "en").said == "on this engine a reply cannot be checked without posting one"
+    # the status column says «не проверено» already: the line must not say it twice (issue 28 XenForo walk-through)
+    line = to_text(HandshakeReport(forum="main", engine="xenforo", gm="Ведущий", code="1",
+                                   flows=[reply_flow(NoPreview(), T, "ru")]), "ru").splitlines()[1]
+    assert line.count("не проверено") == 1, line
 
 
 def _probe_report() -> ProbeReport:

@@ -629,7 +629,7 @@ T: dict[str, str] = {
     "handshake.flow.pm_reply": "the GM's answer by private message",
     "handshake.reply_previewed": "the reply form checked through its preview; nothing was posted",
     "handshake.preview": "forumbot: checking the reply form (a preview, never posted)",
-    "handshake.reply_unverified": "not verified: on this engine a reply cannot be checked without posting one",
+    "handshake.reply_unverified": "on this engine a reply cannot be checked without posting one",
     # --- issue 28 walk-through, M-15 conversation, S-4 reserve leave ---
     "conference.conversation": ("The mafia conference: {names}. Every recipient of this message sees the replies "
                                 "to it; the conference is open until Day 1 begins ({at}). Nothing said here is a move, "
