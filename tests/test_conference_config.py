@@ -13,6 +13,7 @@ from forumbot.config.conference import conference_of, conference_warnings
 from forumbot.config.load import load_config
 from forumbot.games.start import start_game
 from forumbot.store import GameRow, open_engine, session_factory, upgrade
+from forumbot.texts import TABLES
 
 
 def _config(tmp_path, engine: str, conference: str = "conversation"):  # type: ignore[no-untyped-def]
@@ -26,14 +27,36 @@ def _config(tmp_path, engine: str, conference: str = "conversation"):  # type: i
 def test_m15_conversation_on_phpbb_and_mybb_the_relay_elsewhere_with_a_warning(tmp_path) -> None:
     for engine in ("phpbb", "mybb"):
         config = _config(tmp_path, engine)
-        assert conference_of(config, config.games["autumn"]) == "conversation" and conference_warnings(config) == []
+        assert conference_of(config, config.games["autumn"]) == "conversation"
+        assert conference_warnings(config, TABLES["en"]) == []
     config = _config(tmp_path, "punbb")
     assert conference_of(config, config.games["autumn"]) == "relay"
-    (warning,) = conference_warnings(config)
+    (warning,) = conference_warnings(config, TABLES["en"])
     assert warning.startswith("games.autumn.options.conference: \"conversation\" needs PMs to several participants")
-    assert "the game runs the relay" in warning
+    assert "which engine 'punbb' does not offer here: the game runs the relay" in warning
+    (warning,) = conference_warnings(config, TABLES["ru"])
+    assert warning == ("games.autumn.options.conference: «conversation» — это одно личное сообщение всей мафии, "
+                       "ответы на которое бот различает; движок punbb здесь так не умеет, и в игре будет пересылка "
+                       "(«конфа ТЕКСТ» — бот пересылает текст остальным; docs/engines.md, M-15)")
     relay = _config(tmp_path, "punbb", "relay")
-    assert conference_of(relay, relay.games["autumn"]) == "relay" and conference_warnings(relay) == []
+    assert conference_of(relay, relay.games["autumn"]) == "relay" and conference_warnings(relay, TABLES["ru"]) == []
+
+
+def test_m15_check_config_warns_of_the_relay_in_the_gms_language(tmp_path, capsys, monkeypatch) -> None:
+    """A Russian game's check-config report had this one warning in English (the issue 28 XenForo walk-through:
+    «forumbot: warning: ... needs PMs to several participants ...» among Russian lines)."""
+    from forumbot.cli.main import main
+
+    monkeypatch.setenv("FORUMBOT_MAIN_PASSWORD", "x")
+    config = _config(tmp_path, "xenforo")
+    text = config.path.read_text(encoding="utf-8").replace("viewtopic.php?t=101", "threads/101/")
+    config.path.write_text(text.replace("viewtopic.php?t=102", "threads/102/"), encoding="utf-8")
+    assert config.games["autumn"].language == "ru"
+    assert main(["check-config", "-c", str(config.path)]) == 0, capsys.readouterr().err
+    err = capsys.readouterr().err
+    (line,) = [x for x in err.splitlines() if "options.conference" in x]
+    assert line.startswith("forumbot: предупреждение: games.autumn.options.conference: «conversation» — это"), line
+    assert "движок xenforo здесь так не умеет" in line
 
 
 def test_m15_game_start_freezes_the_relay_where_the_engine_has_no_conversation(tmp_path) -> None:

@@ -35,9 +35,10 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if problems:
         return EXIT_CONFIG
     statuses = _game_statuses(config)
-    for warning in (late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses)
-                    + conference_warnings(config)):
+    for warning in late_starts(config, now_of(args), set(statuses)) + thread_warnings(config, statuses):
         print(f"forumbot: warning: {warning}", file=sys.stderr)
+    for warning in conference_warnings(config, t):
+        print(f"forumbot: {t['check.warning'].format(text=warning)}", file=sys.stderr)
     for line in cast_summaries(config, t):
         print(line)
     if args.online:

@@ -4,6 +4,8 @@ capability); elsewhere the game runs the relay, which `game start` freezes into 
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from forumbot.config.types import Config, GameConfig
 from forumbot.errors import ConfigError
 from forumbot.forum.adapter import CONFERENCE
@@ -19,11 +21,10 @@ def conference_of(config: Config, game: GameConfig) -> str | None:
     return "conversation" if _has_conversations(config.forums[game.forum].engine) else "relay"
 
 
-def conference_warnings(config: Config) -> list[str]:
-    """check-config: the games asking for a conversation on an engine that has none (they run the relay)."""
-    return [f"games.{game.name}.options.conference: \"conversation\" needs PMs to several participants whose "
-            f"replies the bot tells apart, which engine {config.forums[game.forum].engine!r} does not offer here: "
-            "the game runs the relay (`конфа ТЕКСТ` PMs forwarded by the bot; docs/engines.md, M-15)"
+def conference_warnings(config: Config, texts: Mapping[str, str]) -> list[str]:
+    """check-config: the games asking for a conversation on an engine that has none (they run the relay), in
+    the words of `texts` (the GMs' language: forumbot.texts)."""
+    return [texts["check.conference_relay"].format(game=game.name, engine=config.forums[game.forum].engine)
             for game in config.games.values()
             if game.options.get("conference") == "conversation" and conference_of(config, game) == "relay"]
 

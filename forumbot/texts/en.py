@@ -556,6 +556,9 @@ T: dict[str, str] = {
     "accounts.no_lookup": "not verified: games.{game}: the bot cannot look accounts up on {engine}",
     "accounts.unreachable": "the accounts of game {game} were not checked: {error}",
     "accounts.not_started": "game {game} not started, nothing was posted: fix the name in the configuration and start again",
+    "check.conference_relay": ("games.{game}.options.conference: \"conversation\" needs PMs to several participants "
+                               "whose replies the bot tells apart, which engine '{engine}' does not offer here: the "
+                               "game runs the relay (`конфа ТЕКСТ` PMs forwarded by the bot; docs/engines.md, M-15)"),
     "check.warning": "warning: {text}",
     "check.logged_in": "verified: forums.{forum}: logged in as {login}",
     "check.cannot_login": "forums.{forum}: cannot log in: {error}",

@@ -568,6 +568,10 @@ T: dict[str, str] = {
     "accounts.no_lookup": "не проверено: games.{game}: на движке {engine} бот не умеет искать учётные записи",
     "accounts.unreachable": "учётные записи игры {game} не проверены: {error}",
     "accounts.not_started": "игра {game} не начата, ничего не отправлено: исправьте имя в конфигурации и запустите снова",
+    "check.conference_relay": ("games.{game}.options.conference: «conversation» — это одно личное сообщение всей "
+                               "мафии, ответы на которое бот различает; движок {engine} здесь так не умеет, и в "
+                               "игре будет пересылка («конфа ТЕКСТ» — бот пересылает текст остальным; "
+                               "docs/engines.md, M-15)"),
     "check.warning": "предупреждение: {text}",
     "check.logged_in": "проверено: forums.{forum}: вход выполнен как {login}",
     "check.cannot_login": "forums.{forum}: не удалось войти: {error}",
