@@ -68,3 +68,16 @@ def test_a_day_page_names_its_day_once_and_each_part_only_with_a_runoff() -> Non
     g = Game.moscow()
     g.votes("day 1", {"М1": "М2", "М2": "М1", "М3": "М1", "М4": "М2"})  # a tie: Moscow's runoff (M-7)
     assert _headings(g, "day 2", "+1h") == ["День 1", "День 1", "Перестрелка дня 1"]
+
+
+def test_the_game_page_has_no_empty_days_section_in_setup() -> None:
+    """In Setup the game page showed the heading «Дни» over nothing (issue 28 XenForo walk-through); it comes
+    with the first day, and with a hidden history the sentence saying when it is published stays."""
+    days = {"ru": "<h2>Дни</h2>", "en": "<h2>Days</h2>"}
+    for language in ("ru", "en"):
+        assert days[language] not in _page(Game.moscow(language=language), "setup", "-1h")  # Day 1 at START
+        assert days[language] in _page(Game.moscow(language=language), "day 1", "+1h")
+    hidden = GamePages("g", Game.moscow().setup(), Game.moscow().run("setup", "-1h").run, vote_history="after_end")
+    page = site(hidden)["g/index.html"].decode()
+    assert "<h2>Дни</h2>" in page and "История голосов будет опубликована после конца игры." in page
+    assert "<ul>\n</ul>" not in page
