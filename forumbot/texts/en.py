@@ -562,6 +562,10 @@ T: dict[str, str] = {
     "check.conference_relay": ("games.{game}.options.conference: \"conversation\" needs PMs to several participants "
                                "whose replies the bot tells apart, which engine '{engine}' does not offer here: the "
                                "game runs the relay (`конфа ТЕКСТ` PMs forwarded by the bot; docs/engines.md, M-15)"),
+    "check.pages_unwritable": "pages.folder: cannot write {path}: {error}",
+    "check.pages_not_served": ("pages.url: {url} did not serve the probe file written to {folder} (HTTP {status}); "
+                               "does the web server serve that folder at that URL?"),
+    "check.pages_unreachable": "pages.url: cannot fetch {url}: {error}",
     "check.warning": "warning: {text}",
     "check.logged_in": "verified: forums.{forum}: logged in as {login}",
     "check.cannot_login": "forums.{forum}: cannot log in: {error}",

@@ -575,6 +575,10 @@ T: dict[str, str] = {
                                "мафии, ответы на которое бот различает; движок {engine} здесь так не умеет, и в "
                                "игре будет пересылка («конфа ТЕКСТ» — бот пересылает текст остальным; "
                                "docs/engines.md, M-15)"),
+    "check.pages_unwritable": "pages.folder: не удалось записать {path}: {error}",
+    "check.pages_not_served": ("pages.url: по адресу {url} нет файла-пробы, записанного в {folder} (HTTP {status}); "
+                               "раздаёт ли веб-сервер эту папку по этому адресу?"),
+    "check.pages_unreachable": "pages.url: не удалось открыть {url}: {error}",
     "check.warning": "предупреждение: {text}",
     "check.logged_in": "проверено: forums.{forum}: вход выполнен как {login}",
     "check.cannot_login": "forums.{forum}: не удалось войти: {error}",
