@@ -196,7 +196,8 @@ def outcome(day: DayData, words: Words, width: int = 130) -> list[str]:
                 f"autokill.{'no_vote' if nick in day.not_voted else 'agitation'}")) for nick in autokilled]
                 + [words.said("day.no_vote_after_autokill")])
         elif day.deaths:
-            said = words("leaves", names=", ".join(n for n, _, _ in day.deaths))
+            names = [n for n, _, _ in day.deaths]  # a runoff's «повесить всех» hangs them all (M-7)
+            said = words("leaves" if len(names) == 1 else "leave_many", names=", ".join(names))
         elif day.leaders and day.kind == "day":
             said = words("to_runoff", names=", ".join(day.leaders))
         else:

@@ -3,6 +3,7 @@ reason the game ended read on the page in the result post's own words, in Russia
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import re
@@ -47,9 +48,9 @@ def _no_show_game(language: str) -> GamePages:
 
 AUTOKILL_LINES = {
     "ru": ("Автокилл: {nick} покидает игру (причина — {why}).", "Из-за автокилла по итогам голосования никто не уходит.",
-           "игру покидает {nick}", {"no_vote": "нет голоса", "agitation": "повторная агитация"}),
+           "Исход: игру покидает {nick}", {"no_vote": "нет голоса", "agitation": "повторная агитация"}),
     "en": ("Autokill: {nick} leaves the game (reason: {why}).", "Because of the autokill, nobody leaves by vote.",
-           "{nick} leave(s) the game", {"no_vote": "no vote", "agitation": "repeated agitation"}),
+           "Outcome: {nick} leaves the game", {"no_vote": "no vote", "agitation": "repeated agitation"}),
 }
 
 
@@ -218,3 +219,16 @@ def test_C2_the_draw_check_on_the_page_says_what_the_end_post_said(language: str
         assert note in post, post  # pinned: what the page must not lose
         assert note in page, page
     assert str(pages.setup.seed) in page
+
+
+def test_M7_two_hanged_in_a_runoff_are_said_with_a_plural_verb() -> None:
+    """«Исход: игру покидает Петя, Вася» (one verb for two players) on the runoff's picture and the game page,
+    beside the post's «Игру покидают: …» (issue 28 XenForo walk-through). Pinned in both languages."""
+    for language, said, wrong in (("ru", "игру покидают Петя, Вася", "игру покидает Петя"),
+                                  ("en", "Петя, Вася leave the game", "leave(s)")):
+        g = from_transcript(TRANSCRIPTS / "moscow_town_win_runoff.json", "r")
+        g = GamePages("r", dataclasses.replace(g.setup, language=language), g.run)
+        files = site(g)
+        for path in ("r/index.html", "r/day-1.html"):
+            page = _page(files, path)
+            assert said in page and wrong not in page, (path, page)
