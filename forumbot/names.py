@@ -45,7 +45,9 @@ def within(folder: Path, relative: str) -> Path:
     """`folder/relative`, refused unless it stays inside `folder`: the last check before anything is written
     (compared without following links: a folder the admin linked elsewhere is still his)."""
     path = folder / relative
-    base, target = os.path.normpath(folder), os.path.normpath(path)
+    # absolute: a relative folder may be "." (the default config's own folder), whose normal form shares no
+    # leading part with the names inside it
+    base, target = os.path.abspath(folder), os.path.abspath(path)
     if "\0" in relative or Path(relative).is_absolute() or os.path.commonpath([base, target]) != base or target == base:
         raise UnsafeName(f"{relative!r} is not a path inside {folder}")
     return path

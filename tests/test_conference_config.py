@@ -14,6 +14,7 @@ from forumbot.texts import TABLES
 from forumbot.config.load import load_config
 from forumbot.games.start import start_game
 from forumbot.store import GameRow, open_engine, session_factory, upgrade
+from forumbot.texts import TABLES
 
 
 def _config(tmp_path, engine: str, conference: str = "conversation"):  # type: ignore[no-untyped-def]

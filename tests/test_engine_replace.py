@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from gamekit import HUNT_CAST, Game, plain  # noqa: E402
@@ -221,3 +223,20 @@ def test_an_undone_replace_tells_the_newcomer_he_is_out():
     assert r.pms("Новичок")[-1] == ("Ведущий отменил замену: вы больше не участвуете в игре, место снова занимает М1. "
                                     "Присланную вам роль не учитывайте; ваши ходы и голоса не засчитываются.")
     assert not any("отменил замену" in text for text in r.pms("М1"))
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_C9_the_new_account_is_told_whose_seat_it_takes_and_the_phase(language: str) -> None:
+    """A replacement's role PM said only «Ваша роль: мирный житель.» and asked a confirmation, as in Setup: the
+    new player learnt neither whose seat he took nor that Day 1 was on and until when (seen on the issue 28
+    XenForo walk-through). Expected words pinned."""
+    g = Game.moscow(language=language)
+    g.gm("day 1", "+1h", "замена М1 Сменщик")
+    (pm,) = g.run("day 1", "+2h").pms("Сменщик")
+    expected = {"ru": "Вы занимаете место игрока М1, с его ролью. Сейчас день 1, до 02.12 10:00 МСК.",
+                "en": "You take over М1's seat and role. It is day 1 now, until 02.12 10:00 MSK."}[language]
+    assert pm.splitlines()[0] == expected, pm
+    role = {"ru": "Ваша роль: мирный житель.", "en": "Your role: civilian."}[language]
+    assert pm.splitlines()[1] == role, pm
+    setup = Game.moscow(language=language).run("setup", "+1h").pms("М1")[0]
+    assert setup.splitlines()[0] == role, setup  # a Setup role PM names no seat taken over

@@ -74,9 +74,12 @@ def test_issue28_item4_the_reply_flow_says_not_verified_where_the_engine_has_no_
         engine = "test"
 
     assert (reply_flow(NoPreview(), T, "ru").status, reply_flow(NoPreview(), T, "ru").said) == (
-        UNVERIFIED, "не проверено: на этом движке ответ в теме нельзя проверить, ничего не опубликовав")
-    assert reply_flow(NoPreview(), T, "en").said == "not verified: on this engine a reply cannot be checked without " \
-                                                    "posting one"
+        UNVERIFIED, "на этом движке ответ в теме нельзя проверить, ничего не опубликовав")
+    assert reply_flow(NoPreview(), T, "en").said == "on this engine a reply cannot be checked without posting one"
+    # the status column says «не проверено» already: the line must not say it twice (issue 28 XenForo walk-through)
+    line = to_text(HandshakeReport(forum="main", engine="xenforo", gm="Ведущий", code="1",
+                                   flows=[reply_flow(NoPreview(), T, "ru")]), "ru").splitlines()[1]
+    assert line.count("не проверено") == 1, line
 
 
 def _probe_report() -> ProbeReport:
@@ -134,3 +137,20 @@ def test_issue28_item4_probe_reports_every_line_in_english() -> None:
 def test_issue28_item4_the_gms_tools_speak_russian_unless_every_game_is_english() -> None:
     assert gm_language([]) == "ru" and gm_language(["ru"]) == "ru" and gm_language(["en", "ru"]) == "ru"
     assert gm_language(["en"]) == "en" and gm_language(["en", "en"]) == "en"
+
+
+def test_issue28_item4_the_handshake_puts_the_gms_nickname_where_it_needs_no_case() -> None:
+    """A nickname cannot be declined: «попросите Ведущий Вася ответить», «ответ Ведущий Вася с кодом» read wrong
+    (seen on the issue 28 XenForo walk-through). The word «ведущий» before it takes the case instead."""
+    from forumbot.texts import TABLES
+
+    said = {lang: {key: TABLES[lang][f"handshake.{key}"].format(gm="Ведущий Вася", code="123456")
+                   for key in ("ask", "no_reply", "replied")} for lang in ("ru", "en")}
+    assert said["ru"] == {
+        "ask": "попросите ведущего Ведущий Вася ответить на личное сообщение кодом 123456 и запустите проверку ещё раз",
+        "no_reply": "ответа ведущего Ведущий Вася с кодом 123456 во входящих пока нет",
+        "replied": "ответ ведущего Ведущий Вася с кодом прочитан из входящих"}
+    assert said["en"] == {
+        "ask": "ask Ведущий Вася to reply to the private message with code 123456, then run the handshake again",
+        "no_reply": "no reply from Ведущий Вася with code 123456 in the inbox yet",
+        "replied": "Ведущий Вася's reply with the code was read from the inbox"}

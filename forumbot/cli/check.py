@@ -56,7 +56,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
         # imported here: pages/ (templates, jinja2) is loaded only by check-config --online
         from forumbot.pages.commands import probe_public_url
 
-        public_problem = probe_public_url(config)
+        public_problem = probe_public_url(config, t)
         if public_problem:
             print(f"forumbot: {public_problem}", file=sys.stderr)
             return EXIT_CONFIG

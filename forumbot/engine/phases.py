@@ -32,11 +32,13 @@ def open_setup(w: Work, at: datetime) -> None:
     open_conference(w, at)  # M-15
 
 
-def role_pm(w: Work, sid: str, choose_don: bool) -> str:
-    """The role PM with the role's night moves, an example each (issue 11 item 3)."""
-    seat = w.g.seats[sid]
+def role_pm(w: Work, sid: str, choose_don: bool, replacing: str = "") -> str:
+    """The role PM with the role's night moves, an example each (issue 11 item 3); to an account `replacing`
+    a player (C-9), whose seat it takes and where the game stands."""
+    seat, ph = w.g.seats[sid], w.g.phase
+    taken_over = (replacing, ph.label, None if w.g.paused_at else ph.deadline) if replacing else None
     return w.tb.t.players.role_pm(seat.role, partners(w, sid), choose_don, night_moves(w, sid),
-                          example=example_nick(w, sid), me=seat.nick)
+                                  example=example_nick(w, sid), me=seat.nick, taken_over=taken_over)
 
 
 def opening_time(w: Work, due: datetime, length: timedelta) -> datetime:

@@ -29,7 +29,7 @@ def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | N
     old = g.seats[sid].nick
     g.seats[sid].nick = cmd.new
     g.accounts[cmd.new] = sid
-    pm(w, at, sid, role_pm(w, sid, choose_don=False), f"gm/{cmd_id}/role")
+    pm(w, at, sid, role_pm(w, sid, choose_don=False, replacing=old), f"gm/{cmd_id}/role")
     if g.phase.kind == "setup" and g.seats[sid].is_mafia:  # M-15: he joins the conference
         join_conference(w, sid, at, f"gm/{cmd_id}/conference")
     post(w, at, Where.GAME, w.tb.t.gm.replaced(old, cmd.new), f"gm/{cmd_id}/post")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import requests
 from sqlalchemy import select
@@ -109,9 +109,9 @@ def _setup(sessions, config: Config, name: str, until: datetime):
     return shown, game_id, (signup if signup is None or signup.state == "open" else None)
 
 
-def probe_public_url(config: Config, http: requests.Session | None = None) -> str | None:
+def probe_public_url(config: Config, texts: Mapping[str, str], http: requests.Session | None = None) -> str | None:
     """`check-config --online`: a file written into the folder must come back through the public URL.
-    Returns the problem, or None."""
+    Returns the problem in the words of `texts` (the GMs' language: forumbot.texts), or None."""
     pages = config.pages
     if pages is None:
         return None
@@ -122,15 +122,14 @@ def probe_public_url(config: Config, http: requests.Session | None = None) -> st
         pages.folder.mkdir(parents=True, exist_ok=True)
         path.write_text(token, encoding="utf-8")
     except OSError as e:
-        return f"pages.folder: cannot write {path}: {e.strerror or e}"
+        return texts["check.pages_unwritable"].format(path=path, error=e.strerror or e)
     url = pages.url.rstrip("/") + "/" + name
     try:
         response = (http or requests.Session()).get(url, timeout=15)
         if response.status_code != 200 or response.text.strip() != token:
-            return (f"pages.url: {url} did not serve the probe file written to {pages.folder} "
-                    f"(HTTP {response.status_code}); does the web server serve that folder at that URL?")
+            return texts["check.pages_not_served"].format(url=url, folder=pages.folder, status=response.status_code)
         return None
     except requests.RequestException as e:
-        return f"pages.url: cannot fetch {url}: {e}"
+        return texts["check.pages_unreachable"].format(url=url, error=e)
     finally:
         path.unlink(missing_ok=True)

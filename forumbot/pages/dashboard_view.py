@@ -131,7 +131,10 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     s = said_for(language, zone)
     words = s.words
     head = f"{row.name}: {s.either('status.' + row.status, row.status)}"
-    if g["phase"]:
+    winner = w.g.winner if w is not None else None
+    if g["phase"] == "ended" and winner and f"winner.{winner}" in words.table:
+        head += ", " + words(f"winner.{winner}")  # «окончена, Игра окончена» said it twice: who won instead
+    elif g["phase"]:
         head += ", " + words.label(g["phase"])
     if g["deadline"]:
         at = datetime.fromisoformat(g["deadline"])

@@ -19,6 +19,10 @@ from forumbot.pages.words import Words
 PALETTE = (("#E69F00", "#000"), ("#56B4E9", "#000"), ("#009E73", "#fff"), ("#F0E442", "#000"),
            ("#0072B2", "#fff"), ("#D55E00", "#fff"), ("#CC79A7", "#000"), ("#999999", "#000"))
 WIDTH, NAME_W, LANE_H, PAD = 960, 170, 22, 12
+# the special targets in greys apart from the palette's: light where nobody dies, dark for «повесить всех». A
+# runoff votes only «повесить всех» or «помиловать всех», which one grey drew alike (issue 28 walk-through)
+SPECIAL_COLOURS = {"no_lynch": ("#cccccc", "#000"), "pardon_all": ("#cccccc", "#000"), "hang_all": ("#595959", "#fff")}
+
 # issue 28 item 12: the page's picture on a phone, drawn at about the phone's width so its 11-12 px labels stay
 # that size (the desktop picture shrunk to 412 px had them at ~4.5 px)
 PHONE_WIDTH, PHONE_NAME_W = 400, 96
@@ -210,7 +214,8 @@ def outcome(day: DayData, words: Words, width: int = 130) -> list[str]:
                 f"autokill.{'no_vote' if nick in day.not_voted else 'agitation'}")) for nick in autokilled]
                 + [words.said("day.no_vote_after_autokill")])
         elif day.deaths:
-            said = words("leaves", names=", ".join(n for n, _, _ in day.deaths))
+            names = [n for n, _, _ in day.deaths]  # a runoff's «повесить всех» hangs them all (M-7)
+            said = words("leaves" if len(names) == 1 else "leave_many", names=", ".join(names))
         elif day.leaders and day.kind == "day":
             said = words("to_runoff", names=", ".join(day.leaders))
         else:
@@ -220,7 +225,8 @@ def outcome(day: DayData, words: Words, width: int = 130) -> list[str]:
 
 
 def _colours(day: DayData) -> dict[ShownTarget, tuple[str, str]]:
-    """Each target a colour, in the order of the final tally then of first appearance; specials grey."""
+    """Each target a colour, in the order of the final tally then of first appearance; specials grey, a
+    runoff's two choices apart."""
     order: list[ShownTarget] = [t for t, _ in day.final]
     for row in day.rows:
         if row.target is not None and row.target not in order:
@@ -229,7 +235,7 @@ def _colours(day: DayData) -> dict[ShownTarget, tuple[str, str]]:
     k = 0
     for t in order:
         if t.special:
-            colours[t] = ("#cccccc", "#000")
+            colours[t] = SPECIAL_COLOURS.get(t.name, SPECIAL_COLOURS["no_lynch"])
         else:
             colours[t] = PALETTE[k % (len(PALETTE) - 1)]
             k += 1

@@ -158,6 +158,7 @@ def build_game(g: GamePages) -> dict[str, bytes]:
                roles_shown=any(p["role"] for p in players),  # no column of blanks while the roles are secret
                days=days, pics=pics, nights=_nights(g, words, urls), link=lambda i: _post_link(g, i),
                alt=lambda d: alt_text(d, words), outcome=lambda d: outcome(d, words), check=_check(g) if ended else None,
+               check_words=_check_words(g, players, words) if ended else None,
                phase=words.label(g.run.phase) if g.run.phase else "", timeline=lambda d: _timeline(g, d, urls), since=since_counts,
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
                opening=urls.get("setup/players", ""), live=live_pictures(g, days, words), lead=lead,
@@ -309,6 +310,13 @@ def _end_why(g: GamePages, words: Words) -> str:
     ended = next((m.text for m in g.run.messages if m.key == "ended/result"), "")
     return next((text for key, text in words.posts.v.T.items()
                  if key.startswith("end.why.") and "{" not in text and text in ended), "")
+
+
+def _check_words(g: GamePages, players: list[dict], words: Words) -> tuple[str, str]:
+    """The end post's own sentences around the draw string and the command (C-2): the roles are the draw's, a Don
+    chosen later written «mafia» while the table names him, and macOS has no sha256sum."""
+    has_don = any(p["role"] == "don" for p in players)
+    return words.said("end.drawn" if has_don else "end.drawn_no_don", seed=g.setup.seed), words.said("end.check")
 
 
 def _check(g: GamePages) -> dict:

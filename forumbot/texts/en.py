@@ -97,6 +97,9 @@ T: dict[str, str] = {
     "setup.how_to_check": "The game's last post will show the string this checksum was made from (the draw's seed and the role of every seat) and a command to check it: its output must equal the checksum above.",
     "setup.marker": "A line like #fb:… at the end of the bot's posts is a tag the bot finds its own posts by; it means nothing for the game.",
     "pm.subject": "Mafia: {name}",
+    "role.taken_over": "You take over {old}'s seat and role.",
+    "role.taken_over.phase": "It is {phase} now, until {at}.",
+    "role.taken_over.paused": "It is {phase} now; the game is paused.",
     "role.pm": "Your role: {role}.",
     "role.partners": "The mafia with you: {names}.",
     "role.choose_don": "Choose your Don before Day 1: PM me “don NICK”.",
@@ -563,6 +566,10 @@ T: dict[str, str] = {
     "accounts.no_lookup": "not verified: games.{game}: the bot cannot look accounts up on {engine}",
     "accounts.unreachable": "the accounts of game {game} were not checked: {error}",
     "accounts.not_started": "game {game} not started, nothing was posted: fix the name in the configuration and start again",
+    "check.pages_unwritable": "pages.folder: cannot write {path}: {error}",
+    "check.pages_not_served": ("pages.url: {url} did not serve the probe file written to {folder} (HTTP {status}); "
+                               "does the web server serve that folder at that URL?"),
+    "check.pages_unreachable": "pages.url: cannot fetch {url}: {error}",
     "check.warning": "warning: {text}",
     "check.logged_in": "verified: forums.{forum}: logged in as {login}",
     "check.cannot_login": "forums.{forum}: cannot log in: {error}",
@@ -636,7 +643,7 @@ T: dict[str, str] = {
     "handshake.flow.pm_reply": "the GM's answer by private message",
     "handshake.reply_previewed": "the reply form checked through its preview; nothing was posted",
     "handshake.preview": "forumbot: checking the reply form (a preview, never posted)",
-    "handshake.reply_unverified": "not verified: on this engine a reply cannot be checked without posting one",
+    "handshake.reply_unverified": "on this engine a reply cannot be checked without posting one",
     # --- issue 28 walk-through, M-15 conversation, S-4 reserve leave ---
     "conference.conversation": ("The mafia conference: {names}. Every recipient of this message sees the replies "
                                 "to it; the conference is open until Day 1 begins ({at}). Nothing said here is a move, "

@@ -17,10 +17,18 @@ class PlayerTexts:
     # --- Setup's PMs: the role, the Don, confirmations (C-2, M-1)
 
     def role_pm(self, role: Role, partners: Sequence[str], choose_don: bool, moves: Sequence[str] = (),
-                example: str = "", me: str = "") -> str:
+                example: str = "", me: str = "", taken_over: tuple[str, str, datetime | None] | None = None) -> str:
         """`choose_don`: the mafia pick their Don by PM before Day 1 (M-1). `moves`: the role's night moves as
-        grammar keys, each shown with an example naming `example` (another player) and `me`."""
-        lines = [self.v._("role.pm", role=self.v.f.bold(self.v.role(role)))]
+        grammar keys, each shown with an example naming `example` (another player) and `me`. `taken_over`: for
+        an account replacing a player mid-game (C-9), the nick it replaces, the phase's label and its deadline
+        (None while paused): he joins a game under way and is told where it stands."""
+        lines = []
+        if taken_over is not None:
+            old, label, deadline = taken_over
+            lines.append(self.v._("role.taken_over", old=self.v.n(old)) + " " + (
+                self.v._("role.taken_over.phase", phase=self.v.phase(label), at=self.v.time(deadline)) if deadline
+                else self.v._("role.taken_over.paused", phase=self.v.phase(label))))
+        lines.append(self.v._("role.pm", role=self.v.f.bold(self.v.role(role))))
         if partners:
             lines.append(self.v._("role.partners", names=self.v.names(partners, bold=True)))
             if choose_don and role is Role.MAFIA:

@@ -334,4 +334,4 @@ def test_init_shows_the_pages_table_commented_with_every_key(tmp_path):
     uncommented = head + "[pages]\n" + "".join(line.removeprefix("# ") + "\n" for line in table.splitlines())
     pages = load_config(write(tmp_path, uncommented)).pages
     assert pages is not None and pages.url == "https://mafia.example.org/" and pages.folder == tmp_path / "site"
-    assert pages.dashboard == tmp_path / "dashboard.html" and pages.vote_history == "after_day"
+    assert pages.dashboard == tmp_path / "dashboard.json" and pages.vote_history == "after_day"

@@ -157,3 +157,15 @@ def test_the_path_of_a_name_stays_in_its_folder(tmp_path: Path) -> None:
     assert _tree(tmp_path) == before
     assert write_files(site, {"осень/index.html": b"x"}) == ["осень/index.html"]
     assert os.path.isfile(site / "осень" / "index.html")
+
+
+def test_a_name_inside_the_current_folder_is_a_path_inside_it(tmp_path: Path, monkeypatch) -> None:
+    """The default config is ./forumbot.toml, so the state folder is "." itself: `probe --handshake` writes
+    ./.handshake-NAME.json, and `pages build -o .` writes into the current folder (found walking a GM's first
+    steps on the XenForo emulator: the handshake refused its own state file)."""
+    monkeypatch.chdir(tmp_path)
+    assert inside(Path("."), "main", prefix=".handshake-", suffix=".json") == Path(".handshake-main.json")
+    assert within(Path("."), "осень/index.html") == Path("осень/index.html")
+    for rel in ["../x", ".", ""]:
+        with pytest.raises(UnsafeName):
+            within(Path("."), rel)

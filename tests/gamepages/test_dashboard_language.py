@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy import select, update
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
-from daemon_world import STARTED, STEPS, T0, World, config_toml, game_toml  # noqa: E402
+from daemon_world import GM, STARTED, STEPS, T0, World, config_toml, game_toml  # noqa: E402
 
 from forumbot.cli.main import main  # noqa: E402
 from forumbot.config.load import load_config  # noqa: E402
@@ -136,3 +136,28 @@ def test_i28_14_the_last_tick_and_the_page_time_are_in_the_games_zone() -> None:
     assert "As of 01.12 08:00 UTC" in page and "(so since 01.12 07:00 UTC)" in page
     russian = dict(game, language="ru", timezone="Europe/Moscow", lines=["g1: идёт, День 1"])
     assert to_text({"at": d["at"], "games": [russian]}).endswith("(так с 01.12 10:00 МСК)")
+
+
+def test_an_ended_game_says_how_it_ended_not_that_it_ended_twice(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """An ended game's line read «autumn: окончена, Игра окончена» (the status, then the phase saying it again;
+    the issue 28 XenForo walk-through): it says who won instead."""
+    for language, head in (("ru", "g1: окончена, победил город\n"), ("en", "g1: ended, the town won\n")):
+        w = _world(tmp_path / language, language)
+        try:
+            w.start()
+            for at, step in STEPS[:2]:
+                w.now = at
+                step(w)
+                w.tick()
+            w.now = T0 + timedelta(hours=1)
+            for nick in ("Дон", "Маф1", "Маф2"):
+                w.pm(GM, f"модкилл {nick}")
+                w.now += timedelta(minutes=1)
+                w.tick()
+            for _ in range(3):
+                w.now += timedelta(minutes=5)
+                w.tick()
+            out = _text(w, capsys)
+            assert out.startswith(head), out
+        finally:
+            w.close()

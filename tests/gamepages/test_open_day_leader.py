@@ -50,7 +50,10 @@ def _site(g: Game, until: str = "day 1", offset: str = "+5h", **kw) -> dict[str,
 def test_i28_11_the_game_page_names_the_leader_and_margin_under_plurality() -> None:
     files = _site(_day())
     for page in (files["o/index.html"], files["o/day-1.html"]):
-        assert "Лидирует Маф1: голосов — 3, отрыв от Дон — 2." in page
+        # the second's nickname stays in the nominative: «отрыв от Дон» / «от Петя» read wrong (the XenForo
+        # walk-through of issue 28), and a nickname cannot be declined
+        assert "Лидирует Маф1: голосов — 3; второй — Дон, отрыв — 2." in page
+        assert "отрыв от" not in page
         assert "До большинства не хватает" not in page  # plurality: the margin is what decides
 
 

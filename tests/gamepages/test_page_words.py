@@ -68,3 +68,17 @@ def test_the_alt_text_has_no_empty_heading(language: str) -> None:
     head = {"ru": "Итог: Маф1 — 5: ", "en": "Final: Маф1 — 5: "}[language]
     assert head in final and final.endswith(".")
     assert {"ru": "не окончательный: ", "en": "not final: "}[language] in running
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_setup_is_named_as_the_bot_names_it_not_as_a_sign_up(language: str) -> None:
+    """The phase before Day 1 (roles sent, confirmations) on the pages and the dashboard is the word the bot's
+    own texts use («подготовка», check-config's «в подготовке», M-1); «Набор» is the sign-up (S-1..S-4), which
+    a game without one never has (seen on the XenForo walk-through of issue 28: «Фаза: Набор» with the list
+    already fixed). Expected words pinned, not derived from the tables under test."""
+    from forumbot.pages.words import Words
+    from forumbot.texts import TABLES
+
+    words = Words(language, "Europe/Moscow")
+    assert words.label("setup") == {"ru": "Подготовка", "en": "Setup"}[language]
+    assert words.label("setup").lower() == TABLES[language]["phase.setup"]

@@ -44,3 +44,15 @@ def test_the_documented_defaults_are_the_codes() -> None:
     for field in dataclasses.fields(PagesConfig):
         default = "required" if field.default is dataclasses.MISSING else _as_toml(field.default)
         assert rows[field.name][1].startswith(default), (field.name, rows[field.name][1], default)
+
+
+def test_the_example_names_the_dashboard_file_for_what_the_ticks_write_into_it() -> None:
+    """The ticks write the dashboard file as JSON (forumbot/pages/dashboard.py: `forumbot dashboard` and
+    `/_dashboard` read the last tick from it). `forumbot init`'s example named it dashboard.html, so a GM opened
+    it in a browser and read raw JSON (issue 28 XenForo walk-through)."""
+    from forumbot.config.checks import example_config
+
+    (line,) = [x for x in example_config().splitlines() if re.match(r"#? ?dashboard = ", x)]
+    assert re.match(r'#? ?dashboard = "[^"]+\.json"', line), line
+    row = _pages_rows()["dashboard"]
+    assert "JSON" in row[2], row

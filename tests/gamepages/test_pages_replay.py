@@ -9,6 +9,7 @@ import stat
 import sys
 from pathlib import Path
 
+import requests
 import responses
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
@@ -22,6 +23,7 @@ from forumbot.store.models import OutboxRow  # noqa: E402
 from forumbot.config.load import load_config  # noqa: E402
 from forumbot.games.export import export_game  # noqa: E402
 from forumbot.pages.commands import probe_public_url  # noqa: E402
+from forumbot.texts import TABLES  # noqa: E402
 from forumbot.pages.serve import app  # noqa: E402
 
 URL = "https://mafia.example.org/"
@@ -147,10 +149,19 @@ def test_check_config_online_fetches_the_probe_through_the_public_url(tmp_path: 
 
         responses.add_callback(responses.GET, __import__("re").compile(r"https://mafia\.example\.org/.*"),
                                callback=serve_folder)
-        assert probe_public_url(w.config) is None
+        assert probe_public_url(w.config, TABLES["ru"]) is None
         assert not list(folder.glob("forumbot-probe-*"))  # the probe file is removed
         responses.replace(responses.GET, __import__("re").compile(r"https://mafia\.example\.org/.*"), status=404)
-        problem = probe_public_url(w.config)
+        problem = probe_public_url(w.config, TABLES["en"])
         assert problem is not None and "did not serve the probe file" in problem
+        # in the GMs' language: a Russian check-config report had this line in English (issue 28 walk-through)
+        problem = probe_public_url(w.config, TABLES["ru"])
+        assert problem is not None and problem.startswith("pages.url: по адресу https://mafia.example.org/forumbot-probe-")
+        assert "нет файла-пробы, записанного в" in problem and "(HTTP 404)" in problem
+        responses.replace(responses.GET, __import__("re").compile(r"https://mafia\.example\.org/.*"),
+                          body=requests.ConnectionError("no route"))
+        problem = probe_public_url(w.config, TABLES["ru"])
+        assert problem is not None and problem.startswith("pages.url: не удалось открыть https://mafia.example.org/")
+        assert problem.endswith(": no route")
     finally:
         w.close()

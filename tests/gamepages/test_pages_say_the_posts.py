@@ -3,6 +3,7 @@ reason the game ended read on the page in the result post's own words, in Russia
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import re
@@ -47,9 +48,9 @@ def _no_show_game(language: str) -> GamePages:
 
 AUTOKILL_LINES = {
     "ru": ("Автокилл: {nick} покидает игру (причина — {why}).", "Из-за автокилла по итогам голосования никто не уходит.",
-           "игру покидает {nick}", {"no_vote": "нет голоса", "agitation": "повторная агитация"}),
+           "Исход: игру покидает {nick}", {"no_vote": "нет голоса", "agitation": "повторная агитация"}),
     "en": ("Autokill: {nick} leaves the game (reason: {why}).", "Because of the autokill, nobody leaves by vote.",
-           "{nick} leave(s) the game", {"no_vote": "no vote", "agitation": "repeated agitation"}),
+           "Outcome: {nick} leaves the game", {"no_vote": "no vote", "agitation": "repeated agitation"}),
 }
 
 
@@ -198,3 +199,36 @@ def test_C9_a_replaced_players_post_stays_his_as_the_count_named_it(language: st
     page = _page(files, "moscow/day-1.html")
     assert "М1 Маф1" in page  # the history row: author, post
     assert "Новичок Маф1" not in page
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_C2_the_draw_check_on_the_page_says_what_the_end_post_said(language: str) -> None:
+    """After the end the game page shows the string whose SHA-256 the opening post gave (C-2). Its roles are
+    those of the draw (a Don chosen later is written «mafia») while the page's table names him «дон», and
+    `sha256sum` is not on macOS: the end post says both, so the page says it in the post's words (seen on the
+    issue 28 XenForo walk-through: the page had only «Строка, хеш которой был в первом посте; проверить:»)."""
+    g = Game.moscow(language=language)
+    for offset, nick in (("+1h", "Дон"), ("+2h", "Маф1"), ("+3h", "Маф2")):
+        g.gm("day 1", offset, f"модкилл {nick}")
+    pages = GamePages("m", g.setup(), g.run("day 1", "+4h").run)
+    assert pages.run.result.winner is not None
+    page, post = _page(site(pages), "m/index.html"), _said(pages, "ended/result")
+    notes = {"ru": ("дон, выбранный позже, записан как mafia", "в macOS вместо sha256sum — shasum -a 256"),
+             "en": ("a Don chosen later is written as mafia", "on macOS use shasum -a 256 instead of sha256sum")}
+    for note in notes[language]:
+        assert note in post, post  # pinned: what the page must not lose
+        assert note in page, page
+    assert str(pages.setup.seed) in page
+
+
+def test_M7_two_hanged_in_a_runoff_are_said_with_a_plural_verb() -> None:
+    """«Исход: игру покидает Петя, Вася» (one verb for two players) on the runoff's picture and the game page,
+    beside the post's «Игру покидают: …» (issue 28 XenForo walk-through). Pinned in both languages."""
+    for language, said, wrong in (("ru", "игру покидают Петя, Вася", "игру покидает Петя"),
+                                  ("en", "Петя, Вася leave the game", "leave(s)")):
+        g = from_transcript(TRANSCRIPTS / "moscow_town_win_runoff.json", "r")
+        g = GamePages("r", dataclasses.replace(g.setup, language=language), g.run)
+        files = site(g)
+        for path in ("r/index.html", "r/day-1.html"):
+            page = _page(files, path)
+            assert said in page and wrong not in page, (path, page)

@@ -90,3 +90,21 @@ def test_pages_are_accessible_in_both_languages(lang: str) -> None:
     assert all(w in day for w in words[lang]) and 'alt="' in day
     svg = next(d for p, d in files.items() if p.endswith(".svg")).decode()
     assert ("как менялись голоса" if lang == "ru" else "how the votes moved") in svg.split("</title>")[0]
+
+
+def test_a_runoffs_two_choices_are_told_apart_by_colour() -> None:
+    """M-7's runoff has only «повесить всех» and «помиловать всех» to vote for: both were drawn in the one grey
+    of every special target, so the lanes read alike, the labels cut to «пов»/«пом» at phone width (issue 28
+    XenForo walk-through). Each special target gets a grey of its own."""
+    import re
+
+    files = site(from_transcript(GAMES["runoff"], "runoff"))
+    fills: dict[str, set[str]] = {}
+    for path, data in files.items():
+        if path.endswith(".svg"):
+            for target, fill in re.findall(r"→ (повесить всех|помиловать всех) ·[^<]*</title><rect[^>]*fill=\"(#\w+)\"",
+                                           data.decode()):
+                fills.setdefault(target, set()).add(fill)
+    assert set(fills) == {"повесить всех", "помиловать всех"}, fills
+    assert len(fills["повесить всех"]) == len(fills["помиловать всех"]) == 1
+    assert fills["повесить всех"] != fills["помиловать всех"], fills
