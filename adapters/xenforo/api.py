@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from forumbot.forum.adapter import (
-    ACCOUNTS, COOKIES, OWN_PM, REREAD, THREAD_PAGE, AdapterBase, ForumPM, ForumPost, ReplyId,
+    ACCOUNTS, CONFERENCE, COOKIES, OWN_PM, REREAD, THREAD_PAGE, AdapterBase, ForumPM, ForumPost, ReplyId,
 )
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PageFormatChanged, PostGone, PostQueued
 from forumbot.markup import escape_bbcode
@@ -39,7 +39,7 @@ _QUOTE = re.compile(r"\[(quote|spoiler|ispoiler|code)(?:=[^\]]*)?\].*?\[/\1\]", 
 
 class XenforoApiForum(AdapterBase):
     """`XenforoApiForum(base_url, username, api_key)`: every flow through `base_url/api/`."""
-    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, OWN_PM, THREAD_PAGE})
+    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, OWN_PM, THREAD_PAGE, CONFERENCE})
 
     engine = "xenforo"
     markup = "bbcode"
@@ -224,7 +224,12 @@ class XenforoApiForum(AdapterBase):
                 continue  # newest change first: the rest are older (read on to the pages' end, a few at most)
             last_mid = int(seen.get(cid, [None, 0])[1] or 0)
             messages = self._messages(cid, str(conv.get("title", "")))
-            pms += [m for m in messages if int(m.id) > last_mid and _fold(m.author) != _fold(self.username)]
+            # M-15: the bot and more than one other recipient (whether `recipients` holds the starter too is
+            # unverified: a conversation the bot started with several, or a player with the bot alone, counts alike)
+            recipients = {_fold(str(n)) for n in (conv.get("recipients") or {}).values()}
+            shared = len(recipients - {_fold(self.username)}) > 1
+            pms += [replace(m, shared=shared) for m in messages
+                    if int(m.id) > last_mid and _fold(m.author) != _fold(self.username)]
             cursor[cid] = [when, max([last_mid, *(int(m.id) for m in messages)])]
             if conv.get("is_unread"):
                 self.call("POST", f"conversations/{cid}/mark-read", action="read")
