@@ -42,7 +42,7 @@ from adapters.html.profile import HtmlProfile
 from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
-from forumbot.forum.adapter import CONFERENCE, LOCK, OWN_PM
+from forumbot.forum.adapter import CLOSE_CONVERSATION, CONFERENCE, LOCK, OWN_PM
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -73,7 +73,7 @@ class XenforoForms(HtmlForms):
 class XenforoForum(Conversations):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
     forms_type = XenforoForms
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, CONFERENCE}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, CONFERENCE, CLOSE_CONVERSATION}
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO

@@ -289,6 +289,27 @@ class Conversations(HtmlForum):
             raise FormRejected(f"xenforo: reply in conversation {cid} gave no message ({answer})")
         return cid
 
+    def close_conversation(self, to: str, subject: str) -> None:
+        """M-15: the conversation the bot started with `to` under `subject` locked against replies. XF lets its
+        starter edit it (ConversationMaster::canEdit) and so clear conversation_open (Conversation::actionEdit's
+        `conversation_locked`; the title is required again); a locked one takes no reply, not even the starter's
+        (canReply). Done again when already locked."""
+        self.with_login(lambda: self._close(to, subject))
+
+    def _close(self, to: str, subject: str) -> None:
+        key = _key(to, subject)
+        if key not in self._kept and key not in self._listed:
+            self._rows(self.dm_get("inbox").tree())  # a process whose session was lost: the list names it
+        cid = self._kept.get(key) or self._listed.get(key)
+        if cid is None:
+            raise FormRejected(f"xenforo: no conversation the bot started with {to} under {subject!r} to lock")
+        self.known_route()
+        title = subject.strip() or "—"
+        answer = self.post(self.dm_url("conversation_edit", pm=cid), [("title", title), ("conversation_locked", "1")],
+                           action="pm", refresh=self._token_page(self.dm_url("conversation", pm=cid)))
+        if not answer.get("redirect"):
+            raise FormRejected(f"xenforo: conversation {cid} not locked ({answer})")
+
     def _token_page(self, path: str) -> str:
         """A page to read a token from before a POST to `path`: its route as the board serves it."""
         return path.replace(f"{ROUTES[0]}/", f"{self._route}/", 1)

@@ -15,6 +15,9 @@ from forumbot.model import Message, Where
 
 LOCK, UNLOCK = "lock", "unlock"
 VOTE, GAME = "vote", "game"
+# M-15: the conference conversation locked after the PM that closes it; `to` is that PM's (the members' names)
+CLOSE = "close"
+CONFERENCE_CLOSED = "setup/conference-closed"  # the key of that PM (engine/conference.py)
 
 
 def _kind(label: str) -> str:
@@ -49,3 +52,14 @@ def lock_messages(options: Mapping[str, Any], resolved: Iterable[tuple[str, date
 
 def _action(at: datetime, thread: str, action: str, label: str) -> Message:
     return Message(at=at, where=Where.LOCK, to=thread, text=action, key=f"{action}/{thread}/{label}")
+
+
+def conference_lock(messages: Iterable[Message], can_close: bool) -> list[Message]:
+    """M-15: where the adapter can lock a conversation (`can_close`), the mafia's conference conversation is locked
+    when the PM that closes it is due (it goes out first: a lock is delivered after the PMs due with it), so the
+    members are not only told it closed but can write no more in it. No fold decision either: the engine's
+    closing PM is the same on every engine."""
+    if not can_close:
+        return []
+    return [Message(at=m.at, where=Where.LOCK, to=m.to, text=CLOSE, key=f"{CLOSE}/conference")
+            for m in messages if m.key == CONFERENCE_CLOSED and m.where == Where.PM]

@@ -6,10 +6,12 @@ through the REST API."""
 
 from __future__ import annotations
 
+import pytest
 from test_xenforo_adapter import adapter
 from xfsupport import BOT, make_board
 
 from adapters.xenforo.api import SCOPES, XenforoApiForum
+from forumbot.errors import FormRejected
 from forumbot.forum.adapter import CONFERENCE, can
 from xfemu import Emulator
 
@@ -69,3 +71,18 @@ def test_m15_api_a_message_in_the_mafia_conversation_is_shared(clock):
         pms, _ = bot.fetch_pms()
         assert sorted((p.author, p.shared) for p in pms) == [("Маф1", True), ("Шериф", False)]
         assert can(bot, CONFERENCE)
+
+
+def test_m15_the_bot_locks_the_conference_it_closed_and_no_one_replies_in_it_after(xf, clock):
+    """XF lets the starter lock a conversation (actionEdit's conversation_locked); a locked one takes no reply,
+    the starter's neither. A process whose session was lost finds the conversation from the list."""
+    bot = adapter(xf, clock)
+    conference = bot.send_pm(MAFIA, SUBJECT, "Конференция мафии")
+    bot.send_pm(MAFIA, SUBJECT, "Конференция закрыта")
+    adapter(xf, clock).close_conversation(MAFIA, SUBJECT)
+    c = xf.board.conversations[int(conference)]
+    assert not c.conversation_open and c.title == SUBJECT
+    bot.close_conversation(MAFIA, SUBJECT)  # done again: no error
+    assert bot.send_pm(MAFIA, SUBJECT, "ещё") != conference  # the reply refused: a new conversation
+    with pytest.raises(FormRejected, match="no conversation"):
+        bot.close_conversation("Шериф, Маф1", SUBJECT)

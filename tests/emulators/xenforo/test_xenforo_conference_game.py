@@ -1,7 +1,8 @@
 """M-15 through the daemon's cycle on the XenForo emulator, a game with `conference = "conversation"` on a forum
 whose engine is xenforo: at Setup the bot starts one conversation with the Don and both mafiosi; what they write
 in it reaches the bot as messages written to it and others, stored apart (kind `conv`), never a move nor a
-command, and nothing is answered; when Day 1 opens the closing words are a reply in that same conversation."""
+command, and nothing is answered; when Day 1 opens the closing words are a reply in that same conversation, which
+the bot then locks (its starter may: Conversation::actionEdit's conversation_locked)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def members(w: XfWorld, c) -> set[str]:  # type: ignore[no-untyped-def]
     return {m for m in c.members if fold(m) != fold(BOT)}
 
 
-def test_m15_xenforo_the_mafia_talk_in_one_conversation_that_the_bot_closes_at_day_1(tmp_path):
+def test_m15_xenforo_the_mafia_talk_in_one_conversation_that_the_bot_closes_and_locks_at_day_1(tmp_path):
     w = conference_world(tmp_path)
     try:
         assert conference_of(w.config, w.config.games["g1"]) == "conversation"
@@ -71,5 +72,6 @@ def test_m15_xenforo_the_mafia_talk_in_one_conversation_that_the_bot_closes_at_d
         assert closing.author == BOT and closing.text.startswith("Конференция закрыта: дальше мафия не общается.")
         mafia_conversations = [c for c in w.board.conversations.values() if members(w, c) == MAFIA]
         assert mafia_conversations == [conference]  # the close is a reply in it, not a new conversation
+        assert not conference.conversation_open  # then locked: the mafia can write no more in it (XF's canReply)
     finally:
         w.close()
