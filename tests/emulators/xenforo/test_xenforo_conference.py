@@ -86,3 +86,18 @@ def test_m15_the_bot_locks_the_conference_it_closed_and_no_one_replies_in_it_aft
     assert bot.send_pm(MAFIA, SUBJECT, "ещё") != conference  # the reply refused: a new conversation
     with pytest.raises(FormRejected, match="no conversation"):
         bot.close_conversation("Шериф, Маф1", SUBJECT)
+
+
+def test_m15_api_the_bot_locks_the_conference_it_closed(clock):
+    """The REST API's way: `POST conversations/{id}` with conversation_open 0 (its starter may); a new process
+    finds the conversation in the list (the bot's, titled so, with those recipients)."""
+    board = make_board(clock)
+    board.api_keys["k"] = (BOT, frozenset(SCOPES))
+    with Emulator(board) as xf:
+        bot = XenforoApiForum(xf.base_url, BOT, "k", clock=clock, sleep=clock.sleep)
+        conference = bot.send_pm(MAFIA, SUBJECT, "Конференция мафии")
+        bot.send_pm("Дон", SUBJECT, "Ваша роль: дон мафии.")
+        XenforoApiForum(xf.base_url, BOT, "k", clock=clock, sleep=clock.sleep).close_conversation(MAFIA, SUBJECT)
+        assert not board.conversations[int(conference)].conversation_open
+        assert [c.conversation_open for c in board.conversations.values()] == [False, True]
+        assert bot.send_pm(MAFIA, SUBJECT, "ещё") != conference  # the reply refused: a new conversation
