@@ -91,3 +91,24 @@ def test_m15_an_adapter_that_cannot_lock_a_conversation_gets_no_lock(tmp_path) -
         assert close_rows(w) == {}
     finally:
         w.close()
+
+
+def test_m15_a_replacements_conversation_and_the_one_it_left_behind_are_both_locked(tmp_path) -> None:
+    """C-9 before Day 1: the members as they are get a new conversation (the close goes there); the first one,
+    which the replaced player still sees, is locked too."""
+    forum = LockingForum(bot=BOT)
+    w = world(tmp_path, forum)
+    try:
+        w.start()
+        w.now = STARTED + timedelta(minutes=1)
+        w.tick()
+        w.now = STARTED + timedelta(hours=1)
+        w.pm(GM, "замена Маф2 Новичок")
+        w.tick()
+        assert "Дон, Маф1, Новичок" in [to for to, _, _ in w.bot_pms()]
+        w.now = T0 + timedelta(minutes=1)
+        w.tick()
+        assert sorted(to for to, _ in forum.closed) == ["Дон, Маф1, Маф2", "Дон, Маф1, Новичок"]
+        assert any(t.startswith("Конференция закрыта") for to, t, _ in w.bot_pms() if to == "Дон, Маф1, Новичок")
+    finally:
+        w.close()
