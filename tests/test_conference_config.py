@@ -1,5 +1,5 @@
 """M-15: `conference = "conversation"` runs where the engine's adapter sends one PM to several names and tells
-their replies apart (phpBB, MyBB); elsewhere `game start` freezes the relay into the game and check-config says so."""
+their replies apart (phpBB, MyBB, XenForo); elsewhere `game start` freezes the relay into the game and check-config says so."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def _config(tmp_path, engine: str, conference: str = "conversation"):  # type: i
     return load_config(path)
 
 
-def test_m15_conversation_on_phpbb_and_mybb_the_relay_elsewhere_with_a_warning(tmp_path) -> None:
-    for engine in ("phpbb", "mybb"):
+def test_m15_conversation_on_phpbb_mybb_and_xenforo_the_relay_elsewhere_with_a_warning(tmp_path) -> None:
+    for engine in ("phpbb", "mybb", "xenforo"):
         config = _config(tmp_path, engine)
         assert conference_of(config, config.games["autumn"]) == "conversation" and conference_warnings(config, TABLES["ru"]) == []
     config = _config(tmp_path, "punbb")

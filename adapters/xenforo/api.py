@@ -20,7 +20,8 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from forumbot.forum.adapter import (
-    ACCOUNTS, COOKIES, OWN_PM, REREAD, THREAD_PAGE, AdapterBase, ForumPM, ForumPost, ReplyId,
+    ACCOUNTS, CLOSE_CONVERSATION, CONFERENCE, COOKIES, OWN_PM, REREAD, THREAD_PAGE, AdapterBase, ForumPM, ForumPost,
+    ReplyId,
 )
 from forumbot.errors import ConfigError, FormRejected, LoginRequired, PageFormatChanged, PostGone, PostQueued
 from forumbot.markup import escape_bbcode
@@ -39,7 +40,7 @@ _QUOTE = re.compile(r"\[(quote|spoiler|ispoiler|code)(?:=[^\]]*)?\].*?\[/\1\]", 
 
 class XenforoApiForum(AdapterBase):
     """`XenforoApiForum(base_url, username, api_key)`: every flow through `base_url/api/`."""
-    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, OWN_PM, THREAD_PAGE})
+    CAPABILITIES = frozenset({COOKIES, REREAD, ACCOUNTS, OWN_PM, THREAD_PAGE, CONFERENCE, CLOSE_CONVERSATION})
 
     engine = "xenforo"
     markup = "bbcode"
@@ -224,7 +225,12 @@ class XenforoApiForum(AdapterBase):
                 continue  # newest change first: the rest are older (read on to the pages' end, a few at most)
             last_mid = int(seen.get(cid, [None, 0])[1] or 0)
             messages = self._messages(cid, str(conv.get("title", "")))
-            pms += [m for m in messages if int(m.id) > last_mid and _fold(m.author) != _fold(self.username)]
+            # M-15: the bot and more than one other recipient (whether `recipients` holds the starter too is
+            # unverified: a conversation the bot started with several, or a player with the bot alone, counts alike)
+            recipients = {_fold(str(n)) for n in (conv.get("recipients") or {}).values()}
+            shared = len(recipients - {_fold(self.username)}) > 1
+            pms += [replace(m, shared=shared) for m in messages
+                    if int(m.id) > last_mid and _fold(m.author) != _fold(self.username)]
             cursor[cid] = [when, max([last_mid, *(int(m.id) for m in messages)])]
             if conv.get("is_unread"):
                 self.call("POST", f"conversations/{cid}/mark-read", action="read")
@@ -279,6 +285,22 @@ class XenforoApiForum(AdapterBase):
             raise FormRejected(f"xenforo api: conversation with {to} not started")
         self._kept[key] = str(conv["conversation_id"])
         return self._kept[key]
+
+    def close_conversation(self, to: str, subject: str) -> None:
+        """M-15: the conversation the bot started with `to` under `subject` locked against replies: `POST
+        conversations/{id}` with `conversation_open` 0 (Api\\Controller\\Conversation::actionPost; its starter may,
+        canEdit). Found in the kept ones, else the newest of the bot's in the list with those recipients."""
+        names = {_fold(n) for n in to.split(",") if n.strip()}
+        cid = self._kept.get(",".join(sorted(names)) + "|" + _fold(subject))
+        if cid is None:
+            cid = next((str(c["conversation_id"]) for c in self._conversations()
+                        if _fold(str(c.get("username", ""))) == _fold(self.username)
+                        and _fold(str(c.get("title", ""))) == _fold(subject.strip())
+                        and {_fold(str(n)) for n in (c.get("recipients") or {}).values()} - {_fold(self.username)}
+                        == names), None)
+        if cid is None:
+            raise FormRejected(f"xenforo api: no conversation the bot started with {to} under {subject!r} to lock")
+        self.call("POST", f"conversations/{cid}/", data=[("conversation_open", "0")], action="pm")
 
     def _user_id(self, name: str) -> str:
         exact = self.call("GET", "users/find-name", {"username": name}).get("exact")

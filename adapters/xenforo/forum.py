@@ -45,7 +45,7 @@ from adapters.html.topics import HtmlTopics
 from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
-from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW
+from forumbot.forum.adapter import CLOSE_CONVERSATION, CONFERENCE, ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -105,7 +105,7 @@ class XenforoForum(HtmlForum):
     """XenForo 2 adapter: `XenforoForum(base_url, username, password, timezone_name="Europe/Moscow")`."""
     forms_type = XenforoForms
     topics_type = XenforoTopics
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW, CONFERENCE, CLOSE_CONVERSATION}
 
     engine = "xenforo"
     profile: HtmlProfile = XENFORO
@@ -135,6 +135,9 @@ class XenforoForum(HtmlForum):
 
     def find_own_pm(self, to: str, marker: str) -> str | None:
         return self.conversations.find_own_pm(to, marker)
+
+    def close_conversation(self, to: str, subject: str) -> None:
+        self.conversations.close_conversation(to, subject)
 
     @classmethod
     def thread_problem(cls, thread: str, base_url: str) -> str | None:

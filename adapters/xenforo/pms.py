@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import replace
 from typing import Any, Callable, Protocol, TypeVar
 
 from lxml import etree
@@ -151,7 +152,8 @@ class Conversations:
 
     def _fetch_pms(self, after: str | None) -> tuple[list[ForumPM], str]:
         seen: dict[str, list] = (json.loads(after) if after else {}).get("c", {})
-        changed: list[tuple[str, str, str, bool]] = []  # (id, last message time, title, the bot's, unanswered)
+        changed: list[tuple[str, str, str, bool, bool]] = []  # (id, last message time, title, the bot's and
+        # unanswered, shared: the bot and more than one other participant)
         unread_met = 0
         page = self.dm_get("inbox")
         for number in range(MAX_INBOX_PAGES):
@@ -165,7 +167,7 @@ class Conversations:
                                         f"{unread} unread (conversations_unread): not read as an empty inbox "
                                         "(a custom style? override selectors.pm_row and pm_row_link)")
             fresh = [r for r in rows if seen.get(r[0], [None])[0] != r[1]]
-            changed.extend((*r[:3], r[5]) for r in fresh)
+            changed.extend((*r[:3], r[5], self._shared(r[4])) for r in fresh)
             unread_met += sum(1 for r in rows if r[3])
             nxt = select_one(tree, self.profile.selectors["inbox_next"])
             # Rows come newest change first: a page with nothing new ends the search, unless the page counts
@@ -175,16 +177,23 @@ class Conversations:
             page = self.site.read_page(nxt.get("href", ""))
         pms: list[ForumPM] = []
         cursor = {k: list(v) for k, v in seen.items()}
-        for cid, when, title, opened_by_bot in changed:
+        for cid, when, title, opened_by_bot, shared in changed:
             last_mid = int(seen.get(cid, [None, 0])[1] or 0)
             if opened_by_bot:  # the bot's own PM, no answer yet: nothing to read
                 cursor[cid] = [when, last_mid]
                 continue
             messages = self._read_conversation(cid, title)
-            pms.extend(m for m in messages if int(m.id) > last_mid and _fold(m.author) != _fold(self.username))
+            pms.extend(replace(m, shared=shared) for m in messages
+                       if int(m.id) > last_mid and _fold(m.author) != _fold(self.username))
             cursor[cid] = [when, max([last_mid, *(int(m.id) for m in messages)])]
         pms.sort(key=lambda m: int(m.id))
         return pms, json.dumps({"c": cursor}, separators=(",", ":"), sort_keys=True)
+
+    def _shared(self, participants: list[str]) -> bool:
+        """M-15: a conversation of the bot and more than one other member (the mafia's conference, or a player
+        writing to the bot and others at once): its messages are `ForumPM.shared`. The list row names the starter
+        and every recipient (conversation_list_macros: `ul.structItem-parts`)."""
+        return len({_fold(p) for p in participants} - {_fold(self.username)}) > 1
 
     def _rows(self, tree: etree._Element) -> list[tuple[str, str, str, bool, list[str], bool]]:
         """(conversation id, last message time, title, unread, participants, started by the bot and not
@@ -299,6 +308,27 @@ class Conversations:
         if not answer.get("redirect"):
             raise FormRejected(f"xenforo: reply in conversation {cid} gave no message ({answer})")
         return cid
+
+    def close_conversation(self, to: str, subject: str) -> None:
+        """M-15: the conversation the bot started with `to` under `subject` locked against replies. XF lets its
+        starter edit it (ConversationMaster::canEdit) and so clear conversation_open (Conversation::actionEdit's
+        `conversation_locked`; the title is required again); a locked one takes no reply, not even the starter's
+        (canReply). Done again when already locked."""
+        self.site.with_login(lambda: self._close(to, subject))
+
+    def _close(self, to: str, subject: str) -> None:
+        key = _key(to, subject)
+        if key not in self._kept and key not in self._listed:
+            self._rows(self.dm_get("inbox").tree())  # a process whose session was lost: the list names it
+        cid = self._kept.get(key) or self._listed.get(key)
+        if cid is None:
+            raise FormRejected(f"xenforo: no conversation the bot started with {to} under {subject!r} to lock")
+        self.known_route()
+        title = subject.strip() or "—"
+        answer = self.site.post(self.dm_url("conversation_edit", pm=cid), [("title", title), ("conversation_locked", "1")],
+                                action="pm", refresh=self._token_page(self.dm_url("conversation", pm=cid)))
+        if not answer.get("redirect"):
+            raise FormRejected(f"xenforo: conversation {cid} not locked ({answer})")
 
     def _token_page(self, path: str) -> str:
         """A page to read a token from before a POST to `path`: its route as the board serves it."""

@@ -24,6 +24,8 @@ XENFORO = HtmlProfile(
         "conversation": "conversations/{pm}/",
         "conversation_page": "conversations/{pm}/page-{page}",
         "conversation_reply": "conversations/{pm}/add-reply",
+        # Pub\\Controller\\Conversation::actionEdit (the starter only, canEdit): title, open_invite, conversation_locked
+        "conversation_edit": "conversations/{pm}/edit",
         "compose": "conversations/add",
         # Pub\\Controller\\Member::actionFind, the recipients box's autocomplete: names beginning with `q`, JSON
         "member_find": "members/find",
@@ -131,7 +133,7 @@ XENFORO = HtmlProfile(
         "messages.recipient_limit", "messages.recipient_privacy", "messages.self_conversation", "messages.no_permission", "messages.login_locked",
         "messages.captcha_login",
         "urls.inbox", "urls.inbox_page", "urls.conversation", "urls.conversation_page", "urls.compose",
-        "urls.conversation_reply",
+        "urls.conversation_reply", "urls.conversation_edit",
         "selectors.pm_row", "selectors.pm_row_link", "selectors.pm_row_time", "selectors.pm_row_users",
         "selectors.pm_row_replies",
         "selectors.pm_message", "selectors.pm_anchor", "selectors.pm_author", "selectors.pm_time", "selectors.pm_body", "selectors.pm_subject",

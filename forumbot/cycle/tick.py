@@ -22,7 +22,7 @@ from typing import Sequence
 
 from sqlalchemy import select
 
-from forumbot.forum.adapter import UNREAD_PMS, ForumAdapter, ForumPost, can
+from forumbot.forum.adapter import CLOSE_CONVERSATION, UNREAD_PMS, ForumAdapter, ForumPost, can
 from forumbot.config.types import GameConfig
 from forumbot.disk import disk_problem
 from forumbot.errors import FloodLimited, ForumError, FormRejected, PartlySent, SetupError
@@ -31,7 +31,7 @@ from forumbot.forum import unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
 from forumbot.games.season import publish_standings
-from forumbot.outbox.locks import lock_messages
+from forumbot.outbox.locks import conference_lock, lock_messages
 from forumbot.outbox.store import Destination, enqueue, withhold
 from forumbot.outbox.deliver import deliver
 from forumbot.outbox.restore import is_behind, look_first, loses_read_pms, lost_pms_notices, note_if_behind
@@ -262,6 +262,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         # the threads closed and opened at the phases resolved, after the posts due with them
         outcome.queued += enqueue(session, game_id, game.name, lock_messages(setup.options, result.resolved,
                                                                              result.phase), origin="shell")
+        outcome.queued += enqueue(session, game_id, game.name, conference_lock(due, can(adapter, CLOSE_CONVERSATION)),
+                                  origin="shell")  # M-15: locked after the PM that closes it
         outcome.queued += enqueue(session, game_id, game.name, unreadable.notices(
             skipped, setup.gms, setup.language, until, escape) + [m for topic, held in waiting for m in
             held_posts.notices(held, topic, setup.gms, setup.language, until, escape)], origin="shell")

@@ -72,6 +72,10 @@ LOCK = "lock_thread"
 # every recipient sees, and marks a PM written to the bot and others as `ForumPM.shared`: the mafia's conference
 # may be a conversation there (conference = "conversation"); elsewhere it is the relay
 CONFERENCE = "conference"
+# M-15: close_conversation(to, subject) locks the conversation the bot started with `to` (names, comma-separated)
+# under `subject`, so no one replies in it any more (the bot neither); FormRejected when there is none or the forum
+# refuses. Where the adapter has it, the conference is locked after the PM that closes it (outbox/locks.py)
+CLOSE_CONVERSATION = "close_conversation"
 # preview_reply(topic, text): the reply form sent through its preview button, nothing posted (a ForumError in the
 # board's words when the form or the preview is refused): the handshake's reply flow (issue 28 item 4)
 PREVIEW = "preview_reply"

@@ -38,6 +38,7 @@ from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, FormTransient, PartlySent, PostQueued,
 )
 from forumbot.model import Where
+from forumbot.outbox.locks import CLOSE
 from forumbot.outbox.notices import (
     record_lock_refused, record_queued, record_refused, record_undelivered, shadow_text, split_chunks,
 )
@@ -140,7 +141,7 @@ def _due(sessions, target: Destination, now: datetime, status: str) -> list[Outb
     return sorted(rows, key=lambda r: (r.due_at, _LOCK_ORDER.get((r.where, r.text), 1)))
 
 
-_LOCK_ORDER = {(Where.LOCK, "unlock"): 0, (Where.LOCK, "lock"): 2}
+_LOCK_ORDER = {(Where.LOCK, "unlock"): 0, (Where.LOCK, "lock"): 2, (Where.LOCK, CLOSE): 2}
 
 
 # --- recovery after a crash between sending and recording -------------------------------------------------
@@ -231,15 +232,19 @@ def _send_one(sessions, adapter, target: Destination, row: OutboxRow, now, repor
 
 
 def _lock(sessions, adapter, target: Destination, row: OutboxRow, now, report: Delivery, hook: Hook) -> None:
-    """R-13: a thread closed or opened. A refusal (no moderator's right there, or an adapter with no lock) sets the
-    row aside and is told to the GMs once per game; nothing else changes. An outage stops delivery as for a post."""
+    """R-13: a thread closed or opened (M-15: the conference conversation locked). A refusal (no moderator's right
+    there, or an adapter with no lock) sets the row aside and is told to the GMs once per game; nothing else changes.
+    An outage stops delivery as for a post."""
     mark_attempt(sessions, [row], now, batch=None)
     hook("after_attempt")
     try:
-        if not can(adapter, LOCK):
+        if row.text == CLOSE:  # M-15: the conference conversation (only derived where the adapter can)
+            adapter.close_conversation(row.to or "", target.subject)
+        elif not can(adapter, LOCK):
             raise FormRejected(f"{adapter.engine}: the bot cannot lock threads here "
                                f"(no lock action for this engine)")
-        adapter.lock_thread(target.topic(row.to or ""), row.text == "lock")
+        else:
+            adapter.lock_thread(target.topic(row.to or ""), row.text == "lock")
     except FormRejected as e:
         if isinstance(e, FormTransient):
             reset_row(sessions, [row], f"{type(e).__name__}: {e}")

@@ -15,6 +15,9 @@ from forumbot.model import Message, Where
 
 LOCK, UNLOCK = "lock", "unlock"
 VOTE, GAME = "vote", "game"
+# M-15: the conference conversation locked after the PM that closes it; `to` is that PM's (the members' names)
+CLOSE = "close"
+CONFERENCE_OPENED, CONFERENCE_CLOSED = "setup/conference", "setup/conference-closed"  # engine/conference.py's keys
 
 
 def _kind(label: str) -> str:
@@ -49,3 +52,28 @@ def lock_messages(options: Mapping[str, Any], resolved: Iterable[tuple[str, date
 
 def _action(at: datetime, thread: str, action: str, label: str) -> Message:
     return Message(at=at, where=Where.LOCK, to=thread, text=action, key=f"{action}/{thread}/{label}")
+
+
+def conference_lock(messages: Iterable[Message], can_close: bool) -> list[Message]:
+    """M-15: where the adapter can lock a conversation (`can_close`), the mafia's conference conversation is locked
+    when the PM that closes it is due (it goes out first: a lock is delivered after the PMs due with it), so the
+    members are not only told it closed but can write no more in it; so is the one a replacement before Day 1 left
+    behind (its members, the replaced player among them, could write on in it). `messages`: the game's, from its
+    start. No fold decision either: the engine's PMs are the same on every engine."""
+    if not can_close:
+        return []
+    messages = list(messages)
+    closing = [m for m in messages if m.key == CONFERENCE_CLOSED and m.where == Where.PM]
+    if not closing:
+        return []
+    close = closing[0]
+    owed = [Message(at=close.at, where=Where.LOCK, to=close.to, text=CLOSE, key=f"{CLOSE}/conference")]
+    for m in messages:
+        if m.where == Where.PM and _opens_conference(m.key) and "," in (m.to or "") and m.to != close.to:
+            owed.append(Message(at=close.at, where=Where.LOCK, to=m.to, text=CLOSE, key=f"{CLOSE}/conference/{m.key}"))
+    return owed
+
+
+def _opens_conference(key: str) -> bool:
+    """engine/conference.py's keys: Setup's conversation, and a replacement's (`gm/ID/conference`)."""
+    return key == CONFERENCE_OPENED or (key.startswith("gm/") and key.endswith("/conference"))

@@ -63,10 +63,14 @@ def record_lock_refused(sessions, target: Destination, row: OutboxRow, error: Fo
     log.error("%s: the forum refused to %s the %s thread (%s): %s; the game goes on", target.game, row.text, row.to,
               row.key, error)
     words = _HEADINGS.get(target.language, _HEADINGS["en"])
-    text = words["lock_refused"].format(what=words[f"{row.text}/{row.to}"], why=target.escape(str(error)))
+    if row.text == "close":  # M-15: the conference conversation, closed by its PM all the same
+        text, kind = words["close_refused"].format(why=target.escape(str(error))), "close"
+    else:
+        what = words[f"{row.text}/{row.to}"]
+        text, kind = words["lock_refused"].format(what=what, why=target.escape(str(error))), "lock"
     with sessions.begin() as session:
         enqueue(session, target.game_id, target.game, [
-            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}lock/{gm}", text=text) for gm in target.gms
+            Message(at=now, where=Where.PM, to=gm, key=f"{NOTICE}{kind}/{gm}", text=text) for gm in target.gms
         ], origin="shell")
 
 
@@ -90,6 +94,8 @@ _HEADINGS = {
            "lock": "Модерация темы ({to})", "lock/vote": "закрыть тему голосования",
            "unlock/vote": "открыть тему голосования", "lock/game": "закрыть игровую тему",
            "unlock/game": "открыть игровую тему",
+           "close_refused": "Форум не дал боту закрыть от ответов переписку мафии (M-15).\nПричина: {why}\n"
+                            "Конференция закрыта сообщением в ней; игра идёт как обычно.",
            "lock_refused": "Форум не дал боту {what} (lock_threads, R-13).\nПричина: {why}\n"
                            "Игра идёт как обычно: посты в теме читаются, как всегда. Чтобы бот закрывал темы, дайте "
                            "его учётной записи право модератора в разделе игры. Об отказах дальше в этой игре бот "
@@ -102,6 +108,8 @@ _HEADINGS = {
            "lock": "Thread moderation ({to})", "lock/vote": "lock the vote thread",
            "unlock/vote": "unlock the vote thread", "lock/game": "lock the game thread",
            "unlock/game": "unlock the game thread",
+           "close_refused": "The forum did not let the bot lock the mafia's conversation against replies (M-15).\n"
+                            "Reason: {why}\nThe conference was closed by a message in it; the game goes on as usual.",
            "lock_refused": "The forum did not let the bot {what} (lock_threads, R-13).\nReason: {why}\n"
                            "The game goes on as usual: posts in the thread are read as always. For the bot to lock "
                            "threads, give its account a moderator's right in the game's forum. Further refusals in "

@@ -128,8 +128,28 @@ def _reply(board, user, m, query, form):  # type: ignore[no-untyped-def]
     c = board.conversations.get(int(data.get("conversation_id", "0") or 0))
     if c is None or not any(fold(n) == fold(user) for n in c.members):
         return "404 Not Found", _error("requested_conversation_not_found", "The requested conversation could not be found.")
+    if not c.conversation_open:  # ConversationMaster::canReply, checked for a user key as on the site
+        return "403 Forbidden", _error("no_permission", "You do not have permission to view this page or perform "
+                                                        "this action.")
     x = board.add_message(c.id, user, data.get("message", ""))
     return "200 OK", {"success": True, "message": {"message_id": x.id, "conversation_id": c.id}}
+
+
+def _edit(board, user, m, query, form):  # type: ignore[no-untyped-def]
+    """Api\\Controller\\Conversation::actionPost: the starter only (canEdit, a user key checks permissions);
+    `title`, `open_invite`, `conversation_open` each changed only when sent."""
+    c = board.conversations.get(int(m.group(1)))
+    if c is None or not any(fold(n) == fold(user) for n in c.members):
+        return "404 Not Found", _error("requested_conversation_not_found", "The requested conversation could not be found.")
+    if fold(c.starter) != fold(user):
+        return "403 Forbidden", _error("no_permission", "You do not have permission to view this page or perform "
+                                                        "this action.")
+    data = dict(form)
+    if "conversation_open" in data:
+        c.conversation_open = data["conversation_open"] not in ("", "0")
+    if data.get("title", "").strip():
+        c.title = data["title"].strip()
+    return "200 OK", {"success": True, "conversation": _conversation(board, c, user)}
 
 
 def _find_name(board, user, m, query, form):  # type: ignore[no-untyped-def]
@@ -146,6 +166,7 @@ _ROUTES = [
     (r"GET conversations/(\d+)/messages/?", "conversation:read", _messages),
     (r"POST conversations/(\d+)/mark-read/?", "conversation:write", _mark_read),
     (r"POST conversations/?", "conversation:write", _start),
+    (r"POST conversations/(\d+)/?", "conversation:write", _edit),
     (r"POST conversation-messages/?", "conversation:write", _reply),
     (r"GET users/find-name/?", "user:read", _find_name),
 ]

@@ -303,6 +303,8 @@ class App:
             return self.add_conversation(req, user)
         if m := re.fullmatch(rf"{dm}/{_REF}/add-reply", r):
             return self.conversation_reply(req, user, int(m.group(1)))
+        if m := re.fullmatch(rf"{dm}/{_REF}/edit", r):
+            return self.conversation_edit(req, user, int(m.group(1)))
         return self.not_found(req)
 
     def login(self, req: Request) -> Answer:
@@ -449,6 +451,8 @@ class App:
         c = self.board.conversations.get(cid)
         if c is None or not any(fold(m) == fold(user) for m in c.members):
             return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        if not c.conversation_open:  # Pub\Controller\Conversation::actionAddReply: canReply, even the starter's
+            return self.no_permission(req, user)
         text = self._message(req).strip()
         if not text:
             return self.error(req, user, "Please enter a valid message.")
@@ -458,5 +462,20 @@ class App:
         m = self.board.add_message(cid, user, text)
         return self.redirect(req, user, self.link(f"{self.dm}/messages/{m.id}/"))
 
+
+    def conversation_edit(self, req: Request, user: str, cid: int) -> Answer:
+        """Pub\\Controller\\Conversation::actionEdit: the starter only (ConversationMaster::canEdit) or noPermission;
+        the title required again (please_enter_valid_title); `conversation_locked` clears conversation_open; a
+        redirect to the conversation."""
+        c = self.board.conversations.get(cid)
+        if c is None or not any(fold(m) == fold(user) for m in c.members):
+            return self.error(req, user, PHRASES["requested_page_not_found"], 404)
+        if fold(c.starter) != fold(user):
+            return self.no_permission(req, user)
+        title = req.form.get("title", "").strip()
+        if not title:
+            return self.error(req, user, "Please enter a valid title.")
+        c.title, c.conversation_open = title, req.form.get("conversation_locked", "") in ("", "0")
+        return self.redirect(req, user, self.link(f"{self.dm}/{pages.ref(c)}/"))
 
 _STATUS = {200: "200 OK", 400: "400 Bad Request", 403: "403 Forbidden", 404: "404 Not Found"}

@@ -137,8 +137,13 @@ def conversation_message(m, uid: int, link) -> str:  # type: ignore[no-untyped-d
 
 
 def conversation_row(c, last, unread: bool, users: list[tuple[str, int]], link, route: str) -> str:  # type: ignore[no-untyped-def]
-    """conversation_list_macros: the row, its title link a.structItem-title itself (no wrapping div)."""
-    parts = "".join(f"<li>{_user(n, uid, link)}</li>" for n, uid in users)
+    """conversation_list_macros: the row, its title link a.structItem-title itself (no wrapping div); its parts
+    name the starter, then every other participant (the template's loop over Master.recipients skips the
+    starter), in one comma list. The template's start date after them is left out (the row has no use for it)."""
+    starter = next(((n, uid) for n, uid in users if n == c.starter), None)
+    named = [u for u in users if u != starter]
+    parts = "".join(f"<li>{_user(n, uid, link)}</li>" for n, uid in ([starter] if starter else []) + named)
+    parts = f'<li><ul class="listInline listInline--comma listInline--selfInline">{parts}</ul></li>'
     return f"""<div class="structItem structItem--conversation {'is-unread' if unread else ''} js-inlineModContainer" \
 data-author="{html.escape(c.starter)}">
 	<div class="structItem-cell structItem-cell--main">

@@ -108,6 +108,7 @@ class Conversation:
     members: list[str]
     messages: list[int] = field(default_factory=list)
     last_read: dict[str, int] = field(default_factory=dict)  # member -> the newest message id he has seen
+    conversation_open: bool = True  # ConversationMaster.conversation_open: False, no one replies (canReply)
 
 
 @dataclass
