@@ -499,8 +499,9 @@ T: dict[str, str] = {
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "с {start} до {end} ({zone})",
     "day.downtime": "Автокилл за неявку не применяется: бот не мог читать форум {gap}.",
-    "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а за последние {window} "
-                    "перед сроком допускается не дольше {grace}. Итог подведён как обычно, но за неявку никто "
+    # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
+    "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
+                    "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
                     "не выбыл. Чтобы вернуть игрокам время, используйте «продлить СРОК»."),
     # --- h29-ask: C-15 players ask the bot, M-15 the mafia conference ---
     "asked.no_vote.setup": "Голосование ещё не началось: подсчёт будет с начала дня 1.",
