@@ -120,14 +120,15 @@ def unavailable(reason: str) -> None:
 # ran one after the other (stop 22: 1225 s). So the first `workers` groups go first, one to a worker, then one
 # filler module of fast unit tests each (>= 3 tests, so the worker asks for nothing more until its group is done),
 # then the remaining long groups, taken by the workers whose first group ended soonest, then the rest.
-# With .ci/run's 16 workers every group of more than ~5 minutes starts at once (the order: estimated from the
-# groups' times in .ci/run, after the bot's accounts showed seconds and MyBB's stock scenario was split); the year-
-# ahead run ends first, and its worker takes the emulator groups and MyBB's merging board, then unit modules.
-LONGEST_FIRST = ("smf_board", "phpbb_stock_board", "phpbb_side_board", "fluxbb_stock_board", "smf_stock_board",
-                 "phpbb_restore_board", "phpbb_board", "phpbb_season_board", "fluxbb_board", "mybb_stock_board",
-                 "mybb_board", "mybb_side_board", "phpbb_activity_board", "phpbb_pages_board", "mybb_pages_board",
-                 "clock_ahead", "emulator_vbulletin", "mybb_merge_board", "xenforo_games", "flaskbb",
-                 "emulator_mybbru", "emulator_invision")
+# With .ci/run's 18 workers every group of more than ~5 minutes starts at once, in the order of their times in
+# .ci/run on 2026-12-04 (pytest 919 s; each group's setup and tests summed): the year-ahead rerun's two shards,
+# then the season (670 s) down to the phpBB pages game (362 s) and the vBulletin emulator games (386 s); the
+# groups under ~5 minutes follow on the workers that end first, then the unit modules.
+LONGEST_FIRST = ("clock_ahead_0", "clock_ahead_1", "phpbb_season_board", "phpbb_side_board", "phpbb_stock_board",
+                 "mybb_side_board", "smf_board", "fluxbb_stock_board", "smf_stock_board", "phpbb_board",
+                 "phpbb_activity_board", "mybb_stock_board", "phpbb_restore_board", "fluxbb_board", "mybb_board",
+                 "emulator_vbulletin", "phpbb_pages_board", "mybb_pages_board", "flaskbb", "mybb_merge_board",
+                 "xenforo_games", "emulator_invision", "emulator_mybbru")
 # Fast modules of pure unit tests (under a second each), the fillers above; a module gone from this list is
 # replaced by another unit module of >= 3 tests.
 FILLERS = ("tests/adapters/test_profile_names.py", "tests/adapters/test_board_zone.py", "tests/adapters/test_discourse.py",

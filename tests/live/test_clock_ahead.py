@@ -16,7 +16,12 @@ import pytest
 from clock_reach import blind_test_modules, clock_readers, reads_clock
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.live, pytest.mark.xdist_group("clock_ahead")]
+pytestmark = pytest.mark.live
+
+# The rerun in shards, each a test of its own on a worker of its own (xdist groups `clock_ahead_N`): one whole
+# rerun was the suite's longest test (800-1,080 s in .ci/run) while the machine had CPU to spare (1.5 of 2 cores
+# on average), so the suite waited for it alone.
+SHARDS = 2
 
 # Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
 # posts in real seconds (the emulators' adapter-level tests stay in).
@@ -36,6 +41,7 @@ def _loaded_project_files(paths: list[str]) -> list[str]:
     return [f for f in done.stdout.splitlines() if f.startswith(str(ROOT))]
 
 
+@pytest.mark.xdist_group("clock_ahead_0")
 def test_the_modules_left_out_are_those_the_import_graph_keeps_from_the_clock():
     """Left out of the year-ahead run: the modules that cannot see the clock (clock_reach, from the sources).
     What they load when imported is checked too, so that an import the sources hide (a name built at run
@@ -52,7 +58,34 @@ def test_the_modules_left_out_are_those_the_import_graph_keeps_from_the_clock():
         assert (ROOT / path).exists(), f"{path} is gone: take it out of the list"
 
 
-def test_the_unit_suite_passes_with_the_clock_a_year_ahead(tmp_path):
+def shard(modules: list[str], k: int) -> list[str]:
+    """The `k`th of SHARDS parts of the unit test modules, balanced by their size in bytes (largest first, each to
+    the lightest part so far), so the shards end about together."""
+    parts: list[list[str]] = [[] for _ in range(SHARDS)]
+    weights = [0] * SHARDS
+    for module in sorted(modules, key=lambda m: (-(ROOT / m).stat().st_size, m)):
+        lightest = weights.index(min(weights))
+        parts[lightest].append(module)
+        weights[lightest] += (ROOT / module).stat().st_size
+    return sorted(parts[k])
+
+
+def rerun_modules() -> list[str]:
+    """The unit test modules the year-ahead run takes: all but the live ones, the blind ones and the whole games."""
+    left_out = {*blind_test_modules(), *WHOLE_GAMES}
+    return [m for m in (p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "tests").rglob("test_*.py")))
+            if "live" not in m.split("/") and m not in left_out]
+
+
+def test_the_shards_take_every_module_once():
+    modules = rerun_modules()
+    shards = [shard(modules, k) for k in range(SHARDS)]
+    assert sorted(m for part in shards for m in part) == sorted(modules) and all(shards)
+
+
+@pytest.mark.parametrize("k", [pytest.param(k, marks=pytest.mark.xdist_group(f"clock_ahead_{k}"))
+                               for k in range(SHARDS)])
+def test_the_unit_suite_passes_with_the_clock_a_year_ahead(tmp_path, k):
     faketime = shutil.which("faketime")
     if faketime is None:
         if os.environ.get("FORUMBOT_REQUIRE_LIVE") == "1":
@@ -66,10 +99,9 @@ def test_the_unit_suite_passes_with_the_clock_a_year_ahead(tmp_path):
     assert probe.stdout.strip() > (datetime.date.today() + datetime.timedelta(days=300)).isoformat(), probe.stdout
     # the inner run is a suite of its own, not a worker of this one
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "XDIST_"))}
-    ignored = [f"--ignore={path}" for path in (*blind_test_modules(), *WHOLE_GAMES)]
     done = subprocess.run(
         [faketime, "-f", "+365d", sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2",
-         "--ignore=tests/live", *ignored, f"--basetemp={tmp_path / 'ahead'}"],
+         *shard(rerun_modules(), k), f"--basetemp={tmp_path / 'ahead'}"],
         cwd=ROOT, env=env, capture_output=True, text=True)
     tail = "\n".join(done.stdout.splitlines()[-40:])
     assert done.returncode == 0, f"the unit suite a year ahead (exit {done.returncode}):\n{tail}\n{done.stderr[-2000:]}"
