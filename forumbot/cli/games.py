@@ -39,7 +39,7 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.config.checks import check_setups, thread_problems
     from forumbot.games.start import start_game
-    from forumbot.localtime import local
+    from forumbot.texts import get_texts
 
     checked_name(args.name, "game")
     config = config_from_args(args)
@@ -58,9 +58,13 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
-    due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
-    t = TABLES[config.games[args.name].language]  # issue 28 item 4: the game's GMs read it in its language
-    if config.games[args.name].signup is not None:  # S-1: no players yet; the draw comes at the close
+    game = config.games[args.name]
+    # issue 28 item 4: the game's GMs read it in its language, the time as the bot's posts write it («30.11 10:00:00
+    # МСК»), not an ISO stamp in a Russian sentence
+    voice = get_texts(game.language, str, game.schedule.timezone or "UTC").v
+    due = voice.time_s(now + timedelta(seconds=config.grace_seconds))
+    t = TABLES[game.language]
+    if game.signup is not None:  # S-1: no players yet; the draw comes at the close
         print(t["start.done_signup"].format(game=started.name, due=due, grace=config.grace_seconds))
         return EXIT_OK
     print(t["start.done"].format(game=started.name, commitment=started.commitment, due=due,
