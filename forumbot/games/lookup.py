@@ -37,6 +37,14 @@ def zone_of(game: GameRow) -> str:
         return ""
 
 
+def language_of_row(game: GameRow) -> str:
+    """The game's language as stored, Russian (the default) for a stored setup that cannot be read."""
+    try:
+        return setup_of(game).language
+    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
+        return "ru"
+
+
 def setup_of(game: GameRow) -> GameSetup:
     return setup_from_json(game.setup_json, game=game.name, check=False)
 

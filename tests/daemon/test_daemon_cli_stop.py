@@ -98,7 +98,7 @@ def test_outbox_lists_stuck_messages_and_retry_sends_one_again(world, cli):
     _refuse(w, "М6", "М5")  # their role PMs are refused: no such user
     report = w.tick()
     line = tick_summary(w.daemon.sessions, report)[0]
-    assert line.startswith("g1: setup; 0 post(s) and 0 PM(s) stored, ") and "2 refused by the forum" in line
+    assert line.startswith("g1: подготовка; сохранено сообщений в темах: 0, личных: 0, ") and "отклонено форумом: 2" in line
     code, out, _ = cli("outbox", "g1")
     stuck = [row.split("\t") for row in out.splitlines()]
     refused = {r[2]: r for r in stuck if r[0] == "refused"}
@@ -160,7 +160,7 @@ def test_tick_summary_names_the_phase_inputs_and_sent(world):
     play(w, upto=2, ticks=False)  # everything arrives before the first tick
     report = w.tick()
     [line] = tick_summary(w.daemon.sessions, report)
-    assert line.startswith("g1: day 1; 11 post(s) and ") and "sent" in line and "stuck" not in line
+    assert line.startswith("g1: день 1; сохранено сообщений в темах: 11, ") and "отправлено" in line and "застряли" not in line
 
 
 def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, cli):
