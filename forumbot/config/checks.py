@@ -43,8 +43,9 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
     return problems
 
 
-def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
-    """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password."""
+def check_forums(config: Config, environ: Mapping[str, str], t: Mapping[str, str]) -> list[str]:
+    """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password (in the
+    GMs' language `t`, issue 28 item 2)."""
     problems = []
     for forum in config.forums.values():
         try:
@@ -58,8 +59,7 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
             k: v for k, v in forum.extra.items() if k.endswith("_env") and isinstance(v, str)}
         for key, variable in secrets.items():
             if variable and variable not in environ:
-                problems.append(f"forums.{forum.name}.{key}: environment variable {variable} is not set "
-                                "(set it where forumbot runs, e.g. in the crontab or the service file)")
+                problems.append(t["check.env_unset"].format(setting=f"forums.{forum.name}.{key}", variable=variable))
     for game in config.games.values():
         problems += thread_problems(config, game.name)
     return problems

@@ -829,4 +829,6 @@ T: dict[str, str] = {
     "outbox.status.queued": "queued",
     "outbox.status.dropped": "dropped",
     "outbox.status.withheld": "withheld",
+    "check.env_unset": ("{setting}: environment variable {variable} is not set (set it where forumbot runs, e.g. in "
+                        "the crontab or the service file)"),
 }

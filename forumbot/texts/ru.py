@@ -844,4 +844,6 @@ T: dict[str, str] = {
     "outbox.status.queued": "ждёт разбора модератором",
     "outbox.status.dropped": "отброшено",
     "outbox.status.withheld": "задержано",
+    "check.env_unset": ("{setting}: переменная окружения {variable} не задана (задайте её там, где запускается "
+                        "forumbot: в crontab или в файле службы)"),
 }

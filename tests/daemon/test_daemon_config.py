@@ -196,10 +196,16 @@ def test_issue7_item20_an_unset_password_variable_is_named_offline(tmp_path, cap
     monkeypatch.delenv("FORUMBOT_TEST_UNSET", raising=False)
     path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE), forum_extra='password_env = "FORUMBOT_TEST_UNSET"'))
     assert main(["check-config", "-c", str(path)]) == 2
+    # issue 28 item 2: in the GMs' language (the game's, Russian)
+    assert capsys.readouterr().err.startswith(
+        "forumbot: forums.main.password_env: переменная окружения FORUMBOT_TEST_UNSET не задана (задайте её там")
+    english = write(tmp_path, config_toml(game_toml("g1", start=FUTURE).replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1),
+                                          forum_extra='password_env = "FORUMBOT_TEST_UNSET"'))
+    assert main(["check-config", "-c", str(english)]) == 2
     assert capsys.readouterr().err.startswith(
         "forumbot: forums.main.password_env: environment variable FORUMBOT_TEST_UNSET is not set")
     monkeypatch.setenv("FORUMBOT_TEST_UNSET", "pw")
-    assert main(["check-config", "-c", str(path)]) == 0
+    assert main(["check-config", "-c", str(english)]) == 0
 
 
 def test_issue7_item20_an_adapter_that_cannot_be_loaded_is_named(tmp_path, capsys):
