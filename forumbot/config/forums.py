@@ -4,7 +4,7 @@ its `profile` overrides, and the zone a board printing local times is read in.""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -14,8 +14,8 @@ from forumbot.options import closest, flag, number, string, whole
 from forumbot.forum.registry import override_problems, profile_for
 
 
-def parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
-    r = Reader(table, f"forums.{name}", problems)
+def parse_forum(name: str, table: dict, problems: list[str], t: Mapping[str, str]) -> ForumConfig:
+    r = Reader(table, f"forums.{name}", problems, t)
     engine = r.get("engine", str, "", required=True)
     custom = ":" in engine  # "module:attr", loaded (and so checked) by `check-config`
     if custom and not all(part.strip() for part in engine.split(":", 1)):
