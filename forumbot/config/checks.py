@@ -14,7 +14,9 @@ from forumbot.config.types import Config, ForumConfig
 from forumbot.errors import ConfigError, SetupError
 from forumbot.model import GameSetup
 from forumbot.options import closest
+from forumbot.forum.adapter import ThreadAddressProblem
 from forumbot.forum.registry import adapter_factory, constructor_from_config, engine_class
+from forumbot.texts import TABLES
 from forumbot.game import run
 
 
@@ -77,11 +79,13 @@ def thread_problems(config: Config, game_name: str) -> list[str]:
     if cls is None:
         return []
     check = cls.thread_problem
+    t = TABLES[game.language]  # issue 28 item 2: the game's GMs read it in its language
     problems = []
     for key, thread in game.keyed_threads:
         problem = check(thread, forum.base_url)
         if problem:
-            problems.append(f"games.{game.name}.{key}: {problem}")
+            said = problem.said(t) if isinstance(problem, ThreadAddressProblem) else problem
+            problems.append(f"games.{game.name}.{key}: {said}")
     return problems
 
 

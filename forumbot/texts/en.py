@@ -849,4 +849,10 @@ T: dict[str, str] = {
     "config.none": "none",
     "config.not_a_datetime": "not a date-time: {value!r} (write e.g. 2026-12-01T10:00:00+03:00)",
     "config.did_you_mean": " (did you mean {name!r}?)",
+    "check.thread.not_a_thread": ("{thread!r} is not a {engine} thread's address (a forum's or a post's?); a thread's "
+                                  "address looks like {fix}, or give the thread's number"),
+    "check.thread.not_a_topic": ("{thread!r} is not a {engine} topic's address (a category's?); a topic's address looks "
+                                 "like {fix}, or give the topic's number"),
+    "check.thread.needs_route": ("{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
+                                 "{fix!r}, which the bot adds every route to"),
 }
