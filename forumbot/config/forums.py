@@ -52,7 +52,7 @@ def _check_url(r: Reader, url: str, web: bool) -> None:
         r.problem("base_url", f"not a URL: {url!r} ({e})")
         return
     if web and (parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url)):
-        r.problem("base_url", f"not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)")
+        r.problem("base_url", r.t["config.not_a_web_url"].format(url=url))
 
 
 def _zone_name(value: Any) -> str | None:

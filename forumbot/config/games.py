@@ -125,7 +125,7 @@ def _parse_schedule(r: Reader, has_signup: bool = False) -> Schedule | None:
     try:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError):
-        r.problem("timezone", f"unknown time zone {tz_name!r}")
+        r.problem("timezone", r.t["config.unknown_zone"].format(zone=tz_name))
         tz = None
     if isinstance(start, str):
         try:
@@ -136,7 +136,7 @@ def _parse_schedule(r: Reader, has_signup: bool = False) -> Schedule | None:
     if isinstance(start, datetime) and start.tzinfo is None and tz is not None:
         start = start.replace(tzinfo=tz)  # a local time is read in the game's time zone
     if isinstance(start, datetime) and not 2000 <= start.year <= 2999:
-        r.problem("start", f"year {start.year}? (write e.g. 2026-12-01T10:00:00+03:00)")
+        r.problem("start", r.t["config.odd_year"].format(year=start.year))
         start = None
     lengths = {key: r.number(key, default, 0, MAX_PHASE_HOURS, low_open=True)
                for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12))}

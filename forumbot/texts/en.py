@@ -855,4 +855,7 @@ T: dict[str, str] = {
                                  "like {fix}, or give the topic's number"),
     "check.thread.needs_route": ("{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
                                  "{fix!r}, which the bot adds every route to"),
+    "config.unknown_zone": "unknown time zone {zone!r} (write e.g. Europe/Moscow)",
+    "config.odd_year": "year {year}? (write e.g. 2026-12-01T10:00:00+03:00)",
+    "config.not_a_web_url": "not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)",
 }

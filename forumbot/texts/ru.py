@@ -870,4 +870,7 @@ T: dict[str, str] = {
                                  "{fix}, или укажите номер темы"),
     "check.thread.needs_route": ("«{thread}» — тема форума без ЧПУ: задайте base_url форума «{fix}», к нему бот "
                                  "добавляет каждый путь"),
+    "config.unknown_zone": "неизвестный часовой пояс «{zone}» (пишите, например, Europe/Moscow)",
+    "config.odd_year": "год {year}? (пишите, например, 2026-12-01T10:00:00+03:00)",
+    "config.not_a_web_url": "не адрес http(s): «{url}» (пишите, например, https://forum.example.org/)",
 }

@@ -43,7 +43,7 @@ def test_each_problem_is_named(tmp_path):
     assert "games.g1.variant: unknown variant 'mafia-classic' (known: moscow, free_hunt)" in problems
     # issue 28 item 2: the Reader's findings in the GMs' language (the game's, Russian)
     assert "games.g1.vote_thread: не задано" in problems
-    assert "games.g1.timezone: unknown time zone 'Mars/Olympus'" in problems
+    assert "games.g1.timezone: неизвестный часовой пояс «Mars/Olympus» (пишите, например, Europe/Moscow)" in problems
     assert "forumbot.toml.poll_minutes: неизвестный параметр" in problems
     assert len(problems) == 4
 
@@ -57,6 +57,8 @@ def test_issue28_item2_an_english_games_config_problems_are_english(tmp_path):
     assert "forumbot.toml.poll_minutes: unknown setting" in problems
     assert "forumbot.toml.grace_seconds: expected an integer, got str 'soon'" in problems
     assert "games.g1.forum: no forum named 'elsewhere' (known: main)" in problems
+    text = text.replace('timezone = "Europe/Moscow"', 'timezone = "Mars/Olympus"')
+    assert "games.g1.timezone: unknown time zone 'Mars/Olympus' (write e.g. Europe/Moscow)" in problems_of(tmp_path, text)
 
 
 def test_wrong_types_and_unknown_roles_and_forums(tmp_path):
@@ -150,7 +152,7 @@ BAD = [
      "games.g1.day_hours: должно быть больше 0 и не больше 8760, а здесь 1e+308"),
     ("gms [1]", game_with('gms = ["Ведущий"]', "gms = [1]"), "games.g1.gms[0]: each GM is a non-empty nickname, got 1"),
     ("start in year 9999", game_with(f"start = {FUTURE.isoformat()}", "start = 9999-12-31T23:00:00Z"),
-     "games.g1.start: year 9999? (write e.g. 2026-12-01T10:00:00+03:00)"),
+     "games.g1.start: год 9999? (пишите, например, 2026-12-01T10:00:00+03:00)"),
     ("poll_seconds huge", game_with("poll_seconds = 60", "poll_seconds = 100000000000000000"),
      "forumbot.toml.poll_seconds: должно быть не меньше 10 и не больше 86400, а здесь 100000000000000000"),
     # item 19: an option of the wrong type
@@ -162,9 +164,9 @@ BAD = [
     ("engine misspelt", game_with('engine = "memory"', 'engine = "phpbbb"\nbase_url = "http://127.0.0.1:8081/"'),
      "forums.main.engine: unknown forum engine 'phpbbb' (did you mean 'phpbb'?) (known: "),
     ("base_url without scheme", game_with("", "", engine="phpbb", forum_extra='base_url = "forum.example.org"'),
-     "forums.main.base_url: not an http(s) URL: 'forum.example.org' (write e.g. https://forum.example.org/)"),
+     "forums.main.base_url: не адрес http(s): «forum.example.org» (пишите, например, https://forum.example.org/)"),
     ("base_url half a scheme", game_with("", "", engine="mybb", forum_extra='base_url = "htp:/forum.example.org"'),
-     "forums.main.base_url: not an http(s) URL: 'htp:/forum.example.org' (write e.g. https://forum.example.org/)"),
+     "forums.main.base_url: не адрес http(s): «htp:/forum.example.org» (пишите, например, https://forum.example.org/)"),
     ("base_url bad port", game_with("", "", engine="mybb", forum_extra='base_url = "http://forum:port/"'),
      "forums.main.base_url: not a URL: 'http://forum:port/'"),
     ("forum key misspelt", game_with("", "", engine="phpbb",
