@@ -26,7 +26,7 @@ def stuck_messages(sessions: sessionmaker[Session], config: Config, name: str) -
         t = TABLES[language_of(config, name, game)]
         rows = list(session.scalars(select(OutboxRow).where(
             OutboxRow.game_id == game.id, OutboxRow.status.in_(STUCK)).order_by(OutboxRow.due_at, OutboxRow.id)))
-        # the status stays the outbox's own word: it is the key a GM passes to retry or drop
+        # the status column stays the store's word: the rows are tab-separated for scripts as well as GMs
         return [(r.status, r.key, _where(r, t), _first_line(r.text), r.last_error or "") for r in rows]
 
 
