@@ -144,8 +144,8 @@ def unknown_option(name: str) -> str:
     return "unknown option" + closest(name, OPTIONS)
 
 
-def closest(name: str, known: Any) -> str:
-    """' (did you mean 'x'?)' for the nearest of `known`, or ''."""
+def closest(name: str, known: Any, template: str = " (did you mean {name!r}?)") -> str:
+    """The `template` naming the nearest of `known` (' (did you mean 'x'?)'), or ''."""
     match = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    return template.format(name=match[0]) if match else ""
 

@@ -318,9 +318,9 @@ def test_s2_the_sign_up_takes_the_casts_count_moscow_10_free_hunt_from_signup_pl
     ("free_hunt", "", "games.autumn.signup.players: missing"),
     ("free_hunt", "players = 11", "Free Hunt is played by 12 to 17 players, got 11 (H-1)"),
     ("moscow", "players = 9", "the Moscow variant needs exactly 10 players, got 9 (M-1)"),
-    ("moscow", "list_every = 0", "games.autumn.signup.list_every: must be more than 0"),
+    ("moscow", "list_every = 0", "games.autumn.signup.list_every: должно быть больше 0"),
     ("moscow", "opens = 2026-12-11T10:00:00", "games.autumn.signup.closes: must be after opens"),
-    ("moscow", "close_when_ful = true", "games.autumn.signup.close_when_ful: unknown setting"),
+    ("moscow", "close_when_ful = true", "games.autumn.signup.close_when_ful: неизвестный параметр"),
     ("moscow", 'thread = "https://forum.example.org/viewtopic.php?t=102"', "signup.thread: must differ from vote_thread"),
 ])
 def test_s1_a_bad_signup_table_is_refused_with_a_clear_error(tmp_path, variant, extra, problem) -> None:
@@ -357,8 +357,8 @@ def test_s5_the_season_table_names_configured_games_in_order(tmp_path) -> None:
 @pytest.mark.parametrize("extra, problem", [
     ('[season]\ngames = ["spring"]', "season.games[0]: no game named 'spring'"),
     ('[season]\ngames = ["autumn", "autumn"]', "season.games[1]: 'autumn' is listed twice"),
-    ('[season]\ngames = ["autumn"]\ngap = -1', "season.gap: must be at least 0"),
-    ('[season]\ngames = ["autumn"]\nnotfy = true', "season.notfy: unknown setting"),
+    ('[season]\ngames = ["autumn"]\ngap = -1', "season.gap: должно быть не меньше 0"),
+    ('[season]\ngames = ["autumn"]\nnotfy = true', "season.notfy: неизвестный параметр"),
 ])
 def test_s5_a_bad_season_table_is_refused_with_a_clear_error(tmp_path, extra, problem) -> None:
     with pytest.raises(ConfigError) as e:

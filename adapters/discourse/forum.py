@@ -32,7 +32,7 @@ from adapters.dates import parse_iso
 from adapters.discourse.account import account_problems, config_warnings
 from adapters.discourse.pms import DiscoursePMs
 from adapters.discourse.text import CHUNK, MODERATOR_ACTION, REGULAR, cooked_text, is_quoted, username_lower
-from forumbot.forum.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost
+from forumbot.forum.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost, ThreadAddressProblem
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
@@ -240,14 +240,13 @@ class DiscourseForum(AdapterBase):
         raise ValueError(f"not a Discourse topic: {topic!r}")
 
     @classmethod
-    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+    def thread_problem(cls, thread: str, base_url: str) -> ThreadAddressProblem | str | None:
         """Why `thread` names no topic (a category's address, /c/...), checked before the game starts."""
         try:
             cls.topic_id(thread)
         except ValueError:
             example = base_url.rstrip("/") + "/t/mafia-day-1/123"
-            return (f"{thread!r} is not a Discourse topic's address (a category's?); a topic's address "
-                    f"looks like {example}, or give the topic's number")
+            return ThreadAddressProblem("not_a_topic", str(thread), "Discourse", example)
         return None
 
     # --- writing --------------------------------------------------------------------------------------------

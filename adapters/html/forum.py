@@ -31,7 +31,7 @@ from adapters.html.overrides import apply_overrides
 from adapters.html.pagechecks import check_charset, check_complete, check_error_box, check_page, is_login_page
 from adapters.html.profile import HtmlProfile
 from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
-    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPost, ReplyId,
+    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPost, ReplyId, ThreadAddressProblem,
 )
 from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.markup import escape_bbcode
@@ -59,11 +59,10 @@ def merge_intervals(engine: Mapping[str, float], configured: Mapping[str, float]
     return {**kept, **configured}
 
 
-def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> str:
+def thread_address_problem(profile: HtmlProfile, thread: str, base_url: str) -> ThreadAddressProblem:
     """What is wrong with a thread address the engine cannot name, and what a thread's address looks like."""
     example = urljoin(base_url.rstrip("/") + "/", profile.urls["topic"].format(topic=123))
-    return (f"{thread!r} is not a {profile.engine} thread's address (a forum's or a post's?); a thread's address "
-            f"looks like {example}, or give the thread's number")
+    return ThreadAddressProblem("not_a_thread", str(thread), profile.engine, example)
 
 
 class HtmlForum(AdapterBase):
@@ -152,7 +151,7 @@ class HtmlForum(AdapterBase):
         return m.group(1)
 
     @classmethod
-    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+    def thread_problem(cls, thread: str, base_url: str) -> ThreadAddressProblem | str | None:
         """Why `thread` (a game's game_thread or vote_thread) names no thread on this engine, None if it does:
         checked before the game starts, so a forum's or a post's address is a config error, not a tick's crash."""
         if re.search(cls.profile.topic_id, str(thread).strip()):

@@ -44,7 +44,7 @@ from adapters.html.pagechecks import check_complete, check_page
 from adapters.html.topics import HtmlTopics
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
+from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, ThreadAddressProblem
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -95,13 +95,12 @@ class InvisionForum(HtmlForum):
     prints_local_times = False
 
     @classmethod
-    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+    def thread_problem(cls, thread: str, base_url: str) -> ThreadAddressProblem | str | None:
         """A board without rewrite writes its topics `index.php?/topic/...`: threads given so while base_url lacks
         `index.php?` would send the login to `login/`, which only the web server answers (404)."""
         route = re.match(r"(.*?index\.php\?)/?topic/", str(thread).strip())
         if route and "index.php?" not in base_url:
-            return (f"{thread!r} is a topic of a board without friendly URLs: set the forum's base_url to "
-                    f"{route.group(1) + '/'!r}, which the bot adds every route to")
+            return ThreadAddressProblem("needs_route", str(thread), "Invision", route.group(1) + "/")
         return super().thread_problem(thread, base_url)
 
     # --- login ----------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
 from adapters.html.profile import HtmlProfile
 from adapters.html.topics import HtmlTopics
 from adapters.phpbb.profile import PHPBB
-from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW
+from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW, ThreadAddressProblem
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -72,7 +72,7 @@ class PhpbbForum(HtmlForum):
     # --- threads named by a post's link ---------------------------------------------------------------------
 
     @classmethod
-    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+    def thread_problem(cls, thread: str, base_url: str) -> ThreadAddressProblem | str | None:
         if _POST_LINK.search(str(thread)):
             return None  # `topic_id` reads which topic the post is in
         return super().thread_problem(thread, base_url)

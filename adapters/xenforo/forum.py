@@ -46,6 +46,7 @@ from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
 from forumbot.forum.adapter import CLOSE_CONVERSATION, CONFERENCE, ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW
+from forumbot.forum.adapter import ThreadAddressProblem
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
@@ -140,13 +141,12 @@ class XenforoForum(HtmlForum):
         self.conversations.close_conversation(to, subject)
 
     @classmethod
-    def thread_problem(cls, thread: str, base_url: str) -> str | None:
+    def thread_problem(cls, thread: str, base_url: str) -> ThreadAddressProblem | str | None:
         """A board without friendly URLs serves every route after `index.php?` (ENGINES.md §12): threads given
         so while base_url lacks it would send the login to `login/`, which such a board does not serve."""
         route = re.match(r"(.*?index\.php\?)threads/", str(thread).strip())
         if route and not base_url.endswith("index.php?"):
-            return (f"{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
-                    f"{route.group(1)!r}, which the bot adds every route to")
+            return ThreadAddressProblem("needs_route", str(thread), "XenForo", route.group(1))
         return super().thread_problem(thread, base_url)
 
     @classmethod

@@ -29,7 +29,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     t = texts_of(config)
     for warning in config_warnings(config):  # the engines' own findings are still worded in English
         print(f"forumbot: {t['check.warning'].format(text=warning)}", file=sys.stderr)
-    problems = check_setups(config) + check_forums(config, os.environ)
+    problems = check_setups(config) + check_forums(config, os.environ, t)
     for problem in problems:
         print(f"forumbot: {problem}", file=sys.stderr)
     if problems:

@@ -39,7 +39,7 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.config.checks import check_setups, thread_problems
     from forumbot.games.start import start_game
-    from forumbot.localtime import local
+    from forumbot.texts import get_texts
 
     checked_name(args.name, "game")
     config = config_from_args(args)
@@ -58,9 +58,13 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # the seed stays secret until the game ends: printing it (or the roles) would let whoever reads this
     # terminal know every role
     # `tick` holds back what is younger than grace_seconds, so "the next tick" run at once would post nothing
-    due = local(now + timedelta(seconds=config.grace_seconds), config.games[args.name].schedule.timezone)
-    t = TABLES[config.games[args.name].language]  # issue 28 item 4: the game's GMs read it in its language
-    if config.games[args.name].signup is not None:  # S-1: no players yet; the draw comes at the close
+    game = config.games[args.name]
+    # issue 28 item 4: the game's GMs read it in its language, the time as the bot's posts write it («30.11 10:00:00
+    # МСК»), not an ISO stamp in a Russian sentence
+    voice = get_texts(game.language, str, game.schedule.timezone or "UTC").v
+    due = voice.time_s(now + timedelta(seconds=config.grace_seconds))
+    t = TABLES[game.language]
+    if game.signup is not None:  # S-1: no players yet; the draw comes at the close
         print(t["start.done_signup"].format(game=started.name, due=due, grace=config.grace_seconds))
         return EXIT_OK
     print(t["start.done"].format(game=started.name, commitment=started.commitment, due=due,
@@ -119,8 +123,8 @@ def cmd_game_export(args: argparse.Namespace) -> int:
     text = json.dumps(transcript, ensure_ascii=False, indent=1) + "\n"
     if args.output:
         _write_private(Path(args.output), text)
-        print(f"wrote {args.output} ({len(transcript['events'])} events); play it with `forumbot replay {args.output}`",
-              file=sys.stderr)
+        t = TABLES[config.games[args.name].language]  # issue 28 item 3: the game's GMs read it in its language
+        print(t["export.wrote"].format(path=args.output, events=len(transcript["events"])), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -139,14 +143,16 @@ def _write_private(path: Path, text: str) -> None:
 
 def cmd_outbox(args: argparse.Namespace) -> int:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
+    from forumbot.games.lookup import language_of
     from forumbot.games.outbox import outbox_drop, outbox_retry, stuck_messages
 
+    config = config_from_args(args)
+    t = TABLES[language_of(config, args.name, None)]  # issue 28 item 3: the game's GMs read it in its language
     if args.action == "list":
         if args.key:
-            raise ConfigError(f"outbox {args.name} list takes no key (did you mean `retry {args.key}`?)")
+            raise ConfigError(t["outbox.list_takes_no_key"].format(name=args.name, key=args.key))
     elif not args.key:
-        raise ConfigError(f"outbox {args.name} {args.action}: give the message's key (see `forumbot outbox {args.name}`)")
-    config = config_from_args(args)
+        raise ConfigError(t["outbox.give_key"].format(name=args.name, action=args.action))
     sessions = open_store(config)
     if args.action == "retry":
         print(outbox_retry(sessions, config, args.name, args.key))
@@ -157,5 +163,5 @@ def cmd_outbox(args: argparse.Namespace) -> int:
         for row in rows:
             print("\t".join(row))
         if not rows:
-            print(f"{args.name}: nothing stuck in the outbox", file=sys.stderr)
+            print(t["outbox.nothing_stuck"].format(name=args.name), file=sys.stderr)
     return EXIT_OK

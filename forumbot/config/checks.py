@@ -14,7 +14,9 @@ from forumbot.config.types import Config, ForumConfig
 from forumbot.errors import ConfigError, SetupError
 from forumbot.model import GameSetup
 from forumbot.options import closest
+from forumbot.forum.adapter import ThreadAddressProblem
 from forumbot.forum.registry import adapter_factory, constructor_from_config, engine_class
+from forumbot.texts import TABLES
 from forumbot.game import run
 
 
@@ -43,8 +45,9 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
     return problems
 
 
-def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
-    """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password."""
+def check_forums(config: Config, environ: Mapping[str, str], t: Mapping[str, str]) -> list[str]:
+    """Problems `tick` would meet opening each forum: an adapter that cannot be loaded, an unset password (in the
+    GMs' language `t`, issue 28 item 2)."""
     problems = []
     for forum in config.forums.values():
         try:
@@ -58,8 +61,7 @@ def check_forums(config: Config, environ: Mapping[str, str]) -> list[str]:
             k: v for k, v in forum.extra.items() if k.endswith("_env") and isinstance(v, str)}
         for key, variable in secrets.items():
             if variable and variable not in environ:
-                problems.append(f"forums.{forum.name}.{key}: environment variable {variable} is not set "
-                                "(set it where forumbot runs, e.g. in the crontab or the service file)")
+                problems.append(t["check.env_unset"].format(setting=f"forums.{forum.name}.{key}", variable=variable))
     for game in config.games.values():
         problems += thread_problems(config, game.name)
     return problems
@@ -77,11 +79,13 @@ def thread_problems(config: Config, game_name: str) -> list[str]:
     if cls is None:
         return []
     check = cls.thread_problem
+    t = TABLES[game.language]  # issue 28 item 2: the game's GMs read it in its language
     problems = []
     for key, thread in game.keyed_threads:
         problem = check(thread, forum.base_url)
         if problem:
-            problems.append(f"games.{game.name}.{key}: {problem}")
+            said = problem.said(t) if isinstance(problem, ThreadAddressProblem) else problem
+            problems.append(f"games.{game.name}.{key}: {said}")
     return problems
 
 

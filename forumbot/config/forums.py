@@ -4,7 +4,7 @@ its `profile` overrides, and the zone a board printing local times is read in.""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -14,8 +14,8 @@ from forumbot.options import closest, flag, number, string, whole
 from forumbot.forum.registry import override_problems, profile_for
 
 
-def parse_forum(name: str, table: dict, problems: list[str]) -> ForumConfig:
-    r = Reader(table, f"forums.{name}", problems)
+def parse_forum(name: str, table: dict, problems: list[str], t: Mapping[str, str]) -> ForumConfig:
+    r = Reader(table, f"forums.{name}", problems, t)
     engine = r.get("engine", str, "", required=True)
     custom = ":" in engine  # "module:attr", loaded (and so checked) by `check-config`
     if custom and not all(part.strip() for part in engine.split(":", 1)):
@@ -52,7 +52,7 @@ def _check_url(r: Reader, url: str, web: bool) -> None:
         r.problem("base_url", f"not a URL: {url!r} ({e})")
         return
     if web and (parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url)):
-        r.problem("base_url", f"not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)")
+        r.problem("base_url", r.t["config.not_a_web_url"].format(url=url))
 
 
 def _zone_name(value: Any) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.config.reader import Reader
@@ -19,12 +20,13 @@ _GAME_KEYS = {"forum", "variant", "mode", "language", "game_thread", "vote_threa
 MAX_TITLE = 80  # a PM subject: boards cut or refuse longer ones
 
 
-def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str]) -> GameConfig | None:
-    r = Reader(table, f"games.{name}", problems)
+def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems: list[str],
+               t: Mapping[str, str]) -> GameConfig | None:
+    r = Reader(table, f"games.{name}", problems, t)
     before = len(problems)
     forum = r.get("forum", str, "", required=True)
     if forum and forum not in forums:
-        r.problem("forum", f"no forum named {forum!r} (known: {', '.join(sorted(forums)) or 'none'})")
+        r.problem("forum", t["config.no_forum"].format(forum=forum, known=", ".join(sorted(forums)) or t["config.none"]))
     variant = r.get("variant", str, "", required=True)
     if variant and variant not in VARIANTS:
         r.problem("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
@@ -71,7 +73,7 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     signup = None
     if has_signup and schedule is not None:
         r.used.add("signup")
-        signup = parse_signup(table["signup"], f"{r.where}.signup", variant, options, schedule.timezone, problems)
+        signup = parse_signup(table["signup"], f"{r.where}.signup", variant, options, schedule.timezone, problems, t)
         if signup is not None and signup.thread == game_thread:
             signup = replace(signup, thread="")  # S-1: the game thread itself, before the game starts
         elif signup is not None and signup.thread == vote_thread:
@@ -123,18 +125,18 @@ def _parse_schedule(r: Reader, has_signup: bool = False) -> Schedule | None:
     try:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError):
-        r.problem("timezone", f"unknown time zone {tz_name!r}")
+        r.problem("timezone", r.t["config.unknown_zone"].format(zone=tz_name))
         tz = None
     if isinstance(start, str):
         try:
             start = datetime.fromisoformat(start)
         except ValueError:
-            r.problem("start", f"not a date-time: {start!r} (write e.g. 2026-12-01T10:00:00+03:00)")
+            r.problem("start", r.t["config.not_a_datetime"].format(value=start))
             start = None
     if isinstance(start, datetime) and start.tzinfo is None and tz is not None:
         start = start.replace(tzinfo=tz)  # a local time is read in the game's time zone
     if isinstance(start, datetime) and not 2000 <= start.year <= 2999:
-        r.problem("start", f"year {start.year}? (write e.g. 2026-12-01T10:00:00+03:00)")
+        r.problem("start", r.t["config.odd_year"].format(year=start.year))
         start = None
     lengths = {key: r.number(key, default, 0, MAX_PHASE_HOURS, low_open=True)
                for key, default in (("day_hours", 24), ("night_hours", 12), ("runoff_hours", 12))}

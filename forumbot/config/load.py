@@ -21,6 +21,7 @@ from forumbot.config.season import parse_season
 from forumbot.config.types import Config, ConfigProblems
 from forumbot.errors import ConfigError
 from forumbot.names import name_problem
+from forumbot.texts import TABLES, gm_language
 
 __all__ = ["Config", "ConfigError", "ConfigProblems", "default_database_url", "describe_bad_utf8", "load_config",
            "read_utf8"]
@@ -66,7 +67,11 @@ _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_se
 
 
 def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
-    top = Reader(raw, path.name, problems)
+    games_raw = raw.get("games")
+    # issue 28 item 2: the problems in the GMs' language, read off the games' tables before they are checked
+    t = TABLES[gm_language([str(g.get("language", "ru")) for g in games_raw.values() if isinstance(g, dict)]
+                           if isinstance(games_raw, dict) else [])]
+    top = Reader(raw, path.name, problems, t)
     database = top.get("database", str, "") or default_database_url(path)
     if database.startswith("sqlite:///") and not database.startswith("sqlite:////"):
         # a relative SQLite path is relative to the config file, not to wherever cron happens to run us
@@ -89,7 +94,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if not isinstance(table, dict):
             problems.append(f"forums.{name}: expected a table")
             continue
-        forums[name] = parse_forum(name, table, problems)
+        forums[name] = parse_forum(name, table, problems, t)
     if not forums and "forums" in raw:
         problems.append("forums: no forum configured")
     games = {}
@@ -99,12 +104,12 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if not isinstance(table, dict):
             problems.append(f"games.{name}: expected a table")
             continue
-        game = parse_game(name, table, forums, problems)
+        game = parse_game(name, table, forums, problems, t)
         if game is not None:
             games[name] = game
     forums = default_board_zones(forums, games, problems)
     pages = parse_pages(raw.get("pages"), path, problems)
-    season = parse_season(raw.get("season"), games, problems)
+    season = parse_season(raw.get("season"), games, problems, t)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
                   grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,
                   pages=pages, season=season)

@@ -28,14 +28,14 @@ class SeasonConfig:
         return self.games[at + 1] if at + 1 < len(self.games) else None
 
 
-def parse_season(raw: Any, games: Mapping[str, Any], problems: list[str]) -> SeasonConfig | None:
+def parse_season(raw: Any, games: Mapping[str, Any], problems: list[str], t: Mapping[str, str]) -> SeasonConfig | None:
     """`[season]`; `games`: the configured games by name (each listed one must be among them)."""
     if raw is None:
         return None
     if not isinstance(raw, dict):
         problems.append("season: expected a table")
         return None
-    r = Reader(raw, "season", problems)
+    r = Reader(raw, "season", problems, t)
     before = len(problems)
     names = r.get("games", list, [], required=True) or []
     seen: set[str] = set()

@@ -45,11 +45,11 @@ class SignupConfig:
 
 
 def parse_signup(table: Any, where: str, variant: str, options: Mapping[str, Any], timezone: str,
-                 problems: list[str]) -> SignupConfig | None:
+                 problems: list[str], t: Mapping[str, str]) -> SignupConfig | None:
     if not isinstance(table, dict):
         problems.append(f"{where}: expected a table")
         return None
-    r = Reader(table, where, problems)
+    r = Reader(table, where, problems, t)
     before = len(problems)
     zone = ZoneInfo(timezone)
     closes = _time(r, "closes", zone, required=True)

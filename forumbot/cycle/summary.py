@@ -6,9 +6,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.errors import FloodLimited, PartlySent
-from forumbot.games.lookup import zone_of
-from forumbot.localtime import local
+from forumbot.games.lookup import language_of_row, zone_of
+from forumbot.games.status import phase_words
 from forumbot.store.models import ForumRow, GameRow, OutboxRow
+from forumbot.texts import get_texts
 
 
 def deferred_by_flood(error: BaseException | None) -> FloodLimited | None:
@@ -31,46 +32,46 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:
                 .group_by(GameRow.name, OutboxRow.status)):
             stuck.setdefault(game_name, {})[status] = count
         # times said in the game's zone (issue 17 item 13)
-        zones = {g.name: zone_of(g) for g in session.scalars(select(GameRow).where(GameRow.name.in_(names)))}
+        rows = list(session.scalars(select(GameRow).where(GameRow.name.in_(names))))
+        zones = {g.name: zone_of(g) for g in rows}
+        languages = {g.name: language_of_row(g) for g in rows}
         waiting = dict(session.execute(
             select(GameRow.name, func.count()).join(OutboxRow, OutboxRow.game_id == GameRow.id)
             .where(GameRow.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))
             .group_by(GameRow.name)).all())
     lines = []
     for o in report.games:
+        # issue 28 item 1: each game's line in its GMs' language, its times as the texts write them
+        voice = get_texts(languages.get(o.name, "ru"), str, zones.get(o.name, "") or "UTC").v
+        t = voice.T
         d = o.delivery
-        head = f"{o.name}: {o.phase or '-'}"
+        sent = t["summary.sent"].format(n=d.sent if d else 0)
+        head = f"{o.name}: {phase_words(t, o.phase) if o.phase else '-'}"
         if o.state == "done":
             # PMs come through the forum's one inbox, shared by its games: the count is the forum's
             pms = report.pms_stored.get(forums.get(o.name, ""), 0)
-            parts = [f"{o.stored} post(s) and {pms} PM(s) stored", f"{o.queued} message(s) queued",
-                     f"{d.sent if d else 0} sent"]
+            parts = [t["summary.stored"].format(posts=o.stored, pms=pms), t["summary.queued"].format(n=o.queued), sent]
             if d and d.recovered:
-                parts.append(f"{d.recovered} found already on the forum")
+                parts.append(t["summary.recovered"].format(n=d.recovered))
             if o.held_back and o.held_until is not None:
                 # a GM who runs `tick` right after `game start` would otherwise see nothing and wonder why
-                parts.append(f"{o.held_back} more due from {local(o.held_until, zones.get(o.name, ''))} "
-                             f"(grace_seconds)")
+                parts.append(t["summary.held_back"].format(n=o.held_back, at=voice.time_s(o.held_until)))
         elif o.state == "error" and (after := deferred_by_flood(o.error)) is not None:
             # routine, not an outage: the forum's flood timer holds the rest until a later tick
-            owed = waiting.get(o.name, 0)
-            when = f", next try in {after.retry_after:.0f} s" if after.retry_after is not None else ""
-            parts = [f"{d.sent if d else 0} sent", f"deferred: {owed} message(s) wait for the forum's flood "
-                     f"limit{when} ({after})"]
+            when = (t["summary.next_try"].format(seconds=f"{after.retry_after:.0f}")
+                    if after.retry_after is not None else "")
+            parts = [sent, t["summary.deferred"].format(n=waiting.get(o.name, 0), when=when, error=after)]
         elif o.state == "error":
-            parts = [f"forum error: {o.error}"]
+            parts = [t["summary.forum_error"].format(error=o.error)]
         elif o.state == "broken":
-            parts = [f"not played: {o.problem}"]
+            parts = [t["summary.not_played"].format(problem=o.problem)]
         else:
-            parts = [{"locked": "skipped: another tick holds it", "ended": "skipped: ended meanwhile",
-                      "unconfigured": "skipped: no longer in the config"}.get(o.state, o.state)]
+            parts = [t.get(f"summary.{o.state}", o.state)]
         if o.pages_error:
-            parts.append(f"the posts showing a picture wait: {o.pages_error}")
+            parts.append(t["summary.pages_wait"].format(error=o.pages_error))
         held = stuck.get(o.name, {})
         if held:
-            words = {"uncertain": "maybe not delivered", "refused": "refused by the forum",
-                     "queued": "awaiting a moderator"}
-            parts.append("stuck: " + ", ".join(f"{n} {words[k]}" for k, n in sorted(held.items()))
-                         + f" (see `forumbot outbox {o.name}`)")
+            items = ", ".join(t[f"summary.stuck.{k}"].format(n=n) for k, n in sorted(held.items()))
+            parts.append(t["summary.stuck"].format(items=items, game=o.name))
         lines.append(head + "; " + ", ".join(parts))
     return lines

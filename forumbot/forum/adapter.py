@@ -4,10 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
 from forumbot.forum.unreadable import UnreadablePost
 from forumbot.markup import escape_bbcode
+from forumbot.texts import TABLES
+
+
+@dataclass(frozen=True)
+class ThreadAddressProblem:
+    """Why a game's thread address names no thread on an engine, as facts the shell words in the GMs' language
+    (issue 28 item 2). kind: "not_a_thread" (a forum's or a post's address; `fix` is what a thread's looks like),
+    "not_a_topic" (Discourse: a category's; `fix` likewise), "needs_route" (a board without friendly URLs; `fix`
+    is the base_url to set)."""
+    kind: str
+    thread: str
+    engine: str
+    fix: str
+
+    def said(self, t: Mapping[str, str]) -> str:
+        return t[f"check.thread.{self.kind}"].format(thread=self.thread, engine=self.engine, fix=self.fix)
+
+    def __str__(self) -> str:  # a log line, a custom caller: the operators' English
+        return self.said(TABLES["en"])
 
 
 @dataclass(frozen=True)
@@ -125,8 +144,9 @@ class AdapterBase:
         return topic
 
     @classmethod
-    def thread_problem(cls, thread: str, base_url: str) -> str | None:
-        """What is wrong with a thread's address, seen without the network (`check-config`); None: nothing."""
+    def thread_problem(cls, thread: str, base_url: str) -> "ThreadAddressProblem | str | None":
+        """What is wrong with a thread's address, seen without the network (`check-config`); None: nothing. A
+        ThreadAddressProblem is said in the GMs' language; a plain string (an adapter of one's own) as it is."""
         return None
 
     @classmethod

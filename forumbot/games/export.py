@@ -33,17 +33,18 @@ from forumbot.store.models import GameRow
 from forumbot.game import run
 from forumbot.pages.publish import delivered, frozen_url, page_title
 from forumbot.store.game import load_game, unsent
+from forumbot.texts import TABLES, gm_language
 
 
 def export_game(sessions: sessionmaker[Session], config: Config, name: str, now: datetime) -> dict[str, Any]:
     if name not in config.games:
         # the fold routes PMs by the game's config (threads, GMs), so a game dropped from it cannot be read back
-        raise ConfigError(f"no game named {name!r} in {config.path}: export reads the game's threads and PM routing "
-                          "from its [games] table")
+        t = TABLES[gm_language([g.language for g in config.games.values()])]
+        raise ConfigError(t["export.not_configured"].format(name=name, path=config.path))
     with sessions.begin() as session:
         game = session.scalar(select(GameRow).where(GameRow.name == name))
         if game is None:
-            raise ForumbotError(f"game {name!r} was never started; there is nothing to export")
+            raise ForumbotError(TABLES[config.games[name].language]["export.never_started"].format(name=name))
         setup, inputs, _ = load_game(session, config, game.id)
         ended_at = game.ended_at
         setup_json = game.setup_json

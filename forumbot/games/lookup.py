@@ -11,6 +11,7 @@ from forumbot.errors import ConfigError, ForumbotError, SetupError
 from forumbot.model import GameSetup
 from forumbot.store.models import GameRow
 from forumbot.store.setup_codec import setup_from_json
+from forumbot.texts import TABLES, gm_language
 
 
 # a game still reading its threads (or owing its closing post)
@@ -24,8 +25,10 @@ STOPPED = ("stopping", "stopped")
 
 def configured_game(config: Config, name: str) -> GameConfig:
     if name not in config.games:
-        known = ", ".join(sorted(config.games)) or "none"
-        raise ConfigError(f"no game named {name!r} in {config.path} (configured: {known})")
+        # a game the config does not name has no language: the GMs' tools speak the configured games' (issue 28)
+        t = TABLES[gm_language([g.language for g in config.games.values()])]
+        known = ", ".join(sorted(config.games)) or t["lookup.none"]
+        raise ConfigError(t["lookup.no_game"].format(name=name, path=config.path, known=known))
     return config.games[name]
 
 
@@ -37,6 +40,14 @@ def zone_of(game: GameRow) -> str:
         return ""
 
 
+def language_of_row(game: GameRow) -> str:
+    """The game's language as stored, Russian (the default) for a stored setup that cannot be read."""
+    try:
+        return setup_of(game).language
+    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
+        return "ru"
+
+
 def setup_of(game: GameRow) -> GameSetup:
     return setup_from_json(game.setup_json, game=game.name, check=False)
 
@@ -45,7 +56,7 @@ def game_row(session: Session, config: Config, name: str) -> GameRow:
     game = session.scalar(select(GameRow).where(GameRow.name == name))
     if game is None:
         configured_game(config, name)
-        raise ForumbotError(f"game {name!r} was never started (start it with `forumbot game start {name}`)")
+        raise ForumbotError(TABLES[language_of(config, name, None)]["lookup.never_started"].format(name=name))
     return game
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config.types import Config
 from forumbot.errors import ForumbotError
-from forumbot.games.lookup import game_row
+from forumbot.games.lookup import game_row, language_of
 from forumbot.store.models import GameRow, OutboxRow
+from forumbot.texts import TABLES
 
 
 # --- the outbox by hand ------------------------------------------------------------------------------------
@@ -20,9 +23,11 @@ def stuck_messages(sessions: sessionmaker[Session], config: Config, name: str) -
     """(status, key, where to, first line, last error) of every message not delivered (nor dropped)."""
     with sessions.begin() as session:
         game = game_row(session, config, name)
+        t = TABLES[language_of(config, name, game)]
         rows = list(session.scalars(select(OutboxRow).where(
             OutboxRow.game_id == game.id, OutboxRow.status.in_(STUCK)).order_by(OutboxRow.due_at, OutboxRow.id)))
-        return [(r.status, r.key, _where(r), _first_line(r.text), r.last_error or "") for r in rows]
+        # the status column stays the store's word: the rows are tab-separated for scripts as well as GMs
+        return [(r.status, r.key, _where(r, t), _first_line(r.text), r.last_error or "") for r in rows]
 
 
 def outbox_retry(sessions: sessionmaker[Session], config: Config, name: str, key: str) -> str:
@@ -30,49 +35,54 @@ def outbox_retry(sessions: sessionmaker[Session], config: Config, name: str, key
     reach the forum twice: that is the operator's call, and the answer says so."""
     with sessions.begin() as session:
         game = game_row(session, config, name)
+        t = TABLES[language_of(config, name, game)]  # issue 28 item 3: the game's GMs read it in its language
         if game.status not in ("running", "stopping"):
-            raise ForumbotError(f"game {name!r} is {game.status}: no tick delivers its messages any more")
-        row = _row(session, game, key)
-        _not_withheld(row, name)
+            raise ForumbotError(t["outbox.not_running"].format(name=name, status=t.get(f"gs.status.{game.status}",
+                                                                                        game.status)))
+        row = _row(session, game, key, t)
+        _not_withheld(row, name, t)
         if row.status in ("sent", "pending"):
-            raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to retry")
+            raise ForumbotError(t["outbox.nothing_to_retry"].format(name=name, key=key, status=_status(row, t)))
         was = row.status
         row.status, row.last_error, row.batch = "pending", None, None
-    warning = {"uncertain": " It may already have gone out once: check the forum, or it may arrive twice.",
-               "queued": " A moderator may still approve the first copy: it may appear twice.",
-               "attempted": " It is sent without looking for it on the forum first."}.get(was, "")
-    return f"{name}: {key} ({was}) is sent again with the next tick.{warning}"
+    return t["outbox.retried"].format(name=name, key=key, was=t[f"outbox.status.{was}"],
+                                      warning=t.get(f"outbox.retried.{was}", ""))
 
 
 def outbox_drop(sessions: sessionmaker[Session], config: Config, name: str, key: str) -> str:
     with sessions.begin() as session:
         game = game_row(session, config, name)
-        row = _row(session, game, key)
-        _not_withheld(row, name)
+        t = TABLES[language_of(config, name, game)]  # issue 28 item 3: the game's GMs read it in its language
+        row = _row(session, game, key, t)
+        _not_withheld(row, name, t)
         if row.status in ("sent", "dropped"):
-            raise ForumbotError(f"{name}: {key} is {row.status}; there is nothing to drop")
+            raise ForumbotError(t["outbox.nothing_to_drop"].format(name=name, key=key, status=_status(row, t)))
         was, row.status = row.status, "dropped"
-    return f"{name}: {key} ({was}) dropped; it will never be sent"
+    return t["outbox.dropped"].format(name=name, key=key, was=t[f"outbox.status.{was}"])
 
 
-def _row(session: Session, game: GameRow, key: str) -> OutboxRow:
+def _status(row: OutboxRow, t: Mapping[str, str]) -> str:
+    return t.get(f"outbox.status.{row.status}", row.status)
+
+
+def _row(session: Session, game: GameRow, key: str, t: Mapping[str, str]) -> OutboxRow:
     row = session.scalar(select(OutboxRow).where(OutboxRow.game_id == game.id, OutboxRow.key == key))
     if row is None:
-        raise ForumbotError(f"{game.name}: no message with key {key!r} in the outbox "
-                            f"(see `forumbot outbox {game.name}`)")
+        raise ForumbotError(t["outbox.no_key"].format(name=game.name, key=key))
     return row
 
 
-def _not_withheld(row: OutboxRow, name: str) -> None:
+def _not_withheld(row: OutboxRow, name: str, t: Mapping[str, str]) -> None:
     """C-14: a withheld row stays so: `game export` lists it as never sent, and the next tick would withhold a
     retried one again."""
     if row.status == "withheld":
-        raise ForumbotError(f"{name}: {row.key} is withheld: an interim count or reminder of a phase already "
-                            "resolved is never sent late (C-14), and it was not sent")
+        raise ForumbotError(t["outbox.withheld"].format(name=name, key=row.key))
 
 
-def _where(row: OutboxRow) -> str:
-    return f"PM to {row.to}" if row.where == "pm" else f"{row.where} thread"
+def _where(row: OutboxRow, t: Mapping[str, str]) -> str:
+    if row.where == "pm":
+        return t["outbox.to_pm"].format(to=row.to)
+    return t.get(f"gs.where.{row.where}", t["outbox.to_thread"].format(where=row.where))
 
 
 def _first_line(text: str, width: int = 80) -> str:

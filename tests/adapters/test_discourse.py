@@ -9,6 +9,8 @@ import pytest
 from adapters.discourse.forum import DiscourseForum
 from adapters_support import FIXTURES
 from forumbot.errors import FloodLimited, FormRejected, LoginRequired
+from forumbot.forum.adapter import ThreadAddressProblem
+from forumbot.texts import TABLES
 
 U = "https://talk.test/"
 
@@ -135,6 +137,11 @@ def test_reread_from_fetches_the_stored_ids_of_the_phase_through_posts_json(foru
 
 def test_issue28_item4_a_category_address_names_what_a_topic_looks_like():
     assert DiscourseForum.thread_problem("https://d.example/t/mafia/42/7", "https://d.example") is None  # a post's
-    assert DiscourseForum.thread_problem("https://d.example/c/games/5", "https://d.example/") == (
+    problem = DiscourseForum.thread_problem("https://d.example/c/games/5", "https://d.example/")
+    assert str(problem) == (
         "'https://d.example/c/games/5' is not a Discourse topic's address (a category's?); a topic's "
         "address looks like https://d.example/t/mafia-day-1/123, or give the topic's number")
+    # issue 28 item 2: check-config says it in a Russian game's language
+    assert isinstance(problem, ThreadAddressProblem) and problem.said(TABLES["ru"]) == (
+        "«https://d.example/c/games/5» — не адрес темы Discourse (может быть, категории?); адрес темы выглядит как "
+        "https://d.example/t/mafia-day-1/123, или укажите номер темы")

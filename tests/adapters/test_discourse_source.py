@@ -428,4 +428,4 @@ def test_check_config_names_an_unset_admin_key_variable(tmp_path, capsys, monkey
     path = tmp_path / "forumbot.toml"
     path.write_text(config_toml(), encoding="utf-8")
     assert main(["check-config", "-c", str(path)]) == 2
-    assert "forums.talk.admin_api_key_env: environment variable FORUMBOT_TALK_KEY is not set" in capsys.readouterr().err
+    assert "forums.talk.admin_api_key_env: переменная окружения FORUMBOT_TALK_KEY не задана" in capsys.readouterr().err

@@ -45,8 +45,8 @@ def test_issue28_index_php_topics_with_a_folder_base_url_name_the_base_url_to_se
     """check-config, game start and tick read thread_problem: a board without rewrite writes its topics
     `index.php?/topic/...`, and a base_url without `index.php?` sends the login where the web server answers 404."""
     thread = FOLDER + "index.php?/topic/41-мафия-игра/"
-    assert InvisionForum.thread_problem(thread, FOLDER) == (
-        f"{thread!r} is a topic of a board without friendly URLs: set the forum's base_url to "
+    assert str(InvisionForum.thread_problem(thread, FOLDER)) == (
+        f"{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
         f"'{FOLDER}index.php?/', which the bot adds every route to")
     assert InvisionForum.thread_problem(thread, FOLDER + "index.php?/") is None
     assert InvisionForum.thread_problem(thread, FOLDER + "index.php?") is None

@@ -100,7 +100,7 @@ def test_a_profile_that_is_not_a_table_is_named(tmp_path):
 
 def test_an_engine_without_a_page_profile_does_not_take_one(tmp_path):
     problems = _problems(tmp_path, '[forums.main.profile.selectors]\npost = "div.x"', engine="memory")
-    assert any("forums.main.profile: unknown setting" in p for p in problems), problems
+    assert any("forums.main.profile: неизвестный параметр" in p for p in problems), problems
 
 
 def test_apply_overrides_changes_only_the_named_parts():

@@ -190,6 +190,6 @@ def test_issue28_item4_vb4_friendly_thread_addresses_are_threads(address):
 
 def test_issue28_item4_a_vb_forum_address_is_named_with_what_a_thread_looks_like():
     problem = VbulletinForum.thread_problem("https://vb.example/forumdisplay.php?f=2", "https://vb.example")
-    assert problem == ("'https://vb.example/forumdisplay.php?f=2' is not a vbulletin thread's address (a forum's or "
+    assert str(problem) == ("'https://vb.example/forumdisplay.php?f=2' is not a vbulletin thread's address (a forum's or "
                        "a post's?); a thread's address looks like https://vb.example/showthread.php?t=123, or give "
                        "the thread's number")

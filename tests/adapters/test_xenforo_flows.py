@@ -205,7 +205,7 @@ def test_issue28_item5_threads_without_friendly_urls_name_the_base_url_to_set():
     `index.php?` the login went to `login/` and said only «no html[data-csrf] on login/». check-config, game
     start and tick now name the base_url to set."""
     thread = "https://xf.example/forum/index.php?threads/mafia-day-1.5/"
-    assert XenforoForum.thread_problem(thread, "https://xf.example/forum/") == (
+    assert str(XenforoForum.thread_problem(thread, "https://xf.example/forum/")) == (
         f"{thread!r} is a thread of a board without friendly URLs: set the forum's base_url to "
         "'https://xf.example/forum/index.php?', which the bot adds every route to")
     assert XenforoForum.thread_problem(thread, "https://xf.example/forum/index.php?") is None

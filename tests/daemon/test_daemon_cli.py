@@ -271,14 +271,25 @@ def test_issue7_item19_online_names_a_thread_that_is_not_a_topic(config, capsys,
     phpbb_config(config, None, game_thread="topic two")
     code, _, err = run(capsys, "check-config", "--online", "-c", str(config))
     assert code == 2
-    assert err == ("forumbot: games.g1.game_thread: 'topic two' is not a phpbb thread's address (a forum's or a "
-                   "post's?); a thread's address looks like http://127.0.0.1:8081/viewtopic.php?t=123, or give the "
-                   "thread's number\n")
+    # issue 28 item 2: in the game's language (Russian)
+    assert err == ("forumbot: games.g1.game_thread: «topic two» — не адрес темы phpbb (может быть, раздела или "
+                   "сообщения?); адрес темы выглядит как http://127.0.0.1:8081/viewtopic.php?t=123, или укажите "
+                   "номер темы\n")
 
 
 FORUM_URL = PHPBB_URL + "viewforum.php?f=2"
-NOT_A_THREAD = (f"games.g1.game_thread: '{FORUM_URL}' is not a phpbb thread's address (a forum's or a post's?); "
-                "a thread's address looks like http://127.0.0.1:8081/viewtopic.php?t=123, or give the thread's number")
+NOT_A_THREAD = (f"games.g1.game_thread: «{FORUM_URL}» — не адрес темы phpbb (может быть, раздела или сообщения?); "
+                "адрес темы выглядит как http://127.0.0.1:8081/viewtopic.php?t=123, или укажите номер темы")
+
+
+def test_issue28_item2_check_config_names_a_bad_thread_in_an_english_games_language(config, capsys):
+    phpbb_config(config, None, game_thread=FORUM_URL)
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    code, _, err = run(capsys, "check-config", "-c", str(config))
+    assert code == 2 and (f"games.g1.game_thread: '{FORUM_URL}' is not a phpbb thread's address (a forum's or a "
+                          "post's?); a thread's address looks like http://127.0.0.1:8081/viewtopic.php?t=123, or "
+                          "give the thread's number") in err
 
 
 def test_issue28_item4_check_config_names_a_forum_address_in_place_of_a_thread(config, capsys):

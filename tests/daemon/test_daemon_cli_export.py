@@ -94,10 +94,28 @@ def test_game_export_on_the_command_line_writes_a_file_replay_reads(world, tmp_p
                  "-c", str(w.config_path)]) == 0
     assert main(["replay", "--json", str(out)]) == 0
     captured = capsys.readouterr()
+    # issue 28 item 3: a Russian game's GM reads the note in Russian
+    assert captured.err.startswith(f"записан {out} (событий: ") and f"воспроизвести: `forumbot replay {out}`" in captured.err
     replayed = json.loads(captured.out)
     assert [m["text"] for m in replayed["messages"]] == [text for *_, text in _sent(w)]
     assert main(["game", "export", "nope", "-c", str(w.config_path)]) == 2
-    assert "Traceback" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "нет игры «nope»: export читает темы игры" in err
+
+
+def test_game_export_answers_an_english_games_gm_in_english(world, tmp_path, capsys):
+    """issue 28 item 3: the export's note and refusals in the game's language (a Russian one's above)."""
+    w = world
+    text = w.config_path.read_text(encoding="utf-8")
+    w.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    assert main(["game", "export", "g1", "-c", str(w.config_path)]) == 2
+    assert "game 'g1' was never started; there is nothing to export" in capsys.readouterr().err
+    play(w, upto=1)
+    out = tmp_path / "g1.json"
+    assert main(["game", "export", "g1", "-o", str(out), "-c", str(w.config_path)]) == 0
+    assert capsys.readouterr().err.startswith(f"wrote {out} (")
+    assert main(["game", "export", "nope", "-c", str(w.config_path)]) == 2
+    assert "no game named 'nope' in " in capsys.readouterr().err
 
 
 def test_a_game_with_drawn_roles_and_rough_times_round_trips(tmp_path):

@@ -28,9 +28,26 @@ def started(tmp_path, capsys):
 def test_tick_prints_one_line_per_game(started, capsys):
     assert main(["tick", "-c", str(started)]) == 0
     out, err = capsys.readouterr()
-    assert out.splitlines() == ["g1: setup; 0 post(s) and 0 PM(s) stored, 11 message(s) queued, 11 sent"]  # g2 not started
+    # issue 28 item 1: a Russian game's line in Russian
+    assert out.splitlines() == ["g1: подготовка; сохранено сообщений в темах: 0, личных: 0, в очередь поставлено: 11, "
+                                "отправлено: 11"]  # g2 not started
     assert main(["tick", "-c", str(started)]) == 0
-    assert capsys.readouterr().out.splitlines() == ["g1: setup; 0 post(s) and 0 PM(s) stored, 0 message(s) queued, 0 sent"]
+    assert capsys.readouterr().out.splitlines() == ["g1: подготовка; сохранено сообщений в темах: 0, личных: 0, "
+                                                    "в очередь поставлено: 0, отправлено: 0"]
+
+
+def test_tick_speaks_an_english_games_language(started, capsys):
+    """issue 28 item 1: the summary was English for every game; an English game's GM still reads English."""
+    text = started.read_text(encoding="utf-8")
+    g1, g2 = text.split("[games.g2]")
+    started.write_text(g1 + "[games.g2]" + g2.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1),
+                       encoding="utf-8")
+    assert main(["game", "start", "g2", "-c", str(started)]) == 0
+    capsys.readouterr()
+    assert main(["tick", "-c", str(started)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "g2: setup; 0 post(s) and 0 PM(s) stored, 11 message(s) queued, 11 sent" in lines, lines
+    assert "g1: подготовка; сохранено сообщений в темах: 0, личных: 0, в очередь поставлено: 11, отправлено: 11" in lines
 
 
 def test_tick_quiet_prints_no_summary_and_verbose_logs_debug(started, capsys):
@@ -40,7 +57,7 @@ def test_tick_quiet_prints_no_summary_and_verbose_logs_debug(started, capsys):
         assert main(["tick", "-q", "-c", str(started)]) == 0
         assert capsys.readouterr().out == "" and root.level == logging.WARNING
         assert main(["-v", "tick", "-c", str(started)]) == 0
-        assert root.level == logging.DEBUG and capsys.readouterr().out.startswith("g1: setup;")
+        assert root.level == logging.DEBUG and capsys.readouterr().out.startswith("g1: подготовка;")
     finally:
         root.setLevel(saved)
 
@@ -80,11 +97,14 @@ def test_tick_says_what_grace_seconds_holds_back(tmp_path, capsys):
     assert main(["tick", "-c", str(path)]) == 0
     after = datetime.now(timezone.utc)
     line, = capsys.readouterr().out.splitlines()
-    assert line.startswith("g1: setup; 0 post(s) and 0 PM(s) stored, 0 message(s) queued, 0 sent, 11 more due from "), line
-    # said in the game's zone (issue 17 item 13), not UTC
-    shown, zone = line.split("due from ")[1].rsplit(" (grace_seconds)", 1)[0].rsplit(" ", 1)
-    assert zone == "Europe/Moscow", line
-    due = datetime.fromisoformat(shown).replace(tzinfo=ZoneInfo(zone))
+    assert line.startswith("g1: подготовка; сохранено сообщений в темах: 0, личных: 0, в очередь поставлено: 0, "
+                           "отправлено: 0, ещё 11 — не раньше "), line
+    # said in the game's zone (issue 17 item 13) as the texts write times (issue 28 item 4), not UTC
+    shown, zone = line.split("не раньше ")[1].rsplit(" (grace_seconds)", 1)[0].rsplit(" ", 1)
+    assert zone == "МСК", line
+    moscow = ZoneInfo("Europe/Moscow")
+    day = datetime.strptime(shown, "%d.%m %H:%M:%S")
+    due = day.replace(year=(before + timedelta(hours=1)).astimezone(moscow).year, tzinfo=moscow)
     # the role PMs were made at `game start`: an hour after it, whatever time the commands took (issue 28 item 1)
     assert before + timedelta(hours=1) <= due <= after + timedelta(hours=1), line
 
@@ -103,4 +123,4 @@ def test_tick_summary_counts_the_pms_it_stored(tmp_path):
     line, = tick_summary(world.daemon.sessions, world.tick())
     world.close()
     confirmed = len([p for p in world.forum.pms if p.pm.text == "подтверждаю"])
-    assert confirmed >= 5 and f" post(s) and {confirmed} PM(s) stored, " in line, line
+    assert confirmed >= 5 and f", личных: {confirmed}, " in line, line

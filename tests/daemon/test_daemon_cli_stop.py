@@ -64,7 +64,7 @@ def test_game_stop_of_a_game_never_started_or_unknown_is_one_line(world, cli):
     code, _, err = cli("game", "stop", "g1")
     assert code == 2 and "не была начата" in err and len(err.splitlines()) == 1
     code, _, err = cli("game", "stop", "nope")
-    assert code == 2 and "no game named 'nope'" in err
+    assert code == 2 and "нет игры «nope» (в конфигурации: g1)" in err  # issue 28 item 3: the GMs' language
 
 
 def test_game_status_of_an_ended_game_shows_the_end(world, cli):
@@ -98,24 +98,24 @@ def test_outbox_lists_stuck_messages_and_retry_sends_one_again(world, cli):
     _refuse(w, "М6", "М5")  # their role PMs are refused: no such user
     report = w.tick()
     line = tick_summary(w.daemon.sessions, report)[0]
-    assert line.startswith("g1: setup; 0 post(s) and 0 PM(s) stored, ") and "2 refused by the forum" in line
+    assert line.startswith("g1: подготовка; сохранено сообщений в темах: 0, личных: 0, ") and "отклонено форумом: 2" in line
     code, out, _ = cli("outbox", "g1")
     stuck = [row.split("\t") for row in out.splitlines()]
     refused = {r[2]: r for r in stuck if r[0] == "refused"}
-    assert set(refused) == {"PM to М5", "PM to М6"}
+    assert set(refused) == {"ЛС для М5", "ЛС для М6"}  # issue 28 item 3: the game's language
     assert all("no such user" in r[4] and r[3] for r in refused.values())
-    retry, drop = refused["PM to М6"][1], refused["PM to М5"][1]
+    retry, drop = refused["ЛС для М6"][1], refused["ЛС для М5"][1]
     _refuse(w)  # the accounts exist now
     code, out, _ = cli("outbox", "g1", "retry", retry)
-    assert code == 0 and "sent again with the next tick" in out
+    assert code == 0 and "(отказано форумом) отправится снова со следующим тиком" in out
     code, out, _ = cli("outbox", "g1", "drop", drop)
-    assert code == 0 and "dropped" in out
+    assert code == 0 and "(отказано форумом) отброшено; оно не будет отправлено никогда" in out
     w.now += timedelta(minutes=1)
     w.tick()
     pms = [to for to, _, _ in w.bot_pms()]
     assert pms.count("М6") == 1 and "М5" not in pms
     code, out, err = cli("outbox", "g1")
-    assert code == 0 and out == "" and "nothing stuck" in err
+    assert code == 0 and out == "" and err == "g1: в очереди ничего не застряло\n"
     with w.daemon.sessions.begin() as session:
         statuses = dict(session.execute(select(OutboxRow.key, OutboxRow.status)).all())
     assert statuses[retry] == "sent" and statuses[drop] == "dropped"
@@ -125,16 +125,17 @@ def test_outbox_commands_with_bad_keys_are_one_line_and_change_nothing(world, cl
     w = world
     w.start()
     w.tick()
-    for argv, words in ((("outbox", "g1", "retry"), "give the message's key"),
-                        (("outbox", "g1", "retry", "no/such"), "no message with key 'no/such'"),
-                        (("outbox", "g1", "list", "x"), "takes no key"),
-                        (("outbox", "nope"), "no game named 'nope'")):
+    # issue 28 item 3: in the game's language (a Russian one here; the English pinned below)
+    for argv, words in ((("outbox", "g1", "retry"), "outbox g1 retry: укажите ключ сообщения"),
+                        (("outbox", "g1", "retry", "no/such"), "g1: в очереди нет сообщения с ключом «no/such»"),
+                        (("outbox", "g1", "list", "x"), "outbox g1 list не принимает ключ"),
+                        (("outbox", "nope"), "нет игры «nope»")):
         code, out, err = cli(*argv)
         assert code == 2 and words in err and len(err.splitlines()) == 1, argv
     with w.daemon.sessions.begin() as session:
         key = session.scalar(select(OutboxRow.key).where(OutboxRow.status == "sent").limit(1))
     code, _, err = cli("outbox", "g1", "drop", key)
-    assert code == 2 and "is sent; there is nothing to drop" in err
+    assert code == 2 and f"g1: {key} — отправлено; отбрасывать нечего" in err
 
 
 def test_C14_a_withheld_count_is_neither_retried_nor_dropped_and_stays_withheld(world, cli):
@@ -149,7 +150,7 @@ def test_C14_a_withheld_count_is_neither_retried_nor_dropped_and_stays_withheld(
         key, row.status = row.key, "withheld"
     for verb in ("retry", "drop"):
         code, _, err = cli("outbox", "g1", verb, key)
-        assert code == 2 and "is withheld" in err and "never sent late (C-14)" in err, verb
+        assert code == 2 and f"g1: {key} задержано" in err and "не отправляется с опозданием (C-14)" in err, verb
         assert len(err.splitlines()) == 1
     with w.daemon.sessions.begin() as session:
         assert session.scalar(select(OutboxRow.status).where(OutboxRow.key == key)) == "withheld"
@@ -160,7 +161,7 @@ def test_tick_summary_names_the_phase_inputs_and_sent(world):
     play(w, upto=2, ticks=False)  # everything arrives before the first tick
     report = w.tick()
     [line] = tick_summary(w.daemon.sessions, report)
-    assert line.startswith("g1: day 1; 11 post(s) and ") and "sent" in line and "stuck" not in line
+    assert line.startswith("g1: день 1; сохранено сообщений в темах: 11, ") and "отправлено" in line and "застряли" not in line
 
 
 def test_a_game_whose_stored_setup_the_fold_refuses_can_still_be_stopped(world, cli):
@@ -194,3 +195,24 @@ def test_game_stop_answers_an_english_games_gm_in_english(world, cli):
     assert code == 0 and out.startswith("g1: stopped; the closing post (") and "closes the game" in out
     code, _, err = cli("game", "stop", "g1")
     assert code == 2 and err.strip() == "forumbot: game 'g1' is stopping, not running; there is nothing to stop"
+
+
+def test_outbox_and_unknown_game_answer_an_english_games_gm_in_english(world, cli):
+    """issue 28 item 3: `outbox` and «no game named» answer in the game's language (a Russian one's above)."""
+    w = world
+    text = w.config_path.read_text(encoding="utf-8")
+    w.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
+    w.start()
+    w.tick()
+    for argv, words in ((("outbox", "g1", "retry"), "outbox g1 retry: give the message's key"),
+                        (("outbox", "g1", "retry", "no/such"), "g1: no message with key 'no/such' in the outbox"),
+                        (("outbox", "g1", "list", "x"), "outbox g1 list takes no key"),
+                        (("outbox", "nope"), "no game named 'nope' in ")):
+        code, _, err = cli(*argv)
+        assert code == 2 and words in err and len(err.splitlines()) == 1, (argv, err)
+    with w.daemon.sessions.begin() as session:
+        key = session.scalar(select(OutboxRow.key).where(OutboxRow.status == "sent").limit(1))
+    code, _, err = cli("outbox", "g1", "retry", key)
+    assert code == 2 and f"g1: {key} is sent; there is nothing to retry" in err
+    code, out, err = cli("outbox", "g1")
+    assert code == 0 and err == "g1: nothing stuck in the outbox\n"

@@ -27,7 +27,8 @@ def cli(world, capsys):
 
 def test_game_start_says_when_the_first_tick_is_due_in_the_games_zone(world, cli):
     out = cli("game", "start", "g1")  # the world's clock: 2026-11-30 10:00 MSK, 07:00 UTC
-    assert "Первый тик начиная с 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0)" in out
+    # issue 28 item 4: the time as the texts write it, not «2026-11-30 10:00:00 Europe/Moscow» in a Russian line
+    assert "Первый тик начиная с 30.11 10:00:00 МСК (grace_seconds = 0)" in out
     assert "UTC" not in out and "started" not in out  # issue 28 item 4: a Russian game's GM reads Russian
 
 
@@ -76,7 +77,7 @@ def test_game_start_speaks_the_games_language(world, cli):
     world.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
     out = cli("game", "start", "g1")
     assert out.startswith("g1: started; commitment ")
-    assert "The first tick from 2026-11-30 10:00:00 Europe/Moscow (grace_seconds = 0) sends the role PMs" in out
+    assert "The first tick from 30.11 10:00:00 MSK (grace_seconds = 0) sends the role PMs" in out
 
 
 def test_game_status_and_list_speak_the_games_language(world, cli):

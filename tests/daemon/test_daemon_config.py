@@ -41,20 +41,34 @@ def test_each_problem_is_named(tmp_path):
     text = text.replace("poll_seconds = 60", "poll_seconds = 60\npoll_minutes = 5")
     problems = problems_of(tmp_path, text)
     assert "games.g1.variant: unknown variant 'mafia-classic' (known: moscow, free_hunt)" in problems
-    assert "games.g1.vote_thread: missing" in problems
-    assert "games.g1.timezone: unknown time zone 'Mars/Olympus'" in problems
-    assert "forumbot.toml.poll_minutes: unknown setting" in problems
+    # issue 28 item 2: the Reader's findings in the GMs' language (the game's, Russian)
+    assert "games.g1.vote_thread: не задано" in problems
+    assert "games.g1.timezone: неизвестный часовой пояс «Mars/Olympus» (пишите, например, Europe/Moscow)" in problems
+    assert "forumbot.toml.poll_minutes: неизвестный параметр" in problems
     assert len(problems) == 4
+
+
+def test_issue28_item2_an_english_games_config_problems_are_english(tmp_path):
+    text = config_toml(game_toml("g1")).replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1)
+    text = text.replace('vote_thread = "g1/vote"\n', "").replace("poll_seconds = 60", "poll_seconds = 60\npoll_minutes = 5")
+    text = text.replace("grace_seconds = 0", 'grace_seconds = "soon"').replace('forum = "main"', 'forum = "elsewhere"')
+    problems = problems_of(tmp_path, text)
+    assert "games.g1.vote_thread: missing" in problems
+    assert "forumbot.toml.poll_minutes: unknown setting" in problems
+    assert "forumbot.toml.grace_seconds: expected an integer, got str 'soon'" in problems
+    assert "games.g1.forum: no forum named 'elsewhere' (known: main)" in problems
+    text = text.replace('timezone = "Europe/Moscow"', 'timezone = "Mars/Olympus"')
+    assert "games.g1.timezone: unknown time zone 'Mars/Olympus' (write e.g. Europe/Moscow)" in problems_of(tmp_path, text)
 
 
 def test_wrong_types_and_unknown_roles_and_forums(tmp_path):
     text = config_toml(game_toml("g1", players=[("A", "sheriff"), ("B", "werewolf"), ("a", "")]))
     text = text.replace('forum = "main"', 'forum = "elsewhere"').replace("grace_seconds = 0", 'grace_seconds = "soon"')
     problems = problems_of(tmp_path, text)
-    assert any(p.startswith("games.g1.forum: no forum named 'elsewhere'") for p in problems)
+    assert "games.g1.forum: нет форума «elsewhere» (есть: main)" in problems
     assert any(p.startswith("games.g1.players[1].role: unknown role 'werewolf'") for p in problems)
     assert "games.g1.players[2]: duplicate nickname 'a'" in problems
-    assert "forumbot.toml.grace_seconds: expected an integer, got str 'soon'" in problems
+    assert "forumbot.toml.grace_seconds: ожидается целое число, а здесь str 'soon'" in problems
 
 
 def test_wrong_player_count_for_the_variant_is_named_by_the_rules(tmp_path):
@@ -129,18 +143,18 @@ BAD = [
     ("remind_hours a string", game_with(PLAYERS, 'remind_hours = "3"\n' + PLAYERS),
      "games.g1.remind_hours: expected a number of hours, got str '3'"),
     ("day_hours a string", game_with(PLAYERS, 'day_hours = "24"\n' + PLAYERS),
-     "games.g1.day_hours: expected a number, got str '24'"),
+     "games.g1.day_hours: ожидается число, а здесь str '24'"),
     ("day_hours nan", game_with(PLAYERS, "day_hours = nan\n" + PLAYERS),
-     "games.g1.day_hours: must be more than 0 and at most 8760, got nan"),
+     "games.g1.day_hours: должно быть больше 0 и не больше 8760, а здесь nan"),
     ("night_hours inf", game_with(PLAYERS, "night_hours = inf\n" + PLAYERS),
-     "games.g1.night_hours: must be more than 0 and at most 8760, got inf"),
+     "games.g1.night_hours: должно быть больше 0 и не больше 8760, а здесь inf"),
     ("day_hours 1e308", game_with(PLAYERS, "day_hours = 1e308\n" + PLAYERS),
-     "games.g1.day_hours: must be more than 0 and at most 8760, got 1e+308"),
+     "games.g1.day_hours: должно быть больше 0 и не больше 8760, а здесь 1e+308"),
     ("gms [1]", game_with('gms = ["Ведущий"]', "gms = [1]"), "games.g1.gms[0]: each GM is a non-empty nickname, got 1"),
     ("start in year 9999", game_with(f"start = {FUTURE.isoformat()}", "start = 9999-12-31T23:00:00Z"),
-     "games.g1.start: year 9999? (write e.g. 2026-12-01T10:00:00+03:00)"),
+     "games.g1.start: год 9999? (пишите, например, 2026-12-01T10:00:00+03:00)"),
     ("poll_seconds huge", game_with("poll_seconds = 60", "poll_seconds = 100000000000000000"),
-     "forumbot.toml.poll_seconds: must be at least 10 and at most 86400, got 100000000000000000"),
+     "forumbot.toml.poll_seconds: должно быть не меньше 10 и не больше 86400, а здесь 100000000000000000"),
     # item 19: an option of the wrong type
     ("edited_votes a number", with_options("edited_votes = 3"),
      "games.g1.options.edited_votes: must be 'void' or 'first_seen', got 3 (C-11)"),
@@ -150,14 +164,14 @@ BAD = [
     ("engine misspelt", game_with('engine = "memory"', 'engine = "phpbbb"\nbase_url = "http://127.0.0.1:8081/"'),
      "forums.main.engine: unknown forum engine 'phpbbb' (did you mean 'phpbb'?) (known: "),
     ("base_url without scheme", game_with("", "", engine="phpbb", forum_extra='base_url = "forum.example.org"'),
-     "forums.main.base_url: not an http(s) URL: 'forum.example.org' (write e.g. https://forum.example.org/)"),
+     "forums.main.base_url: не адрес http(s): «forum.example.org» (пишите, например, https://forum.example.org/)"),
     ("base_url half a scheme", game_with("", "", engine="mybb", forum_extra='base_url = "htp:/forum.example.org"'),
-     "forums.main.base_url: not an http(s) URL: 'htp:/forum.example.org' (write e.g. https://forum.example.org/)"),
+     "forums.main.base_url: не адрес http(s): «htp:/forum.example.org» (пишите, например, https://forum.example.org/)"),
     ("base_url bad port", game_with("", "", engine="mybb", forum_extra='base_url = "http://forum:port/"'),
      "forums.main.base_url: not a URL: 'http://forum:port/'"),
     ("forum key misspelt", game_with("", "", engine="phpbb",
                                      forum_extra='base_url = "http://127.0.0.1:8081/"\npasword_env = "X"'),
-     "forums.main.pasword_env: unknown setting (did you mean 'password_env'?)"),
+     "forums.main.pasword_env: неизвестный параметр (может быть, password_env?)"),
     ("board zone unknown", game_with("", "", engine="phpbb",
                                      forum_extra='base_url = "http://127.0.0.1:8081/"\ntimezone_name = "Moscow"'),
      "forums.main.timezone_name: unknown time zone 'Moscow' (write e.g. Europe/Moscow)"),
@@ -196,10 +210,16 @@ def test_issue7_item20_an_unset_password_variable_is_named_offline(tmp_path, cap
     monkeypatch.delenv("FORUMBOT_TEST_UNSET", raising=False)
     path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE), forum_extra='password_env = "FORUMBOT_TEST_UNSET"'))
     assert main(["check-config", "-c", str(path)]) == 2
+    # issue 28 item 2: in the GMs' language (the game's, Russian)
+    assert capsys.readouterr().err.startswith(
+        "forumbot: forums.main.password_env: переменная окружения FORUMBOT_TEST_UNSET не задана (задайте её там")
+    english = write(tmp_path, config_toml(game_toml("g1", start=FUTURE).replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1),
+                                          forum_extra='password_env = "FORUMBOT_TEST_UNSET"'))
+    assert main(["check-config", "-c", str(english)]) == 2
     assert capsys.readouterr().err.startswith(
         "forumbot: forums.main.password_env: environment variable FORUMBOT_TEST_UNSET is not set")
     monkeypatch.setenv("FORUMBOT_TEST_UNSET", "pw")
-    assert main(["check-config", "-c", str(path)]) == 0
+    assert main(["check-config", "-c", str(english)]) == 0
 
 
 def test_issue7_item20_an_adapter_that_cannot_be_loaded_is_named(tmp_path, capsys):
@@ -335,3 +355,14 @@ def test_init_shows_the_pages_table_commented_with_every_key(tmp_path):
     pages = load_config(write(tmp_path, uncommented)).pages
     assert pages is not None and pages.url == "https://mafia.example.org/" and pages.folder == tmp_path / "site"
     assert pages.dashboard == tmp_path / "dashboard.json" and pages.vote_history == "after_day"
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", "games.g1.start: не дата и время: 'завтра' (пишите, например, 2026-12-01T10:00:00+03:00)"),
+    ("en", "games.g1.start: not a date-time: 'завтра' (write e.g. 2026-12-01T10:00:00+03:00)")])
+def test_issue28_item2_a_start_that_is_no_time_is_named_in_the_games_language(tmp_path, language, expected):
+    text = config_toml(game_toml("g1")).replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("start = "))
+    lines[at] = 'start = "завтра"'
+    assert problems_of(tmp_path, "\n".join(lines) + "\n") == [expected]

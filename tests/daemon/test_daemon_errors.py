@@ -177,13 +177,13 @@ def test_a_tick_stopped_by_the_flood_limit_says_what_it_deferred(tmp_path, caplo
         owed = s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "pending"))
     assert owed > 0
     # the setup post and two role PMs went out before the flood
-    assert f"3 sent, deferred: {owed} message(s) wait for the forum's flood limit, next try in 45 s (" in line, line
-    assert "forum error" not in line, line
+    assert f"отправлено: 3, отложено из-за флуд-лимита форума: {owed}, следующая попытка через 45 с (" in line, line
+    assert "ошибка форума" not in line, line
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
     assert "deferred by the forum's flood limit" in caplog.text
     w.tick()
     [line] = tick_summary(w.daemon.sessions, report := w.tick())
-    assert "deferred" not in line
+    assert "отложено" not in line
     w.close()
 
 

@@ -206,6 +206,6 @@ def test_issue28_a_board_without_rewrite_given_its_folder_names_the_base_url_to_
                                                     rf"'{board.base}index\.php\?/'"):
             InvisionForum(board.base, BOT, PASSWORD).login()
         problem = InvisionForum.thread_problem(board.topic_link(12), board.base)
-        assert problem is not None and f"set the forum's base_url to '{board.base}index.php?/'" in problem
+        assert problem is not None and f"set the forum's base_url to '{board.base}index.php?/'" in str(problem)
         assert InvisionForum.thread_problem(board.topic_link(12), board.link("")) is None
         InvisionForum(board.link(""), BOT, PASSWORD).login()  # the base it names logs in

@@ -35,7 +35,7 @@ def test_a_queued_post_found_after_a_sigkill_is_queued_not_sent(tmp_path):
         status = game.cli("game", "status", "g1").stdout
         outbox = next(ln for ln in status.splitlines() if ln.startswith("очередь сообщений:"))
         assert re.search(r"ждут разбора 1\b", outbox) and "в отправке" not in outbox, status
-        assert "awaiting a moderator" in summary, summary
+        assert "ждут модератора: 1" in summary, summary
         game.tick()  # nothing sent again, the notice not repeated
         assert [p.id for p in emu.posts_by(BOT, GAME_TOPIC)] == [held.id]
         assert len([m for m in emu.pms_from(BOT) if "проверку модератором" in m.text]) == 1

@@ -74,7 +74,7 @@ def test_a_post_whose_picture_cannot_be_written_waits(tmp_path: Path) -> None:
         report = w.tick()
         assert not any("Итоги дня 1" in text for _, text, _ in w.bot_posts("g1/game"))
         lines = tick_summary(w.daemon.sessions, report)
-        assert any("the posts showing a picture wait: cannot write the pages" in ln for ln in lines)
+        assert any("сообщения с картинкой ждут: cannot write the pages" in ln for ln in lines)
         (site / "g1" / "day-1.html").rmdir()
         w.now += timedelta(minutes=1)
         w.tick()
