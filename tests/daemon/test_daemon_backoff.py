@@ -83,7 +83,8 @@ def test_a_429_defers_the_tick_exits_0_and_is_honoured_by_the_next_ticks(world, 
     code, out, err = tick(w, capsys)
     assert code == 0 and err == "", err
     line = next(line for line in out.splitlines() if line.startswith("g1: "))
-    assert "deferred" in line and f"next try in {RETRY_AFTER} s" in line and "429" in line, line
+    # the summary in the game's language (Russian)
+    assert "отложено из-за флуд-лимита" in line and f"следующая попытка через {RETRY_AFTER} с" in line and "429" in line, line
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert any("429" in r.getMessage() for r in caplog.records if r.levelno == logging.INFO)
     failed_at = len(w.board.requests)
@@ -93,7 +94,7 @@ def test_a_429_defers_the_tick_exits_0_and_is_honoured_by_the_next_ticks(world, 
     # another tick inside the two minutes: the same, and not one request to the forum
     w.now += timedelta(minutes=1)
     code, out, err = tick(w, capsys)
-    assert code == 0 and err == "" and "deferred" in out
+    assert code == 0 and err == "" and "отложено из-за флуд-лимита" in out
     assert len(w.board.requests) == failed_at
 
     # the back-off is over: the tick reads again and the game goes on
@@ -101,7 +102,7 @@ def test_a_429_defers_the_tick_exits_0_and_is_honoured_by_the_next_ticks(world, 
     w.now = T0 + timedelta(minutes=1)
     code, out, err = tick(w, capsys)
     assert code == 0 and err == "", err
-    assert "deferred" not in out and len(w.board.requests) > failed_at
+    assert "отложено из-за флуд-лимита" not in out and len(w.board.requests) > failed_at
     assert any(p.startswith(busy) for _, p in w.board.requests[failed_at:])
     assert any("День 1" in text for _, text, _ in w.bot_posts())
 

@@ -26,7 +26,8 @@ PLAYERS = ("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike",
 GM = "Ведущий"
 CAST = "cast = { mafia = 1, don = 1, sheriff = 1 }"  # 7 players, 4 civilians
 RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель"}
-IDLE = re.compile(r"(?<!\d)0 message\(s\) queued, 0 sent")
+# a tick's summary line that queued and sent nothing, in the game's language (forumbot/cycle/summary.py)
+IDLE = re.compile(r"(?<!\d)0 message\(s\) queued, 0 sent|в очередь поставлено: 0, отправлено: 0(?!\d)")
 
 
 class FileClock:
