@@ -728,7 +728,7 @@ T: dict[str, str] = {
     "gs.don.not_chosen": "don: not chosen yet (the mafia choose him during Setup, M-1)",
     "gs.reserve": "reserve: {names}",
     "gs.offer": "offered: the seat of {nick} to {to}, until {at}",
-    "gs.majority.ended": "{day}: ended at majority, {nick}'s post at {at}",
+    "gs.majority.ended": "{day}: ended at majority, a majority for {nick} since {at}",
     "gs.majority.pending": "{day}: majority for {nick} since {at}; the day ends{ends} unless a change of vote breaks it",
     "gs.majority.ends": " at {at}",
     "gs.late": "late: {where} {item} (stamped {at}) was read after {phase} was resolved; it counts from when it was read",
