@@ -87,7 +87,8 @@ RU: dict[str, str] = {
     "season.how": "Рейтинг пересчитан по {n} завершённым играм сезона: все начинают с 1500, после каждой игры рейтинг меняется на 20 × (S − E).",
     # the game thread's activity table and ISO pages (issue 30 item 1)
     "activity.title": "Активность в игровой теме", "activity.player": "Игрок", "activity.posts": "Постов",
-    "activity.first": "Первый пост", "activity.last": "Последний пост", "activity.iso": "все посты",
+    "activity.first": "Первый пост", "activity.last": "Последний пост",
+    "activity.counted": "В зачёт минимума ({n})", "activity.iso": "все посты",
     "iso.title": "Посты игрока {nick} в игровой теме", "iso.count": "Постов: {n}", "game.iso": "Посты в игровой теме",
     # R-5 plurality: the majority and L-n decide nothing (issue 28: «L-1» beside the player who left)
     "day.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше всех "
@@ -169,7 +170,8 @@ EN: dict[str, str] = {
     "season.how": "The rating is recomputed from the season's {n} finished games: everyone starts at 1500 and moves by 20 × (S − E) after each game.",
     # the game thread's activity table and ISO pages (issue 30 item 1)
     "activity.title": "Activity in the game thread", "activity.player": "Player", "activity.posts": "Posts",
-    "activity.first": "First post", "activity.last": "Last post", "activity.iso": "all posts",
+    "activity.first": "First post", "activity.last": "Last post",
+    "activity.counted": "Counted for the minimum ({n})", "activity.iso": "all posts",
     "iso.title": "{nick}'s posts in the game thread", "iso.count": "Posts: {n}", "game.iso": "Posts in the game thread",
     "day.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; L-n "
                                "is how many votes a candidate lacks for a majority"),

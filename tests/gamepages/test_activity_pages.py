@@ -111,3 +111,30 @@ def test_privacy_canary_no_pm_vote_deleted_or_unread_post_on_the_activity_pages(
     later = g.run("day 2", "+6h")
     assert any(p.id == "future-canary-4" for p in later.run.thread_posts)
     assert "future-canary-4" in site(GamePages("a", g.setup(), later.run, post_url=URL))["a/posts-6.html"].decode()
+
+
+def _minimum_story(language: str) -> Game:
+    g = _story()
+    g.options["post_minimum"] = 2
+    g.language = language
+    return g
+
+
+def test_R11_with_a_post_minimum_the_table_shows_what_the_count_post_counted_beside_every_post() -> None:
+    """R-11 (a GM's walk-through of issue 30): М1's quote-only post is a public post (3 in «Постов») but the
+    count post says 2 for him; without a column for what the minimum counted the page read as contradicting it."""
+    day = site(GamePages("a", _minimum_story("ru").setup(), _minimum_story("ru").run("day 2", "+1h").run,
+                         post_url=URL))["a/day-1.html"].decode()
+    table = day[day.index("Активность в игровой теме"):]
+    table = table[:table.index("</table>")]
+    assert '<th scope="col">Постов</th><th scope="col">В зачёт минимума (2)</th>' in table, table
+    assert re.search(r"<bdi>М1</bdi></a></th><td>3</td><td>2</td>", table), table
+    assert re.search(r"<bdi>Шериф</bdi></a></th><td>1</td><td>1</td>", table), table
+    english = site(GamePages("a", _minimum_story("en").setup(), _minimum_story("en").run("day 2", "+1h").run,
+                             post_url=URL))["a/day-1.html"].decode()
+    assert '<th scope="col">Posts</th><th scope="col">Counted for the minimum (2)</th>' in english
+
+
+def test_without_a_post_minimum_the_table_has_no_counted_column() -> None:
+    day = site(GamePages("a", _story().setup(), _story().run("day 2", "+1h").run, post_url=URL))["a/day-1.html"]
+    assert "В зачёт минимума" not in day.decode()
