@@ -39,6 +39,7 @@ class DayRecord:
     renamed: tuple[tuple[str, str, datetime], ...] = ()
     # R-12: (nick, post time) of the majority that ended the day early (or will, after its delay, while open)
     majority: tuple[str, datetime] | None = None
+    majority_ends_day: bool = False  # R-12: a majority of the alive ends the day, whatever R-5's lynch
 
     @property
     def label(self) -> str:
@@ -95,6 +96,7 @@ def day_record(w: Work, closed: datetime | None) -> DayRecord:
         tie=variant.house.tie,
         renamed=_renamed(w),
         majority=(g.seats[ph.majority.holder].nick, ph.majority.at) if ph.majority else None,
+        majority_ends_day=variant.house.majority_ends_day and not runoff,
     )
 
 

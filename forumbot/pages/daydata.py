@@ -63,6 +63,8 @@ class DayData:
     # issue 30 item 5: while the day is open with its leaders tied, what the tie does at the deadline:
     # (code, the tied leaders, who leaves under "first_reached")
     tie: tuple[str, tuple[str, ...], str] | None = None
+    majority_ends_day: bool = False  # the majority ends this day early, so the page does not call it idle
+    early: tuple[str, datetime] | None = None  # (holder, the majority post's time) once the day ended so
 
     @property
     def label(self) -> str:
@@ -134,6 +136,8 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         deaths=tuple((nicks[sid], cause, role) for sid, cause, role in record.deaths),
         leaders=tuple(nicks.get(x, x) for x in record.leaders), cancelled=record.cancelled,
         tie=_tie(record, ranked, posted) if record.closed is None and record.kind == "day" else None,
+        majority_ends_day=record.majority_ends_day,
+        early=record.majority if record.closed is not None else None,
     )
 
 

@@ -91,6 +91,10 @@ RU: dict[str, str] = {
     "activity.counted": "В зачёт минимума ({n})", "activity.iso": "все посты",
     "iso.title": "Посты игрока {nick} в игровой теме", "iso.count": "Постов: {n}", "game.iso": "Посты в игровой теме",
     # R-5 plurality: the majority and L-n decide nothing (issue 28: «L-1» beside the player who left)
+    # R-12: with majority_ends_day the majority decides when the day ends, even under plurality
+    "day.majority.ends_day": ("Большинство — {need} из {alive}: как только у одного игрока столько голосов, день "
+                              "заканчивается; L-n — сколько голосов кандидату не хватает до большинства"),
+    "day.majority.ended": "День закончился досрочно: у {nick} большинство с {at}",
     "day.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше всех "
                                "голосов; L-n — сколько голосов кандидату не хватает до большинства"),
 }
@@ -173,6 +177,9 @@ EN: dict[str, str] = {
     "activity.first": "First post", "activity.last": "Last post",
     "activity.counted": "Counted for the minimum ({n})", "activity.iso": "all posts",
     "iso.title": "{nick}'s posts in the game thread", "iso.count": "Posts: {n}", "game.iso": "Posts in the game thread",
+    "day.majority.ends_day": ("Majority: {need} of {alive}: as soon as one player holds that many votes, the day "
+                              "ends; L-n is how many votes a candidate lacks for a majority"),
+    "day.majority.ended": "The day ended early: {nick} has held a majority since {at}",
     "day.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; L-n "
                                "is how many votes a candidate lacks for a majority"),
 }
