@@ -40,6 +40,7 @@ class DayRecord:
     # R-12: (nick, post time) of the majority that ended the day early (or will, after its delay, while open)
     majority: tuple[str, datetime] | None = None
     majority_ends_day: bool = False  # R-12: a majority of the alive ends the day, whatever R-5's lynch
+    autokill_why: tuple[tuple[str, str], ...] = ()  # (seat id, why) per autokill: the result post's reason
 
     @property
     def label(self) -> str:
@@ -62,7 +63,9 @@ def record(w: Work, marked: DayRecord | None) -> None:
                  for sid, s in g.seats.items() if sid in marked.alive and not s.alive)
     leaders = marked.leaders if marked.kind == "runoff" else (tuple(g.leaders) if g.phase.kind == "runoff" else ())
     cancelled = g.day_modkill and (marked.kind == "runoff" or bool(variant.modkill_cancels_vote))
-    g.history.append(replace(marked, deaths=died, leaders=leaders, cancelled=cancelled))
+    why = tuple((sid, w.autokill_why[sid]) for sid, _, _ in died if sid in w.autokill_why)
+    w.autokill_why = {}
+    g.history.append(replace(marked, deaths=died, leaders=leaders, cancelled=cancelled, autokill_why=why))
 
 
 def day_record(w: Work, closed: datetime | None) -> DayRecord:

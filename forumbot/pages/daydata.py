@@ -4,7 +4,7 @@ it, the final tally, who did not vote, the outcome (issue 20 item 1). Built from
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from forumbot.engine.history import DayRecord
@@ -65,6 +65,7 @@ class DayData:
     tie: tuple[str, tuple[str, ...], str] | None = None
     majority_ends_day: bool = False  # the majority ends this day early, so the page does not call it idle
     early: tuple[str, datetime] | None = None  # (holder, the majority post's time) once the day ended so
+    autokill_why: Mapping[str, str] = field(default_factory=dict)  # nick -> why he left as an autokill (H-4, H-5, R-11)
 
     @property
     def label(self) -> str:
@@ -138,6 +139,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         tie=_tie(record, ranked, posted) if record.closed is None and record.kind == "day" else None,
         majority_ends_day=record.majority_ends_day,
         early=record.majority if record.closed is not None else None,
+        autokill_why={nicks[sid]: why for sid, why in record.autokill_why},
     )
 
 
