@@ -279,12 +279,28 @@ def test_R12_status_says_the_day_ended_at_majority():
     g.gm(ended + timedelta(minutes=1), "", "статус")
     r = g.run(ended + timedelta(minutes=2))
     answer = plain(r.pms("ГМ")[-1])
-    assert "День 1 закончился досрочно в" in answer and "большинство у Маф1" in answer
+    assert "День 1 закончился досрочно: большинство у Маф1 с" in answer, answer
     g2 = Game.moscow(options={**ON, "majority_delay": 60})
     six_for_maf1(g2)
     g2.gm("day 1", "+1h30m", "статус")
     answer = plain(g2.run("day 1", "+1h31m").pms("ГМ")[-1])
     assert "Большинство у Маф1 с" in answer and "если большинство не распадётся" in answer
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("ru", "День 1 закончился досрочно: большинство у Маф1 с 01.12 {t} МСК."),
+    ("en", "Day 1 ended early: Маф1 held a majority from 01.12 {t} MSK."),
+])
+def test_R12_status_after_a_delay_does_not_give_the_majority_post_as_the_days_end(language, said):
+    """R-12 with `majority_delay`, as a GM walking through issue 30 read it: status said «День 1 закончился досрочно
+    в 12:05» when the day had ended an hour later; the time is the majority's, and is named as such."""
+    g = Game.moscow(options={**ON, "majority_delay": 60})
+    g.language = language
+    six_for_maf1(g)
+    majority = g.at("day 1", "+1h5m")
+    g.gm(majority + timedelta(hours=1, minutes=5), "", "статус" if language == "ru" else "status")
+    answer = plain(g.run(majority + timedelta(hours=1, minutes=6)).pms("ГМ")[-1])
+    assert said.format(t=majority.astimezone(ZoneInfo("Europe/Moscow")).strftime("%H:%M")) in answer, answer
 
 
 def test_R12_a_gm_extend_during_the_delay_moves_both_deadlines_C1():

@@ -482,7 +482,7 @@ T: dict[str, str] = {
     "count.tie.all": "Tied: {names}. If it stays so at the deadline, every tied leader leaves.",
     "count.tie.first_reached": "Tied: {names}. If it stays so at the deadline, {first} leaves: the first to reach that many votes.",
     "count.tie.no_majority": "Tied: {names}. If it stays so at the deadline, nobody leaves: nobody has a majority.",
-    "status.ended_at_majority": "{phase} ended early at {at}: {nick} held a majority.",
+    "status.ended_at_majority": "{phase} ended early: {nick} held a majority from {at}.",
     "status.majority_pending": "{nick} holds a majority since {at}: the day ends {ends} unless the majority breaks.",
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "from {start} to {end} ({zone})",

@@ -494,7 +494,7 @@ T: dict[str, str] = {
     "count.tie.all": "Ничья: {names}. Если так останется к сроку — уходят все лидеры.",
     "count.tie.first_reached": "Ничья: {names}. Если так останется к сроку — уходит {first}: он первым набрал столько голосов.",
     "count.tie.no_majority": "Ничья: {names}. Если так останется к сроку — никто не уходит: ни у кого нет большинства.",
-    "status.ended_at_majority": "{phase} закончился досрочно в {at}: большинство у {nick}.",
+    "status.ended_at_majority": "{phase} закончился досрочно: большинство у {nick} с {at}.",
     "status.majority_pending": "Большинство у {nick} с {at}: день закончится {ends}, если большинство не распадётся.",
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "с {start} до {end} ({zone})",
