@@ -87,6 +87,7 @@ def resolve_day(w: Work, at: datetime) -> None:
         kill(w, k.nick, k.cause, at)
     lw = last_word_deadline(w, at, "vote")
     early = (nick(w, ph.majority.holder), ph.majority.at) if ph.majority else None
+    w.waived_gap = gap if waived(w, gap) else None
     post(w, at, Where.GAME,
          count + tb.t.phases.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early,
                                   gap if waived(w, gap) else None),

@@ -65,6 +65,7 @@ class DayData:
     tie: tuple[str, tuple[str, ...], str] | None = None
     majority_ends_day: bool = False  # the majority ends this day early, so the page does not call it idle
     early: tuple[str, datetime] | None = None  # (holder, the majority post's time) once the day ended so
+    waived_gap: tuple[datetime, datetime] | None = None  # C-14: no no-show left, the bot could not read then
     autokill_why: Mapping[str, str] = field(default_factory=dict)  # nick -> why he left as an autokill (H-4, H-5, R-11)
 
     @property
@@ -140,6 +141,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         majority_ends_day=record.majority_ends_day,
         early=record.majority if record.closed is not None else None,
         autokill_why={nicks[sid]: why for sid, why in record.autokill_why},
+        waived_gap=record.waived_gap,
     )
 
 
