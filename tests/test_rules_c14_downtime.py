@@ -331,3 +331,24 @@ def test_c14_the_window_is_judged_from_the_phases_opening_on() -> None:
     r = fold(g, reads, until=deadline + M)
     assert "day 1/downtime/ГМ" not in r.keys()
     assert r.died("Г6") == ("day 1", "autokill")
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("ru", "Автокилл за неявку не применяется: бот не мог читать форум с 02.12 09:10 до 02.12 09:50 (МСК)."),
+    ("en", "No autokill for not voting: the bot could not read the forum from 02.12 09:10 to 02.12 09:50 (MSK)."),
+])
+def test_c14_the_day_page_says_the_waiver_the_result_post_said(language: str, line: str) -> None:
+    """C-14 on the day page (a GM's walk-through of issue 30): the page listed Г6 under «Не проголосовали» beside an
+    outcome without his autokill and never said why; it now carries the result post's waiver line."""
+    from forumbot.pages.site import GamePages
+    from gamepages.pagekit import site
+
+    g = game_with(outage(before=50 * M, length=40 * M), language)
+    setup = g.setup()
+    setup = replace(setup, schedule=replace(setup.schedule, reads=tuple(outage(before=50 * M, length=40 * M))))
+    result = run(setup, g.events, DEADLINE + M)
+    assert line in next(m.text for m in result.messages if m.key == "day 1/result")
+    page = site(GamePages("h", setup, result))["h/day-1.html"].decode()
+    assert line in page, page[:3000]
+    calm = run(g.setup(), g.events, DEADLINE + M)  # no outage recorded: nothing waived, no such line
+    assert line not in site(GamePages("h", g.setup(), calm))["h/day-1.html"].decode()

@@ -10,6 +10,9 @@ from __future__ import annotations
 import sys
 from datetime import timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -53,6 +56,22 @@ def test_R12_majority_making_post_is_the_days_deadline():
     night = next(m for m in r.run.messages if m.key == "night 1/opens" or "Наступила ночь 1" in m.text)
     assert night.at == ended
     assert r.run.next_deadline == ended + NIGHT  # the night has its whole length from the early end (C-1)
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("ru", "День закончился досрочно: у Маф1 больше половины голосов живых игроков (сообщение от 01.12 {t} МСК)."),
+    ("en", "The day ended early: Маф1 holds more than half of the alive players' votes (post at 01.12 {t} MSK)."),
+])
+def test_R12_the_early_end_names_the_majority_posts_time_as_a_date(language, line):
+    """R-12, as a GM walking through issue 30 read it: «(сообщение в 19.01 05:01 МСК)» is no Russian before a date
+    and a time; the line says «сообщение от …» as the other dated lines do."""
+    g = Game.moscow(options=ON)
+    g.language = language
+    six_for_maf1(g)
+    ended = g.at("day 1", "+1h5m")
+    result = plain(message(g.run(ended + timedelta(minutes=1)), "day 1/result").text)
+    t = ended.astimezone(ZoneInfo("Europe/Moscow")).strftime("%H:%M")
+    assert line.format(t=t) in result, result
 
 
 def test_R12_off_by_default_the_day_runs_to_its_deadline():
@@ -260,12 +279,28 @@ def test_R12_status_says_the_day_ended_at_majority():
     g.gm(ended + timedelta(minutes=1), "", "статус")
     r = g.run(ended + timedelta(minutes=2))
     answer = plain(r.pms("ГМ")[-1])
-    assert "День 1 закончился досрочно в" in answer and "большинство у Маф1" in answer
+    assert "День 1 закончился досрочно: большинство у Маф1 с" in answer, answer
     g2 = Game.moscow(options={**ON, "majority_delay": 60})
     six_for_maf1(g2)
     g2.gm("day 1", "+1h30m", "статус")
     answer = plain(g2.run("day 1", "+1h31m").pms("ГМ")[-1])
     assert "Большинство у Маф1 с" in answer and "если большинство не распадётся" in answer
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("ru", "День 1 закончился досрочно: большинство у Маф1 с 01.12 {t} МСК."),
+    ("en", "Day 1 ended early: Маф1 held a majority from 01.12 {t} MSK."),
+])
+def test_R12_status_after_a_delay_does_not_give_the_majority_post_as_the_days_end(language, said):
+    """R-12 with `majority_delay`, as a GM walking through issue 30 read it: status said «День 1 закончился досрочно
+    в 12:05» when the day had ended an hour later; the time is the majority's, and is named as such."""
+    g = Game.moscow(options={**ON, "majority_delay": 60})
+    g.language = language
+    six_for_maf1(g)
+    majority = g.at("day 1", "+1h5m")
+    g.gm(majority + timedelta(hours=1, minutes=5), "", "статус" if language == "ru" else "status")
+    answer = plain(g.run(majority + timedelta(hours=1, minutes=6)).pms("ГМ")[-1])
+    assert said.format(t=majority.astimezone(ZoneInfo("Europe/Moscow")).strftime("%H:%M")) in answer, answer
 
 
 def test_R12_a_gm_extend_during_the_delay_moves_both_deadlines_C1():

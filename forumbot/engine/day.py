@@ -58,6 +58,7 @@ def resolve_day(w: Work, at: datetime) -> None:
         count += tb.t.activity.post_minimum_warning([nick(w, sid) for sid in warned], variant.house.post_minimum) + "\n\n"
     if variant.modkill_cancels_vote and g.day_modkill:  # M-11: no vote; R-11's autokills still happen
         idle_kills = [Kill(sid, "autokill") for sid in idle]
+        w.autokill_why = dict.fromkeys(idle, "posts")
         for k in idle_kills:
             kill(w, k.nick, k.cause, at)
         text = tb.t.phases.day_cancelled_by_modkill(n, idle_kills, lambda sid: revealed(w, sid), dict.fromkeys(idle, "posts"))
@@ -74,6 +75,7 @@ def resolve_day(w: Work, at: datetime) -> None:
     autokill_why = {k.nick: "agitation" if k.nick in g.doomed else
                     "no_vote_posts" if k.nick in no_show and k.nick in idle else
                     "posts" if k.nick in idle else "no_vote" for k in autokills}
+    w.autokill_why = dict(autokill_why)
     if autokills:
         outcome = DayOutcome(reason="autokill")
     else:
@@ -85,6 +87,7 @@ def resolve_day(w: Work, at: datetime) -> None:
         kill(w, k.nick, k.cause, at)
     lw = last_word_deadline(w, at, "vote")
     early = (nick(w, ph.majority.holder), ph.majority.at) if ph.majority else None  # R-12
+    w.waived_gap = gap if waived(w, gap) else None
     post(w, at, Where.GAME,
          count + tb.t.phases.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early,
                                   gap if waived(w, gap) else None),

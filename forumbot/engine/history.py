@@ -39,6 +39,9 @@ class DayRecord:
     renamed: tuple[tuple[str, str, datetime], ...] = ()
     # R-12: (nick, post time) of the majority that ended the day early (or will, after its delay, while open)
     majority: tuple[str, datetime] | None = None
+    majority_ends_day: bool = False  # R-12: a majority of the alive ends the day, whatever R-5's lynch
+    autokill_why: tuple[tuple[str, str], ...] = ()  # (seat id, why) per autokill: the result post's reason
+    waived_gap: tuple[datetime, datetime] | None = None  # C-14: the outage its result post named, no-shows staying
 
     @property
     def label(self) -> str:
@@ -61,7 +64,10 @@ def record(w: Work, marked: DayRecord | None) -> None:
                  for sid, s in g.seats.items() if sid in marked.alive and not s.alive)
     leaders = marked.leaders if marked.kind == "runoff" else (tuple(g.leaders) if g.phase.kind == "runoff" else ())
     cancelled = g.day_modkill and (marked.kind == "runoff" or bool(variant.modkill_cancels_vote))
-    g.history.append(replace(marked, deaths=died, leaders=leaders, cancelled=cancelled))
+    why = tuple((sid, w.autokill_why[sid]) for sid, _, _ in died if sid in w.autokill_why)
+    gap, w.autokill_why, w.waived_gap = w.waived_gap, {}, None
+    g.history.append(replace(marked, deaths=died, leaders=leaders, cancelled=cancelled, autokill_why=why,
+                             waived_gap=gap))
 
 
 def day_record(w: Work, closed: datetime | None) -> DayRecord:
@@ -95,6 +101,7 @@ def day_record(w: Work, closed: datetime | None) -> DayRecord:
         tie=variant.house.tie,
         renamed=_renamed(w),
         majority=(g.seats[ph.majority.holder].nick, ph.majority.at) if ph.majority else None,
+        majority_ends_day=variant.house.majority_ends_day and not runoff,
     )
 
 

@@ -33,6 +33,9 @@ class Work:
     # C-13: (where, input id) -> (the phase it missed, its stamp); a post and a PM may share an id
     late: dict[tuple[Where, str], tuple[str, datetime]] = field(default_factory=dict)
     resolved: list[tuple[str, datetime]] = field(default_factory=list)  # each phase resolved, with when
+    # the day being resolved: seat -> why it leaves as an autokill (H-4, H-5, R-11), for its history record
+    autokill_why: dict[str, str] = field(default_factory=dict)
+    waived_gap: tuple[datetime, datetime] | None = None  # C-14: the day being resolved, its result post's gap
     # GM PM id -> the game before and after it (status.summary)
     commands: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     tallies: dict[int, tuple[list[VotePost], Tally]] = field(default_factory=dict)  # resumable counts (counts.py)

@@ -18,6 +18,7 @@ class ActivityRow:
     seat: str
     nick: str
     posts: int
+    counted: int  # the posts the game's post minimum counts (a quote-only or too short post is shown, not counted)
     first: GamePost | None
     last: GamePost | None
     iso: str  # the player's ISO page, "" when he has no post
@@ -48,7 +49,7 @@ def activity_rows(run: GameRun, number: int, players: list[dict], files: dict[st
         if p["phase"] and _order(p["phase"]) < _order(f"day {number}"):
             continue
         mine = [x for x in posts if x.seat == p["seat"]]
-        rows.append(ActivityRow(p["seat"], p["nick"], len(mine), mine[0] if mine else None,
+        rows.append(ActivityRow(p["seat"], p["nick"], len(mine), sum(x.counts for x in mine), mine[0] if mine else None,
                                 mine[-1] if mine else None, files.get(p["seat"], "")))
     return rows
 

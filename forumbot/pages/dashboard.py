@@ -92,7 +92,7 @@ def to_text(d: dict[str, Any]) -> str:
         m = g.get("majority")
         if m:  # R-12
             lines.append(f"  {m['day']} " + ("ended at majority" if m["ended"] else "has a majority")
-                         + f": {m['nick']}'s post at {m['at']}")
+                         + f": a majority for {m['nick']} since {m['at']}")
         last = g.get("last_tick")
         if last:
             lines.append(f"  last tick: {last['state']}" + (f", {last['phase']}" if last["phase"] else "")

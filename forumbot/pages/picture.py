@@ -211,7 +211,8 @@ def outcome(day: DayData, words: Words, width: int = 130) -> list[str]:
         elif autokilled:
             # H-6: an autokill at this vote means nobody leaves by it; said as the result post said it (H-4, H-5)
             said = " ".join([words.said("day.autokill", nick=nick, why=words.said(
-                f"autokill.{'no_vote' if nick in day.not_voted else 'agitation'}")) for nick in autokilled]
+                "autokill." + day.autokill_why.get(nick, "no_vote" if nick in day.not_voted else "agitation")))
+                for nick in autokilled]
                 + [words.said("day.no_vote_after_autokill")])
         elif day.deaths:
             names = [n for n, _, _ in day.deaths]  # a runoff's «повесить всех» hangs them all (M-7)

@@ -164,7 +164,8 @@ def build_game(g: GamePages) -> dict[str, bytes]:
                opening=urls.get("setup/players", ""), live=live_pictures(g, days, words), lead=lead,
                end_why=_end_why(g, words) if ended else "")
     iso = iso_files(g.run, [p["seat"] for p in players])  # the game thread's public posts, when it has any
-    ctx.update(iso=iso, activity=(lambda n: activity_rows(g.run, n, players, iso)) if public_posts(g.run) else None)
+    ctx.update(iso=iso, activity=(lambda n: activity_rows(g.run, n, players, iso)) if public_posts(g.run) else None,
+               post_minimum=_post_minimum(g))
     files[base + "index.html"] = _html("game.html", ctx)
     for name, page in iso_pages(g.run, players, iso, words.label, lambda more: _html("iso.html", dict(ctx, **more))).items():
         files[base + name] = page
@@ -252,6 +253,12 @@ def _post_link(g: GamePages, input_id: str) -> str:
     if not g.post_url:
         return ""
     return g.post_url.replace("{id}", g.links.get(input_id, input_id))
+
+
+def _post_minimum(g: GamePages) -> int:
+    """R-11's N, 0 when off: the activity table then also shows what the count post counted (a quote-only post is
+    a public post, but not one the minimum counts, and the count post's number must not read as contradicted)."""
+    return int(configure(get_variant(g.setup.variant), g.setup.options).house.post_minimum)
 
 
 def _open_roles(g: GamePages) -> bool:

@@ -87,9 +87,14 @@ RU: dict[str, str] = {
     "season.how": "Рейтинг пересчитан по {n} завершённым играм сезона: все начинают с 1500, после каждой игры рейтинг меняется на 20 × (S − E).",
     # the game thread's activity table and ISO pages (issue 30 item 1)
     "activity.title": "Активность в игровой теме", "activity.player": "Игрок", "activity.posts": "Постов",
-    "activity.first": "Первый пост", "activity.last": "Последний пост", "activity.iso": "все посты",
+    "activity.first": "Первый пост", "activity.last": "Последний пост",
+    "activity.counted": "В зачёт минимума ({n})", "activity.iso": "все посты",
     "iso.title": "Посты игрока {nick} в игровой теме", "iso.count": "Постов: {n}", "game.iso": "Посты в игровой теме",
     # R-5 plurality: the majority and L-n decide nothing (issue 28: «L-1» beside the player who left)
+    # R-12: with majority_ends_day the majority decides when the day ends, even under plurality
+    "day.majority.ends_day": ("Большинство — {need} из {alive}: как только у одного игрока столько голосов, день "
+                              "заканчивается; L-n — сколько голосов кандидату не хватает до большинства"),
+    "day.majority.ended": "День закончился досрочно: у {nick} большинство с {at}",
     "day.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше всех "
                                "голосов; L-n — сколько голосов кандидату не хватает до большинства"),
 }
@@ -169,8 +174,12 @@ EN: dict[str, str] = {
     "season.how": "The rating is recomputed from the season's {n} finished games: everyone starts at 1500 and moves by 20 × (S − E) after each game.",
     # the game thread's activity table and ISO pages (issue 30 item 1)
     "activity.title": "Activity in the game thread", "activity.player": "Player", "activity.posts": "Posts",
-    "activity.first": "First post", "activity.last": "Last post", "activity.iso": "all posts",
+    "activity.first": "First post", "activity.last": "Last post",
+    "activity.counted": "Counted for the minimum ({n})", "activity.iso": "all posts",
     "iso.title": "{nick}'s posts in the game thread", "iso.count": "Posts: {n}", "game.iso": "Posts in the game thread",
+    "day.majority.ends_day": ("Majority: {need} of {alive}: as soon as one player holds that many votes, the day "
+                              "ends; L-n is how many votes a candidate lacks for a majority"),
+    "day.majority.ended": "The day ended early: {nick} has held a majority since {at}",
     "day.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; L-n "
                                "is how many votes a candidate lacks for a majority"),
 }
@@ -187,6 +196,10 @@ class Words:
     def said(self, key: str, **kw: object) -> str:
         """A sentence as the bot's posts say it (forumbot/texts), for a page that restates that post."""
         return self.posts.v._(key, **kw)
+
+    def waiver(self, gap: tuple[datetime, datetime]) -> str:
+        """C-14's line of the result post: why nobody who did not vote left that day."""
+        return self.said("day.downtime", gap=self.posts.v.gap(*gap))
 
     def __call__(self, key: str, **kw: object) -> str:
         return self.table[key].format(**kw) if kw else self.table[key]

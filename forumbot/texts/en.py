@@ -482,7 +482,7 @@ T: dict[str, str] = {
     "count.tie.all": "Tied: {names}. If it stays so at the deadline, every tied leader leaves.",
     "count.tie.first_reached": "Tied: {names}. If it stays so at the deadline, {first} leaves: the first to reach that many votes.",
     "count.tie.no_majority": "Tied: {names}. If it stays so at the deadline, nobody leaves: nobody has a majority.",
-    "status.ended_at_majority": "{phase} ended early at {at}: {nick} held a majority.",
+    "status.ended_at_majority": "{phase} ended early: {nick} held a majority from {at}.",
     "status.majority_pending": "{nick} holds a majority since {at}: the day ends {ends} unless the majority breaks.",
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "from {start} to {end} ({zone})",
@@ -730,7 +730,7 @@ T: dict[str, str] = {
     "gs.don.not_chosen": "don: not chosen yet (the mafia choose him during Setup, M-1)",
     "gs.reserve": "reserve: {names}",
     "gs.offer": "offered: the seat of {nick} to {to}, until {at}",
-    "gs.majority.ended": "{day}: ended at majority, {nick}'s post at {at}",
+    "gs.majority.ended": "{day}: ended at majority, a majority for {nick} since {at}",
     "gs.majority.pending": "{day}: majority for {nick} since {at}; the day ends{ends} unless a change of vote breaks it",
     "gs.majority.ends": " at {at}",
     "gs.late": "late: {where} {item} (stamped {at}) was read after {phase} was resolved; it counts from when it was read",

@@ -486,7 +486,7 @@ T: dict[str, str] = {
     "house.majority_ends_day.True": "День заканчивается, как только у одного игрока больше половины голосов живых",
     "house.majority_ends_day.False": "День идёт до срока, даже когда у кого-то больше половины голосов",
     "house.majority_delay": "После большинства день заканчивается через {n} мин., если большинство не распадётся",
-    "day.ended_at_majority": "День закончился досрочно: у {nick} больше половины голосов живых игроков (сообщение в {at}).",
+    "day.ended_at_majority": "День закончился досрочно: у {nick} больше половины голосов живых игроков (сообщение от {at}).",
     "count.majority": "Большинство — {need} из {alive}.",
     "count.line_to": "{target} — {count}: {voters} (L-{left})",
     "count.tie.runoff": "Ничья: {names}. Если так останется к сроку — перестрелка.",
@@ -494,7 +494,7 @@ T: dict[str, str] = {
     "count.tie.all": "Ничья: {names}. Если так останется к сроку — уходят все лидеры.",
     "count.tie.first_reached": "Ничья: {names}. Если так останется к сроку — уходит {first}: он первым набрал столько голосов.",
     "count.tie.no_majority": "Ничья: {names}. Если так останется к сроку — никто не уходит: ни у кого нет большинства.",
-    "status.ended_at_majority": "{phase} закончился досрочно в {at}: большинство у {nick}.",
+    "status.ended_at_majority": "{phase} закончился досрочно: большинство у {nick} с {at}.",
     "status.majority_pending": "Большинство у {nick} с {at}: день закончится {ends}, если большинство не распадётся.",
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "с {start} до {end} ({zone})",
@@ -744,7 +744,7 @@ T: dict[str, str] = {
     "gs.don.not_chosen": "дон: ещё не выбран (мафия выбирает его в подготовке, M-1)",
     "gs.reserve": "запас: {names}",
     "gs.offer": "предложено: место игрока {nick}; кому: {to}; до {at}",
-    "gs.majority.ended": "{day}: окончен досрочно — большинство, пост игрока {nick} в {at}",
+    "gs.majority.ended": "{day}: окончен досрочно — большинство у игрока {nick} с {at}",
     "gs.majority.pending": "{day}: большинство у игрока {nick} с {at}; день закончится{ends}, если смена голоса его не разрушит",
     "gs.majority.ends": " {at}",
     "gs.late": ("опоздало: {where} {item} (время на форуме {at}) прочитано после итогов фазы «{phase}»; "

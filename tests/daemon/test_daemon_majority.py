@@ -52,11 +52,14 @@ def test_R12_the_tick_after_the_majority_post_posts_the_result_and_the_export_re
         assert not [k for k in keys if "downtime" in k], keys
 
         status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-        assert "день 1: окончен досрочно — большинство, пост игрока Маф1 в 2026-12-01 12:05:00 Europe/Moscow" in status, status
+        # Маф1 holds the majority; the post that made it is М5's: no line may read as Маф1's post
+        assert "день 1: окончен досрочно — большинство у игрока Маф1 с 2026-12-01 12:05:00 Europe/Moscow" in status, status
         board = to_text(dashboard(w.daemon.sessions, w.now))
-        assert "day 1 ended at majority: Маф1's post at" in board, board
+        assert "day 1 ended at majority: a majority for Маф1 since 2026-12-01T" in board, board
+        assert "Маф1's post" not in board, board
         board = to_text(dashboard(w.daemon.sessions, w.now, None, w.config))  # in the game's words (issue 28 item 14)
-        assert "День 1 закончился большинством: пост Маф1 (01.12 12:05 МСК)" in board, board
+        assert "День 1 закончился досрочно: большинство у Маф1 с 01.12 12:05 МСК" in board, board
+        assert "пост Маф1" not in board and "пост игрока" not in status, (board, status)
 
         with w.daemon.sessions.begin() as session:
             rows = session.scalars(select(OutboxRow).where(OutboxRow.status == "sent", OutboxRow.origin == "core")

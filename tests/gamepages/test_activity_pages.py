@@ -31,6 +31,11 @@ def _story() -> Game:
     return g
 
 
+def _cells(table: str) -> str:
+    """The table's markup without the phone's card labels (`data-label`), which these tests do not read."""
+    return re.sub(r' data-label="[^"]*"', "", table)
+
+
 def _add(g: Game, where: Where, phase: str, offset: str, who: str, text: str, id: str, **kw) -> None:  # type: ignore[no-untyped-def]
     g.events.append(Input(g.at(phase, offset), where, who, text, id=id, **kw))
 
@@ -41,7 +46,7 @@ def test_activity_table_per_day_counts_posts_with_the_first_and_last_linked() ->
     files = site(GamePages("a", g.setup(), r.run, post_url=URL))
     day = files["a/day-1.html"].decode()
     table = day[day.index("Активность в игровой теме"):]
-    table = table[:table.index("</table>")]
+    table = _cells(table[:table.index("</table>")])
     m1 = re.search(r"<tr><th scope=\"row\"><a href=\"posts-5.html\"><bdi>М1</bdi></a></th><td>3</td>(.*?)</tr>",
                    table, re.S)
     assert m1 is not None, table
@@ -98,7 +103,7 @@ def test_privacy_canary_no_pm_vote_deleted_or_unread_post_on_the_activity_pages(
     files = site(GamePages("a", g.setup(), r.run, post_url=URL))
     pages = {p: d.decode() for p, d in files.items() if "/posts-" in p}
     day = files["a/day-1.html"].decode()
-    activity = day[day.index("Активность в игровой теме"):]
+    activity = _cells(day[day.index("Активность в игровой теме"):])
     assert pages  # the test could fail: ISO pages were built
     for text in [*pages.values(), activity]:
         for canary in ("canary", "КАНАРЕЙКА", "Всем привет"):
@@ -111,3 +116,30 @@ def test_privacy_canary_no_pm_vote_deleted_or_unread_post_on_the_activity_pages(
     later = g.run("day 2", "+6h")
     assert any(p.id == "future-canary-4" for p in later.run.thread_posts)
     assert "future-canary-4" in site(GamePages("a", g.setup(), later.run, post_url=URL))["a/posts-6.html"].decode()
+
+
+def _minimum_story(language: str) -> Game:
+    g = _story()
+    g.options["post_minimum"] = 2
+    g.language = language
+    return g
+
+
+def test_R11_with_a_post_minimum_the_table_shows_what_the_count_post_counted_beside_every_post() -> None:
+    """R-11 (a GM's walk-through of issue 30): М1's quote-only post is a public post (3 in «Постов») but the
+    count post says 2 for him; without a column for what the minimum counted the page read as contradicting it."""
+    day = site(GamePages("a", _minimum_story("ru").setup(), _minimum_story("ru").run("day 2", "+1h").run,
+                         post_url=URL))["a/day-1.html"].decode()
+    table = day[day.index("Активность в игровой теме"):]
+    table = _cells(table[:table.index("</table>")])
+    assert '<th scope="col">Постов</th><th scope="col">В зачёт минимума (2)</th>' in table, table
+    assert re.search(r"<bdi>М1</bdi></a></th><td>3</td><td>2</td>", table), table
+    assert re.search(r"<bdi>Шериф</bdi></a></th><td>1</td><td>1</td>", table), table
+    english = site(GamePages("a", _minimum_story("en").setup(), _minimum_story("en").run("day 2", "+1h").run,
+                             post_url=URL))["a/day-1.html"].decode()
+    assert '<th scope="col">Posts</th><th scope="col">Counted for the minimum (2)</th>' in english
+
+
+def test_without_a_post_minimum_the_table_has_no_counted_column() -> None:
+    day = site(GamePages("a", _story().setup(), _story().run("day 2", "+1h").run, post_url=URL))["a/day-1.html"]
+    assert "В зачёт минимума" not in day.decode()

@@ -77,6 +77,37 @@ def test_H6_an_autokill_day_shows_no_lynch_as_the_result_post_said(case: tuple[s
         assert leaves.format(nick=nick) not in page, path
 
 
+def _idle_game(language: str) -> GamePages:
+    """Free Hunt with R-11's `post_minimum = 1`, `autokill`: all but Г6 and Г7 write in the game thread on Day 1;
+    Г6 votes, Г7 neither votes nor writes."""
+    g = Game.free_hunt(language=language, options={"post_minimum": 1, "post_minimum_action": "autokill"})
+    for k, who in enumerate(("Ф1", "Ф2", "Ф3", "Док", "Ман", "Г1", "Г2", "Г3", "Г4", "Г5")):
+        g.post("day 1", f"+1h{k}m", who, f"Я {who}, ищу мафию")
+    g.votes("day 1", {who: "Г1" for who in ("Ф1", "Ф2", "Ф3", "Док", "Ман", "Г2", "Г3", "Г4", "Г5", "Г6")})
+    g.vote("day 1", "+2h", "Г1", "Г2")
+    return GamePages("hunt", g.setup(), g.run("night 1", "+1h").run)
+
+
+IDLE_WHY = {"ru": {"Г6": "мало сообщений в игровой теме", "Г7": "нет голоса и мало сообщений в игровой теме"},
+            "en": {"Г6": "too few posts in the game thread", "Г7": "no vote and too few posts in the game thread"}}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_R11_an_autokill_for_too_few_posts_has_the_result_posts_reason_on_the_pages(language: str) -> None:
+    """R-11 (a GM's walk-through of issue 30): the day page and the game page gave every autokill as «нет голоса» or
+    «повторная агитация», so a voter who left for too few posts read as an agitator, and one short of both as a
+    mere no-show; they now give the result post's reason."""
+    g = _idle_game(language)
+    autokill = AUTOKILL_LINES[language][0]
+    said = _said(g, "day 1/result")
+    files = site(g)
+    for nick, why in IDLE_WHY[language].items():
+        line = autokill.format(nick=nick, why=why)
+        assert line in said, said  # the post, as the texts have it
+        for path in ("hunt/day-1.html", "hunt/index.html"):
+            assert line in _page(files, path), (path, _page(files, path)[-3000:])
+
+
 def _misfires_game(language: str) -> GamePages:
     """Moscow: every day all vote ннв / no lynch, the mafia never shoot: three misfires, the town wins (M-6)."""
     g = Game.moscow(language=language)

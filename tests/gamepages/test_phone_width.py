@@ -48,9 +48,14 @@ FRAME = """<!DOCTYPE html><html><body style="margin:0"><pre id="measured"></pre>
 </body></html>"""
 
 
-def _game() -> Game:
+def _game(thread_posts: bool = False) -> Game:
+    """`thread_posts`: R-11's post minimum on and a game-thread post from each player on Day 1, so the day page
+    has its activity table (issue 30: at 412 px its nicknames broke mid-letter and its last column was off screen)."""
     cast = [(LONG if nick == "М4" else nick, role) for nick, role in Game.moscow().cast]
-    g = Game("moscow", cast)
+    g = Game("moscow", cast, options={"post_minimum": 2} if thread_posts else {})
+    if thread_posts:
+        for k, (nick, _) in enumerate(cast):
+            g.post("day 1", f"+0h{k + 1}m", nick, f"Я {nick}, ищу мафию")
     g.votes("day 1", {"М1": "М2", "М3": "М2", LONG: "М2", "М5": "М2", "М6": "М2", "Шериф": "М2"})
     g.vote("day 2", "+1h", "М1", LONG)
     g.vote("day 2", "+2h", "М3", LONG)
@@ -116,9 +121,12 @@ def _chromium(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([binary, *FLAGS, *args], capture_output=True, text=True, check=True)
 
 
-@pytest.mark.parametrize("page", ["day-1.html", "day-2.html", "index.html"])
-def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path: Path, page: str) -> None:
-    for rel, data in _files(_game()).items():
+@pytest.mark.parametrize(("page", "thread_posts"), [("day-1.html", False), ("day-2.html", False),
+                                                  ("index.html", False), ("day-1.html", True)],
+                         ids=["day-1", "day-2", "index", "day-1-activity"])
+def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path: Path, page: str,
+                                                                        thread_posts: bool) -> None:
+    for rel, data in _files(_game(thread_posts)).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
     shown = tmp_path / "p" / page

@@ -130,7 +130,7 @@ def test_issue30_free_hunt_r11_r12_r13_c14_on_phpbb(phpbb_activity_board, tmp_pa
     assert "Kapitan Vrungel — 5" in count and "Маша" in count.split("Kapitan Vrungel — 5", 1)[1].split("\n")[0], count
     assert "Алёна_77 — 2" in count, count  # Маша's later vote for her is not counted
     majority_at = posted_at(game, majority_post)
-    assert (f"День закончился досрочно: у Kapitan Vrungel больше половины голосов живых игроков (сообщение в "
+    assert (f"День закончился досрочно: у Kapitan Vrungel больше половины голосов живых игроков (сообщение от "
             in day2), day2[:1200]
     assert result_due(game, "day 2/result") == majority_at  # the majority-making post's time is the deadline
     assert f"Автокилл: {SILENT} покидает игру (причина — мало сообщений в игровой теме)." in day2, day2[:1200]
