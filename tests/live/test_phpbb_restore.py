@@ -77,7 +77,7 @@ def test_a_deleted_first_vote_and_a_restored_database_on_phpbb(phpbb_restore_boa
 
     # --- the database put back as it was two ticks ago ---------------------------------------------------------
     _backup(copy, database)
-    assert "g1: ночь 1" in game.tick(), "the restored database did not catch up with the forum"  # the summary
+    assert f"{game.name}: ночь 1" in game.tick(), "the restored database did not catch up with the forum"  # the summary
     assert game.bot_posts(gm) == posts, "a post sent again after the restore"
     assert {m.name: sorted(pm.text for pm in m.pms_from(board.bot)) for m in members} == pms, \
         "a PM sent again after the restore"
