@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.errors import FloodLimited, PartlySent
-from forumbot.games.lookup import language_of_row, zone_of
+from forumbot.games.lookup import shown_as
 from forumbot.games.status import phase_words
 from forumbot.store.models import ForumRow, GameRow, OutboxRow
 from forumbot.texts import get_texts
@@ -33,8 +33,9 @@ def tick_summary(sessions: sessionmaker[Session], report) -> list[str]:
             stuck.setdefault(game_name, {})[status] = count
         # times said in the game's zone (issue 17 item 13)
         rows = list(session.scalars(select(GameRow).where(GameRow.name.in_(names))))
-        zones = {g.name: zone_of(g) for g in rows}
-        languages = {g.name: language_of_row(g) for g in rows}
+        shown = {g.name: shown_as(g) for g in rows}
+        languages = {name: language for name, (language, _) in shown.items()}
+        zones = {name: zone for name, (_, zone) in shown.items()}
         waiting = dict(session.execute(
             select(GameRow.name, func.count()).join(OutboxRow, OutboxRow.game_id == GameRow.id)
             .where(GameRow.name.in_(names), OutboxRow.status.in_(("pending", "attempted")))

@@ -32,20 +32,14 @@ def configured_game(config: Config, name: str) -> GameConfig:
     return config.games[name]
 
 
-def zone_of(game: GameRow) -> str:
-    """The game's time zone, "" (UTC) for a stored setup that cannot be read (the summary still prints)."""
+def shown_as(game: GameRow) -> tuple[str, str]:
+    """The game's language and time zone as stored (its setup read once), Russian and "" (UTC) for a stored setup
+    that cannot be read: a broken stored setup is reported elsewhere, and a summary line must not fail."""
     try:
-        return setup_of(game).schedule.timezone
-    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
-        return ""
-
-
-def language_of_row(game: GameRow) -> str:
-    """The game's language as stored, Russian (the default) for a stored setup that cannot be read."""
-    try:
-        return setup_of(game).language
-    except Exception:  # noqa: BLE001 (a broken stored setup is reported elsewhere; a summary line must not fail)
-        return "ru"
+        setup = setup_of(game)
+    except Exception:  # noqa: BLE001
+        return "ru", ""
+    return setup.language, setup.schedule.timezone
 
 
 def setup_of(game: GameRow) -> GameSetup:
