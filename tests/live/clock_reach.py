@@ -25,7 +25,7 @@ NOT_REACHING = {
     # clock or stamp at the times they fold, and those that do not post never call it
     "adapters/memory/forum.py": ("clock: Callable[[], datetime] = field(default=lambda: datetime.now",),
     # the process lists the modules an import loads
-    "tests/test_engine_checkpoints.py": ("import subprocess", "subprocess.run([sys.executable, \"-c\", code]",
+    "tests/engine/test_engine_checkpoints.py": ("import subprocess", "subprocess.run([sys.executable, \"-c\", code]",
                                          '("subprocess", "Popen")'),
     # the process is mypy over the sources: a static check, whose result the clock cannot change (run twice, it
     # also raced the main run's mypy on one cache)

@@ -133,9 +133,9 @@ LONGEST_FIRST = ("clock_ahead_0", "clock_ahead_1", "phpbb_season_board", "phpbb_
 # replaced by another unit module of >= 3 tests.
 FILLERS = ("tests/adapters/test_profile_names.py", "tests/adapters/test_board_zone.py", "tests/adapters/test_discourse.py",
            "tests/test_texts.py", "tests/adapters/test_pm_header.py", "tests/adapters/test_transport_pacing.py",
-           "tests/adapters/test_charset_refusal.py", "tests/test_gm_status_roles.py", "tests/test_gm_help.py",
-           "tests/adapters/test_rough_times.py", "tests/adapters/test_transport.py", "tests/test_positions.py",
-           "tests/test_rules_c13_late.py", "tests/adapters/test_flood_flows.py", "tests/adapters/test_escaping.py",
+           "tests/adapters/test_charset_refusal.py", "tests/engine/test_gm_status_roles.py", "tests/test_gm_help.py",
+           "tests/adapters/test_rough_times.py", "tests/adapters/test_transport.py", "tests/engine/test_positions.py",
+           "tests/engine/test_rules_c13_late.py", "tests/adapters/test_flood_flows.py", "tests/adapters/test_escaping.py",
            "tests/test_authors.py", "tests/adapters/test_detect.py", "tests/adapters/test_capabilities.py",
            "tests/adapters/test_mybbru_flows.py", "tests/test_parse_inflected.py", "tests/adapters/test_flaskbb.py")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from gamekit import HUNT_CAST, MOSCOW_CAST, Game, plain  # noqa: E402
 
@@ -263,7 +263,7 @@ def test_init_template_shows_every_house_rule_commented_and_valid():
 
     from forumbot.rules.house import defaults
 
-    text = (Path(__file__).parent.parent / "forumbot" / "examples" / "forumbot.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "forumbot" / "examples" / "forumbot.toml").read_text(encoding="utf-8")
     lines = {line[2:].split("=")[0].strip(): line[2:] for line in text.splitlines()
              if line.startswith("# ") and "= " in line and line[2:].split("=")[0].strip().isidentifier()}
     house = set(defaults("moscow").__dataclass_fields__) - {"repeat_is_change", "open_roles"} | {"vote_colors", "roles"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from gamekit import START, Game  # noqa: E402
 from randomgames import random_game  # noqa: E402
@@ -27,7 +27,7 @@ from forumbot.game import run  # noqa: E402
 from forumbot.model import Input, Where  # noqa: E402
 
 GAMES = 60
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = sorted([*(ROOT / "forumbot" / "examples").glob("*.json"),
                       *(ROOT / "fixtures" / "transcripts").glob("*.json"),
                       *(ROOT / "fixtures" / "transcripts" / "real").glob("*.json")])

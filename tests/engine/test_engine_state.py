@@ -14,7 +14,7 @@ from forumbot import replay
 from forumbot.engine.fold import play
 from forumbot.engine.state import Fields, Game, freeze, thaw
 
-TRANSCRIPTS = Path(__file__).parent.parent / "fixtures" / "transcripts"
+TRANSCRIPTS = Path(__file__).parents[2] / "fixtures" / "transcripts"
 MUTABLE = (list, dict, set, Counter)
 
 

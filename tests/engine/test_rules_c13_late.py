@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from gamekit import Game, Result, plain  # noqa: E402
 

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from gamekit import DAY, HUNT_CAST, MOSCOW_CAST, NIGHT, Game, plain  # noqa: E402
 from position import Position  # noqa: E402
