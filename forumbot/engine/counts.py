@@ -12,7 +12,8 @@ from typing import Any, Callable
 from forumbot.engine.activity import below
 from forumbot.engine.seats import alive_ids, nick, poster, target_nick
 from forumbot.engine.speech import house_summary, post
-from forumbot.engine.state import rewrite
+from forumbot.engine.state import Game, rewrite, thaw
+from forumbot.engine.table import Table
 from forumbot.engine.work import Work
 from forumbot.model import Agitation, Special, Target, Vote, Where
 from forumbot.rules.ballots import Ballots, Tally, VotePost
@@ -91,6 +92,25 @@ def runoff_votes(w: Work, runoff_posts: list[VotePost] | None = None) -> dict[st
     return {v: t for v, t in votes.items() if g.seats[v].alive and fits(t)}
 
 
+def tally(table: Table, game: Game) -> dict[str, Target]:
+    """The open day's (or runoff's) count as the engine computes it: each vote that counts, voter's seat id ->
+    target (a seat id or a `Special`), in the order the final votes were posted (C-3, M-8, M-10, H-4, H-6); a
+    night's or Setup's is empty. Every post is counted, as at the deadline (C-13's `known` aside)."""
+    w = Work(table, thaw(game))
+    if w.g.phase.kind not in ("day", "runoff"):
+        return {}
+    posts = open_posts(w)
+    found = ballots(w, posts)
+    return found.in_post_order(counted(w, posts, found))
+
+
+def counted(w: Work, posts: list[VotePost], found: Ballots) -> dict[str, Target]:
+    """The votes that count among the open day's or runoff's `posts` (`found` is their ballots)."""
+    if w.g.phase.kind == "runoff":
+        return runoff_votes(w, posts)
+    return {v: t for v, t in found.final.items() if counts(w, v, t)}
+
+
 def edited(w: Work, post_id: str, author: str) -> None:
     """C-11: an edit stamped inside the post's day voids it (default) or changes nothing (first_seen)."""
     ph = w.g.phase
@@ -152,10 +172,7 @@ def count_text(w: Work, final: bool, at: datetime | None = None) -> str:
     ph = w.g.phase
     posts = open_posts(w) if final else known(w, open_posts(w))  # C-13: a deadline's posts were all read by it
     found = ballots(w, posts)
-    if ph.kind == "runoff":
-        votes = runoff_votes(w, posts)
-    else:
-        votes = {v: t for v, t in found.final.items() if counts(w, v, t)}
+    votes = counted(w, posts, found)
     not_voted = [nick(w, s) for s in alive_ids(w) if s not in votes and s not in found.final]
     # straddles() holds only with both times known; the two `is not None` say so to the type checker
     rough = [(poster(w, p), p.text, p.at, p.at_latest) for p in posts

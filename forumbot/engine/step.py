@@ -3,7 +3,7 @@
 the Game it was given never changes. The fold (engine/fold.py) runs the same `handle` on one draft for the whole
 game, freezing only what an undo needs.
 
-Testing one step: build a position (tests/position.py parses one line into a Table and a Game), call `step` or
+Testing one step: build a position (engine/position.py parses one line into a Table and a Game), call `step` or
 `advance`, assert on the Game returned and on the messages. A new kind of input is a branch in `handle`."""
 
 from __future__ import annotations

@@ -17,9 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from gamekit import DAY, HUNT_CAST, MOSCOW_CAST, NIGHT, Game, plain  # noqa: E402
-from position import Position  # noqa: E402
-
 from forumbot.engine.fold import run_from  # noqa: E402
+from forumbot.engine.position import Position  # noqa: E402
 from forumbot.game import run  # noqa: E402
 from forumbot.model import Where  # noqa: E402
 from forumbot.options import option_problems  # noqa: E402
