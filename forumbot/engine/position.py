@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from forumbot.engine.day import runoff_rules
 from forumbot.engine.fold import opened
 from forumbot.engine.phases import open_phase
 from forumbot.engine.state import TEAM_SHOT, Game, freeze, thaw
@@ -48,7 +49,7 @@ PHASES = ("day", "night", "runoff")
 SECTIONS = ("votes", "pms", "misfires", "agitations", "leaders", "maniac_last", "options")  # in line()'s order
 _WORD = re.compile(r"[^\s|>,:=~/]+")  # a nickname or a vote word the line can hold
 _MOVE_WORDS = {kind: MOVE_WORDS[kind][0] for kind in (MoveKind.CHECK, MoveKind.SHOT, MoveKind.HEAL, MoveKind.HUNT)}
-_GUESS_WORDS = {role: word for word, role in reversed(HUNT_STATUS_WORDS.items())}  # the first word of each
+_GUESS_WORDS = {role: word for word, role in reversed(list(HUNT_STATUS_WORDS.items()))}  # the first word of each
 
 
 class PositionError(ValueError):
@@ -77,6 +78,8 @@ class Position:
         setup = GameSetup(variant=variant, seed=1, players=tuple(cast), bot="Бот", gms=("ГМ",), options=options,
                           schedule=Schedule(PLAIN_START, PLAIN_DAY, PLAIN_NIGHT, PLAIN_RUNOFF, "Europe/Moscow"))
         table = make_table(setup)
+        if kind == "runoff" and not table.variant.has_runoff:
+            raise PositionError(f"{variant} has no runoff")
         game, _ = opened(table, PLAIN_START)
         w = Work(table, thaw(game))
         g = w.g
@@ -92,7 +95,7 @@ class Position:
             g.agitations[_spaced(nick)] = int(count)
         if sections.get("leaders"):
             g.leaders = tuple(_spaced(sid) for sid in sections["leaders"].split(","))
-            g.hang_all = table.variant.runoff_is_hang_all(len([s for s in g.seats.values() if s.alive]))
+            g.hang_all = runoff_rules(w).runoff_is_hang_all(len([s for s in g.seats.values() if s.alive]))
         g.maniac_last = _spaced(sections.get("maniac_last", "")) or None
         p = cls(table, freeze(g), opens)
         for vote in sections.get("votes", "").split():

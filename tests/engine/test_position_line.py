@@ -51,6 +51,7 @@ def test_issue27_a_vote_is_written_back_as_the_player_wrote_it() -> None:
     (f"moscow day 1 | {MOSCOW.replace('М6', 'М6=mayor')}", "no role 'mayor'"),
     (f"moscow day 1 | {MOSCOW} | bets М1", "unknown section 'bets'"),
     (f"moscow day 1 | {MOSCOW} | options draw_at", "options: each is key=JSON"),
+    (f"free_hunt runoff 1 | {HUNT} | leaders Г1,Г2", "free_hunt has no runoff"),
 ])
 def test_issue27_a_line_that_is_no_position_is_refused_with_the_part_named(line: str, why: str) -> None:
     with pytest.raises(PositionError, match=why.replace("|", r"\|")):
