@@ -159,7 +159,8 @@ def test_s1_s3_m15_xenforo_a_sign_up_starts_the_game_and_the_mafia_talk_in_a_con
     # the mafia talk in it before Day 1: nothing is answered, nothing is a move or a command (M-15)
     w.now += timedelta(hours=2)
     talk = sorted(mafia)
-    w.board.add_message(conference.id, talk[0], "Знак: трогаю ухо. Начнём с М1.", (w.now - timedelta(minutes=2)).timestamp())
+    w.board.add_message(conference.id, talk[0], "Знак: трогаю ухо. Начнём с М1.",
+                        (w.now - timedelta(minutes=2)).timestamp())
     w.board.add_message(conference.id, talk[1], f"дон {talk[0]}", (w.now - timedelta(minutes=1)).timestamp())
     w.tick()
     assert [w.board.messages[m].author for m in conference.messages] == [BOT, talk[0], talk[1]], "answered in it"
