@@ -58,7 +58,8 @@ def open_next_signups(config: Config, sessions: sessionmaker[Session], now: date
 
 def notify(config: Config, sessions: sessionmaker[Session], before: str, name: str, at: datetime) -> int:
     """S-5 `notify`: a PM to each player of `before` that the sign-up of `name` is open, once (the outbox key is
-    per account), except to anyone who ever PMed the bot `не писать` (`stop`) on this forum. Returns how many."""
+    per account), except to anyone who ever PMed the bot `не писать` (`stop`) on this forum, alone or with others
+    in copy. Returns how many."""
     game = config.games[name]
     forum = config.forums[game.forum]
     escape = escape_markdown if forum.markup == "markdown" else escape_bbcode
@@ -70,8 +71,9 @@ def notify(config: Config, sessions: sessionmaker[Session], before: str, name: s
             return 0
         players = list(session.scalars(select(SeatRow.current_nick).where(SeatRow.game_id == last.id)
                                        .order_by(SeatRow.seat_no)))
+        # S-5: an opt-out counts however it came: to the bot alone ("pm") or to the bot and others ("conv")
         pms = session.execute(select(InputRow.author, InputRow.text).where(
-            InputRow.forum_id == row.forum_id, InputRow.kind == "pm"))
+            InputRow.forum_id == row.forum_id, InputRow.kind.in_(("pm", "conv"))))
         unsubscribed = {account_key(author) for author, text in pms if says_no_notice(text)}
         text = t.signup.season_notice(game.title or game.readable_name, game.signup_thread)
         notices = [Message(at=at, where=Where.PM, to=nick, text=text, key=f"season/notice/{account_key(nick)}")

@@ -1,7 +1,8 @@
-"""C-15: a player asks the bot by PM for the vote count, his own vote or his role PM, and M-15's `конфа` line.
-None of them changes the game, and none answers with anything the player was not already told: the count is the
-public count's text at that moment, the vote is his own post, the role PM is made from what the Setup told him
-(never from who is alive now: H-12's closed hunting would tell the town's count)."""
+"""C-15: a player asks the bot by PM for the vote count, his own vote or his role PM, and M-15's `конфа` line; and
+S-5's `не писать`, which the season's notices read from the store (forumbot/cycle/season.py) and a game only
+acknowledges. None of them changes the game, and none answers with anything the player was not already told: the
+count is the public count's text at that moment, the vote is his own post, the role PM is made from what the Setup
+told him (never from who is alive now: H-12's closed hunting would tell the town's count)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from forumbot.engine.speech import pm
 from forumbot.engine.work import Work
 from forumbot.model import Input, MoveKind, Role
 from forumbot.parse.queries import Query, conference_line, parse_query
+from forumbot.parse.signup import says_no_notice
 
 COUNT_EVERY = timedelta(minutes=10)  # C-15: at most one count a player in 10 minutes
 
@@ -28,10 +30,17 @@ def answered(w: Work, inp: Input, sid: str) -> bool:
         text = relay(w, inp, sid, said)
     elif query is not None:
         text = answer(w, inp, sid, query)
+    elif opts_out(w, inp):
+        text = w.tb.t.players.no_notice_taken()
     else:
         return False
     pm(w, inp.at, sid, text, f"pm/{inp.id}")
     return True
+
+
+def opts_out(w: Work, inp: Input) -> bool:
+    """A PM holding only `не писать` (`stop`), S-5; a player whose nickname is the word keeps it a move (C-12)."""
+    return says_no_notice(inp.text) and not isinstance(w.matcher().match(inp.text), str)
 
 
 def answer(w: Work, inp: Input, sid: str, query: Query) -> str:

@@ -14,6 +14,7 @@ from forumbot.engine.seats import nick, seat_of
 from forumbot.engine.speech import pm
 from forumbot.engine.work import Work
 from forumbot.model import Input
+from forumbot.parse.signup import says_no_notice
 
 
 def mode(w: Work) -> str:
@@ -93,10 +94,15 @@ def shared_pm(w: Work, inp: Input) -> None:
     """A PM written to the bot and others at once (a GM's was read as his command before this, engine/fold.py).
     During Setup a mafia member's is the conference conversation's talk: no move, no answer (M-15). Anyone else's
     is no move either (M-15: moves count only in PMs to the bot), but nothing a player sent is dropped silently:
-    the sender is told once, for this PM, to send it to the bot alone."""
+    the sender is told once, for this PM, to send it to the bot alone; but a `не писать` (S-5), which counts
+    however it is sent (forumbot/cycle/season.py), is acknowledged as taken."""
     sid = seat_of(w, inp.author)
     if mode(w) == "conversation" and w.g.phase.kind == "setup" and sid is not None and w.g.seats[sid].is_mafia:
         w.log.append(f"{w.g.phase.label}: PM {inp.id} from {inp.author} to the bot and others: the conference")
+        return
+    if says_no_notice(inp.text):
+        w.log.append(f"{w.g.phase.label}: PM {inp.id} from {inp.author} to the bot and others: no season notices")
+        pm(w, inp.at, sid or inp.author, w.tb.t.players.no_notice_taken(), f"pm/{inp.id}/shared")
         return
     w.log.append(f"{w.g.phase.label}: PM {inp.id} from {inp.author} to the bot and others: not read, he is told")
     pm(w, inp.at, sid or inp.author, w.tb.t.players.shared_pm_refused(), f"pm/{inp.id}/shared")

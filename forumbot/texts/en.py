@@ -508,6 +508,7 @@ T: dict[str, str] = {
                         "nomination or a command: send those to me in a separate message."),
     "pm.shared_refused": ("This PM went to others besides the bot, so the bot does not read it: moves and commands "
                           "count only in a PM to the bot alone. Send it again with no other recipients."),
+    "pm.no_notice_taken": "Noted: the bot will not write to you about the season's next sign-ups again.",
     "conference.closed": "The conference is closed: from now on the mafia do not talk.",
     "conference.line": "Conference — {nick}: {text}",
     "conference.sent": "Forwarded to the conference: {names}.",

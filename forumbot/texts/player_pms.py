@@ -151,5 +151,9 @@ class PlayerTexts:
     def shared_pm_refused(self) -> str:
         return self.v._("pm.shared_refused")
 
+    def no_notice_taken(self) -> str:
+        """A player's `не писать` (S-5) understood: no sign-up notice will reach him again."""
+        return self.v._("pm.no_notice_taken")
+
     def conference_conversation(self, members: Sequence[str], closes: datetime) -> str:
         return self.v._("conference.conversation", at=self.v.time(closes), names=self.v.names(members, bold=True))

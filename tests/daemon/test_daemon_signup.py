@@ -475,3 +475,39 @@ def test_s5_s1_the_season_notice_links_the_next_games_own_sign_up_thread_where_i
         assert [t.split("\n")[0] for _, t, _ in w.bot_posts("g2/nabor")] == ["[b]Набор в игру: московская мафия[/b]"]
     finally:
         w.close()
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["to-the-bot", "cc"])
+def test_s5_ne_pisat_is_honoured_however_it_arrives_to_the_bot_alone_or_with_others_in_copy(tmp_path, shared):
+    """S-5: a player who answers `не писать` is never PMed about a sign-up again. Written to the bot and others at
+    once (a CC: stored as a "conv", folded as a shared input) it was not read: the season's notice went to him all
+    the same, and the game told him to send it again to the bot alone. Either way it is taken, and he is told so."""
+    w = World(tmp_path, games=SEASON.replace("gap = 2", "gap = 2\nnotify = true"))
+    try:
+        w.start()
+        w.tick()
+        for name in NAMES[:10]:
+            w.now += timedelta(minutes=20)
+            w.post("game", name, "+")
+            w.tick()
+        w.now += timedelta(hours=1)
+        before = len(w.bot_pms())
+        w.forum.add_pm("Петя", "не писать", w.now - timedelta(seconds=30), shared=shared)
+        w.tick()
+        with w.daemon.sessions.begin() as s:
+            kinds = [r.kind for r in s.scalars(select(InputRow).where(InputRow.author == "Петя",
+                                                                      InputRow.kind.in_(("pm", "conv"))))]
+        assert kinds == ["conv" if shared else "pm"]
+        (answer,) = [(to, t.split("\n")[0]) for to, t, _ in w.bot_pms()[before:]]
+        assert answer == ("Петя", "Принято: о наборах в следующие игры сезона бот вам больше не напишет.")
+        stop_game(w.daemon.sessions, w.config, "g1", w.now, "")
+        w.tick()
+        before = len(w.bot_pms())
+        w.now += timedelta(hours=2)
+        w.tick()
+        w.tick()
+        assert game_status(w.daemon.sessions, w.config, "g2", w.now).startswith("g2: идёт")
+        notices = [to for to, _, _ in w.bot_pms()[before:]]
+        assert sorted(notices) == sorted(n for n in NAMES[:10] if n != "Петя")
+    finally:
+        w.close()
