@@ -324,3 +324,49 @@ def test_issue19_the_engine_is_small_modules_of_functions_over_values(tmp_path):
     (tmp_path / "old.py").write_text("import copy\nclass VotesMixin:\n    def f(self):\n"
                                      "        return copy.deepcopy(self.s)\n" + "\n" * 250)
     assert len(_engine_shape(tmp_path)) == 4  # the check can fail
+
+
+def _defined(path: Path) -> set[str]:
+    """The names a module binds itself at its top level (not those it imports)."""
+    names: set[str] = set()
+    statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            statements += [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
+                           *[s for h in getattr(node, "handlers", []) for s in h.body]]
+    return names
+
+
+def _borrowed_names(root: Path) -> list[str]:
+    """`module: name from other` for each name a module of `root`'s package imports from another of its modules
+    (not a package's face) that only imports it: a re-export, partial or whole."""
+    modules = {".".join(p.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in root.rglob("*.py")}
+    found = []
+    for module, path in sorted(modules.items()):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            source = modules.get(node.module or "") if isinstance(node, ast.ImportFrom) else None
+            if source is None or source.name == "__init__.py":
+                continue
+            defined = _defined(source)
+            found += [f"{module}: {a.name} from {node.module}" for a in node.names
+                      if a.name not in defined and f"{node.module}.{a.name}" not in modules]
+    return found
+
+
+def test_issue27_adapters_import_each_name_from_the_module_that_defines_it(tmp_path):
+    """adapters/html/forum.py listed in `__all__` constants of its parts and `ReplyId` of the interface for the
+    engines to import from it (a partial re-export): each engine imports them where they are defined."""
+    assert _borrowed_names(ROOT / "adapters") == []
+    package = tmp_path / "adapters"
+    package.mkdir()
+    (package / "base.py").write_text("from adapters.parts import LIMIT\n\n\nclass Base:\n    pass\n")
+    (package / "parts.py").write_text("LIMIT = 20\n")
+    (package / "engine.py").write_text("from adapters.base import LIMIT, Base\n")
+    assert _borrowed_names(package) == ["adapters.engine: LIMIT from adapters.base"]

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 from adapters.dates import parse_iso
 from adapters.discourse.text import CHUNK, REGULAR, cooked_text, username_lower
-from adapters.html.forum import MAX_INBOX_PAGES
+from adapters.html.inbox import MAX_INBOX_PAGES
 from forumbot.forum.adapter import ForumPM
 from forumbot.errors import FormRejected, PageFormatChanged, PostQueued
 from forumbot.forum.http_page import Page

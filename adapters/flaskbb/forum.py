@@ -25,11 +25,12 @@ from lxml import etree
 
 from adapters.html.dom import clean_text, inner_html, select, select_one, text
 from adapters.html.forms import HtmlForms
-from adapters.html.forum import HtmlForum, ReplyId, same_account
+from adapters.html.forum import HtmlForum
+from adapters.html.inbox import same_account
 from adapters.html.topics import HtmlTopics
 from adapters.flaskbb.profile import FLASKBB
 from adapters.html.profile import HtmlProfile
-from forumbot.forum.adapter import ForumPM, OWN_PM
+from forumbot.forum.adapter import ForumPM, OWN_PM, ReplyId
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged
 from forumbot.markup import escape_markdown
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS

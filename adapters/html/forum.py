@@ -24,14 +24,14 @@ from lxml import etree
 from adapters.html.extract import post_id, query_params
 from adapters.html.hooks import Context
 from adapters.html.dom import select, select_one
-from adapters.html.forms import FORM_MIN_AGE, HtmlForms
-from adapters.html.inbox import MAX_INBOX_PAGES, OWN_PM_LOOKBACK, HtmlInbox, same_account
-from adapters.html.topics import MAX_REREAD_PAGES, HtmlTopics
+from adapters.html.forms import HtmlForms
+from adapters.html.inbox import HtmlInbox
+from adapters.html.topics import HtmlTopics
 from adapters.html.overrides import apply_overrides
 from adapters.html.pagechecks import check_charset, check_complete, check_error_box, check_page, is_login_page
 from adapters.html.profile import HtmlProfile
-from forumbot.forum.adapter import (  # noqa: F401 (ReplyId: the engines import it from here)
-    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPost, ReplyId, ThreadAddressProblem,
+from forumbot.forum.adapter import (
+    ACCOUNTS, COOKIES, REREAD, UNREAD_PMS, AdapterBase, ForumPost, ThreadAddressProblem,
 )
 from forumbot.errors import LoginRequired, PageFormatChanged
 from forumbot.markup import escape_bbcode
@@ -39,10 +39,6 @@ from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
 from forumbot.forum.transport import Transport
 from forumbot.forum.unreadable import UnreadablePost
-
-# The engines import these from here; they live in the parts above.
-__all__ = ["FORM_MIN_AGE", "MAX_INBOX_PAGES", "MAX_REREAD_PAGES", "OWN_PM_LOOKBACK", "HtmlForum", "ReplyId",
-           "merge_intervals", "same_account"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

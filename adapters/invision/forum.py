@@ -38,13 +38,13 @@ from lxml import etree
 
 from adapters.html.extract import extract_posts
 from adapters.html.dom import find, select, select_one, text
-from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.forum import HtmlForum
 from adapters.html.inbox import HtmlInbox
 from adapters.html.pagechecks import check_complete, check_page
 from adapters.html.topics import HtmlTopics
 from adapters.html.profile import HtmlProfile
 from adapters.invision.profile import INVISION
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, ThreadAddressProblem
+from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, ReplyId, ThreadAddressProblem
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 

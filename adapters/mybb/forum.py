@@ -25,10 +25,11 @@ from adapters.dates import parse_forum_date
 from adapters.html.dom import (
     clean_text, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text,
 )
-from adapters.html.forum import HtmlForum, ReplyId, same_account
+from adapters.html.forum import HtmlForum
+from adapters.html.inbox import same_account
 from adapters.html.profile import HtmlProfile
 from adapters.mybb.profile import MYBB, MYBB_MAX_RECIPIENTS
-from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM
+from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, ReplyId
 from forumbot.errors import FormRejected, ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
 

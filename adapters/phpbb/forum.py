@@ -23,11 +23,13 @@ from lxml import etree
 from adapters.html.dom import (
     clean_text, fill, find_form, form_action, form_fields, meta_refresh_url, select, select_one, submit_field, text,
 )
-from adapters.html.forum import FORM_MIN_AGE, HtmlForum, ReplyId, same_account
+from adapters.html.forms import FORM_MIN_AGE
+from adapters.html.forum import HtmlForum
+from adapters.html.inbox import same_account
 from adapters.html.profile import HtmlProfile
 from adapters.html.topics import HtmlTopics
 from adapters.phpbb.profile import PHPBB
-from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW, ThreadAddressProblem
+from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW, ReplyId, ThreadAddressProblem
 from forumbot.errors import FormRejected, FormTransient, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 

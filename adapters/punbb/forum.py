@@ -25,12 +25,12 @@ from adapters.html.extract import extract_posts
 from adapters.html.dom import find, meta_refresh_url, select, select_one, text
 from adapters.html.inbox import cursor_set, same_account
 from adapters.html.forms import HtmlForms
-from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.forum import HtmlForum
 from adapters.html.topics import HtmlTopics
 from adapters.html.pagechecks import error_box
 from adapters.html.profile import HtmlProfile
 from adapters.punbb.profile import PUNBB
-from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
+from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, ReplyId
 from forumbot.errors import (ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PartlySent,
                              PmNotAllowed, PostQueued)
 from forumbot.forum.http_page import Page

@@ -33,10 +33,10 @@ from adapters.html.extract import user_id
 from adapters.html.dom import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.html.forms import HtmlForms
 from adapters.html.inbox import HtmlInbox
-from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.forum import HtmlForum
 from adapters.html.profile import HtmlProfile
 from adapters.smf.profile import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM
+from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, ReplyId
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PostQueued,
 )

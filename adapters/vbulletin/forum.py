@@ -29,11 +29,11 @@ from adapters.html.dom import (
     clean_text, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text,
 )
 from adapters.html.forms import HtmlForms
-from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.forum import HtmlForum
 from adapters.html.profile import HtmlProfile, frozen_map
 from adapters.html.topics import HtmlTopics
 from adapters.vbulletin.profile import VBULLETIN
-from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM
+from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, ReplyId
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 

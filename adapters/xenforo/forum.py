@@ -39,14 +39,14 @@ from lxml import etree
 from adapters.html.extract import page_info
 from adapters.html.dom import select_one
 from adapters.html.forms import HtmlForms
-from adapters.html.forum import HtmlForum, ReplyId
+from adapters.html.forum import HtmlForum
 from adapters.html.profile import HtmlProfile
 from adapters.html.topics import HtmlTopics
 from adapters.xenforo.profile import XENFORO
 from adapters.xenforo import answers
 from adapters.xenforo.pms import Conversations
 from forumbot.forum.adapter import CLOSE_CONVERSATION, CONFERENCE, ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW
-from forumbot.forum.adapter import ThreadAddressProblem
+from forumbot.forum.adapter import ReplyId, ThreadAddressProblem
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
 from forumbot.forum.http_page import Page
