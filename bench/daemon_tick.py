@@ -3,9 +3,10 @@
 Prints, for GAMES running Moscow games (default 20):
 1. the first cycle, which sends every game's player list and ten role PMs;
 2. a cycle with one new PM for one game;
-3. a quiet cycle (nothing new): its wall and CPU time and its SQL statements (the only writes: one UPDATE a game
-   extending its read span, C-14's record of every tick's reads; issue 27 item 7 asks at most 3 statements a game,
-   20 games under 40 ms on a quiet machine).
+3. a quiet cycle (nothing new): its wall and CPU time and its SQL statements. No game is loaded or folded
+   (forumbot/cycle/quiet.py): one query a game (its status and cursors, under its lock), one per forum for every
+   game's fingerprint, and the only write, one UPDATE extending the quiet games' read spans (C-14's record of every
+   tick's reads). Issue 27 item 7 asks at most 3 statements a game, 20 games under 40 ms on a quiet machine.
 Forum requests are in-process, so this is the daemon's own cost: storing, folding, the outbox.
 """
 

@@ -16,7 +16,8 @@ from forumbot.config.types import GameConfig
 from forumbot.errors import PostGone
 from forumbot.engine.results import GameRun
 from forumbot.store.models import CursorRow, InputRow
-from forumbot.store.records import get_cursor, mark_deleted, phase_stream, reread_stream, set_cursor, store_posts
+from forumbot.store.records import (get_cursor, mark_deleted, phase_stream, posts_digest, reread_stream, seen_stream,
+                                    set_cursor, store_posts)
 from forumbot.cycle.context import Context, GameOutcome
 
 log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
@@ -182,3 +183,5 @@ def _reread_topic(ctx: Context, adapter: ForumAdapter, reread: Callable[..., lis
     with ctx.sessions.begin() as session:
         outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
         outcome.stored += mark_deleted(session, forum_id, topic, gone, resolved_at)
+        # what the thread's rows now hold: a later read is compared with these posts (tick.py)
+        set_cursor(session, forum_id, seen_stream(topic), posts_digest(posts))

@@ -45,7 +45,7 @@ from forumbot.engine.tip import tip_holds
 from forumbot.store.checkpoints import fold_with_checkpoints, load_marked_tip, mark_enqueued
 from forumbot.store.models import GameRow, OutboxRow
 from forumbot.store.reads import record_now
-from forumbot.store.records import get_cursor, set_cursor, store_posts, topic_stream
+from forumbot.store.records import get_cursor, posts_digest, seen_stream, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.config.checks import thread_problems
 from forumbot.store.game import as_sent, default_fold, load_game, moot_pending
@@ -55,6 +55,7 @@ from forumbot.cycle.bookkeeping import (
 )
 from forumbot.cycle.context import Context, GameOutcome, TickReport
 from forumbot.cycle.inbox import Inbox
+from forumbot.cycle.quiet import GameView, QuietForum
 from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase
 
 __all__ = ["Context", "GameOutcome", "TickReport", "as_sent", "default_fold", "load_game", "tick"]
@@ -125,6 +126,16 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
     inbox = Inbox(forum_name, forum_id, started, report, skippable=shown)
     if not inbox.skippable:
         inbox.read(ctx, adapter)
+    quiet = QuietForum(ctx, forum_id, started)
+    try:
+        _tick_games(ctx, adapter, forum_name, forum_id, games, started, inbox, quiet, report)
+    finally:
+        quiet.record()  # C-14: the quiet games' reads, together
+
+
+def _tick_games(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: int,
+                games: list[tuple[int, str, int]], started: datetime, inbox: Inbox, quiet: QuietForum,
+                report: TickReport) -> None:
     for game_id, name, _ in games:
         with ctx.locks.hold(f"game:{name}") as mine:
             if not mine:
@@ -133,8 +144,8 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 continue
             # Another tick may have ended the game between our listing it and taking its lock: an ended game
             # is neither read nor folded nor delivered again (issue 7 item 15).
-            with ctx.sessions.begin() as session:
-                status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
+            view = quiet.view(game_id, ctx.config.games[name])  # its status and cursors, in one query
+            status = view.status
             if status == "stopping":  # `game stop`: only its closing post is owed (issue 11 item 11)
                 try:
                     report.games.append(_deliver_stopped(ctx, adapter, ctx.config.games[name], game_id, started))
@@ -147,14 +158,14 @@ def _tick_forum(ctx: Context, forum_name: str, games: list[tuple[int, str, int]]
                 continue
             outcome = GameOutcome(name, "done")
             try:
-                _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
+                _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome, quiet, view)
                 first = outcome.delivery
                 if first is not None and any(key.startswith("reserve/") and key.endswith("/offer")
                                              for key in first.undelivered):
                     # S-4: a refused offer is an input of the game now and passes to the next of the reserve:
                     # folded and delivered in this tick, once (a refusal of that one waits a tick). Other refused
                     # PMs change nothing the fold sends, so they cost the forum no second read of the threads.
-                    _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome)
+                    _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome, quiet)
                     outcome.delivery = first.then(outcome.delivery) if outcome.delivery else first
             except ForumError as e:
                 outcome.state, outcome.error = "error", e
@@ -183,7 +194,10 @@ def _grace(game: GameConfig) -> timedelta:
 
 
 def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, forum_id: int,
-           started: datetime, inbox: Inbox, outcome: GameOutcome) -> None:
+           started: datetime, inbox: Inbox, outcome: GameOutcome, quiet: QuietForum,
+           view: GameView | None = None) -> None:
+    """One game's tick; `view`: its cursors as read under its lock (None: read them), and its quiet mark, which may
+    spare it the fold (forumbot/cycle/quiet.py)."""
     if inbox.error is not None:
         # PMs may be missing, so no fold (it could resolve a night without its moves); and a forum that just
         # failed is not asked for more
@@ -193,9 +207,13 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         adapter.unread_pms_shown()  # type: ignore[attr-defined]  # forget pages read before this game's reads
     skipped: list[unreadable.UnreadablePost] = []  # posts the reader could not read: the GMs are told
     waiting: list[tuple[str, list[ForumPost]]] = []  # players' posts a moderator bot sees held: the GMs are told
+    behind = False  # an own post read that the outbox does not hold as sent: the database is behind the forum
     for topic in game.threads:  # the sign-up's own thread too (S-1), its reserve words counted in the game (S-4)
-        with ctx.sessions.begin() as session:
-            cursor = get_cursor(session, forum_id, topic_stream(topic))
+        if view is not None:
+            cursor = view.cursor(topic)
+        else:
+            with ctx.sessions.begin() as session:
+                cursor = get_cursor(session, forum_id, topic_stream(topic))
         thread = {game.game_thread: "game", game.vote_thread: "vote"}.get(topic, "signup")
         try:
             posts, new_cursor = ctx.retry(adapter, lambda: adapter.fetch_posts(topic, after=cursor))
@@ -207,14 +225,29 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         posts, held = held_posts.split(posts, bot)
         waiting.append((topic, held))
         ctx.hook("after_fetch")
-        if posts or new_cursor != cursor:
+        digest = posts_digest(posts)
+        # the same posts as the read that last stored this thread's (an adapter reads its last page again): no row
+        # can change, so none is compared
+        same = new_cursor == cursor and view is not None and view.seen(topic) == digest
+        if (posts or new_cursor != cursor) and not same:
             with ctx.sessions.begin() as session:
                 outcome.stored += store_posts(session, forum_id, posts, started, topic=topic)
                 set_cursor(session, forum_id, topic_stream(topic), new_cursor)
-                note_if_behind(session, forum_id, game_id, posts, bot)  # issue 26 item 5
+                set_cursor(session, forum_id, seen_stream(topic), digest)
+                behind |= note_if_behind(session, forum_id, game_id, posts, bot)  # issue 26 item 5
         ctx.hook("after_store")
-    record_now(ctx.sessions, game_id, started, _grace(game))  # C-14: every tick's successful read
     until = started - timedelta(seconds=ctx.config.grace_seconds)
+    mark = quiet.mark(view, game, game_id, until) if view is not None and not (
+        outcome.stored or behind or skipped or any(held for _, held in waiting)) else None
+    if mark is not None:
+        pms = inbox.report.pms_stored.get(inbox.name, 0)
+        inbox.before_fold(ctx, adapter, game_id, until)
+        if inbox.error is None and inbox.report.pms_stored.get(inbox.name, 0) == pms:
+            quiet_outcome = quiet.quiet(game, game_id, mark, until, _grace(game))  # C-14: its read recorded too
+            outcome.phase, outcome.delivery = quiet_outcome.phase, quiet_outcome.delivery
+            outcome.held_back, outcome.held_until = quiet_outcome.held_back, quiet_outcome.held_until
+            return
+    record_now(ctx.sessions, game_id, started, _grace(game))  # C-14: every tick's successful read
     inbox.before_fold(ctx, adapter, game_id, until)
     if inbox.error is not None:
         raise inbox.error
@@ -290,6 +323,8 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     # S-3: a cancelled sign-up ends its game too; S-6: a game of the season ended
     if (result.result.winner is not None or result.phase == "signup cancelled") and close_if_drained(ctx, game_id, until):
         publish_standings(ctx.sessions, ctx.config, until)
+    if not outcome.pages_error:
+        quiet.remember(view, game, game_id, setup, inputs, result, until)
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:

@@ -6,6 +6,8 @@ function here compares before it writes.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from typing import Any, Iterable, cast
 
@@ -63,6 +65,18 @@ def phase_stream(game_id: int) -> str:
 
 def reread_stream(game_id: int) -> str:
     return f"game:{game_id}:reread"
+
+
+def seen_stream(topic: str) -> str:
+    """The digest of the posts the last read of `topic` stored (`posts_digest`)."""
+    return f"seen:{topic}"
+
+
+def posts_digest(posts: Iterable[ForumPost]) -> str:
+    """What `store_posts` compares of these posts (`_edited`), as one value: a read giving the same digest as the
+    one that last stored the thread's posts changes no row, so it need not be compared row by row."""
+    seen = [(p.id, p.author, p.text, p.edit_count, p.edited_at is None, getattr(p, "quoted", None)) for p in posts]
+    return hashlib.sha256(json.dumps(seen, ensure_ascii=False).encode()).hexdigest()
 
 
 INBOX = "inbox"

@@ -1,13 +1,16 @@
 """A 20-game tick over the memory forum with no new input does no write to the database but C-14's record of each
 game's read (issue 3, "Done means" 6; issue 30 item 4): quiet cycles every few minutes must not churn the disk, and
-a quiet game's read moves the end of its open span of successful reads in one UPDATE."""
+the quiet games' reads move the ends of their open spans of successful reads in one UPDATE. Nor does it load or
+fold a quiet game: at most 3 statements a game (issue 27 item 7, forumbot/cycle/quiet.py)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from daemon_world import STARTED, World, game_toml
-from sqlalchemy import event
+from sqlalchemy import event, select
+
+from forumbot.store.models import ReadSpanRow
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
 
@@ -33,5 +36,22 @@ def test_a_quiet_tick_over_20_games_writes_nothing(tmp_path):
     assert [g.state for g in report.games] == ["done"] * 20
     writes = [s for s in statements if s.lstrip().upper().startswith(WRITES)]
     spans = [s for s in writes if s.lstrip().upper().startswith("UPDATE READ_SPANS SET LAST_AT")]
-    assert len(spans) == 20 and writes == spans, writes  # C-14: one statement per game, no row added
-    assert statements  # it did read: the listener saw the cycle
+    assert len(spans) == 1 and writes == spans, writes  # C-14: one statement for the 20 games, no row added
+    assert len(statements) <= 3 * 20, statements  # issue 27 item 7: no game loaded nor folded
+    with w.daemon.sessions.begin() as session:  # C-14: every game's read is recorded all the same
+        ends = list(session.execute(select(ReadSpanRow.game_id, ReadSpanRow.last_at, ReadSpanRow.ok)))
+    assert len(ends) == 20 and {(at, ok) for _, at, ok in ends} == {(w.now, True)}
+
+
+def test_a_quiet_game_still_resolves_its_deadline(tmp_path):
+    """A deadline coming is not "nothing new" (C-11, C-14): the tick at it folds the game although no input came."""
+    w = World(tmp_path, games=game_toml("g1"))
+    w.start("g1")
+    w.now = STARTED + timedelta(minutes=1)
+    w.tick()
+    w.now += timedelta(minutes=1)
+    w.tick()
+    w.now += timedelta(minutes=1)
+    assert w.tick().games[0].phase == "setup"  # quiet
+    w.now = STARTED + timedelta(days=2)  # past Setup's deadline: Day 1 opens with no new input
+    assert w.tick().games[0].phase.startswith("day")
