@@ -65,8 +65,8 @@ def check_standings(game: LiveGame, names: list[str], games: list[tuple[dict[str
                     site: Path) -> dict:
     """S-6 over the season's games `names`, each won by the town and given here as (its seats' sides at the end,
     the modkilled): `season standings --json` ranks exactly those seats by the rating `rated` computes, the same
-    bytes twice; `--pages` writes the same document into the season index, whose page names both games and every
-    ranked player. Returns the document."""
+    bytes twice; `--pages` writes the same document into the season index, whose page counts the games and names
+    each of them and every ranked player. Returns the document."""
     ratings = rated(games)
     done = game.cli("season", "standings", "--json")
     assert done.returncode == 0, done.stderr
@@ -89,5 +89,6 @@ def check_standings(game: LiveGame, names: list[str], games: list[tuple[dict[str
         text.stdout + text.stderr
     assert json.loads((site / "standings.json").read_text(encoding="utf-8")) == doc
     index = (site / "index.html").read_text(encoding="utf-8")
+    assert f"Рейтинг пересчитан по {len(names)} завершённым играм сезона" in index, index[-3000:]
     assert all(name in index for name in names) and all(r["nick"] in index for r in rows), index[-3000:]
     return doc
