@@ -50,6 +50,9 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
     "phpbb_board": ("phpbb", {"FLOOD": "1"}, 0),
     "phpbb_season_board": ("phpbb", {"FLOOD": "1"}, 2000),  # two games in a row, beside the whole-game test
     "mybb_board": ("mybb", {"POST_FLOOD": "2", "PM_FLOOD": "2", "MIN_MSG": "1"}, 0),
+    # MyBB's season (test_mybb_season.py), on a clock of its own as phpbb_season_board is; floods of 1 s (the bot
+    # paces 2 s a send): its ~40 PMs sat out 4 s each at 2 s, most of the test's time
+    "mybb_season_board": ("mybb", {"POST_FLOOD": "1", "PM_FLOOD": "1", "MIN_MSG": "1"}, 2000),
     # the same boards again for the short checks (idle requests, an inbox past one page), beside the whole games:
     # on the game's board they queued behind it, and that worker ran 14 minutes
     "phpbb_side_board": ("phpbb", {"FLOOD": "1"}, 3000),
@@ -96,13 +99,13 @@ BOARD_SPECS: dict[str, tuple[str, dict[str, str], int]] = {
 # live; FluxBB's stock board shows seconds, as FluxBB itself does out of the box (install.php's o_time_format H:i:s;
 # fluxbb.sh sets H:i, as Russian boards do).
 EXACT_TIMES = {"phpbb_board", "phpbb_season_board", "phpbb_side_board", "phpbb_pages_board", "phpbb_restore_board",
-               "phpbb_activity_board", "mybb_board", "mybb_side_board", "mybb_pages_board", "mybb_merge_board",
-               "smf_board", "fluxbb_board", "fluxbb_stock_board"}
+               "phpbb_activity_board", "mybb_board", "mybb_season_board", "mybb_side_board", "mybb_pages_board",
+               "mybb_merge_board", "smf_board", "fluxbb_board", "fluxbb_stock_board"}
 
 
 # The boards whose PHP runs on a clock the test drives together with the bot's ticks' (shared_clock.py): a deadline
 # passes when the test moves the clock, not after a wait the machine's speed could outrun.
-ON_A_SHARED_CLOCK = {"phpbb_activity_board", "phpbb_season_board"}
+ON_A_SHARED_CLOCK = {"phpbb_activity_board", "phpbb_season_board", "mybb_season_board"}
 
 
 def unavailable(reason: str) -> None:
@@ -123,12 +126,13 @@ def unavailable(reason: str) -> None:
 # With .ci/run's 18 workers every group of more than ~5 minutes starts at once, in the order of their times in
 # .ci/run on 2026-12-04 (pytest 919 s; each group's setup and tests summed): the year-ahead rerun's two shards,
 # then the season (670 s) down to the phpBB pages game (362 s) and the vBulletin emulator games (386 s); the
-# groups under ~5 minutes follow on the workers that end first, then the unit modules.
+# groups under ~5 minutes follow on the workers that end first (MyBB's season: ~290 s alone under a load of 50),
+# then the unit modules.
 LONGEST_FIRST = ("clock_ahead_0", "clock_ahead_1", "phpbb_season_board", "phpbb_side_board", "phpbb_stock_board",
                  "mybb_side_board", "smf_board", "fluxbb_stock_board", "smf_stock_board", "phpbb_board",
                  "phpbb_activity_board", "mybb_stock_board", "phpbb_restore_board", "fluxbb_board", "mybb_board",
-                 "emulator_vbulletin", "phpbb_pages_board", "mybb_pages_board", "flaskbb", "mybb_merge_board",
-                 "xenforo_games", "emulator_invision", "emulator_mybbru")
+                 "emulator_vbulletin", "phpbb_pages_board", "mybb_pages_board", "mybb_season_board", "flaskbb",
+                 "mybb_merge_board", "xenforo_games", "emulator_invision", "emulator_mybbru")
 # Fast modules of pure unit tests (under a second each), the fillers above; a module gone from this list is
 # replaced by another unit module of >= 3 tests.
 FILLERS = ("tests/adapters/test_profile_names.py", "tests/adapters/test_board_zone.py", "tests/adapters/test_discourse.py",

@@ -83,14 +83,16 @@ ADAPTER_ENGINE = {"fluxbb": "punbb"}
 class LiveGame:
     def __init__(self, board: Board, tmp: Path, name: str, variant: str, roles: dict[str, str],
                  bot_intervals: dict[str, float], options: str = "", players: list[str] | None = None,
-                 forum_settings: str = "", hours: tuple[float, float] = (48, 24)) -> None:
+                 forum_settings: str = "", hours: tuple[float, float] = (48, 24), signup: str | None = None) -> None:
+        """`signup`: the keys of `[games.NAME.signup]`, for a game that takes its players from a sign-up (S-1):
+        no players given, `game start` opens the sign-up."""
         self.board, self.tmp, self.name = board, tmp, name
         self.hours = hours  # a day's and a night's length: short where a test needs real deadlines
         self.config = tmp / "forumbot.toml"
         self.env = {**os.environ, PASSWORD_ENV: board.password, "PYTHONPATH": str(ROOT)}
         self.log = tmp / "ticks.log"
         self.game_topic, self.vote_topic = board.env["GAME_TOPIC"], board.env["VOTE_TOPIC"]
-        self.players = list(players or board.players)
+        self.players = [] if signup is not None else list(players or board.players)
         intervals = ", ".join(f"{k} = {v}" for k, v in bot_intervals.items())
         self.config.write_text(f"""poll_seconds = 60
 grace_seconds = 0
@@ -104,7 +106,7 @@ login = "{board.bot}"
 password_env = "{PASSWORD_ENV}"
 intervals = {{ {intervals} }}
 {forum_settings}
-""" + self._game_table(variant, roles, options), encoding="utf-8")
+""" + self._game_table(variant, roles, options, signup), encoding="utf-8")
         done = self.cli("db", "upgrade")
         assert done.returncode == 0, done.stderr
         self.start()
@@ -152,11 +154,12 @@ options = {{ {options} }}
             f.write(game._game_table(variant, roles, options, signup))
         return game
 
-    def season(self, games: list[str], gap_hours: float = 0) -> None:
-        """`[season]` (S-5) added to the config: `games` in the order they run."""
+    def season(self, games: list[str], gap_hours: float = 0, notify: bool = False) -> None:
+        """`[season]` (S-5) added to the config: `games` in the order they run; `notify`: the players of a game
+        that ended are told by PM that the next sign-up is open."""
         listed = ", ".join(f'"{g}"' for g in games)
         with open(self.config, "a", encoding="utf-8") as f:
-            f.write(f"\n[season]\ngames = [{listed}]\ngap = {gap_hours}\n")
+            f.write(f"\n[season]\ngames = [{listed}]\ngap = {gap_hours}\nnotify = {str(notify).lower()}\n")
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
         return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])

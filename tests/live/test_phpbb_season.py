@@ -23,10 +23,7 @@ Phases move only by GM PMs, each folded by the next tick (the bot's account show
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
-import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -34,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from livegame import RU_ROLE, LiveGame
+from seasonkit import SIDE, between, check_standings, ended_at, new_pms, pm_ids, tick_until_ended
 from shared_clock import SharedClock
 
 pytestmark = pytest.mark.live
@@ -41,7 +39,6 @@ pytestmark = pytest.mark.live
 CAST = 'cast = { mafia = 1, don = 1, sheriff = 1 }'  # R-10: 7 players, 4 civilians
 ROLES_1 = {"Маша": "sheriff", "Кот Баюн": "don", "Lucky_Strike": "mafia"}
 ROLE_OF = {ru: role for role, ru in RU_ROLE.items()}
-SIDE = {"sheriff": "town", "civilian": "town", "doctor": "town", "mafia": "mafia", "don": "mafia"}
 SAY = "Сезон открыт: первая партия, удачи всем!"
 OPENING = "Игра начинается. Игроки:"
 GAP = timedelta(minutes=15)  # season.gap: g2's sign-up opens this long after g1 ended (S-5)
@@ -50,27 +47,6 @@ LEAVER, RESERVE = "Алёна_77", "Kapitan Vrungel"
 # g2's sign-up: the seven who join, in the order of their «+» (Алёна_77 joins second, then leaves)
 JOINERS = ["Шарик", "Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike", "ёжик", "Печкин 2000"]
 REPLACED = "Шарик"  # the GM's `замена Шарик` offers his seat to the reserve: Kapitan Vrungel takes it (S-4)
-
-
-def new_pms(member, bot: str, seen: set[str]) -> list[str]:
-    return [m.text for m in member.pms_from(bot) if m.id not in seen]
-
-
-def pm_ids(member, bot: str) -> set[str]:
-    return {m.id for m in member.pms_from(bot)}
-
-
-def tick_until_ended(game: LiveGame) -> None:
-    for _ in range(3):
-        game.tick()
-        status = game.cli("game", "status", game.name).stdout
-        if status.startswith(f"{game.name}: окончена"):
-            return
-    raise AssertionError(f"{game.name} did not end: {status}")
-
-
-def between(text: str, start: str, end: str) -> str:
-    return text.split(start, 1)[1].split(end, 1)[0]
 
 
 def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_standings(phpbb_season_board, tmp_path):
@@ -275,46 +251,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     # === the standings (S-6): both games, recomputed from their seats at the end ================================
     games = [({n: SIDE[ROLES_1.get(n, "civilian")] for n in g1.players}, {"Lucky_Strike"}),
              ({n: SIDE[roles_2[n]] for n in seated}, {last_mafioso})]
-    ratings = rated(games)
-    done = g2.cli("season", "standings", "--json")
-    assert done.returncode == 0, done.stderr
-    doc = json.loads(done.stdout)
-    assert [(g["game"], g["winner"]) for g in doc["games"]] == [("g1", "town"), ("g2", "town")], doc["games"]
-    rows = doc["standings"]
-    assert {r["nick"] for r in rows} == set(ratings) and REPLACED not in ratings  # replaced: not rated (S-6)
-    for r in rows:
-        nick = r["nick"]
-        assert abs(float(r["rating"]) - ratings[nick]) < 0.051, (nick, r["rating"], ratings[nick])
-        assert r["games"] == sum(nick in seats for seats, _ in games), r
-        assert r["modkills"] == sum(nick in modkilled for _, modkilled in games), r
-        assert r["wins"] == sum(seats.get(nick) == "town" for seats, _ in games), r
-    assert [float(r["rating"]) for r in rows] == sorted((float(r["rating"]) for r in rows), reverse=True)
-    assert [r["place"] for r in rows][0] == 1
-    again = g2.cli("season", "standings", "--json")
-    assert again.stdout == done.stdout, "the same exports gave another table"
-    text = g2.cli("season", "standings", "--pages", str(tmp_path / "site"))
-    assert text.returncode == 0 and text.stdout.startswith("2 finished game(s): g1, g2"), text.stdout + text.stderr
-    assert json.loads((tmp_path / "site" / "standings.json").read_text(encoding="utf-8")) == doc
+    doc = check_standings(g2, ["g1", "g2"], games, tmp_path / "site")
+    assert REPLACED not in {r["nick"] for r in doc["standings"]}  # replaced: not rated (S-6)
     print(f"\nphpBB season: {time.monotonic() - t0:.0f} s, {posts} bot posts, {pms} bot PMs; log: {g1.log}")
 
-
-def rated(games: list[tuple[dict[str, str], set[str]]]) -> dict[str, float]:
-    """S-6's rating, computed here on its own: each game (its seats' sides at the end, the town won, the
-    modkilled scoring 0) moves each player by K × (S − E) against the mean ratings at its start."""
-    ratings: dict[str, float] = {}
-    for sides, forfeited in games:
-        start = {n: ratings.get(n, 1500.0) for n in sides}
-        for nick, side in sides.items():
-            mine = [start[n] for n, s in sides.items() if s == side]
-            others = [start[n] for n, s in sides.items() if s != side]
-            e = 1 / (1 + 10 ** ((sum(others) / len(others) - sum(mine) / len(mine)) / 400))
-            score = 0.0 if nick in forfeited else 1.0 if side == "town" else 0.0
-            ratings[nick] = start[nick] + 20 * (score - e)
-    return ratings
-
-
-def ended_at(game: LiveGame, name: str) -> datetime:
-    with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        stored = db.execute("SELECT ended_at FROM games WHERE name = ?", (name,)).fetchone()[0]
-    at = datetime.fromisoformat(stored)
-    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
