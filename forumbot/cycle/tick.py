@@ -39,6 +39,7 @@ from forumbot.engine.results import GameRun
 from forumbot.game import for_pages
 from forumbot.model import GameSetup, Input
 from forumbot.engine.checkpoint import Tip
+from forumbot.engine.replacement import is_offer_key
 from forumbot.engine.results import stale_interim
 from forumbot.engine.setup import downtime_lengths
 from forumbot.engine.tip import tip_holds
@@ -160,8 +161,7 @@ def _tick_games(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: 
             try:
                 _cycle(ctx, adapter, ctx.config.games[name], game_id, forum_id, started, inbox, outcome, quiet, view)
                 first = outcome.delivery
-                if first is not None and any(key.startswith("reserve/") and key.endswith("/offer")
-                                             for key in first.undelivered):
+                if first is not None and any(is_offer_key(key) for key in first.undelivered):
                     # S-4: a refused offer is an input of the game now and passes to the next of the reserve:
                     # folded and delivered in this tick, once (a refusal of that one waits a tick). Other refused
                     # PMs change nothing the fold sends, so they cost the forum no second read of the threads.

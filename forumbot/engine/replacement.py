@@ -108,8 +108,8 @@ def _offer(w: Work, base: Offer, name: str, at: datetime) -> None:
     setup: ReserveSetup = w.tb.setup.reserve  # type: ignore[assignment]
     offer = replace(base, to=name, until=at + setup.offer_hours)
     g.reserve = replace(g.reserve, offers=(*g.reserve.offers, offer))
-    nick, key = t.v.b(g.seats[offer.seat].nick), f"reserve/{offer.command}/{len(offer.passed)}"
-    pm(w, at, name, t.v._("reserve.offer", nick=nick, until=t.v.time(offer.until)), f"{key}/offer")
+    nick, key = t.v.b(g.seats[offer.seat].nick), offer_key(offer).removesuffix("/offer")
+    pm(w, at, name, t.v._("reserve.offer", nick=nick, until=t.v.time(offer.until)), offer_key(offer))
     to_gms(w, at, t.v._("reserve.offered", nick=nick, to=t.v.b(name), until=t.v.time(offer.until)), f"{key}/offered")
 
 
@@ -154,14 +154,28 @@ def answer_offer(w: Work, inp: Input, offer: Offer) -> None:
         to_gms(w, inp.at, t.v._("reserve.accepted", to=t.v.b(inp.author), nick=t.v.b(nick)), f"{key}/accepted")
 
 
+def offer_key(offer: Offer) -> str:
+    """The outbox key of the offer's PM: `reserve/CMD/N/offer`, N the players passed over before its recipient."""
+    return f"{OFFER_KEY_PREFIX}{offer.command}/{len(offer.passed)}{OFFER_KEY_SUFFIX}"
+
+
+# The outbox keys of offers begin and end so (the store selects them with SQL LIKE 'reserve/%/offer').
+OFFER_KEY_PREFIX, OFFER_KEY_SUFFIX = "reserve/", "/offer"
+
+
+def is_offer_key(key: str) -> bool:
+    """Whether the bot's PM under this outbox key is a reserve offer (S-4), the one PM whose refusal by the forum
+    changes what the game sends (the offer passes on at once); the shell asks this rather than reading keys."""
+    return key.startswith(OFFER_KEY_PREFIX) and key.endswith(OFFER_KEY_SUFFIX)
+
+
 def undelivered(w: Work, inp: Input) -> None:
     """The forum refused for good to deliver the bot's PM `inp.text` (its message key) to `inp.author`: when it
     was an offer still open to him (S-4: a full inbox), the offer passes to the next of the reserve at once. The
     offer is known by its recipient and its round (the key's `reserve/CMD/N/offer`, N the players passed over
     before him), not by CMD, the GM's PM id, which a replay of the export numbers anew."""
-    prefix, _, tail = inp.text.rpartition("/")
-    offer = offer_to(w, inp.author) if prefix.startswith("reserve/") and tail == "offer" else None
-    if offer is None or prefix.rpartition("/")[2] != str(len(offer.passed)):
+    offer = offer_to(w, inp.author) if is_offer_key(inp.text) else None
+    if offer is None or inp.text.removesuffix(OFFER_KEY_SUFFIX).rpartition("/")[2] != str(len(offer.passed)):
         w.log.append(f"{w.g.phase.label}: the forum did not deliver {inp.text} to {inp.author}; the GMs were told")
         return
     w.log.append(f"{w.g.phase.label}: the forum did not deliver the offer {inp.text} to {inp.author}: passed on")

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config.types import Config, GameConfig
+from forumbot.engine.replacement import OFFER_KEY_PREFIX, OFFER_KEY_SUFFIX
 from forumbot.engine.results import GameRun
 from forumbot.model import GameSetup, Input, Where
 from forumbot.engine.results import moot_acks, stale_interim
@@ -237,7 +238,7 @@ def _members_by_game(session: Session, config: Config, of: GameRow) -> dict[int,
         nicks[game_id].add(nick.casefold())
     # S-4: a reserve player offered a seat answers by PM (the key engine/replacement.py gives an offer)
     offered = select(OutboxRow.game_id, OutboxRow.to).where(OutboxRow.game_id.in_(list(games)),
-                                                            OutboxRow.key.like("reserve/%/offer"))
+                                                            OutboxRow.key.like(f"{OFFER_KEY_PREFIX}%{OFFER_KEY_SUFFIX}"))
     for game_id, offered_to in session.execute(offered):
         nicks[game_id].add((offered_to or "").casefold())
     members: dict[int, _Member] = {}

@@ -89,8 +89,8 @@ def store_posts(session: Session, forum: int, posts: Iterable[ForumPost], now: d
     `topic`: the thread as the config names it (and as it was asked for), which is how games find their
     posts; an adapter may spell `ForumPost.topic` differently (an id for a URL).
     """
-    return _store(session, forum, "post", [
-        dict(topic=topic if topic is not None else p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
+    return _store(session, forum, [
+        dict(kind="post", topic=topic if topic is not None else p.topic, item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.posted_at,
              edited_at=p.edited_at, edit_count=p.edit_count, subject="", text=p.text, html=p.html,
              quoted=bool(getattr(p, "quoted", False)), posted_latest=getattr(p, "posted_latest", None))
         for p in posts
@@ -101,13 +101,12 @@ def store_pms(session: Session, forum: int, pms: Iterable[ForumPM], now: datetim
     """Store new PMs: one to the bot alone as a "pm", one written to the bot and others at once (the mafia's
     conference conversation, M-15, or a CC) as a "conv": a game reads it as no move (its sender is told so, the
     mafia's talk in their conversation aside) but a GM's as his command (forumbot/engine/conference.py)."""
-    pms = list(pms)
-    return sum(_store(session, forum, kind, [
-        dict(topic="", item_id=p.id, author=p.author, author_id=p.author_id, posted_at=p.sent_at,
-             edited_at=None, edit_count=0, subject=p.subject, text=p.text, html=p.html, quoted=None,
-             posted_latest=getattr(p, "sent_latest", None))
-        for p in pms if getattr(p, "shared", False) == shared
-    ], now) for kind, shared in (("pm", False), ("conv", True)))
+    return _store(session, forum, [
+        dict(kind="conv" if getattr(p, "shared", False) else "pm", topic="", item_id=p.id, author=p.author,
+             author_id=p.author_id, posted_at=p.sent_at, edited_at=None, edit_count=0, subject=p.subject,
+             text=p.text, html=p.html, quoted=None, posted_latest=getattr(p, "sent_latest", None))
+        for p in pms
+    ], now)
 
 
 # an input kind (at most 10 characters, the column's width): the forum refused for good to deliver one of the
@@ -120,12 +119,13 @@ def store_undelivered(session: Session, game_id: int, outbox_id: int, key: str, 
     inbox, PMs closed): stored as an input of that game (topic: the game's name), so its fold sees it (S-4: an offer
     it carried passes on) and an export carries it. Stored once per outbox row."""
     game = session.get_one(GameRow, game_id)
-    return _store(session, game.forum_id, REFUSED_PM, [
-        dict(topic=game.name, item_id=str(outbox_id), author=to, author_id=None, posted_at=now, edited_at=None,
-             edit_count=0, subject="", text=key, html="", quoted=None, posted_latest=None)], now)
+    return _store(session, game.forum_id, [
+        dict(kind=REFUSED_PM, topic=game.name, item_id=str(outbox_id), author=to, author_id=None, posted_at=now,
+             edited_at=None, edit_count=0, subject="", text=key, html="", quoted=None, posted_latest=None)], now)
 
 
-def _store(session: Session, forum: int, kind: str, items: list[dict], now: datetime) -> int:
+def _store(session: Session, forum: int, items: list[dict], now: datetime) -> int:
+    """Store `items` (each with its input `kind`), one query a thread for the rows already known."""
     if not items:
         return 0
     changed = 0
@@ -133,13 +133,14 @@ def _store(session: Session, forum: int, kind: str, items: list[dict], now: date
     for item in items:
         by_topic.setdefault(item["topic"], []).append(item)
     for topic, group in by_topic.items():
-        ids = [item["item_id"] for item in group]
-        known = {row.item_id: row for row in session.scalars(select(InputRow).where(
-            InputRow.forum_id == forum, InputRow.kind == kind, InputRow.topic == topic, InputRow.item_id.in_(ids)))}
+        ids, kinds = sorted({item["item_id"] for item in group}), sorted({item["kind"] for item in group})
+        known = {(row.kind, row.item_id): row for row in session.scalars(select(InputRow).where(
+            InputRow.forum_id == forum, InputRow.kind.in_(kinds), InputRow.topic == topic,
+            InputRow.item_id.in_(ids)))}
         for item in group:
-            row = known.get(item["item_id"])
+            row = known.get((item["kind"], item["item_id"]))
             if row is None:
-                values = dict(item, forum_id=forum, kind=kind, first_text=item["text"],
+                values = dict(item, forum_id=forum, first_text=item["text"],
                               first_edited_at=item["edited_at"], first_seen_at=now, first_quoted=item["quoted"])
                 changed += insert_ignore(session, InputRow, values, ["forum_id", "kind", "topic", "item_id"])
             elif _edited(row, item):  # the first stamp stays: a later read of a rough time only drifts (C-1)

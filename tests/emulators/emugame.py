@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
 
-from livegame import HANG_GUARD, IDLE_SUMMARY, LiveGame  # noqa: E402
+from livegame import HANG_GUARD, LiveGame  # noqa: E402
+from tick_summary import IDLE_SUMMARY  # noqa: E402
 
 from board import Emulator, Request, Response  # noqa: E402
 
@@ -167,8 +168,6 @@ class EmuGame(LiveGame):
             wait_past_the_minute()
 
     def settle(self, engine: str = "", most: int = 5) -> None:
-        from livegame import IDLE_SUMMARY
-
         for _ in range(most):
             if IDLE_SUMMARY.search(self.tick()):
                 return

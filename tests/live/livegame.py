@@ -25,12 +25,11 @@ from pathlib import Path
 import pytest
 
 from boards import HANG_GUARD, Board, Member, live_required
+from tick_summary import IDLE_SUMMARY
 
 # the role names of the role PMs («Ваша роль: шериф.»)
 RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель",
            "doctor": "доктор", "maniac": "маньяк"}
-# a tick's summary line that queued and sent nothing, in the game's language (forumbot/cycle/summary.py)
-IDLE_SUMMARY = re.compile(r"(?<!\d)0 message\(s\) queued, 0 sent|в очередь поставлено: 0, отправлено: 0(?!\d)")
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PASSWORD_ENV = "FORUMBOT_LIVE_BOT_PASSWORD"

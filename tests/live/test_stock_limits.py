@@ -33,22 +33,11 @@ import pytest
 
 from forumbot.forum.transport_settings import MAX_FLOOD_WAIT, PACE_MARGIN
 from livegame import MARKER, LiveGame
+from tick_summary import deferred
 
 pytestmark = pytest.mark.live
 
 WAITED = re.compile(r"waiting (\d+(?:\.\d+)?) s for the forum's ([\w+]+) flood timer")
-# the tick's summary line, in the game's language (these games are Russian; the English form kept for any other)
-DEFERRED = re.compile(r"(?:(\d+) sent, deferred: (\d+) message\(s\) wait for the forum's flood limit"
-                      r"(?:, next try in (\d+) s)?|отправлено: (\d+), отложено из-за флуд-лимита форума: (\d+)"
-                      r"(?:, следующая попытка через (\d+) с)?) \((.*?)\)")
-
-
-def deferred_sent(m: re.Match[str]) -> int:
-    return int(m.group(1) or m.group(4))
-
-
-def deferred_retry(m: re.Match[str]) -> float:
-    return float(m.group(3) or m.group(6) or 0)
 REFUSED = "refused as too soon"
 
 
@@ -70,7 +59,7 @@ class Ticks:
 
     @property
     def deferrals(self) -> int:
-        return sum(bool(DEFERRED.search(out)) for out in self.outputs)
+        return sum(deferred(out) is not None for out in self.outputs)
 
     def drain(self, game: LiveGame, limit: int) -> int:
         """Tick until a tick defers nothing; between a deferring tick and the next, wait for what the bot said
@@ -83,11 +72,11 @@ class Ticks:
             assert "forum error" not in out and "ошибка форума" not in out and "Traceback" not in out, out[-3000:]
             for waited in (float(m.group(1)) for m in WAITED.finditer(out)):
                 assert waited <= self.max_wait + PACE_MARGIN + 0.05, f"a tick slept {waited} s: {out[-2000:]}"
-            deferred = DEFERRED.search(out)
-            if deferred is None:
+            held = deferred(out)
+            if held is None:
                 return n
-            assert deferred_sent(deferred) >= 1, f"a tick deferred without sending anything: {out[-2000:]}"
-            time.sleep(max(0.0, deferred_retry(deferred) - self.max_wait / 2))
+            assert held.sent >= 1, f"a tick deferred without sending anything: {out[-2000:]}"
+            time.sleep(max(0.0, held.retry - self.max_wait / 2))
         raise AssertionError(f"the outbox did not drain in {limit} ticks: {self.outputs[-1][-2000:]}")
 
 

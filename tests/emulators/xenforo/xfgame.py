@@ -15,6 +15,7 @@ from pathlib import Path
 
 from xfemu import Board, Emulator
 from xfemu.state import fold
+from tick_summary import IDLE_SUMMARY
 
 HANG_GUARD = 900  # seconds: catches a hung tick, never measures the machine (tests/live/boards.py's, issue 28 item 1)
 
@@ -26,8 +27,6 @@ PLAYERS = ("Маша", "Кот Баюн", "Дядя Фёдор", "Lucky_Strike",
 GM = "Ведущий"
 CAST = "cast = { mafia = 1, don = 1, sheriff = 1 }"  # R-10: 7 players, 4 civilians
 RU_ROLE = {"sheriff": "шериф", "don": "дон мафии", "mafia": "мафия", "civilian": "мирный житель"}
-# a tick's summary line that queued and sent nothing, in the game's language (forumbot/cycle/summary.py)
-IDLE = re.compile(r"(?<!\d)0 message\(s\) queued, 0 sent|в очередь поставлено: 0, отправлено: 0(?!\d)")
 
 
 class FileClock:
@@ -130,14 +129,14 @@ players = [
         """Tick until a tick sends nothing: the tick after the bot answered inside conversations reads them
         back once (their last message changed), so only the tick after that one is idle."""
         for _ in range(most):
-            if IDLE.search(self.tick()):
+            if IDLE_SUMMARY.search(self.tick()):
                 return
         raise AssertionError(f"{most} ticks in a row still sent something; log: {self.log}")
 
     def idle_requests(self) -> list[tuple[str, str]]:
         """One tick with nothing to do: the requests it made, as the emulator served them."""
         mark = len(self.board.requests)
-        assert IDLE.search(self.tick())
+        assert IDLE_SUMMARY.search(self.tick())
         return self.board.requests[mark:]
 
     # --- the other side ---------------------------------------------------------------------------------------
