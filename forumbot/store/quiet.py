@@ -19,11 +19,12 @@ from typing import Any, Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from forumbot.engine.replacement import OFFER_KEY_PREFIX, OFFER_KEY_SUFFIX
 from forumbot.store.models import CursorRow, GameRow, InputRow, OutboxRow, ResolutionRow, SeatRow
 from forumbot.store.records import REFUSED_PM
 
 _PM_KINDS = ("pm", "conv")
-_OFFER = "reserve/%/offer"  # S-4: a reserve player offered a seat answers by PM (store/game.py routes it)
+_OFFER = f"{OFFER_KEY_PREFIX}%{OFFER_KEY_SUFFIX}"  # S-4: a reserve player offered a seat answers by PM (store/game.py routes it)
 
 
 def quiet_stream(game_id: int) -> str:
