@@ -24,7 +24,8 @@ from forumbot.store.models import CursorRow, GameRow, InputRow, OutboxRow, Resol
 from forumbot.store.records import REFUSED_PM
 
 _PM_KINDS = ("pm", "conv")
-_OFFER = f"{OFFER_KEY_PREFIX}%{OFFER_KEY_SUFFIX}"  # S-4: a reserve player offered a seat answers by PM (store/game.py routes it)
+# S-4: a reserve player offered a seat answers by PM (store/game.py routes it)
+_OFFER = f"{OFFER_KEY_PREFIX}%{OFFER_KEY_SUFFIX}"
 
 
 def quiet_stream(game_id: int) -> str:
