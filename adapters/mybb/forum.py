@@ -29,7 +29,7 @@ from adapters.html.forum import HtmlForum
 from adapters.html.inbox import same_account
 from adapters.html.profile import HtmlProfile
 from adapters.mybb.profile import MYBB, MYBB_MAX_RECIPIENTS
-from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, ReplyId
+from forumbot.forum.adapter import CONFERENCE, ForumPM, LOCK, OWN_PM, PREVIEW, ReplyId
 from forumbot.errors import FormRejected, ForumError, LoginRequired, PageFormatChanged, PartlySent, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -42,7 +42,7 @@ _THREAD_LINK = re.compile(r"showthread\.php\?(?:.*&(?:amp;)?)?tid=\d+|thread-\d+
 class MybbForum(HtmlForum):
     """MyBB adapter. `MybbForum(base_url, username, password, timezone_name="Europe/Moscow")`; the zone is
     the one the forum shows the bot's account (MyBB prints no zone at all)."""
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, CONFERENCE}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, CONFERENCE, PREVIEW}
 
     engine = "mybb"
     profile: HtmlProfile = MYBB
@@ -109,6 +109,31 @@ class MybbForum(HtmlForum):
                              f"{said[:200]})")
         self.forms.raise_for_errors(result, flood_action="post", text=self.forms.error_text(result) or self._notice_text(result))
         raise PageFormatChanged("mybb: reply gave neither a post id nor an error")
+
+    def preview_reply(self, topic: str, text: str) -> None:
+        """The full reply form (newreply.php?tid=N) sent with its "Preview Post" button (`previewpost`): newreply.php
+        checks the thread, the bot's right to reply there (canpostreplys, a closed thread) and the message
+        (PostDataHandler's verify_message: its length), then shows the post rendered above the form again; the
+        preview turns `do_newreply` into `newreply` before anything is inserted, and starts no flood timer (that
+        is validate_post's, which a preview never calls). The handshake's reply flow (issue 28 item 4); a refusal
+        is a ForumError in the board's words."""
+        self.with_login(lambda: self._preview_reply(topic, text))
+
+    def _preview_reply(self, topic: str, text: str) -> None:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("reply", topic=tid))  # no permission or a closed thread: an error page, no form
+        result = self.forms.submit(page, "reply", {self.profile.forms["reply"].fields["message"]: text},
+                                   action="read", submit="previewpost")
+        said = self.forms.error_text(result)  # the form shown again with inline_error's box: nothing previewed
+        preview = select_one(result.tree(), self.profile.selectors["preview"]) if result.status == 200 else None
+        if not said and preview is not None and " ".join(text.split()) in " ".join(clean_text(preview).split()):
+            return
+        spec = self.profile.forms["reply"]
+        if not said and find_form(result.tree(), spec.selector, spec.needs) is None:
+            said = self._notice_text(result)  # the 'error' template's page in place of the form (its table cell)
+        if said:
+            self.forms.raise_for_errors(result, flood_action="post", text=said)
+        raise PageFormatChanged(f"mybb: the reply preview of thread {tid} showed no preview ({result.url})")
 
     # --- PMs --------------------------------------------------------------------------------------------------
 

@@ -56,6 +56,8 @@ MYBB = HtmlProfile(
         # of the bot's conference PM (fixtures/mybb/90_pm_view_reply_to_all.html; 91_... has one recipient)
         "pm_shared": "div.post_head > a[href*='uid='] ~ a[href*='uid=']",
         "quick_reply": "form#quick_reply_form",
+        # newreply.php with `previewpost`: the 'previewpost' template's postbit, above the form shown again
+        "preview": "td#posts_container div#posts div.post_body",
         "pm_quota": "span.pmspace_text",
         "pm_sent_to": "a[href*='uid=']",  # in a Sent Items row: the recipient, or each of "Multiple recipients"
         "page_end": "div#footer",

@@ -25,7 +25,7 @@ from adapters.html.dom import clean_text, inner_html, select, text
 from adapters.html.profile import HtmlProfile
 from adapters.mybbru.profile import MYBBRU
 from adapters.punbb.forum import PunbbForum, PunbbTopics
-from forumbot.forum.adapter import ForumPM, ForumPost
+from forumbot.forum.adapter import PREVIEW, ForumPM, ForumPost
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,10 @@ class MybbruTopics(PunbbTopics):
 class MybbruForum(PunbbForum):
     """mybb.ru adapter. `MybbruForum("https://example.mybb.ru/", "GMBot", password, timezone_name="Europe/Moscow")`."""
     topics_type = MybbruTopics
+    # Its reply form has a preview button (`preview`, fixtures/mybbru/c-reply-form-post.php-ru-cp1251...REAL-TRIMMED)
+    # and an empty `div#ajaxpostpreview` a script may fill, but no page of the preview's answer is in any source
+    # (ENGINES.md §3, §12): unverified, so the handshake's reply flow says «не проверено» here (issue 28 item 4)
+    CAPABILITIES = PunbbForum.CAPABILITIES - {PREVIEW}
 
     engine = "mybbru"
     profile: HtmlProfile = MYBBRU

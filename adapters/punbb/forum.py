@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from adapters.html.extract import extract_posts
-from adapters.html.dom import find, meta_refresh_url, select, select_one, text
+from adapters.html.dom import clean_text, find, meta_refresh_url, select, select_one, text
 from adapters.html.inbox import cursor_set, same_account
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum
@@ -30,7 +30,7 @@ from adapters.html.topics import HtmlTopics
 from adapters.html.pagechecks import error_box
 from adapters.html.profile import HtmlProfile
 from adapters.punbb.profile import PUNBB
-from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, ReplyId
+from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW, ReplyId
 from forumbot.errors import (ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PartlySent,
                              PmNotAllowed, PostQueued)
 from forumbot.forum.http_page import Page
@@ -75,7 +75,7 @@ class PunbbForum(HtmlForum):
     the zone is the one the forum shows the bot's account (PunBB prints none)."""
     forms_type = PunbbForms
     topics_type = PunbbTopics
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
 
     engine = "punbb"
     profile: HtmlProfile = PUNBB
@@ -172,6 +172,31 @@ class PunbbForum(HtmlForum):
                                    "be posted: looked for before it is sent again")
         self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged(f"{self.profile.engine}: reply gave neither a post id nor an error")
+
+    def preview_reply(self, topic: str, text: str) -> None:
+        """The reply form (post.php?tid=N) sent with its Preview button (`preview`): FluxBB 1.5's post.php checks
+        the topic and the bot's right to reply (post_replies, a closed topic: a 403 "no permission" page before any
+        form) and the message, skips its flood check for a preview, inserts nothing, and shows the message rendered
+        in `#postpreview` above the form again, or the errors in `#posterror`. The handshake's reply flow (issue 28
+        item 4); a refusal is a ForumError in the board's words."""
+        self.with_login(lambda: self._preview_reply(topic, text))
+
+    def _preview_reply(self, topic: str, text: str) -> None:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("reply", topic=tid))
+        self.require_login(page)
+        form = self.forms.form(page, "reply")  # no form: the board's refusal raised in its words
+        extra = dict(self.profile.hooks["prepare_reply"](page.tree()))
+        result = self.forms.submit(page, "reply", {**extra, self.profile.forms["reply"].fields["message"]: text},
+                                   action="read", form=form, submit="preview")
+        said = self.forms.error_text(result)
+        preview = select_one(result.tree(), self.profile.selectors["preview"]) if result.status == 200 else None
+        if not said and preview is not None and " ".join(text.split()) in " ".join(clean_text(preview).split()):
+            return
+        if said:
+            self.forms.raise_for_errors(result, flood_action="post", text=said)
+        raise PageFormatChanged(f"{self.profile.engine}: the reply preview of topic {tid} showed no preview "
+                                f"({result.url})")
 
     # --- PMs: New PMS dialogues --------------------------------------------------------------------------------
 

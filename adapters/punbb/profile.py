@@ -43,6 +43,8 @@ PUNBB = HtmlProfile(
         "signature": "div.postsignature",
         "edit_notice": "p.postedit",
         "quote": "div.quotebox",
+        # post.php with `preview` (FluxBB 1.5): the message rendered above the form shown again
+        "preview": "#postpreview div.postmsg",
         "pagination": "p.pagelink",
         "page_link": "p.pagelink a[href*='viewtopic.php']",
         "next_page": "p.pagelink a[rel='next']",

@@ -36,7 +36,7 @@ from adapters.html.inbox import HtmlInbox
 from adapters.html.forum import HtmlForum
 from adapters.html.profile import HtmlProfile
 from adapters.smf.profile import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
-from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, ReplyId
+from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, PREVIEW, ReplyId
 from forumbot.errors import (
     FloodLimited, ForumError, ForumUnavailable, FormRejected, LoginRequired, PageFormatChanged, PostQueued,
 )
@@ -78,7 +78,7 @@ class SmfForum(HtmlForum):
     folder holding index.php; the zone is the one the forum shows the bot's account (SMF prints no zone)."""
     forms_type = SmfForms
     inbox_type = SmfInbox
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
 
     engine = "smf"
     profile: HtmlProfile = SMF
@@ -103,13 +103,14 @@ class SmfForum(HtmlForum):
         var, sid = _SESSION_VAR.search(head), _SESSION_ID.search(head)
         return {var.group(1): sid.group(1)} if var and sid else {}
 
-    def submit_smf(self, page: Page, name: str, values: dict[str, str], *, action: str) -> Page:
+    def submit_smf(self, page: Page, name: str, values: dict[str, str], *, action: str,
+                   submit: str | None = None) -> Page:
         """A form as served, plus the session pair where the form does not carry it; redirects not followed:
-        where SMF sends the browser tells success from failure."""
+        where SMF sends the browser tells success from failure. `submit`: the button pressed, if not the form's."""
         form = self.forms.form(page, name)
         have = {n for n, _ in form_fields(form)}
         extra = {k: v for k, v in self.session_pair(page).items() if k not in have}
-        return self.forms.submit(page, name, {**extra, **values}, action=action, form=form)
+        return self.forms.submit(page, name, {**extra, **values}, action=action, form=form, submit=submit)
 
     # --- login ----------------------------------------------------------------------------------------------
 
@@ -170,6 +171,29 @@ class SmfForum(HtmlForum):
                                        f"({e})") from e
         self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("smf: reply gave neither a redirect nor an error")
+
+    def preview_reply(self, topic: str, text: str) -> None:
+        """The reply form sent with its Preview button (`preview`) to action=post2: Post2() checks the topic (locked
+        without moderate_board: topic_locked), the bot's right to reply (post_reply_any/own), the session and the
+        message as for a post, then, previewing, returns to Post() before spamProtection('post') and before
+        anything is stored: nothing posted, no flood timer. Post() shows the message rendered in
+        `#preview_body` over the form again, and a serious error in the form's `div.errorbox` (a minor one, such
+        as new replies since the form was served, is a `noticebox` and previews all the same). The handshake's
+        reply flow (issue 28 item 4); a refusal is a ForumError in the board's words."""
+        self.with_login(lambda: self._preview_reply(topic, text))
+
+    def _preview_reply(self, topic: str, text: str) -> None:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("reply", topic=tid))  # a locked topic or no permission: a fatal error, no form
+        result = self.submit_smf(page, "reply", {self.profile.forms["reply"].fields["message"]: text},
+                                 action="read", submit="preview")
+        said = self.forms.error_text(result)
+        preview = select_one(result.tree(), self.profile.selectors["preview"]) if result.status == 200 else None
+        if not said and preview is not None and " ".join(text.split()) in " ".join(clean_text(preview).split()):
+            return
+        if said:  # a fatal error page or the form's error box, in the board's words
+            self.forms.raise_for_errors(result, flood_action="post", text=said)
+        raise PageFormatChanged(f"smf: the reply preview of topic {tid} showed no preview ({result.url})")
 
     def _new_post_id(self, path: str, tid: str, last_msg: int) -> str:
         """The id of the post just made: the bot's newest post newer than the topic's last message when the form

@@ -44,6 +44,8 @@ SMF = HtmlProfile(
         "next_page": "div.pagelinks a.nav_page:has(span.next_page)",
         "prev_page": "div.pagelinks a.nav_page:has(span.previous_page)",
         "new_anchor": "a#new",  # on the page a reply redirects to (topic=T.new#new)
+        # Post.template.php prints it over every post form, hidden and empty ("<br>") until a preview fills it
+        "preview": "div#preview_section div#preview_body",
         "logged_in": "a[href*='action=logout']",
         # fatal error pages (flood, permissions: HTTP 403 or 200), and the error box of a re-shown form
         "error": "#fatal_error div.windowbg, div.errorbox, div#post_error li, div.error",

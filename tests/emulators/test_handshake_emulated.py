@@ -76,7 +76,8 @@ def test_two_runs_verify_every_flow_and_post_nothing(world, tmp_path):
     assert [(f.name, f.status) for f in first.flows] == [
         ("login", VERIFIED), (f"read:{threads[0]}", VERIFIED), (f"read:{threads[1]}", VERIFIED),
         (f"reply:{threads[0]}", UNVERIFIED), ("pm_send", VERIFIED), ("pm_reply", UNVERIFIED)]
-    # issue 28 item 4: posting is listed; these engines have no preview that posts nothing, so it says so
+    # issue 28 item 4: posting is listed; these adapters have no preview that posts nothing, so it says so (mybb.ru's
+    # reply form has a preview button, but its answer was never seen: unverified, so not used)
     assert first.flows[3].said == "на этом движке ответ в теме нельзя проверить, ничего не опубликовав"
     (pm,) = board.pms_from(BOT)
     assert pm.to == [GM] and first.code in pm.text

@@ -34,10 +34,12 @@ def thread_posts(board: Board) -> list[list[str]]:
     return [[p.id for p in reader.posts(board.topic(key))] for key in ("GAME_TOPIC", "VOTE_TOPIC")]
 
 
-def play_handshake(board: Board, tmp_path, intervals: str, reply: str = "unverified") -> None:
+def play_handshake(board: Board, tmp_path, intervals: str) -> None:
     """Both runs of the handshake as a GM plays it, the GM's answer between them through the board's PM form.
-    `intervals`: the bot's pacing as a config's inline table ("" keeps the profile's stock limits); `reply`: the
-    reply flow's status (issue 28 item 4: "verified" through the engine's preview, which posts nothing)."""
+    `intervals`: the bot's pacing as a config's inline table ("" keeps the profile's stock limits). The reply flow
+    is verified through the engine's own preview (issue 28 item 4: phpBB's posting.php, MyBB's newreply.php
+    `previewpost`, SMF's post2 `preview`, FluxBB's post.php `preview`), which posts nothing: both threads are
+    read back from the board at the end, post for post as before."""
     game_url, vote_url = board.topic_url(board.topic("GAME_TOPIC")), board.topic_url(board.topic("VOTE_TOPIC"))
     config = tmp_path / "forumbot.toml"
     config.write_text(f'''
@@ -64,18 +66,19 @@ players = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
     assert code == 0, first
     assert [f["name"].split(":")[0] for f in first["flows"]] == ["login", "read", "read", "reply", "pm_send",
                                                                  "pm_reply"], first
-    assert [f["status"] for f in first["flows"]] == ["verified"] * 3 + [reply, "verified", "unverified"], first
+    assert [f["status"] for f in first["flows"]] == ["verified"] * 5 + ["unverified"], first
+    assert first["flows"][3]["said"] == "форма ответа проверена через предпросмотр; ничего не опубликовано", first
     gm = board.member(board.gm)
     gm.wait_for_pm(board.bot, first["code"], timeout=HANG_GUARD)
     gm.pm(board.bot, "Re: handshake", f"Код {first['code']}")
     code, second = run(config, env)
     assert code == 0, second
-    assert [f["status"] for f in second["flows"]] == ["verified"] * 3 + [reply] + ["verified"] * 2, second
+    assert [f["status"] for f in second["flows"]] == ["verified"] * 6, second
     assert thread_posts(board) == before  # nothing posted in either thread
 
 
 def test_handshake_on_phpbb(phpbb_side_board, tmp_path):
-    play_handshake(phpbb_side_board, tmp_path, "post = 1.2, pm = 1.2", reply="verified")
+    play_handshake(phpbb_side_board, tmp_path, "post = 1.2, pm = 1.2")
 
 
 def test_handshake_on_mybb(mybb_board, tmp_path):

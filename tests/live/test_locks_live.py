@@ -20,8 +20,15 @@ from adapters.punbb.forum import PunbbForum
 from moderators import may_reply, promote_fluxbb, promote_mybb, promote_phpbb, promote_smf
 from forumbot.cli.main import main
 from forumbot.errors import FormRejected
+from forumbot.probe.handshake import FAILING, VERIFIED, reply_flow
 
 pytestmark = [pytest.mark.live, pytest.mark.group_last]
+
+# the board's own refusal of a reply in a closed thread, as the reply flow quotes it
+CLOSED_SAYS = {"phpbb": "Эта тема закрыта, вы не можете редактировать и оставлять сообщения в ней",
+               "mybb": "You cannot post replies in this thread because it has been closed by a moderator",
+               "smf": "This topic is locked, you are not allowed to post or modify messages",
+               "fluxbb": "У вас нет прав на просмотр этой страницы"}
 
 def roles(board: Board) -> dict[str, str]:
     return dict(zip(board.players, ("sheriff", "don", "mafia", "mafia")))
@@ -29,10 +36,17 @@ def roles(board: Board) -> dict[str, str]:
 
 def check_adapter_locks(board: Board, adapter, promote) -> None:
     """An ordinary member may not lock and is refused; promoted by the admin, the bot closes and opens the vote
-    thread, as a player sees it."""
+    thread, as a player sees it. The handshake's reply flow (issue 28 item 4), through the engine's preview, read
+    as a player's account would be: verified while the thread is open, failing in the board's words while it is
+    closed; neither preview posts anything."""
     engine, vote = board.engine, board.env["VOTE_TOPIC"]
     thread = board.topic_url(vote)
     player = board.member(board.players[0])
+    as_player = type(adapter)(board.base_url, board.players[0], board.password, timezone_name="Europe/Moscow")
+    posted = [p.id for p in player.posts(vote)]
+    as_player.login()  # as the handshake logs in before its flows
+    opened = reply_flow(as_player, thread)
+    assert opened.status == VERIFIED, opened
     adapter.login()
     assert adapter.may_lock(thread) is False  # an ordinary member: no lock control on the page
     with pytest.raises(FormRejected):
@@ -43,9 +57,12 @@ def check_adapter_locks(board: Board, adapter, promote) -> None:
     assert adapter.may_lock(thread) is True
     adapter.lock_thread(thread, True)
     assert not may_reply(player, engine, vote), "the vote thread should be closed to the players"
+    closed = reply_flow(as_player, thread)
+    assert closed.status == FAILING and CLOSED_SAYS[engine] in closed.said, closed
     adapter.lock_thread(thread, True)  # already closed: nothing to do, no error
     adapter.lock_thread(thread, False)
     assert may_reply(player, engine, vote), "the vote thread should be open again"
+    assert [p.id for p in player.posts(vote)] == posted  # the previews posted nothing
 
 
 def check_locks(board: Board, adapter, promote, tmp_path, monkeypatch) -> None:
