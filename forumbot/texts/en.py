@@ -662,6 +662,19 @@ T: dict[str, str] = {
                           "{grace}); the roles are drawn and the commitment posted when it closes."),
     "gm.refuse.new_taken.named": "that account is already in the game (a player, a GM or the bot): “{nick}”",
     "gm.refuse.no_account.named": "the forum has no such account: “{nick}”",
+    # --- issue 28: what GMs and players never got by PM: a night's result, the end, a seat given away ---
+    "out.replaced": ("The GM gave your seat in the game to {nick}: you no longer play. Your moves and votes no longer "
+                     "count; please keep your role to yourself."),
+    "gm.news.night": "Night {n}: {what}.",
+    "gm.news.death": "{nick} ({role}) — {cause}",
+    "gm.news.cause.mafia": "killed by the mafia",
+    "gm.news.cause.maniac": "killed by the maniac",
+    "gm.news.cause.hunt": "killed in a hunt",
+    "gm.news.cause.failed_hunt": "died in a failed hunt",
+    "gm.news.misfire": "a misfire",
+    "gm.news.quiet": "nobody died",
+    "gm.news.thread": "the game thread",
+    "gm.news.see": "The bot posted the result in {thread}.",
     "out.replacement_undone": ("The GM undid the replacement: you no longer play in this game; the seat is played by "
                                "{nick} again. Disregard the role I sent you; your moves and votes are not counted."),
     "count.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; "

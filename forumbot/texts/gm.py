@@ -162,6 +162,24 @@ class GmTexts:
             lines.append(self.v._("modkill.no_vote"))
         return self.v.prose(*lines)
 
+    def night_news(self, n: int, deaths: Sequence[tuple[str, Role | None, str]], misfire: bool) -> str:
+        """A night's result for the GMs' PM (issue 28): each death with its role and cause (the GMs know the roles),
+        a misfire, or that nobody died."""
+        said = [self.v._("gm.news.death", nick=self.v.n(nick), role=self.v.role(role) if role else "?",
+                         cause=self.v._(f"gm.news.cause.{cause}")) for nick, role, cause in deaths]
+        if misfire:
+            said.append(self.v.T["gm.news.misfire"])
+        return self.v._("gm.news.night", n=n, what="; ".join(said) or self.v.T["gm.news.quiet"])
+
+    def game_over(self, winner: str) -> str:
+        return self.v.T[f"end.{winner}"]
+
+    def news(self, url: str, *lines: str) -> str:
+        """The GMs' PM of a result (issue 28): its lines, then the way to the bot's post, the newest in the game
+        thread `url` (the post's own address is known only once the forum holds it)."""
+        thread = self.v.f.link(url, self.v.T["gm.news.thread"]) if url else self.v.T["gm.news.thread"]
+        return self.v.prose(*lines, self.v._("gm.news.see", thread=thread))
+
     def replaced(self, old: str, new: str) -> str:
         return self.v._("gm.replaced", old=self.v.b(old), new=self.v.b(new))
 

@@ -676,6 +676,19 @@ T: dict[str, str] = {
                           "роли раздаются и контрольная сумма публикуется при закрытии набора."),
     "gm.refuse.new_taken.named": "этот аккаунт уже в игре (игрок, ведущий или бот): «{nick}»",
     "gm.refuse.no_account.named": "на форуме нет такого аккаунта: «{nick}»",
+    # --- issue 28: what GMs and players never got by PM: a night's result, the end, a seat given away ---
+    "out.replaced": ("Ведущий передал ваше место в игре аккаунту {nick}: вы больше не участвуете. Ваши ходы и голоса "
+                     "не засчитываются; пожалуйста, не раскрывайте свою роль."),
+    "gm.news.night": "Ночь {n}: {what}.",
+    "gm.news.death": "{nick} ({role}) — {cause}",
+    "gm.news.cause.mafia": "убийство мафией",
+    "gm.news.cause.maniac": "убийство маньяком",
+    "gm.news.cause.hunt": "убийство на охоте",
+    "gm.news.cause.failed_hunt": "гибель на неудачной охоте",
+    "gm.news.misfire": "несострел",
+    "gm.news.quiet": "никто не погиб",
+    "gm.news.thread": "игровой теме",
+    "gm.news.see": "Итог бот опубликовал в {thread}.",
     "out.replacement_undone": ("Ведущий отменил замену: вы больше не участвуете в игре, место снова занимает {nick}. "
                                "Присланную вам роль не учитывайте; ваши ходы и голоса не засчитываются."),
     "count.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше "
