@@ -95,9 +95,11 @@ def resolve_day(w: Work, at: datetime) -> None:
     if gap is not None:
         w.log.append(f"{ph.label}: disturbed, no successful read from {gap[0].isoformat()} to {gap[1].isoformat()}"
                      " (C-14)")
-        to_gms(w, at, tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window), f"{ph.label}/downtime")
     tell_out(w, at, autokills + list(outcome.deaths))
     end_phase_checks(w, at, "night", n)
+    if gap is not None:  # after the win check: the PM advises only what can still be done (the game may be over)
+        to_gms(w, at, tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window,
+                                             over=g.phase.kind == "ended"), f"{ph.label}/downtime")
 
 
 def runoff_rules(w: Work) -> Runoff:

@@ -489,7 +489,10 @@ T: dict[str, str] = {
     "day.downtime": "No autokill for not voting: the bot could not read the forum {gap}.",
     "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
                     "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
-                    "nobody left for not voting. To give the players the time back, use “extend LENGTH”."),
+                    "nobody left for not voting."),
+    "gm.downtime.next_day": ("This day cannot be reopened; to give the players the time back, extend the next day: "
+                             "“extend LENGTH” once it opens."),
+    "gm.downtime.over": "The game is over: nothing is left to extend.",
     # --- h29-ask: C-15 players ask the bot, M-15 the mafia conference ---
     "asked.no_vote.setup": "Voting has not started yet: the count begins when Day 1 opens.",
     "asked.no_vote.night": "It is night: there is no vote, the count comes back by day.",

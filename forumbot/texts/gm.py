@@ -30,10 +30,13 @@ class GmTexts:
     def runoff_post_reported(self, nick: str, post_id: str) -> str:
         return self.v._("gm.runoff_post", nick=self.v.b(nick), id=self.v.esc(post_id))
 
-    def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta) -> str:
-        """C-14: a disturbed deadline, told to the GMs once; they may give the time back with `extend` (C-9)."""
-        return self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
-                      window=self.v.duration(window))
+    def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta,
+                       over: bool = False) -> str:
+        """C-14: a disturbed deadline, told to the GMs once, when the day is already resolved: they may give the
+        time back on the next day with `extend` (C-9); after the game's end nothing is left to extend."""
+        said = self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
+                        window=self.v.duration(window))
+        return f"{said} {self.v.T['gm.downtime.over' if over else 'gm.downtime.next_day']}"
 
     def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
         """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""

@@ -502,7 +502,11 @@ T: dict[str, str] = {
     # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
     "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
                     "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
-                    "не выбыл. Чтобы вернуть игрокам время, используйте «продлить СРОК»."),
+                    "не выбыл."),
+    # the day is over when the PM is made: the time goes back on the next day, and only while the game goes on
+    "gm.downtime.next_day": ("Этот день уже не вернуть; чтобы отдать игрокам время, продлите следующий день: "
+                             "«продлить СРОК», когда он начнётся."),
+    "gm.downtime.over": "Игра уже окончена: продлевать нечего.",
     # --- h29-ask: C-15 players ask the bot, M-15 the mafia conference ---
     "asked.no_vote.setup": "Голосование ещё не началось: подсчёт будет с начала дня 1.",
     "asked.no_vote.night": "Сейчас ночь: голосования нет, подсчёт будет днём.",
