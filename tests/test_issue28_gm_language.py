@@ -5,9 +5,13 @@ words, or «не проверено» where the engine cannot be checked without
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+
 from forumbot.errors import FormRejected
 from forumbot.forum.adapter import PREVIEW, AdapterBase
-from forumbot.probe.board import WRITES_NOTHING, ProbeReport
+from forumbot.probe.board import WRITES_NOTHING, ProbeReport, second_page_address
 from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, Flow, HandshakeReport, reply_flow, to_text
 from forumbot.probe.report_text import to_text as probe_text
 from forumbot.texts import gm_language
@@ -101,7 +105,7 @@ def test_issue28_item4_probe_reports_every_line_in_russian() -> None:
         "время читается в: unix-время (API); показано в Europe/Moscow",
         "сообщений на этой странице: 1",
         "  #7 ГМ, 2027-01-15 10:00:00 Europe/Moscow [цитата убрана]: «Тема открыта.»",
-        "страницы: параметр адреса «page» (номер страницы), эта страница 1, всего 1, по ? на странице, следующая страница: нет",
+        "страницы: номер страницы в адресе (page=2 — вторая), эта страница 1, всего 1, по ? на странице, следующая страница: нет",
         "входящие: строк 1, непрочитанных 0",
         "проверки:",
         "  вход по ключу API: работает",
@@ -121,7 +125,7 @@ def test_issue28_item4_probe_reports_every_line_in_english() -> None:
         "times read in: unix times (the API); shown in Europe/Moscow",
         "posts on this page: 1",
         "  #7 ГМ at 2027-01-15 10:00:00 Europe/Moscow [quote stripped]: «Тема открыта.»",
-        "pagination: URL parameter “page” (the page's number), this page 1, pages 1, ? per page, next page no",
+        "pagination: the page's number in the address (page=2 is the second), this page 1, pages 1, ? per page, next page no",
         "inbox: 1 row(s), unread 0",
         "flows:",
         "  login with the API key: verified",
@@ -154,3 +158,20 @@ def test_issue28_item4_the_handshake_puts_the_gms_nickname_where_it_needs_no_cas
         "ask": "ask Ведущий Вася to reply to the private message with code 123456, then run the handshake again",
         "no_reply": "no reply from Ведущий Вася with code 123456 in the inbox yet",
         "replied": "Ведущий Вася's reply with the code was read from the inbox"}
+
+
+@pytest.mark.parametrize("engine, example", [
+    ("phpbb", "start=10"), ("mybb", "page=2"), ("smf", "topic=N.15"), ("xenforo", "/page-2"), ("vbulletin", "/page2"),
+    ("punbb", "p=2"), ("invision", "page=2"), ("flaskbb", "page=2")])
+def test_issue28_probe_says_how_pages_are_addressed_once_in_words(engine: str, example: str) -> None:
+    """probe printed «страницы: page (page)», then «параметр адреса «page» (номер страницы)»: the board's parameter
+    named and then named again. Now the kind once, in words, with what the second page's address shows (SMF's
+    `start` never appears in its addresses: «topic=N.15»)."""
+    profile = getattr(importlib.import_module(f"adapters.{engine}.profile"), engine.upper())
+    pag = profile.pagination
+    report = _probe_report()
+    report.pagination = {"param": pag.param, "kind": pag.kind, "current": 1, "pages": 3, "per_page": pag.per_page,
+                         "has_next": True, "example": second_page_address(pag, pag.per_page)}
+    line = next(x for x in probe_text(report, "Europe/Moscow", "ru").splitlines() if x.startswith("страницы:"))
+    assert example in line and line.count(pag.param) <= 1, line
+    assert "параметр" not in line and "(page)" not in line

@@ -607,9 +607,9 @@ T: dict[str, str] = {
     "probe.edited": "edited {at}",
     "probe.quote_stripped": "quote stripped",
     "probe.signature_stripped": "signature stripped",
-    "probe.page_kind.page": "the page's number",
-    "probe.page_kind.offset": "the number of the page's first post",
-    "probe.pages": ("pagination: URL parameter “{param}” ({kind}), this page {current}, pages {pages}, {per_page} per page, "
+    "probe.page_kind.page": "the page's number in the address ({example} is the second)",
+    "probe.page_kind.offset": "the number of the page's first post in the address ({example} is the second page)",
+    "probe.pages": ("pagination: {kind}, this page {current}, pages {pages}, {per_page} per page, "
                     "next page {next}"),
     "probe.yes": "yes",
     "probe.no": "no",

@@ -622,9 +622,9 @@ T: dict[str, str] = {
     "probe.edited": "изменено {at}",
     "probe.quote_stripped": "цитата убрана",
     "probe.signature_stripped": "подпись убрана",
-    "probe.page_kind.page": "номер страницы",
-    "probe.page_kind.offset": "номер первого сообщения страницы",
-    "probe.pages": ("страницы: параметр адреса «{param}» ({kind}), эта страница {current}, всего {pages}, по {per_page} на странице, "
+    "probe.page_kind.page": "номер страницы в адресе ({example} — вторая)",
+    "probe.page_kind.offset": "номер первого сообщения страницы в адресе ({example} — вторая)",
+    "probe.pages": ("страницы: {kind}, эта страница {current}, всего {pages}, по {per_page} на странице, "
                     "следующая страница: {next}"),
     "probe.yes": "есть",
     "probe.no": "нет",
