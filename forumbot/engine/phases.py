@@ -85,34 +85,38 @@ def end_phase_checks(w: Work, at: datetime, next_kind: str, next_number: int, ne
     """C-7: the win check after a day's result or a whole night; then the next phase opens. `news`: the GMs' line
     on the phase just resolved (a night's), said in their PM of the end when this ends the game."""
     g = w.g
-    ph = g.phase
     if w.tb.variant.only_bad_left(list(g.seats.values())):  # H-14's stalemate count
         if g.deaths_this_phase:
             g.quiet_day = False
-        elif ph.kind == "day":
+        elif g.phase.kind == "day":
             g.quiet_day = True
-        elif ph.kind == "night" and g.quiet_day:
-            end(w, at, "draw", "stalemate", news)
-            return
-    if check_win(w, at, misfires=ph.kind == "night", news=news):
+    if check_win(w, at, after_night=g.phase.kind == "night", news=news):
         return
     open_phase(w, next_kind, next_number, at)
 
 
-def check_win(w: Work, at: datetime, misfires: bool = False, news: str = "") -> bool:
-    variant = w.tb.variant
+def game_ending(w: Work, after_night: bool = False) -> tuple[str, str] | None:
+    """What ends the game now, if anything: (the winner, why). After a night also H-14's stalemate (a night with
+    no death after a quiet day, only the bad left) and M-6's misfires; after a day or a modkill only a win."""
+    g, variant = w.g, w.tb.variant
+    if after_night and g.quiet_day and not g.deaths_this_phase and variant.only_bad_left(list(g.seats.values())):
+        return "draw", "stalemate"
     limit = variant.misfire_limit
-    if misfires and limit is not None and w.g.misfires >= limit:
-        end(w, at, "town", "misfires", news)  # M-6
-        return True
-    winner = variant.winner(list(w.g.seats.values()))
+    if after_night and limit is not None and g.misfires >= limit:
+        return "town", "misfires"  # M-6
+    winner = variant.winner(list(g.seats.values()))
     if winner:
         alive = len(alive_ids(w))
         # a draw says why (M-13, R-8, H-14; issue 17 item 15)
-        why = "" if winner != "draw" else "nobody" if alive == 0 else "draw_at"
-        end(w, at, winner, why, news)
-        return True
-    return False
+        return winner, "" if winner != "draw" else "nobody" if alive == 0 else "draw_at"
+    return None
+
+
+def check_win(w: Work, at: datetime, after_night: bool = False, news: str = "") -> bool:
+    found = game_ending(w, after_night)
+    if found is not None:
+        end(w, at, *found, news=news)
+    return found is not None
 
 
 def end(w: Work, at: datetime, winner: str, why: str, news: str = "") -> None:
