@@ -175,3 +175,74 @@ def test_issue28_probe_says_how_pages_are_addressed_once_in_words(engine: str, e
     line = next(x for x in probe_text(report, "Europe/Moscow", "ru").splitlines() if x.startswith("страницы:"))
     assert example in line and line.count(pag.param) <= 1, line
     assert "параметр" not in line and "(page)" not in line
+
+
+# --- issue 28, still English after stop 35: the engines' warnings, option values, forum-table values -----------
+
+
+def test_issue28_an_engines_config_warning_is_said_in_the_gms_language() -> None:
+    from adapters.discourse.account import config_warnings
+    from forumbot.config.types import ForumConfig
+    from forumbot.texts import TABLES
+
+    forum = ForumConfig(name="talk", engine="discourse", login="Бот", base_url="https://d.example.org/",
+                        password_env="", markup="markdown", extra={"admin_api_key": "k"})
+    found = config_warnings(forum, 300)
+    assert [w.said(TABLES["ru"]) for w in found] == [  # type: ignore[union-attr]
+        "логин не в ASCII, и Discourse может не узнать его в заголовке Api-Username: если он отвергнет ключ "
+        "(invalid_api_credentials), задайте api_user_id — id учётной записи (user.id в /u/{login}.json)",
+        "ключ API записан прямо в файле: положите его в переменную окружения и назовите её в admin_api_key_env "
+        "(или user_api_key_env)"]
+    assert str(found[1]) == ("an API key is written in the file: put it in an environment variable and name that in "
+                             "admin_api_key_env (or user_api_key_env)")  # `run`'s log line: the operators' English
+
+
+@pytest.mark.parametrize("options, ru, en", [
+    ({"tie": "coin"}, "options.tie: допустимо: 'runoff' или 'nobody' или 'all' или 'first_reached'; а здесь 'coin' (R-6)",
+     "options.tie: must be 'runoff' or 'nobody' or 'all' or 'first_reached', got 'coin' (R-6)"),
+    ({"maniac": True}, "options.maniac: это параметр не варианта moscow (только free_hunt)",
+     "options.maniac: not an option of moscow (only of free_hunt)"),
+    ({"mafiaa": 3}, "options.mafiaa: неизвестный параметр (может быть, mafia?)",
+     "options.mafiaa: unknown option (did you mean 'mafia'?)"),
+    ({"downtime_grace": 0}, "options.downtime_grace: должно быть не меньше 1 и не больше 527040 мин, а здесь 0 (C-14)",
+     "options.downtime_grace: must be at least 1 and at most 527040 minutes, got 0 (C-14)"),
+    ({"majority_delay": 10}, "options.majority_delay: читается только при majority_ends_day = true (R-12)",
+     "options.majority_delay: only read with majority_ends_day = true (R-12)"),
+    ({"cast": {"doctor": 1}},
+     "options.cast: 'doctor' — не роль, которую cast задаёт в варианте moscow (только mafia, don, sheriff) (R-10)",
+     "options.cast: 'doctor' is not a role the moscow cast may set (only mafia, don, sheriff) (R-10)"),
+])
+def test_issue28_variant_option_problems_in_the_gms_language(options: dict, ru: str, en: str) -> None:
+    from forumbot.options import option_problems
+    from forumbot.texts import TABLES
+
+    assert option_problems("moscow", options, t=TABLES["ru"]) == [ru]
+    assert option_problems("moscow", options, t=TABLES["en"]) == [en] == option_problems("moscow", options)
+
+
+@pytest.mark.parametrize("setting, ru", [
+    ('timeout = -1', "forums.main.timeout: должно быть больше 0 и не больше 600 с, а здесь -1"),
+    ('retries = "3"', "forums.main.retries: ожидается целое число, а здесь str '3'"),
+    ('timezone_name = "Moscow"', "forums.main.timezone_name: неизвестный часовой пояс «Moscow»"),
+    ('user_agent = "бот"', "forums.main.user_agent: в заголовок HTTP можно писать только печатные символы ASCII"),
+    ('markup = "html"', "forums.main.markup: неизвестная разметка 'html' (bbcode или markdown)"),
+    ('engine = "phbb"', "forums.main.engine: неизвестный движок форума 'phbb' (может быть, phpbb?) (известны: "),
+])
+def test_issue28_forum_table_values_in_the_gms_language(tmp_path, setting: str, ru: str) -> None:  # type: ignore[no-untyped-def]
+    from forumbot.config.load import load_config
+    from forumbot.errors import ConfigError
+
+    lines = ['[forums.main]', 'engine = "phpbb"', 'base_url = "https://forum.example.org/"', 'login = "Бот"',
+             '[games.g1]', 'forum = "main"', 'variant = "moscow"', 'gms = ["Ведущий"]',
+             'game_thread = "https://forum.example.org/viewtopic.php?t=1"',
+             'vote_thread = "https://forum.example.org/viewtopic.php?t=2"',
+             'start = 2099-12-01T10:00:00+03:00', 'timezone = "Europe/Moscow"',
+             'players = [' + ", ".join(f'"p{i}"' for i in range(10)) + ']']
+    key = setting.split(" = ")[0]
+    lines = [line for line in lines if not line.startswith(f"{key} = ")]
+    lines.insert(1, setting)
+    path = tmp_path / "forumbot.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert ru in str(e.value), str(e.value)
