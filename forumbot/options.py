@@ -12,72 +12,87 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from forumbot.rules.house import house_problems
+from forumbot.rules.house import house_findings
+from forumbot.texts import TABLES
 
-def number(low: float, high: float, unit: str, low_open: bool = False) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+# A check: None when the value is fine, else what is wrong, in the table `t`'s language (issue 28: a Russian GM
+# read «must be 'runoff' or 'nobody', got …» in check-config's Russian lines).
+Check = Callable[[Any, Mapping[str, str]], "str | None"]
+
+
+def got(value: Any) -> str:
+    return repr(value)
+
+
+def got_typed(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+def number(low: float, high: float, unit: str, low_open: bool = False) -> Check:
+    def check(value: Any, t: Mapping[str, str]) -> str | None:
+        units = t[f"value.unit.{unit}"]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"expected a number of {unit}, got {type(value).__name__} {value!r}"
+            return t["value.number"].format(unit=units, got=got_typed(value))
         if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
-            bound = f"more than {low:g}" if low_open else f"at least {low:g}"
-            return f"must be {bound} and at most {high:g} {unit}, got {value!r}"
+            bound = t["config.more_than" if low_open else "config.at_least"].format(low=f"{low:g}")
+            return t["value.number_range"].format(bound=bound, high=f"{high:g}", unit=units, got=got(value))
         return None
     return check
 
 
-def choice(*allowed: str) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+def choice(*allowed: str) -> Check:
+    def check(value: Any, t: Mapping[str, str]) -> str | None:
         if value not in allowed or not isinstance(value, str):
-            return f"must be {' or '.join(repr(a) for a in allowed)}, got {value!r}"
+            return t["value.choice"].format(choices=f" {t['or']} ".join(repr(a) for a in allowed), got=got(value))
         return None
     return check
 
 
-def words(value: Any) -> str | None:
+def words(value: Any, t: Mapping[str, str]) -> str | None:
     if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
-        return f"expected a list of non-empty words, got {value!r}"
+        return t["value.words"].format(got=got(value))
     return None
 
 
-def whole(low: int | None = None, high: int | None = None) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+def whole(low: int | None = None, high: int | None = None) -> Check:
+    def check(value: Any, t: Mapping[str, str]) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"expected a whole number, got {type(value).__name__} {value!r}"
+            return t["value.whole"].format(got=got_typed(value))
         if low is not None and high is not None and not low <= value <= high:
-            return f"must be from {low} to {high}, got {value!r}"
+            return t["value.whole_range"].format(low=low, high=high, got=got(value))
         return None
     return check
 
 
-def changes(value: Any) -> str | None:
+def changes(value: Any, t: Mapping[str, str]) -> str | None:
     if value == "unlimited":
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        return f"must be a whole number of at least 0 or 'unlimited', got {value!r}"
+        return t["value.changes"].format(got=got(value))
     return None
 
 
-def one_word(value: Any) -> str | None:
+def one_word(value: Any, t: Mapping[str, str]) -> str | None:
     if not isinstance(value, str) or len(value.split()) != 1:
-        return f"expected one word, got {value!r}"
+        return t["value.one_word"].format(got=got(value))
     return None
 
 
-def table(value: Any) -> str | None:
-    return None if isinstance(value, dict) else f"expected a table of role counts, got {type(value).__name__} {value!r}"
+def table(value: Any, t: Mapping[str, str]) -> str | None:
+    return None if isinstance(value, dict) else t["value.cast_table"].format(got=got_typed(value))
 
 
-def string(value: Any) -> str | None:
-    return None if isinstance(value, str) else f"expected a string, got {type(value).__name__} {value!r}"
+def string(value: Any, t: Mapping[str, str]) -> str | None:
+    return None if isinstance(value, str) else t["value.string"].format(got=got_typed(value))
 
 
-def flag(value: Any) -> str | None:
-    return None if isinstance(value, bool) else f"expected true or false, got {type(value).__name__} {value!r}"
+def flag(value: Any, t: Mapping[str, str]) -> str | None:
+    return None if isinstance(value, bool) else t["value.flag"].format(got=got_typed(value))
 
 
 @dataclass(frozen=True)
 class Option:
-    check: Callable[[Any], str | None]  # None when the value is fine, else what is wrong
+    check: Check  # None when the value is fine, else what is wrong
     variants: tuple[str, ...] = ()  # () = every variant
     clause: str = ""
 
@@ -124,24 +139,33 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-def option_problems(variant: str, options: Mapping[str, Any], where: str = "options") -> list[str]:
-    """One line per unknown option, option of another variant, or unreadable value, each naming the option."""
+def option_problems(variant: str, options: Mapping[str, Any], where: str = "options",
+                    t: Mapping[str, str] = TABLES["en"]) -> list[str]:
+    """One line per unknown option, option of another variant, or unreadable value, each naming the option, in the
+    language of `t` (the GMs'; English for a transcript's replay)."""
     problems = []
     for name, value in options.items():
         option = OPTIONS.get(name)
         if option is None:
-            problems.append(f"{where}.{name}: {unknown_option(name)}")
+            problems.append(f"{where}.{name}: {unknown_option(name, t)}")
         elif option.variants and variant not in option.variants:
-            problems.append(f"{where}.{name}: not an option of {variant} (only of {', '.join(option.variants)})")
-        elif (wrong := option.check(value)) is not None:
+            problems.append(f"{where}.{name}: " + t["option.other_variant"].format(
+                variant=variant, variants=", ".join(option.variants)))
+        elif (wrong := option.check(value, t)) is not None:
             problems.append(f"{where}.{name}: {wrong}" + (f" ({option.clause})" if option.clause else ""))
     if not problems:  # what the variant cannot play among well-formed values (R-6 runoff, R-10 cast)
-        problems = [f"{where}.{line}" for line in house_problems(variant, options)]
+        problems = [f"{where}.{line}" for line in _house_problems(variant, options, t)]
     return problems
 
 
-def unknown_option(name: str) -> str:
-    return "unknown option" + closest(name, OPTIONS)
+def _house_problems(variant: str, options: Mapping[str, Any], t: Mapping[str, str]) -> list[str]:
+    """What the variant cannot play among well-formed values (R-6 runoff, R-10 cast, ...), in the words of `t`."""
+    return [f"{option}: " + t[f"house.problem.{key}"].format(**fields) + f" ({clause})"
+            for option, key, fields, clause in house_findings(variant, options)]
+
+
+def unknown_option(name: str, t: Mapping[str, str] = TABLES["en"]) -> str:
+    return t["option.unknown"] + closest(name, OPTIONS, t["config.did_you_mean"])
 
 
 def closest(name: str, known: Any, template: str = " (did you mean {name!r}?)") -> str:

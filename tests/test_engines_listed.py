@@ -112,7 +112,8 @@ def test_check_config_accepts_each_engine_name(tmp_path, engine):
                                         ("smff", "smf")])
 def test_a_misspelt_engine_is_named_with_the_closest(tmp_path, typo, meant):
     [problem] = _problems(_config(tmp_path, f'engine = "{typo}"'))
-    assert problem.startswith(f"forums.main.engine: unknown forum engine '{typo}' (did you mean '{meant}'?)")
+    # in the GMs' language (the game's, Russian; issue 28)
+    assert problem.startswith(f"forums.main.engine: неизвестный движок форума '{typo}' (может быть, {meant}?)")
 
 
 def test_the_template_names_every_engine_and_the_readme_table_has_a_row_each():

@@ -5,9 +5,13 @@ words, or «не проверено» where the engine cannot be checked without
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+
 from forumbot.errors import FormRejected
 from forumbot.forum.adapter import PREVIEW, AdapterBase
-from forumbot.probe.board import WRITES_NOTHING, ProbeReport
+from forumbot.probe.board import WRITES_NOTHING, ProbeReport, second_page_address
 from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, Flow, HandshakeReport, reply_flow, to_text
 from forumbot.probe.report_text import to_text as probe_text
 from forumbot.texts import gm_language
@@ -101,7 +105,7 @@ def test_issue28_item4_probe_reports_every_line_in_russian() -> None:
         "время читается в: unix-время (API); показано в Europe/Moscow",
         "сообщений на этой странице: 1",
         "  #7 ГМ, 2027-01-15 10:00:00 Europe/Moscow [цитата убрана]: «Тема открыта.»",
-        "страницы: параметр адреса «page» (номер страницы), эта страница 1, всего 1, по ? на странице, следующая страница: нет",
+        "страницы: номер страницы в адресе (page=2 — вторая), эта страница 1, всего 1, по ? на странице, следующая страница: нет",
         "входящие: строк 1, непрочитанных 0",
         "проверки:",
         "  вход по ключу API: работает",
@@ -121,7 +125,7 @@ def test_issue28_item4_probe_reports_every_line_in_english() -> None:
         "times read in: unix times (the API); shown in Europe/Moscow",
         "posts on this page: 1",
         "  #7 ГМ at 2027-01-15 10:00:00 Europe/Moscow [quote stripped]: «Тема открыта.»",
-        "pagination: URL parameter “page” (the page's number), this page 1, pages 1, ? per page, next page no",
+        "pagination: the page's number in the address (page=2 is the second), this page 1, pages 1, ? per page, next page no",
         "inbox: 1 row(s), unread 0",
         "flows:",
         "  login with the API key: verified",
@@ -154,3 +158,91 @@ def test_issue28_item4_the_handshake_puts_the_gms_nickname_where_it_needs_no_cas
         "ask": "ask Ведущий Вася to reply to the private message with code 123456, then run the handshake again",
         "no_reply": "no reply from Ведущий Вася with code 123456 in the inbox yet",
         "replied": "Ведущий Вася's reply with the code was read from the inbox"}
+
+
+@pytest.mark.parametrize("engine, example", [
+    ("phpbb", "start=10"), ("mybb", "page=2"), ("smf", "topic=N.15"), ("xenforo", "/page-2"), ("vbulletin", "/page2"),
+    ("punbb", "p=2"), ("invision", "page=2"), ("flaskbb", "page=2")])
+def test_issue28_probe_says_how_pages_are_addressed_once_in_words(engine: str, example: str) -> None:
+    """probe printed «страницы: page (page)», then «параметр адреса «page» (номер страницы)»: the board's parameter
+    named and then named again. Now the kind once, in words, with what the second page's address shows (SMF's
+    `start` never appears in its addresses: «topic=N.15»)."""
+    profile = getattr(importlib.import_module(f"adapters.{engine}.profile"), engine.upper())
+    pag = profile.pagination
+    report = _probe_report()
+    report.pagination = {"param": pag.param, "kind": pag.kind, "current": 1, "pages": 3, "per_page": pag.per_page,
+                         "has_next": True, "example": second_page_address(pag, pag.per_page)}
+    line = next(x for x in probe_text(report, "Europe/Moscow", "ru").splitlines() if x.startswith("страницы:"))
+    assert example in line and line.count(pag.param) <= 1, line
+    assert "параметр" not in line and "(page)" not in line
+
+
+# --- issue 28, still English after stop 35: the engines' warnings, option values, forum-table values -----------
+
+
+def test_issue28_an_engines_config_warning_is_said_in_the_gms_language() -> None:
+    from adapters.discourse.account import config_warnings
+    from forumbot.config.types import ForumConfig
+    from forumbot.texts import TABLES
+
+    forum = ForumConfig(name="talk", engine="discourse", login="Бот", base_url="https://d.example.org/",
+                        password_env="", markup="markdown", extra={"admin_api_key": "k"})
+    found = config_warnings(forum, 300)
+    assert [w.said(TABLES["ru"]) for w in found] == [  # type: ignore[union-attr]
+        "логин не в ASCII, и Discourse может не узнать его в заголовке Api-Username: если он отвергнет ключ "
+        "(invalid_api_credentials), задайте api_user_id — id учётной записи (user.id в /u/{login}.json)",
+        "ключ API записан прямо в файле: положите его в переменную окружения и назовите её в admin_api_key_env "
+        "(или user_api_key_env)"]
+    assert str(found[1]) == ("an API key is written in the file: put it in an environment variable and name that in "
+                             "admin_api_key_env (or user_api_key_env)")  # `run`'s log line: the operators' English
+
+
+@pytest.mark.parametrize("options, ru, en", [
+    ({"tie": "coin"}, "options.tie: допустимо: 'runoff' или 'nobody' или 'all' или 'first_reached'; а здесь 'coin' (R-6)",
+     "options.tie: must be 'runoff' or 'nobody' or 'all' or 'first_reached', got 'coin' (R-6)"),
+    ({"maniac": True}, "options.maniac: это параметр не варианта moscow (только free_hunt)",
+     "options.maniac: not an option of moscow (only of free_hunt)"),
+    ({"mafiaa": 3}, "options.mafiaa: неизвестный параметр (может быть, mafia?)",
+     "options.mafiaa: unknown option (did you mean 'mafia'?)"),
+    ({"downtime_grace": 0}, "options.downtime_grace: должно быть не меньше 1 и не больше 527040 мин, а здесь 0 (C-14)",
+     "options.downtime_grace: must be at least 1 and at most 527040 minutes, got 0 (C-14)"),
+    ({"majority_delay": 10}, "options.majority_delay: читается только при majority_ends_day = true (R-12)",
+     "options.majority_delay: only read with majority_ends_day = true (R-12)"),
+    ({"cast": {"doctor": 1}},
+     "options.cast: 'doctor' — не роль, которую cast задаёт в варианте moscow (только mafia, don, sheriff) (R-10)",
+     "options.cast: 'doctor' is not a role the moscow cast may set (only mafia, don, sheriff) (R-10)"),
+])
+def test_issue28_variant_option_problems_in_the_gms_language(options: dict, ru: str, en: str) -> None:
+    from forumbot.options import option_problems
+    from forumbot.texts import TABLES
+
+    assert option_problems("moscow", options, t=TABLES["ru"]) == [ru]
+    assert option_problems("moscow", options, t=TABLES["en"]) == [en] == option_problems("moscow", options)
+
+
+@pytest.mark.parametrize("setting, ru", [
+    ('timeout = -1', "forums.main.timeout: должно быть больше 0 и не больше 600 с, а здесь -1"),
+    ('retries = "3"', "forums.main.retries: ожидается целое число, а здесь str '3'"),
+    ('timezone_name = "Moscow"', "forums.main.timezone_name: неизвестный часовой пояс «Moscow»"),
+    ('user_agent = "бот"', "forums.main.user_agent: в заголовок HTTP можно писать только печатные символы ASCII"),
+    ('markup = "html"', "forums.main.markup: неизвестная разметка 'html' (bbcode или markdown)"),
+    ('engine = "phbb"', "forums.main.engine: неизвестный движок форума 'phbb' (может быть, phpbb?) (известны: "),
+])
+def test_issue28_forum_table_values_in_the_gms_language(tmp_path, setting: str, ru: str) -> None:  # type: ignore[no-untyped-def]
+    from forumbot.config.load import load_config
+    from forumbot.errors import ConfigError
+
+    lines = ['[forums.main]', 'engine = "phpbb"', 'base_url = "https://forum.example.org/"', 'login = "Бот"',
+             '[games.g1]', 'forum = "main"', 'variant = "moscow"', 'gms = ["Ведущий"]',
+             'game_thread = "https://forum.example.org/viewtopic.php?t=1"',
+             'vote_thread = "https://forum.example.org/viewtopic.php?t=2"',
+             'start = 2099-12-01T10:00:00+03:00', 'timezone = "Europe/Moscow"',
+             'players = [' + ", ".join(f'"p{i}"' for i in range(10)) + ']']
+    key = setting.split(" = ")[0]
+    lines = [line for line in lines if not line.startswith(f"{key} = ")]
+    lines.insert(1, setting)
+    path = tmp_path / "forumbot.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert ru in str(e.value), str(e.value)

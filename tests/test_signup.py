@@ -355,8 +355,10 @@ def test_s5_the_season_table_names_configured_games_in_order(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("extra, problem", [
-    ('[season]\ngames = ["spring"]', "season.games[0]: no game named 'spring'"),
-    ('[season]\ngames = ["autumn", "autumn"]', "season.games[1]: 'autumn' is listed twice"),
+    # issue 28: in the GMs' language, as the rest of the table's problems (these were still English)
+    ('[season]\ngames = ["spring"]', "season.games[0]: в [games] нет игры 'spring' (есть: autumn)"),
+    ('[season]\ngames = ["autumn", "autumn"]', "season.games[1]: 'autumn' указана дважды"),
+    ('[season]\ngames = []', "season.games: перечислите игры сезона"),
     ('[season]\ngames = ["autumn"]\ngap = -1', "season.gap: должно быть не меньше 0"),
     ('[season]\ngames = ["autumn"]\nnotfy = true', "season.notfy: неизвестный параметр"),
 ])

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from adapters.discourse.text import username_lower
 from forumbot.errors import PageFormatChanged
+from forumbot.forum.adapter import ConfigWarning
 
 USER_API_DAILY = 2880  # GlobalSetting.max_user_api_reqs_per_day
 REQUESTS_PER_CYCLE = 3  # at least: the game thread, the vote thread and the PM list
@@ -48,26 +49,22 @@ def account_problems(username: str, get_json: Callable[[str], Mapping[str, Any]]
                         "thread with it, or set max_consecutive_replies to 0")
     return problems
 
-def config_warnings(forum: Any, poll_seconds: float) -> list[str]:
-    """What check-config warns about in a Discourse forum table (`forum`: a ForumConfig)."""
+def config_warnings(forum: Any, poll_seconds: float) -> list[ConfigWarning | str]:
+    """What check-config warns about in a Discourse forum table (`forum`: a ForumConfig), as facts the shell words
+    in the GMs' language."""
     options: Mapping[str, Any] = forum.extra
     admin = options.get("admin_api_key_env") or options.get("admin_api_key")
     user = options.get("user_api_key_env") or options.get("api_key")
-    out = []
+    out: list[ConfigWarning | str] = []
     if user and not admin and poll_seconds < REQUESTS_PER_CYCLE * 86400 / USER_API_DAILY:
         needed = 86400 / max(float(poll_seconds), 1.0) * REQUESTS_PER_CYCLE
-        out.append(f"a user API key allows {USER_API_DAILY:,} requests a day (max_user_api_reqs_per_day), "
-                   f"and poll_seconds = {poll_seconds:g} needs about {needed:,.0f}: poll every "
-                   f"{REQUESTS_PER_CYCLE * 86400 // USER_API_DAILY} s or more, or use an admin API key "
-                   "(admin_api_key_env)")
+        out.append(ConfigWarning("discourse.user_key_daily", {
+            "daily": f"{USER_API_DAILY:,}", "poll": f"{poll_seconds:g}", "needed": f"{needed:,.0f}",
+            "every": REQUESTS_PER_CYCLE * 86400 // USER_API_DAILY}))
     if not admin and not user:
-        out.append("no API key: the bot logs in with its password (impossible on a board with SSO, and "
-                   "limited to 6 logins a minute): an admin API key (admin_api_key_env) is preferred")
+        out.append(ConfigWarning("discourse.no_key"))
     if admin and not options.get("api_user_id") and not forum.login.isascii():
-        out.append("the login is not ASCII, and Discourse may not match it in the Api-Username header: if it "
-                   "refuses the key (invalid_api_credentials), set api_user_id to the account's id "
-                   "(user.id in /u/{login}.json)")
+        out.append(ConfigWarning("discourse.login_not_ascii"))
     if options.get("admin_api_key") or options.get("api_key"):
-        out.append("an API key is written in the file: put it in an environment variable and name that in "
-                   "admin_api_key_env (or user_api_key_env)")
+        out.append(ConfigWarning("discourse.key_in_file"))
     return out

@@ -32,7 +32,9 @@ from adapters.dates import parse_iso
 from adapters.discourse.account import account_problems, config_warnings
 from adapters.discourse.pms import DiscoursePMs
 from adapters.discourse.text import CHUNK, MODERATOR_ACTION, REGULAR, cooked_text, is_quoted, username_lower
-from forumbot.forum.adapter import COOKIES, OWN_PM, REREAD, AdapterBase, ForumPM, ForumPost, ThreadAddressProblem
+from forumbot.forum.adapter import (
+    COOKIES, OWN_PM, REREAD, AdapterBase, ConfigWarning, ForumPM, ForumPost, ThreadAddressProblem,
+)
 from forumbot.errors import ConfigError, FloodLimited, FormRejected, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.markup import escape_markdown
 from forumbot.forum.transport_settings import TRANSPORT_SETTINGS
@@ -113,7 +115,7 @@ class DiscourseForum(AdapterBase):
                                 [self.topic_id(t) for t in threads], self._mine)
 
     @classmethod
-    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
+    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[ConfigWarning | str]:
         return config_warnings(forum, poll_seconds)
 
     # --- PMs (pms.py) -----------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     t = texts_of(config)
-    for warning in config_warnings(config):  # the engines' own findings are still worded in English
+    for warning in config_warnings(config, t):  # the engines' own findings too, in the GMs' language (issue 28)
         print(f"forumbot: {t['check.warning'].format(text=warning)}", file=sys.stderr)
     problems = check_setups(config) + check_forums(config, os.environ, t)
     for problem in problems:

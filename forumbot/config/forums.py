@@ -4,13 +4,13 @@ its `profile` overrides, and the zone a board printing local times is read in.""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.config.reader import Reader
 from forumbot.config.types import FORUM_KEYS, ForumConfig, GameConfig, engine_traits, known_engines
-from forumbot.options import closest, flag, number, string, whole
+from forumbot.options import Check, closest, flag, number, string, whole
 from forumbot.forum.registry import override_problems, profile_for
 
 
@@ -19,22 +19,23 @@ def parse_forum(name: str, table: dict, problems: list[str], t: Mapping[str, str
     engine = r.get("engine", str, "", required=True)
     custom = ":" in engine  # "module:attr", loaded (and so checked) by `check-config`
     if custom and not all(part.strip() for part in engine.split(":", 1)):
-        r.problem("engine", f"{engine!r}: write an adapter as module:attribute")
+        r.problem("engine", t["config.engine_custom"].format(engine=repr(engine)))
     elif engine and not custom and engine not in (known := known_engines()):
-        r.problem("engine", f"unknown forum engine {engine!r}{closest(engine, known)} (known: {', '.join(known)})")
+        r.problem("engine", t["config.engine_unknown"].format(
+            engine=repr(engine), hint=closest(engine, known, t["config.did_you_mean"]), known=", ".join(known)))
     login = r.get("login", str, "", required=True)
     if "login" in table and isinstance(login, str) and not login.strip():
-        r.problem("login", "empty (the bot's account name)")
+        r.problem("login", t["config.login_empty"])
     base_url = r.get("base_url", str, "")
     if base_url:
         _check_url(r, base_url, web=not custom)  # an adapter of one's own may read a file:// forum
     elif engine and engine != "memory":
-        r.problem("base_url", "missing")
+        r.problem("base_url", t["config.missing"])
     password_env = r.get("password_env", str, "")
     traits = engine_traits(engine) if engine and not custom else None  # None: not installed (named above)
     markup = r.get("markup", str, traits.markup if traits else "bbcode")
     if markup not in ("bbcode", "markdown"):
-        r.problem("markup", f"unknown markup {markup!r} (bbcode or markdown)")
+        r.problem("markup", t["config.markup_unknown"].format(markup=repr(markup)))
     extra = _adapter_settings(r, table)
     if "profile" in table and not custom and isinstance(table["profile"], dict):
         problems.extend(f"forums.{name}.{p}" for p in _profile_problems(engine, table["profile"]))
@@ -49,39 +50,38 @@ def _check_url(r: Reader, url: str, web: bool) -> None:
         parts = urlsplit(url)
         _ = parts.port  # raises on a malformed port
     except ValueError as e:
-        r.problem("base_url", f"not a URL: {url!r} ({e})")
+        r.problem("base_url", r.t["config.not_a_url"].format(url=repr(url), error=e))
         return
     if web and (parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url)):
         r.problem("base_url", r.t["config.not_a_web_url"].format(url=url))
 
 
-def _zone_name(value: Any) -> str | None:
+def _zone_name(value: Any, t: Mapping[str, str]) -> str | None:
     if not isinstance(value, str):
-        return string(value)
-    return None if _zone(value) is not None else f"unknown time zone {value!r} (write e.g. Europe/Moscow)"
+        return string(value, t)
+    return None if _zone(value) is not None else t["config.unknown_zone"].format(zone=value)
 
 
-def _header(value: Any) -> str | None:
+def _header(value: Any, t: Mapping[str, str]) -> str | None:
     if not isinstance(value, str):
-        return string(value)
-    return None if value.isascii() and value.isprintable() else "only printable ASCII can go in an HTTP header"
+        return string(value, t)
+    return None if value.isascii() and value.isprintable() else t["config.header_ascii"]
 
 
-def _intervals(value: Any) -> str | None:
-    if isinstance(value, dict) and all(number(0, 3600, "seconds")(v) is None for v in value.values()):
+def _intervals(value: Any, t: Mapping[str, str]) -> str | None:
+    if isinstance(value, dict) and all(number(0, 3600, "seconds")(v, t) is None for v in value.values()):
         return None
-    return f"expected a table of seconds from 0 to 3600, e.g. {{ post = 15, pm = 15 }}, got {value!r}"
+    return t["config.intervals"].format(got=repr(value))
 
 
-def _profile_table(value: Any) -> str | None:
+def _profile_table(value: Any, t: Mapping[str, str]) -> str | None:
     if isinstance(value, dict):
         return None
-    return ("expected a table of overrides, e.g. [forums.main.profile.selectors] post = \"div.post\", "
-            f"got {value!r}")
+    return t["config.profile_table"].format(got=repr(value))
 
 
 # What the shipped adapters make of each forum-table setting they read (which engine reads which: its adapter's `settings`).
-FORUM_SETTINGS: dict[str, Callable[[Any], str | None]] = {
+FORUM_SETTINGS: dict[str, Check] = {
     "timeout": number(0, 600, "seconds", low_open=True),
     "backoff": number(0, 600, "seconds"),
     "max_wait": number(0, 3600, "seconds"),
@@ -105,7 +105,7 @@ def _adapter_settings(r: Reader, table: dict) -> dict[str, Any]:
     settings = {}
     for key in sorted(set(table) - set(FORUM_KEYS)):
         check = FORUM_SETTINGS.get(key)
-        wrong = check(table[key]) if check else None
+        wrong = check(table[key], r.t) if check else None
         if wrong:
             r.problem(key, wrong)
         else:

@@ -52,12 +52,12 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
             r.problem(f"gms[{i}]", f"each GM is a non-empty nickname, got {gm!r}")
     schedule = _parse_schedule(r, has_signup)
     options = dict(r.get("options", dict, {}) or {})
-    r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options"))
+    r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options", t=t))
     # these two steer the core's announcements; they travel to it with the variant options
     for key in ("vote_count_minutes", "remind_hours"):
         if key in table:
             r.used.add(key)
-            wrong = option_problems(variant, {key: table[key]}, where="")
+            wrong = option_problems(variant, {key: table[key]}, where="", t=t)
             if wrong:
                 r.problems.append(f"{r.where}{wrong[0]}")
             else:

@@ -33,7 +33,7 @@ def parse_season(raw: Any, games: Mapping[str, Any], problems: list[str], t: Map
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        problems.append("season: expected a table")
+        problems.append("season: " + t["config.expected"].format(kind=t["config.kind.dict"], got=type(raw).__name__))
         return None
     r = Reader(raw, "season", problems, t)
     before = len(problems)
@@ -41,13 +41,14 @@ def parse_season(raw: Any, games: Mapping[str, Any], problems: list[str], t: Map
     seen: set[str] = set()
     for i, name in enumerate(names):
         if not isinstance(name, str) or name not in games:
-            r.problem(f"games[{i}]", f"no game named {name!r} in [games] (known: {', '.join(sorted(games)) or 'none'})")
+            r.problem(f"games[{i}]", t["config.season.no_game"].format(
+                name=repr(name), known=", ".join(sorted(games)) or t["config.none"]))
         elif name in seen:
-            r.problem(f"games[{i}]", f"{name!r} is listed twice: a season plays each game once")
+            r.problem(f"games[{i}]", t["config.season.twice"].format(name=repr(name)))
         else:
             seen.add(name)
     if "games" in raw and not names:
-        r.problem("games", "name the season's games in the order they run")
+        r.problem("games", t["config.season.empty"])
     gap = r.number("gap", 0, 0, MAX_GAP_HOURS)
     notify = r.get("notify", bool, False)
     r.unknown(SEASON_KEYS)

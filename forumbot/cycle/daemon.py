@@ -22,7 +22,7 @@ from typing import Callable, Mapping
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
-from forumbot.forum.adapter import COOKIES, ForumAdapter, can
+from forumbot.forum.adapter import COOKIES, ConfigWarning, ForumAdapter, can
 from forumbot.config.types import Config, ForumConfig
 from forumbot.disk import disk_problem
 from forumbot.errors import ConfigError, FloodLimited, ForumError, LoginRequired
@@ -38,6 +38,7 @@ from forumbot.forum.retry import Retry
 from forumbot.cycle.season import open_next_signups
 from forumbot.cycle.tick import tick
 from forumbot.pages.dashboard import write_after_tick
+from forumbot.texts import TABLES
 
 log = logging.getLogger("forumbot.daemon")
 
@@ -265,9 +266,9 @@ def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
     return EXIT_OK
 
 
-def config_warnings(config: Config) -> list[str]:
+def config_warnings(config: Config, t: Mapping[str, str] = TABLES["en"]) -> list[str]:
     """What an adapter finds unwise in its forum table (a class method `config_warnings(forum, poll_seconds)`);
-    warnings, not problems: check-config prints them, `run` logs them."""
+    warnings, not problems: check-config prints them in the GMs' language `t`, `run` logs them in English."""
     out: list[str] = []
     for forum in config.forums.values():
         try:
@@ -275,5 +276,6 @@ def config_warnings(config: Config) -> list[str]:
         except ConfigError:
             continue
         if cls is not None:
-            out.extend(f"forums.{forum.name}: {w}" for w in cls.config_warnings(forum, config.poll_seconds))
+            out.extend(f"forums.{forum.name}: {w.said(t) if isinstance(w, ConfigWarning) else w}"
+                       for w in cls.config_warnings(forum, config.poll_seconds))
     return out

@@ -10,7 +10,7 @@ from forumbot.engine.activity import activity_leavers
 from forumbot.engine.conference import close_conference
 from forumbot.engine.downtime import disturbed, waived
 from forumbot.engine.counts import ballots, count_text, counts, drop_deleted, runoff_votes
-from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, open_phase, tell_out
+from forumbot.engine.phases import end_phase_checks, game_ending, kill, last_word_deadline, open_phase, tell_out
 from forumbot.engine.seats import alive_ids, example_nick, night_moves, nick, revealed
 from forumbot.engine.speech import pm, post, to_gms
 from forumbot.engine.work import Work
@@ -95,7 +95,10 @@ def resolve_day(w: Work, at: datetime) -> None:
     if gap is not None:
         w.log.append(f"{ph.label}: disturbed, no successful read from {gap[0].isoformat()} to {gap[1].isoformat()}"
                      " (C-14)")
-        to_gms(w, at, tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window), f"{ph.label}/downtime")
+        # the PM advises only what can still be done: these deaths may end the game (C-7)
+        over = game_ending(w) is not None
+        to_gms(w, at, tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window, over),
+               f"{ph.label}/downtime")
     tell_out(w, at, autokills + list(outcome.deaths))
     end_phase_checks(w, at, "night", n)
 

@@ -9,10 +9,10 @@ from datetime import datetime
 
 from forumbot import parse
 from forumbot.engine.asked import answered
-from forumbot.engine.phases import end_phase_checks, kill, last_word_deadline, modkill, tell_out
+from forumbot.engine.phases import end_phase_checks, game_ending, kill, last_word_deadline, modkill, tell_out
 from forumbot.engine.seats import alive_nicks, example_nick, hunting_open, nick, possible_moves, revealed, seat_of
 from forumbot.engine.seats import team_targets
-from forumbot.engine.speech import pm, post
+from forumbot.engine.speech import pm, post, to_gms
 from forumbot.engine.state import TEAM_SHOT
 from forumbot.engine.work import Work
 from forumbot.model import Input, Move, MoveKind, RejectedLine, Rejection, Role, Where
@@ -40,7 +40,14 @@ def resolve_night(w: Work, at: datetime) -> None:
     for checker, target_nick, result in report.checks:
         pm(w, at, checker, tb.t.phases.check_result(target_nick, result), f"night {n}/check/{checker}")
     g.moves = NightMoves()
-    end_phase_checks(w, at, "day", n + 1)
+    # the GMs learn the night's result by PM (issue 28): it happens out of their sight; they know the roles. When
+    # the night ends the game, the PM of the end says it; else it goes now, before a next phase that may open late
+    news = tb.t.gm.night_news(n, [(g.seats[k.nick].nick, g.seats[k.nick].role, k.cause) for k in report.deaths],
+                              report.misfire)
+    over = game_ending(w, after_night=True) is not None
+    if not over:
+        to_gms(w, at, tb.t.gm.news(tb.setup.game_url, news), f"night {n}/gm")
+    end_phase_checks(w, at, "day", n + 1, news if over else "")
 
 
 def moves_in_force(w: Work) -> NightMoves:

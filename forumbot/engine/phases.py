@@ -9,7 +9,7 @@ from typing import Sequence
 from forumbot.engine.conference import open_conference
 from forumbot.engine.seats import alive_ids, alive_nicks, example_nick, night_grammar, night_moves, partners, revealed
 from forumbot.engine.setup import commitment
-from forumbot.engine.speech import how_to_vote, pm, post, post_opening, rules_in_force
+from forumbot.engine.speech import how_to_vote, pm, post, post_opening, rules_in_force, to_gms
 from forumbot.engine.state import LAST_WORD_CAUSES, Phase
 from forumbot.engine.work import Work
 from forumbot.model import Death, Role, Where
@@ -81,40 +81,47 @@ def open_phase(w: Work, kind: str, number: int, due: datetime) -> None:
         post_opening(w, at, tb.t.phases.night_opens(number, ph.deadline, night_grammar(w), late), f"{ph.label}/opens")
 
 
-def end_phase_checks(w: Work, at: datetime, next_kind: str, next_number: int) -> None:
-    """C-7: the win check after a day's result or a whole night; then the next phase opens."""
+def end_phase_checks(w: Work, at: datetime, next_kind: str, next_number: int, news: str = "") -> None:
+    """C-7: the win check after a day's result or a whole night; then the next phase opens. `news`: the GMs' line
+    on the phase just resolved (a night's), said in their PM of the end when this ends the game."""
     g = w.g
-    ph = g.phase
     if w.tb.variant.only_bad_left(list(g.seats.values())):  # H-14's stalemate count
         if g.deaths_this_phase:
             g.quiet_day = False
-        elif ph.kind == "day":
+        elif g.phase.kind == "day":
             g.quiet_day = True
-        elif ph.kind == "night" and g.quiet_day:
-            end(w, at, "draw", "stalemate")
-            return
-    if check_win(w, at, misfires=ph.kind == "night"):
+    if check_win(w, at, after_night=g.phase.kind == "night", news=news):
         return
     open_phase(w, next_kind, next_number, at)
 
 
-def check_win(w: Work, at: datetime, misfires: bool = False) -> bool:
-    variant = w.tb.variant
+def game_ending(w: Work, after_night: bool = False) -> tuple[str, str] | None:
+    """What ends the game now, if anything: (the winner, why). After a night also H-14's stalemate (a night with
+    no death after a quiet day, only the bad left) and M-6's misfires; after a day or a modkill only a win."""
+    g, variant = w.g, w.tb.variant
+    if after_night and g.quiet_day and not g.deaths_this_phase and variant.only_bad_left(list(g.seats.values())):
+        return "draw", "stalemate"
     limit = variant.misfire_limit
-    if misfires and limit is not None and w.g.misfires >= limit:
-        end(w, at, "town", "misfires")  # M-6
-        return True
-    winner = variant.winner(list(w.g.seats.values()))
+    if after_night and limit is not None and g.misfires >= limit:
+        return "town", "misfires"  # M-6
+    winner = variant.winner(list(g.seats.values()))
     if winner:
         alive = len(alive_ids(w))
         # a draw says why (M-13, R-8, H-14; issue 17 item 15)
-        why = "" if winner != "draw" else "nobody" if alive == 0 else "draw_at"
-        end(w, at, winner, why)
-        return True
-    return False
+        return winner, "" if winner != "draw" else "nobody" if alive == 0 else "draw_at"
+    return None
 
 
-def end(w: Work, at: datetime, winner: str, why: str) -> None:
+def check_win(w: Work, at: datetime, after_night: bool = False, news: str = "") -> bool:
+    found = game_ending(w, after_night)
+    if found is not None:
+        end(w, at, *found, news=news)
+    return found is not None
+
+
+def end(w: Work, at: datetime, winner: str, why: str, news: str = "") -> None:
+    """C-7: the game is over: the end post, and each GM told by PM who won, with the way to the post (after `news`,
+    the night's line when the night ended it)."""
     g, tb = w.g, w.tb
     g.winner = winner
     g.ended_at = at
@@ -123,6 +130,7 @@ def end(w: Work, at: datetime, winner: str, why: str) -> None:
     roles = [(s.nick, s.role, s.alive, sid) for sid, s in g.seats.items()]
     w.log.append(f"game over: {winner}" + (f" ({why})" if why else ""))
     post(w, at, Where.GAME, tb.t.ending.game_over(winner, why, roles, tb.setup.seed, tb.drawn), "ended/result")
+    to_gms(w, at, tb.t.gm.news(tb.setup.game_url, news, tb.t.gm.game_over(winner)), "ended/gm")
 
 
 def kill(w: Work, sid: str, cause: str, at: datetime) -> None:

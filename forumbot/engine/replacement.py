@@ -13,7 +13,7 @@ from forumbot.engine.conference import join_conference
 from forumbot.engine.phases import role_pm
 from forumbot.engine.seats import seat_of
 from forumbot.engine.signup_values import Offer, ReserveSetup
-from forumbot.engine.speech import pm, post, to_gms
+from forumbot.engine.speech import pm, pm_account, post, to_gms
 from forumbot.engine.work import Work
 from forumbot.model import Input, Replace, Where
 from forumbot.parse.signup import offer_answer, signup_word
@@ -30,6 +30,8 @@ def replace_account(w: Work, cmd: Replace, at: datetime, cmd_id: str) -> str | N
     g.seats[sid].nick = cmd.new
     g.accounts[cmd.new] = sid
     pm(w, at, sid, role_pm(w, sid, choose_don=False, replacing=old), f"gm/{cmd_id}/role")
+    # the account that played the seat is told it is out of the game (issue 28): the post alone may pass it by
+    pm_account(w, at, old, w.tb.t.guide.you_are_replaced(cmd.new), f"gm/{cmd_id}/unseated")
     if g.phase.kind == "setup" and g.seats[sid].is_mafia:  # M-15: he joins the conference
         join_conference(w, sid, at, f"gm/{cmd_id}/conference")
     post(w, at, Where.GAME, w.tb.t.gm.replaced(old, cmd.new), f"gm/{cmd_id}/post")

@@ -21,6 +21,12 @@ def pm(w: Work, at: datetime, to: str, text: str, key: str, moot_after: str = ""
     emit(w, Message(at, Where.PM, seats[to].nick if to in seats else to, text, key, moot_after))
 
 
+def pm_account(w: Work, at: datetime, account: str, text: str, key: str) -> None:
+    """A PM to an account by name, never to the seat a name may also key (a seat keeps its first nick as its id:
+    the account a `замена` unseated must not be read as the seat's new holder)."""
+    emit(w, Message(at, Where.PM, account, text, key))
+
+
 def to_gms(w: Work, at: datetime, text: str, key: str) -> None:
     for gm in w.tb.gms:
         pm(w, at, gm, text, f"{key}/{gm}")

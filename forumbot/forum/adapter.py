@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
@@ -26,6 +26,20 @@ class ThreadAddressProblem:
         return t[f"check.thread.{self.kind}"].format(thread=self.thread, engine=self.engine, fix=self.fix)
 
     def __str__(self) -> str:  # a log line, a custom caller: the operators' English
+        return self.said(TABLES["en"])
+
+
+@dataclass(frozen=True)
+class ConfigWarning:
+    """What an engine finds unwise in its forum table, as facts the shell words in the GMs' language (issue 28):
+    `kind` names the text `check.engine.KIND` of the texts' tables, `fields` fill it."""
+    kind: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def said(self, t: Mapping[str, str]) -> str:
+        return t[f"check.engine.{self.kind}"].format(**self.fields)
+
+    def __str__(self) -> str:  # a log line of `run`: the operators' English
         return self.said(TABLES["en"])
 
 
@@ -150,8 +164,9 @@ class AdapterBase:
         return None
 
     @classmethod
-    def config_warnings(cls, forum: Any, poll_seconds: float) -> list[str]:
-        """What in a forum table will work but cost (check-config prints them, `run` logs them)."""
+    def config_warnings(cls, forum: Any, poll_seconds: float) -> "list[ConfigWarning | str]":
+        """What in a forum table will work but cost (check-config prints them, `run` logs them); a ConfigWarning
+        is said in the GMs' language, a plain string (an adapter of one's own) as it is."""
         return []
 
     def check_account(self, threads: list[str]) -> list[str]:

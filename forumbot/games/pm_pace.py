@@ -16,13 +16,13 @@ from forumbot.config.types import Config
 from forumbot.errors import ConfigError
 from forumbot.store.models import ForumRow, GameRow, OutboxRow
 from forumbot.forum.registry import profile_for
-from forumbot.localtime import local
+from forumbot.texts.voice import Voice
 
 SHOWN_FROM = 60.0  # seconds between two new PMs from which the line is worth a GM's attention
 
 
 def pm_eta_line(session: Session, config: Config, game: GameRow, now: datetime | None, t: Mapping[str, str],
-                zone: str) -> str | None:
+                voice: Voice) -> str | None:
     """The line for `game status`, or None when no PM waits or the forum's pace is quick or unknown. The
     forum table's `intervals` win over the engine's; the stored session's last new PM starts the count. An
     upper bound where some PMs are replies inside a kept conversation (XenForo: 30 s)."""
@@ -49,4 +49,7 @@ def pm_eta_line(session: Session, config: Config, game: GameRow, now: datetime |
         last = 0.0
     first = max(now.timestamp(), last + pace)
     eta = datetime.fromtimestamp(first + (waiting - 1) * pace, timezone.utc).replace(microsecond=0)
-    return t["gs.pm_eta"].format(waiting=waiting, pace=f"{pace:.0f}", at=local(eta, zone))
+    # to the second, as `game start` says the first tick's time: the PMs go out minutes apart
+    ahead = voice.ahead(eta, now)
+    return t["gs.pm_eta"].format(waiting=waiting, pace=f"{pace:.0f}",
+                                 at=voice.time_s(eta) + (f" ({ahead})" if ahead else ""))

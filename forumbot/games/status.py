@@ -12,14 +12,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from forumbot.config.types import Config
 from forumbot.errors import SetupError
 from forumbot.games.lookup import STOPPED, configured_game, language_of, setup_of
-from forumbot.localtime import local
 from forumbot.model import Role
 from forumbot.outbox.store import MERGED
 from forumbot.games.pm_pace import pm_eta_line
 from forumbot.store.models import GameRow, OutboxRow, SeatRow
 from forumbot.rules import get_variant
 from forumbot.engine.signup import run_signup
-from forumbot.texts import PLURALS, TABLES
+from forumbot.texts import PLURALS, TABLES, get_texts
+from forumbot.texts.voice import Voice
 from forumbot.store.game import fold_game, load_game
 
 
@@ -48,8 +48,11 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         if game is None:
             configured_game(config, name)
             return TABLES[language_of(config, name, None)]["gs.not_started.hint"].format(name=name)
-        t = TABLES[language_of(config, name, game)]
+        language = language_of(config, name, game)
+        t = TABLES[language]
         zone = setup_of(game).schedule.timezone
+        # issue 28: every time as the posts write it (02.12 22:00 МСК), not 2026-12-02 22:00:00 Europe/Moscow
+        voice = get_texts(language, str, zone or "UTC").v
         seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat_no)))
         counts = dict(session.execute(select(OutboxRow.status, func.count()).where(
             OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
@@ -61,10 +64,10 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
         refused = list(session.execute(select(OutboxRow.key, OutboxRow.where, OutboxRow.to, OutboxRow.last_error)
                                        .where(OutboxRow.game_id == game.id, OutboxRow.status == "refused")
                                        .order_by(OutboxRow.due_at, OutboxRow.id)))
-        pm_eta = pm_eta_line(session, config, game, now, t, zone)
+        pm_eta = pm_eta_line(session, config, game, now, t, voice)
     lines = [
         t["gs.head"].format(name=name, status=_word(t, "gs.status.", game.status), mode=game.mode,
-                            at=local(game.started_at, zone), closed=_closed(t, game, zone) if game.ended_at else ""),
+                            at=when(voice, game.started_at), closed=_closed(t, game, voice) if game.ended_at else ""),
         t["gs.commitment"].format(commitment=game.commitment),
         t["gs.seats"].format(seats=", ".join(
             t["gs.seat.replaced"].format(nick=s.current_nick, seat=s.nick) if s.current_nick != s.nick
@@ -92,34 +95,46 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             lines.insert(1, t["gs.not_played"].format(error=e))
         else:
             alive = [p.nick for p in run.result.players if p.alive]
-            deadline = (t["gs.until"].format(at=local(run.next_deadline, zone))
+            deadline = (t["gs.until"].format(at=until(voice, run.next_deadline, now))
                         if run.next_deadline and not game.ended_at else "")
             if run.next_deadline is None and game.ended_at is None and run.phase != "ended":
                 deadline = t["gs.paused"]  # GameRun: None when paused
             lines.insert(1, t["gs.phase"].format(phase=phase_words(t, run.phase), deadline=deadline,
                                                  count=len(alive), names=", ".join(alive)))
             if run.phase.startswith("signup"):
-                lines.insert(2, signup_line(sessions, config, name, now, zone, t))
+                lines.insert(2, signup_line(sessions, config, name, now, voice, t))
             elif game.ended_at is not None:
-                lines[2:2] = _the_end(t, game, run, zone)
+                lines[2:2] = _the_end(t, game, run, voice)
             else:  # GMs are trusted with the roles (issue 17 item 13); the public never sees this command's output
                 lines[2:2] = [t["gs.roles"], *_seat_lines(t, run), *_don_line(t, game, run),
-                              *_reserve_lines(t, run, zone)]
+                              *_reserve_lines(t, run, voice, now)]
             for day in run.history:  # R-12: a day a majority ended early (or will, after its delay)
                 if day.majority is None:
                     continue
                 nick, at = day.majority
                 if day.closed is not None:
                     lines.append(t["gs.majority.ended"].format(day=phase_words(t, day.label), nick=nick,
-                                                               at=local(at, zone)))
+                                                               at=when(voice, at)))
                 else:
-                    ends = t["gs.majority.ends"].format(at=local(run.next_deadline, zone)) if run.next_deadline else ""
+                    ends = (t["gs.majority.ends"].format(at=until(voice, run.next_deadline, now))
+                            if run.next_deadline else "")
                     lines.append(t["gs.majority.pending"].format(day=phase_words(t, day.label), nick=nick,
-                                                                 at=local(at, zone), ends=ends))
+                                                                 at=when(voice, at), ends=ends))
             for item, phase, stamped, where in run.late:  # C-13: stored, the GMs told; the announced results stand
                 lines.append(t["gs.late"].format(where=_word(t, "gs.where.", where), item=item,
-                                                 at=local(stamped, zone), phase=phase_words(t, phase)))
+                                                 at=when(voice, stamped), phase=phase_words(t, phase)))
     return "\n".join(lines)
+
+
+def when(voice: Voice, at: datetime | None) -> str:
+    """A time as the posts write it, in the game's zone («02.12 22:00 МСК»); "-" for one the store does not hold."""
+    return "-" if at is None else voice.time(at)
+
+
+def until(voice: Voice, at: datetime, now: datetime | None) -> str:
+    """A time still ahead, with how long until it («02.12 22:00 МСК (через 11 ч)»), as the dashboard says it."""
+    ahead = voice.ahead(at, now)
+    return when(voice, at) + (f" ({ahead})" if ahead else "")
 
 
 def phase_words(t: Mapping[str, str], label: str) -> str:
@@ -138,7 +153,7 @@ def _word(t: Mapping[str, str], prefix: str, value: str, fallback: str | None = 
     return t.get(prefix + value, value if fallback is None else fallback)
 
 
-def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, zone: str,
+def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now: datetime, voice: Voice,
                 t: Mapping[str, str]) -> str:
     """S-2: who holds a place, who is in the reserve, the close in force (`game status`)."""
     with sessions.begin() as session:
@@ -146,16 +161,16 @@ def signup_line(sessions: sessionmaker[Session], config: Config, name: str, now:
     s = run_signup(setup.signup, inputs, now)  # type: ignore[arg-type]
     return t["gs.signup"].format(state=_word(t, "gs.signup.", s.state), count=len(s.players),
                                  seats=setup.signup.seats,  # type: ignore[attr-defined]
-                                 at=local(s.closes, zone), extended=t["gs.signup.extended"] if s.extended else "",
+                                 at=until(voice, s.closes, now), extended=t["gs.signup.extended"] if s.extended else "",
                                  players=", ".join(s.players) or "-", reserve=", ".join(s.reserve) or "-")
 
 
-def _closed(t: Mapping[str, str], game: GameRow, zone: str) -> str:
+def _closed(t: Mapping[str, str], game: GameRow, voice: Voice) -> str:
     """When the bot closed the game: a GM's walk-through read two end times (this tick's and the game's own
     "game over at", the deciding deadline) and could not tell which was the game's end."""
     if game.status in STOPPED:
-        return t["gs.closed.stopped"].format(at=local(game.ended_at, zone))
-    return t["gs.closed.tick"].format(at=local(game.ended_at, zone))
+        return t["gs.closed.stopped"].format(at=when(voice, game.ended_at))
+    return t["gs.closed.tick"].format(at=when(voice, game.ended_at))
 
 
 def _posts(t: Mapping[str, str], n: int) -> str:
@@ -163,15 +178,15 @@ def _posts(t: Mapping[str, str], n: int) -> str:
     return f"{n} {t['forms.post'].split('|')[PLURALS[language](n)]}"
 
 
-def _the_end(t: Mapping[str, str], game: GameRow, run, zone: str) -> list[str]:
+def _the_end(t: Mapping[str, str], game: GameRow, run, voice: Voice) -> list[str]:
     """How an ended game ended: who won (or that `game stop` ended it), the seed and every seat's role."""
     result = run.result
     if game.status in STOPPED:
-        how = t["gs.result.stopped"].format(at=local(game.ended_at, zone))
+        how = t["gs.result.stopped"].format(at=when(voice, game.ended_at))
         if game.stop_reason:
             how += t["gs.result.reason"].format(reason=game.stop_reason)
     else:
-        how = t["gs.result.over"].format(at=local(result.ended_at or game.ended_at, zone),
+        how = t["gs.result.over"].format(at=when(voice, result.ended_at or game.ended_at),
                                          winner=_word(t, "gs.winner.", result.winner or "none"))
     return [t["gs.result"].format(how=how, seed=game.seed), *_seat_lines(t, run)]
 
@@ -189,12 +204,12 @@ def _seat_lines(t: Mapping[str, str], run) -> list[str]:
     return lines
 
 
-def _reserve_lines(t: Mapping[str, str], run, zone: str) -> list[str]:
+def _reserve_lines(t: Mapping[str, str], run, voice: Voice, now: datetime | None) -> list[str]:
     """S-4: the reserve in order and the seats offered to it now (a game without a sign-up has none)."""
     if run.reserve is None:
         return []
     return [t["gs.reserve"].format(names=", ".join(run.reserve) or "-"),
-            *(t["gs.offer"].format(nick=nick, to=to, at=local(until, zone)) for nick, to, until in run.offers)]
+            *(t["gs.offer"].format(nick=nick, to=to, at=until(voice, due, now)) for nick, to, due in run.offers)]
 
 
 def _don_line(t: Mapping[str, str], game: GameRow, run) -> list[str]:

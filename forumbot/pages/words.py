@@ -3,7 +3,7 @@ SVG labels, escaped by the templates, not forum posts."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from forumbot.model import Rejection
@@ -73,7 +73,6 @@ RU: dict[str, str] = {
     "day.since": "Что менялось от подсчёта к подсчёту", "day.since.when": "Когда", "day.since.changes": "Изменения",
     "day.since.start": "до первого подсчёта", "day.since.count": "после подсчёта {at}",
     "day.since.none": "без изменений",
-    "ahead.hours": "через {n} ч", "ahead.minutes": "через {n} мин",
     # issue 28 items 11-12: the open day's leader and margin; the picture opened large on a phone
     # a nickname never after «от» («отрыв от Петя»): it cannot be declined
     "lead": "Лидирует {name}: голосов — {n}; второй — {second}, отрыв — {margin}.",
@@ -161,7 +160,6 @@ EN: dict[str, str] = {
     "day.since": "What changed from count to count", "day.since.when": "When", "day.since.changes": "Changes",
     "day.since.start": "before the first count", "day.since.count": "after the count at {at}",
     "day.since.none": "no change",
-    "ahead.hours": "in {n} h", "ahead.minutes": "in {n} min",
     # issue 28 items 11-12: the open day's leader and margin; the picture opened large on a phone
     "lead": "Leading: {name} with {n} vote(s), {margin} ahead of {second}.",
     "lead.alone": "Leading: {name} with {n} vote(s); nobody else has a vote.",
@@ -222,14 +220,9 @@ class Words:
         return "" if at is None else self.posts.v.time_s(at)
 
     def ahead(self, at: datetime, built: datetime | None) -> str:
-        """How long until `at` from when the page was built («через 9 ч»): whole hours, minutes in the last hour;
+        """How long until `at` from when the page was built («через 9 ч»), as the GM's `game status` says it;
         "" once it has passed or when the build time is not known."""
-        if built is None or at <= built:
-            return ""
-        left = at - built
-        if left >= timedelta(hours=1):
-            return self("ahead.hours", n=left // timedelta(hours=1))
-        return self("ahead.minutes", n=max(1, left // timedelta(minutes=1)))
+        return self.posts.v.ahead(at, built)
 
     def leading(self, day: DayData) -> str:
         """The open day's leader and his margin over the next (under plurality, the Moscow default, what decides

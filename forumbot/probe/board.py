@@ -161,7 +161,7 @@ def _probe_api(adapter: Any, thread: str, report: ProbeReport, t: Mapping[str, s
         report.flows["thread"] = "verified"
         report.posts = [_post_row(p) for p in posts]
         report.pagination = {"param": "page", "kind": "page", "current": 1, "pages": pages, "per_page": None,
-                             "has_next": pages > 1}  # the page size is the board's setting: not in the answer
+                             "has_next": pages > 1, "example": "page=2"}  # the page size is the board's setting: not in the answer
     if not report.guest:
         try:
             rows, unread = adapter.inbox_counts()
@@ -214,7 +214,19 @@ def _pagination(profile: Any, url: str, tree: Any, report: ProbeReport) -> None:
         current = int(m.group(1))
     info = page_info(tree, profile, current)
     report.pagination = {"param": pag.param, "kind": pag.kind, "current": info.start, "pages": info.pages,
-                         "per_page": info.per_page or pag.per_page, "has_next": info.has_next}
+                         "per_page": info.per_page or pag.per_page, "has_next": info.has_next,
+                         "example": second_page_address(pag, info.per_page or pag.per_page)}
+
+
+def second_page_address(pag: Any, per_page: int | None) -> str:
+    """How the second page's address shows it («page=2», «/page-2», «topic=N.15», «start=10»), for a GM to
+    recognise (issue 28: «страницы: page (page)» named the parameter twice and said nothing)."""
+    second = "2" if pag.kind == "page" else str(per_page or "N")
+    shape = pag.in_path or pag.pattern
+    if not shape:
+        return f"{pag.param}={second}"
+    shape = re.sub(r"^\[[^\]]*\]", "", shape).replace(r"(\d+)", second).replace(r"\d+", "N")
+    return shape.replace("\\", "")
 
 
 def _inbox(adapter: Any, profile: Any, tree: Any) -> dict[str, Any]:

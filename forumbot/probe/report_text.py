@@ -42,9 +42,11 @@ def to_text(report: ProbeReport, zone: str = "", language: str = "ru") -> str:
                    + f": «{words[:60]}{'...' if len(words) > 60 else ''}»")
     pg = report.pagination
     if pg:
-        # the parameter is the board's own word in its addresses; its kind is said in the GM's language
-        kind = t.get(f"probe.page_kind.{pg['kind']}", pg["kind"])
-        out.append(t["probe.pages"].format(param=pg["param"], kind=kind, current=pg["current"],
+        # the kind said once, in the GM's language, with what the second page's address shows
+        example = pg.get("example") or f"{pg['param']}=2"
+        kind = t[f"probe.page_kind.{pg['kind']}"].format(example=example) if pg["kind"] in ("page", "offset") \
+            else pg["kind"]
+        out.append(t["probe.pages"].format(kind=kind, current=pg["current"],
                                            pages=pg["pages"] or "?", per_page=pg["per_page"] or "?",
                                            next=t["probe.yes" if pg["has_next"] else "probe.no"]))
     out.extend(_inbox_lines(report, t))

@@ -67,11 +67,13 @@ def defaults(variant: str) -> HouseRules:
 
 
 def house_rules(variant: str, options: Mapping[str, Any]) -> HouseRules:
-    """The house rules an options table sets; raises SetupError naming a value the variant cannot play."""
+    """The house rules an options table sets; raises SetupError naming an option the variant cannot play (the
+    options' check, forumbot/options.py, says why in the GMs' words before a game gets here)."""
     base = defaults(variant)
-    problems = house_problems(variant, options)
-    if problems:
-        raise SetupError(problems[0])
+    found = house_findings(variant, options)
+    if found:
+        option, _, _, clause = found[0]
+        raise SetupError(f"{option}: not playable in the {variant} variant with these options ({clause})")
     changes = options.get("vote_changes", base.vote_changes)
     return HouseRules(
         vote_changes=None if changes == "unlimited" else changes,
@@ -95,47 +97,52 @@ def house_rules(variant: str, options: Mapping[str, Any]) -> HouseRules:
     )
 
 
-def house_problems(variant: str, options: Mapping[str, Any]) -> list[str]:
-    """What a variant cannot play among otherwise well-formed values (one line each, naming the option)."""
-    problems = []
+# What a variant cannot play among well-formed values: (the option, a text key `house.problem.*` of the texts'
+# tables, its fields, the clause). Rules import no texts: forumbot/options.py words them in the GMs' language.
+Finding = tuple[str, str, dict[str, Any], str]
+
+
+def house_findings(variant: str, options: Mapping[str, Any]) -> list[Finding]:
+    problems: list[Finding] = []
     if variant != "moscow" and options.get("tie") == "runoff":
-        problems.append("tie: 'runoff' is played only by the Moscow variant (M-10) (R-6)")
+        problems.append(("tie", "runoff_moscow_only", {}, "R-6"))
     if options.get("vote_format") == "color" and not options.get("vote_colors"):
-        problems.append("vote_colors: vote_format = 'color' needs the list of colours (R-3)")
+        problems.append(("vote_colors", "colors_needed", {}, "R-3"))
     if "vote_colors" in options and options.get("vote_format") != "color":
-        problems.append("vote_colors: only read with vote_format = 'color' (R-3)")
+        problems.append(("vote_colors", "colors_unread", {}, "R-3"))
     post_minimum_set = [k for k in ("post_minimum_chars", "post_minimum_action", "post_minimum_reminder_hours")
                         if k in options]
     if post_minimum_set and not options.get("post_minimum"):
-        problems.append(f"{post_minimum_set[0]}: only read with post_minimum of 1 or more (R-11)")
+        problems.append((post_minimum_set[0], "needs_post_minimum", {}, "R-11"))
     if "majority_delay" in options and not options.get("majority_ends_day"):
-        problems.append("majority_delay: only read with majority_ends_day = true (R-12)")
+        problems.append(("majority_delay", "needs_majority_ends_day", {}, "R-12"))
     if options.get("lock_game_thread_at_night") and not options.get("lock_threads"):
-        problems.append("lock_game_thread_at_night: only read with lock_threads = true (R-13)")
+        problems.append(("lock_game_thread_at_night", "needs_lock_threads", {}, "R-13"))
     if "cast" in options:
         if variant == "free_hunt" and ("mafia" in options or "maniac" in options):
-            problems.append("cast: give either cast or mafia/maniac, not both (R-10)")
+            problems.append(("cast", "cast_or_counts", {}, "R-10"))
         wrong = cast_problem(variant, options["cast"])
         if wrong:
-            problems.append(f"cast: {wrong} (R-10)")
+            problems.append(("cast", *wrong, "R-10"))
     return problems
 
 
-def cast_problem(variant: str, cast: Any) -> str | None:
-    allowed = CAST_ROLES.get(variant, ())
+def cast_problem(variant: str, cast: Any) -> tuple[str, dict[str, Any]] | None:
+    """R-10: what is wrong with a cast table, as a text key and its fields."""
+    allowed = ", ".join(CAST_ROLES.get(variant, ()))
     if not isinstance(cast, Mapping):
-        return f"expected a table of role counts ({', '.join(allowed)}), got {cast!r}"
+        return "cast_table", {"allowed": allowed, "got": repr(cast)}
     for role, n in cast.items():
-        if role not in allowed:
-            return f"{role!r} is not a role the {variant} cast may set (only {', '.join(allowed)})"
+        if role not in CAST_ROLES.get(variant, ()):
+            return "cast_role", {"role": repr(role), "variant": variant, "allowed": allowed}
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            return f"{role} must be a whole number of at least 0, got {n!r}"
+            return "cast_count", {"role": role, "got": repr(n)}
     if variant == "moscow" and cast.get("don", 1) != 1:
-        return "the Moscow cast has exactly one don (the night order is the variant's)"
+        return "cast_one_don", {}
     if variant == "moscow" and cast.get("sheriff", 1) > 1 or variant == "free_hunt" and (
         cast.get("doctor", 1) > 1 or cast.get("maniac", 0) > 1
     ):
-        return "at most one of each single role (sheriff, doctor, maniac)"
+        return "cast_single_roles", {}
     return None
 
 

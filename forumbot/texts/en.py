@@ -13,6 +13,8 @@ T: dict[str, str] = {
     "nobody": "nobody",
     "and": "and",
     "time": "{date} {clock} {zone}",
+    "ahead.hours": "in {n} h",
+    "ahead.minutes": "in {n} min",
     "zone.Europe/Moscow": "MSK",
     "quoted": "“{text}”",
     "with_quote": " (with a quote)",
@@ -489,7 +491,10 @@ T: dict[str, str] = {
     "day.downtime": "No autokill for not voting: the bot could not read the forum {gap}.",
     "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
                     "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
-                    "nobody left for not voting. To give the players the time back, use “extend LENGTH”."),
+                    "nobody left for not voting."),
+    "gm.downtime.next_day": ("This day cannot be reopened; to give the players the time back, extend the next day: "
+                             "“extend LENGTH” once it opens."),
+    "gm.downtime.over": "The game is over: nothing is left to extend.",
     # --- h29-ask: C-15 players ask the bot, M-15 the mafia conference ---
     "asked.no_vote.setup": "Voting has not started yet: the count begins when Day 1 opens.",
     "asked.no_vote.night": "It is night: there is no vote, the count comes back by day.",
@@ -605,9 +610,9 @@ T: dict[str, str] = {
     "probe.edited": "edited {at}",
     "probe.quote_stripped": "quote stripped",
     "probe.signature_stripped": "signature stripped",
-    "probe.page_kind.page": "the page's number",
-    "probe.page_kind.offset": "the number of the page's first post",
-    "probe.pages": ("pagination: URL parameter “{param}” ({kind}), this page {current}, pages {pages}, {per_page} per page, "
+    "probe.page_kind.page": "the page's number in the address ({example} is the second)",
+    "probe.page_kind.offset": "the number of the page's first post in the address ({example} is the second page)",
+    "probe.pages": ("pagination: {kind}, this page {current}, pages {pages}, {per_page} per page, "
                     "next page {next}"),
     "probe.yes": "yes",
     "probe.no": "no",
@@ -663,6 +668,19 @@ T: dict[str, str] = {
                           "{grace}); the roles are drawn and the commitment posted when it closes."),
     "gm.refuse.new_taken.named": "that account is already in the game (a player, a GM or the bot): “{nick}”",
     "gm.refuse.no_account.named": "the forum has no such account: “{nick}”",
+    # --- issue 28: what GMs and players never got by PM: a night's result, the end, a seat given away ---
+    "out.replaced": ("The GM gave your seat in the game to {nick}: you no longer play. Your moves and votes no longer "
+                     "count; please keep your role to yourself."),
+    "gm.news.night": "Night {n}: {what}.",
+    "gm.news.death": "{nick} ({role}) — {cause}",
+    "gm.news.cause.mafia": "killed by the mafia",
+    "gm.news.cause.maniac": "killed by the maniac",
+    "gm.news.cause.hunt": "killed in a hunt",
+    "gm.news.cause.failed_hunt": "died in a failed hunt",
+    "gm.news.misfire": "a misfire",
+    "gm.news.quiet": "nobody died",
+    "gm.news.thread": "the game thread",
+    "gm.news.see": "The bot posted the result in {thread}.",
     "out.replacement_undone": ("The GM undid the replacement: you no longer play in this game; the seat is played by "
                                "{nick} again. Disregard the role I sent you; your moves and votes are not counted."),
     "count.majority.plurality": ("Majority: {need} of {alive}. None is needed: the one with the most votes leaves; "
@@ -832,6 +850,59 @@ T: dict[str, str] = {
     "outbox.status.withheld": "withheld",
     "check.env_unset": ("{setting}: environment variable {variable} is not set (set it where forumbot runs, e.g. in "
                         "the crontab or the service file)"),
+    # --- issue 28: option values and house-rule combinations, in the GMs' language (forumbot/options.py) ---
+    "value.number": "expected a number of {unit}, got {got}",
+    "value.number_range": "must be {bound} and at most {high} {unit}, got {got}",
+    "value.unit.minutes": "minutes",
+    "value.unit.hours": "hours",
+    "value.unit.seconds": "seconds",
+    "value.choice": "must be {choices}, got {got}",
+    "value.words": "expected a list of non-empty words, got {got}",
+    "value.whole": "expected a whole number, got {got}",
+    "value.whole_range": "must be from {low} to {high}, got {got}",
+    "value.changes": "must be a whole number of at least 0 or 'unlimited', got {got}",
+    "value.one_word": "expected one word, got {got}",
+    "value.cast_table": "expected a table of role counts, got {got}",
+    "value.string": "expected a string, got {got}",
+    "value.flag": "expected true or false, got {got}",
+    "option.unknown": "unknown option",
+    "option.other_variant": "not an option of {variant} (only of {variants})",
+    "house.problem.runoff_moscow_only": "'runoff' is played only by the Moscow variant (M-10)",
+    "house.problem.colors_needed": "vote_format = 'color' needs the list of colours",
+    "house.problem.colors_unread": "only read with vote_format = 'color'",
+    "house.problem.needs_post_minimum": "only read with post_minimum of 1 or more",
+    "house.problem.needs_majority_ends_day": "only read with majority_ends_day = true",
+    "house.problem.needs_lock_threads": "only read with lock_threads = true",
+    "house.problem.cast_or_counts": "give either cast or mafia/maniac, not both",
+    "house.problem.cast_table": "expected a table of role counts ({allowed}), got {got}",
+    "house.problem.cast_role": "{role} is not a role the {variant} cast may set (only {allowed})",
+    "house.problem.cast_count": "{role} must be a whole number of at least 0, got {got}",
+    "house.problem.cast_one_don": "the Moscow cast has exactly one don (the night order is the variant's)",
+    "house.problem.cast_single_roles": "at most one of each single role (sheriff, doctor, maniac)",
+    "config.engine_custom": "{engine}: write an adapter as module:attribute",
+    "config.engine_unknown": "unknown forum engine {engine}{hint} (known: {known})",
+    "config.login_empty": "empty (the bot's account name)",
+    "config.markup_unknown": "unknown markup {markup} (bbcode or markdown)",
+    "config.not_a_url": "not a URL: {url} ({error})",
+    "config.header_ascii": "only printable ASCII can go in an HTTP header",
+    "config.intervals": "expected a table of seconds from 0 to 3600, e.g. {{ post = 15, pm = 15 }}, got {got}",
+    "config.profile_table": ("expected a table of overrides, e.g. [forums.main.profile.selectors] post = \"div.post\", "
+                             "got {got}"),
+    "config.season.no_game": "no game named {name} in [games] (known: {known})",
+    "config.season.twice": "{name} is listed twice: a season plays each game once",
+    "config.season.empty": "name the season's games in the order they run",
+    # --- issue 28: the engines' own findings in a forum table (ConfigWarning), in the GMs' language ---
+    "check.engine.discourse.user_key_daily": ("a user API key allows {daily} requests a day (max_user_api_reqs_per_day), "
+                                              "and poll_seconds = {poll} needs about {needed}: poll every {every} s or "
+                                              "more, or use an admin API key (admin_api_key_env)"),
+    "check.engine.discourse.no_key": ("no API key: the bot logs in with its password (impossible on a board with SSO, "
+                                      "and limited to 6 logins a minute): an admin API key (admin_api_key_env) is "
+                                      "preferred"),
+    "check.engine.discourse.login_not_ascii": ("the login is not ASCII, and Discourse may not match it in the "
+                                               "Api-Username header: if it refuses the key (invalid_api_credentials), "
+                                               "set api_user_id to the account's id (user.id in /u/{{login}}.json)"),
+    "check.engine.discourse.key_in_file": ("an API key is written in the file: put it in an environment variable and "
+                                           "name that in admin_api_key_env (or user_api_key_env)"),
     "config.missing": "missing",
     "config.expected": "expected {kind}, got {got}",
     "config.range": "must be {bound} and at most {high}, got {got}",

@@ -30,10 +30,13 @@ class GmTexts:
     def runoff_post_reported(self, nick: str, post_id: str) -> str:
         return self.v._("gm.runoff_post", nick=self.v.b(nick), id=self.v.esc(post_id))
 
-    def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta) -> str:
-        """C-14: a disturbed deadline, told to the GMs once; they may give the time back with `extend` (C-9)."""
-        return self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
-                      window=self.v.duration(window))
+    def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta,
+                       over: bool = False) -> str:
+        """C-14: a disturbed deadline, told to the GMs once, when the day is already resolved: they may give the
+        time back on the next day with `extend` (C-9); after the game's end nothing is left to extend."""
+        said = self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
+                        window=self.v.duration(window))
+        return f"{said} {self.v.T['gm.downtime.over' if over else 'gm.downtime.next_day']}"
 
     def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
         """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""
@@ -161,6 +164,24 @@ class GmTexts:
         if cancels_vote:
             lines.append(self.v._("modkill.no_vote"))
         return self.v.prose(*lines)
+
+    def night_news(self, n: int, deaths: Sequence[tuple[str, Role | None, str]], misfire: bool) -> str:
+        """A night's result for the GMs' PM (issue 28): each death with its role and cause (the GMs know the roles),
+        a misfire, or that nobody died."""
+        said = [self.v._("gm.news.death", nick=self.v.n(nick), role=self.v.role(role) if role else "?",
+                         cause=self.v._(f"gm.news.cause.{cause}")) for nick, role, cause in deaths]
+        if misfire:
+            said.append(self.v.T["gm.news.misfire"])
+        return self.v._("gm.news.night", n=n, what="; ".join(said) or self.v.T["gm.news.quiet"])
+
+    def game_over(self, winner: str) -> str:
+        return self.v.T[f"end.{winner}"]
+
+    def news(self, url: str, *lines: str) -> str:
+        """The GMs' PM of a result (issue 28): its lines, then the way to the bot's post, the newest in the game
+        thread `url` (the post's own address is known only once the forum holds it)."""
+        thread = self.v.f.link(url, self.v.T["gm.news.thread"]) if url else self.v.T["gm.news.thread"]
+        return self.v.prose(*lines, self.v._("gm.news.see", thread=thread))
 
     def replaced(self, old: str, new: str) -> str:
         return self.v._("gm.replaced", old=self.v.b(old), new=self.v.b(new))

@@ -106,6 +106,10 @@ class GuideTexts:
     def modkill_undone(self) -> str:
         return self.v._("out.modkill_undone")
 
+    def you_are_replaced(self, new: str) -> str:
+        """To the account a GM's `замена` (or a reserve's accepted offer, S-4) took the seat from (issue 28)."""
+        return self.v._("out.replaced", nick=self.v.n(new))
+
     def replacement_undone(self, holder: str) -> str:
         """To the account an undone `замена` had seated (issue 28 item 8): it got a role PM and must learn that
         it no longer plays; `holder` plays the seat again."""

@@ -20,6 +20,8 @@ T: dict[str, str] = {
     "nobody": "никого",
     "and": "и",
     "time": "{date} {clock} {zone}",
+    "ahead.hours": "через {n} ч",
+    "ahead.minutes": "через {n} мин",
     "zone.Europe/Moscow": "МСК",
     "quoted": "«{text}»",
     "with_quote": " (с цитатой)",
@@ -502,7 +504,11 @@ T: dict[str, str] = {
     # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
     "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
                     "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
-                    "не выбыл. Чтобы вернуть игрокам время, используйте «продлить СРОК»."),
+                    "не выбыл."),
+    # the day is over when the PM is made: the time goes back on the next day, and only while the game goes on
+    "gm.downtime.next_day": ("Этот день уже не вернуть; чтобы отдать игрокам время, продлите следующий день: "
+                             "«продлить СРОК», когда он начнётся."),
+    "gm.downtime.over": "Игра уже окончена: продлевать нечего.",
     # --- h29-ask: C-15 players ask the bot, M-15 the mafia conference ---
     "asked.no_vote.setup": "Голосование ещё не началось: подсчёт будет с начала дня 1.",
     "asked.no_vote.night": "Сейчас ночь: голосования нет, подсчёт будет днём.",
@@ -619,9 +625,9 @@ T: dict[str, str] = {
     "probe.edited": "изменено {at}",
     "probe.quote_stripped": "цитата убрана",
     "probe.signature_stripped": "подпись убрана",
-    "probe.page_kind.page": "номер страницы",
-    "probe.page_kind.offset": "номер первого сообщения страницы",
-    "probe.pages": ("страницы: параметр адреса «{param}» ({kind}), эта страница {current}, всего {pages}, по {per_page} на странице, "
+    "probe.page_kind.page": "номер страницы в адресе ({example} — вторая)",
+    "probe.page_kind.offset": "номер первого сообщения страницы в адресе ({example} — вторая)",
+    "probe.pages": ("страницы: {kind}, эта страница {current}, всего {pages}, по {per_page} на странице, "
                     "следующая страница: {next}"),
     "probe.yes": "есть",
     "probe.no": "нет",
@@ -677,6 +683,19 @@ T: dict[str, str] = {
                           "роли раздаются и контрольная сумма публикуется при закрытии набора."),
     "gm.refuse.new_taken.named": "этот аккаунт уже в игре (игрок, ведущий или бот): «{nick}»",
     "gm.refuse.no_account.named": "на форуме нет такого аккаунта: «{nick}»",
+    # --- issue 28: what GMs and players never got by PM: a night's result, the end, a seat given away ---
+    "out.replaced": ("Ведущий передал ваше место в игре аккаунту {nick}: вы больше не участвуете. Ваши ходы и голоса "
+                     "не засчитываются; пожалуйста, не раскрывайте свою роль."),
+    "gm.news.night": "Ночь {n}: {what}.",
+    "gm.news.death": "{nick} ({role}) — {cause}",
+    "gm.news.cause.mafia": "убийство мафией",
+    "gm.news.cause.maniac": "убийство маньяком",
+    "gm.news.cause.hunt": "убийство на охоте",
+    "gm.news.cause.failed_hunt": "гибель на неудачной охоте",
+    "gm.news.misfire": "несострел",
+    "gm.news.quiet": "никто не погиб",
+    "gm.news.thread": "игровой теме",
+    "gm.news.see": "Итог бот опубликовал в {thread}.",
     "out.replacement_undone": ("Ведущий отменил замену: вы больше не участвуете в игре, место снова занимает {nick}. "
                                "Присланную вам роль не учитывайте; ваши ходы и голоса не засчитываются."),
     "count.majority.plurality": ("Большинство — {need} из {alive}. Для ухода оно не нужно: уходит набравший больше "
@@ -847,6 +866,59 @@ T: dict[str, str] = {
     "outbox.status.withheld": "задержано",
     "check.env_unset": ("{setting}: переменная окружения {variable} не задана (задайте её там, где запускается "
                         "forumbot: в crontab или в файле службы)"),
+    # --- issue 28: option values and house-rule combinations, in the GMs' language (forumbot/options.py) ---
+    "value.number": "ожидается число ({unit}), а здесь {got}",
+    "value.number_range": "должно быть {bound} и не больше {high} {unit}, а здесь {got}",
+    "value.unit.minutes": "мин",
+    "value.unit.hours": "ч",
+    "value.unit.seconds": "с",
+    "value.choice": "допустимо: {choices}; а здесь {got}",
+    "value.words": "ожидается список непустых слов, а здесь {got}",
+    "value.whole": "ожидается целое число, а здесь {got}",
+    "value.whole_range": "должно быть от {low} до {high}, а здесь {got}",
+    "value.changes": "ожидается целое число от 0 или 'unlimited', а здесь {got}",
+    "value.one_word": "ожидается одно слово, а здесь {got}",
+    "value.cast_table": "ожидается таблица с числом игроков каждой роли, а здесь {got}",
+    "value.string": "ожидается строка, а здесь {got}",
+    "value.flag": "ожидается true или false, а здесь {got}",
+    "option.unknown": "неизвестный параметр",
+    "option.other_variant": "это параметр не варианта {variant} (только {variants})",
+    "house.problem.runoff_moscow_only": "'runoff' (перестрелка) есть только в московском варианте (M-10)",
+    "house.problem.colors_needed": "для vote_format = 'color' нужен список цветов",
+    "house.problem.colors_unread": "читается только при vote_format = 'color'",
+    "house.problem.needs_post_minimum": "читается только при post_minimum от 1",
+    "house.problem.needs_majority_ends_day": "читается только при majority_ends_day = true",
+    "house.problem.needs_lock_threads": "читается только при lock_threads = true",
+    "house.problem.cast_or_counts": "задайте либо cast, либо mafia/maniac, но не то и другое",
+    "house.problem.cast_table": "ожидается таблица с числом игроков каждой роли ({allowed}), а здесь {got}",
+    "house.problem.cast_role": "{role} — не роль, которую cast задаёт в варианте {variant} (только {allowed})",
+    "house.problem.cast_count": "{role}: ожидается целое число от 0, а здесь {got}",
+    "house.problem.cast_one_don": "в московском составе ровно один дон (порядок ночи задаёт вариант)",
+    "house.problem.cast_single_roles": "одиночных ролей (шериф, доктор, маньяк) — не больше одной каждой",
+    "config.engine_custom": "{engine}: адаптер пишется как модуль:атрибут",
+    "config.engine_unknown": "неизвестный движок форума {engine}{hint} (известны: {known})",
+    "config.login_empty": "пусто (здесь имя учётной записи бота)",
+    "config.markup_unknown": "неизвестная разметка {markup} (bbcode или markdown)",
+    "config.not_a_url": "не адрес: {url} ({error})",
+    "config.header_ascii": "в заголовок HTTP можно писать только печатные символы ASCII",
+    "config.intervals": "ожидается таблица секунд от 0 до 3600, например {{ post = 15, pm = 15 }}, а здесь {got}",
+    "config.profile_table": ("ожидается таблица поправок, например [forums.main.profile.selectors] post = \"div.post\", "
+                             "а здесь {got}"),
+    "config.season.no_game": "в [games] нет игры {name} (есть: {known})",
+    "config.season.twice": "{name} указана дважды: в сезоне каждая игра играется один раз",
+    "config.season.empty": "перечислите игры сезона в том порядке, в котором они идут",
+    # --- issue 28: the engines' own findings in a forum table (ConfigWarning), in the GMs' language ---
+    "check.engine.discourse.user_key_daily": ("ключ API пользователя даёт {daily} запросов в сутки "
+                                              "(max_user_api_reqs_per_day), а при poll_seconds = {poll} нужно около "
+                                              "{needed}: опрашивайте не чаще раза в {every} с или возьмите ключ API "
+                                              "администратора (admin_api_key_env)"),
+    "check.engine.discourse.no_key": ("ключа API нет: бот входит по паролю (на форуме с SSO это невозможно, и входов "
+                                      "не больше 6 в минуту); лучше ключ API администратора (admin_api_key_env)"),
+    "check.engine.discourse.login_not_ascii": ("логин не в ASCII, и Discourse может не узнать его в заголовке "
+                                               "Api-Username: если он отвергнет ключ (invalid_api_credentials), "
+                                               "задайте api_user_id — id учётной записи (user.id в /u/{{login}}.json)"),
+    "check.engine.discourse.key_in_file": ("ключ API записан прямо в файле: положите его в переменную окружения и "
+                                           "назовите её в admin_api_key_env (или user_api_key_env)"),
     "config.missing": "не задано",
     "config.expected": "ожидается {kind}, а здесь {got}",
     "config.range": "должно быть {bound} и не больше {high}, а здесь {got}",

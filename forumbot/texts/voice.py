@@ -81,6 +81,16 @@ class Voice:
         return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M:%S"),
                       zone=zone_label(self.zone, at, self.T))
 
+    def ahead(self, at: datetime, now: datetime | None) -> str:
+        """How long from `now` until `at` («через 9 ч»): whole hours, minutes in the last hour; "" once it has
+        passed or when `now` is not known."""
+        if now is None or at <= now:
+            return ""
+        left = at - now
+        if left >= timedelta(hours=1):
+            return self._("ahead.hours", n=left // timedelta(hours=1))
+        return self._("ahead.minutes", n=max(1, left // timedelta(minutes=1)))
+
     def duration(self, length: timedelta) -> str:
         parts = duration_parts(length) or [(0, "minute")]
         return " ".join(self.count(n, unit) for n, unit in parts)

@@ -95,7 +95,7 @@ pm = -1
 
 def test_a_profile_that_is_not_a_table_is_named(tmp_path):
     [problem] = _problems(tmp_path, 'profile = "prosilver"')
-    assert problem.startswith("forums.main.profile: expected a table of overrides")
+    assert problem.startswith("forums.main.profile: ожидается таблица поправок")  # the GMs' language (issue 28)
 
 
 def test_an_engine_without_a_page_profile_does_not_take_one(tmp_path):

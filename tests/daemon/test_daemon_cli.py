@@ -106,7 +106,7 @@ def test_unknown_engine_and_missing_password_are_config_errors(config, capsys):
     text = config.read_text(encoding="utf-8")
     config.write_text(text.replace('engine = "memory"', 'engine = "nosuchbb"\nbase_url = "http://x"'), encoding="utf-8")
     code, _, err = run(capsys, "tick", "-c", str(config))
-    assert code == 2 and "unknown forum engine 'nosuchbb'" in err
+    assert code == 2 and "неизвестный движок форума 'nosuchbb'" in err  # the GMs' language (issue 28)
     config.write_text(text.replace('login = "', 'password_env = "FORUMBOT_TEST_NO_SUCH_VAR"\nlogin = "'),
                       encoding="utf-8")
     code, _, err = run(capsys, "tick", "-c", str(config))

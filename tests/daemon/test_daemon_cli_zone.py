@@ -36,8 +36,9 @@ def test_game_status_of_a_running_game_speaks_moscow_time_and_shows_the_roles(wo
     w = world
     play(w, upto=3)  # Day 1 resolved at 2026-12-02 10:01 MSK: Маф1 is out, night 1 until 22:00
     out = cli("game", "status", "g1")
-    assert out.startswith("g1: идёт, режим ") and "начата 2026-11-30 10:00:00 Europe/Moscow" in out
-    assert "фаза: ночь 1, до 2026-12-02 22:00:00 Europe/Moscow;" in out
+    assert out.startswith("g1: идёт, режим ") and "начата 30.11 10:00 МСК" in out
+    # issue 28: as the posts write it, with how long is left as the dashboard says it
+    assert "фаза: ночь 1, до 02.12 22:00 МСК (через 11 ч);" in out
     assert "+00:00" not in out
     lines = out.splitlines()
     roles = lines.index("роли (только для ведущих):")
@@ -54,10 +55,10 @@ def test_game_status_of_a_stopped_game_names_when_in_the_games_zone_and_why(worl
     cli("game", "stop", "g1", "--reason", "Сервер переезжает.")
     w.tick()
     out = cli("game", "status", "g1")
-    assert ("итог: остановлена командой `forumbot game stop` 2026-12-02 11:01:00 Europe/Moscow, без победителя "
+    assert ("итог: остановлена командой `forumbot game stop` 02.12 11:01 МСК, без победителя "
             "(причина: Сервер переезжает.); зерно 7") in out
     assert "роли (только для ведущих)" not in out  # the end lists them already
-    assert ", остановлена 2026-12-02 11:01:00 Europe/Moscow" in out.splitlines()[0]
+    assert ", остановлена 02.12 11:01 МСК" in out.splitlines()[0]
 
 
 def test_probe_shows_post_times_in_the_games_zone():
@@ -87,8 +88,8 @@ def test_game_status_and_list_speak_the_games_language(world, cli):
     world.config_path.write_text(text.replace('forum = "main"', 'forum = "main"\nlanguage = "en"', 1), encoding="utf-8")
     play(world, upto=3)
     out = cli("game", "status", "g1")
-    assert out.startswith("g1: running, mode ") and "started 2026-11-30 10:00:00 Europe/Moscow" in out
-    assert "phase: night 1, until 2026-12-02 22:00:00 Europe/Moscow;" in out
+    assert out.startswith("g1: running, mode ") and "started 30.11 10:00 MSK" in out
+    assert "phase: night 1, until 02.12 22:00 MSK (in 11 h);" in out
     lines = out.splitlines()
     roles = lines.index("roles (for the GMs only):")
     assert lines[roles + 1:roles + 4] == ["  Шериф: sheriff, alive", "  Дон: mafia Don, alive",

@@ -134,14 +134,14 @@ def with_options(line: str) -> str:
 
 FUTURE = datetime(2999, 1, 1, 10, 0, tzinfo=timezone.utc)
 PLAYERS = 'players = ['
-BAD = [
+BAD = [  # in the GMs' language, the game's (Russian); issue 28: option, forum-table and engine words too
     # item 19: vote counts every 0 minutes made every tick spin forever
     ("vote_count_minutes 0", game_with(PLAYERS, "vote_count_minutes = 0\n" + PLAYERS),
-     "games.g1.vote_count_minutes: must be at least 1 and at most 10080 minutes, got 0"),
+     "games.g1.vote_count_minutes: должно быть не меньше 1 и не больше 10080 мин, а здесь 0"),
     ("vote_count_minutes negative", game_with(PLAYERS, "vote_count_minutes = -30\n" + PLAYERS),
-     "games.g1.vote_count_minutes: must be at least 1 and at most 10080 minutes, got -30"),
+     "games.g1.vote_count_minutes: должно быть не меньше 1 и не больше 10080 мин, а здесь -30"),
     ("remind_hours a string", game_with(PLAYERS, 'remind_hours = "3"\n' + PLAYERS),
-     "games.g1.remind_hours: expected a number of hours, got str '3'"),
+     "games.g1.remind_hours: ожидается число (ч), а здесь str '3'"),
     ("day_hours a string", game_with(PLAYERS, 'day_hours = "24"\n' + PLAYERS),
      "games.g1.day_hours: ожидается число, а здесь str '24'"),
     ("day_hours nan", game_with(PLAYERS, "day_hours = nan\n" + PLAYERS),
@@ -157,34 +157,34 @@ BAD = [
      "forumbot.toml.poll_seconds: должно быть не меньше 10 и не больше 86400, а здесь 100000000000000000"),
     # item 19: an option of the wrong type
     ("edited_votes a number", with_options("edited_votes = 3"),
-     "games.g1.options.edited_votes: must be 'void' or 'first_seen', got 3 (C-11)"),
+     "games.g1.options.edited_votes: допустимо: 'void' или 'first_seen'; а здесь 3 (C-11)"),
     ("timeout a list", game_with("", "", engine="phpbb", forum_extra='base_url = "http://127.0.0.1:8081/"\ntimeout = [3, 5]'),
-     "forums.main.timeout: expected a number of seconds, got list [3, 5]"),
+     "forums.main.timeout: ожидается число (с), а здесь list [3, 5]"),
     # item 20
     ("engine misspelt", game_with('engine = "memory"', 'engine = "phpbbb"\nbase_url = "http://127.0.0.1:8081/"'),
-     "forums.main.engine: unknown forum engine 'phpbbb' (did you mean 'phpbb'?) (known: "),
+     "forums.main.engine: неизвестный движок форума 'phpbbb' (может быть, phpbb?) (известны: "),
     ("base_url without scheme", game_with("", "", engine="phpbb", forum_extra='base_url = "forum.example.org"'),
      "forums.main.base_url: не адрес http(s): «forum.example.org» (пишите, например, https://forum.example.org/)"),
     ("base_url half a scheme", game_with("", "", engine="mybb", forum_extra='base_url = "htp:/forum.example.org"'),
      "forums.main.base_url: не адрес http(s): «htp:/forum.example.org» (пишите, например, https://forum.example.org/)"),
     ("base_url bad port", game_with("", "", engine="mybb", forum_extra='base_url = "http://forum:port/"'),
-     "forums.main.base_url: not a URL: 'http://forum:port/'"),
+     "forums.main.base_url: не адрес: 'http://forum:port/'"),
     ("forum key misspelt", game_with("", "", engine="phpbb",
                                      forum_extra='base_url = "http://127.0.0.1:8081/"\npasword_env = "X"'),
      "forums.main.pasword_env: неизвестный параметр (может быть, password_env?)"),
     ("board zone unknown", game_with("", "", engine="phpbb",
                                      forum_extra='base_url = "http://127.0.0.1:8081/"\ntimezone_name = "Moscow"'),
-     "forums.main.timezone_name: unknown time zone 'Moscow' (write e.g. Europe/Moscow)"),
+     "forums.main.timezone_name: неизвестный часовой пояс «Moscow» (пишите, например, Europe/Moscow)"),
     ("option misspelt", with_options("mafiaa = 4"),
-     "games.g1.options.mafiaa: unknown option (did you mean 'mafia'?)"),
+     "games.g1.options.mafiaa: неизвестный параметр (может быть, mafia?)"),
     ("a Free Hunt option in Moscow", with_options("maniac = true"),
-     "games.g1.options.maniac: not an option of moscow (only of free_hunt)"),
+     "games.g1.options.maniac: это параметр не варианта moscow (только free_hunt)"),
     ("R-6 tie runoff outside Moscow (issue 12)", with_options('tie = "coin"'),
-     "games.g1.options.tie: must be 'runoff' or 'nobody' or 'all' or 'first_reached', got 'coin' (R-6)"),
+     "games.g1.options.tie: допустимо: 'runoff' или 'nobody' или 'all' или 'first_reached'; а здесь 'coin' (R-6)"),
     ("R-10 cast with too much mafia for the players (issue 12)", with_options("cast = { mafia = 5, don = 1 }"),
      "games.g1: option cast {'mafia': 5, 'don': 1} with 10 players needs at least one mafia member"),
     ("R-3 colour format without colours (issue 12)", with_options('vote_format = "color"'),
-     "games.g1.options.vote_colors: vote_format = 'color' needs the list of colours (R-3)"),
+     "games.g1.options.vote_colors: для vote_format = 'color' нужен список цветов (R-3)"),
 ]
 
 

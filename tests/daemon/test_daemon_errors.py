@@ -244,7 +244,8 @@ def test_a_pm_held_by_a_flood_limit_does_not_hold_the_post_after_it(tmp_path):
     w.tick()
     w.tick()
     sent = [to for to, _, _ in w.bot_pms()[pms:]]
-    assert sent == [GM, "Новичок"] and len(w.bot_posts()) == len(posts) + 1
+    # and the replaced account its notice that it is out (issue 28), after the new player's role PM
+    assert sent == [GM, "Новичок", "М4"] and len(w.bot_posts()) == len(posts) + 1
     w.close()
 
 

@@ -53,7 +53,7 @@ def test_R12_the_tick_after_the_majority_post_posts_the_result_and_the_export_re
 
         status = game_status(w.daemon.sessions, w.config, "g1", w.now)
         # Маф1 holds the majority; the post that made it is М5's: no line may read as Маф1's post
-        assert "день 1: окончен досрочно — большинство у игрока Маф1 с 2026-12-01 12:05:00 Europe/Moscow" in status, status
+        assert "день 1: окончен досрочно — большинство у игрока Маф1 с 01.12 12:05 МСК" in status, status
         board = to_text(dashboard(w.daemon.sessions, w.now))
         assert "day 1 ended at majority: a majority for Маф1 since 2026-12-01T" in board, board
         assert "Маф1's post" not in board, board

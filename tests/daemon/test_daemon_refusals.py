@@ -88,7 +88,8 @@ def test_replace_by_an_account_the_forum_lacks_is_refused_issue7_item2(tmp_path)
     assert "М6" in nicks and "nobody" not in nicks and "Новичок" in nicks and "М5" not in nicks
     done = [t for to, t, at in w.bot_pms() if to == GM and at == w.now]
     assert len(done) == 1 and done[0].startswith("Выполнено")
-    assert [to for to, _, at in w.bot_pms() if at == w.now and to != GM] == ["Новичок"]  # the role PM
+    # the role PM, and the replaced account told it is out (issue 28)
+    assert [to for to, _, at in w.bot_pms() if at == w.now and to != GM] == ["Новичок", "М5"]
     w.close()
 
 

@@ -185,16 +185,37 @@ def test_c14_the_waiver_line_in_russian() -> None:
 @pytest.mark.parametrize("language, text", [
     ("ru", "Срок (день 1) подведён после сбоя: бот не мог читать форум с 02.12 09:10 до 02.12 09:50 (МСК), а допустимый "
            "перерыв — 30 минут в окне 2 часа перед сроком. Итог подведён как обычно, но за неявку "
-           "никто не выбыл. Чтобы вернуть игрокам время, используйте «продлить СРОК»."),
+           "никто не выбыл. Этот день уже не вернуть; чтобы отдать игрокам время, продлите следующий день: «продлить "
+           "СРОК», когда он начнётся."),
     ("en", "The deadline (day 1) was resolved after an outage: the bot could not read the forum from 02.12 09:10 to "
            "02.12 09:50 (MSK), longer than 30 minutes of the last 2 hours before it. The result was resolved as "
-           "usual, but nobody left for not voting. To give the players the time back, use “extend LENGTH”."),
+           "usual, but nobody left for not voting. This day cannot be reopened; to give the players the time back, "
+           "extend the next day: “extend LENGTH” once it opens."),
 ])
 def test_c14_the_gms_get_one_pm_naming_the_gap(language: str, text: str) -> None:
     reads = outage(before=50 * M, length=40 * M)
     r = fold(game_with(reads, language=language), reads)
     assert r.pms("ГМ").count(text) == 1
     assert [m.key for m in r.run.messages if "downtime" in m.key] == ["day 1/downtime/ГМ"]
+
+
+def test_c14_the_pm_advises_only_what_can_still_be_done() -> None:
+    """The PM is made once the day is resolved: it advised «продлить СРОК», which would extend the night, and
+    after the game's end there is nothing to extend (the stop-35 note). A disturbed Day 2 whose hanging gives the
+    mafia parity (M-13): the PM says the game is over."""
+    g = Game.moscow(language="ru")
+    for i, n in enumerate(("М1", "М2")):
+        g.gm("day 1", f"+{i + 1}h", f"модкилл {n}")  # M-11: Day 1's vote is cancelled
+    for m in ("Дон", "Маф1", "Маф2"):
+        g.pm("night 1", "+1h", m, "убить М3")  # 3 mafia against 4
+    g.votes("day 2", {v: "М4" for v in ("Дон", "Маф1", "Маф2", "Шериф")})
+    deadline = START + 2 * timedelta(hours=24) + timedelta(hours=12)  # Day 2's
+    reads = ticks(START, deadline - 50 * M) + ticks(deadline - 10 * M, deadline + M)
+    r = fold(g, reads, until=deadline + M)
+    assert r.winner == "mafia"
+    (said,) = [m.text for m in r.run.messages if m.key == "day 2/downtime/ГМ"]
+    assert said.endswith("за неявку никто не выбыл. Игра уже окончена: продлевать нечего."), said
+    assert "продлить" not in said
 
 
 def test_c14_r7_self_vote_is_waived_too() -> None:

@@ -125,9 +125,10 @@ def test_game_status_says_when_the_last_role_pm_goes_out_at_xenforo_s_pace(tmp_p
         line = next(x for x in status.splitlines() if x.startswith("ЛС ждут отправки"))
         assert line.startswith(f"ЛС ждут отправки: {len(PLAYERS) - 1}; форум принимает новое раз в 180 с"), status
         from datetime import datetime, timezone
-        from forumbot.localtime import local
-        # in the game's zone, as every time `game status` shows (issue 17 item 13)
-        assert local(datetime.fromtimestamp(int(eta), timezone.utc), "Europe/Moscow") in line, (line, eta)
+        from forumbot.texts import get_texts
+        # in the game's zone, as every time `game status` shows (issue 17 item 13), as the posts write it (issue 28)
+        at = get_texts("ru", str, "Europe/Moscow").v.time_s(datetime.fromtimestamp(int(eta), timezone.utc))
+        assert at in line, (line, eta)
 
 
 def test_setup_through_the_rest_api_sends_every_role_pm_at_once(tmp_path):
