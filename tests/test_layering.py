@@ -327,9 +327,13 @@ def test_issue19_the_engine_is_small_modules_of_functions_over_values(tmp_path):
 
 
 def _defined(path: Path) -> set[str]:
-    """The names a module binds itself at its top level (not those it imports)."""
+    """The names a module binds itself at its top level (not those it imports). A module that serves names through
+    a module `__getattr__` (forum/registry.py, the one door to adapters/, imports its HELPERS on first use) binds
+    the string keys of its top-level tables too."""
     names: set[str] = set()
-    statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    statements = list(tree.body)
+    serves = any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
     while statements:
         node = statements.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -337,26 +341,60 @@ def _defined(path: Path) -> set[str]:
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if serves and isinstance(node.value, ast.Dict):
+                names |= {k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         elif isinstance(node, (ast.If, ast.Try, ast.With)):
             statements += [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
                            *[s for h in getattr(node, "handlers", []) for s in h.body]]
     return names
 
 
-def _borrowed_names(root: Path) -> list[str]:
-    """`module: name from other` for each name a module of `root`'s package imports from another of its modules
-    (not a package's face) that only imports it: a re-export, partial or whole."""
-    modules = {".".join(p.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__"): p
-               for p in root.rglob("*.py")}
+def _source_modules(*roots: Path) -> dict[str, Path]:
+    return {".".join(p.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__"): p
+            for root in roots for p in root.rglob("*.py")}
+
+
+def _faces_own(module: str, path: Path) -> set[str]:
+    """What a package's `__init__` (its face) may hand on: the names it binds and those it imports from its own
+    package's modules. A name it imports from elsewhere (another package, a library) is not its to hand on."""
+    own = _defined(path)
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and _within(node.module or "", module):
+            own |= {a.asname or a.name for a in node.names}
+    return own
+
+
+def _borrowed_names(root: Path, importers: tuple[Path, ...] = ()) -> list[str]:
+    """`module: name from other` for each name a module of `root`'s package (or a file of `importers`) imports
+    from a module of `root` that does not bind it but only imports it: a re-export, partial or whole. From a
+    package's `__init__` (its face) a name of its own package may be imported; a name the face imported from
+    elsewhere may not."""
+    modules = _source_modules(root)
+    files = {module: path for module, path in modules.items()}
+    files |= {str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path): path
+              for folder in importers for path in folder.rglob("*.py")}
     found = []
-    for module, path in sorted(modules.items()):
+    for importer, path in sorted(files.items()):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            source = modules.get(node.module or "") if isinstance(node, ast.ImportFrom) else None
-            if source is None or source.name == "__init__.py":
+            source = modules.get(node.module or "") if isinstance(node, ast.ImportFrom) and node.level == 0 else None
+            if source is None:
                 continue
-            defined = _defined(source)
-            found += [f"{module}: {a.name} from {node.module}" for a in node.names
-                      if a.name not in defined and f"{node.module}.{a.name}" not in modules]
+            own = _faces_own(node.module, source) if source.name == "__init__.py" else _defined(source)
+            found += [f"{importer}: {a.name} from {node.module}" for a in node.names
+                      if a.name not in own and f"{node.module}.{a.name}" not in modules]
+    return found
+
+
+def _stray_all(root: Path) -> list[str]:
+    """`module: name` for each name an `__all__` of `root`'s package lists that the module may not hand on: a
+    module lists only names it binds; a package's face only those of its own package."""
+    found = []
+    for module, path in sorted(_source_modules(root).items()):
+        own = _faces_own(module, path) if path.name == "__init__.py" else _defined(path)
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["__all__"]:
+                listed = [e.value for e in ast.walk(node.value) if isinstance(e, ast.Constant)]
+                found += [f"{module}: {name}" for name in listed if name not in own]
     return found
 
 
@@ -370,3 +408,32 @@ def test_issue27_adapters_import_each_name_from_the_module_that_defines_it(tmp_p
     (package / "parts.py").write_text("LIMIT = 20\n")
     (package / "engine.py").write_text("from adapters.base import LIMIT, Base\n")
     assert _borrowed_names(package) == ["adapters.engine: LIMIT from adapters.base"]
+
+
+def test_issue27_forumbot_imports_each_name_from_the_module_that_defines_it():
+    """cycle/inbox.py took `phase_stream` from cycle/reread.py, which imports it from store/records.py; cli/commands.py,
+    config/load.py, cycle/tick.py, forum/transport.py, outbox/deliver.py and game.py listed in `__all__` names
+    their parts define. Each importer in forumbot/, adapters/, tests/ and bench/ takes a name where it is bound;
+    a package's face hands on only its own package's names, and no `__all__` lists another's."""
+    importers = (ROOT / "tests", ROOT / "bench")
+    assert _borrowed_names(ROOT / "forumbot", importers) == []
+    assert [f for f in _borrowed_names(ROOT / "adapters", importers) if not f.startswith("adapters.")] == []
+    assert _stray_all(ROOT / "forumbot") == []
+    assert _stray_all(ROOT / "adapters") == []
+
+
+def test_issue27_the_re_export_check_tells_a_face_from_a_borrower(tmp_path):
+    package = tmp_path / "forumbot"
+    (package / "store").mkdir(parents=True)
+    (package / "store" / "__init__.py").write_text(
+        "from forumbot.store.db import open_engine\nfrom forumbot.model import Role\n"
+        "__all__ = [\"open_engine\", \"Role\"]\n")
+    (package / "store" / "db.py").write_text("from forumbot.model import Role\n\n\ndef open_engine():\n    pass\n")
+    (package / "model.py").write_text("class Role:\n    pass\n")
+    (package / "door.py").write_text("HELPERS = {\"MemoryForum\": \"adapters.memory.forum\"}\n\n\n"
+                                     "def __getattr__(name):\n    pass\n")
+    (package / "tick.py").write_text("from forumbot.model import Role\n__all__ = [\"Role\"]\n")
+    (package / "cli.py").write_text("from forumbot.store import open_engine, Role\nfrom forumbot.store.db import Role\n"
+                                    "from forumbot.door import MemoryForum\n")
+    assert _borrowed_names(package) == ["forumbot.cli: Role from forumbot.store", "forumbot.cli: Role from forumbot.store.db"]
+    assert _stray_all(package) == ["forumbot.store: Role", "forumbot.tick: Role"]

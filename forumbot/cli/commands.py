@@ -32,10 +32,6 @@ from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.texts import TABLES
 from forumbot.outbox.restore import note_restored
 
-__all__ = ["DEFAULT_CONFIG", "config_from_args", "open_store", "add_daemon_commands", "cmd_check_config",
-           "cmd_db_restored", "cmd_db_upgrade", "cmd_game_export", "cmd_game_list", "cmd_game_start", "cmd_game_status",
-           "cmd_game_stop", "cmd_init", "cmd_outbox", "cmd_probe", "cmd_run", "cmd_tick"]
-
 
 def add_daemon_commands(subparsers: argparse._SubParsersAction,
                         quiet: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
