@@ -31,6 +31,8 @@ from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.texts import TABLES
 from forumbot.outbox.restore import note_restored
+from forumbot.store import open_engine, upgrade
+from forumbot.store.schema import current_revision
 
 
 def add_daemon_commands(subparsers: argparse._SubParsersAction,
@@ -138,10 +140,6 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from forumbot.store import open_engine, upgrade
-    from forumbot.store.schema import current_revision
-
     config = config_from_args(args)
     engine = open_engine(config.database_url)
     try:
