@@ -22,8 +22,6 @@ from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import Where
 from forumbot.texts import get_texts
 
-__all__ = ["GameRun", "run"]
-
 
 def run(setup: GameSetup, inputs: Sequence[Input], until: datetime | None = None) -> GameRun:
     """Fold `inputs` (any order; sorted by time, then by their order here) into the game, resolving every deadline <= `until`.

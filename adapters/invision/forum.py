@@ -31,6 +31,7 @@ import html
 import json
 import logging
 import re
+from dataclasses import replace
 from typing import Iterator
 from urllib.parse import urljoin
 
@@ -354,8 +355,6 @@ class InvisionForum(HtmlForum):
 
 
 def replace_subject(pm: ForumPM, title: str) -> ForumPM:
-    from dataclasses import replace
-
     return pm if pm.subject else replace(pm, subject=title)
 
 

@@ -156,7 +156,8 @@ class XenforoForum(HtmlForum):
         options = {k: extra[k] for k in TRANSPORT_SETTINGS | {"profile", "delete_read_pms"} if k in extra}
         zone = extra.get("timezone_name", extra.get("timezone", "UTC"))  # only for a time without data-time
         if extra.get("api_key_env"):
-            from adapters.xenforo.api import XenforoApiForum  # every flow through /api/ (issue 18 item 4)
+            # imported here: only a forum with an API key loads the API flows (all through /api/, issue 18 item 4)
+            from adapters.xenforo.api import XenforoApiForum
             return XenforoApiForum.from_config(forum, password)
         return cls(forum.base_url, forum.login, password, timezone_name=zone, **options)
 

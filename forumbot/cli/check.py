@@ -8,12 +8,18 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from forumbot.cli.common import config_from_args, now_of
 from forumbot.config.types import Config
-from forumbot.errors import ConfigError, LoginRequired
+from forumbot.errors import ConfigError, ForumError, LoginRequired
 from forumbot.forum.adapter import LOCK, can
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK, EXIT_UNREACHABLE
+from forumbot.store import open_engine
+from forumbot.store.models import GameRow
 from forumbot.texts import TABLES, gm_language
 
 
@@ -71,13 +77,6 @@ def texts_of(config: Config) -> dict[str, str]:
 def _game_statuses(config: Config) -> dict[str, str]:
     """The games already in the database, by name, with their status; none when there is no usable database
     yet (check-config creates nothing)."""
-    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from sqlalchemy import select
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from forumbot.store import open_engine
-    from forumbot.store.models import GameRow
-
     url = config.database_url
     if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
         return {}
@@ -102,7 +101,6 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.forum.registry import rough_times_warning
     from forumbot.cycle.daemon import build_adapter
-    from forumbot.errors import ForumError
 
     # imported on first use, as above: games/ is loaded only by check-config --online
     from forumbot.games.accounts import look_up
@@ -198,8 +196,6 @@ def check_online(config: Config, environ, factory=None, now: datetime | None = N
 def _check_lock(adapter, game, wrong: list[str], unreachable: list[str], verified: list[str], t) -> None:
     """R-13: a game with lock_threads on a board where the bot's account has no lock control is a config to fix.
     Read from the vote thread's page (the controls the board shows the bot's account); nothing is locked."""
-    from forumbot.errors import ForumError  # with the adapter's first use, as check_online's own
-
     setting = f"games.{game.name}.options.lock_threads"
     if not can(adapter, LOCK):
         wrong.append(f"{setting}: the bot cannot lock threads on this engine; set it to false")
@@ -221,8 +217,6 @@ def _check_lock(adapter, game, wrong: list[str], unreachable: list[str], verifie
 def _zone_mismatch(forum, adapter, now: datetime) -> tuple[str | None, str | None]:
     """issue 7 item 3: a board showing the bot another zone than the adapter reads its dates in shifts every
     PM and edit by the difference."""
-    from zoneinfo import ZoneInfo
-
     # the zone the adapter really reads dates in (the HTML adapters keep it as `tz`), else the configured one
     zone = adapter.tz or (ZoneInfo(forum.timezone_name) if forum.timezone_name else None)
     if zone is None:

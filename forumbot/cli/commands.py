@@ -31,10 +31,8 @@ from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
 from forumbot.texts import TABLES
 from forumbot.outbox.restore import note_restored
-
-__all__ = ["DEFAULT_CONFIG", "config_from_args", "open_store", "add_daemon_commands", "cmd_check_config",
-           "cmd_db_restored", "cmd_db_upgrade", "cmd_game_export", "cmd_game_list", "cmd_game_start", "cmd_game_status",
-           "cmd_game_stop", "cmd_init", "cmd_outbox", "cmd_probe", "cmd_run", "cmd_tick"]
+from forumbot.store import open_engine, upgrade
+from forumbot.store.schema import current_revision
 
 
 def add_daemon_commands(subparsers: argparse._SubParsersAction,
@@ -142,10 +140,6 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from forumbot.store import open_engine, upgrade
-    from forumbot.store.schema import current_revision
-
     config = config_from_args(args)
     engine = open_engine(config.database_url)
     try:

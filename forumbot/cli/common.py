@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 
 from forumbot.config.types import Config
 from forumbot.config.load import load_config
+from forumbot.store import open_engine, require_current, session_factory
 
 DEFAULT_CONFIG = "forumbot.toml"
 
@@ -30,9 +31,6 @@ def now_of(args: argparse.Namespace) -> datetime:
     clock = getattr(args, "clock", None)
     return clock() if clock is not None else datetime.now(timezone.utc)
 def open_store(config: Config):
-    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from forumbot.store import open_engine, require_current, session_factory
-
     engine = open_engine(config.database_url)
     require_current(engine)
     return session_factory(engine)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import stat
 import sys
 from datetime import timedelta
 from pathlib import Path
 
+from forumbot.cli.check import texts_of
 from forumbot.cli.common import config_from_args, now_of, open_store
 from forumbot.errors import ConfigError, ForumError
 from forumbot.exit_codes import EXIT_OK
 from forumbot.names import checked_name
-from forumbot.texts import TABLES
+from forumbot.texts import TABLES, get_texts
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
@@ -39,7 +41,6 @@ def cmd_game_start(args: argparse.Namespace) -> int:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
     from forumbot.config.checks import check_setups, thread_problems
     from forumbot.games.start import start_game
-    from forumbot.texts import get_texts
 
     checked_name(args.name, "game")
     config = config_from_args(args)
@@ -77,7 +78,6 @@ def _look_up_accounts(config, name: str) -> list[str]:
     typo stops the start (ConfigError naming it, in the board's own words); a board away or not telling gives the
     warnings returned."""
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from forumbot.cli.check import texts_of
     from forumbot.cycle.daemon import Daemon
     from forumbot.forum.retry import Retry
     from forumbot.games.accounts import before_start
@@ -113,8 +113,6 @@ def cmd_game_stop(args: argparse.Namespace) -> int:
 
 def cmd_game_export(args: argparse.Namespace) -> int:
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    import json
-
     from forumbot.games.export import export_game
 
     checked_name(args.name, "game")

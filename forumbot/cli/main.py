@@ -7,7 +7,9 @@ import json
 import logging
 import os
 import sys
+from dataclasses import replace
 from importlib import resources
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from datetime import datetime
 from typing import Callable, Sequence
@@ -74,8 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _version() -> str:
     try:
-        from importlib.metadata import PackageNotFoundError, version
-
         return version("forumbot")
     except PackageNotFoundError:
         return __version__
@@ -136,8 +136,6 @@ def run_command(args: argparse.Namespace) -> int:
 
 def _run(path, lang: str | None):
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from dataclasses import replace
-
     from forumbot import replay
 
     transcript = replay.load(path)

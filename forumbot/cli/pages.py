@@ -78,6 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from forumbot.pages.dashboard import dashboard
     from forumbot.pages.serve import app
 
+    # imported here: waitress is the optional serve extra's
     try:
         from waitress import create_server
     except ImportError:

@@ -4,20 +4,23 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from forumbot.cli.common import config_from_args
 from forumbot.errors import ConfigError
 from forumbot.exit_codes import EXIT_CONFIG, EXIT_OK
+from forumbot.forum.registry import adapter_factory, profile_for
+from forumbot.texts import gm_language
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
     """issue 9 item 4: exit 0 when every selector the bot needs matched, 2 naming each that did not."""
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    import json
-
     from forumbot.probe.board import probe
     from forumbot.probe.report_text import to_text
 
@@ -42,11 +45,7 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str, str]
     games, when they agree) and the GMs' language (issue 28 item 4; Russian, the games' default): from the config's forum table, or (a guest with a thread URL and no config file) from
     the URL and --engine or the engine the page shows."""
     # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from dataclasses import replace
-
     from forumbot.cycle.daemon import build_adapter
-    from forumbot.forum.registry import adapter_factory
-    from forumbot.texts import gm_language
 
     if args.guest and args.url and not Path(args.config).exists():
         return _guest_adapter(args.url, args.engine), "", args.url, "", "ru"
@@ -71,10 +70,9 @@ def _probe_target(args: argparse.Namespace) -> tuple[object, str, str, str, str]
 
 
 def _guest_adapter(url: str, engine: str | None) -> object:
-    # imported on first use: a command loads only its own modules, so `forumbot --help` and replay start fast
-    from urllib.parse import urlsplit
-
-    from forumbot.forum.registry import adapter_factory, detect_engine, profile_for
+    # imported on first use: the registry loads adapters/detect.py when detect_engine is first named, and a
+    # command loads only its own modules (the transport)
+    from forumbot.forum.registry import detect_engine
     from forumbot.forum.transport import Transport
 
     parts = urlsplit(url)

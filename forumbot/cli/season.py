@@ -7,8 +7,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from forumbot.errors import TranscriptError
+from sqlalchemy import select
+
+from forumbot.cli.common import config_from_args, now_of, open_store
+from forumbot.errors import ConfigError, TranscriptError
 from forumbot.exit_codes import EXIT_OK
+from forumbot.store.models import GameRow
 
 
 def add_season_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -62,13 +66,8 @@ def _from_files(paths: list[str]) -> list:
 
 def _from_store(args: argparse.Namespace) -> list:
     # imported on first use: a command loads only its own modules (these open the store)
-    from sqlalchemy import select
-
-    from forumbot.cli.common import config_from_args, now_of, open_store
-    from forumbot.errors import ConfigError
     from forumbot.games.export import export_game
     from forumbot.replay import parse_transcript
-    from forumbot.store.models import GameRow
 
     config = config_from_args(args)
     if config.season is None:

@@ -23,9 +23,6 @@ from forumbot.errors import ConfigError
 from forumbot.names import name_problem
 from forumbot.texts import TABLES, gm_language
 
-__all__ = ["Config", "ConfigError", "ConfigProblems", "default_database_url", "describe_bad_utf8", "load_config",
-           "read_utf8"]
-
 
 def default_database_url(config_path: Path) -> str:
     return f"sqlite:///{(config_path.parent / 'forumbot.db').resolve()}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 HISTORY_MODES = ("live", "after_day", "after_end")
 KEYS = {"folder", "url", "picture", "vote_history", "post_url", "png", "dashboard"}
@@ -32,8 +32,6 @@ class PagesConfig:
     dashboard: Path | None = None  # the private dashboard file (0600), never under `folder`
 
     def game_url(self, base: str, game: str) -> str:
-        from urllib.parse import quote
-
         return f"{base.rstrip('/')}/{quote(game)}/"
 
 

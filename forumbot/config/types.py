@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -177,8 +178,6 @@ class ConfigProblems(ConfigError):
 
 def known_engines() -> list[str]:
     """The engine names installed (entry-point group "forumbot.adapters"; forumbot ships its own there)."""
-    from importlib.metadata import entry_points
-
     return sorted({ep.name for ep in entry_points(group="forumbot.adapters")})
 
 def shared_threads(games: Mapping[str, GameConfig], name: str) -> list[tuple[str, str]]:

@@ -226,6 +226,7 @@ def describe(report: TickReport) -> str:
 
 def run_forever(daemon: Daemon, stop: threading.Event | None = None) -> int:
     """Run a cycle every poll_seconds until SIGTERM or SIGINT; the cycle in progress finishes first."""
+    # imported here: only `forumbot run` loops; a cron tick does not load schedule
     import schedule
 
     stop = stop or threading.Event()

@@ -11,9 +11,8 @@ from datetime import datetime
 from forumbot.forum.adapter import ForumAdapter
 from forumbot.errors import FloodLimited, ForumError
 from forumbot.outbox.restore import BEHIND, behind_stream
-from forumbot.store.records import INBOX, get_cursor, set_cursor, store_pms
+from forumbot.store.records import INBOX, get_cursor, phase_stream, set_cursor, store_pms
 from forumbot.cycle.context import Context, TickReport
-from forumbot.cycle.reread import phase_stream
 
 log = logging.getLogger("forumbot.tick")  # the tick's logger, as before the split: the log lines read the same
 

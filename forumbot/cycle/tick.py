@@ -59,8 +59,6 @@ from forumbot.cycle.inbox import Inbox
 from forumbot.cycle.quiet import GameView, QuietForum
 from forumbot.cycle.reread import closed_early, phase_value, reread_before_deadline, remember_phase
 
-__all__ = ["Context", "GameOutcome", "TickReport", "as_sent", "default_fold", "load_game", "tick"]
-
 log = logging.getLogger("forumbot.tick")
 
 

@@ -10,10 +10,10 @@ from datetime import timedelta
 
 from forumbot.engine.conference import relay, relay_on
 from forumbot.engine.counts import ballots, count_text, known, open_posts, runoff_votes
-from forumbot.engine.seats import example_nick, partners, target_nick
+from forumbot.engine.seats import example_nick, partners, seat_moves, target_nick
 from forumbot.engine.speech import pm
 from forumbot.engine.work import Work
-from forumbot.model import Input, MoveKind, Role
+from forumbot.model import Input, Role
 from forumbot.parse.queries import Query, conference_line, parse_query
 from forumbot.parse.signup import says_no_notice
 
@@ -90,13 +90,6 @@ def role_again(w: Work, sid: str) -> str:
     choose_don = g.phase.kind == "setup" and Role.DON in variant.roles \
         and not any(s.role is Role.DON for s in g.seats.values())
     maniac = any(s.role is Role.MANIAC for s in g.seats.values())
-    moves: list[str] = []
-    for kind in sorted(variant.abilities(seat.role)):
-        if kind is MoveKind.HUNT:
-            moves.append("hunt" if maniac else "hunt_mafia")
-            continue
-        moves.append(str(kind))
-        if kind is MoveKind.SHOT and variant.team_shot and seat.is_mafia:
-            moves.append("shot_by")
+    moves = seat_moves(w, seat, maniac)
     return w.tb.t.players.role_pm(seat.role, partners(w, sid), choose_don, moves, example=example_nick(w, sid),
                           me=seat.nick)

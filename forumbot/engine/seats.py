@@ -9,6 +9,7 @@ from forumbot import parse
 from forumbot.engine.state import TEAM_SHOT
 from forumbot.engine.work import Work
 from forumbot.model import MoveKind, Rejection, Role, Special, Target, Vote
+from forumbot.rules import RoleTeam
 from forumbot.rules.ballots import VotePost
 
 
@@ -117,17 +118,22 @@ def night_grammar(w: Work) -> list[str]:
 
 def _cast_moves(w: Work) -> list[str]:
     """Every night move some role of the dealt cast has, whoever is alive and whether hunting is open."""
-    variant = w.tb.variant
     maniac = any(s.role is Role.MANIAC for s in w.g.seats.values())
+    return [move for seat in w.g.seats.values() for move in seat_moves(w, seat, maniac)]
+
+
+def seat_moves(w: Work, seat: RoleTeam, maniac: bool) -> list[str]:
+    """The night moves a seat's role has, as the role PM's guide names them: a hunt is the Maniac's where the cast
+    deals one, else the hunt on the mafia; a mafia shot in a variant whose team shoots adds the shooter's line."""
+    variant = w.tb.variant
     moves: list[str] = []
-    for seat in w.g.seats.values():
-        for kind in sorted(variant.abilities(seat.role)):
-            if kind is MoveKind.HUNT:
-                moves.append("hunt" if maniac else "hunt_mafia")
-                continue
-            moves.append(str(kind))
-            if kind is MoveKind.SHOT and variant.team_shot and seat.is_mafia:
-                moves.append("shot_by")
+    for kind in sorted(variant.abilities(seat.role)):
+        if kind is MoveKind.HUNT:
+            moves.append("hunt" if maniac else "hunt_mafia")
+            continue
+        moves.append(str(kind))
+        if kind is MoveKind.SHOT and variant.team_shot and seat.is_mafia:
+            moves.append("shot_by")
     return moves
 
 

@@ -38,9 +38,6 @@ from forumbot.forum.transport_settings import (
     flood_timers, header_value, user_agent_for,
 )
 
-__all__ = ["EVERY_ACTION", "LONGEST_HOLD", "MAX_FLOOD_WAIT", "PACE_MARGIN", "RETRY_BUDGET", "Page", "Transport",
-           "header_value", "user_agent_for"]
-
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 

@@ -48,8 +48,6 @@ from forumbot.outbox.store import (
 )
 from forumbot.store.models import OutboxRow
 
-__all__ = ["Delivery", "Hook", "Target", "deliver", "marker", "shadow_text", "with_marker", "withhold"]
-
 Hook = Callable[[str], None]
 
 

@@ -4,7 +4,7 @@ a transcript's site (`replay --pages`, the same bytes the ticks wrote), and the 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -71,9 +71,6 @@ def build_stored(sessions, config: Config, names: list[str], folder: Path | None
                  now: datetime) -> list[str]:
     """`forumbot pages build`: each named (default: every published) stored game's site, folded as a tick
     would now; returns the files written."""
-    from datetime import timedelta
-
-
     if config.pages is None:
         raise ConfigError(f"{config.path}: no [pages] table (folder, url): there is nothing to build")
     with sessions.begin() as session:

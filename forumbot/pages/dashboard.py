@@ -5,6 +5,7 @@ recipients reveal roles, so it is never written under the public folder and its 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from datetime import datetime
 from pathlib import Path
@@ -142,8 +143,6 @@ def write_private(path: Path, text: str) -> None:
 def write_after_tick(path: Path, sessions, now: datetime, report) -> None:
     """The dashboard file after each tick, with what the tick did per game (0600; a failure only logged:
     the tick's work is done and delivered)."""
-    import logging
-
     before = last_ticks(path)
     d = dashboard(sessions, now)
     d["last_tick"] = {}

@@ -255,6 +255,7 @@ def file_name(slug: str, svg: str, ext: str = "svg") -> str:
 
 def to_png(svg: str) -> bytes | None:
     """The PNG through resvg (the `png` extra) with Debian's DejaVu fonts; None without the extra."""
+    # imported here: resvg_py is the optional png extra's
     try:
         import resvg_py
     except ImportError:

@@ -12,6 +12,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
+from urllib.parse import quote
+
+from sqlalchemy import select
 
 from forumbot.engine.results import GameRun
 from forumbot.engine.signup_values import SignupRun
@@ -64,9 +67,6 @@ def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,
 def delivered(sessions, game_id: int) -> dict[str, str]:
     """Message key -> the forum's post id of each of the game's posts in its threads that the outbox delivered
     (issue 20 item 3: the game page links every bot post). In shadow mode the posts went as PMs: none."""
-    from sqlalchemy import select
-
-
     with sessions.begin() as session:
         rows = session.execute(select(OutboxRow.key, OutboxRow.remote_id).where(
             OutboxRow.game_id == game_id, OutboxRow.status == "sent", OutboxRow.origin == "core",
@@ -124,8 +124,6 @@ def _link(label: str, url: str, markdown: bool) -> str:
 
 
 def _quote(name: str) -> str:
-    from urllib.parse import quote
-
     return quote(name)
 
 

@@ -8,8 +8,10 @@ night moves and outbox keys are never read."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
+import shlex
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -199,8 +201,6 @@ def build_index(games: list[dict], language: str = "ru", timezone: str = "Europe
 
 def has_png() -> bool:
     """Whether the `png` extra is installed: a board that checks image sizes (phpBB) reads PNG, not SVG."""
-    import importlib.util
-
     return importlib.util.find_spec("resvg_py") is not None
 
 
@@ -328,8 +328,6 @@ def _check_words(g: GamePages, players: list[dict], words: Words) -> tuple[str, 
 
 def _check(g: GamePages) -> dict:
     """After the end: the seed and the string whose SHA-256 the opening post gave (C-2), with the command."""
-    import shlex
-
     roles = {sid: seat.role for sid, seat in draw_seats(g.setup).items()}
     drawn = commitment_text(g.setup.seed, roles)
     return dict(seed=g.setup.seed, drawn=drawn, command=f"printf '%s' {shlex.quote(drawn)} | sha256sum")

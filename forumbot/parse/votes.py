@@ -183,13 +183,18 @@ def _split_vote(line: str, slashes: list[int], matcher: NickMatcher, alive: Coll
     return None
 
 
-def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -> Vote | Rejection:
-    """M-7: `TARGET` or `TARGET / RUNOFF`, nothing else."""
+def _vote_line(text: str) -> str | Rejection:
+    """A vote post's one line, its markup stripped; refused as too long, as a quote, or as more than one line."""
     if _too_long(text):
         return _not_a_vote(strip_markup(text))
     if _QUOTE.search(text):
         return _quoted(text)
-    line = _one_line(strip_markup(text))
+    return _one_line(strip_markup(text))
+
+
+def parse_moscow_vote(text: str, matcher: NickMatcher, alive: Collection[str]) -> Vote | Rejection:
+    """M-7: `TARGET` or `TARGET / RUNOFF`, nothing else."""
+    line = _vote_line(text)
     if isinstance(line, Rejection):
         return line
     whole = _target(line, matcher, alive)
@@ -221,11 +226,7 @@ def parse_runoff_vote(
     text: str, matcher: NickMatcher, alive: Collection[str], leaders: Collection[str] | None
 ) -> Vote | Rejection:
     """M-10: a post during a runoff. `leaders` None: the hang-all / pardon-all runoff."""
-    if _too_long(text):
-        return _not_a_vote(strip_markup(text))
-    if _QUOTE.search(text):
-        return _quoted(text)
-    line = _one_line(strip_markup(text))
+    line = _vote_line(text)
     if isinstance(line, Rejection):
         return line
     key = within(line, _KEYWORD_LIMIT)

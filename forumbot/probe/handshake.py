@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -185,9 +186,6 @@ def _save(path: Path, data: dict[str, Any]) -> None:
 def cmd_handshake(args: Any, config: Any, target: Callable[[Any], tuple[Any, ...]]) -> int:
     """The CLI's side: the forum's adapter (as `probe` builds it), the first game on it for the threads and the
     GM; exit 0 when no flow failed, 2 naming each that did."""
-    import sys
-
-
     adapter, forum, *_ = target(args)  # the thread and zone are the games'
     game = next((g for g in config.games.values() if g.forum == forum), None)
     if game is None or not game.gms:

@@ -5,6 +5,6 @@ from forumbot.store.models import Base, CursorRow, ForumRow, GameRow, OutboxRow,
 from forumbot.store.schema import SchemaOutdated, require_current, upgrade
 
 __all__ = [
-    "Base", "Cursor", "Forum", "Game", "OutboxRow", "Override", "RawInput", "Seat",
+    "Base", "CursorRow", "ForumRow", "GameRow", "InputRow", "OutboxRow", "OverrideRow", "SeatRow",
     "SchemaOutdated", "open_engine", "require_current", "session_factory", "upgrade",
 ]

@@ -22,9 +22,11 @@ def insert_ignore(session: Session, model: type, values: dict[str, Any], keys: l
     """INSERT unless a row with the same unique `keys` exists (a concurrent tick may have stored it)."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
+        # imported here: only the database's own dialect is loaded
         from sqlalchemy.dialects.postgresql import insert as pg_insert
         statement: Executable = pg_insert(model).values(**values).on_conflict_do_nothing(index_elements=keys)
     elif dialect == "sqlite":
+        # imported here, as above
         from sqlalchemy.dialects.sqlite import insert as sqlite_insert
         statement = sqlite_insert(model).values(**values).on_conflict_do_nothing(index_elements=keys)
     else:  # pragma: no cover - only the two supported databases

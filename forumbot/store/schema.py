@@ -23,6 +23,7 @@ class SchemaOutdated(ForumbotError):
 
 
 def alembic_config(engine: Engine | None) -> "AlembicConfig":
+    # imported on first use: alembic loads only to upgrade the schema or read its head, never on a tick
     from alembic.config import Config as AlembicConfig
 
     config = AlembicConfig()
@@ -32,6 +33,7 @@ def alembic_config(engine: Engine | None) -> "AlembicConfig":
 
 
 def head_revision() -> str:
+    # imported on first use, as in alembic_config
     from alembic.script import ScriptDirectory
 
     head = ScriptDirectory.from_config(alembic_config(None)).get_current_head()
@@ -47,6 +49,7 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
+    # imported on first use, as in alembic_config
     from alembic import command
 
     command.upgrade(alembic_config(engine), revision)

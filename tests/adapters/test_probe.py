@@ -162,7 +162,7 @@ def test_cli_probe_guest_reads_a_public_thread_without_config_or_login(tmp_path,
     """--guest with a URL and no config file: the engine detected from the page, no inbox read, no login."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(adapter_class("punbb"), "login", lambda self: pytest.fail("a guest does not log in"))
-    monkeypatch.setattr("forumbot.forum.registry.adapter_factory", lambda engine: adapter_class(engine))
+    monkeypatch.setattr("forumbot.cli.probe.adapter_factory", lambda engine: adapter_class(engine))
     with responses.RequestsMock() as http:
         serve(http, "punbb", inbox=False)
         code = main(["probe", "--guest", "--json", topic_url("punbb")])
@@ -280,7 +280,7 @@ def test_cli_probe_guest_exits_2_naming_a_renamed_vbulletin_or_invision_containe
                                                                                    capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(guest_class(case), "login", lambda self: pytest.fail("a guest does not log in"))
-    monkeypatch.setattr("forumbot.forum.registry.adapter_factory", lambda engine: guest_class(case))
+    monkeypatch.setattr("forumbot.cli.probe.adapter_factory", lambda engine: guest_class(case))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as http:
         body = _renamed_guest_posts(case)
         serve_guest(http, case, body)
