@@ -50,7 +50,7 @@ class GamePages:
     vote_history: str = "live"
     picture: bool = True
     png: bool = False
-    built: datetime | None = None  # when the pages are built (the tick's time): «через 9 ч» counts from it
+    built: datetime | None = None  # when the pages are built (the tick's time): the open day's picture runs to it
     title: str = ""  # the game's name as players read it (its `title`); "" shows `name`, the folder's
 
     @property

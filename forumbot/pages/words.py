@@ -219,6 +219,10 @@ class Words:
         """A time in the game's zone, labelled as the posts label it («01.12 14:00 МСК»)."""
         return "" if at is None else self.posts.v.time(at)
 
+    def iso(self, at: datetime) -> str:
+        """A time as `<time datetime>` and a script read it: ISO 8601 in the game's zone, its offset written."""
+        return at.astimezone(self.zone).isoformat()
+
     def time_s(self, at: datetime | None) -> str:
         return "" if at is None else self.posts.v.time_s(at)
 

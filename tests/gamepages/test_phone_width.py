@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from xml.etree import ElementTree
@@ -20,15 +17,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from gamekit import Game  # noqa: E402
-from pagekit import site  # noqa: E402
+from pagekit import chromium, site  # noqa: E402
 
 from forumbot.pages.picture import PHONE_WIDTH  # noqa: E402
 from forumbot.pages.site import GamePages  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 LONG = "Ужасно_Длинный_Ник_Игрока_Без_Пробелов"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-         "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--lang=ru")
 # what the page measures of itself once loaded, written into its DOM for --dump-dom to carry out
 MEASURE = """<script>addEventListener("load", () => {
   const pics = [...document.querySelectorAll("figure img")].map(i => ({
@@ -112,15 +107,6 @@ def test_i28_12_the_live_picture_opens_large() -> None:
     assert ".zoom:target img{max-width:none;width:60rem}" in page
 
 
-def _chromium(args: list[str]) -> subprocess.CompletedProcess[str]:
-    binary = shutil.which("chromium")
-    if binary is None:
-        if os.environ.get("FORUMBOT_REQUIRE_LIVE") == "1":
-            pytest.fail("chromium is not installed (Debian package chromium, .ci/provision)")
-        pytest.skip("chromium is not installed")
-    return subprocess.run([binary, *FLAGS, *args], capture_output=True, text=True, check=True)
-
-
 @pytest.mark.parametrize(("page", "thread_posts"), [("day-1.html", False), ("day-2.html", False),
                                                   ("index.html", False), ("day-1.html", True)],
                          ids=["day-1", "day-2", "index", "day-1-activity"])
@@ -136,7 +122,7 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
     frame.write_text(FRAME % measured.name, encoding="utf-8")
     profile = f"--user-data-dir={tmp_path / 'profile'}"
     # the virtual time budget: Chromium dumps the DOM once the page is idle (not after a fixed wait in seconds)
-    dom = _chromium([profile, "--window-size=600,1000", "--virtual-time-budget=10000", "--allow-file-access-from-files",
+    dom = chromium([profile, "--window-size=600,1000", "--virtual-time-budget=10000", "--allow-file-access-from-files",
                      "--dump-dom", frame.as_uri()]).stdout
     found = re.search(r'<pre id="measured">([^<]+)</pre>', dom)  # filled by the frame's message
     assert found, dom[-500:]
@@ -148,6 +134,6 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
         assert all(p["scale"] * 11 >= 9.5 for p in m["pics"])  # ... its 11 px labels shown at 9.5 px or more
     assert m["tally"] == 0  # no cell's text cut
     shot = tmp_path / f"{page}-412.png"  # for a person to look at (issue 28 item 12)
-    _chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
+    chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     print(f"\nscreenshot at 412 px: {shot}")

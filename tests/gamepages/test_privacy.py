@@ -117,6 +117,8 @@ def test_hostile_nicknames_stay_escaped_in_every_file() -> None:
             continue
         if path.endswith(".csv"):
             continue
+        # the page's own script (a deadline's «через N ч», issue 28 item 1) is the only one
+        text = re.sub(r"<script>\n\(function \(\) \{\n  function ahead\(\) \{.*?</script>", "", text, flags=re.S)
         assert "<script>" not in text and "<x>" not in text, path
         if path.endswith(".svg"):
             ElementTree.fromstring(data)  # still well-formed
