@@ -223,6 +223,10 @@ class Words:
         """A time as `<time datetime>` and a script read it: ISO 8601 in the game's zone, its offset written."""
         return at.astimezone(self.zone).isoformat()
 
+    def deadline(self, at: datetime) -> str:
+        """A deadline as the posts write it: with its seconds where it has them (`Voice.deadline`)."""
+        return self.posts.v.deadline(at)
+
     def time_s(self, at: datetime | None) -> str:
         return "" if at is None else self.posts.v.time_s(at)
 
