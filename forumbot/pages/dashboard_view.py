@@ -139,7 +139,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     if g["deadline"]:
         at = datetime.fromisoformat(g["deadline"])
         ahead = words.ahead(at, now)
-        head += ", " + s("deadline", at=words.time(at)) + (f" ({ahead})" if ahead else "")
+        head += ", " + s("deadline", at=words.deadline(at)) + (f" ({ahead})" if ahead else "")
     elif w is not None and w.g.paused_at and w.g.phase.kind != "ended":
         head += ", " + s("paused")
     lines = [head]

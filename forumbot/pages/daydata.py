@@ -135,7 +135,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         lanes=lanes, final=tuple((t, tuple(v)) for t, v in ranked),
         vote_post={nicks[v]: p.id for v, p in full.final_posts.items() if v in record.votes},
         not_voted=not_voted, majority=len(alive) // 2 + 1, lynch=record.lynch,
-        deaths=tuple((nicks[sid], cause, role) for sid, cause, role in record.deaths),
+        deaths=tuple((nicks[sid], cause, role) for sid, cause, role in _as_posted(record.deaths, record.leaders)),
         leaders=tuple(nicks.get(x, x) for x in record.leaders), cancelled=record.cancelled,
         tie=_tie(record, ranked, posted) if record.closed is None and record.kind == "day" else None,
         majority_ends_day=record.majority_ends_day,
@@ -143,6 +143,13 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         autokill_why={nicks[sid]: why for sid, why in record.autokill_why},
         waived_gap=record.waived_gap,
     )
+
+
+def _as_posted(deaths: tuple[tuple[str, str, str], ...],
+               leaders: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """The day's deaths in the order its result post named them: a hang-all runoff's leaders (M-10) as the
+    runoff's own list has them («Игру покидают: М6 и Шериф»), not the seats' order (issue 28, stop 35)."""
+    return tuple(sorted(deaths, key=lambda death: leaders.index(death[0]) if death[0] in leaders else len(leaders)))
 
 
 def lead(day: DayData) -> tuple[ShownTarget, int, int, ShownTarget | None] | None:

@@ -27,6 +27,11 @@ SPECIAL_COLOURS = {"no_lynch": ("#cccccc", "#000"), "pardon_all": ("#cccccc", "#
 # that size (the desktop picture shrunk to 412 px had them at ~4.5 px)
 PHONE_WIDTH, PHONE_NAME_W = 400, 96
 FONT = "DejaVu Sans, Verdana, sans-serif"
+# a segment's label: whole, or shortened keeping this many characters (the start of a long nickname still reads
+# as that name); a narrower segment has none, its colour named by the legend below the lanes and its tooltip
+# (stop 35: at 412 px labels were cut to stubs of 1-3 letters, «М…», «Ужа…»)
+SEGMENT_LEAST = 6
+SWATCH = 10  # the legend's colour square, px
 # a character's advance in DejaVu Sans, in ems, on the wide side (Cyrillic capitals, Latin m/w): a label is cut
 # or a line wrapped by this estimate, so it never reaches the clip
 CHAR_EM = 0.64
@@ -59,11 +64,12 @@ class _Svg:
         self.parts.append(s)
 
     def label(self, x: float, y: float, w: float, value: str, fill: str = "#000", size: int = 12,
-              weight: str = "normal") -> None:
+              weight: str = "normal", least: int = 1) -> None:
         """A text that fits its box: a long nickname shortened with an ellipsis (issue 28 item 12: at phone width
         one was cut mid-letter, read as another name) and named in full in its tooltip; the clip stays as the
-        guard for a font wider than the estimate."""
-        shown = fitted(value, w, size)
+        guard for a font wider than the estimate. `least`: the fewest characters a shortened text keeps, else
+        none is drawn."""
+        shown = fitted(value, w, size, least)
         if not shown:
             return
         self.clips += 1
@@ -75,13 +81,13 @@ class _Svg:
                  f'clip-path="url(#{cid})">{tip}{text(shown)}</text>')
 
 
-def fitted(value: str, width: float, size: int) -> str:
-    """`value` as it fits `width` px at font `size`: whole, or cut with «…» at the last character that fits; ""
-    where not even one character and the ellipsis fit (the segment's tooltip names it)."""
+def fitted(value: str, width: float, size: int, least: int = 1) -> str:
+    """`value` as it fits `width` px at font `size`: whole, or cut with «…» at the last character that fits,
+    keeping at least `least` characters; "" where that does not fit (the tooltip and the legend name it)."""
     room = int(max(width, 0) // (CHAR_EM * size))
     if len(value) <= room:
         return value
-    return value[:room - 1].rstrip() + "…" if room >= 2 else ""
+    return value[:room - 1].rstrip() + "…" if room - 1 >= max(least, 1) else ""
 
 
 def render(days: list[DayData], words: Words, title: str, until: datetime | None = None,
@@ -149,7 +155,7 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float, until: datetime | No
             svg.add(f'<g><title>{text(voter + " → " + name + " · " + words.time(row.at))}</title>'
                     f'<rect x="{_n(x0)}" y="{_n(top + 3)}" width="{_n(max(x1 - x0, 1))}" height="{LANE_H - 6}" '
                     f'fill="{fill}" stroke="#fff" stroke-width="0.5"/></g>')
-            svg.label(x0 + 3, top + 15, x1 - x0 - 5, name, ink, 11)
+            svg.label(x0 + 3, top + 15, x1 - x0 - 5, name, ink, 11, least=SEGMENT_LEAST)
         for row in rows:
             if row.counted:
                 continue
@@ -159,8 +165,13 @@ def _panel(svg: _Svg, day: DayData, words: Words, y: float, until: datetime | No
                     f'<path d="M{_n(cx - 5)} {_n(cy - 5)}L{_n(cx + 5)} {_n(cy + 5)}M{_n(cx - 5)} {_n(cy + 5)}'
                     f'L{_n(cx + 5)} {_n(cy - 5)}" stroke="#000" stroke-width="2"/></g>')
     y += len(lanes) * LANE_H + 18
-    for line in summary(day, words, svg.wrap):
-        svg.label(PAD, y, svg.width - 2 * PAD, line, size=12)
+    indent = SWATCH + 5
+    for line, target in legend(day, words, svg.wrap):
+        if target is not None:  # a target's first line: its colour, the lanes' key
+            svg.add(f'<rect x="{PAD}" y="{_n(y - SWATCH)}" width="{SWATCH}" height="{SWATCH}" '
+                    f'fill="{colours[target][0]}" stroke="#444" stroke-width="0.5"/>')
+        shift = indent if target is not None or line.startswith(TALLY_INDENT) else 0
+        svg.label(PAD + shift, y, svg.width - 2 * PAD - shift, line.removeprefix(TALLY_INDENT), size=12)
         y += 17
     return y
 
@@ -170,14 +181,20 @@ def as_of(day: DayData) -> datetime:
     return max([day.opens] + [r.at for r in day.rows])
 
 
-def summary(day: DayData, words: Words, width: int = 130) -> list[str]:
+TALLY_INDENT = "\t"  # marks a target's wrapped line in the legend: drawn under its first, past the swatch
+
+
+def legend(day: DayData, words: Words, width: int = 130) -> list[tuple[str, ShownTarget | None]]:
     """The final tally (an open day's running one, said to be not final) and the outcome in words, one a line
-    of at most `width` characters (a long nickname broken, not cut off at the picture's edge)."""
+    of at most `width` characters (a long nickname broken, not cut off at the picture's edge), each target's
+    first line with that target (its colour's key: a segment too narrow for its label is named here)."""
     head = words("final") if day.closed is not None else words("running", at=words.time(as_of(day)))
-    lines = _wrap(f"{head}:" + ("" if day.final else " " + words("no_votes")), width)
+    lines: list[tuple[str, ShownTarget | None]] = [
+        (line, None) for line in _wrap(f"{head}:" + ("" if day.final else " " + words("no_votes")), width)]
     for t, voters in day.final:
-        lines += _wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", width)
-    return lines + [part for line in outcome(day, words, width) for part in _wrap(line, width)]
+        wrapped = _wrap(f"{words.target(t.name, t.special)} — {len(voters)}: {', '.join(voters)}", width - 2)
+        lines += [(wrapped[0], t)] + [(TALLY_INDENT + line, None) for line in wrapped[1:]]
+    return lines + [(part, None) for line in outcome(day, words, width) for part in _wrap(line, width)]
 
 
 def _wrap(line: str, width: int) -> list[str]:

@@ -52,7 +52,7 @@ class GamePages:
     vote_history: str = "live"
     picture: bool = True
     png: bool = False
-    built: datetime | None = None  # when the pages are built (the tick's time): «через 9 ч» counts from it
+    built: datetime | None = None  # when the pages are built (the tick's time): the open day's picture runs to it
     title: str = ""  # the game's name as players read it (its `title`); "" shows `name`, the folder's
 
     @property
@@ -274,7 +274,7 @@ def _players(g: GamePages, words: Words) -> list[dict]:
     for spec, p in zip(g.setup.players, g.run.result.players):
         cause = ""
         if p.died:
-            # a closed-role night post says only "killed at night": who killed stays unsaid (a modkill is said)
+            # a closed-role night post says only «Жертва этой ночи»: who killed stays unsaid, after the end too (M-2)
             cause = "night" if p.died.cause in NIGHT_KILLS and not open_roles else p.died.cause
         shown = ended or (open_roles and p.died is not None)
         out.append(dict(seat=spec.nick, nick=p.nick, alive=p.alive, phase=p.died.phase if p.died else "",

@@ -28,10 +28,11 @@ RU: dict[str, str] = {
     "reading.deleted": "удалён — не засчитан", "reading.voter_out": "автор выбыл",
     "ignored.limit": "смена сверх лимита", "ignored.final": "после окончательного голоса",
     "ignored.agitation": "после агитации", "rejected.not_a_vote": "в посте не только ник игрока",
-    # noun phrases: a cause needs no gender («Оля — вне игры: Ночь 1, убийство ночью», not «убит»)
+    # noun phrases: a cause needs no gender («Оля — вне игры: Ночь 1, повешение», not «повешен»); a closed-role
+    # night death as its night post named it («Жертва этой ночи: Оля»), the killer unsaid even after the end (M-2)
     "cause.vote": "повешение", "cause.runoff": "повешение в перестрелке", "cause.mafia": "убийство мафией",
     "cause.maniac": "убийство маньяком", "cause.hunt": "убийство на охоте", "cause.failed_hunt": "гибель на охоте",
-    "cause.modkill": "модкилл", "cause.autokill": "автокилл", "cause.night": "убийство ночью",
+    "cause.modkill": "модкилл", "cause.autokill": "автокилл", "cause.night": "жертва ночи",
     "role.civilian": "мирный", "role.sheriff": "шериф", "role.mafia": "мафия", "role.don": "дон",
     "role.doctor": "доктор", "role.maniac": "маньяк",
     # S-1, S-2: a game's page while its sign-up is open
@@ -117,7 +118,7 @@ EN: dict[str, str] = {
     "ignored.agitation": "after an agitation", "rejected.not_a_vote": "the post holds more than a player's name",
     "cause.vote": "lynched", "cause.runoff": "lynched in the runoff", "cause.mafia": "killed by the mafia",
     "cause.maniac": "killed by the maniac", "cause.hunt": "killed by the hunt", "cause.failed_hunt": "died hunting",
-    "cause.modkill": "modkilled", "cause.autokill": "autokilled", "cause.night": "killed at night",
+    "cause.modkill": "modkilled", "cause.autokill": "autokilled", "cause.night": "victim of the night",
     "role.civilian": "civilian", "role.sheriff": "sheriff", "role.mafia": "mafia", "role.don": "don",
     "role.doctor": "doctor", "role.maniac": "maniac",
     # S-1, S-2: a game's page while its sign-up is open
@@ -215,6 +216,14 @@ class Words:
     def time(self, at: datetime | None) -> str:
         """A time in the game's zone, labelled as the posts label it («01.12 14:00 МСК»)."""
         return "" if at is None else self.posts.v.time(at)
+
+    def iso(self, at: datetime) -> str:
+        """A time as `<time datetime>` and a script read it: ISO 8601 in the game's zone, its offset written."""
+        return at.astimezone(self.zone).isoformat()
+
+    def deadline(self, at: datetime) -> str:
+        """A deadline as the posts write it: with its seconds where it has them (`Voice.deadline`)."""
+        return self.posts.v.deadline(at)
 
     def time_s(self, at: datetime | None) -> str:
         return "" if at is None else self.posts.v.time_s(at)

@@ -27,7 +27,7 @@ class ActivityTexts:
 
     def post_minimum_reminder(self, got: int, need: int, deadline: datetime) -> str:
         return self.v._("posts.reminder", got=self.v.count(got, "post"), need=self.v.count(need, "post"),
-                      at=self.v.time(deadline))
+                      at=self.v.deadline(deadline))
 
     def post_minimum_rule(self, need: int, chars: int, action: str) -> str:
         """The house rule's line in the opening post (without the leading dash)."""

@@ -62,7 +62,7 @@ class GmTexts:
         return self.v._("gm.done", what=self.command_words(cmd, label, deadline))
 
     def command_words(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
-        at = self.v.time(deadline) if deadline is not None else "—"
+        at = self.v.deadline(deadline) if deadline is not None else "—"
         phase = self.v.phase(label) if label else ""
         if isinstance(cmd, Modkill):
             what = self.v._("done.modkill", nick=self.v.b(cmd.nick))
@@ -119,7 +119,7 @@ class GmTexts:
             lines = [self.v._("status.phase_paused", phase=self.v.phase(label), since=self.v.time(paused_at),
                             left=self.v.duration(max(deadline - paused_at, timedelta(0))))]
         elif deadline:
-            lines = [self.v._("status.phase", phase=self.v.phase(label), at=self.v.time(deadline))]
+            lines = [self.v._("status.phase", phase=self.v.phase(label), at=self.v.deadline(deadline))]
         else:
             lines = [self.v._("status.phase_only", phase=self.v.phase(label))]
         if winner:
@@ -145,14 +145,14 @@ class GmTexts:
 
     def extended(self, label: str, deadline: datetime, by: timedelta | None = None) -> str:
         if by is None:
-            return self.v._("gm.extended", phase=self.v.phase(label), at=self.v.time(deadline))
-        return self.v._("gm.extended_by", phase=self.v.phase(label), by=self.v.duration(by), at=self.v.time(deadline))
+            return self.v._("gm.extended", phase=self.v.phase(label), at=self.v.deadline(deadline))
+        return self.v._("gm.extended_by", phase=self.v.phase(label), by=self.v.duration(by), at=self.v.deadline(deadline))
 
     def paused(self) -> str:
         return self.v._("gm.paused")
 
     def resumed(self, label: str, deadline: datetime) -> str:
-        return self.v._("gm.resumed", phase=self.v.phase(label), at=self.v.time(deadline))
+        return self.v._("gm.resumed", phase=self.v.phase(label), at=self.v.deadline(deadline))
 
     def modkilled(self, nick: str, role: Role | None, reason: str, tactical: bool, cancels_vote: bool) -> str:
         lines = [self.v._("modkill.tactical" if tactical else "modkill.gm", nick=self.v.b(nick))]
@@ -204,14 +204,14 @@ class GmTexts:
                 text = self.v.prose(text, self.v._("gm.undone_vote_paused", phase=self.v.phase(label)))
             elif vote_again:
                 text = self.v.prose(text, self.v._("gm.undone_vote", phase=self.v.phase(label),
-                                               at=self.v.time(deadline) if deadline else "—"))
+                                               at=self.v.deadline(deadline) if deadline else "—"))
             return text
         if not label or label.startswith("ended") or not moved:
             return self.v._("gm.undone", what=what)
         if paused:
             return self.v._("gm.undone_paused", what=what, phase=self.v.phase(label))
         return self.v._("gm.undone_until", what=what, phase=self.v.phase(label),
-                      at=self.v.time(deadline) if deadline else "—")
+                      at=self.v.deadline(deadline) if deadline else "—")
 
     def undo_done(self, name: str) -> str:
         return self.v._("gm.done", what=self.v._("done.undo", what=self.undo_words(name)))

@@ -118,5 +118,5 @@ class GuideTexts:
     def you_are_out(self, cause: str, last_word: datetime | None) -> str:
         """To a player the vote or the night took out (the game-thread post stays the notice of record)."""
         key = {"vote": "out.vote", "runoff": "out.vote", "autokill": "out.autokill"}.get(cause, "out.night")
-        word = self.v._("out.last_word", at=self.v.time(last_word)) if last_word else self.v.T["out.no_word"]
+        word = self.v._("out.last_word", at=self.v.deadline(last_word)) if last_word else self.v.T["out.no_word"]
         return self.v.prose(self.v.T[key], word, self.v.T["out.see_thread"])

@@ -56,7 +56,7 @@ class PhaseTexts:
             self.v.heading("setup.title"),
             self.v.f.items([self.v.b(x) for x in nicks]) if self.v.f.name == "markdown"
             else self.v.f.items([f"{i}. {self.v.b(x)}" for i, x in enumerate(nicks, 1)]),
-            self.v.prose(self.v._("setup.start", at=self.v.time(start))),
+            self.v.prose(self.v._("setup.start", at=self.v.deadline(start))),
             self.v.section(self.v.T["setup.vote.title"], list(how_to_vote)) if how_to_vote else "",
             self.v.prose(*self.house_rules(house, "setup.rules.title")) if house else "",
             self.v.prose(self.v._("setup.commitment", hash=commitment), self.v.T["setup.how_to_check"]),
@@ -107,19 +107,19 @@ class PhaseTexts:
         return self.v.post(
             self.v.heading("day.opens", n=n),
             *([self.v.prose(late)] if late else []),
-            self.v.prose(self.v._("day.vote_until", at=self.v.time(deadline), thread=thread)),
+            self.v.prose(self.v._("day.vote_until", at=self.v.deadline(deadline), thread=thread)),
             self.v.prose(self.v._("day.alive", count=self.v.count(len(alive), "player"), alive=self.v.plain_names(alive))),
         )
 
     def night_opens(self, n: int, deadline: datetime, moves: Sequence[str] = (), late: str | None = None) -> str:
-        lines = [self.v._("night.moves_until", at=self.v.time(deadline))]
+        lines = [self.v._("night.moves_until", at=self.v.deadline(deadline))]
         if moves:
             lines.append(self.v._("night.how", moves=self.v.moves_short(moves)))
         return self.v.post(self.v.heading("night.opens", n=n), *([self.v.prose(late)] if late else []), self.v.prose(*lines))
 
     def late_opening(self, due: datetime, opens: datetime) -> str:
         """C-14: a phase opened when the bot came back, not when it was due; every later deadline moves too."""
-        return self.v._("phase.opens_late", due=self.v.time(due), opens=self.v.time(opens), shift=self.v.duration(opens - due))
+        return self.v._("phase.opens_late", due=self.v.deadline(due), opens=self.v.deadline(opens), shift=self.v.duration(opens - due))
 
     def vote_count(
         self, label: str, votes: Mapping[str, str], not_voted: Sequence[str],
@@ -210,7 +210,7 @@ class PhaseTexts:
             if role:
                 lines.append(self.v._("role.revealed", role=self.v.role(role)))
         if outcome.deaths and lw_deadline is not None:
-            lines.append(self.v._("lastword.until", at=self.v.time(lw_deadline)))
+            lines.append(self.v._("lastword.until", at=self.v.deadline(lw_deadline)))
         if outcome.reason not in ("vote", "autokill") and f"day.{outcome.reason}" in self.v.T:  # house rules add reasons
             pardoned = [revealed(x)[0] for x in outcome.pardoned]
             lines.append(self.v._(f"day.{outcome.reason}", names=self.v.names(pardoned, bold=True)))
@@ -240,7 +240,7 @@ class PhaseTexts:
             self.v.heading("runoff.title", n=n),
             *([self.v.prose(late)] if late else []),
             self.v.prose(self.v._("runoff.tie", names=self.v.names(leaders, bold=True)),
-                       self.v._("runoff.speeches"), self.v._("runoff.vote", how=how, at=self.v.time(deadline))),
+                       self.v._("runoff.speeches"), self.v._("runoff.vote", how=how, at=self.v.deadline(deadline))),
         )
 
     def runoff_cancelled(self, n: int) -> str:
@@ -252,7 +252,7 @@ class PhaseTexts:
             gone = [nick(k.nick) for k in outcome.deaths]
             lines.append(self.v._("runoff.hanged", verb=self.v.verb("leaves", len(gone)), names=self.v.names(gone, bold=True)))
             if lw_deadline is not None:
-                lines.append(self.v._("lastword.until", at=self.v.time(lw_deadline)))
+                lines.append(self.v._("lastword.until", at=self.v.deadline(lw_deadline)))
         else:
             lines.append(self.v._(f"runoff.{outcome.reason}", names=self.v.names([nick(x) for x in outcome.pardoned], bold=True)))
         return self.v.post(self.v.heading("runoff.result", n=n), self.v.prose(*lines))
@@ -269,7 +269,7 @@ class PhaseTexts:
         if not report.deaths and not report.misfire:
             lines.append(self.v._("night.quiet"))
         if report.deaths and lw_deadline is not None:
-            lines.append(self.v._("lastword.until", at=self.v.time(lw_deadline)))
+            lines.append(self.v._("lastword.until", at=self.v.deadline(lw_deadline)))
         return self.v.post(self.v.heading("night.result", n=n), self.v.prose(*lines))
 
     def check_result(self, target: str, result: str) -> str:

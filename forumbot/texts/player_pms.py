@@ -26,7 +26,7 @@ class PlayerTexts:
         if taken_over is not None:
             old, label, deadline = taken_over
             lines.append(self.v._("role.taken_over", old=self.v.n(old)) + " " + (
-                self.v._("role.taken_over.phase", phase=self.v.phase(label), at=self.v.time(deadline)) if deadline
+                self.v._("role.taken_over.phase", phase=self.v.phase(label), at=self.v.deadline(deadline)) if deadline
                 else self.v._("role.taken_over.paused", phase=self.v.phase(label))))
         lines.append(self.v._("role.pm", role=self.v.f.bold(self.v.role(role))))
         if partners:
@@ -101,10 +101,10 @@ class PlayerTexts:
         return self.v._("refuse.hunting_closed", arg="")
 
     def vote_reminder(self, deadline: datetime, autokill: bool) -> str:
-        return self.v._("remind.vote_autokill" if autokill else "remind.vote", at=self.v.time(deadline))
+        return self.v._("remind.vote_autokill" if autokill else "remind.vote", at=self.v.deadline(deadline))
 
     def move_reminder(self, deadline: datetime, missing: Sequence[MoveKind], moves: Sequence[str] = ()) -> str:
-        text = self.v._("remind.moves", at=self.v.time(deadline), moves=", ".join(self.v.T[f"kind.{k}"] for k in missing))
+        text = self.v._("remind.moves", at=self.v.deadline(deadline), moves=", ".join(self.v.T[f"kind.{k}"] for k in missing))
         short = self.v.moves_short([str(m) for m in moves] or [str(m) for m in missing])
         return text + (" " + self.v._("remind.how", moves=short) if short else "")
 
@@ -133,7 +133,7 @@ class PlayerTexts:
         return self.v._("asked.changes_left", count=self.v.count(left, "time")) if left > 0 else self.v.T["asked.changes_none"]
 
     def conference_open(self, partners: Sequence[str], closes: datetime) -> str:
-        return self.v._("conference.open", at=self.v.time(closes), names=self.v.names(partners, bold=True))
+        return self.v._("conference.open", at=self.v.deadline(closes), names=self.v.names(partners, bold=True))
 
     def conference_closed(self) -> str:
         return self.v._("conference.closed")
@@ -156,4 +156,4 @@ class PlayerTexts:
         return self.v._("pm.no_notice_taken")
 
     def conference_conversation(self, members: Sequence[str], closes: datetime) -> str:
-        return self.v._("conference.conversation", at=self.v.time(closes), names=self.v.names(members, bold=True))
+        return self.v._("conference.conversation", at=self.v.deadline(closes), names=self.v.names(members, bold=True))

@@ -46,7 +46,7 @@ class SignupTexts:
         return self.v.post(
             self.v.heading("signup.title", variant=self.v.T[f"signup.variant.{s.variant}"]),
             self.v.prose(self.v._("signup.wanted", count=self.v.count(s.seats, "player")),
-                    self.v._("signup.closes", at=self.v.time(closes)),
+                    self.v._("signup.closes", at=self.v.deadline(closes)),
                     self.v.T["signup.full_closes"] if s.close_when_full else ""),
             self.v.prose(*self.phases.house_rules(s.house)) if s.house else "",
             self.v.section(self.v.T["signup.how.title"], [self.v.T["signup.how.join"], self.v.T["signup.how.leave"], self.v.T["signup.how.reserve"]]),
@@ -65,19 +65,19 @@ class SignupTexts:
         """S-2: the players with their order, the reserve, places left, the close."""
         return self.v.post(self.v.heading("signup.list.title"), *self._places(now),
                       self.v.prose(self.v._("signup.list.left", count=self.v.count(now.left, "place")),
-                              self.v._("signup.closes", at=self.v.time(closes))))
+                              self.v._("signup.closes", at=self.v.deadline(closes))))
 
     def closed(self, now: Standing, s: SignupSetup, day_one: datetime) -> str:
         """S-3: the close with N players, who they are, when the roles go out and Day 1 opens."""
         return self.v.post(self.v.heading("signup.closed.title"), *self._places(now),
-                      self.v.prose(self.v.T["signup.closed.roles"], self.v._("signup.closed.day_one", at=self.v.time(day_one))))
+                      self.v.prose(self.v.T["signup.closed.roles"], self.v._("signup.closed.day_one", at=self.v.deadline(day_one))))
 
     def extended(self, now: Standing, s: SignupSetup, closes: datetime) -> str:
         return self.v.post(self.v.heading("signup.extended.title"), *self._places(now),
-                      self.v.prose(self.v._("signup.extended", count=self.v.count(now.left, "place"), at=self.v.time(closes))))
+                      self.v.prose(self.v._("signup.extended", count=self.v.count(now.left, "place"), at=self.v.deadline(closes))))
 
     def gm_extended(self, now: Standing, s: SignupSetup, closes: datetime) -> str:
-        return self.v._("signup.gm.extended", have=len(now.players), wanted=s.seats, at=self.v.time(closes))
+        return self.v._("signup.gm.extended", have=len(now.players), wanted=s.seats, at=self.v.deadline(closes))
 
     def cancelled(self, now: Standing, s: SignupSetup) -> str:
         return self.v.post(self.v.heading("signup.cancelled.title"),
@@ -87,7 +87,7 @@ class SignupTexts:
         return self.v._("signup.gm.cancelled", have=len(now.players), wanted=s.seats, names=self.v.plain_names(now.players))
 
     def status(self, now: Standing, s: SignupSetup, closes: datetime) -> str:
-        return self.v.prose(self.v._("signup.gm.status", have=len(now.players), wanted=s.seats, at=self.v.time(closes)),
+        return self.v.prose(self.v._("signup.gm.status", have=len(now.players), wanted=s.seats, at=self.v.deadline(closes)),
                        self.v._("signup.gm.players", names=self.v.plain_names(now.players)),
                        self.v._("signup.gm.reserve", names=self.v.plain_names(now.reserve)))
 

@@ -73,6 +73,16 @@ class Voice:
         return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M"),
                       zone=zone_label(self.zone, at, self.T))
 
+    def deadline(self, at: datetime) -> str:
+        """A deadline as `time` writes it, with its seconds where it has them: a `start` with seconds (15:00:36)
+        keeps them in every deadline, and «15:00» would tell a player who posts at 15:00:20 he was late (stop 36:
+        posts, pages and `статус` all write a deadline through this)."""
+        local = at.astimezone(self.zone)
+        if not local.second:
+            return self.time(at)
+        return self._("time", date=local.strftime("%d.%m"), clock=local.strftime("%H:%M:%S"),
+                      zone=zone_label(self.zone, at, self.T))
+
     def zone_name(self, at: datetime) -> str:
         return zone_label(self.zone, at, self.T)
 

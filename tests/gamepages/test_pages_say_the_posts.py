@@ -254,9 +254,10 @@ def test_C2_the_draw_check_on_the_page_says_what_the_end_post_said(language: str
 
 def test_M7_two_hanged_in_a_runoff_are_said_with_a_plural_verb() -> None:
     """«Исход: игру покидает Петя, Вася» (one verb for two players) on the runoff's picture and the game page,
-    beside the post's «Игру покидают: …» (issue 28 XenForo walk-through). Pinned in both languages."""
-    for language, said, wrong in (("ru", "игру покидают Петя, Вася", "игру покидает Петя"),
-                                  ("en", "Петя, Вася leave the game", "leave(s)")):
+    beside the post's «Игру покидают: Вася и Петя» (issue 28 XenForo walk-through), in the post's order (stop 36).
+    Pinned in both languages."""
+    for language, said, wrong in (("ru", "игру покидают Вася, Петя", "игру покидает Вася"),
+                                  ("en", "Вася, Петя leave the game", "leave(s)")):
         g = from_transcript(TRANSCRIPTS / "moscow_town_win_runoff.json", "r")
         g = GamePages("r", dataclasses.replace(g.setup, language=language), g.run)
         files = site(g)

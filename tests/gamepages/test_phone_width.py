@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from xml.etree import ElementTree
@@ -20,15 +17,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from gamekit import Game  # noqa: E402
-from pagekit import site  # noqa: E402
+from pagekit import chromium, site  # noqa: E402
 
-from forumbot.pages.picture import PHONE_WIDTH  # noqa: E402
+from forumbot.pages.picture import PHONE_WIDTH, SWATCH  # noqa: E402
 from forumbot.pages.site import GamePages  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 LONG = "Ужасно_Длинный_Ник_Игрока_Без_Пробелов"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-         "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--lang=ru")
 # what the page measures of itself once loaded, written into its DOM for --dump-dom to carry out
 MEASURE = """<script>addEventListener("load", () => {
   const pics = [...document.querySelectorAll("figure img")].map(i => ({
@@ -37,9 +32,16 @@ MEASURE = """<script>addEventListener("load", () => {
   // a cell cut: its text wider than the cell, or the cell (its table) past the screen's right edge
   const tally = [...document.querySelectorAll("td, th")].filter(
     c => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > innerWidth).length;
+  // a nickname in a card (a word: no space) broken over two lines, or cut without its full name as the title
+  const names = [...document.querySelectorAll(".cards th bdi, .cards td bdi")].filter(
+    b => !/\s/.test(b.textContent) && b.closest("[data-label]").dataset.label !== %s);
+  const broken = names.filter(b => b.getClientRects().length !== 1 ||
+    (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
+  const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
   parent.postMessage(JSON.stringify({width: innerWidth, scroll: document.documentElement.scrollWidth, pics, tally,
-                                     right: Math.max(...cells), cells: cells.length}), "*");
-});</script>""" % PHONE_WIDTH
+                                     right: Math.max(...cells), cells: cells.length, names: names.length, broken,
+                                     cut}), "*");
+});</script>""" % (PHONE_WIDTH, json.dumps("Пост"))  # a post's text is no nickname
 # headless Chromium's window is at least 500 px wide: the page is measured in a frame 412 px wide, which tells
 # its parent what it measured
 FRAME = """<!DOCTYPE html><html><body style="margin:0"><pre id="measured"></pre>
@@ -105,20 +107,33 @@ def test_i28_12_a_long_nickname_in_the_phone_picture_ends_with_an_ellipsis_and_i
             assert len(shown) * 0.64 * int(label.get("font-size")) <= float(clip.get("width"))
 
 
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_segment_label_is_whole_or_a_readable_start_or_absent_and_the_legend_keys_the_colours(language: str) -> None:
+    """Stop 35: at 412 px the segments' labels were cut to stubs of 1-3 letters («М…», «Ужа…»). A label is the
+    target's name whole, or at least its first six characters and «…» (a long nickname's start), or none: the
+    legend below the lanes names each colour (a swatch before each target's tally line), the tooltip the rest."""
+    g = _game()
+    g.language = language
+    files = _files(g)
+    for n in (1, 2):
+        (svg,) = _phone_svgs(files[f"p/day-{n}.html"].decode())
+        names = {"М2", "Маф1", LONG}
+        shown = [(t.find(f"{NS}title").tail if t.find(f"{NS}title") is not None else "".join(t.itertext())).strip("\u2068\u2069")
+                 for t in svg.iter(f"{NS}text") if t.get("font-size") == "11"]
+        assert shown or n == 2, f"day {n}: no segment label"  # Day 2's segments are all too narrow for one
+        for label in shown:
+            assert label in names or (label.endswith("…") and len(label) - 1 >= 6
+                                      and any(name.startswith(label[:-1]) for name in names)), (n, label)
+        swatches = [r for r in svg.iter(f"{NS}rect") if r.get("width") == str(SWATCH)]
+        lane_fills = {r.get("fill") for r in svg.iter(f"{NS}rect") if r.get("height") == "16"}
+        assert swatches and {r.get("fill") for r in swatches} == lane_fills, (n, swatches, lane_fills)
+
+
 def test_i28_12_the_live_picture_opens_large() -> None:
     page = _files(_game())["p/day-2.html"].decode()
     assert '<figure id="zoom-day-2" class="zoom">' in page and '<a href="#zoom-day-2" class="open">' in page
     assert ">Открыть крупно</a>" in page and ">Закрыть</a>" in page
     assert ".zoom:target img{max-width:none;width:60rem}" in page
-
-
-def _chromium(args: list[str]) -> subprocess.CompletedProcess[str]:
-    binary = shutil.which("chromium")
-    if binary is None:
-        if os.environ.get("FORUMBOT_REQUIRE_LIVE") == "1":
-            pytest.fail("chromium is not installed (Debian package chromium, .ci/provision)")
-        pytest.skip("chromium is not installed")
-    return subprocess.run([binary, *FLAGS, *args], capture_output=True, text=True, check=True)
 
 
 @pytest.mark.parametrize(("page", "thread_posts"), [("day-1.html", False), ("day-2.html", False),
@@ -136,7 +151,7 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
     frame.write_text(FRAME % measured.name, encoding="utf-8")
     profile = f"--user-data-dir={tmp_path / 'profile'}"
     # the virtual time budget: Chromium dumps the DOM once the page is idle (not after a fixed wait in seconds)
-    dom = _chromium([profile, "--window-size=600,1000", "--virtual-time-budget=10000", "--allow-file-access-from-files",
+    dom = chromium([profile, "--window-size=600,1000", "--virtual-time-budget=10000", "--allow-file-access-from-files",
                      "--dump-dom", frame.as_uri()]).stdout
     found = re.search(r'<pre id="measured">([^<]+)</pre>', dom)  # filled by the frame's message
     assert found, dom[-500:]
@@ -147,7 +162,10 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
         assert m["pics"] and all(p["phone"] for p in m["pics"])  # the phone's picture chosen ...
         assert all(p["scale"] * 11 >= 9.5 for p in m["pics"])  # ... its 11 px labels shown at 9.5 px or more
     assert m["tally"] == 0  # no cell's text cut
+    if page != "index.html":  # stop 35: «Ужасно_Длинный_Ник_Игрока_Без_Про|белов» broken mid-word in a card
+        assert m["names"] and m["broken"] == [], m["broken"]
+        assert m["cut"] > 0  # LONG is wider than a 412 px card: it ends with «…», titled in full
     shot = tmp_path / f"{page}-412.png"  # for a person to look at (issue 28 item 12)
-    _chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
+    chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     print(f"\nscreenshot at 412 px: {shot}")

@@ -117,6 +117,8 @@ def test_hostile_nicknames_stay_escaped_in_every_file() -> None:
             continue
         if path.endswith(".csv"):
             continue
+        # the page's own script (a deadline's «через N ч», issue 28 item 1) is the only one
+        text = re.sub(r"<script>\n\(function \(\) \{\n  function ahead\(\) \{.*?</script>", "", text, flags=re.S)
         assert "<script>" not in text and "<x>" not in text, path
         if path.endswith(".svg"):
             ElementTree.fromstring(data)  # still well-formed
@@ -195,7 +197,7 @@ def test_game_page_lists_the_gms_public_acts_not_his_pms() -> None:
 
 
 def test_a_night_kill_is_shown_as_the_thread_was_told() -> None:
-    """Moscow's night post names no killer (closed roles): the page says "killed at night"; a modkill is said."""
+    """Moscow's night post names no killer (closed roles): the page says «жертва ночи» as the post did; a modkill is said."""
     g = Game.moscow()
     g.votes("day 1", {"М1": "Маф1", "М2": "Маф1", "М3": "Маф1", "М4": "Маф1", "М5": "Маф1", "М6": "Маф1"})
     g.pm("night 1", "+1h", "Дон", "убить М1")
