@@ -34,7 +34,7 @@ MEASURE = """<script>addEventListener("load", () => {
     c => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > innerWidth).length;
   // a nickname in a card (a word: no space) broken over two lines, or cut without its full name as the title
   const names = [...document.querySelectorAll(".cards th bdi, .cards td bdi")].filter(
-    b => !/\s/.test(b.textContent) && b.closest("[data-label]").dataset.label !== %s);
+    b => !/\\s/.test(b.textContent) && b.closest("[data-label]").dataset.label !== %s);
   const broken = names.filter(b => b.getClientRects().length !== 1 ||
     (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
   const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
