@@ -3,6 +3,7 @@ Game stories told with tests/gamekit.py; the Moscow cast: Шериф, Дон, М
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from datetime import timedelta
@@ -13,6 +14,8 @@ from gamekit import DAY, MOSCOW_CAST, START, Game, Result, plain  # noqa: E402
 
 from forumbot.game import run  # noqa: E402
 from forumbot.model import Role  # noqa: E402
+from forumbot.parse.votes import HANG_ALL_WORDS, PARDON_ALL_WORDS  # noqa: E402
+from forumbot.texts import TABLES  # noqa: E402
 
 
 def test_C9_unknown_gm_command_repeats_the_line_read_and_points_at_help():
@@ -119,3 +122,12 @@ def test_C3_the_day_post_links_the_vote_thread():
 def test_C3_the_day_post_without_a_vote_thread_address_names_it_in_words():
     r = Game.moscow().run("day 1", "+1h")
     assert any("Голосование — в теме голосования до " in t for t in r.posts())
+
+
+def test_m10_the_runoff_words_a_player_is_told_to_write_are_those_the_vote_parser_reads():
+    """M-10: a hang-all/pardon-all runoff's hint and refusal quote the words the parser reads (in an English game
+    too: it told players to write “hang all”, then refused it as no vote)."""
+    for lang, table in TABLES.items():
+        for key in ("reject.not_a_hang_all_vote", "reject.not_a_hang_all_vote.short", "runoff.hang_all"):
+            quoted = re.findall(r"[“«]([^”»{}]+)[”»]", table[key])
+            assert quoted and all(q in (*HANG_ALL_WORDS, *PARDON_ALL_WORDS) for q in quoted), (lang, key, quoted)
