@@ -29,3 +29,30 @@ def test_M7_a_post_with_more_than_a_name_is_told_why_in_english():
     r = g.run("day 1", "+3h")
     assert "М1 “vote М2” — not a vote: a vote is one player's name alone, with no other words or quotes." \
         in r.posts("vote")[-1]
+
+
+def test_C12_a_vote_sent_by_pm_in_the_day_is_pointed_at_the_vote_thread():
+    """«голосую за Шарика» by PM in the day was answered «команда не распознана. Ночных ходов у вашей роли нет.»:
+    nothing said that votes go in the vote thread, nor what a player may ask the bot by PM (C-15)."""
+    g = Game.moscow()
+    g.pm("day 1", "+1h", "М1", "голосую за М2")
+    r = g.run("day 1", "+3h")
+    assert r.pms("М1")[-1] == ("Не понято: «голосую за М2» — команда не распознана.\n"
+                               "Голосуют в теме голосования, а не в личных сообщениях: там пишут только ник игрока. "
+                               "Мне в личные сообщения можно прислать «подсчёт», «мой голос» или «роль».\n"
+                               "Ночных ходов у вашей роли нет.")
+
+
+def test_C12_a_vote_sent_by_pm_in_the_day_in_english():
+    g = Game.moscow(language="en")
+    g.pm("day 1", "+1h", "М1", "I vote М2")
+    r = g.run("day 1", "+3h")
+    assert ("Votes go in the vote thread, not by PM: a post with only the player's name. "
+            "By PM you may ask me “count”, “my vote” or “role”.") in r.pms("М1")[-1]
+
+
+def test_C12_a_pm_not_understood_at_night_says_nothing_of_votes():
+    g = Game.moscow()
+    g.pm("night 1", "+1h", "М1", "голосую за М2")
+    r = g.run("night 1", "+3h")
+    assert "Голосуют" not in r.pms("М1")[-1]

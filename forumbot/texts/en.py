@@ -205,6 +205,8 @@ T: dict[str, str] = {
     "pm.grammar_example": "{grammar} (for example, {example})",
     "pm.bare": "A bare nickname works too: it is your {kind}.",
     "pm.no_moves": "Your role has no night moves.",
+    "pm.vote_in_thread": ("Votes go in {thread}, not by PM: a post with only the player's name. "
+                         "By PM you may ask me “count”, “my vote” or “role”."),
     "grammar.check": "“check NICK”",
     "grammar.shot": "“kill NICK”",
     "grammar.shot_by": "“kill NICK by NICK2”",

@@ -78,11 +78,17 @@ class PlayerTexts:
         return self.v._(f"refuse.{code}", arg=self.v.b(str(args[0])) if args else "")
 
     def rejected_line(self, text: str, reason: Rejection, moves: Sequence[str], example: str = "",
-                      me: str = "", bare: str | None = None, explain: bool = True) -> str:
+                      me: str = "", bare: str | None = None, explain: bool = True,
+                      voting: str | None = None) -> str:
         """C-12: what was not understood and why; with `explain`, the sender's own possible `moves` (grammar
         keys: check, shot, shot_by, heal, hunt, don), each with an example naming `example` (another player)
-        and `me` (the sender), and what a bare nickname would be (`bare`, a move kind)."""
+        and `me` (the sender), and what a bare nickname would be (`bare`, a move kind). With `voting` (in a day
+        or a runoff: the vote thread's URL, or "" where it is not known) where votes go and what a player may ask
+        by PM: a vote sent by PM was answered only «команда не распознана» (issue 28's walk-through)."""
         lines = [self.v._("pm.not_understood", text=self.v.quoted(text), why=self.v.reason(reason, shown=self.v._excerpt(text)))]
+        if voting is not None:
+            thread = self.v.T["setup.vote.thread"]
+            lines.append(self.v._("pm.vote_in_thread", thread=self.v.f.link(voting, thread) if voting else thread))
         if not explain:
             return self.v.prose(*lines)
         expected = self._examples(moves, example, me)
