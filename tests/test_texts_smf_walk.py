@@ -56,3 +56,35 @@ def test_C12_a_pm_not_understood_at_night_says_nothing_of_votes():
     g.pm("night 1", "+1h", "М1", "голосую за М2")
     r = g.run("night 1", "+3h")
     assert "Голосуют" not in r.pms("М1")[-1]
+
+
+def test_C15_my_vote_names_the_post_not_counted_and_why():
+    """«мой голос» after a post that was no vote said only «Засчитанного голоса у вас сейчас нет.»: the player
+    could not tell whether his post was read at all."""
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М1", "М2, М3")
+    g.pm("day 1", "+2h", "М1", "мой голос")
+    r = g.run("day 1", "+3h")
+    answer = r.pms("М1")[-1]
+    assert answer.startswith("Засчитанного голоса у вас сейчас нет.\n"
+                             "Не засчитано ваше сообщение от 01.12 11:00 МСК: «М2, М3» — это не голос: ")
+    assert answer.endswith("После первого голоса его можно будет сменить: 1 раз.")
+
+
+def test_C15_my_vote_names_a_later_post_not_counted_beside_the_vote():
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М1", "М2")
+    g.vote("day 1", "+2h", "М1", "Мурзик")
+    g.pm("day 1", "+3h", "М1", "мой голос")
+    r = g.run("day 1", "+4h")
+    assert r.pms("М1")[-1] == ("Ваш голос: М2 — сообщение от 01.12 11:00 МСК: «М2».\n"
+                               "Не засчитано ваше сообщение от 01.12 12:00 МСК: «Мурзик» — нет игрока с таким ником.\n"
+                               "Сменить голос можно ещё: 1 раз.")
+
+
+def test_C15_my_vote_names_the_post_not_counted_in_english():
+    g = Game.moscow(language="en")
+    g.vote("day 1", "+1h", "М1", "Мурзик")
+    g.pm("day 1", "+2h", "М1", "my vote")
+    r = g.run("day 1", "+3h")
+    assert "Not counted: your post of " in r.pms("М1")[-1] and "“Мурзик” — no player by that name." in r.pms("М1")[-1]

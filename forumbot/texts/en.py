@@ -500,6 +500,8 @@ T: dict[str, str] = {
     "asked.my_vote": "Your vote: {target} — the post of {at}: {text}.",
     "asked.my_vote_gm": "Your vote: {target} — set by the GM.",
     "asked.my_vote_none": "You have no vote counted right now.",
+    "asked.not_counted": "Not counted: your post of {at}, {text} — {why}.",
+    "asked.not_counted.undated": "Not counted: your post {text} — {why}.",
     "asked.changes_left": "Vote changes left: {count}.",
     "asked.changes_after_first": "After your first vote you may change it: {count}.",
     "asked.changes_none": "Your vote can no longer change.",

@@ -513,6 +513,8 @@ T: dict[str, str] = {
     "asked.my_vote": "Ваш голос: {target} — сообщение от {at}: {text}.",
     "asked.my_vote_gm": "Ваш голос: {target} — поставлен ведущим.",
     "asked.my_vote_none": "Засчитанного голоса у вас сейчас нет.",
+    "asked.not_counted": "Не засчитано ваше сообщение от {at}: {text} — {why}.",
+    "asked.not_counted.undated": "Не засчитано ваше сообщение {text} — {why}.",
     "asked.changes_left": "Сменить голос можно ещё: {count}.",
     "asked.changes_after_first": "После первого голоса его можно будет сменить: {count}.",
     "asked.changes_none": "Менять голос больше нельзя.",
