@@ -5,10 +5,16 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gamekit import Game  # noqa: E402
+from gamekit import DAY, START, Game, Result  # noqa: E402
+
+from forumbot.game import run  # noqa: E402
+
+VOTE_URL = "https://forum.example.org/viewtopic.php?t=102"
 
 
 def test_M7_a_post_with_more_than_a_name_is_told_why_it_is_no_vote():
@@ -88,3 +94,28 @@ def test_C15_my_vote_names_the_post_not_counted_in_english():
     g.pm("day 1", "+2h", "М1", "my vote")
     r = g.run("day 1", "+3h")
     assert "Not counted: your post of " in r.pms("М1")[-1] and "“Мурзик” — no player by that name." in r.pms("М1")[-1]
+
+
+def test_M10_the_runoff_post_links_the_vote_thread_as_the_day_post_does():
+    """The day post linked the vote thread; the runoff's «— в теме голосования до …» did not (C-3)."""
+    for language, line in (("ru", f"«помиловать всех» — в [url={VOTE_URL}]теме голосования[/url] до "),
+                           ("en", f"“pardon all”, in [url={VOTE_URL}]the vote thread[/url] until ")):
+        g = Game.moscow(language=language)
+        for who in ("М1", "М2"):  # a 2:2 tie between М3 and М4: the runoff
+            g.vote("day 1", "+1h", who, "М3")
+        for who in ("М5", "М6"):
+            g.vote("day 1", "+1h", who, "М4")
+        r = Result(run(replace(g.setup(), vote_url=VOTE_URL), g.events, START + DAY + timedelta(hours=1)))
+        (opening,) = [m.text for m in r.run.messages if m.where == "game" and ("Перестрелка" in m.text
+                                                                                 or "Runoff" in m.text)]
+        assert line in opening, opening
+
+
+def test_M10_the_runoff_post_without_a_vote_thread_address_names_it_in_words():
+    g = Game.moscow()
+    for who in ("М1", "М2"):
+        g.vote("day 1", "+1h", who, "М3")
+    for who in ("М5", "М6"):
+        g.vote("day 1", "+1h", who, "М4")
+    r = g.run(START + DAY + timedelta(hours=1))
+    assert any("«помиловать всех» — в теме голосования до " in t for t in r.posts())

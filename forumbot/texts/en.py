@@ -151,7 +151,7 @@ T: dict[str, str] = {
     "runoff.title": "Runoff — day {n}",
     "runoff.tie": "Tie: {names}.",
     "runoff.speeches": "Each of them may write one post in the game thread; everyone else stays silent.",
-    "runoff.vote": "Voting: {how}, in the vote thread until {at}.",
+    "runoff.vote": "Voting: {how}, in {thread} until {at}.",
     "runoff.cancelled": "The runoff of day {n} is cancelled by a modkill.",
     "runoff.result": "Runoff of day {n}: results.",
     "runoff.hanged": "{names} {verb} the game.",

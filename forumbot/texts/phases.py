@@ -234,13 +234,15 @@ class PhaseTexts:
         return self.v.post(self.v.heading("day.result", n=n), self.v.prose(*lines))
 
     def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime,
-                     late: str | None = None) -> str:
+                     late: str | None = None, vote_url: str = "") -> str:
+        """The runoff's opening post; the vote thread linked as in the day's (C-3, issue 28's walk-through)."""
         how = self.v._("runoff.hang_all" if hang_all else "runoff.among")
+        thread = self.v.f.link(vote_url, self.v.T["setup.vote.thread"]) if vote_url else self.v.T["setup.vote.thread"]
         return self.v.post(
             self.v.heading("runoff.title", n=n),
             *([self.v.prose(late)] if late else []),
             self.v.prose(self.v._("runoff.tie", names=self.v.names(leaders, bold=True)),
-                       self.v._("runoff.speeches"), self.v._("runoff.vote", how=how, at=self.v.time(deadline))),
+                       self.v._("runoff.speeches"), self.v._("runoff.vote", how=how, at=self.v.time(deadline), thread=thread)),
         )
 
     def runoff_cancelled(self, n: int) -> str:

@@ -161,7 +161,7 @@ T: dict[str, str] = {
     "runoff.title": "Перестрелка — день {n}",
     "runoff.tie": "Ничья: {names}.",
     "runoff.speeches": "Каждый из них может написать одно сообщение в игровой теме, остальные молчат.",
-    "runoff.vote": "Голосование: {how} — в теме голосования до {at}.",
+    "runoff.vote": "Голосование: {how} — в {thread} до {at}.",
     "runoff.cancelled": "Перестрелка дня {n} отменена из-за модкилла.",
     "runoff.result": "Итоги перестрелки дня {n}.",
     "runoff.hanged": "Игру {verb}: {names}.",
