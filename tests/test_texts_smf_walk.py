@@ -119,3 +119,24 @@ def test_M10_the_runoff_post_without_a_vote_thread_address_names_it_in_words():
         g.vote("day 1", "+1h", who, "М4")
     r = g.run(START + DAY + timedelta(hours=1))
     assert any("«помиловать всех» — в теме голосования до " in t for t in r.posts())
+
+
+def test_C6_an_interim_count_says_until_when_the_vote_runs():
+    """The interim count in the vote thread (and the one a player asks for by PM) never said when the day
+    ends: the players had to scroll back to the day's opening post in the other thread."""
+    g = Game.moscow()
+    g.vote("day 1", "+1h", "М1", "М2")
+    g.pm("day 1", "+2h", "М3", "подсчёт")
+    r = g.run("day 1", "+3h")
+    count = r.posts("vote")[-1]
+    assert count.startswith("Промежуточный подсчёт голосов (день 1)\n\nГолосование — до 02.12 10:00 МСК.\n"), count
+    assert "Голосование — до 02.12 10:00 МСК." in r.pms("М3")[-1]
+
+
+def test_C6_the_final_count_and_the_english_one():
+    g = Game.moscow(language="en")
+    g.vote("day 1", "+1h", "М1", "М2")
+    r = g.run("night 1", "+1h")
+    assert "Voting runs until 02.12 10:00 MSK." in r.posts("vote")[-1]
+    final = next(p for p in r.posts() if p.startswith("Final vote count"))
+    assert "Voting runs until" not in final

@@ -123,6 +123,7 @@ T: dict[str, str] = {
     "count.title": "Vote count ({phase})",
     "count.final": "Final vote count ({phase})",
     "count.line": "{target} — {count}: {voters}",
+    "count.until": "Voting runs until {at}.",
     "count.none": "No votes.",
     "count.not_voted": "No vote ({count}): {names}.",
     "count.notes": "Not counted, and notes:",

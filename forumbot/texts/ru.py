@@ -134,6 +134,7 @@ T: dict[str, str] = {
     "count.final": "Итоговый подсчёт голосов ({phase})",
     "count.line": "{target} — {count}: {voters}",
     "count.none": "Голосов нет.",
+    "count.until": "Голосование — до {at}.",
     "count.not_voted": "Без голоса ({count}): {names}.",
     "count.notes": "Не засчитано и замечания:",
     "count.agitation": "Агитация: {nick} — голос засчитан против автора.",
