@@ -78,9 +78,17 @@ def my_vote(w: Work, sid: str) -> str:
         left = None
     else:
         left = allowed - max(0, tally.changes[sid] - 1)
+    # his last post not taken as a vote, when it came after the vote counted (C-15: what he sees in the count)
+    order = {id(p): n for n, p in enumerate(posts)}
+    mine = [(p, r) for p, r in found.rejected if p.voter == sid]
+    last = mine[-1] if mine else None
+    if last is not None and post is not None and order.get(id(post), -1) > order.get(id(last[0]), -1):
+        last = None
+    not_counted = (last[0].current or last[0].text, last[0].at, last[1]) if last is not None else None
     if target is None or post is None:
-        return t.players.my_vote_none(left)
-    return t.players.my_vote(target_nick(w, target), post.current or post.text, post.at, left, post.by_gm)
+        return t.players.my_vote_none(left, not_counted)
+    return t.players.my_vote(target_nick(w, target), post.current or post.text, post.at, left, post.by_gm,
+                             not_counted)
 
 
 def role_again(w: Work, sid: str) -> str:

@@ -201,6 +201,7 @@ def count_text(w: Work, final: bool, at: datetime | None = None) -> str:
                            if final and isinstance(p.parsed, Agitation) and p.deleted_at is not None],
         **(how_far(w, found.in_post_order(votes)) if ph.kind == "day" else {}),
         few_posts=below(w, ph.deadline if at is None else at), post_minimum=w.tb.variant.house.post_minimum,
+        until=ph.deadline,
     )
 
 

@@ -119,7 +119,8 @@ def start_runoff(w: Work, at: datetime, outcome: DayOutcome, count: str) -> None
     late = w.tb.t.phases.late_opening(at, opens) if opens != at else None
     names = [nick(w, x) for x in outcome.runoff]
     w.log.append(f"day {n}: tie between {', '.join(names)}; runoff")
-    post(w, opens, Where.GAME, count + w.tb.t.phases.runoff_opens(n, names, g.hang_all, g.phase.deadline, late),
+    post(w, opens, Where.GAME, count + w.tb.t.phases.runoff_opens(n, names, g.hang_all, g.phase.deadline, late,
+                                                                   w.tb.setup.vote_url),
          f"day {n}/runoff")
 
 

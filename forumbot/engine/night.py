@@ -100,10 +100,12 @@ def player_pm(w: Work, inp: Input) -> None:
     # issue 28 item 9: a reply that only acknowledges tonight's moves is moot once the night's result is out
     night = g.phase.label if g.phase.kind == "night" else ""
     only_moves = bool(night)
+    voting = w.tb.setup.vote_url if g.phase.kind in ("day", "runoff") else None
     for n, item in enumerate(results, 1):
         if isinstance(item, RejectedLine):
             replies.append(t.players.rejected_line(item.text, item.reason, possible_moves(w, sid),
-                                           example=example_nick(w, sid), me=seat.nick, bare=bare_kind))
+                                           example=example_nick(w, sid), me=seat.nick, bare=bare_kind,
+                                           voting=voting))
             only_moves = False
         else:
             before = _moves_held(w)

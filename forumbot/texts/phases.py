@@ -135,17 +135,20 @@ class PhaseTexts:
         majority: tuple[int, int] | None = None,
         tie: tuple[str, Sequence[str], str] | None = None,
         few_posts: Sequence[tuple[str, int]] = (), post_minimum: int = 0, majority_decides: bool = True,
+        until: datetime | None = None,
     ) -> str:
         """C-6: one line per candidate (most votes first) with who voted, then who has not voted, then every
         post not counted, or counted with a note, and why. Issue 30 item 5: with `majority` (the votes that make
         a majority, the alive players) how many that is and each candidate's distance to it (L-n); with `tie`
         (R-6's code, the tied leaders, who would leave under "first_reached") what the tie would do at the
-        deadline, in an interim count (the final one is followed by the result)."""
+        deadline, in an interim count (the final one is followed by the result). `until`: the phase's deadline,
+        said under an interim count's title (issue 28's walk-through: the count never said when the vote ends)."""
         tally: dict[str, list[str]] = {}
         for voter, target in votes.items():
             tally.setdefault(target, []).append(voter)
         title = self.v.heading("count.final" if final else "count.title", phase=self.v.phase(label))
         house_block = self.v.prose(*self.house_rules(house)) if house else ""
+        until_block = self.v.prose(self.v._("count.until", at=self.v.deadline(until))) if until and not final else ""
 
         def marked(voter: str) -> str:
             return self.v.n(voter) + (self.v.T["count.by_gm"] if voter in by_gm else "")
@@ -187,7 +190,7 @@ class PhaseTexts:
         for nick, text, earliest, latest in rough:  # C-1: a rough time across the deadline counts before it
             notes.append(self.v._("count.rough", nick=self.v.b(nick), text=self.v.quoted(text),
                                 earliest=self.v.time_s(earliest), latest=self.v.time_s(latest)))
-        return self.v.post(title, house_block, majority_block, tally_block, tie_block, not_voted_block,
+        return self.v.post(title, until_block, house_block, majority_block, tally_block, tie_block, not_voted_block,
                          self.activity.few_posts_block(few_posts, post_minimum),
                          self.v.section(self.v.T["count.notes"], notes))
 
@@ -234,13 +237,16 @@ class PhaseTexts:
         return self.v.post(self.v.heading("day.result", n=n), self.v.prose(*lines))
 
     def runoff_opens(self, n: int, leaders: Sequence[str], hang_all: bool, deadline: datetime,
-                     late: str | None = None) -> str:
+                     late: str | None = None, vote_url: str = "") -> str:
+        """The runoff's opening post; the vote thread linked as in the day's (C-3, issue 28's walk-through)."""
         how = self.v._("runoff.hang_all" if hang_all else "runoff.among")
+        thread = self.v.f.link(vote_url, self.v.T["setup.vote.thread"]) if vote_url else self.v.T["setup.vote.thread"]
         return self.v.post(
             self.v.heading("runoff.title", n=n),
             *([self.v.prose(late)] if late else []),
             self.v.prose(self.v._("runoff.tie", names=self.v.names(leaders, bold=True)),
-                       self.v._("runoff.speeches"), self.v._("runoff.vote", how=how, at=self.v.deadline(deadline))),
+                       self.v._("runoff.speeches"),
+                       self.v._("runoff.vote", how=how, at=self.v.deadline(deadline), thread=thread)),
         )
 
     def runoff_cancelled(self, n: int) -> str:

@@ -10,6 +10,10 @@ from forumbot.model import MoveKind, Rejection, Role
 from forumbot.texts.voice import Voice
 
 
+# a post of a player's that the count does not take as his vote: its text, its time, and why
+NotCounted = tuple[str, datetime | None, Rejection]
+
+
 class PlayerTexts:
     def __init__(self, v: Voice) -> None:
         self.v = v
@@ -78,11 +82,17 @@ class PlayerTexts:
         return self.v._(f"refuse.{code}", arg=self.v.b(str(args[0])) if args else "")
 
     def rejected_line(self, text: str, reason: Rejection, moves: Sequence[str], example: str = "",
-                      me: str = "", bare: str | None = None, explain: bool = True) -> str:
+                      me: str = "", bare: str | None = None, explain: bool = True,
+                      voting: str | None = None) -> str:
         """C-12: what was not understood and why; with `explain`, the sender's own possible `moves` (grammar
         keys: check, shot, shot_by, heal, hunt, don), each with an example naming `example` (another player)
-        and `me` (the sender), and what a bare nickname would be (`bare`, a move kind)."""
+        and `me` (the sender), and what a bare nickname would be (`bare`, a move kind). With `voting` (in a day
+        or a runoff: the vote thread's URL, or "" where it is not known) where votes go and what a player may ask
+        by PM: a vote sent by PM was answered only «команда не распознана» (issue 28's walk-through)."""
         lines = [self.v._("pm.not_understood", text=self.v.quoted(text), why=self.v.reason(reason, shown=self.v._excerpt(text)))]
+        if voting is not None:
+            thread = self.v.T["setup.vote.thread"]
+            lines.append(self.v._("pm.vote_in_thread", thread=self.v.f.link(voting, thread) if voting else thread))
         if not explain:
             return self.v.prose(*lines)
         expected = self._examples(moves, example, me)
@@ -116,16 +126,29 @@ class PlayerTexts:
     def count_already_sent(self, at: datetime) -> str:
         return self.v._("asked.count_sent", at=self.v.time(at))
 
-    def my_vote(self, target: str, text: str, at: datetime | None, left: int | None, by_gm: bool) -> str:
-        """His vote (`target`, a nickname or a special word), the post it came from and the changes left."""
+    def my_vote(self, target: str, text: str, at: datetime | None, left: int | None, by_gm: bool,
+                not_counted: NotCounted | None = None) -> str:
+        """His vote (`target`, a nickname or a special word), the post it came from, his later post not counted
+        (`not_counted`: its text, time and why) and the changes left."""
         shown = self.v.target(target, bold=True)
         vote = (self.v._("asked.my_vote_gm", target=shown) if by_gm or at is None
                 else self.v._("asked.my_vote", target=shown, at=self.v.time(at), text=self.v.quoted(text)))
-        return self.v.prose(vote, self._changes_left(left))
+        return self.v.prose(vote, *self._not_counted(not_counted), self._changes_left(left))
 
-    def my_vote_none(self, left: int | None) -> str:
-        after = self.v._("asked.changes_after_first", count=self.v.count(left, "time")) if left else ""
-        return self.v.prose(self.v._("asked.my_vote_none"), after) if after else self.v._("asked.my_vote_none")
+    def my_vote_none(self, left: int | None, not_counted: NotCounted | None = None) -> str:
+        """No vote counted; his last post that was no vote and why (issue 28's walk-through: «Засчитанного
+        голоса у вас сейчас нет.» alone left him wondering whether his post was read at all)."""
+        after = [self.v._("asked.changes_after_first", count=self.v.count(left, "time"))] if left else []
+        return self.v.prose(self.v._("asked.my_vote_none"), *self._not_counted(not_counted), *after)
+
+    def _not_counted(self, post: NotCounted | None) -> list[str]:
+        if post is None:
+            return []
+        text, at, rejection = post
+        why = self.v.reason(rejection, shown=self.v._excerpt(text))
+        if at is None:
+            return [self.v._("asked.not_counted.undated", text=self.v.quoted(text), why=why)]
+        return [self.v._("asked.not_counted", at=self.v.time(at), text=self.v.quoted(text), why=why)]
 
     def _changes_left(self, left: int | None) -> str:
         if left is None:

@@ -45,7 +45,8 @@ def test_H3_M7_a_vote_post_with_a_removed_quote_is_no_vote_through_tick(tmp_path
     # М2 and М3 cast no vote: М1 leads 3 to 2 (with their votes Маф1 would have led 4 to 3)
     assert _died(w, "М1") == ("day 1", "vote") and _died(w, "Маф1") is None
     texts = [t.replace("[b]", "").replace("[/b]", "") for _, t, _ in w.bot_posts()]
-    assert any("Не засчитано: М2 «Маф1» (с цитатой) — это не голос." in t for t in texts)  # said once, no markup
+    assert any("Не засчитано: М2 «Маф1» (с цитатой) — это не голос: в голосе должен быть только ник одного игрока, "
+               "без других слов и цитат." in t for t in texts)  # said once, no markup
     w.close()
 
 
