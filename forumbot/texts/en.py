@@ -487,6 +487,9 @@ T: dict[str, str] = {
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "from {start} to {end} ({zone})",
     "day.downtime": "No autokill for not voting: the bot could not read the forum {gap}.",
+    "day.downtime.posts": "No autokill for too few posts in the game thread: the bot could not read the forum {gap}.",
+    "day.downtime.no_vote_posts": ("No autokill for not voting or for too few posts in the game thread: the bot could "
+                                   "not read the forum {gap}."),
     "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
                     "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
                     "nobody left for not voting. To give the players the time back, use “extend LENGTH”."),

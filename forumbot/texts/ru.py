@@ -499,6 +499,10 @@ T: dict[str, str] = {
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "с {start} до {end} ({zone})",
     "day.downtime": "Автокилл за неявку не применяется: бот не мог читать форум {gap}.",
+    "day.downtime.posts": ("Автокилл за неактивность (мало сообщений в игровой теме) не применяется: бот не мог "
+                           "читать форум {gap}."),
+    "day.downtime.no_vote_posts": ("Автокилл за неявку и за неактивность (мало сообщений в игровой теме) не "
+                                   "применяется: бот не мог читать форум {gap}."),
     # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
     "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
                     "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
