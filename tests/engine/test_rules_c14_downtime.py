@@ -270,7 +270,10 @@ def test_c14_r11_the_waiver_line_names_the_reason_the_waived_autokill_had(langua
     assert day_result(r).count("\n" + ("Автокилл" if language == "ru" else "No autokill")) == 1
     setup = _short_of_posts(language, silent).setup()
     setup = replace(setup, schedule=replace(setup.schedule, reads=tuple(reads)))
-    assert line in site(GamePages("h", setup, r.run))["h/day-1.html"].decode()
+    pages = site(GamePages("h", setup, r.run))
+    assert line in pages["h/day-1.html"].decode()
+    day_line = next(x for x in pages["h/index.html"].decode().splitlines() if 'href="day-1.html"' in x)
+    assert line in day_line  # the game page's list of days notes it on that day's line (stop 35)
 
 
 def test_c14_r11_nobody_short_the_waiver_names_the_rules_in_force() -> None:
