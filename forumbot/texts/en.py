@@ -524,6 +524,9 @@ T: dict[str, str] = {
     "posts.warning": "Warning for inactivity (the minimum is {need} in the game thread a day): {names}.",
     "posts.reminder": ("Reminder: you have {got} in the game thread this day, and the minimum is {need}. "
                        "The day ends {at}."),
+    # sent during a majority's delay, when the day may still run to its own deadline
+    "posts.reminder.majority": ("Reminder: you have {got} in the game thread this day, and the minimum is {need}. "
+                                "The day ends {early} unless the majority breaks, else {at}."),
     "autokill.posts": "too few posts in the game thread",
     "autokill.no_vote_posts": "no vote and too few posts in the game thread",
     "house.post_minimum": "At least {need} in the game thread a day; whoever writes fewer: {action}",

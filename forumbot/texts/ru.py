@@ -539,6 +539,9 @@ T: dict[str, str] = {
     "posts.warning": "Предупреждение за неактивность (минимум — {need} в игровой теме за день): {names}.",
     "posts.reminder": ("Напоминание: за этот день у вас {got} в игровой теме, а минимум — {need}. "
                        "День заканчивается {at}."),
+    # sent during a majority's delay, when the day may still run to its own deadline
+    "posts.reminder.majority": ("Напоминание: за этот день у вас {got} в игровой теме, а минимум — {need}. "
+                                "День закончится {early}, если большинство не распадётся, иначе — {at}."),
     "autokill.posts": "мало сообщений в игровой теме",
     "autokill.no_vote_posts": "нет голоса и мало сообщений в игровой теме",
     "house.post_minimum": "Минимум за день — {need} в игровой теме; кто написал меньше: {action}",
