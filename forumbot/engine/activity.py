@@ -118,14 +118,21 @@ def reminder_due(w: Work) -> tuple[datetime, str] | None:
     at = ph.deadline - timedelta(hours=hours)
     if key in g.reminded or at <= ph.opens:
         return None
+    if ph.majority is not None and ph.deadline <= ph.majority.at:  # R-12 without a delay: the day is over
+        return None
     return at, key
 
 
 def remind(w: Work, at: datetime) -> None:
-    """One PM to each alive player still below the minimum (R-11)."""
+    """One PM to each alive player still below the minimum (R-11). During a majority's delay (R-12) the day ends
+    at the delay's end only if the majority holds, else at its own deadline: the PM names both."""
     ph = w.g.phase
     need = w.tb.variant.house.post_minimum
+    held = ph.majority
+    early = ph.deadline if held is not None and ph.deadline < held.scheduled else None
+    deadline = held.scheduled if held is not None else ph.deadline
     for sid, got in posts_by_seat(w, at).items():
         if got < need:
-            pm(w, at, sid, w.tb.t.activity.post_minimum_reminder(got, need, ph.deadline), f"{ph.label}/remind/posts/{sid}")
+            pm(w, at, sid, w.tb.t.activity.post_minimum_reminder(got, need, deadline, early),
+               f"{ph.label}/remind/posts/{sid}")
 

@@ -52,7 +52,8 @@ def resolve_day(w: Work, at: datetime) -> None:
     count = count_text(w, final=True) + "\n\n"
     gap = disturbed(w, at)  # C-14: the bot could not read the forum before this deadline: no no-show leaves
     idle, warned = activity_leavers(w, at)  # R-11: too few posts in the game thread
-    if gap is not None and idle:  # C-14: nor anybody for too few posts: those leavers are warned instead
+    idle_waived = gap is not None and bool(idle)
+    if idle_waived:  # C-14: nor anybody for too few posts: those leavers are warned instead
         warned, idle = [sid for sid in alive_ids(w) if sid in {*warned, *idle}], []
     if warned:  # R-11's warning, in the result post, before a runoff's opening too
         count += tb.t.activity.post_minimum_warning([nick(w, sid) for sid in warned], variant.house.post_minimum) + "\n\n"
@@ -87,10 +88,11 @@ def resolve_day(w: Work, at: datetime) -> None:
         kill(w, k.nick, k.cause, at)
     lw = last_word_deadline(w, at, "vote")
     early = (nick(w, ph.majority.holder), ph.majority.at) if ph.majority else None  # R-12
-    w.waived_gap = gap if waived(w, gap) else None
+    w.waived_why = waived(w, gap, any(sid not in voted for sid in alive_ids(w)), idle_waived) or ""
+    w.waived_gap = gap if w.waived_why else None
     post(w, at, Where.GAME,
          count + tb.t.phases.day_result(n, outcome, autokills, lambda sid: revealed(w, sid), lw, autokill_why, early,
-                                  gap if waived(w, gap) else None),
+                                  w.waived_gap, w.waived_why),
          f"{ph.label}/result")
     if gap is not None:
         w.log.append(f"{ph.label}: disturbed, no successful read from {gap[0].isoformat()} to {gap[1].isoformat()}"

@@ -62,12 +62,20 @@ def disturbed(w: Work, at: datetime) -> Gap | None:
     return longest_gap(tb.reads, at, max(back, at), tb.downtime_grace, tb.downtime_window, w.g.phase.opens)
 
 
-def waived(w: Work, gap: Gap | None) -> bool:
-    """Whether anybody would have left for a missing vote (H-5, R-7) or too few posts (R-11) at a disturbed
-    deadline: only then does the result post say the waiver."""
+def waived(w: Work, gap: Gap | None, no_vote: bool, posts: bool) -> str | None:
+    """What the result post says the disturbed deadline waived (C-14), as the reason an autokill would have had:
+    "no_vote" (H-5, R-7's `autokill` and `self_vote`), "posts" (R-11) or "no_vote_posts". `no_vote`, `posts`:
+    whether anybody would have left for a missing vote, for too few posts; when nobody would have, the reasons
+    the house rules hold. None when the deadline is not disturbed or no rule makes anybody leave for either: then
+    the post says nothing of it."""
     house = w.tb.variant.house
-    return gap is not None and (house.no_show in ("autokill", "self_vote")
-                                or (house.post_minimum > 0 and house.post_minimum_action != "warn"))
+    vote_rule = house.no_show in ("autokill", "self_vote")
+    posts_rule = house.post_minimum > 0 and house.post_minimum_action != "warn"
+    if gap is None or not (vote_rule or posts_rule):
+        return None
+    if not (no_vote or posts):
+        no_vote, posts = vote_rule, posts_rule
+    return "no_vote_posts" if no_vote and posts else "posts" if posts else "no_vote"
 
 
 def per_tick(rows: Iterable[tuple[datetime, bool]]) -> tuple[tuple[datetime, bool], ...]:

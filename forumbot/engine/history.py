@@ -42,6 +42,7 @@ class DayRecord:
     majority_ends_day: bool = False  # R-12: a majority of the alive ends the day, whatever R-5's lynch
     autokill_why: tuple[tuple[str, str], ...] = ()  # (seat id, why) per autokill: the result post's reason
     waived_gap: tuple[datetime, datetime] | None = None  # C-14: the outage its result post named, no-shows staying
+    waived_why: str = ""  # C-14: the reason of the autokills it waived, as the result post named it
 
     @property
     def label(self) -> str:
@@ -65,9 +66,9 @@ def record(w: Work, marked: DayRecord | None) -> None:
     leaders = marked.leaders if marked.kind == "runoff" else (tuple(g.leaders) if g.phase.kind == "runoff" else ())
     cancelled = g.day_modkill and (marked.kind == "runoff" or bool(variant.modkill_cancels_vote))
     why = tuple((sid, w.autokill_why[sid]) for sid, _, _ in died if sid in w.autokill_why)
-    gap, w.autokill_why, w.waived_gap = w.waived_gap, {}, None
+    gap, waived_why, w.autokill_why, w.waived_gap, w.waived_why = w.waived_gap, w.waived_why, {}, None, ""
     g.history.append(replace(marked, deaths=died, leaders=leaders, cancelled=cancelled, autokill_why=why,
-                             waived_gap=gap))
+                             waived_gap=gap, waived_why=waived_why))
 
 
 def day_record(w: Work, closed: datetime | None) -> DayRecord:

@@ -36,6 +36,7 @@ class Work:
     # the day being resolved: seat -> why it leaves as an autokill (H-4, H-5, R-11), for its history record
     autokill_why: dict[str, str] = field(default_factory=dict)
     waived_gap: tuple[datetime, datetime] | None = None  # C-14: the day being resolved, its result post's gap
+    waived_why: str = ""  # C-14: the reason of the autokills that gap waived ("no_vote", "posts", "no_vote_posts")
     # GM PM id -> the game before and after it (status.summary)
     commands: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     tallies: dict[int, tuple[list[VotePost], Tally]] = field(default_factory=dict)  # resumable counts (counts.py)

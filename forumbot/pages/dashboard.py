@@ -72,8 +72,10 @@ def dashboard(sessions, now: datetime, ticks: Path | None = None,
                 "last_sent": last_sent.isoformat() if last_sent else None, "stuck": stuck, "last_tick": last.get(g.name),
             })
             if config is not None:
-                games[-1]["language"], games[-1]["timezone"], games[-1]["lines"] = game_lines(
+                games[-1]["language"], games[-1]["timezone"], games[-1]["lines"], activity = game_lines(
                     session, config, g, games[-1], now)
+                if activity is not None:  # who is below the post minimum on the open day
+                    games[-1]["post_minimum"] = activity
     return {"at": now.isoformat(), "games": games}
 
 

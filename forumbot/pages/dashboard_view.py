@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from forumbot.config.types import Config
+from forumbot.engine.activity import below, on as post_minimum_on
 from forumbot.engine.fold import folded
 from forumbot.engine.history import history_now
 from forumbot.engine.replacement import reserve_order
@@ -35,6 +36,8 @@ RU: dict[str, str] = {
     "status.running": "идёт", "status.ended": "окончена",
     "deadline": "срок {at}", "paused": "на паузе",
     "not_voted": "Не проголосовали ({n}): {names}", "all_voted": "Проголосовали все живые.",
+    "posts_below": "Ниже минимума сообщений в игровой теме: {items}", "posts_item": "{nick} — {got} из {need}",
+    "posts_all": "Минимум сообщений в игровой теме ({need}) набрали все живые.",
     "moves": "Не сданы ночные ходы: {items}", "all_moves": "Все ночные ходы сданы.",
     "unconfirmed": "Не подтвердили роль: {names}", "all_confirmed": "Роли подтвердили все.",
     "role_pm": "ЛС с ролью не ушло: {items}",
@@ -65,6 +68,8 @@ EN: dict[str, str] = {
     "status.running": "running", "status.ended": "ended",
     "deadline": "deadline {at}", "paused": "paused",
     "not_voted": "Not voted ({n}): {names}", "all_voted": "Every living player has voted.",
+    "posts_below": "Below the post minimum in the game thread: {items}", "posts_item": "{nick}: {got} of {need}",
+    "posts_all": "Every living player has the post minimum in the game thread ({need}).",
     "moves": "Night moves missing: {items}", "all_moves": "Every night move is in.",
     "unconfirmed": "Roles not confirmed: {names}", "all_confirmed": "Every role is confirmed.",
     "role_pm": "Role PM never went out: {items}",
@@ -113,9 +118,9 @@ def said_for(language: str, timezone: str) -> Said:
 
 
 def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[str, Any],
-               now: datetime) -> tuple[str, str, list[str]]:
-    """(the game's language, its time zone, its lines): the game's state from its fold (with `config`, which routes its inputs)
-    and `g`, the outbox figures `dashboard` gathered."""
+               now: datetime) -> tuple[str, str, list[str], dict[str, Any] | None]:
+    """(the game's language, its time zone, its lines, R-11's minimum on the open day as data or None): the game's
+    state from its fold (with `config`, which routes its inputs) and `g`, the outbox figures `dashboard` gathered."""
     setup: GameSetup | None = None
     w: Work | None = None
     signup: SignupRun | None = None
@@ -149,8 +154,10 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     if m:  # R-12
         lines.append(s("majority.ended" if m["ended"] else "majority.pending", day=words.label(m["day"]),
                        nick=m["nick"], at=words.time(datetime.fromisoformat(m["at"]))))
+    activity = _post_minimum(w, now) if w is not None else None
     if w is not None:
         lines += _owed(w, s)
+        lines += _activity_line(activity, s)
         lines += _role_pms(session, row, w, s)
         lines += _reserve(w, s)
     elif signup is not None and signup.state == "open":  # S-2: the list as it stands
@@ -160,7 +167,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     lines.append(_outbox(g, s))
     for st in g["stuck"]:
         lines.append(_stuck(st, s))
-    return words.language, zone, lines
+    return words.language, zone, lines, activity
 
 
 def tick_line(last: dict[str, Any], language: str, timezone: str = "Europe/Moscow") -> str:
@@ -213,6 +220,23 @@ def _owed(w: Work, s: Said) -> list[str]:
         waiting = [seat.nick for seat in g.seats.values() if not seat.confirmed]
         return [s("unconfirmed", names=", ".join(waiting)) if waiting else s("all_confirmed")]
     return []
+
+
+def _post_minimum(w: Work, now: datetime) -> dict[str, Any] | None:
+    """R-11 on the open day: the minimum and who is below it with his posts, counted by the function the vote
+    counts list them with (engine/activity.py's `below`); None when the minimum is off or no day is open."""
+    if not post_minimum_on(w) or w.g.phase.kind != "day":
+        return None
+    return {"need": w.tb.variant.house.post_minimum,
+            "below": [{"nick": nick, "posts": got} for nick, got in below(w, now)]}
+
+
+def _activity_line(activity: dict[str, Any] | None, s: Said) -> list[str]:
+    if activity is None:
+        return []
+    need = activity["need"]
+    items = [s("posts_item", nick=p["nick"], got=p["posts"], need=need) for p in activity["below"]]
+    return [s("posts_below", items=", ".join(items)) if items else s("posts_all", need=need)]
 
 
 def _role_pms(session: Session, row: GameRow, w: Work, s: Said) -> list[str]:

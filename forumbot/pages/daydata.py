@@ -66,6 +66,7 @@ class DayData:
     majority_ends_day: bool = False  # the majority ends this day early, so the page does not call it idle
     early: tuple[str, datetime] | None = None  # (holder, the majority post's time) once the day ended so
     waived_gap: tuple[datetime, datetime] | None = None  # C-14: no no-show left, the bot could not read then
+    waived_why: str = ""  # C-14: the reason of the autokills that gap waived, as the result post said it
     autokill_why: Mapping[str, str] = field(default_factory=dict)  # nick -> why he left as an autokill (H-4, H-5, R-11)
 
     @property
@@ -141,7 +142,7 @@ def day_data(record: DayRecord, left: Mapping[str, datetime] | None = None) -> D
         majority_ends_day=record.majority_ends_day,
         early=record.majority if record.closed is not None else None,
         autokill_why={nicks[sid]: why for sid, why in record.autokill_why},
-        waived_gap=record.waived_gap,
+        waived_gap=record.waived_gap, waived_why=record.waived_why,
     )
 
 

@@ -196,9 +196,13 @@ class Words:
         """A sentence as the bot's posts say it (forumbot/texts), for a page that restates that post."""
         return self.posts.v._(key, **kw)
 
-    def waiver(self, gap: tuple[datetime, datetime]) -> str:
-        """C-14's line of the result post: why nobody who did not vote left that day."""
-        return self.said("day.downtime", gap=self.posts.v.gap(*gap))
+    def early_end(self, nick: str, at: datetime) -> str:
+        """R-12's line of the result post: the majority that ended the day early, and when its post was written."""
+        return self.said("day.ended_at_majority", nick=nick, at=self.time(at))
+
+    def waiver(self, gap: tuple[datetime, datetime], why: str = "no_vote") -> str:
+        """C-14's line of the result post: which autokill the outage waived that day (`why`, its reason)."""
+        return self.posts.phases.downtime_waiver(gap, why or "no_vote")
 
     def __call__(self, key: str, **kw: object) -> str:
         return self.table[key].format(**kw) if kw else self.table[key]

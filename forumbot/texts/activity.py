@@ -25,7 +25,12 @@ class ActivityTexts:
         """The day's result naming those below the minimum, who stay (R-11 `warn`, a first `warn_then_autokill`)."""
         return self.v.prose(self.v._("posts.warning", need=self.v.count(need, "post"), names=self.v.names(nicks, bold=True)))
 
-    def post_minimum_reminder(self, got: int, need: int, deadline: datetime) -> str:
+    def post_minimum_reminder(self, got: int, need: int, deadline: datetime, early: datetime | None = None) -> str:
+        """The reminder PM (R-11). `early`: the end a majority's delay set (R-12), while the majority may still
+        break and the day run to its `deadline`: both are named."""
+        if early is not None:
+            return self.v._("posts.reminder.majority", got=self.v.count(got, "post"), need=self.v.count(need, "post"),
+                            early=self.v.time(early), at=self.v.time(deadline))
         return self.v._("posts.reminder", got=self.v.count(got, "post"), need=self.v.count(need, "post"),
                       at=self.v.deadline(deadline))
 

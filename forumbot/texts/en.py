@@ -492,6 +492,9 @@ T: dict[str, str] = {
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "from {start} to {end} ({zone})",
     "day.downtime": "No autokill for not voting: the bot could not read the forum {gap}.",
+    "day.downtime.posts": "No autokill for too few posts in the game thread: the bot could not read the forum {gap}.",
+    "day.downtime.no_vote_posts": ("No autokill for not voting or for too few posts in the game thread: the bot could "
+                                   "not read the forum {gap}."),
     "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
                     "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
                     "nobody left for not voting."),
@@ -531,6 +534,9 @@ T: dict[str, str] = {
     "posts.warning": "Warning for inactivity (the minimum is {need} in the game thread a day): {names}.",
     "posts.reminder": ("Reminder: you have {got} in the game thread this day, and the minimum is {need}. "
                        "The day ends {at}."),
+    # sent during a majority's delay, when the day may still run to its own deadline
+    "posts.reminder.majority": ("Reminder: you have {got} in the game thread this day, and the minimum is {need}. "
+                                "The day ends {early} unless the majority breaks, else {at}."),
     "autokill.posts": "too few posts in the game thread",
     "autokill.no_vote_posts": "no vote and too few posts in the game thread",
     "house.post_minimum": "At least {need} in the game thread a day; whoever writes fewer: {action}",

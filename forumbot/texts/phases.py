@@ -194,16 +194,22 @@ class PhaseTexts:
                          self.activity.few_posts_block(few_posts, post_minimum),
                          self.v.section(self.v.T["count.notes"], notes))
 
+    def downtime_waiver(self, gap: tuple[datetime, datetime], why: str = "no_vote") -> str:
+        """C-14's line of a day's result: the autokill the outage waived, by its reason (H-5/R-7's missing vote,
+        R-11's too few posts, or both), and the gap."""
+        return self.v._("day.downtime" if why == "no_vote" else f"day.downtime.{why}", gap=self.v.gap(*gap))
+
     def day_result(self, n: int, outcome: DayOutcome, autokills: Sequence[Kill], revealed: Revealed,
                    lw_deadline: datetime | None,
                    why: Mapping[str, str] | None = None, majority: tuple[str, datetime] | None = None,
-                   downtime: tuple[datetime, datetime] | None = None) -> str:
+                   downtime: tuple[datetime, datetime] | None = None, downtime_why: str = "no_vote") -> str:
         """`why`: seat -> "agitation", "no_vote", "posts" or "no_vote_posts", the reason each autokill is for (H-4,
         H-5, R-11). `majority`: who held the majority that ended the day early and that post's time (R-12);
-        `downtime`: the gap that disturbed this deadline, when it waived the no-show rule (C-14)."""
+        `downtime`: the gap that disturbed this deadline, when it waived an autokill (C-14), and `downtime_why` that
+        autokill's reason ("no_vote", "posts" or "no_vote_posts")."""
         lines = [self.v._("day.ended_at_majority", nick=self.v.b(majority[0]), at=self.v.time(majority[1]))] \
             if majority else []
-        lines += [self.v._("day.downtime", gap=self.v.gap(*downtime))] if downtime else []
+        lines += [self.downtime_waiver(downtime, downtime_why)] if downtime else []
         lines += self.autokill_lines(autokills, revealed, why)
         if autokills:
             lines.append(self.v._("day.no_vote_after_autokill"))

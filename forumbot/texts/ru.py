@@ -504,6 +504,10 @@ T: dict[str, str] = {
     # --- h30-downtime: C-14, a deadline the bot could not read the forum before ---
     "downtime.gap": "с {start} до {end} ({zone})",
     "day.downtime": "Автокилл за неявку не применяется: бот не мог читать форум {gap}.",
+    "day.downtime.posts": ("Автокилл за неактивность (мало сообщений в игровой теме) не применяется: бот не мог "
+                           "читать форум {gap}."),
+    "day.downtime.no_vote_posts": ("Автокилл за неявку и за неактивность (мало сообщений в игровой теме) не "
+                                   "применяется: бот не мог читать форум {gap}."),
     # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
     "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
                     "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
@@ -546,6 +550,9 @@ T: dict[str, str] = {
     "posts.warning": "Предупреждение за неактивность (минимум — {need} в игровой теме за день): {names}.",
     "posts.reminder": ("Напоминание: за этот день у вас {got} в игровой теме, а минимум — {need}. "
                        "День заканчивается {at}."),
+    # sent during a majority's delay, when the day may still run to its own deadline
+    "posts.reminder.majority": ("Напоминание: за этот день у вас {got} в игровой теме, а минимум — {need}. "
+                                "День закончится {early}, если большинство не распадётся, иначе — {at}."),
     "autokill.posts": "мало сообщений в игровой теме",
     "autokill.no_vote_posts": "нет голоса и мало сообщений в игровой теме",
     "house.post_minimum": "Минимум за день — {need} в игровой теме; кто написал меньше: {action}",

@@ -268,3 +268,48 @@ def test_r11_an_undone_gm_command_leaves_the_post_count_as_it_was():
     text = result_post(r, "day 1")
     assert "Ниже минимума (2 сообщения в игровой теме за день) — 1: Ф1 — 1 сообщение." in text
     assert r.died("Ф1") == ("day 1", "autokill") and r.alive("Г7")
+
+
+def _majority_late_in_day_1(delay: int, language: str = "ru") -> Game:
+    """Moscow, R-11 `post_minimum = 1` (reminder 3 h before the deadline), R-12 with `majority_delay`: six of ten
+    vote Маф1 from +20h (the sixth at 06:05 MSK), the day's own deadline 10:00."""
+    g = Game.moscow(language=language, options={"majority_ends_day": True, "majority_delay": delay, "post_minimum": 1})
+    g.post("day 1", "+1h", "Шериф", "Я мирный, честно")
+    for k, voter in enumerate(["Шериф", "Дон", "Маф2", "М1", "М2", "М3"]):
+        g.vote("day 1", f"+20h{k}m", voter, "Маф1")
+    return g
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("ru", "День закончится 02.12 07:05 МСК, если большинство не распадётся, иначе — 02.12 10:00 МСК."),
+    ("en", "The day ends 02.12 07:05 MSK unless the majority breaks, else 02.12 10:00 MSK."),
+])
+def test_r11_r12_a_reminder_during_a_majority_delay_names_both_ends(language: str, said: str) -> None:
+    """R-11 with R-12 (stop 35's walk-through): a reminder sent while a majority's delay runs named the delayed end
+    as the deadline, wrong once the majority broke and the day ran on. It names both: the early end if the majority
+    holds, else the day's own deadline; the day then ends where the votes say."""
+    g = _majority_late_in_day_1(60, language)
+    r = g.run("night 1", "+1h")
+    reminders = [m for m in r.run.messages if "/remind/posts/" in m.key]
+    assert reminders and all(said in m.text for m in reminders), reminders[0].text
+    assert next(m.at for m in r.run.messages if m.key == "day 1/result") == g.at("day 1", "+21h5m")
+    g.vote("day 1", "+20h30m", "М3", "Дон")  # the majority breaks within the delay: the day runs to 10:00
+    r = g.run("night 1", "+1h")
+    assert next(m.at for m in r.run.messages if m.key == "day 1/result") == g.at("day 1", "+24h")
+    assert all(said in m.text for m in r.run.messages if "/remind/posts/" in m.key)
+
+
+def test_r11_r12_no_reminder_at_the_moment_a_majority_without_delay_ends_the_day() -> None:
+    """R-12 without a delay: the majority post is the day's deadline, so a reminder due by then would go out as
+    the day ends («День заканчивается 06:05», sent at 06:05): none is sent, as no vote reminder is."""
+    r = _majority_late_in_day_1(0).run("night 1", "+1h")
+    assert not [m for m in r.run.messages if "/remind/posts/" in m.key]
+    assert "day 1/result" in r.keys()
+
+
+def test_r11_the_reminder_without_a_majority_names_the_deadline_alone() -> None:
+    """R-12 on but no majority: the reminder names the day's deadline only, as before."""
+    g = Game.moscow(options={"majority_ends_day": True, "majority_delay": 60, "post_minimum": 1})
+    r = g.run("night 1", "+1h")
+    texts = [m.text for m in r.run.messages if "/remind/posts/" in m.key]
+    assert texts and all(t.endswith("День заканчивается 02.12 10:00 МСК.") for t in texts)

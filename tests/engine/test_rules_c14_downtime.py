@@ -254,6 +254,60 @@ def test_c14_h4_a_repeat_agitator_still_leaves_at_a_disturbed_deadline() -> None
     assert r.died("Г1") == ("day 1", "autokill")
 
 
+def _short_of_posts(language: str, silent: tuple[str, ...] = ()) -> Game:
+    """Free Hunt with R-11 `post_minimum = 1` `autokill`: everybody writes a game-thread post but Г5, everybody but
+    `silent` votes (in a ring: nobody leaves by vote, H-6)."""
+    g = Game.free_hunt(language=language, options={"post_minimum": 1, "post_minimum_action": "autokill"})
+    for n in P:
+        if n != "Г5":
+            g.post("day 1", "+1h", n, "Я мирный, честно")
+    voters = [p for p in P if p not in silent]
+    for i, v in enumerate(voters):
+        g.vote("day 1", "+1h", v, voters[(i + 1) % len(voters)])
+    return g
+
+
+@pytest.mark.parametrize(("language", "silent", "line"), [
+    ("ru", (), "Автокилл за неактивность (мало сообщений в игровой теме) не применяется: бот не мог читать форум "
+               "с 02.12 09:10 до 02.12 09:50 (МСК)."),
+    ("en", (), "No autokill for too few posts in the game thread: the bot could not read the forum from 02.12 09:10 "
+               "to 02.12 09:50 (MSK)."),
+    ("ru", ("Г6",), "Автокилл за неявку и за неактивность (мало сообщений в игровой теме) не применяется: бот не мог "
+                    "читать форум с 02.12 09:10 до 02.12 09:50 (МСК)."),
+    ("en", ("Г6",), "No autokill for not voting or for too few posts in the game thread: the bot could not read the "
+                    "forum from 02.12 09:10 to 02.12 09:50 (MSK)."),
+])
+def test_c14_r11_the_waiver_line_names_the_reason_the_waived_autokill_had(language, silent, line) -> None:  # type: ignore[no-untyped-def]
+    """C-14 with R-11 (stop 35's walk-through): the waiver line said «за неявку» also when the autokill it waived
+    was for too few posts; it names the reason the autokill would have had (posts, or a missing vote and posts),
+    and the day page says the same line."""
+    from forumbot.pages.site import GamePages
+    from gamepages.pagekit import site
+
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(_short_of_posts(language, silent), reads)
+    assert r.alive("Г5") and all(r.alive(n) for n in silent)
+    assert line in day_result(r)
+    assert day_result(r).count("\n" + ("Автокилл" if language == "ru" else "No autokill")) == 1
+    setup = _short_of_posts(language, silent).setup()
+    setup = replace(setup, schedule=replace(setup.schedule, reads=tuple(reads)))
+    pages = site(GamePages("h", setup, r.run))
+    assert line in pages["h/day-1.html"].decode()
+    day_line = next(x for x in pages["h/index.html"].decode().splitlines() if 'href="day-1.html"' in x)
+    assert line in day_line  # the game page's list of days notes it on that day's line (stop 35)
+
+
+def test_c14_r11_nobody_short_the_waiver_names_the_rules_in_force() -> None:
+    """C-14: at a disturbed deadline where nobody would have left, the line (said whenever a rule could make
+    somebody leave) names the autokills the house rules hold: here H-5's and R-11's."""
+    g = Game.free_hunt(language="en", options={"post_minimum": 1, "post_minimum_action": "autokill"})
+    for i, v in enumerate(P):
+        g.post("day 1", "+1h", v, "Я мирный, честно")
+        g.vote("day 1", "+1h", v, P[(i + 1) % len(P)])
+    reads = outage(before=50 * M, length=40 * M)
+    assert "No autokill for not voting or for too few posts in the game thread:" in day_result(fold(g, reads))
+
+
 def test_c14_options_move_the_grace_and_the_window() -> None:
     reads = outage(before=50 * M, length=40 * M)
     assert fold(game_with(reads, downtime_grace=45), reads).died("Г6") == ("day 1", "autokill")

@@ -4,6 +4,7 @@ named as such; never raw JSON or English in a Russian game."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from datetime import timedelta
@@ -12,11 +13,13 @@ from pathlib import Path
 from sqlalchemy import select, update
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
-from daemon_world import GM, STARTED, STEPS, T0, World, config_toml, game_toml  # noqa: E402
+from daemon_world import CAST, GM, STARTED, STEPS, T0, World, config_toml, game_toml  # noqa: E402
 
 from forumbot.cli.main import main  # noqa: E402
 from forumbot.config.load import load_config  # noqa: E402
+from forumbot.pages.activity import activity_rows  # noqa: E402
 from forumbot.pages.dashboard import dashboard, to_html, to_text  # noqa: E402
+from forumbot.store.game import fold_game  # noqa: E402
 from forumbot.store.models import OutboxRow  # noqa: E402
 
 ENGLISH = re.compile(r"\b(outbox|stuck|deadline|pending|sent|running|last tick|night|day|setup)\b", re.I)
@@ -161,3 +164,89 @@ def test_an_ended_game_says_how_it_ended_not_that_it_ended_twice(tmp_path, capsy
             assert out.startswith(head), out
         finally:
             w.close()
+
+
+def test_r11_the_open_day_names_who_is_below_the_post_minimum_as_the_activity_table_counts(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """R-11 on the dashboard (stop 35's walk-through): the GM saw who owed a vote, never who owed posts. With
+    `post_minimum` on, the open day lists each alive player below it with his counted posts of the minimum (a
+    quote-only post is shown in the activity table but not counted), in text, HTML and --json; each number is the
+    activity table's «В зачёт минимума» for that player."""
+    w = World(tmp_path / "w")
+    extra = '[pages]\nfolder = "site"\nurl = "https://mafia.example.org/"\ndashboard = "private/dashboard.json"\n'
+    options = "\n[games.g1.options]\npost_minimum = 2\n"
+    w.config_path.write_text(config_toml(game_toml("g1") + options, extra=extra), encoding="utf-8")
+    w.config = load_config(w.config_path)
+    w.daemon.close()
+    w.daemon = w.new_daemon()
+    try:
+        w.start()
+        for at, step in STEPS[:2]:
+            w.now = at
+            step(w)
+            w.tick()
+        w.now = T0 + timedelta(hours=1)
+        for text in ("Я мирный, честно", "И ещё раз: мирный"):
+            w.post("game", "Шериф", text)
+        w.post("game", "Дон", "Один пост")
+        w.post("game", "Маф1", "[quote]Кто мафия?[/quote]")  # quotes only: not counted (R-11)
+        w.post("game", "Маф1", "Мой ответ")
+        w.tick()
+        out = _text(w, capsys)
+        below = "Ниже минимума сообщений в игровой теме: Дон — 1 из 2, Маф1 — 1 из 2, Маф2 — 0 из 2, М1 — 0 из 2"
+        assert "\n  " + below + ", М2 — 0 из 2, М3 — 0 из 2, М4 — 0 из 2, М5 — 0 из 2, М6 — 0 из 2\n" in out, out
+        d = dashboard(w.daemon.sessions, w.now, None, w.config)
+        shown = {p["nick"]: p["posts"] for p in d["games"][0]["post_minimum"]["below"]}
+        assert d["games"][0]["post_minimum"]["need"] == 2 and "Шериф" not in shown
+        assert below in to_html(d).decode()
+        capsys.readouterr()
+        assert main(["dashboard", "--json", "-c", str(w.config_path)], clock=lambda: w.now) == 0
+        assert json.loads(capsys.readouterr().out)["games"][0]["post_minimum"]["below"][0] == {"nick": "Дон", "posts": 1}
+        run = fold_game(w.daemon.sessions, w.config, "g1", w.now)
+        players = [{"seat": n, "nick": n, "phase": ""} for n, _ in CAST]
+        table = {row.nick: row.counted for row in activity_rows(run, 1, players, {})}
+        assert shown == {nick: n for nick, n in table.items() if n < 2}
+        w.post("game", "Дон", "Второй пост")
+        for nick, _ in CAST:
+            if nick not in ("Шериф", "Дон"):
+                for text in ("Первый", "Второй"):
+                    w.post("game", nick, text)
+        w.tick()
+        assert "  Минимум сообщений в игровой теме (2) набрали все живые.\n" in _text(w, capsys)
+    finally:
+        w.close()
+
+
+def test_r11_the_minimum_reads_in_english_and_is_off_without_post_minimum(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The line in an English game's words; with no `post_minimum` (R-11 off) no line and no data."""
+    w = _world(tmp_path, "en")
+    try:
+        w.start()
+        for at, step in STEPS[:2]:
+            w.now = at
+            step(w)
+            w.tick()
+        w.now = T0 + timedelta(hours=1)
+        w.tick()
+        d = dashboard(w.daemon.sessions, w.now, None, w.config)
+        assert "post_minimum" not in d["games"][0] and "minimum" not in to_text(d)
+    finally:
+        w.close()
+    w = World(tmp_path / "on")
+    toml = game_toml("g1") + 'language = "en"\n' + "\n[games.g1.options]\npost_minimum = 1\n"
+    w.config_path.write_text(config_toml(toml), encoding="utf-8")
+    w.config = load_config(w.config_path)
+    w.daemon.close()
+    w.daemon = w.new_daemon()
+    try:
+        w.start()
+        for at, step in STEPS[:2]:
+            w.now = at
+            step(w)
+            w.tick()
+        w.now = T0 + timedelta(hours=1)
+        w.post("game", "Шериф", "I am the town")
+        w.tick()
+        out = to_text(dashboard(w.daemon.sessions, w.now, None, w.config))
+        assert "  Below the post minimum in the game thread: Дон: 0 of 1, Маф1: 0 of 1," in out, out
+    finally:
+        w.close()
