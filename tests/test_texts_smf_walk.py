@@ -99,7 +99,7 @@ def test_C15_my_vote_names_the_post_not_counted_in_english():
 def test_M10_the_runoff_post_links_the_vote_thread_as_the_day_post_does():
     """The day post linked the vote thread; the runoff's «— в теме голосования до …» did not (C-3)."""
     for language, line in (("ru", f"«помиловать всех» — в [url={VOTE_URL}]теме голосования[/url] до "),
-                           ("en", f"“pardon all”, in [url={VOTE_URL}]the vote thread[/url] until ")):
+                           ("en", f"(pardon all), in [url={VOTE_URL}]the vote thread[/url] until ")):
         g = Game.moscow(language=language)
         for who in ("М1", "М2"):  # a 2:2 tie between М3 and М4: the runoff
             g.vote("day 1", "+1h", who, "М3")
