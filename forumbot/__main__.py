@@ -1,5 +1,5 @@
 """`python -m forumbot`: the same as the `forumbot` command."""
 
-from forumbot.cli.main import main
+from forumbot.cli.main import command
 
-raise SystemExit(main())
+command()

@@ -37,7 +37,6 @@ from forumbot.store.game import Fold, default_fold
 from forumbot.forum.retry import Retry
 from forumbot.cycle.season import open_next_signups
 from forumbot.cycle.tick import tick
-from forumbot.pages.dashboard import write_after_tick
 from forumbot.texts import TABLES
 
 log = logging.getLogger("forumbot.daemon")
@@ -193,6 +192,9 @@ class Daemon:
         finally:
             self._save_sessions()
         if self.config.pages is not None and self.config.pages.dashboard is not None:
+            # imported here: the dashboard's builder loads only where [pages] asks for it, not in every tick
+            from forumbot.pages.dashboard import write_after_tick
+
             write_after_tick(self.config.pages.dashboard, self.sessions, self.clock(), report)
         return report
 

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from forumbot.config.types import Config
 from forumbot.errors import ForumbotError
-from forumbot.games.start import start_game
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.model import Message, Where
 from forumbot.outbox.store import enqueue
@@ -44,6 +43,9 @@ def open_next_signups(config: Config, sessions: sessionmaker[Session], now: date
         at = ended_at + season.gap
         if at > now:
             continue
+        # imported here: a game's start (its draw, its setup's checks) loads only when a season opens a sign-up
+        from forumbot.games.start import start_game
+
         try:
             start_game(sessions, config, name, at)
         except ForumbotError as e:

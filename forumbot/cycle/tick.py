@@ -30,7 +30,6 @@ from forumbot.cycle import held_posts
 from forumbot.forum import unreadable
 from forumbot.markup import escape_bbcode, escape_markdown
 from forumbot.pages import publish as pages
-from forumbot.games.season import publish_standings
 from forumbot.outbox.locks import conference_lock, lock_messages
 from forumbot.outbox.store import Destination, enqueue, withhold
 from forumbot.outbox.deliver import deliver
@@ -320,6 +319,9 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
         raise outcome.delivery.error
     # S-3: a cancelled sign-up ends its game too; S-6: a game of the season ended
     if (result.result.winner is not None or result.phase == "signup cancelled") and close_if_drained(ctx, game_id, until):
+        # imported here: the season's standings (and the pages they are written to) load only when a game ends
+        from forumbot.games.season import publish_standings
+
         publish_standings(ctx.sessions, ctx.config, until)
     if not outcome.pages_error:
         quiet.remember(view, game, game_id, setup, inputs, result, until)

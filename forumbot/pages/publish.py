@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -20,11 +20,10 @@ from forumbot.engine.results import GameRun
 from forumbot.engine.signup_values import SignupRun
 from forumbot.model import GameSetup, Message
 from forumbot.pages.botposts import PUBLIC, forum_post_id
-from forumbot.pages.output import write_site
-from forumbot.pages.signup_page import build_site
-from forumbot.pages.site import GamePages, closed_pictures, has_png, public_days
-from forumbot.pages.words import Words
 from forumbot.store.models import OutboxRow
+
+if TYPE_CHECKING:  # types only: the builders load where a game is published, not in every tick
+    from forumbot.pages.site import GamePages
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +54,9 @@ def page_title(game) -> str:
 def game_pages(config, game, setup: GameSetup, run: GameRun, url: str,
                links: dict[str, str] | None = None, posts: dict[str, str] | None = None,
                built: datetime | None = None) -> GamePages:
+    # imported here: the builders (Jinja2, the SVG drawing) load only where a game is published, not in every tick
+    from forumbot.pages.site import GamePages
+
     pages = config.pages
     threads = {k: t for k, t in (("game", game.game_thread), ("vote", game.vote_thread),
                                  ("signup", game.signup_thread)) if t.startswith("http")}
@@ -83,6 +85,10 @@ class Published:
 def publish(folder: Path, g: GamePages, signup: SignupRun | None = None) -> Published:
     """Write the game's changed files (and the season index); a quiet tick writes nothing. `signup`: the list of
     a sign-up still open, shown instead of the game (S-2)."""
+    # imported here: the builders (Jinja2, the SVG drawing) load only where a game is published, not in every tick
+    from forumbot.pages.output import write_site
+    from forumbot.pages.signup_page import build_site
+
     try:
         return Published(write_site(folder, build_site(g, signup), g.setup.language, g.setup.schedule.timezone))
     except OSError as e:
@@ -94,6 +100,10 @@ def decorate(g: GamePages, messages: tuple[Message, ...], markdown: bool, writte
     wait: a forum would fetch a picture that is not there)."""
     if not g.base_url:
         return messages
+    # imported here: the builders (Jinja2, the SVG drawing) load only where a game is published, not in every tick
+    from forumbot.pages.site import closed_pictures, has_png, public_days
+    from forumbot.pages.words import Words
+
     words = Words(g.setup.language, g.setup.schedule.timezone)
     base = g.base_url.rstrip("/") + "/" + _quote(g.name) + "/"
     pics = closed_pictures(g, words)

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -164,11 +165,11 @@ options = {{ {options} }}
         return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
-        t = time.monotonic()
+        t, cpu = time.monotonic(), _children_cpu()
         done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=HANG_GUARD)
         with open(self.log, "a") as f:
-            f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode} in {time.monotonic() - t:.1f} s\n"
-                    f"{done.stdout}{done.stderr}\n")
+            f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode} in {time.monotonic() - t:.1f} s, "
+                    f"{_children_cpu() - cpu:.2f} s of CPU\n{done.stdout}{done.stderr}\n")
         return done
 
     def tick(self) -> str:
@@ -326,6 +327,13 @@ options = {{ {options} }}
             assert mine == theirs, f"message {n}: sent {mine!r}\nreplayed {theirs!r}\n(transcript: {exported})"
         assert len(sent) == len(replayed), f"sent {len(sent)} messages, the replay {len(replayed)} ({exported})"
         return len(sent)
+
+
+def _children_cpu() -> float:
+    """The CPU seconds (user and system) of this process's children waited for so far: a command's cost in
+    ticks.log, which the machine's load does not change as it changes the wall time (issue 28 item 2)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def _message_order(m: tuple) -> tuple:
