@@ -67,7 +67,7 @@ def test_s1_s3_the_daemon_runs_a_sign_up_through_a_restart_and_starts_the_game_w
     assert sum(t.startswith("[b]Набор закрыт[/b]") for t in texts) == 1
     (opening,) = [t for t in texts if "(SHA-256)" in t]  # the Setup post: the draw's commitment over the list
     assert all(n in opening for n in expected) and "Ёжик" not in opening and "Маша" not in opening
-    assert "День 1 начнётся 01.12 15:29 МСК" in opening  # no `start`: a day after the close (Сова, 15:29:30)
+    assert "День 1 начнётся 01.12 15:29:30 МСК" in opening  # no `start`: a day after the close (Сова, 15:29:30)
     with w.daemon.sessions.begin() as s:
         assert [r.nick for r in s.scalars(select(SeatRow).where(SeatRow.game_id == 1).order_by(SeatRow.seat_no))] == expected
     with w.daemon.sessions.begin() as s:  # the GM's `добавить` is in the override log (C-9, S-3)
