@@ -27,8 +27,10 @@ pytestmark = pytest.mark.live
 PORT = os.environ.get("FORUMBOT_PROBE_FLUXBB_PORT", str(18545 + int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)))
 # shown only by an error page, a captcha, a post's redirect page, the member list (an account looked up before a
 # replacement): none is on a thread page or the inbox
+# selectors of pages the probe does not open: an error, a captcha, a redirect, the members' search, and a reply
+# preview's answer (only the handshake's reply step asks the board for one)
 SITUATIONAL = {"selectors.error", "selectors.captcha", "selectors.redirect", "selectors.member_row",
-               "selectors.member_search"}
+               "selectors.member_search", "selectors.preview"}
 
 
 @pytest.fixture(scope="module")
