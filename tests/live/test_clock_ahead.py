@@ -41,7 +41,6 @@ def _loaded_project_files(paths: list[str]) -> list[str]:
     return [f for f in done.stdout.splitlines() if f.startswith(str(ROOT))]
 
 
-@pytest.mark.xdist_group("clock_ahead_0")
 def test_the_modules_left_out_are_those_the_import_graph_keeps_from_the_clock():
     """Left out of the year-ahead run: the modules that cannot see the clock (clock_reach, from the sources).
     What they load when imported is checked too, so that an import the sources hide (a name built at run
