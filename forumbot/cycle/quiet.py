@@ -26,6 +26,7 @@ from typing import Sequence
 
 from forumbot.config.types import GameConfig
 from forumbot.cycle.context import Context, GameOutcome
+from forumbot.engine.checkpoint import Tip
 from forumbot.engine.fold import resumed
 from forumbot.engine.results import GameRun
 from forumbot.engine.table import make_table
@@ -140,8 +141,9 @@ class QuietForum:
         return outcome
 
     def remember(self, view: GameView | None, game: GameConfig, game_id: int, setup: GameSetup,
-                 inputs: Sequence[Input], result: GameRun, until: datetime) -> None:
-        """After a game's full tick that ended well: its mark, when the tick leaves one (else the old one goes)."""
+                 inputs: Sequence[Input], result: GameRun, until: datetime, stored: Tip | None = None) -> None:
+        """After a game's full tick that ended well: its mark, when the tick leaves one (else the old one goes).
+        `stored`: the tip this tick stored, if it stored one (the stored row holds the same value: not read back)."""
         self._rows = None  # the tick may have written what other games' fingerprints read
         if not self.usable(game) or setup.signup is not None or result.result.winner is not None \
                 or result.phase == "signup cancelled":
@@ -150,7 +152,7 @@ class QuietForum:
                     set_cursor(session, self.forum_id, quiet_stream(game_id), "")
             return
         with self.ctx.sessions.begin() as session:
-            tip = load_tip(session, game_id)
+            tip = stored if stored is not None else load_tip(session, game_id)
             if tip is None or tip.until > until or tip.seen != len(inputs):
                 set_cursor(session, self.forum_id, quiet_stream(game_id), "")
                 return

@@ -324,7 +324,7 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
 
         publish_standings(ctx.sessions, ctx.config, until)
     if not outcome.pages_error:
-        quiet.remember(view, game, game_id, setup, inputs, result, until)
+        quiet.remember(view, game, game_id, setup, inputs, result, until, saved[-1] if saved else None)
 
 
 def _setup_json(ctx: Context, game_id: int) -> str:
