@@ -24,22 +24,27 @@ from forumbot.pages.site import GamePages  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 LONG = "Ужасно_Длинный_Ник_Игрока_Без_Пробелов"
+NEWCOMER = "Новичок_Из_Резерва"
 # what the page measures of itself once loaded, written into its DOM for --dump-dom to carry out
 MEASURE = """<script>addEventListener("load", () => {
   const pics = [...document.querySelectorAll("figure img")].map(i => ({
     phone: i.currentSrc.startsWith("data:") && i.naturalWidth === %d, scale: i.getBoundingClientRect().width / i.naturalWidth}));
   const cells = [...document.querySelectorAll(".cards td, .cards th")].map(c => c.getBoundingClientRect().right);
+  const table = [...document.querySelectorAll(".players td, .players th")].map(c => c.getBoundingClientRect().right);
   // a cell cut: its text wider than the cell, or the cell (its table) past the screen's right edge
   const tally = [...document.querySelectorAll("td, th")].filter(
     c => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > innerWidth).length;
-  // a nickname in a card (a word: no space) broken over two lines, or cut without its full name as the title
-  const names = [...document.querySelectorAll(".cards th bdi, .cards td bdi")].filter(
-    b => !/\\s/.test(b.textContent) && b.closest("[data-label]").dataset.label !== %s);
+  // a nickname in a card or in the game page's players table (a word: no space) broken over two lines, or cut
+  // without its full name as the title
+  const names = [...document.querySelectorAll(".cards th bdi, .cards td bdi, .players th bdi")].filter(
+    b => !/\\s/.test(b.textContent) && b.closest("[data-label]")?.dataset.label !== %s);
   const broken = names.filter(b => b.getClientRects().length !== 1 ||
     (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
   const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
   parent.postMessage(JSON.stringify({width: innerWidth, scroll: document.documentElement.scrollWidth, pics, tally,
-                                     right: Math.max(...cells), cells: cells.length, names: names.length, broken,
+                                     right: Math.max(...cells), cells: cells.length,
+                                     roles: document.querySelectorAll(".players.roles").length,
+                                     table: Math.max(...table), names: names.length, broken,
                                      cut}), "*");
 });</script>""" % (PHONE_WIDTH, json.dumps("Пост"))  # a post's text is no nickname
 # headless Chromium's window is at least 500 px wide: the page is measured in a frame 412 px wide, which tells
@@ -50,11 +55,14 @@ FRAME = """<!DOCTYPE html><html><body style="margin:0"><pre id="measured"></pre>
 </body></html>"""
 
 
-def _game(thread_posts: bool = False) -> Game:
+def _game(thread_posts: bool = False, roles: bool = False) -> Game:
     """`thread_posts`: R-11's post minimum on and a game-thread post from each player on Day 1, so the day page
-    has its activity table (issue 30: at 412 px its nicknames broke mid-letter and its last column was off screen)."""
+    has its activity table (issue 30: at 412 px its nicknames broke mid-letter and its last column was off screen).
+    `roles`: open roles (R-9), so the game page's players table has its fourth column once М2 is lynched, and a
+    long-named newcomer in М5's seat (S-4), «(вместо: М5)» beside the nickname."""
     cast = [(LONG if nick == "М4" else nick, role) for nick, role in Game.moscow().cast]
-    g = Game("moscow", cast, options={"post_minimum": 2} if thread_posts else {})
+    options: dict[str, object] = {"post_minimum": 2} if thread_posts else {}
+    g = Game("moscow", cast, options=options | ({"roles": "open"} if roles else {}))
     if thread_posts:
         for k, (nick, _) in enumerate(cast):
             g.post("day 1", f"+0h{k + 1}m", nick, f"Я {nick}, ищу мафию")
@@ -63,6 +71,8 @@ def _game(thread_posts: bool = False) -> Game:
     g.vote("day 2", "+2h", "М3", LONG)
     g.vote("day 2", "+2h", LONG, "привет всем, это не голос")
     g.vote("day 2", "+3h", "Шериф", "Маф1")
+    if roles:
+        g.gm("day 2", "+3h30m", f"замена М5 {NEWCOMER}")
     return g
 
 
@@ -136,12 +146,16 @@ def test_i28_12_the_live_picture_opens_large() -> None:
     assert ".zoom:target img{max-width:none;width:60rem}" in page
 
 
-@pytest.mark.parametrize(("page", "thread_posts"), [("day-1.html", False), ("day-2.html", False),
-                                                  ("index.html", False), ("day-1.html", True)],
-                         ids=["day-1", "day-2", "index", "day-1-activity"])
+@pytest.mark.parametrize(("page", "thread_posts", "roles"),
+                         [("day-1.html", False, False), ("day-2.html", False, False), ("index.html", False, False),
+                          ("day-1.html", True, False), ("index.html", False, True)],
+                         ids=["day-1", "day-2", "index", "day-1-activity", "index-roles"])
 def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path: Path, page: str,
-                                                                        thread_posts: bool) -> None:
-    for rel, data in _files(_game(thread_posts)).items():
+                                                                        thread_posts: bool, roles: bool) -> None:
+    """The game page (index.html): its players table broke «Ужасно_Длинн|ый_Ник_Игрока|_Без_Пробелов» over three
+    lines at 412 px (stop 37); a nickname stays whole on one line or ends with «…», titled in full, with the
+    roles column too (R-9) and a newcomer's «(вместо: М5)» (S-4)."""
+    for rel, data in _files(_game(thread_posts, roles)).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
     shown = tmp_path / "p" / page
@@ -162,9 +176,11 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
         assert m["pics"] and all(p["phone"] for p in m["pics"])  # the phone's picture chosen ...
         assert all(p["scale"] * 11 >= 9.5 for p in m["pics"])  # ... its 11 px labels shown at 9.5 px or more
     assert m["tally"] == 0  # no cell's text cut
-    if page != "index.html":  # stop 35: «Ужасно_Длинный_Ник_Игрока_Без_Про|белов» broken mid-word in a card
-        assert m["names"] and m["broken"] == [], m["broken"]
-        assert m["cut"] > 0  # LONG is wider than a 412 px card: it ends with «…», titled in full
+    # stop 35: «Ужасно_Длинный_Ник_Игрока_Без_Про|белов» broken mid-word in a card; stop 37: in the players table
+    assert m["names"] and m["broken"] == [], m["broken"]
+    assert m["cut"] > 0  # LONG is wider than a 412 px card or column: it ends with «…», titled in full
+    if roles:
+        assert m["roles"] and m["table"] <= 412, m  # the roles column on screen
     shot = tmp_path / f"{page}-412.png"  # for a person to look at (issue 28 item 12)
     chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
