@@ -32,8 +32,9 @@ from lxml import etree
 from adapters.html.extract import user_id
 from adapters.html.dom import clean_text, form_action, form_fields, inner_html, select, select_one, submit_field, text
 from adapters.html.forms import HtmlForms
-from adapters.html.inbox import HtmlInbox
+from adapters.html.inbox import HtmlInbox, same_account
 from adapters.html.forum import HtmlForum
+from adapters.html.pagechecks import check_complete
 from adapters.html.profile import HtmlProfile
 from adapters.smf.profile import SMF, SMF_MAX_RECIPIENTS, SMF_PMS_PER_HOUR
 from forumbot.forum.adapter import ForumPM, LOCK, OWN_PM, PREVIEW, ReplyId
@@ -49,6 +50,9 @@ _SESSION_VAR = re.compile(r"""smf_session_var\s*=\s*["']([0-9A-Za-z_]+)["']""")
 _SESSION_ID = re.compile(r"""smf_session_id\s*=\s*["']([0-9A-Za-z]+)["']""")
 _REDIRECTS = (301, 302, 303)
 _NOBBC_CLOSE = re.compile(r"\[/nobbc\]", re.IGNORECASE)
+# the member list's pages read for one name at most (30 members a page stock): a name held in more names than that
+# is not told
+MEMBER_PAGES = 10
 
 
 class SmfForms(HtmlForms):
@@ -334,6 +338,29 @@ class SmfForum(HtmlForum):
             limit = int(next(g for g in hourly.groups() if g) or SMF_PMS_PER_HOUR)
             # The oldest PM of the hour leaves the window first; when is not shown: the average spacing.
             raise FloodLimited(f"smf: PM limit: {problem}", retry_after=3600.0 / max(limit, 1))
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    def _account_exists(self, name: str) -> bool | None:
+        """The member list searched by name (issue 28 item 4: `check-config --online` said «не проверено» on SMF):
+        SMF lists every account whose shown name holds `name` (case-folded by the database), by name, a page at a
+        time; the account exists if a row is `name` case-folded (C-3). The list with no such row on any of its pages
+        means no such account; a page that is not the list (the bot's group may not view it: a 403 error page)
+        cannot tell, nor can a list longer than `MEMBER_PAGES` pages."""
+        page = self.member_page(name)
+        for _ in range(MEMBER_PAGES):
+            tree = page.tree()
+            if select_one(tree, self.profile.selectors["member_search"]) is None:
+                return None
+            if any(same_account(text(a), name) for a in select(tree, self.profile.selectors["member_row"])):
+                return True
+            following = select_one(tree, self.profile.selectors["next_page"])
+            if following is None:
+                return False
+            page = self.get(urljoin(page.url, following.get("href", "")))
+            check_complete(page, self.profile)
+        log.warning("smf: over %d pages of members hold %r in their names; account not checked", MEMBER_PAGES, name)
+        return None
 
     # --- closing a topic (R-13) ------------------------------------------------------------------------------------
 

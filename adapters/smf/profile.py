@@ -23,6 +23,9 @@ SMF = HtmlProfile(
         "sent_pm": "index.php?action=pm;f=sent;pmsg={pm}",
         "compose": "index.php?action=pm;sa=send",
         "pm_display_mode": "index.php?action=pm;view",  # cycles the member's mode: all at once, one by one, conversation
+        # the member list's search by name (Memberlist.php MLSearch: real_name LIKE %name%, `_` and `%` escaped, `*`
+        # a wildcard; sorted by name, defaultMaxMembers a page, 30 stock): open to Regular Members (view_mlist)
+        "member": "index.php?action=mlist;sa=search;fields=name;search={user}",
     }),
     topic_id=r"(?:[?&;]topic=|^)(\d+)",
     selectors=frozen_map({
@@ -64,6 +67,10 @@ SMF = HtmlProfile(
         "pm_subject": "div.subject_title h5",
         "pm_send_log": "div.windowbg.noup span.error",  # the "send report" over a re-shown compose form
         "page_end": "div#footer",
+        # the search's results (Memberlist.template.php template_main): a row's name links to the profile; no
+        # match is one row "Sorry, no matches were found" under the same table
+        "member_row": "div#mlist td.real_name a[href*='action=profile']",
+        "member_search": "div#mlist table.table_grid",
     }),
     strip=("blockquote", "div.codeheader", "code.bbc_code", "div.spoiler"),
     pagination=Pagination(param="start", kind="offset", per_page=15, pattern=r"[?&;]topic=\d+\.(\d+)"),

@@ -1,5 +1,5 @@
-"""account_exists on phpBB, MyBB, FlaskBB and FluxBB (punbb) over pages saved from real boards: a GM `замена` by an
-account the forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up,
+"""account_exists on phpBB, MyBB, FlaskBB, FluxBB (punbb) and SMF over pages saved from real boards: a GM `замена`
+by an account the forum lacks is refused on real engines too, not only on the memory forum (issue 7 item 2 follow-up,
 issue 28 item 6; C-3: an account is its name case-folded). None where the board does not let the bot tell."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from adapters.flaskbb.forum import FlaskbbForum
 from adapters.mybb.forum import MybbForum
 from adapters.phpbb.forum import PhpbbForum
 from adapters.punbb.forum import PunbbForum
+from adapters.smf.forum import SmfForum
 from adapters_support import MYBB_URL, PHPBB_URL, add_page
 from forumbot.errors import LoginRequired
 from forumbot.forum.transport import Transport
@@ -181,3 +182,55 @@ def test_punbb_a_name_with_an_underscore_is_asked_with_fluxbbs_wildcard_issue28_
     place of `_`, and the rows are compared with the name itself: a row that only matches the wildcard is not it."""
     add_page(http, "GET", punbb_list("Ма*ша"), "punbb", "44_userlist_masha.html")  # lists Маша
     assert punbb.account_exists("Ма_ша") is False
+
+
+# --- SMF: the member list searched by name (issue 28 item 4) ---------------------------------------------------
+
+SMF_URL = "http://127.0.0.1:31220/"  # the board the pages were saved from: their links name it
+
+
+def smf_search(name: str) -> str:
+    return SMF_URL + "index.php?action=mlist;sa=search;fields=name;search=" + quote(name, safe="")
+
+
+@pytest.fixture
+def smf(clock):
+    return SmfForum(SMF_URL, "gm_bot", PASSWORD, timezone_name="Europe/Moscow", clock=clock, sleep=clock.sleep)
+
+
+def test_smf_an_account_exists_issue28_item4(smf, http):
+    """`check-config --online` said «не проверено» on SMF: it had no look-up. The search's row names the account."""
+    add_page(http, "GET", smf_search("Маша"), "smf/en", "50_mlist_search_masha.html")
+    assert smf.account_exists("Маша") is True
+
+
+def test_smf_an_account_in_another_case_exists_C3(smf, http):
+    add_page(http, "GET", smf_search("КОТ БАЮН"), "smf/en", "51_mlist_search_upper_case.html")
+    assert smf.account_exists("КОТ БАЮН") is True
+
+
+def test_smf_no_match_is_no_account_issue28_item4(smf, http):
+    add_page(http, "GET", smf_search("Никто"), "smf/en", "52_mlist_search_no_matches.html")
+    assert smf.account_exists("Никто") is False
+
+
+def test_smf_a_name_only_held_in_other_names_is_none_of_them(smf, http):
+    """SMF lists every name holding the one asked for (LIKE %name%): Маша is listed when Ма is asked."""
+    add_page(http, "GET", smf_search("Ма"), "smf/en", "50_mlist_search_masha.html")
+    assert smf.account_exists("Ма") is False
+
+
+def test_smf_every_page_of_the_search_is_read(smf, http):
+    """The search lists members a page at a time (1 a page on this board): page 2 is read before a name is missing,
+    and a name found on it exists. Page 1 lists admin, page 2 alice."""
+    add_page(http, "GET", smf_search("a"), "smf/en", "53_mlist_search_a_page1.html")
+    add_page(http, "GET", SMF_URL + "index.php?action=mlist;sa=search;search=a;fields=name;start=1", "smf/en",
+             "54_mlist_search_a_page2.html")
+    assert smf.account_exists("a") is False
+    assert [c.request.url.rsplit(";", 1)[-1] for c in http.calls] == ["search=a", "start=1"]
+
+
+def test_smf_a_bot_that_may_not_view_the_member_list_cannot_tell(smf, http):
+    add_page(http, "GET", smf_search("Маша"), "smf/en", "55_mlist_not_allowed_403.html", status=403)
+    assert smf.account_exists("Маша") is None
+    assert "don't have permission" in smf.account_said()  # the board's own words, for the GM

@@ -1,5 +1,6 @@
 """The SMF adapter against a real SMF 2.1.4 board (`<boards>/smf.sh build`, stock English, MariaDB) on 127.0.0.1:
-login, the seeded 32-post thread read across its pages, a reply, and a PM round trip with the GM (issue 9 item 1).
+login, the seeded 32-post thread read across its pages, a reply, and a PM round trip with the GM (issue 9 item 1);
+the look-up of a game's accounts in the member list (issue 28 item 4).
 
 The board is built fresh for the session in a temporary folder and stopped at the end. It skips with the reason
 where it cannot run (no board scripts, no PHP or MariaDB, a failed build); with FORUMBOT_REQUIRE_LIVE=1 it fails
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from adapters.smf.forum import SmfForum
+from forumbot.cli.main import main
 from boards import HANG_GUARD
 
 pytestmark = pytest.mark.live
@@ -142,3 +144,43 @@ def test_login_read_reply_and_pm_round_trip(board):
     assert not left & set(json.loads(pm_cursor)["del"])
     before = bot.transport.requests_made
     assert bot.fetch_pms(pm_cursor2)[0] == [] and bot.transport.requests_made - before == 1  # idle: the inbox
+
+
+def test_issue28_item4_check_config_online_looks_the_accounts_up(board, tmp_path, capsys, monkeypatch):
+    """`check-config --online` said «не проверено: форум не показал боту, есть ли учётные записи …» on SMF: the
+    adapter had no look-up. It searches the member list by name (C-3: case-folded): each seeded account is found,
+    in another case too; a typo, a name only part of another's ("Кот" of Кот Баюн) and a name held in two others
+    ("a": admin, alice) are named to the GM, and nothing else is."""
+    env = board
+    bot = _forum(env, env["BOT_NAME"])
+    for name in (env["GM_NAME"], env["BOT_NAME"], "alice", "bob", "Маша", "Кот Баюн", "КОТ БАЮН"):
+        assert bot.account_exists(name) is True, name
+    for name in ("Машка", "Кот", "a", "gm_bot2"):
+        assert bot.account_exists(name) is False, name
+
+    players = ["alice", "bob", "Маша", "КОТ БАЮН", "admin", "gm_bot2", "Машка", "Боб", "Кот", "a"]  # 10: M-1
+    listed = ", ".join(f'"{p}"' for p in players)
+    config = tmp_path / "forumbot.toml"
+    config.write_text(f'''
+[forums.main]
+engine = "smf"
+base_url = "{env['BASE_URL']}"
+login = "{env['BOT_NAME']}"
+password_env = "SMF_LOOKUP_PASSWORD"
+timezone_name = "Europe/Moscow"
+
+[games.g]
+forum = "main"
+variant = "moscow"
+game_thread = "{env['BASE_URL']}index.php?topic={env['GAME_TOPIC']}.0"
+vote_thread = "{env['BASE_URL']}index.php?topic={env['VOTE_TOPIC']}.0"
+gms = ["{env['GM_NAME']}"]
+start = 2026-12-10T10:00:00+03:00
+players = [{listed}]
+''', encoding="utf-8")
+    monkeypatch.setenv("SMF_LOOKUP_PASSWORD", env["PASSWORD"])
+    assert main(["check-config", "--online", "-c", str(config)]) != 0  # names to fix
+    out, err = capsys.readouterr()
+    missing = [line.split("«")[1].split("»")[0] for line in err.splitlines() if "нет учётной записи" in line]
+    assert missing == ["gm_bot2", "Машка", "Боб", "Кот", "a"], err
+    assert "не проверено: games.g" not in out + err
