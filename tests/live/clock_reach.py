@@ -1,12 +1,23 @@
 """Which unit test modules can see the clock at all, from the import graph of the project's and the tests' own
 code: a module needs the run a year ahead only if it, a conftest above it, or anything of the project or the
 tests it imports (at the top or inside a function, by name or by an adapter's entry point) reads the clock or
-starts a process (which may read it). Read from the sources, not imported: the computation costs no imports."""
+starts a process (which may read it). Read from the sources, not imported: the computation costs no imports.
+
+Those modules run once in a whole run, a year ahead (test_clock_ahead.py): `year_ahead_modules`, in `SHARDS`
+parts. The suite is bound by the CPU (issue 28: under 15 minutes while a second job loads the machine), and
+running them twice, today and a year ahead, was about 40 % of its CPU; a year ahead is the run that finds a test
+which depends on the day it runs (a date written in the test that the real clock passes). A run of some modules
+(`pytest tests/engine`) runs them at today's clock."""
 
 from __future__ import annotations
 
 import ast
+import fcntl
+import hashlib
+import json
+import os
 import re
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -122,3 +133,50 @@ def blind_test_modules() -> list[str]:
     """The unit suite's test modules (relative paths) that cannot see the clock."""
     modules = sorted(p for p in (ROOT / "tests").rglob("test_*.py") if "live" not in p.relative_to(ROOT).parts)
     return [p.relative_to(ROOT).as_posix() for p in modules if not clock_readers(p)]
+
+
+# The year-ahead run in shards, each a test of its own on a worker of its own (xdist groups `clock_ahead_N`): one
+# whole run was the suite's longest test (800-1,080 s in .ci/run) while the machine had CPU to spare (1.5 of 2
+# cores on average), so the suite waited for it alone.
+SHARDS = 2
+
+# Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
+# posts in real seconds (the emulators' adapter-level tests stay in).
+WHOLE_GAMES = ("tests/emulators/test_emulator_games.py", "tests/emulators/xenforo/test_xenforo_games.py",
+               # tick processes under faketime at the test's own clock (C-14): the year ahead is its own to set
+               "tests/daemon/test_daemon_downtime_processes.py")
+
+
+def shard(modules: list[str], k: int) -> list[str]:
+    """The `k`th of SHARDS parts of the unit test modules, balanced by their size in bytes (largest first, each to
+    the lightest part so far), so the shards end about together."""
+    parts: list[list[str]] = [[] for _ in range(SHARDS)]
+    weights = [0] * SHARDS
+    for module in sorted(modules, key=lambda m: (-(ROOT / m).stat().st_size, m)):
+        lightest = weights.index(min(weights))
+        parts[lightest].append(module)
+        weights[lightest] += (ROOT / module).stat().st_size
+    return sorted(parts[k])
+
+
+def year_ahead_modules() -> list[str]:
+    """The unit test modules the year-ahead run takes: all but the live ones, the blind ones and the whole games.
+    Relative paths, in a stable order. Every worker of a run asks (tests/live/conftest.py), and reading the import
+    graph costs seconds of CPU: the first computes it, under a lock, for the sources as they are (a digest of
+    every project file), and the others read its answer."""
+    digest = hashlib.sha256()
+    for path in sorted(p for top in PROJECT_DIRS for p in (ROOT / top).rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    folder = Path(tempfile.gettempdir()) / f"forumbot-clock-reach-{os.getuid()}"
+    folder.mkdir(exist_ok=True)
+    answer = folder / f"{digest.hexdigest()}.json"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not answer.exists():
+            left_out = {*blind_test_modules(), *WHOLE_GAMES}
+            modules = [m for m in (p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "tests").rglob("test_*.py")))
+                       if "live" not in m.split("/") and m not in left_out]
+            partial = answer.with_suffix(".part")
+            partial.write_text(json.dumps(modules))
+            partial.replace(answer)
+    return list(json.loads(answer.read_text()))

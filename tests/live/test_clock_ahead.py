@@ -1,5 +1,7 @@
-"""No test may depend on the day it runs (issue 17 item 0): the unit suite, run once more with the whole
-process's clock a year ahead (libfaketime, Debian package `faketime`, installed by .ci/provision), passes too.
+"""No test may depend on the day it runs (issue 17 item 0): the unit test modules that can see the clock
+(clock_reach.py) run with the whole process's clock a year ahead (libfaketime, Debian package `faketime`, installed
+by .ci/provision). In a run that holds these shards they run only here (tests/live/conftest.py takes them out of the
+run itself: issue 28's CPU budget); a run of some modules runs them at today's clock.
 
 The live boards are left out of the inner run: their PHP servers and databases would see the moved clock as
 well, and they play against their own real clock by design."""
@@ -13,22 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from clock_reach import blind_test_modules, clock_readers, reads_clock
+from clock_reach import (SHARDS, WHOLE_GAMES, blind_test_modules, clock_readers, reads_clock, shard,
+                         year_ahead_modules)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.live
-
-# The rerun in shards, each a test of its own on a worker of its own (xdist groups `clock_ahead_N`): one whole
-# rerun was the suite's longest test (800-1,080 s in .ci/run) while the machine had CPU to spare (1.5 of 2 cores
-# on average), so the suite waited for it alone.
-SHARDS = 2
-
-# Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
-# posts in real seconds (the emulators' adapter-level tests stay in).
-WHOLE_GAMES = ("tests/emulators/test_emulator_games.py", "tests/emulators/xenforo/test_xenforo_games.py",
-               # tick processes under faketime at the test's own clock (C-14): the year ahead is its own to set
-               "tests/daemon/test_daemon_downtime_processes.py")
-
 
 def _loaded_project_files(paths: list[str]) -> list[str]:
     """The project's files the test modules load, imported together in one fresh interpreter (one, not one each:
@@ -57,27 +48,8 @@ def test_the_modules_left_out_are_those_the_import_graph_keeps_from_the_clock():
         assert (ROOT / path).exists(), f"{path} is gone: take it out of the list"
 
 
-def shard(modules: list[str], k: int) -> list[str]:
-    """The `k`th of SHARDS parts of the unit test modules, balanced by their size in bytes (largest first, each to
-    the lightest part so far), so the shards end about together."""
-    parts: list[list[str]] = [[] for _ in range(SHARDS)]
-    weights = [0] * SHARDS
-    for module in sorted(modules, key=lambda m: (-(ROOT / m).stat().st_size, m)):
-        lightest = weights.index(min(weights))
-        parts[lightest].append(module)
-        weights[lightest] += (ROOT / module).stat().st_size
-    return sorted(parts[k])
-
-
-def rerun_modules() -> list[str]:
-    """The unit test modules the year-ahead run takes: all but the live ones, the blind ones and the whole games."""
-    left_out = {*blind_test_modules(), *WHOLE_GAMES}
-    return [m for m in (p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "tests").rglob("test_*.py")))
-            if "live" not in m.split("/") and m not in left_out]
-
-
 def test_the_shards_take_every_module_once():
-    modules = rerun_modules()
+    modules = year_ahead_modules()
     shards = [shard(modules, k) for k in range(SHARDS)]
     assert sorted(m for part in shards for m in part) == sorted(modules) and all(shards)
 
@@ -99,8 +71,8 @@ def test_the_unit_suite_passes_with_the_clock_a_year_ahead(tmp_path, k):
     # the inner run is a suite of its own, not a worker of this one
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "XDIST_"))}
     done = subprocess.run(
-        [faketime, "-f", "+365d", sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2",
-         *shard(rerun_modules(), k), f"--basetemp={tmp_path / 'ahead'}"],
+        [faketime, "-f", "+365d", sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rfE", "-n", "2",
+         *shard(year_ahead_modules(), k), f"--basetemp={tmp_path / 'ahead'}"],
         cwd=ROOT, env=env, capture_output=True, text=True)
     tail = "\n".join(done.stdout.splitlines()[-40:])
     assert done.returncode == 0, f"the unit suite a year ahead (exit {done.returncode}):\n{tail}\n{done.stderr[-2000:]}"
