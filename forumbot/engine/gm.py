@@ -61,7 +61,8 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
         return
     # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
     resolutions = before.resolutions if isinstance(cmd, EndPhase) else w.g.resolutions
-    w.g.overrides.append(override(before, rewrites, w.current_index(), resolutions, type(cmd).__name__))
+    w.g.overrides.append(override(before, rewrites, w.current_index(), resolutions, type(cmd).__name__,
+                                     inp.text))
     w.log.append(
         f"override by {gm} at {inp.at.isoformat()}: {describe(cmd)}; before: {state_line(before)}; "
         f"after: {state_line(w.g)}"

@@ -56,6 +56,11 @@ class GmTexts:
             return self.v._("gm.refused", why=self.v._(f"gm.refuse.{code}.named", nick=self.v.esc(cmd.new)))
         return self.v._("gm.refused", why=self.v.T[f"gm.refuse.{code}"])
 
+    def undo_refused(self, code: str, command: str) -> str:
+        """Why `отмена` was refused, naming the command it would have undone as the GM wrote it (issue 28: «отмена
+        невозможна» left him to work out which of his commands was meant)."""
+        return self.v._("gm.undo_refused", command=self.v.excerpt(command), why=self.v.T[f"gm.refuse_undo.{code}"])
+
     def command_done(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
         """What a GM command changed, in words (issue 11 item 4). `label` and `deadline`: the phase as the
         command left it (for an end-phase, the phase it closed)."""
