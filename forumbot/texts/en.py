@@ -287,6 +287,7 @@ T: dict[str, str] = {
     "status.phase_only": "Phase: {phase}.",
     "status.paused": "The game is paused.",
     "status.alive": "In the game, {count}: {names}.",
+    "status.alive_at_end": "Alive at the end — {count}: {names}.",
     "status.votes": "Votes: {votes}.",
     "status.missing": "Missing moves: {moves}.",
     "status.unconfirmed": "Roles not confirmed: {names}.",
@@ -353,6 +354,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Reason: {reason}",
     "status.roles": "Roles (shown to game masters only): {roles}.",
+    "status.roles_at_end": "Roles (published in the game's result): {roles}.",
     "status.don_nominated": "The Don is not set yet: the mafia nominated {nick}; the last nomination before Day 1 begins stands.",
     "status.no_don": "No Don yet: the mafia choose him before Day 1 begins.",
     # --- h19: C-13 late inputs ---

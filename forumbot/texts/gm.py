@@ -125,13 +125,17 @@ class GmTexts:
                             left=self.v.duration(max(deadline - paused_at, timedelta(0))))]
         elif deadline:
             lines = [self.v._("status.phase", phase=self.v.phase(label), at=self.v.deadline(deadline))]
+        elif winner:  # «Фаза: игра окончена» beside «Игра окончена: победа города!» said it twice
+            lines = []
         else:
             lines = [self.v._("status.phase_only", phase=self.v.phase(label))]
         if winner:
             lines.append(self.v._(f"end.{winner}"))
         if paused_at and not deadline:
             lines.append(self.v._("status.paused"))
-        lines.append(self.v._("status.alive", count=self.v.count(len(alive), "player"), names=self.v.plain_names(alive)))
+        # after the end, who was alive when it ended, not «В игре 5 игроков» as if it still ran (issue 28)
+        lines.append(self.v._("status.alive_at_end" if winner else "status.alive", count=self.v.count(len(alive), "player"),
+                              names=self.v.plain_names(alive)))
         if votes:
             lines.append(self.v._("status.votes", votes="; ".join(f"{self.v.n(v)} → {self.v.target(t)}" for v, t in votes.items())))
         if missing:
@@ -139,7 +143,8 @@ class GmTexts:
         if unconfirmed:
             lines.append(self.v._("status.unconfirmed", names=self.v.plain_names(unconfirmed)))
         if roles:
-            lines.append(self.v._("status.roles", roles="; ".join(
+            # after the end the result post has made them public: «видны только ведущим» no longer holds
+            lines.append(self.v._("status.roles_at_end" if winner else "status.roles", roles="; ".join(
                 self.v._("end.role", nick=self.v.n(nick), role=self.v.role(role)) + ("" if alive else self.v._("end.out"))
                 for nick, role, alive in roles)))
         if no_don and don_nominee:

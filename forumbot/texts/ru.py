@@ -299,6 +299,7 @@ T: dict[str, str] = {
     "status.phase_only": "Фаза: {phase}.",
     "status.paused": "Игра на паузе.",
     "status.alive": "В игре {count}: {names}.",
+    "status.alive_at_end": "В живых к концу игры — {count}: {names}.",
     "status.votes": "Голоса: {votes}.",
     "status.missing": "Нет ходов: {moves}.",
     "status.unconfirmed": "Роль не подтвердили: {names}.",
@@ -365,6 +366,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Причина: {reason}",
     "status.roles": "Роли (видны только ведущим): {roles}.",
+    "status.roles_at_end": "Роли (объявлены в итоге игры): {roles}.",
     "status.don_nominated": "Дон ещё не назначен; кандидат мафии в доны — {nick}; в силе последнее выдвижение до начала дня 1.",
     "status.no_don": "Дон ещё не выбран: мафия выбирает его до начала дня 1.",
     # --- h19: C-13 late inputs ---
