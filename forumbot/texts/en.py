@@ -499,8 +499,13 @@ T: dict[str, str] = {
     "day.downtime.no_vote_posts": ("No autokill for not voting or for too few posts in the game thread: the bot could "
                                    "not read the forum {gap}."),
     "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
-                    "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
-                    "nobody left for not voting."),
+                    "longer than {grace} of the last {window} before it."),
+    "gm.downtime.waived.none": "The result was resolved as usual.",
+    "gm.downtime.waived.no_vote": "The result was resolved as usual, but nobody left for not voting.",
+    "gm.downtime.waived.posts": ("The result was resolved as usual, but nobody left for too few posts in the game "
+                                 "thread."),
+    "gm.downtime.waived.no_vote_posts": ("The result was resolved as usual, but nobody left for not voting or for too "
+                                         "few posts in the game thread."),
     "gm.downtime.next_day": ("This day cannot be reopened; to give the players the time back, extend the next day: "
                              "“extend LENGTH” once it opens."),
     "gm.downtime.over": "The game is over: nothing is left to extend.",

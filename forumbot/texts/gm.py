@@ -31,12 +31,16 @@ class GmTexts:
         return self.v._("gm.runoff_post", nick=self.v.b(nick), id=self.v.esc(post_id))
 
     def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta,
-                       over: bool = False) -> str:
+                       over: bool = False, why: str = "") -> str:
         """C-14: a disturbed deadline, told to the GMs once, when the day is already resolved: they may give the
-        time back on the next day with `extend` (C-9); after the game's end nothing is left to extend."""
+        time back on the next day with `extend` (C-9); after the game's end nothing is left to extend. `why`: the
+        autokill the gap waived, as the result post names it ("no_vote", "posts" or "no_vote_posts"; engine/
+        downtime.py's `waived`), or "" when no rule makes anybody leave for either (issue 28: the PM said «за
+        неявку» of an autokill for too few posts)."""
         said = self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
                         window=self.v.duration(window))
-        return f"{said} {self.v.T['gm.downtime.over' if over else 'gm.downtime.next_day']}"
+        waived = self.v.T[f"gm.downtime.waived.{why or 'none'}"]
+        return f"{said} {waived} {self.v.T['gm.downtime.over' if over else 'gm.downtime.next_day']}"
 
     def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
         """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""

@@ -513,8 +513,14 @@ T: dict[str, str] = {
                                    "применяется: бот не мог читать форум {gap}."),
     # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
     "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
-                    "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
-                    "не выбыл."),
+                    "в окне {window} перед сроком."),
+    # what the gap waived, as the result post's line names it (engine/downtime.py's `waived`)
+    "gm.downtime.waived.none": "Итог подведён как обычно.",
+    "gm.downtime.waived.no_vote": "Итог подведён как обычно, но за неявку никто не выбыл.",
+    "gm.downtime.waived.posts": ("Итог подведён как обычно, но за неактивность (мало сообщений в игровой теме) никто "
+                                 "не выбыл."),
+    "gm.downtime.waived.no_vote_posts": ("Итог подведён как обычно, но ни за неявку, ни за неактивность (мало "
+                                         "сообщений в игровой теме) никто не выбыл."),
     # the day is over when the PM is made: the time goes back on the next day, and only while the game goes on
     "gm.downtime.next_day": ("Этот день уже не вернуть; чтобы отдать игрокам время, продлите следующий день: "
                              "«продлить СРОК», когда он начнётся."),
