@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from forumbot import parse
+from forumbot.engine.conference import conference_moved
 from forumbot.engine.majority import check_majority, shifted
 from forumbot.engine.phases import modkill
 from forumbot.engine.replacement import offer_seat, replace_account
@@ -94,6 +95,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
             return "extend_too_far"
         g.phase = ph = shifted(ph, cmd.by)
         post(w, at, Where.GAME, t.gm.extended(ph.label, ph.deadline, cmd.by), f"gm/{cmd_id}/post")
+        conference_moved(w, at, f"gm/{cmd_id}/conference")  # M-15: open until Day 1 opens, now later
     elif isinstance(cmd, Pause):
         if g.paused_at is not None:
             return "already_paused"
@@ -107,6 +109,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
             g.next_count += at - g.paused_at
         g.paused_at = None
         post(w, at, Where.GAME, t.gm.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
+        conference_moved(w, at, f"gm/{cmd_id}/conference")
     elif isinstance(cmd, EndPhase):
         if g.paused_at is not None:
             return "paused"

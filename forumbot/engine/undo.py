@@ -13,6 +13,7 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Callable
 
+from forumbot.engine.conference import conference_moved
 from forumbot.engine.majority import check_majority
 from forumbot.engine.counts import edited
 from forumbot.engine.seats import nick
@@ -150,6 +151,8 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     moved = (ph.label, ph.deadline, g.paused_at is not None) != clock_before
     post(w, inp.at, Where.GAME, t.gm.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again,
                                          reseated, moved), f"undo/{inp.id}")
+    if moved:  # M-15: an undone extend in Setup moves when the conference closes back
+        conference_moved(w, inp.at, f"undo/{inp.id}/conference")
     for sid in back_ids:
         pm(w, inp.at, sid, t.guide.modkill_undone(), f"back/{inp.id}/{sid}")
     for sid, seat in g.seats.items():  # the account the undone `замена` seated had its role PM: it is out again

@@ -530,6 +530,7 @@ T: dict[str, str] = {
     "pm.shared_refused": ("This PM went to others besides the bot, so the bot does not read it: moves and commands "
                           "count only in a PM to the bot alone. Send it again with no other recipients."),
     "pm.no_notice_taken": "Noted: the bot will not write to you about the season's next sign-ups again.",
+    "conference.moved": "Day 1 now begins at another time: the mafia conference stays open until {at}.",
     "conference.closed": "The conference is closed: from now on the mafia do not talk.",
     "conference.line": "Conference — {nick}: {text}",
     "conference.sent": "Forwarded to the conference: {names}.",
