@@ -968,4 +968,31 @@ T: dict[str, str] = {
     "config.unknown_zone": "неизвестный часовой пояс «{zone}» (пишите, например, Europe/Moscow)",
     "config.odd_year": "год {year}? (пишите, например, 2026-12-01T10:00:00+03:00)",
     "config.not_a_web_url": "не адрес http(s): «{url}» (пишите, например, https://forum.example.org/)",
+    # issue 28: the rest of a game's, a sign-up's and a forum's config problems in the GMs' language
+    "config.expected_table": "ожидается таблица",
+    "config.log_level": "неизвестный уровень {level!r} (DEBUG, INFO, WARNING, ERROR)",
+    "config.no_forums": "не задано ни одного форума",
+    "config.unknown_variant": "неизвестный вариант {variant!r} (есть: {known})",
+    "config.unknown_mode": "неизвестный режим {mode!r} (live или shadow)",
+    "config.unknown_language": "неизвестный язык {language!r} (ru или en)",
+    "config.vote_thread_same": "должна отличаться от game_thread (голоса пишутся в своей теме, C-3)",
+    "config.players_and_signup": "игроки берутся либо из [signup], либо из этого списка, не из обоих: уберите одно",
+    "config.no_gms": "назовите хотя бы один аккаунт ведущего (он нужен для команд ведущего и режима shadow)",
+    "config.gm_empty": "каждый ведущий — непустой ник, а здесь {got!r}",
+    "config.title_empty": "должно что-то показывать (название игры для игроков, например \"Осенняя мафия\")",
+    "config.title_long": "не длиннее {most} символов (это тема личных сообщений бота), а здесь {got}",
+    "config.signup_vote_thread": ("должна отличаться от vote_thread (голоса пишутся в своей теме, C-3): уберите "
+                                  "строку, чтобы набирать в игровой теме, или укажите тему «набор»"),
+    "config.player_keys": "неизвестные ключи: {keys}",
+    "config.player_shape": "ожидается ник или {{nick = \"...\", role = \"...\"}}",
+    "config.player_empty": "пустой ник",
+    "config.player_twice": "ник {nick!r} повторяется",
+    "config.unknown_role": "неизвестная роль {role!r} (есть: {known})",
+    "config.closes_before_opens": "должно быть позже opens",
+    "config.refused_empty": "каждый — непустое имя аккаунта, а здесь {got!r}",
+    "config.signup_players": ("не задано: сколько игроков берёт набор (свободная охота: от 12 до 17; с cast: от 7 "
+                              "до 30)"),
+    "config.signup_cannot": "{count} игроков не могут сыграть эту игру: {why}",
+    "config.board_zone": ("не задано; игры этого форума идут в разных часовых поясах ({zones}): укажите пояс, "
+                          "который форум показывает аккаунту бота"),
 }
