@@ -950,6 +950,14 @@ T: dict[str, str] = {
     "config.unknown_zone": "unknown time zone {zone!r} (write e.g. Europe/Moscow)",
     "config.odd_year": "year {year}? (write e.g. 2026-12-01T10:00:00+03:00)",
     "config.not_a_web_url": "not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)",
+    # issue 28: a stored setup the fold cannot run on, in the game's (its GMs') language
+    "setup.stored": "stored setup",
+    "setup.stored.game": "game {game}: stored setup",
+    "setup.unreadable": "{where} is unreadable ({error})",
+    "setup.options_table": "{where}: options must be a table, got {got}",
+    "setup.not_played": "{where}: {problems}; this game is not played on until its setup is fixed (the other games go on)",
+    "setup.length": ("{where}: schedule.{key} must be more than 0 and at most {most} seconds, got {got}; this game is "
+                     "not played on until its setup is fixed"),
     # issue 28: the rest of a game's, a sign-up's and a forum's config problems in the GMs' language
     "config.expected_table": "expected a table",
     "config.log_level": "unknown level {level!r} (DEBUG, INFO, WARNING, ERROR)",

@@ -968,6 +968,15 @@ T: dict[str, str] = {
     "config.unknown_zone": "неизвестный часовой пояс «{zone}» (пишите, например, Europe/Moscow)",
     "config.odd_year": "год {year}? (пишите, например, 2026-12-01T10:00:00+03:00)",
     "config.not_a_web_url": "не адрес http(s): «{url}» (пишите, например, https://forum.example.org/)",
+    # issue 28: a stored setup the fold cannot run on, in the game's (its GMs') language
+    "setup.stored": "сохранённые настройки",
+    "setup.stored.game": "игра {game}: сохранённые настройки",
+    "setup.unreadable": "{where} не читаются ({error})",
+    "setup.options_table": "{where}: options должны быть таблицей, а здесь {got}",
+    "setup.not_played": ("{where}: {problems}; эта игра не продолжается, пока её настройки не исправлены (остальные "
+                         "игры идут)"),
+    "setup.length": ("{where}: schedule.{key} должно быть больше 0 и не больше {most} секунд, а здесь {got}; эта игра "
+                     "не продолжается, пока её настройки не исправлены"),
     # issue 28: the rest of a game's, a sign-up's and a forum's config problems in the GMs' language
     "config.expected_table": "ожидается таблица",
     "config.log_level": "неизвестный уровень {level!r} (DEBUG, INFO, WARNING, ERROR)",
