@@ -793,6 +793,13 @@ T: dict[str, str] = {
     "gs.phase.signup": "signup {state}",
     "init.wrote": "wrote {path}; edit it, then run `forumbot check-config` and `forumbot db upgrade`",
     "init.exists": "{path} already exists (use --force to overwrite)",
+    # issue 28: `forumbot db upgrade`, `db restored` and a database not upgraded, in the GMs' language
+    "db.no_tables": "the database has no forumbot tables",
+    "db.at_version": "the database is at schema version {version}",
+    "db.outdated": "{state}, this forumbot needs {head}: run `forumbot db upgrade`",
+    "db.upgraded": "database at schema version {version}",
+    "db.restored": ("{n} running game(s) noted as restored from a copy{named}: the next tick reads the inbox, and "
+                    "looks on the forum for every message it has as unsent before it sends it"),
     "check.late_start": ("games.{game}.start: Day 1's deadline ({at}) has passed; move start to a time ahead before "
                          "`forumbot game start`"),
     "check.shared_thread": ("games.{game}.{key}: also the thread of game {other} ({state}); one game runs in a thread "

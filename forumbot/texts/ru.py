@@ -811,6 +811,13 @@ T: dict[str, str] = {
     "gs.phase.signup": "набор ({state})",
     "init.wrote": "записан {path}; поправьте его, затем запустите `forumbot check-config` и `forumbot db upgrade`",
     "init.exists": "{path} уже есть (перезаписать: --force)",
+    # issue 28: `forumbot db upgrade`, `db restored` and a database not upgraded, in the GMs' language
+    "db.no_tables": "в базе данных нет таблиц forumbot",
+    "db.at_version": "база данных в версии схемы {version}",
+    "db.outdated": "{state}, а этому forumbot нужна {head}: запустите `forumbot db upgrade`",
+    "db.upgraded": "база данных в версии схемы {version}",
+    "db.restored": ("идущих игр отмечено как восстановленные из копии: {n}{named}; следующий тик прочитает входящие "
+                    "и, прежде чем отправить любое неотправленное сообщение, поищет его на форуме"),
     "check.late_start": ("games.{game}.start: срок дня 1 ({at}) уже прошёл; перед `forumbot game start` перенесите "
                          "start на время впереди"),
     "check.shared_thread": ("games.{game}.{key}: это и тема игры {other} ({state}); в теме идёт одна игра за раз, "
