@@ -105,7 +105,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if game is not None:
             games[name] = game
     forums = default_board_zones(forums, games, problems, t)
-    pages = parse_pages(raw.get("pages"), path, problems)
+    pages = parse_pages(raw.get("pages"), path, problems, t)
     season = parse_season(raw.get("season"), games, problems, t)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
                   grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,

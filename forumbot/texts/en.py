@@ -990,4 +990,12 @@ T: dict[str, str] = {
     "config.signup_players": "missing: how many players the sign-up takes (Free Hunt: 12 to 17; with a cast: 7 to 30)",
     "config.signup_cannot": "{count} players cannot play this game: {why}",
     "config.board_zone": "missing; its games use different zones ({zones}): give the zone the board shows the bot's account",
+    "config.pages.unknown": "unknown key (known: {known})",
+    "config.pages.folder": "missing (the folder the static site is written to)",
+    "config.pages.url": "the site's public https URL, e.g. https://mafia.example.org/ (got {got!r})",
+    "config.pages.post_url": "a URL with {{id}} for the post's id (got {got!r})",
+    "config.pages.vote_history": "one of {modes} (got {got!r})",
+    "config.pages.bool": "true or false (got {got!r})",
+    "config.pages.dashboard": "a file path",
+    "config.pages.dashboard_inside": "must not be under pages.folder (the dashboard names roles)",
 }

@@ -1011,4 +1011,12 @@ T: dict[str, str] = {
     "config.signup_cannot": "{count} игроков не могут сыграть эту игру: {why}",
     "config.board_zone": ("не задано; игры этого форума идут в разных часовых поясах ({zones}): укажите пояс, "
                           "который форум показывает аккаунту бота"),
+    "config.pages.unknown": "неизвестный ключ (есть: {known})",
+    "config.pages.folder": "не задано (папка, в которую пишется статический сайт)",
+    "config.pages.url": "публичный https-адрес сайта, например https://mafia.example.org/ (а здесь {got!r})",
+    "config.pages.post_url": "адрес с {{id}} на месте номера сообщения (а здесь {got!r})",
+    "config.pages.vote_history": "одно из: {modes} (а здесь {got!r})",
+    "config.pages.bool": "true или false (а здесь {got!r})",
+    "config.pages.dashboard": "путь к файлу",
+    "config.pages.dashboard_inside": "не должен лежать внутри pages.folder (в данных ведущих есть роли)",
 }

@@ -404,3 +404,21 @@ def test_issue28_a_games_own_settings_are_named_in_the_gms_language(tmp_path, la
     """The rest of forumbot/config/games.py (stop 36 moved the Reader's findings): a Russian GM read «unknown
     variant», «duplicate nickname», «must differ from game_thread» in English."""
     assert sorted(problems_of(tmp_path, _spoilt(language))) == sorted(SPOILT[language])
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", ["pages.folder: не задано (папка, в которую пишется статический сайт)",
+            "pages.url: публичный https-адрес сайта, например https://mafia.example.org/ (а здесь 'ftp://x')",
+            "pages.vote_history: одно из: live, after_day, after_end (а здесь 'never')",
+            "pages.png: true или false (а здесь 'yes')",
+            "pages.colour: неизвестный ключ (есть: dashboard, folder, picture, png, post_url, url, vote_history)"]),
+    ("en", ["pages.folder: missing (the folder the static site is written to)",
+            "pages.url: the site's public https URL, e.g. https://mafia.example.org/ (got 'ftp://x')",
+            "pages.vote_history: one of live, after_day, after_end (got 'never')",
+            "pages.png: true or false (got 'yes')",
+            "pages.colour: unknown key (known: dashboard, folder, picture, png, post_url, url, vote_history)"]),
+])
+def test_issue28_the_pages_tables_problems_are_named_in_the_gms_language(tmp_path, language, expected):
+    text = config_toml(game_toml("g1")).replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1)
+    text += '\n[pages]\nurl = "ftp://x"\nvote_history = "never"\npng = "yes"\ncolour = "red"\n'
+    assert sorted(problems_of(tmp_path, text)) == sorted(expected)
