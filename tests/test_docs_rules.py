@@ -22,7 +22,8 @@ def _defined() -> list[str]:
 
 
 def _user_docs() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "forumbot" / "examples" / "forumbot.toml"]
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "forumbot" / "examples" / "forumbot.toml",
+            ROOT / "forumbot" / "examples" / "forumbot.ru.toml"]
 
 
 def test_rules_md_defines_every_clause_once_numbered_without_gaps():

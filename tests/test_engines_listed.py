@@ -20,7 +20,8 @@ from forumbot.forum.registry import engine_class
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["entry-points"][
     "forumbot.adapters"]
-TEMPLATE = (ROOT / "forumbot" / "examples" / "forumbot.toml").read_text("utf-8")
+# `forumbot init`'s example, commented in English and (`--lang ru`, the default) in Russian (issue 28)
+TEMPLATES = [(ROOT / "forumbot" / "examples" / name).read_text("utf-8") for name in ("forumbot.toml", "forumbot.ru.toml")]
 README = (ROOT / "README.md").read_text("utf-8")
 ENGINES_DOC = (ROOT / "docs" / "engines.md").read_text("utf-8")
 ROWS = tomllib.loads((ROOT / "adapters" / "engines.toml").read_text("utf-8"))["engine"]
@@ -116,17 +117,19 @@ def test_a_misspelt_engine_is_named_with_the_closest(tmp_path, typo, meant):
     assert problem.startswith(f"forums.main.engine: неизвестный движок форума '{typo}' (может быть, {meant}?)")
 
 
-def test_the_template_names_every_engine_and_the_readme_table_has_a_row_each():
-    comment = " ".join(line for line in TEMPLATE.splitlines() if line.startswith("#"))
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_the_template_names_every_engine_and_the_readme_table_has_a_row_each(template):
+    comment = " ".join(line for line in template.splitlines() if line.startswith("#"))
     rows = {m.group(1) for m in re.finditer(r"^\| `(\w+)` \|", README, re.MULTILINE)}
     for engine in ENGINES:
         assert re.search(rf"\b{engine}\b", comment), engine
         assert engine in rows, engine
 
 
-def test_the_templates_override_example_is_a_valid_override(tmp_path):
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_the_templates_override_example_is_a_valid_override(tmp_path, template):
     lines, inside = [], False
-    for line in TEMPLATE.splitlines():
+    for line in template.splitlines():
         if line.startswith("# [forums.main.profile"):
             inside = True
         elif inside and not re.match(r"# [\w\"+]+ *=", line):

@@ -10,6 +10,7 @@ import pytest
 
 from forumbot import game
 from forumbot.config.load import load_config
+from forumbot.config.types import ConfigProblems
 from forumbot.errors import ConfigError
 from forumbot.engine.setup import commitment, draw_seats
 from forumbot.engine.signup import game_setup, run_signup
@@ -315,18 +316,43 @@ def test_s2_the_sign_up_takes_the_casts_count_moscow_10_free_hunt_from_signup_pl
 
 
 @pytest.mark.parametrize("variant, extra, problem", [
-    ("free_hunt", "", "games.autumn.signup.players: missing"),
+    ("free_hunt", "", "games.autumn.signup.players: не задано: сколько игроков берёт набор"),
     ("free_hunt", "players = 11", "Free Hunt is played by 12 to 17 players, got 11 (H-1)"),
     ("moscow", "players = 9", "the Moscow variant needs exactly 10 players, got 9 (M-1)"),
     ("moscow", "list_every = 0", "games.autumn.signup.list_every: должно быть больше 0"),
-    ("moscow", "opens = 2026-12-11T10:00:00", "games.autumn.signup.closes: must be after opens"),
+    ("moscow", "opens = 2026-12-11T10:00:00", "games.autumn.signup.closes: должно быть позже opens"),
     ("moscow", "close_when_ful = true", "games.autumn.signup.close_when_ful: неизвестный параметр"),
-    ("moscow", 'thread = "https://forum.example.org/viewtopic.php?t=102"', "signup.thread: must differ from vote_thread"),
+    ("moscow", 'thread = "https://forum.example.org/viewtopic.php?t=102"', "signup.thread: должна отличаться от vote_thread"),
 ])
 def test_s1_a_bad_signup_table_is_refused_with_a_clear_error(tmp_path, variant, extra, problem) -> None:
     with pytest.raises(ConfigError) as e:
         load(tmp_path, variant, extra)
     assert problem in str(e.value)
+
+
+@pytest.mark.parametrize("language, problems", [
+    ("ru", ["games.autumn.signup.closes: должно быть позже opens",
+            "games.autumn.signup.refused[0]: каждый — непустое имя аккаунта, а здесь ' '",
+            "games.autumn.signup.thread: должна отличаться от vote_thread (голоса пишутся в своей теме, C-3): уберите "
+            "строку, чтобы набирать в игровой теме, или укажите тему «набор»"]),
+    ("en", ["games.autumn.signup.closes: must be after opens",
+            "games.autumn.signup.refused[0]: each is a non-empty account name, got ' '",
+            "games.autumn.signup.thread: must differ from vote_thread (votes live in their own thread, C-3): leave it "
+            "out to sign up in the game thread, or name the «набор» topic"]),
+])
+def test_s1_a_signups_problems_are_named_in_the_gms_language(tmp_path, language, problems) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28 (stop 36's walk-through): the sign-up table's own findings were English to a Russian GM."""
+    path = tmp_path / "forumbot.toml"
+    text = CONFIG.format(variant="moscow", extra='opens = 2026-12-11T10:00:00\nrefused = [" "]')
+    path.write_text(text.replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1), encoding="utf-8")
+    with pytest.raises(ConfigProblems) as e:
+        load_config(path)
+    assert e.value.problems[:2] == problems[:2]
+    text = CONFIG.format(variant="moscow", extra='thread = "https://forum.example.org/viewtopic.php?t=102"')
+    path.write_text(text.replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1), encoding="utf-8")
+    with pytest.raises(ConfigProblems) as e:
+        load_config(path)
+    assert problems[2] in e.value.problems
 
 
 def test_s1_signup_thread_names_the_signups_own_thread_the_game_thread_itself_means_none(tmp_path) -> None:

@@ -144,19 +144,19 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     engine = open_engine(config.database_url)
     try:
         upgrade(engine)
-        print(f"database at schema version {current_revision(engine)}")
+        print(config.gm_texts["db.upgraded"].format(version=current_revision(engine)))  # issue 28
     finally:
         engine.dispose()
     return EXIT_OK
 
 
 def cmd_db_restored(args: argparse.Namespace) -> int:
-    sessions = open_store(config_from_args(args))
+    config = config_from_args(args)
+    sessions = open_store(config)
     with sessions.begin() as session:
         games = note_restored(session)
     named = f" ({', '.join(games)})" if games else ""
-    print(f"{len(games)} running game(s) noted as restored from a copy{named}: the next tick reads the inbox, and "
-          "looks on the forum for every message it has as unsent before it sends it")
+    print(config.gm_texts["db.restored"].format(n=len(games), named=named))
     return EXIT_OK
 
 

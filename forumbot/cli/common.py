@@ -32,5 +32,5 @@ def now_of(args: argparse.Namespace) -> datetime:
     return clock() if clock is not None else datetime.now(timezone.utc)
 def open_store(config: Config):
     engine = open_engine(config.database_url)
-    require_current(engine)
+    require_current(engine, config.gm_texts)
     return session_factory(engine)

@@ -20,16 +20,22 @@ from forumbot.texts import TABLES
 from forumbot.game import run
 
 
-def example_config() -> str:
-    return resources.files("forumbot").joinpath("examples/forumbot.toml").read_text(encoding="utf-8")
+# The example in each language, its comments in it (issue 28: a Russian GM read `init`'s file in English); the
+# settings are the same, line for line (tests/test_init_example.py holds them so).
+EXAMPLES = {"ru": "examples/forumbot.ru.toml", "en": "examples/forumbot.toml"}
+
+
+def example_config(language: str = "ru") -> str:
+    """The example forumbot.toml, commented in `language`, its game in that language."""
+    text = resources.files("forumbot").joinpath(EXAMPLES.get(language, EXAMPLES["ru"])).read_text(encoding="utf-8")
+    return text.replace('\nlanguage = "ru"', f'\nlanguage = "{language}"', 1)
 
 
 def write_example(path: Path, force: bool = False, language: str = "ru") -> None:
-    """The example, its game in `language` (`forumbot init --lang`)."""
+    """The example, commented in `language` and its game in it (`forumbot init --lang`)."""
     if path.exists() and not force:
-        raise ConfigError(f"{path} already exists (use --force to overwrite)")
-    text = example_config()
-    path.write_text(text.replace('\nlanguage = "ru"', f'\nlanguage = "{language}"', 1), encoding="utf-8")
+        raise ConfigError(TABLES[language]["init.exists"].format(path=path))
+    path.write_text(example_config(language), encoding="utf-8")
 
 
 def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = None) -> list[str]:

@@ -129,15 +129,14 @@ def _zone(name: str) -> ZoneInfo | None:
 
 
 def default_board_zones(forums: dict[str, ForumConfig], games: dict[str, GameConfig],
-                         problems: list[str]) -> dict[str, ForumConfig]:
+                         problems: list[str], t: Mapping[str, str]) -> dict[str, ForumConfig]:
     out = {}
     for name, forum in forums.items():
         zones = sorted({g.schedule.timezone for g in games.values() if g.forum == name})
         traits = engine_traits(forum.engine) if ":" not in forum.engine else None
         if traits is not None and traits.prints_local_times and not forum.timezone_name and zones:
             if len(zones) > 1:
-                problems.append(f"forums.{name}.timezone_name: missing; its games use different zones "
-                                f"({', '.join(zones)}): give the zone the board shows the bot's account")
+                problems.append(f"forums.{name}.timezone_name: " + t["config.board_zone"].format(zones=", ".join(zones)))
             else:
                 forum = replace(forum, extra={**forum.extra, "timezone_name": zones[0]})
         out[name] = forum

@@ -29,27 +29,27 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
         r.problem("forum", t["config.no_forum"].format(forum=forum, known=", ".join(sorted(forums)) or t["config.none"]))
     variant = r.get("variant", str, "", required=True)
     if variant and variant not in VARIANTS:
-        r.problem("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        r.problem("variant", t["config.unknown_variant"].format(variant=variant, known=", ".join(VARIANTS)))
     mode = r.get("mode", str, "live")
     if mode not in MODES:
-        r.problem("mode", f"unknown mode {mode!r} (live or shadow)")
+        r.problem("mode", t["config.unknown_mode"].format(mode=mode))
     language = r.get("language", str, "ru")
     if language not in LANGUAGES:
-        r.problem("language", f"unknown language {language!r} (ru or en)")
+        r.problem("language", t["config.unknown_language"].format(language=language))
     game_thread = r.get("game_thread", str, "", required=True)
     vote_thread = r.get("vote_thread", str, "", required=True)
     if game_thread and game_thread == vote_thread:
-        r.problem("vote_thread", "must differ from game_thread (votes live in their own thread, C-3)")
+        r.problem("vote_thread", t["config.vote_thread_same"])
     has_signup = "signup" in table  # S-1: the players come from the sign-up
     players = _parse_players(r, r.get("players", list, [], required=not has_signup))
     if has_signup and players:
-        r.problem("players", "a game takes its players from [signup] or from this list, not both: drop one")
+        r.problem("players", t["config.players_and_signup"])
     gms = r.get("gms", list, [], required=True) or []
     if "gms" in table and not gms:
-        r.problem("gms", "name at least one GM account (GM commands and shadow mode need one)")
+        r.problem("gms", t["config.no_gms"])
     for i, gm in enumerate(gms):
         if not isinstance(gm, str) or not gm.strip():
-            r.problem(f"gms[{i}]", f"each GM is a non-empty nickname, got {gm!r}")
+            r.problem(f"gms[{i}]", t["config.gm_empty"].format(got=gm))
     schedule = _parse_schedule(r, has_signup)
     options = dict(r.get("options", dict, {}) or {})
     r.problems.extend(f"{r.where}.{p}" for p in option_problems(variant, options, where="options", t=t))
@@ -66,9 +66,9 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
     pm_subject = r.get("pm_subject", str, "")
     title = " ".join(r.get("title", str, "").split())
     if "title" in table and not title:
-        r.problem("title", "must show something (the game's name players read, e.g. \"Осенняя мафия\")")
+        r.problem("title", t["config.title_empty"])
     elif len(title) > MAX_TITLE:
-        r.problem("title", f"at most {MAX_TITLE} characters (it is the bot's PM subject), got {len(title)}")
+        r.problem("title", t["config.title_long"].format(most=MAX_TITLE, got=len(title)))
     publish = r.get("publish", bool, True)
     signup = None
     if has_signup and schedule is not None:
@@ -77,8 +77,7 @@ def parse_game(name: str, table: dict, forums: dict[str, ForumConfig], problems:
         if signup is not None and signup.thread == game_thread:
             signup = replace(signup, thread="")  # S-1: the game thread itself, before the game starts
         elif signup is not None and signup.thread == vote_thread:
-            problems.append(f"{r.where}.signup.thread: must differ from vote_thread (votes live in their own "
-                            "thread, C-3): leave it out to sign up in the game thread, or name the «набор» topic")
+            problems.append(f"{r.where}.signup.thread: {t['config.signup_vote_thread']}")
             signup = None
     r.unknown(_GAME_KEYS)
     if len(problems) > before or schedule is None:
@@ -99,22 +98,22 @@ def _parse_players(r: Reader, items: list) -> tuple[PlayerSpec, ...]:
             nick, role = item["nick"], item.get("role")
             unknown = set(item) - {"nick", "role"}
             if unknown:
-                r.problem(f"players[{i}]", f"unknown key(s) {', '.join(sorted(unknown))}")
+                r.problem(f"players[{i}]", r.t["config.player_keys"].format(keys=", ".join(sorted(unknown))))
         else:
-            r.problem(f"players[{i}]", 'expected a nickname or {nick = "...", role = "..."}')
+            r.problem(f"players[{i}]", r.t["config.player_shape"])
             continue
         if not nick.strip():
-            r.problem(f"players[{i}]", "empty nickname")
+            r.problem(f"players[{i}]", r.t["config.player_empty"])
             continue
         if nick.casefold() in seen:
-            r.problem(f"players[{i}]", f"duplicate nickname {nick!r}")
+            r.problem(f"players[{i}]", r.t["config.player_twice"].format(nick=nick))
         seen.add(nick.casefold())
         parsed_role = None
         if role is not None:
             try:
                 parsed_role = Role(role)
             except ValueError:
-                r.problem(f"players[{i}].role", f"unknown role {role!r} (known: {', '.join(x.value for x in Role)})")
+                r.problem(f"players[{i}].role", r.t["config.unknown_role"].format(role=role, known=", ".join(x.value for x in Role)))
         players.append(PlayerSpec(nick=nick, role=parsed_role))
     return tuple(players)
 

@@ -79,7 +79,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
     backoff = top.number("backoff_seconds", 5.0, 0, 3600)
     log_level = top.get("log_level", str, "INFO").upper()
     if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
-        top.problem("log_level", f"unknown level {log_level!r} (DEBUG, INFO, WARNING, ERROR)")
+        top.problem("log_level", t["config.log_level"].format(level=log_level))
     top.unknown(_TOP_KEYS)
 
     forums_raw = top.get("forums", dict, {}, required=True) or {}
@@ -89,23 +89,23 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         if (problem := name_problem(name)) is not None:
             problems.append(f"forums: {problem}")  # it names a state file (.handshake-NAME.json)
         if not isinstance(table, dict):
-            problems.append(f"forums.{name}: expected a table")
+            problems.append(f"forums.{name}: {t['config.expected_table']}")
             continue
         forums[name] = parse_forum(name, table, problems, t)
     if not forums and "forums" in raw:
-        problems.append("forums: no forum configured")
+        problems.append(f"forums: {t['config.no_forums']}")
     games = {}
     for name, table in games_raw.items():
         if (problem := name_problem(name)) is not None:
             problems.append(f"games: {problem}")  # it names the game's folder of the public pages
         if not isinstance(table, dict):
-            problems.append(f"games.{name}: expected a table")
+            problems.append(f"games.{name}: {t['config.expected_table']}")
             continue
         game = parse_game(name, table, forums, problems, t)
         if game is not None:
             games[name] = game
-    forums = default_board_zones(forums, games, problems)
-    pages = parse_pages(raw.get("pages"), path, problems)
+    forums = default_board_zones(forums, games, problems, t)
+    pages = parse_pages(raw.get("pages"), path, problems, t)
     season = parse_season(raw.get("season"), games, problems, t)
     return Config(path=path, database_url=database, forums=forums, games=games, poll_seconds=poll,
                   grace_seconds=grace, retries=retries, backoff_seconds=float(backoff), log_level=log_level,

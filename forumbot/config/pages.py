@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import quote, urlsplit
 
 HISTORY_MODES = ("live", "after_day", "after_end")
@@ -35,45 +35,47 @@ class PagesConfig:
         return f"{base.rstrip('/')}/{quote(game)}/"
 
 
-def parse_pages(raw: Any, config_path: Path, problems: list[str]) -> PagesConfig | None:
+def parse_pages(raw: Any, config_path: Path, problems: list[str], t: Mapping[str, str]) -> PagesConfig | None:
+    """The table, or None (nothing published, or a problem named in `problems` in the GMs' language `t`)."""
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        problems.append("pages: expected a table")
+        problems.append(f"pages: {t['config.expected_table']}")
         return None
     before = len(problems)
     for key in sorted(set(raw) - KEYS):
-        problems.append(f"pages.{key}: unknown key (known: {', '.join(sorted(KEYS))})")
+        problems.append(f"pages.{key}: " + t["config.pages.unknown"].format(known=", ".join(sorted(KEYS))))
     folder_raw = raw.get("folder")
     if not isinstance(folder_raw, str) or not folder_raw.strip():
-        problems.append("pages.folder: missing (the folder the static site is written to)")
+        problems.append(f"pages.folder: {t['config.pages.folder']}")
         folder_raw = "."
     folder = (config_path.parent / folder_raw).resolve()
     url = raw.get("url")
     if not isinstance(url, str) or not (_https(url) or _loopback(url)):
-        problems.append(f"pages.url: the site's public https URL, e.g. https://mafia.example.org/ (got {url!r})")
+        problems.append("pages.url: " + t["config.pages.url"].format(got=url))
     post_url = raw.get("post_url", "")
     if post_url and (not isinstance(post_url, str) or not _https(post_url.replace("{id}", "1"), http=True)
                      or "{id}" not in post_url):
-        problems.append(f"pages.post_url: a URL with {{id}} for the post's id (got {post_url!r})")
+        problems.append("pages.post_url: " + t["config.pages.post_url"].format(got=post_url))
     mode = raw.get("vote_history", "after_day")
     if mode not in HISTORY_MODES:
-        problems.append(f"pages.vote_history: one of {', '.join(HISTORY_MODES)} (got {mode!r})")
+        problems.append("pages.vote_history: " + t["config.pages.vote_history"].format(
+            modes=", ".join(HISTORY_MODES), got=mode))
     flags = {}
     for key, default in (("picture", True), ("png", False)):
         value = raw.get(key, default)
         if not isinstance(value, bool):
-            problems.append(f"pages.{key}: true or false (got {value!r})")
+            problems.append(f"pages.{key}: " + t["config.pages.bool"].format(got=value))
         flags[key] = bool(value)
     dashboard = None
     if "dashboard" in raw:
         d = raw["dashboard"]
         if not isinstance(d, str) or not d.strip():
-            problems.append("pages.dashboard: a file path")
+            problems.append(f"pages.dashboard: {t['config.pages.dashboard']}")
         else:
             dashboard = (config_path.parent / d).resolve()
             if dashboard == folder or folder in dashboard.parents:
-                problems.append("pages.dashboard: must not be under pages.folder (the dashboard names roles)")
+                problems.append(f"pages.dashboard: {t['config.pages.dashboard_inside']}")
     if len(problems) > before:
         return None
     return PagesConfig(folder=folder, url=str(url), picture=flags["picture"], vote_history=str(mode),

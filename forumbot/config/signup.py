@@ -47,7 +47,7 @@ class SignupConfig:
 def parse_signup(table: Any, where: str, variant: str, options: Mapping[str, Any], timezone: str,
                  problems: list[str], t: Mapping[str, str]) -> SignupConfig | None:
     if not isinstance(table, dict):
-        problems.append(f"{where}: expected a table")
+        problems.append(f"{where}: {t['config.expected_table']}")
         return None
     r = Reader(table, where, problems, t)
     before = len(problems)
@@ -55,7 +55,7 @@ def parse_signup(table: Any, where: str, variant: str, options: Mapping[str, Any
     closes = _time(r, "closes", zone, required=True)
     opens = _time(r, "opens", zone)
     if opens is not None and closes is not None and closes <= opens:
-        r.problem("closes", "must be after opens")
+        r.problem("closes", t["config.closes_before_opens"])
     seats = _seats(r, variant, options)
     list_every = r.number("list_every", 60, 0, MAX_HOURS * 60, low_open=True)
     extend = r.number("extend", 24, 0, MAX_HOURS)
@@ -63,7 +63,7 @@ def parse_signup(table: Any, where: str, variant: str, options: Mapping[str, Any
     refused = r.get("refused", list, []) or []
     for i, nick in enumerate(refused):
         if not isinstance(nick, str) or not nick.strip():
-            r.problem(f"refused[{i}]", f"each is a non-empty account name, got {nick!r}")
+            r.problem(f"refused[{i}]", t["config.refused_empty"].format(got=nick))
     config = SignupConfig(
         thread=r.get("thread", str, ""), closes=closes or datetime.min, seats=seats or 0, opens=opens,
         close_when_full=r.get("close_when_full", bool, False), list_every=timedelta(minutes=list_every),
@@ -80,13 +80,12 @@ def _seats(r: Reader, variant: str, options: Mapping[str, Any]) -> int | None:
     if count is None:
         if variant == "moscow" and "cast" not in options:
             return MOSCOW_PLAYERS
-        r.problem("players", "missing: how many players the sign-up takes (Free Hunt: 12 to 17; with a cast: "
-                             "7 to 30)")
+        r.problem("players", r.t["config.signup_players"])
         return None
     try:
         configure(get_variant(variant), options).cast(count, options)
     except SetupError as e:
-        r.problem("players", f"{count} players cannot play this game: {e}")
+        r.problem("players", r.t["config.signup_cannot"].format(count=count, why=e))
         return None
     return count
 
@@ -97,7 +96,7 @@ def _time(r: Reader, key: str, zone: ZoneInfo, required: bool = False) -> dateti
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
-            r.problem(key, f"not a date-time: {value!r} (write e.g. 2026-12-01T10:00:00+03:00)")
+            r.problem(key, r.t["config.not_a_datetime"].format(value=value))
             return None
     if not isinstance(value, datetime):
         return None

@@ -14,7 +14,7 @@ from forumbot.config.signup import SignupConfig
 from forumbot.errors import ConfigError
 from forumbot.forum.registry import engine_class
 from forumbot.model import GameSetup, PlayerSpec, Schedule
-from forumbot.texts import TABLES
+from forumbot.texts import TABLES, gm_language
 
 VARIANTS = ("moscow", "free_hunt")
 MODES = ("live", "shadow")
@@ -166,6 +166,12 @@ class Config:
     def state_dir(self) -> Path:
         """Where lock files live: beside the config."""
         return self.path.parent
+
+    @property
+    def gm_texts(self) -> Mapping[str, str]:
+        """The texts the GMs' own tools speak (issue 28): English when every game is played in English, else
+        Russian (texts.gm_language)."""
+        return TABLES[gm_language([g.language for g in self.games.values()])]
 
 
 class ConfigProblems(ConfigError):

@@ -168,7 +168,7 @@ class Daemon:
 
     def __post_init__(self) -> None:
         self.engine = open_engine(self.config.database_url)
-        require_current(self.engine)
+        require_current(self.engine, self.config.gm_texts)
         self.sessions = session_factory(self.engine)
         self.locks = locks_for(self.engine, self.config.state_dir)
         _register_forums(self.sessions, self.config)

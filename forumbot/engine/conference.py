@@ -30,10 +30,16 @@ def members(w: Work) -> list[str]:
     return [sid for sid, seat in w.g.seats.items() if seat.is_mafia and seat.alive]
 
 
+def closes(w: Work) -> datetime:
+    """When the conference closes: when Day 1 opens, Setup's deadline as it stands (an `extend` or a resume
+    during Setup moves it, C-9), not the configured start."""
+    return w.g.phase.deadline if w.g.phase.kind == "setup" else w.tb.setup.schedule.start
+
+
 def invite(w: Work, sid: str, at: datetime, key: str) -> None:
     """The PM that tells a mafia member how to talk to his partners, and until when (M-15)."""
     others = [nick(w, other) for other in members(w) if other != sid]
-    pm(w, at, sid, w.tb.t.players.conference_open(others, w.tb.setup.schedule.start), key)
+    pm(w, at, sid, w.tb.t.players.conference_open(others, closes(w)), key)
 
 
 def start_conversation(w: Work, at: datetime, key: str) -> None:
@@ -41,7 +47,7 @@ def start_conversation(w: Work, at: datetime, key: str) -> None:
     conference (M-15). A replacement's conversation is a new one with the members as they are then."""
     nicks = [nick(w, sid) for sid in members(w)]
     if len(nicks) > 1:
-        pm(w, at, ", ".join(nicks), w.tb.t.players.conference_conversation(nicks, w.tb.setup.schedule.start), key)
+        pm(w, at, ", ".join(nicks), w.tb.t.players.conference_conversation(nicks, closes(w)), key)
 
 
 def open_conference(w: Work, at: datetime) -> None:
@@ -59,6 +65,22 @@ def join_conference(w: Work, sid: str, at: datetime, key: str) -> None:
         start_conversation(w, at, key)
     elif relay_on(w):
         invite(w, sid, at, key)
+
+
+def conference_moved(w: Work, at: datetime, key: str) -> None:
+    """Setup's deadline moved (a GM's `extend`, a resume, or their undo, C-9): the members are told where they talk
+    that the conference stays open until the new time (M-15: it closes when Day 1 opens); the game thread's post
+    says it only to those who read it for a new deadline. While paused there is no time to name yet."""
+    if w.g.phase.kind != "setup" or w.g.paused_at is not None:
+        return
+    said = w.tb.t.players.conference_moved(closes(w))
+    if mode(w) == "conversation":
+        nicks = [nick(w, sid) for sid in members(w)]
+        if len(nicks) > 1:
+            pm(w, at, ", ".join(nicks), said, key)
+    elif relay_on(w):
+        for sid in members(w):
+            pm(w, at, sid, said, f"{key}/{sid}")
 
 
 def close_conference(w: Work, at: datetime) -> None:

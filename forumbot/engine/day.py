@@ -99,8 +99,9 @@ def resolve_day(w: Work, at: datetime) -> None:
                      " (C-14)")
         # the PM advises only what can still be done: these deaths may end the game (C-7)
         over = game_ending(w) is not None
-        to_gms(w, at, tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window, over),
-               f"{ph.label}/downtime")
+        # it names what the gap waived as the result post does (issue 28)
+        told = tb.t.gm.downtime_to_gm(ph.label, gap, tb.downtime_grace, tb.downtime_window, over, w.waived_why)
+        to_gms(w, at, told, f"{ph.label}/downtime")
     tell_out(w, at, autokills + list(outcome.deaths))
     end_phase_checks(w, at, "night", n)
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from forumbot import parse
+from forumbot.engine.conference import conference_moved
 from forumbot.engine.majority import check_majority, shifted
 from forumbot.engine.phases import modkill
 from forumbot.engine.replacement import offer_seat, replace_account
@@ -61,7 +62,8 @@ def command(w: Work, inp: Input, handle: Callable[[Work, Input], None]) -> None:
         return
     # An end-phase resolves a phase itself: its results are out, so it cannot be undone (C-9).
     resolutions = before.resolutions if isinstance(cmd, EndPhase) else w.g.resolutions
-    w.g.overrides.append(override(before, rewrites, w.current_index(), resolutions, type(cmd).__name__))
+    w.g.overrides.append(override(before, rewrites, w.current_index(), resolutions, type(cmd).__name__,
+                                     inp.text))
     w.log.append(
         f"override by {gm} at {inp.at.isoformat()}: {describe(cmd)}; before: {state_line(before)}; "
         f"after: {state_line(w.g)}"
@@ -93,6 +95,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
             return "extend_too_far"
         g.phase = ph = shifted(ph, cmd.by)
         post(w, at, Where.GAME, t.gm.extended(ph.label, ph.deadline, cmd.by), f"gm/{cmd_id}/post")
+        conference_moved(w, at, f"gm/{cmd_id}/conference")  # M-15: open until Day 1 opens, now later
     elif isinstance(cmd, Pause):
         if g.paused_at is not None:
             return "already_paused"
@@ -106,6 +109,7 @@ def apply(w: Work, cmd, at: datetime, gm: str, cmd_id: str) -> str | None:  # ty
             g.next_count += at - g.paused_at
         g.paused_at = None
         post(w, at, Where.GAME, t.gm.resumed(ph.label, ph.deadline), f"gm/{cmd_id}/post")
+        conference_moved(w, at, f"gm/{cmd_id}/conference")
     elif isinstance(cmd, EndPhase):
         if g.paused_at is not None:
             return "paused"

@@ -59,7 +59,7 @@ class Override:
     the in-place changes `Game.rewrites` records from the `rewrites`-th on (a whole copy per command made the stack,
     and each Game holding it, grow with the square of the commands). `before` is None for an override that can never
     be undone (an `end-phase`, or one from before the last resolution): only its kind and resolutions are kept, for
-    the reason an undo is refused."""
+    the reason an undo is refused. `said`: the command as the GM wrote it, which a refused undo names (issue 28)."""
 
     before: "Game | None"
     index: int
@@ -69,6 +69,7 @@ class Override:
     runoff_posts: int = 0
     aliases: int = 0
     rewrites: int = 0
+    said: str = ""
 
 
 def settled(overrides: list[Override]) -> list[Override]:

@@ -13,6 +13,7 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Callable
 
+from forumbot.engine.conference import conference_moved
 from forumbot.engine.majority import check_majority
 from forumbot.engine.counts import edited
 from forumbot.engine.seats import nick
@@ -49,14 +50,14 @@ def restored(before: Game, now: State) -> State:
     return draft
 
 
-def override(before: Game, rewrites: int, index: int, resolutions: int, name: str) -> Override:
+def override(before: Game, rewrites: int, index: int, resolutions: int, name: str, said: str) -> Override:
     """The undo stack's entry of a command: the Game before it without the vote posts and aliases, which the
     draft's own give back (their first ones, and its `rewrites` from the `rewrites`-th on undone: `_from`). An
-    `end-phase` is never undone (C-9): only its kind is kept."""
+    `end-phase` is never undone (C-9): only its kind is kept, and (as for every command) its words, `said`."""
     if name == "EndPhase":
-        return Override(None, index, resolutions, name)
+        return Override(None, index, resolutions, name, said=said)
     return Override(revised(before, posts=(), runoff_posts=(), aliases=MappingProxyType({})), index, resolutions,
-                    name, len(before.posts), len(before.runoff_posts), len(before.aliases), rewrites)
+                    name, len(before.posts), len(before.runoff_posts), len(before.aliases), rewrites, said)
 
 
 def answer(w: Work, inp: Input, text: str) -> None:
@@ -88,7 +89,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         else None
     )
     if why:
-        answer(w, inp, t.gm.command_refused(why))
+        answer(w, inp, t.gm.undo_refused(why, last.said))
         return
     assert before is not None  # else `why` refused it
     kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
@@ -132,7 +133,7 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         w.g = thaw(kept[0])
         del w.log[kept[1]:]
         w.rederived, w.redo_msgs = kept[2], kept[3]
-        answer(w, inp, t.gm.command_refused("undo_deadline_passed"))
+        answer(w, inp, t.gm.undo_refused("undo_deadline_passed", last.said))
         return
     g = w.g
     w.log.append(
@@ -150,6 +151,8 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     moved = (ph.label, ph.deadline, g.paused_at is not None) != clock_before
     post(w, inp.at, Where.GAME, t.gm.undone(last.name, ph.label, ph.deadline, g.paused_at is not None, back, vote_again,
                                          reseated, moved), f"undo/{inp.id}")
+    if moved:  # M-15: an undone extend in Setup moves when the conference closes back
+        conference_moved(w, inp.at, f"undo/{inp.id}/conference")
     for sid in back_ids:
         pm(w, inp.at, sid, t.guide.modkill_undone(), f"back/{inp.id}/{sid}")
     for sid, seat in g.seats.items():  # the account the undone `замена` seated had its role PM: it is out again

@@ -140,7 +140,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
     if g["phase"] == "ended" and winner and f"winner.{winner}" in words.table:
         head += ", " + words(f"winner.{winner}")  # «окончена, Игра окончена» said it twice: who won instead
     elif g["phase"]:
-        head += ", " + words.label(g["phase"])
+        head += ", " + words.inline(g["phase"])
     if g["deadline"]:
         at = datetime.fromisoformat(g["deadline"])
         ahead = words.ahead(at, now)
@@ -172,7 +172,7 @@ def game_lines(session: Session, config: Config | None, row: GameRow, g: dict[st
 
 def tick_line(last: dict[str, Any], language: str, timezone: str = "Europe/Moscow") -> str:
     s = said_for(language, timezone)
-    phase = s.words.label(last["phase"]) if last.get("phase") else ""
+    phase = s.words.inline(last["phase"]) if last.get("phase") else ""
     return s("tick", state=s.either("tick." + last["state"], last["state"]), phase=f", {phase}" if phase else "",
              stored=last["stored"], queued=last["queued"], sent=last["sent"],
              error=f"; {last['error']}" if last.get("error") else "",

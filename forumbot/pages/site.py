@@ -278,7 +278,7 @@ def _players(g: GamePages, words: Words) -> list[dict]:
             cause = "night" if p.died.cause in NIGHT_KILLS and not open_roles else p.died.cause
         shown = ended or (open_roles and p.died is not None)
         out.append(dict(seat=spec.nick, nick=p.nick, alive=p.alive, phase=p.died.phase if p.died else "",
-                        phase_words=words.label(p.died.phase) if p.died else "", cause=cause,
+                        phase_words=words.inline(p.died.phase) if p.died else "", cause=cause,
                         cause_words=words.cause(cause) if cause else "",
                         role=str(p.role) if shown else "", role_words=words.role(str(p.role)) if shown else ""))
     return out

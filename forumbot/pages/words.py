@@ -28,7 +28,7 @@ RU: dict[str, str] = {
     "reading.deleted": "удалён — не засчитан", "reading.voter_out": "автор выбыл",
     "ignored.limit": "смена сверх лимита", "ignored.final": "после окончательного голоса",
     "ignored.agitation": "после агитации", "rejected.not_a_vote": "в посте не только ник игрока",
-    # noun phrases: a cause needs no gender («Оля — вне игры: Ночь 1, повешение», not «повешен»); a closed-role
+    # noun phrases: a cause needs no gender («Оля — вне игры: ночь 1, повешение», not «повешен»); a closed-role
     # night death as its night post named it («Жертва этой ночи: Оля»), the killer unsaid even after the end (M-2)
     "cause.vote": "повешение", "cause.runoff": "повешение в перестрелке", "cause.mafia": "убийство мафией",
     "cause.maniac": "убийство маньяком", "cause.hunt": "убийство на охоте", "cause.failed_hunt": "гибель на охоте",
@@ -216,6 +216,12 @@ class Words:
         if kind == "signup":  # "signup open": a sign-up's state (S-1), as a heading where it has one
             return self(label) if label in self.table else self(kind, state=self.table.get(f"signup.{n}", n))
         return self(kind, n=int(n)) if n else self(kind)
+
+    def inline(self, label: str) -> str:
+        """A phase label inside a sentence («вне игры: ночь 1, убийство мафией», «идёт, день 2»), as the bot's posts
+        write it there; `label` gives the heading's capital (issue 28)."""
+        words = self.label(label)
+        return words[:1].lower() + words[1:]
 
     def time(self, at: datetime | None) -> str:
         """A time in the game's zone, labelled as the posts label it («01.12 14:00 МСК»)."""

@@ -6,7 +6,7 @@ cron tick's start-up); a test keeps SCHEMA_HEAD equal to the newest migration.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from sqlalchemy import Engine, inspect, text
 
@@ -55,9 +55,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     command.upgrade(alembic_config(engine), revision)
 
 
-def require_current(engine: Engine) -> None:
-    """Refuse to work on a database whose schema is not the one this code expects."""
+def require_current(engine: Engine, t: Mapping[str, str]) -> None:
+    """Refuse to work on a database whose schema is not the one this code expects, saying so in the GMs' language
+    `t` (issue 28)."""
     current = current_revision(engine)
     if current != SCHEMA_HEAD:
-        state = "has no forumbot tables" if current is None else f"is at schema version {current}"
-        raise SchemaOutdated(f"the database {state}, this forumbot needs {SCHEMA_HEAD}: run `forumbot db upgrade`")
+        state = t["db.no_tables"] if current is None else t["db.at_version"].format(version=current)
+        raise SchemaOutdated(t["db.outdated"].format(state=state, head=SCHEMA_HEAD))

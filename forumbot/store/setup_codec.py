@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import math
 from datetime import datetime, timedelta
+from typing import Any, Mapping
 
 from forumbot.engine.signup_values import SignupSetup
 from forumbot.errors import SetupError
 from forumbot.model import GameSetup, PlayerSpec, Role, Schedule
 from forumbot.options import option_problems
+from forumbot.texts import TABLES
 
 # the config's bound on a phase (config.MAX_PHASE_HOURS): longer overflows date arithmetic
 MAX_PHASE_SECONDS = 24 * 365 * 3600
@@ -67,14 +69,16 @@ def _signup_from_json(d: dict) -> SignupSetup:
 
 def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSetup:
     """The stored setup of `game` (named in errors). With `check`, a value the fold cannot run on is a
-    SetupError naming it; without, only the decoding is checked (routing reads other games' players)."""
-    where = f"game {game}: stored setup" if game else "stored setup"
+    SetupError naming it; without, only the decoding is checked (routing reads other games' players). The errors
+    are in the game's own language, its GMs' (issue 28), Russian where even that cannot be read."""
+    d: Any = None
     try:
         d = json.loads(text)
+        t, where = _said(d, game)
         s = d["schedule"]
         lengths = {key: s[key] for key in ("day_s", "night_s", "runoff_s")}
         if check:
-            _check_lengths(where, lengths)
+            _check_lengths(where, lengths, t)
         setup = GameSetup(
             variant=d["variant"], seed=d["seed"],
             schedule=Schedule(start=datetime.fromisoformat(s["start"]), day=timedelta(seconds=lengths["day_s"]),
@@ -88,20 +92,27 @@ def setup_from_json(text: str, *, game: str = "", check: bool = True) -> GameSet
     except SetupError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
-        raise SetupError(f"{where} is unreadable ({type(e).__name__}: {e})") from None
+        t, where = _said(d, game)
+        raise SetupError(t["setup.unreadable"].format(where=where, error=f"{type(e).__name__}: {e}")) from None
     if check:
         if not isinstance(setup.options, dict):
-            raise SetupError(f"{where}: options must be a table, got {setup.options!r}")
-        problems = option_problems(setup.variant, setup.options, where="options")
+            raise SetupError(t["setup.options_table"].format(where=where, got=repr(setup.options)))
+        problems = option_problems(setup.variant, setup.options, where="options", t=t)
         if problems:
-            raise SetupError(f"{where}: {'; '.join(problems)}; this game is not played on until its setup is "
-                             f"fixed (the other games go on)")
+            raise SetupError(t["setup.not_played"].format(where=where, problems="; ".join(problems)))
     return setup
 
 
-def _check_lengths(where: str, lengths: dict) -> None:
+def _said(d: Any, game: str) -> tuple[Mapping[str, str], str]:
+    """The texts of the stored game's language (Russian, the default, where it cannot be read) and the words
+    naming the setup in them."""
+    language = d.get("language") if isinstance(d, dict) else None
+    t = TABLES[language] if isinstance(language, str) and language in TABLES else TABLES["ru"]
+    return t, t["setup.stored.game"].format(game=game) if game else t["setup.stored"]
+
+
+def _check_lengths(where: str, lengths: dict, t: Mapping[str, str]) -> None:
     for key, value in lengths.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                 or not 0 < value <= MAX_PHASE_SECONDS:
-            raise SetupError(f"{where}: schedule.{key} must be more than 0 and at most {MAX_PHASE_SECONDS} "
-                             f"seconds, got {value!r}; this game is not played on until its setup is fixed")
+            raise SetupError(t["setup.length"].format(where=where, key=key, most=MAX_PHASE_SECONDS, got=repr(value)))

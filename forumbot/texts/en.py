@@ -252,9 +252,10 @@ T: dict[str, str] = {
     "gm.refuse.no_account": "the forum has no such account",
     "gm.refuse.game_ended": "the game is over",
     "gm.refuse.nothing_to_undo": "nothing to undo",
-    "gm.refuse.undo_after_deadline": "a phase was resolved after that command; it cannot be undone",
-    "gm.refuse.undo_deadline_passed": "the deadline it would restore has passed; it cannot be undone",
-    "gm.refuse.undo_end_phase": "that end-phase's results are out; it cannot be undone",
+    "gm.undo_refused": "Cannot undo “{command}”: {why}.",
+    "gm.refuse_undo.undo_after_deadline": "a phase was resolved after that command",
+    "gm.refuse_undo.undo_deadline_passed": "the deadline it would restore has passed",
+    "gm.refuse_undo.undo_end_phase": "that end-phase's results are out",
     "gm.refuse.extend_too_far": "a phase cannot be extended to end more than 30 days from now",
     "gm.refuse.extend_not_positive": "a phase can only be extended by a positive length",
     "gm.done": "Done: {what}.",
@@ -286,6 +287,7 @@ T: dict[str, str] = {
     "status.phase_only": "Phase: {phase}.",
     "status.paused": "The game is paused.",
     "status.alive": "In the game, {count}: {names}.",
+    "status.alive_at_end": "Alive at the end — {count}: {names}.",
     "status.votes": "Votes: {votes}.",
     "status.missing": "Missing moves: {moves}.",
     "status.unconfirmed": "Roles not confirmed: {names}.",
@@ -352,6 +354,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Reason: {reason}",
     "status.roles": "Roles (shown to game masters only): {roles}.",
+    "status.roles_at_end": "Roles (published in the game's result): {roles}.",
     "status.don_nominated": "The Don is not set yet: the mafia nominated {nick}; the last nomination before Day 1 begins stands.",
     "status.no_don": "No Don yet: the mafia choose him before Day 1 begins.",
     # --- h19: C-13 late inputs ---
@@ -496,8 +499,13 @@ T: dict[str, str] = {
     "day.downtime.no_vote_posts": ("No autokill for not voting or for too few posts in the game thread: the bot could "
                                    "not read the forum {gap}."),
     "gm.downtime": ("The deadline ({phase}) was resolved after an outage: the bot could not read the forum {gap}, "
-                    "longer than {grace} of the last {window} before it. The result was resolved as usual, but "
-                    "nobody left for not voting."),
+                    "longer than {grace} of the last {window} before it."),
+    "gm.downtime.waived.none": "The result was resolved as usual.",
+    "gm.downtime.waived.no_vote": "The result was resolved as usual, but nobody left for not voting.",
+    "gm.downtime.waived.posts": ("The result was resolved as usual, but nobody left for too few posts in the game "
+                                 "thread."),
+    "gm.downtime.waived.no_vote_posts": ("The result was resolved as usual, but nobody left for not voting or for too "
+                                         "few posts in the game thread."),
     "gm.downtime.next_day": ("This day cannot be reopened; to give the players the time back, extend the next day: "
                              "“extend LENGTH” once it opens."),
     "gm.downtime.over": "The game is over: nothing is left to extend.",
@@ -522,6 +530,7 @@ T: dict[str, str] = {
     "pm.shared_refused": ("This PM went to others besides the bot, so the bot does not read it: moves and commands "
                           "count only in a PM to the bot alone. Send it again with no other recipients."),
     "pm.no_notice_taken": "Noted: the bot will not write to you about the season's next sign-ups again.",
+    "conference.moved": "Day 1 now begins at another time: the mafia conference stays open until {at}.",
     "conference.closed": "The conference is closed: from now on the mafia do not talk.",
     "conference.line": "Conference — {nick}: {text}",
     "conference.sent": "Forwarded to the conference: {names}.",
@@ -784,6 +793,13 @@ T: dict[str, str] = {
     "gs.phase.signup": "signup {state}",
     "init.wrote": "wrote {path}; edit it, then run `forumbot check-config` and `forumbot db upgrade`",
     "init.exists": "{path} already exists (use --force to overwrite)",
+    # issue 28: `forumbot db upgrade`, `db restored` and a database not upgraded, in the GMs' language
+    "db.no_tables": "the database has no forumbot tables",
+    "db.at_version": "the database is at schema version {version}",
+    "db.outdated": "{state}, this forumbot needs {head}: run `forumbot db upgrade`",
+    "db.upgraded": "database at schema version {version}",
+    "db.restored": ("{n} running game(s) noted as restored from a copy{named}: the next tick reads the inbox, and "
+                    "looks on the forum for every message it has as unsent before it sends it"),
     "check.late_start": ("games.{game}.start: Day 1's deadline ({at}) has passed; move start to a time ahead before "
                          "`forumbot game start`"),
     "check.shared_thread": ("games.{game}.{key}: also the thread of game {other} ({state}); one game runs in a thread "
@@ -941,4 +957,45 @@ T: dict[str, str] = {
     "config.unknown_zone": "unknown time zone {zone!r} (write e.g. Europe/Moscow)",
     "config.odd_year": "year {year}? (write e.g. 2026-12-01T10:00:00+03:00)",
     "config.not_a_web_url": "not an http(s) URL: {url!r} (write e.g. https://forum.example.org/)",
+    # issue 28: a stored setup the fold cannot run on, in the game's (its GMs') language
+    "setup.stored": "stored setup",
+    "setup.stored.game": "game {game}: stored setup",
+    "setup.unreadable": "{where} is unreadable ({error})",
+    "setup.options_table": "{where}: options must be a table, got {got}",
+    "setup.not_played": "{where}: {problems}; this game is not played on until its setup is fixed (the other games go on)",
+    "setup.length": ("{where}: schedule.{key} must be more than 0 and at most {most} seconds, got {got}; this game is "
+                     "not played on until its setup is fixed"),
+    # issue 28: the rest of a game's, a sign-up's and a forum's config problems in the GMs' language
+    "config.expected_table": "expected a table",
+    "config.log_level": "unknown level {level!r} (DEBUG, INFO, WARNING, ERROR)",
+    "config.no_forums": "no forum configured",
+    "config.unknown_variant": "unknown variant {variant!r} (known: {known})",
+    "config.unknown_mode": "unknown mode {mode!r} (live or shadow)",
+    "config.unknown_language": "unknown language {language!r} (ru or en)",
+    "config.vote_thread_same": "must differ from game_thread (votes live in their own thread, C-3)",
+    "config.players_and_signup": "a game takes its players from [signup] or from this list, not both: drop one",
+    "config.no_gms": "name at least one GM account (GM commands and shadow mode need one)",
+    "config.gm_empty": "each GM is a non-empty nickname, got {got!r}",
+    "config.title_empty": "must show something (the game's name players read, e.g. \"Осенняя мафия\")",
+    "config.title_long": "at most {most} characters (it is the bot's PM subject), got {got}",
+    "config.signup_vote_thread": ("must differ from vote_thread (votes live in their own thread, C-3): leave it "
+                                  "out to sign up in the game thread, or name the «набор» topic"),
+    "config.player_keys": "unknown key(s) {keys}",
+    "config.player_shape": "expected a nickname or {{nick = \"...\", role = \"...\"}}",
+    "config.player_empty": "empty nickname",
+    "config.player_twice": "duplicate nickname {nick!r}",
+    "config.unknown_role": "unknown role {role!r} (known: {known})",
+    "config.closes_before_opens": "must be after opens",
+    "config.refused_empty": "each is a non-empty account name, got {got!r}",
+    "config.signup_players": "missing: how many players the sign-up takes (Free Hunt: 12 to 17; with a cast: 7 to 30)",
+    "config.signup_cannot": "{count} players cannot play this game: {why}",
+    "config.board_zone": "missing; its games use different zones ({zones}): give the zone the board shows the bot's account",
+    "config.pages.unknown": "unknown key (known: {known})",
+    "config.pages.folder": "missing (the folder the static site is written to)",
+    "config.pages.url": "the site's public https URL, e.g. https://mafia.example.org/ (got {got!r})",
+    "config.pages.post_url": "a URL with {{id}} for the post's id (got {got!r})",
+    "config.pages.vote_history": "one of {modes} (got {got!r})",
+    "config.pages.bool": "true or false (got {got!r})",
+    "config.pages.dashboard": "a file path",
+    "config.pages.dashboard_inside": "must not be under pages.folder (the dashboard names roles)",
 }

@@ -31,12 +31,16 @@ class GmTexts:
         return self.v._("gm.runoff_post", nick=self.v.b(nick), id=self.v.esc(post_id))
 
     def downtime_to_gm(self, label: str, gap: tuple[datetime, datetime], grace: timedelta, window: timedelta,
-                       over: bool = False) -> str:
+                       over: bool = False, why: str = "") -> str:
         """C-14: a disturbed deadline, told to the GMs once, when the day is already resolved: they may give the
-        time back on the next day with `extend` (C-9); after the game's end nothing is left to extend."""
+        time back on the next day with `extend` (C-9); after the game's end nothing is left to extend. `why`: the
+        autokill the gap waived, as the result post names it ("no_vote", "posts" or "no_vote_posts"; engine/
+        downtime.py's `waived`), or "" when no rule makes anybody leave for either (issue 28: the PM said «за
+        неявку» of an autokill for too few posts)."""
         said = self.v._("gm.downtime", phase=self.v.phase(label), gap=self.v.gap(*gap), grace=self.v.duration(grace),
                         window=self.v.duration(window))
-        return f"{said} {self.v.T['gm.downtime.over' if over else 'gm.downtime.next_day']}"
+        waived = self.v.T[f"gm.downtime.waived.{why or 'none'}"]
+        return f"{said} {waived} {self.v.T['gm.downtime.over' if over else 'gm.downtime.next_day']}"
 
     def late_input(self, nick: str, where: str, stamped: datetime, phase: str, text: str) -> str:
         """C-13: an input read after the phase it was stamped in had been resolved; its results stand."""
@@ -55,6 +59,11 @@ class GmTexts:
         if isinstance(cmd, Replace) and cmd.new and f"gm.refuse.{code}.named" in self.v.T:
             return self.v._("gm.refused", why=self.v._(f"gm.refuse.{code}.named", nick=self.v.esc(cmd.new)))
         return self.v._("gm.refused", why=self.v.T[f"gm.refuse.{code}"])
+
+    def undo_refused(self, code: str, command: str) -> str:
+        """Why `отмена` was refused, naming the command it would have undone as the GM wrote it (issue 28: «отмена
+        невозможна» left him to work out which of his commands was meant)."""
+        return self.v._("gm.undo_refused", command=self.v.excerpt(command), why=self.v.T[f"gm.refuse_undo.{code}"])
 
     def command_done(self, cmd: object, label: str = "", deadline: datetime | None = None) -> str:
         """What a GM command changed, in words (issue 11 item 4). `label` and `deadline`: the phase as the
@@ -120,13 +129,17 @@ class GmTexts:
                             left=self.v.duration(max(deadline - paused_at, timedelta(0))))]
         elif deadline:
             lines = [self.v._("status.phase", phase=self.v.phase(label), at=self.v.deadline(deadline))]
+        elif winner:  # «Фаза: игра окончена» beside «Игра окончена: победа города!» said it twice
+            lines = []
         else:
             lines = [self.v._("status.phase_only", phase=self.v.phase(label))]
         if winner:
             lines.append(self.v._(f"end.{winner}"))
         if paused_at and not deadline:
             lines.append(self.v._("status.paused"))
-        lines.append(self.v._("status.alive", count=self.v.count(len(alive), "player"), names=self.v.plain_names(alive)))
+        # after the end, who was alive when it ended, not «В игре 5 игроков» as if it still ran (issue 28)
+        lines.append(self.v._("status.alive_at_end" if winner else "status.alive", count=self.v.count(len(alive), "player"),
+                              names=self.v.plain_names(alive)))
         if votes:
             lines.append(self.v._("status.votes", votes="; ".join(f"{self.v.n(v)} → {self.v.target(t)}" for v, t in votes.items())))
         if missing:
@@ -134,7 +147,8 @@ class GmTexts:
         if unconfirmed:
             lines.append(self.v._("status.unconfirmed", names=self.v.plain_names(unconfirmed)))
         if roles:
-            lines.append(self.v._("status.roles", roles="; ".join(
+            # after the end the result post has made them public: «видны только ведущим» no longer holds
+            lines.append(self.v._("status.roles_at_end" if winner else "status.roles", roles="; ".join(
                 self.v._("end.role", nick=self.v.n(nick), role=self.v.role(role)) + ("" if alive else self.v._("end.out"))
                 for nick, role, alive in roles)))
         if no_don and don_nominee:

@@ -158,6 +158,10 @@ class PlayerTexts:
     def conference_open(self, partners: Sequence[str], closes: datetime) -> str:
         return self.v._("conference.open", at=self.v.deadline(closes), names=self.v.names(partners, bold=True))
 
+    def conference_moved(self, closes: datetime) -> str:
+        """M-15: Setup's deadline moved; the conference stays open until Day 1 opens, at `closes`."""
+        return self.v._("conference.moved", at=self.v.deadline(closes))
+
     def conference_closed(self) -> str:
         return self.v._("conference.closed")
 

@@ -264,9 +264,10 @@ T: dict[str, str] = {
     "gm.refuse.no_account": "на форуме нет такого аккаунта",
     "gm.refuse.game_ended": "игра уже окончена",
     "gm.refuse.nothing_to_undo": "отменять нечего",
-    "gm.refuse.undo_after_deadline": "после этой команды уже подведены итоги фазы; отмена невозможна",
-    "gm.refuse.undo_deadline_passed": "срок фазы, который вернула бы отмена, уже прошёл; отмена невозможна",
-    "gm.refuse.undo_end_phase": "итоги фазы, закрытой этой командой, уже объявлены; отмена невозможна",
+    "gm.undo_refused": "Нельзя отменить «{command}»: {why}.",
+    "gm.refuse_undo.undo_after_deadline": "после этой команды уже подведены итоги фазы",
+    "gm.refuse_undo.undo_deadline_passed": "срок фазы, который вернула бы отмена, уже прошёл",
+    "gm.refuse_undo.undo_end_phase": "итоги фазы, закрытой этой командой, уже объявлены",
     "gm.refuse.extend_too_far": "срок фазы нельзя отодвинуть дальше чем на 30 дней от текущего момента",
     "gm.refuse.extend_not_positive": "продлить можно только на положительный срок",
     "gm.done": "Выполнено: {what}.",
@@ -298,6 +299,7 @@ T: dict[str, str] = {
     "status.phase_only": "Фаза: {phase}.",
     "status.paused": "Игра на паузе.",
     "status.alive": "В игре {count}: {names}.",
+    "status.alive_at_end": "В живых к концу игры — {count}: {names}.",
     "status.votes": "Голоса: {votes}.",
     "status.missing": "Нет ходов: {moves}.",
     "status.unconfirmed": "Роль не подтвердили: {names}.",
@@ -364,6 +366,7 @@ T: dict[str, str] = {
     # --- h17b: issue 17 items 11-15 (stop reason, GM status, check-config) ---
     "end.stop_reason": "Причина: {reason}",
     "status.roles": "Роли (видны только ведущим): {roles}.",
+    "status.roles_at_end": "Роли (объявлены в итоге игры): {roles}.",
     "status.don_nominated": "Дон ещё не назначен; кандидат мафии в доны — {nick}; в силе последнее выдвижение до начала дня 1.",
     "status.no_don": "Дон ещё не выбран: мафия выбирает его до начала дня 1.",
     # --- h19: C-13 late inputs ---
@@ -510,8 +513,14 @@ T: dict[str, str] = {
                                    "применяется: бот не мог читать форум {gap}."),
     # the lengths in the nominative («1 минута», «2 часа»): after «не дольше» they would need the genitive
     "gm.downtime": ("Срок ({phase}) подведён после сбоя: бот не мог читать форум {gap}, а допустимый перерыв — {grace} "
-                    "в окне {window} перед сроком. Итог подведён как обычно, но за неявку никто "
-                    "не выбыл."),
+                    "в окне {window} перед сроком."),
+    # what the gap waived, as the result post's line names it (engine/downtime.py's `waived`)
+    "gm.downtime.waived.none": "Итог подведён как обычно.",
+    "gm.downtime.waived.no_vote": "Итог подведён как обычно, но за неявку никто не выбыл.",
+    "gm.downtime.waived.posts": ("Итог подведён как обычно, но за неактивность (мало сообщений в игровой теме) никто "
+                                 "не выбыл."),
+    "gm.downtime.waived.no_vote_posts": ("Итог подведён как обычно, но ни за неявку, ни за неактивность (мало "
+                                         "сообщений в игровой теме) никто не выбыл."),
     # the day is over when the PM is made: the time goes back on the next day, and only while the game goes on
     "gm.downtime.next_day": ("Этот день уже не вернуть; чтобы отдать игрокам время, продлите следующий день: "
                              "«продлить СРОК», когда он начнётся."),
@@ -538,6 +547,7 @@ T: dict[str, str] = {
                           "засчитываются только в личном сообщении боту одному. Отправьте его ещё раз, без других "
                           "получателей."),
     "pm.no_notice_taken": "Принято: о наборах в следующие игры сезона бот вам больше не напишет.",
+    "conference.moved": "Начало дня 1 перенесено: конференция мафии открыта до {at}.",
     "conference.closed": "Конференция закрыта: дальше мафия не общается.",
     "conference.line": "Конференция — {nick}: {text}",
     "conference.sent": "Переслано в конференцию: {names}.",
@@ -801,6 +811,13 @@ T: dict[str, str] = {
     "gs.phase.signup": "набор ({state})",
     "init.wrote": "записан {path}; поправьте его, затем запустите `forumbot check-config` и `forumbot db upgrade`",
     "init.exists": "{path} уже есть (перезаписать: --force)",
+    # issue 28: `forumbot db upgrade`, `db restored` and a database not upgraded, in the GMs' language
+    "db.no_tables": "в базе данных нет таблиц forumbot",
+    "db.at_version": "база данных в версии схемы {version}",
+    "db.outdated": "{state}, а этому forumbot нужна {head}: запустите `forumbot db upgrade`",
+    "db.upgraded": "база данных в версии схемы {version}",
+    "db.restored": ("идущих игр отмечено как восстановленные из копии: {n}{named}; следующий тик прочитает входящие "
+                    "и, прежде чем отправить любое неотправленное сообщение, поищет его на форуме"),
     "check.late_start": ("games.{game}.start: срок дня 1 ({at}) уже прошёл; перед `forumbot game start` перенесите "
                          "start на время впереди"),
     "check.shared_thread": ("games.{game}.{key}: это и тема игры {other} ({state}); в теме идёт одна игра за раз, "
@@ -958,4 +975,48 @@ T: dict[str, str] = {
     "config.unknown_zone": "неизвестный часовой пояс «{zone}» (пишите, например, Europe/Moscow)",
     "config.odd_year": "год {year}? (пишите, например, 2026-12-01T10:00:00+03:00)",
     "config.not_a_web_url": "не адрес http(s): «{url}» (пишите, например, https://forum.example.org/)",
+    # issue 28: a stored setup the fold cannot run on, in the game's (its GMs') language
+    "setup.stored": "сохранённые настройки",
+    "setup.stored.game": "игра {game}: сохранённые настройки",
+    "setup.unreadable": "{where} не читаются ({error})",
+    "setup.options_table": "{where}: options должны быть таблицей, а здесь {got}",
+    "setup.not_played": ("{where}: {problems}; эта игра не продолжается, пока её настройки не исправлены (остальные "
+                         "игры идут)"),
+    "setup.length": ("{where}: schedule.{key} должно быть больше 0 и не больше {most} секунд, а здесь {got}; эта игра "
+                     "не продолжается, пока её настройки не исправлены"),
+    # issue 28: the rest of a game's, a sign-up's and a forum's config problems in the GMs' language
+    "config.expected_table": "ожидается таблица",
+    "config.log_level": "неизвестный уровень {level!r} (DEBUG, INFO, WARNING, ERROR)",
+    "config.no_forums": "не задано ни одного форума",
+    "config.unknown_variant": "неизвестный вариант {variant!r} (есть: {known})",
+    "config.unknown_mode": "неизвестный режим {mode!r} (live или shadow)",
+    "config.unknown_language": "неизвестный язык {language!r} (ru или en)",
+    "config.vote_thread_same": "должна отличаться от game_thread (голоса пишутся в своей теме, C-3)",
+    "config.players_and_signup": "игроки берутся либо из [signup], либо из этого списка, не из обоих: уберите одно",
+    "config.no_gms": "назовите хотя бы один аккаунт ведущего (он нужен для команд ведущего и режима shadow)",
+    "config.gm_empty": "каждый ведущий — непустой ник, а здесь {got!r}",
+    "config.title_empty": "должно что-то показывать (название игры для игроков, например \"Осенняя мафия\")",
+    "config.title_long": "не длиннее {most} символов (это тема личных сообщений бота), а здесь {got}",
+    "config.signup_vote_thread": ("должна отличаться от vote_thread (голоса пишутся в своей теме, C-3): уберите "
+                                  "строку, чтобы набирать в игровой теме, или укажите тему «набор»"),
+    "config.player_keys": "неизвестные ключи: {keys}",
+    "config.player_shape": "ожидается ник или {{nick = \"...\", role = \"...\"}}",
+    "config.player_empty": "пустой ник",
+    "config.player_twice": "ник {nick!r} повторяется",
+    "config.unknown_role": "неизвестная роль {role!r} (есть: {known})",
+    "config.closes_before_opens": "должно быть позже opens",
+    "config.refused_empty": "каждый — непустое имя аккаунта, а здесь {got!r}",
+    "config.signup_players": ("не задано: сколько игроков берёт набор (свободная охота: от 12 до 17; с cast: от 7 "
+                              "до 30)"),
+    "config.signup_cannot": "{count} игроков не могут сыграть эту игру: {why}",
+    "config.board_zone": ("не задано; игры этого форума идут в разных часовых поясах ({zones}): укажите пояс, "
+                          "который форум показывает аккаунту бота"),
+    "config.pages.unknown": "неизвестный ключ (есть: {known})",
+    "config.pages.folder": "не задано (папка, в которую пишется статический сайт)",
+    "config.pages.url": "публичный https-адрес сайта, например https://mafia.example.org/ (а здесь {got!r})",
+    "config.pages.post_url": "адрес с {{id}} на месте номера сообщения (а здесь {got!r})",
+    "config.pages.vote_history": "одно из: {modes} (а здесь {got!r})",
+    "config.pages.bool": "true или false (а здесь {got!r})",
+    "config.pages.dashboard": "путь к файлу",
+    "config.pages.dashboard_inside": "не должен лежать внутри pages.folder (в данных ведущих есть роли)",
 }

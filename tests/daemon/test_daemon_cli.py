@@ -12,6 +12,7 @@ from daemon_world import config_toml, game_toml
 from forumbot.cli.main import main
 from forumbot.errors import ForumUnavailable
 from forumbot.forum.adapter import AdapterBase
+from forumbot.store.schema import SCHEMA_HEAD
 
 
 class DownForum(AdapterBase):
@@ -49,7 +50,24 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 def test_tick_before_db_upgrade_exits_2_naming_the_command(config, capsys):
     code, _, err = run(capsys, "tick", "-c", str(config))
-    assert code == 2 and "run `forumbot db upgrade`" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "запустите `forumbot db upgrade`" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("language, said", [
+    ("ru", ("forumbot: в базе данных нет таблиц forumbot, а этому forumbot нужна {head}: запустите `forumbot db "
+            "upgrade`", "база данных в версии схемы {head}")),
+    ("en", ("forumbot: the database has no forumbot tables, this forumbot needs {head}: run `forumbot db upgrade`",
+            "database at schema version {head}")),
+])
+def test_issue28_db_upgrade_and_a_database_not_upgraded_speak_the_gms_language(config, capsys, language, said):
+    """`forumbot db upgrade`'s report and a database not upgraded yet were English to a Russian GM (stop 36)."""
+    text = config.read_text(encoding="utf-8").replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1)
+    config.write_text(text, encoding="utf-8")
+    refused, upgraded = (line.format(head=SCHEMA_HEAD) for line in said)
+    code, _, err = run(capsys, "game", "list", "-c", str(config))
+    assert code == 2 and err.strip() == refused
+    code, out, _ = run(capsys, "db", "upgrade", "-c", str(config))
+    assert code == 0 and out.strip() == upgraded
 
 
 def test_the_whole_lifecycle_from_the_command_line(config, capsys):

@@ -40,7 +40,7 @@ def test_each_problem_is_named(tmp_path):
     text = text.replace('vote_thread = "g1/vote"\n', "").replace('timezone = "Europe/Moscow"', 'timezone = "Mars/Olympus"')
     text = text.replace("poll_seconds = 60", "poll_seconds = 60\npoll_minutes = 5")
     problems = problems_of(tmp_path, text)
-    assert "games.g1.variant: unknown variant 'mafia-classic' (known: moscow, free_hunt)" in problems
+    assert "games.g1.variant: неизвестный вариант 'mafia-classic' (есть: moscow, free_hunt)" in problems
     # issue 28 item 2: the Reader's findings in the GMs' language (the game's, Russian)
     assert "games.g1.vote_thread: не задано" in problems
     assert "games.g1.timezone: неизвестный часовой пояс «Mars/Olympus» (пишите, например, Europe/Moscow)" in problems
@@ -66,8 +66,8 @@ def test_wrong_types_and_unknown_roles_and_forums(tmp_path):
     text = text.replace('forum = "main"', 'forum = "elsewhere"').replace("grace_seconds = 0", 'grace_seconds = "soon"')
     problems = problems_of(tmp_path, text)
     assert "games.g1.forum: нет форума «elsewhere» (есть: main)" in problems
-    assert any(p.startswith("games.g1.players[1].role: unknown role 'werewolf'") for p in problems)
-    assert "games.g1.players[2]: duplicate nickname 'a'" in problems
+    assert any(p.startswith("games.g1.players[1].role: неизвестная роль 'werewolf'") for p in problems)
+    assert "games.g1.players[2]: ник 'a' повторяется" in problems  # in the GMs' language (issue 28)
     assert "forumbot.toml.grace_seconds: ожидается целое число, а здесь str 'soon'" in problems
 
 
@@ -150,7 +150,7 @@ BAD = [  # in the GMs' language, the game's (Russian); issue 28: option, forum-t
      "games.g1.night_hours: должно быть больше 0 и не больше 8760, а здесь inf"),
     ("day_hours 1e308", game_with(PLAYERS, "day_hours = 1e308\n" + PLAYERS),
      "games.g1.day_hours: должно быть больше 0 и не больше 8760, а здесь 1e+308"),
-    ("gms [1]", game_with('gms = ["Ведущий"]', "gms = [1]"), "games.g1.gms[0]: each GM is a non-empty nickname, got 1"),
+    ("gms [1]", game_with('gms = ["Ведущий"]', "gms = [1]"), "games.g1.gms[0]: каждый ведущий — непустой ник, а здесь 1"),
     ("start in year 9999", game_with(f"start = {FUTURE.isoformat()}", "start = 9999-12-31T23:00:00Z"),
      "games.g1.start: год 9999? (пишите, например, 2026-12-01T10:00:00+03:00)"),
     ("poll_seconds huge", game_with("poll_seconds = 60", "poll_seconds = 100000000000000000"),
@@ -259,8 +259,8 @@ def test_issue7_item3_games_in_two_zones_on_one_board_ask_for_its_zone(tmp_path)
     g2 = game_toml("g2", start=FUTURE, prefix="x").replace('"Europe/Moscow"', '"UTC"')
     text = config_toml(game_toml("g1", start=FUTURE) + g2, engine="mybb", forum_extra='base_url = "http://x.org/"')
     assert problems_of(tmp_path, text) == [
-        "forums.main.timezone_name: missing; its games use different zones (Europe/Moscow, UTC): give the zone "
-        "the board shows the bot's account"]
+        "forums.main.timezone_name: не задано; игры этого форума идут в разных часовых поясах (Europe/Moscow, UTC): "
+        "укажите пояс, который форум показывает аккаунту бота"]
 
 
 def test_issue7_item14_check_config_warns_of_a_day_1_already_over(tmp_path, capsys):
@@ -334,9 +334,9 @@ def test_issue7_item3_every_engine_printing_local_times_reads_them_in_the_games_
 
 def test_a_game_title_that_shows_nothing_or_is_too_long_for_a_pm_subject_is_named(tmp_path):
     blank = problems_of(tmp_path, config_toml(game_toml("g1") + 'title = "  "\n'))
-    assert blank == ["games.g1.title: must show something (the game's name players read, e.g. \"Осенняя мафия\")"]
+    assert blank == ["games.g1.title: должно что-то показывать (название игры для игроков, например \"Осенняя мафия\")"]
     long = problems_of(tmp_path, config_toml(game_toml("g1") + f'title = "{"М" * 81}"\n'))
-    assert long == ["games.g1.title: at most 80 characters (it is the bot's PM subject), got 81"]
+    assert long == ["games.g1.title: не длиннее 80 символов (это тема личных сообщений бота), а здесь 81"]
     titled = load_config(write(tmp_path, config_toml(game_toml("g1") + 'title = " Осенняя   мафия "\n')))
     assert titled.games["g1"].subject == "Осенняя мафия"
 
@@ -366,3 +366,59 @@ def test_issue28_item2_a_start_that_is_no_time_is_named_in_the_games_language(tm
     at = next(i for i, line in enumerate(lines) if line.startswith("start = "))
     lines[at] = 'start = "завтра"'
     assert problems_of(tmp_path, "\n".join(lines) + "\n") == [expected]
+
+
+def _spoilt(language: str) -> str:
+    """A game (in `language`) with a mistake in each of the settings stop 36's walk-through met in English."""
+    text = config_toml(game_toml("g1", players=[("A", ""), ("A", "werewolf"), ("", "")]), extra='log_level = "LOUD"')
+    text = text.replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1)
+    text = text.replace('variant = "moscow"', 'variant = "mafia"').replace('mode = "live"', 'mode = "loud"')
+    text = text.replace('vote_thread = "g1/vote"', 'vote_thread = "g1/game"').replace('gms = ["Ведущий"]', "gms = []")
+    return text + '\ntitle = " "\n'
+
+
+SPOILT = {
+    "ru": ["forumbot.toml.log_level: неизвестный уровень 'LOUD' (DEBUG, INFO, WARNING, ERROR)",
+           "games.g1.variant: неизвестный вариант 'mafia' (есть: moscow, free_hunt)",
+           "games.g1.mode: неизвестный режим 'loud' (live или shadow)",
+           "games.g1.vote_thread: должна отличаться от game_thread (голоса пишутся в своей теме, C-3)",
+           "games.g1.gms: назовите хотя бы один аккаунт ведущего (он нужен для команд ведущего и режима shadow)",
+           "games.g1.players[1]: ник 'A' повторяется",
+           "games.g1.players[1].role: неизвестная роль 'werewolf' (есть: civilian, sheriff, mafia, don, doctor, maniac)",
+           "games.g1.players[2]: пустой ник",
+           "games.g1.title: должно что-то показывать (название игры для игроков, например \"Осенняя мафия\")"],
+    "en": ["forumbot.toml.log_level: unknown level 'LOUD' (DEBUG, INFO, WARNING, ERROR)",
+           "games.g1.variant: unknown variant 'mafia' (known: moscow, free_hunt)",
+           "games.g1.mode: unknown mode 'loud' (live or shadow)",
+           "games.g1.vote_thread: must differ from game_thread (votes live in their own thread, C-3)",
+           "games.g1.gms: name at least one GM account (GM commands and shadow mode need one)",
+           "games.g1.players[1]: duplicate nickname 'A'",
+           "games.g1.players[1].role: unknown role 'werewolf' (known: civilian, sheriff, mafia, don, doctor, maniac)",
+           "games.g1.players[2]: empty nickname",
+           "games.g1.title: must show something (the game's name players read, e.g. \"Осенняя мафия\")"],
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_issue28_a_games_own_settings_are_named_in_the_gms_language(tmp_path, language):
+    """The rest of forumbot/config/games.py (stop 36 moved the Reader's findings): a Russian GM read «unknown
+    variant», «duplicate nickname», «must differ from game_thread» in English."""
+    assert sorted(problems_of(tmp_path, _spoilt(language))) == sorted(SPOILT[language])
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", ["pages.folder: не задано (папка, в которую пишется статический сайт)",
+            "pages.url: публичный https-адрес сайта, например https://mafia.example.org/ (а здесь 'ftp://x')",
+            "pages.vote_history: одно из: live, after_day, after_end (а здесь 'never')",
+            "pages.png: true или false (а здесь 'yes')",
+            "pages.colour: неизвестный ключ (есть: dashboard, folder, picture, png, post_url, url, vote_history)"]),
+    ("en", ["pages.folder: missing (the folder the static site is written to)",
+            "pages.url: the site's public https URL, e.g. https://mafia.example.org/ (got 'ftp://x')",
+            "pages.vote_history: one of live, after_day, after_end (got 'never')",
+            "pages.png: true or false (got 'yes')",
+            "pages.colour: unknown key (known: dashboard, folder, picture, png, post_url, url, vote_history)"]),
+])
+def test_issue28_the_pages_tables_problems_are_named_in_the_gms_language(tmp_path, language, expected):
+    text = config_toml(game_toml("g1")).replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1)
+    text += '\n[pages]\nurl = "ftp://x"\nvote_history = "never"\npng = "yes"\ncolour = "red"\n'
+    assert sorted(problems_of(tmp_path, text)) == sorted(expected)

@@ -177,7 +177,7 @@ def test_a_restore_after_which_the_bot_sent_only_pms(tmp_path, capsys):
     def put_back() -> None:
         _copy_sqlite(copy, database)
         assert main(["db", "restored", "-c", str(w.config_path)]) == 0
-        assert "1 running game(s) noted as restored from a copy (g1)" in capsys.readouterr().out
+        assert "идущих игр отмечено как восстановленные из копии: 1 (g1);" in capsys.readouterr().out
 
     _play(w, steps, copy_after, restore_before, lambda: _copy_sqlite(database, copy), put_back)
     _same_forum_as_reference(w, reference)

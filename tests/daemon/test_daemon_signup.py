@@ -118,11 +118,11 @@ def test_s3_a_short_sign_up_is_extended_then_cancelled_and_the_game_ends_game_st
     (board,) = dashboard(w.daemon.sessions, w.now, config=w.config)["games"]  # and the list, in the GM's words
     assert board["lines"][1:3] == ["Набор: записались 1 из 10: Маша", "Запас: Петя"]
     # issue 28 item 14: the sign-up's phase in words, not the stored "signup open"; Setup is not «Набор»
-    assert board["lines"][0].startswith("g1: идёт, Набор открыт, срок 03.12 10:00 МСК (через "), board["lines"][0]
+    assert board["lines"][0].startswith("g1: идёт, набор открыт, срок 03.12 10:00 МСК (через "), board["lines"][0]
     assert tick_line({"state": "done", "phase": "signup open", "stored": 1, "queued": 0, "sent": 0}, "ru") == (
-        "Последний тик: выполнен, Набор открыт; сохранено 1, в очередь 0, отправлено 0 (так с —)")
+        "Последний тик: выполнен, набор открыт; сохранено 1, в очередь 0, отправлено 0 (так с —)")
     assert tick_line({"state": "done", "phase": "signup open", "stored": 1, "queued": 0, "sent": 0}, "en") == (
-        "Last tick: done, Sign-up open; 1 stored, 0 queued, 0 sent (so since —)")
+        "Last tick: done, sign-up open; 1 stored, 0 queued, 0 sent (so since —)")
     w.now += timedelta(days=5)
     w.tick()
     w.tick()

@@ -14,6 +14,7 @@ from daemon_world import pg_database, world  # noqa: F401  (fixtures)
 from forumbot.store import Base, InputRow, SchemaOutdated, open_engine, require_current, session_factory, upgrade
 from forumbot.store.records import forum_id, store_pms, store_posts
 from forumbot.store.schema import current_revision, head_revision
+from forumbot.texts import TABLES
 from forumbot.store.game import _input
 from forumbot.model import Where
 
@@ -115,7 +116,7 @@ def test_rows_stored_before_revision_0002_read_as_unquoted(tmp_path):
             "text, html, first_seen_at) VALUES (1, 'post', 'vote', '7', 'Маша', '2026-12-01 12:00:00', 0, '', "
             "'Петя', 'Петя', 'Петя', '2026-12-01 12:00:00')"))
     upgrade(engine)
-    require_current(engine)
+    require_current(engine, TABLES["en"])
     sessions = session_factory(engine)
     with sessions.begin() as s:
         row = s.scalar(select(InputRow))
@@ -134,13 +135,13 @@ def replace_id(post, item_id):
 def test_tick_refuses_an_outdated_schema_naming_the_command(tmp_path):
     engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
     with pytest.raises(SchemaOutdated, match="forumbot db upgrade"):
-        require_current(engine)
+        require_current(engine, TABLES["en"])
     upgrade(engine)
-    require_current(engine)
+    require_current(engine, TABLES["en"])
     with engine.begin() as c:
         c.execute(text("UPDATE alembic_version SET version_num = '0000'"))
     with pytest.raises(SchemaOutdated, match="forumbot db upgrade"):
-        require_current(engine)
+        require_current(engine, TABLES["en"])
     engine.dispose()
 
 

@@ -40,12 +40,13 @@ def test_a_bad_stored_option_stops_its_game_only_issue7_item19(tmp_path):
     report = w.tick()
     outcome = {o.name: o for o in report.games}
     assert outcome["g1"].state == "broken" and outcome["g2"].state == "done"
-    assert "game g1: stored setup: options.vote_count_minutes: expected a number of minutes" in outcome["g1"].problem
+    # in the game's language, its GMs' (issue 28)
+    assert "игра g1: сохранённые настройки: options.vote_count_minutes: ожидается число" in outcome["g1"].problem
     assert exit_code(report) == EXIT_CONFIG and "options.vote_count_minutes" in describe(report)
     assert w.bot_posts("g1/game") == [] and len(w.bot_posts("g2/game")) == 1  # g2 is played on
     assert {to for to, _, _ in w.bot_pms()} == {n for n, _ in CAST}  # g2's role PMs
     status = game_status(w.daemon.sessions, w.config, "g1", w.now)
-    assert "не сыграна: game g1: stored setup: options.vote_count_minutes" in status
+    assert "не сыграна: игра g1: сохранённые настройки: options.vote_count_minutes" in status
     w.close()
 
 
@@ -56,7 +57,7 @@ def test_a_bad_stored_option_stops_its_game_only_issue7_item19(tmp_path):
     (lambda d: d["schedule"].update(day_s=0), "schedule.day_s"),
     (lambda d: d["schedule"].update(night_s=1e308), "schedule.night_s"),
     (lambda d: d["schedule"].update(runoff_s="12h"), "schedule.runoff_s"),
-    (lambda d: d.pop("players"), "unreadable"),
+    (lambda d: d.pop("players"), "не читаются"),
 ])
 def test_loading_a_stored_setup_names_what_would_hang_or_crash_issue7_item19(tmp_path, change, field):
     w = World(tmp_path)
@@ -66,5 +67,33 @@ def test_loading_a_stored_setup_names_what_would_hang_or_crash_issue7_item19(tmp
     change(stored)
     with pytest.raises(SetupError, match=field) as err:
         setup_from_json(json.dumps(stored), game="g1")
-    assert "\n" not in str(err.value) and str(err.value).startswith("game g1: stored setup")
+    assert "\n" not in str(err.value) and str(err.value).startswith("игра g1: сохранённые настройки")
+    w.close()
+
+
+@pytest.mark.parametrize("language, said", [
+    ("ru", "игра g1: сохранённые настройки: schedule.day_s должно быть больше 0 и не больше 31536000 секунд, а здесь "
+           "0; эта игра не продолжается, пока её настройки не исправлены"),
+    ("en", "game g1: stored setup: schedule.day_s must be more than 0 and at most 31536000 seconds, got 0; this game "
+           "is not played on until its setup is fixed"),
+])
+def test_issue28_a_stored_setups_problem_is_named_in_the_games_language(tmp_path, language, said):
+    """A Russian GM read «stored setup ... is not played on until its setup is fixed» in English (stop 36)."""
+    w = World(tmp_path)
+    w.start()
+    with w.daemon.sessions.begin() as s:
+        stored = json.loads(s.query(GameRow).one().setup_json)
+    stored.update(language=language)
+    stored["schedule"].update(day_s=0)
+    with pytest.raises(SetupError) as err:
+        setup_from_json(json.dumps(stored), game="g1")
+    assert str(err.value) == said
+    stored["options"].update(vote_count_minutes=0)
+    stored["schedule"].update(day_s=3600)
+    with pytest.raises(SetupError) as err:
+        setup_from_json(json.dumps(stored), game="g1")
+    assert str(err.value).endswith({"ru": "; эта игра не продолжается, пока её настройки не исправлены (остальные игры "
+                                          "идут)",
+                                    "en": "; this game is not played on until its setup is fixed (the other games "
+                                          "go on)"}[language])
     w.close()

@@ -62,8 +62,9 @@ def test_C9_an_undo_after_the_resolution_is_refused_for_the_reason_it_was():
     r = g.run("day 2", "+2h")
     answers = [p for p in r.pms("ГМ") if "Итог бот опубликовал" not in p]  # not the night's result (issue 28)
     first, second = (answers[k].split("\n", 1)[0] for k in (-3, -1))
-    assert first == "Команда не выполнена: после этой команды уже подведены итоги фазы; отмена невозможна."
-    assert second == "Команда не выполнена: итоги фазы, закрытой этой командой, уже объявлены; отмена невозможна."
+    # each names the command it would have undone (issue 28)
+    assert first == "Нельзя отменить «голос М3 М4»: после этой команды уже подведены итоги фазы."
+    assert second == "Нельзя отменить «конец-фазы»: итоги фазы, закрытой этой командой, уже объявлены."
 
 
 def test_C9_an_override_keeps_no_earlier_game():

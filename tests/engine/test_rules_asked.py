@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from gamekit import MOSCOW_CAST, Game, plain
 
 from forumbot.config.checks import example_config
@@ -355,3 +357,54 @@ def test_m15_and_c15_texts_in_both_languages() -> None:
     assert _answer(r, f"pm/{conf}/conference/Дон") == "Conference — Маф1: hello"
     assert _answer(r, f"pm/{vote}") == "Your vote: Дон — the post of 01.12 11:00 MSK: “Дон”.\nVote changes left: 1 time."
     assert _answer(r, "setup/conference-closed/Маф2") == "The conference is closed: from now on the mafia do not talk."
+
+
+MOVED = {"ru": "Начало дня 1 перенесено: конференция мафии открыта до 01.12 12:00 МСК.",
+         "en": "Day 1 now begins at another time: the mafia conference stays open until 01.12 12:00 MSK."}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_m15_an_extend_in_setup_tells_the_relay_that_the_conference_stays_open_until_the_new_time(language) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28 (stop 36's walk-through): after `продлить` during Setup the game thread said when Day 1 opens, the
+    mafia were not told their conference stays open until then (M-15: it closes when Day 1 opens)."""
+    g = Game.moscow(options={"conference": "relay"}, language=language)
+    g.gm("setup", "-3h", "продлить 2ч")
+    extend = _id(g)
+    g.pm("day 1", "+1h", "Дон", "конфа ещё открыто?")  # 11:00: Day 1 now opens at 12:00
+    still = _id(g)
+    r = g.run("day 1", "+3h")
+    told = {m.to: plain(m.text) for m in r.run.messages if m.key.startswith(f"gm/{extend}/conference/")}
+    assert told == {who: MOVED[language] for who in MAFIA}
+    assert {m.to for m in r.run.messages if m.key.startswith(f"pm/{still}/conference/")} == {"Маф1", "Маф2"}
+    closed = next(m for m in r.run.messages if m.key == "setup/conference-closed/Дон")
+    assert closed.at == g.at("day 1", "+2h")
+
+
+def test_m15_an_extend_in_setup_is_told_in_the_conference_conversation_and_a_replacement_gets_the_new_time() -> None:
+    g = Game.moscow(options={"conference": "conversation"})
+    g.gm("setup", "-3h", "продлить 2ч")
+    extend = _id(g)
+    g.gm("setup", "-2h", "замена Маф2 Новый")
+    r = g.run("day 1", "+3h")
+    (told,) = [m for m in r.run.messages if m.key == f"gm/{extend}/conference"]
+    assert (told.to, plain(told.text)) == ("Дон, Маф1, Маф2", MOVED["ru"])
+    joined = next(m for m in r.run.messages if m.key == f"gm/{_id(g)}/conference")
+    assert joined.to == "Дон, Маф1, Новый"
+    assert "конференция открыта до начала дня 1 (01.12 12:00 МСК)" in plain(joined.text)
+
+
+def test_m15_an_extend_after_day_one_opened_tells_no_conference() -> None:
+    g = Game.moscow(options={"conference": "relay"})
+    g.gm("day 1", "+1h", "продлить 2ч")
+    r = g.run("day 1", "+3h")
+    assert not any(m.key.startswith(f"gm/{_id(g)}/conference") for m in r.run.messages)
+
+
+def test_m15_an_undone_extend_in_setup_tells_the_conference_the_time_back() -> None:
+    g = Game.moscow(options={"conference": "relay"})
+    g.gm("setup", "-3h", "продлить 2ч")
+    g.gm("setup", "-2h", "отмена")
+    undo = _id(g)
+    r = g.run("day 1", "+1h")
+    told = {m.to: plain(m.text) for m in r.run.messages if m.key.startswith(f"undo/{undo}/conference/")}
+    assert told == {who: "Начало дня 1 перенесено: конференция мафии открыта до 01.12 10:00 МСК." for who in MAFIA}

@@ -214,7 +214,8 @@ def test_c14_the_pm_advises_only_what_can_still_be_done() -> None:
     r = fold(g, reads, until=deadline + M)
     assert r.winner == "mafia"
     (said,) = [m.text for m in r.run.messages if m.key == "day 2/downtime/ГМ"]
-    assert said.endswith("за неявку никто не выбыл. Игра уже окончена: продлевать нечего."), said
+    # R-7 `nothing` (the Moscow default): nobody would have left for a missing vote, so none is said to be waived
+    assert said.endswith("перед сроком. Итог подведён как обычно. Игра уже окончена: продлевать нечего."), said
     assert "продлить" not in said
 
 
@@ -241,6 +242,8 @@ def test_c14_moscow_with_no_show_nothing_tells_the_gms_but_has_no_waiver_to_anno
     r = fold(g, reads)
     assert "No autokill" not in day_result(r)
     assert [m.key for m in r.run.messages if "downtime" in m.key] == ["day 1/downtime/ГМ"]
+    (pm,) = [m.text for m in r.run.messages if m.key == "day 1/downtime/ГМ"]
+    assert "before it. The result was resolved as usual. This day" in pm and "nobody left" not in pm, pm
 
 
 def test_c14_h4_a_repeat_agitator_still_leaves_at_a_disturbed_deadline() -> None:
@@ -295,6 +298,24 @@ def test_c14_r11_the_waiver_line_names_the_reason_the_waived_autokill_had(langua
     assert line in pages["h/day-1.html"].decode()
     day_line = next(x for x in pages["h/index.html"].decode().splitlines() if 'href="day-1.html"' in x)
     assert line in day_line  # the game page's list of days notes it on that day's line (stop 35)
+
+
+@pytest.mark.parametrize(("language", "silent", "said"), [
+    ("ru", (), "Итог подведён как обычно, но за неактивность (мало сообщений в игровой теме) никто не выбыл."),
+    ("en", (), "The result was resolved as usual, but nobody left for too few posts in the game thread."),
+    ("ru", ("Г6",), "Итог подведён как обычно, но ни за неявку, ни за неактивность (мало сообщений в игровой теме) "
+                    "никто не выбыл."),
+    ("en", ("Г6",), "The result was resolved as usual, but nobody left for not voting or for too few posts in the "
+                    "game thread."),
+])
+def test_c14_r11_the_gms_pm_names_the_reason_the_waived_autokill_had(language, silent, said) -> None:  # type: ignore[no-untyped-def]
+    """C-14 with R-11 (issue 28, stop 36's walk-through): the GMs' PM said «за неявку никто не выбыл» of an
+    autokill for too few posts; it names the reason as the result post's line does."""
+    reads = outage(before=50 * M, length=40 * M)
+    r = fold(_short_of_posts(language, silent), reads)
+    (pm,) = [m.text for m in r.run.messages if m.key == "day 1/downtime/ГМ"]
+    assert said in pm, pm
+    assert pm.count("Итог подведён" if language == "ru" else "The result was resolved") == 1
 
 
 def test_c14_r11_nobody_short_the_waiver_names_the_rules_in_force() -> None:

@@ -836,7 +836,7 @@ def test_C9_gm_undo_refused_after_a_deadline_passed():
     g.gm("day 1", "+1h", "модкилл М2")
     g.gm("night 1", "+1h", "отмена")
     r = g.run("night 1", "+2h")
-    assert "отмена невозможна" in r.pms("ГМ")[-1]
+    assert r.pms("ГМ")[-1].startswith("Нельзя отменить «модкилл М2»: после этой команды уже подведены итоги фазы.")
     assert r.died("М2") == ("day 1", "modkill")
 
 

@@ -59,11 +59,11 @@ def test_i28_14_setup_in_russian_unconfirmed_roles_and_a_role_pm_that_never_went
         w.tick()
         _ended_role_pm(w, "М3", "refused", "Пользователь запретил личные сообщения")
         out = _text(w, capsys)
-        assert out.startswith("g1: идёт, Подготовка, срок 01.12 10:00 МСК (через 22 ч)\n"), out
+        assert out.startswith("g1: идёт, подготовка, срок 01.12 10:00 МСК (через 22 ч)\n"), out
         assert "Не подтвердили роль: Дон, Маф1, Маф2, М1, М2, М3, М4, М5, М6" in out  # the sheriff confirmed
         assert "ЛС с ролью не ушло: М3 (форум отказал: Пользователь запретил личные сообщения)" in out
         assert "Застряло (форум отказал): ЛС игроку М3, попыток 1: Пользователь запретил личные сообщения" in out
-        assert "Последний тик: выполнен, Подготовка;" in out
+        assert "Последний тик: выполнен, подготовка;" in out
         assert not ENGLISH.search(out) and "{" not in out, out
     finally:
         w.close()
@@ -82,7 +82,7 @@ def test_i28_14_day_and_night_what_is_still_owed(tmp_path, capsys) -> None:  # t
             w.post("vote", nick, "Маф1")
         w.tick()
         out = _text(w, capsys)
-        assert "g1: идёт, День 1, срок 02.12 10:00 МСК (через 23 ч)" in out
+        assert "g1: идёт, день 1, срок 02.12 10:00 МСК (через 23 ч)" in out
         assert "Не проголосовали (8): Дон, Маф1, Маф2, М2, М3, М4, М5, М6" in out
         for at, step in STEPS[2:4]:  # the day's votes, the day resolved
             w.now = at
@@ -92,7 +92,7 @@ def test_i28_14_day_and_night_what_is_still_owed(tmp_path, capsys) -> None:  # t
         w.pm("Шериф", "проверка Дон")
         w.tick()
         out = _text(w, capsys)
-        assert "g1: идёт, Ночь 1, срок 02.12 22:00 МСК (через 11 ч)" in out
+        assert "g1: идёт, ночь 1, срок 02.12 22:00 МСК (через 11 ч)" in out
         # Маф1 was lynched; the sheriff's check is in, the Don's check and the team's shot are not
         assert "  Не сданы ночные ходы: Дон (проверка, выстрел); Маф2 (выстрел)\n" in out
         assert not ENGLISH.search(out), out
@@ -120,7 +120,7 @@ def test_i28_14_an_english_game_reads_in_english(tmp_path, capsys) -> None:  # t
         w.now = STARTED + timedelta(minutes=1)
         w.tick()
         out = to_text(dashboard(w.daemon.sessions, w.now, None, w.config))
-        assert out.startswith("g1: running, Setup, deadline 01.12 10:00 MSK (in 23 h)"), out
+        assert out.startswith("g1: running, setup, deadline 01.12 10:00 MSK (in 23 h)"), out
         assert "Roles not confirmed: Шериф, Дон" in out and "Outbox: " in out
         assert "Панель" not in to_html(dashboard(w.daemon.sessions, w.now, None, w.config)).decode()
     finally:
@@ -134,7 +134,7 @@ def test_i28_14_the_last_tick_and_the_page_time_are_in_the_games_zone() -> None:
             "since": "2026-12-01T07:00:00+00:00"}
     game = {"game": "g1", "lines": ["g1: running, Day 1"], "language": "en", "timezone": "UTC", "last_tick": tick}
     d = {"at": "2026-12-01T08:00:00+00:00", "games": [game]}
-    assert to_text(d).splitlines()[1] == "  Last tick: done, Day 1; 2 stored, 1 queued, 1 sent (so since 01.12 07:00 UTC)"
+    assert to_text(d).splitlines()[1] == "  Last tick: done, day 1; 2 stored, 1 queued, 1 sent (so since 01.12 07:00 UTC)"
     page = to_html(d).decode()
     assert "As of 01.12 08:00 UTC" in page and "(so since 01.12 07:00 UTC)" in page
     russian = dict(game, language="ru", timezone="Europe/Moscow", lines=["g1: идёт, День 1"])

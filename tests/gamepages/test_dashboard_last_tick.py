@@ -57,7 +57,7 @@ def test_dashboard_says_each_games_last_tick(tmp_path: Path, capsys) -> None:  #
         assert g["last_tick"]["since"] == (resolved + timedelta(minutes=2)).isoformat()  # the first quiet one
         assert main(["dashboard", "-c", str(w.config_path)], clock=lambda: w.now) == 0
         # in the game's language (issue 28 item 14)
-        assert "Последний тик: выполнен, Ночь 1; сохранено 0, в очередь 0, отправлено 0 (так с" in capsys.readouterr().out
+        assert "Последний тик: выполнен, ночь 1; сохранено 0, в очередь 0, отправлено 0 (так с" in capsys.readouterr().out
         # `dashboard -o` over the daemon's own file keeps what the next tick reads
         path = w.config.pages.dashboard
         assert main(["dashboard", "--json", "-c", str(w.config_path), "-o", str(path)], clock=lambda: w.now) == 0

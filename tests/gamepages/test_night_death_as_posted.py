@@ -20,8 +20,8 @@ from pagekit import site  # noqa: E402
 from forumbot.pages.site import GamePages  # noqa: E402
 from forumbot.parse.normalize import strip_markup  # noqa: E402
 
-WORDS = {"ru": ("Жертва этой ночи: М1.", "Ночь 1, жертва ночи", "Маф1 вне игры: День 1, повешение мафия", ("мафи", "маньяк")),
-         "en": ("Tonight's victim: М1.", "Night 1, victim of the night", "Маф1 out: Day 1, lynched mafia", ("mafia", "maniac"))}
+WORDS = {"ru": ("Жертва этой ночи: М1.", "ночь 1, жертва ночи", "Маф1 вне игры: день 1, повешение мафия", ("мафи", "маньяк")),
+         "en": ("Tonight's victim: М1.", "night 1, victim of the night", "Маф1 out: day 1, lynched mafia", ("mafia", "maniac"))}
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

@@ -21,10 +21,10 @@ from forumbot.pages.site import GamePages  # noqa: E402
 EXPECTED = {
     "ru": {"extra": "не голос: в посте не только ник игрока", "dead": "не голос: этот игрок вне игры",
            "limit": "не засчитан: смена сверх лимита", "replaced": "(вместо: М5)",
-           "out": "вне игры: День 1, повешение", "night": "вне игры: Ночь 1, жертва ночи"},
+           "out": "вне игры: день 1, повешение", "night": "вне игры: ночь 1, жертва ночи"},  # issue 28: lower case mid-sentence
     "en": {"extra": "not a vote: the post holds more than a player&#39;s name", "dead": "not a vote: that player is out of the game",
            "limit": "not counted: a change over the limit", "replaced": "(replacing М5)",
-           "out": "out: Day 1, lynched", "night": "out: Night 1, victim of the night"},
+           "out": "out: day 1, lynched", "night": "out: night 1, victim of the night"},
 }
 
 

@@ -40,7 +40,7 @@ def test_each_problem_is_named(tmp_path: Path) -> None:
     assert any(p.startswith("pages.folder:") for p in _problems(tmp_path, '[pages]\nurl = "https://m.example.org/"\n'))
     assert any(p.startswith("pages.vote_history:") for p in _problems(
         tmp_path, '[pages]\nfolder = "s"\nurl = "https://m.example.org/"\nvote_history = "never"\n'))
-    assert any("must not be under pages.folder" in p for p in _problems(
+    assert any("не должен лежать внутри pages.folder" in p for p in _problems(  # the GMs' language (issue 28)
         tmp_path, '[pages]\nfolder = "s"\nurl = "https://m.example.org/"\ndashboard = "s/d.txt"\n'))
     assert any(p.startswith("pages.colour:") for p in _problems(
         tmp_path, '[pages]\nfolder = "s"\nurl = "https://m.example.org/"\ncolour = 1\n'))
