@@ -215,8 +215,7 @@ def play_moscow(board: EmuBoard, game: EmuGame) -> dict[str, int]:
     assert sheriff and "Lucky_Strike — мафия" in sheriff[-1], sheriff
     for name in MAFIA:
         gm.pm(board.bot, game.name, f"модкилл {name}")
-    game.tick()
-    game.tick()
+    game.tick_until_ended()  # no idle tick after the end
     game.assert_town_won(gm)
     logins = [path for method, path in emu.requests
               if method == "POST" and path.removeprefix("index.php?/").startswith("login")]

@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 
 from boards import HANG_GUARD, Board, Member, live_required
+from fresh_store import STORE
+from stored_game import outbox_counts, stored_status
 from tick_summary import IDLE_SUMMARY
 
 # the role names of the role PMs («Ваша роль: шериф.»)
@@ -107,8 +109,7 @@ password_env = "{PASSWORD_ENV}"
 intervals = {{ {intervals} }}
 {forum_settings}
 """ + self._game_table(variant, roles, options, signup), encoding="utf-8")
-        done = self.cli("db", "upgrade")
-        assert done.returncode == 0, done.stderr
+        STORE.upgrade(self.db, lambda: self.cli("db", "upgrade"))  # a real `db upgrade` once a test process
         self.start()
 
     def _game_table(self, variant: str, roles: dict[str, str], options: str, signup: str | None = None) -> str:
@@ -176,6 +177,16 @@ options = {{ {options} }}
         done = self.cli("tick")
         assert done.returncode == 0, f"tick failed ({done.returncode}): {done.stderr[-3000:]}"
         return done.stdout + done.stderr
+
+    def tick_until_ended(self, most: int = 3) -> None:
+        """Tick until the store marks the game ended: its end folded and every message delivered (`game status`
+        says «окончена»), at most `most` ticks. Read in this process, not by a `game status` process a tick, and
+        no tick after the end: an ended game's tick reads and sends nothing (issue 28 item 2)."""
+        for _ in range(most):
+            out = self.tick()
+            if self.stored_status() == "ended":
+                return
+        raise AssertionError(f"{self.name} did not end in {most} ticks ({self.stored_status()}); the last tick: {out}")
 
     def settle(self, engine: str, most: int = 5) -> None:
         """Tick until a tick sends nothing, once every GM PM sent so far has taken effect (shown to the minute,
@@ -266,10 +277,21 @@ options = {{ {options} }}
             pms += len(texts)
         return len(posts), pms
 
+    @property
+    def db(self) -> Path:
+        """The game's SQLite store (the config's default: forumbot.db beside it), read in this process."""
+        return self.tmp / "forumbot.db"
+
+    def stored_status(self, name: str | None = None) -> str | None:
+        """This game's (or `name`'s) stored status, None before it is stored: read from the store, not through
+        a `game status` process (~0.6 s of CPU each, issue 28 item 2)."""
+        return stored_status(self.db, name or self.name)
+
     def assert_outbox_drained(self) -> None:
-        status = self.cli("game", "status", self.name)
-        outbox = next((ln for ln in status.stdout.splitlines() if ln.startswith("очередь сообщений:")), "")
-        assert status.returncode == 0 and re.fullmatch(r"очередь сообщений: отправлено \d+", outbox), status.stdout + status.stderr
+        """Every message the game queued was sent: its outbox holds rows, all of them sent (what `game status`
+        shows as «очередь сообщений: отправлено N» and nothing else), read from the store."""
+        counts = outbox_counts(self.db, self.name)
+        assert counts and set(counts) == {"sent"}, f"{self.name}'s outbox is not drained: {counts}"
 
     # --- how the board shows the bot's posts (issue 11, "Done means") ---------------------------------------
 
@@ -304,12 +326,14 @@ options = {{ {options} }}
 
     # --- the dispute tool on this very game (issue 11 item 10) ------------------------------------------------
 
-    def assert_export_replays(self) -> int:
+    def assert_export_replays(self, exported: Path | None = None) -> int:
         """`game export` then `replay --json` gives, byte for byte and at the same times, every message the
-        bot's fold produced in this game (its outbox rows of origin core), all of them sent. Returns how many."""
-        exported = self.tmp / f"{self.name}-export.json"
-        done = self.cli("game", "export", self.name, "-o", str(exported))
-        assert done.returncode == 0, done.stdout + done.stderr
+        bot's fold produced in this game (its outbox rows of origin core), all of them sent. Returns how many.
+        `exported`: the game's export the test has just made (no tick since), replayed instead of a second one."""
+        if exported is None:
+            exported = self.tmp / f"{self.name}-export.json"
+            done = self.cli("game", "export", self.name, "-o", str(exported))
+            assert done.returncode == 0, done.stdout + done.stderr
         done = self.run([sys.executable, "-m", "forumbot.cli.main", "replay", "--json", str(exported)])
         assert done.returncode == 0, done.stderr[-3000:]
         replayed = [(datetime.fromisoformat(m["at"]), m["where"], m["to"], m["text"])

@@ -151,8 +151,7 @@ def test_a_moscow_game_on_fluxbb(fluxbb_board, tmp_path):
     for name in MAFIA:
         gm.pm(board.bot, "g1", f"модкилл {name}")
     board.wait_past_a_pm()  # the GM's PMs folded by the next tick (C-1, C-9)
-    game.tick()
-    game.tick()
+    game.tick_until_ended()  # no idle tick after the end
     game.assert_town_won(gm)
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])

@@ -106,8 +106,7 @@ def test_a_free_hunt_game_on_mybb(mybb_board, tmp_path):
     gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
     gm.pm(board.bot, "g1", "модкилл \"Старый Мельник\"")
     board.wait_past_a_pm()  # the GM's PMs folded by the next tick (C-1, C-9)
-    game.tick()
-    game.tick()
+    game.tick_until_ended()  # no idle tick after the end
     game.assert_town_won(gm)
 
     posts, pms = game.assert_each_once(gm, [gm, *p.values()])

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from livegame import RU_ROLE, LiveGame
-from seasonkit import SIDE, between, check_standings, new_pms, pm_ids, tick_until_ended
+from seasonkit import SIDE, between, check_standings, new_pms, pm_ids
 from shared_clock import SharedClock
 
 pytestmark = pytest.mark.live
@@ -155,7 +155,7 @@ def test_a_season_of_two_games_on_mybb_each_from_its_sign_up_to_the_standings(my
     for name in seated_1:
         p[name].reply(vote, target if name == mafioso else mafioso)
     g1.end_phase(gm)
-    tick_until_ended(g1)
+    g1.tick_until_ended()
     g1.assert_town_won(gm)
     final = g1.game_text(gm).split("Итоговый подсчёт голосов", 1)[1]
     assert f"{mafioso} — 6" in final and "Автокилл" not in final.split("Игра окончена", 1)[0], final[:1500]
@@ -179,7 +179,7 @@ def test_a_season_of_two_games_on_mybb_each_from_its_sign_up_to_the_standings(my
     mafioso_2 = next(n for n in JOINERS_2 if roles_2[n] == "mafia")
     gm.pm(bot, "g2", f"модкилл {mafioso_2}")
     board.wait_past_a_pm()
-    tick_until_ended(g2)
+    g2.tick_until_ended()
     ending = g2.game_text(gm).split(OPENING)[2].split("Игра окончена: победа города!", 1)
     assert len(ending) == 2 and all(name in ending[1] for name in JOINERS_2), ending[-1][-1500:]
 

@@ -98,8 +98,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
         gm.pm(board.bot, "g1", "модкилл Lucky_Strike")
         gm.pm(board.bot, "g1", "модкилл \"Кот Баюн\"")
         board.wait_past_a_pm()
-        game.tick()
-        game.tick()
+        game.tick_until_ended()  # no idle tick after the end
         game.assert_town_won(gm)
         ticks = _files(site)
         assert '"winner": "town"' in ticks["g1/game.json"].decode()
@@ -110,7 +109,7 @@ def test_pages_on_phpbb_with_image_size_limits(phpbb_pages_board, tmp_path):
                          str(tmp_path / "replayed")])
         assert done.returncode == 0, done.stderr[-2000:]
         assert _files(tmp_path / "replayed") == ticks, "replay --pages differs from the folder the ticks wrote"
-        game.assert_export_replays()  # the posts too, links and picture included
+        game.assert_export_replays(exported)  # the posts too, links and picture included: the same export
 
         thread = f"{board.base_url.rstrip('/')}/viewtopic.php?p={result.id}#p{result.id}"
         for width, size in WIDTHS.items():

@@ -31,8 +31,9 @@ from pathlib import Path
 import pytest
 
 from livegame import RU_ROLE, LiveGame
-from seasonkit import SIDE, between, check_standings, ended_at, new_pms, pm_ids, tick_until_ended
+from seasonkit import SIDE, between, check_standings, ended_at, new_pms, pm_ids
 from shared_clock import SharedClock
+from stored_game import seats as stored_seats
 
 pytestmark = pytest.mark.live
 
@@ -71,7 +72,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     for name, member in p1.items():
         role = RU_ROLE[ROLES_1.get(name, "civilian")]
         assert any(f"Ваша роль: {role}." in t for t in new_pms(member, bot, set())), f"{name}: no role PM"
-    assert "не начата" in g2.cli("game", "status", "g2").stdout  # the season's next game waits for g1 (S-5)
+    assert g2.stored_status() is None  # the season's next game waits for g1, not stored yet (S-5)
 
     # Setup: confirmations; the GM pauses, speaks, resumes and opens Day 1, all in one minute (C-9)
     for member in p1.values():
@@ -104,7 +105,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     p["Lucky_Strike"].pm(bot, "g1", "убить Маша")
     gm.pm(bot, "g1", "модкилл Lucky_Strike")
     board.wait_past_a_pm()
-    tick_until_ended(g1)
+    g1.tick_until_ended()
     text = g1.game_text(gm)
     assert "Игра окончена: победа города!" in text and "Зерно жеребьёвки" in text, text[-1500:]
     g1_status = g1.cli("game", "status", "g1").stdout
@@ -119,14 +120,14 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     g1_ended = ended_at(g1, "g1")
     g2.tick()
     if clock.now() < g1_ended + GAP:  # this tick ran before the gap was over: nothing may have opened
-        assert "не начата" in g2.cli("game", "status", "g2").stdout
+        assert g2.stored_status() is None
         assert len(gm.posts_by(g1.game_topic, bot)) == posts_before
     clock.move_past(g1_ended + GAP)
     g2.tick()
     posted = [post.text for post in gm.posts_by(g2.game_topic, bot)[posts_before:]]
     assert len(posted) == 1 and posted[0].startswith("Набор в игру: московская мафия"), posted
     assert "Нужно 7" in posted[0] and "«+»" in posted[0] and "«запас»" in posted[0], posted[0]
-    assert "g2: идёт" in g2.cli("game", "status", "g2").stdout
+    assert g2.stored_status() == "running"
     assert len(gm.posts_by(vote, bot)) == vote_before and not new_pms(gm, bot, seen_gm)
 
     # S-1, S-2: the first join is listed at once; the changes after it are held for `list_every` (S-2), then listed
@@ -157,7 +158,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     assert "Набор закрыт" not in g2.game_text(gm)
 
     p[JOINERS[6]].reply(g2.game_topic, "+")  # the seventh join closes the sign-up (close_when_full, S-3)
-    g2.tick()
+    setup_tick = g2.tick()
     text = g2.game_text(gm)
     closed = text.split("Набор закрыт", 1)[1]
     for name in JOINERS:
@@ -185,8 +186,8 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     assert all(name in fresh[2] for name in JOINERS) and LEAVER not in fresh[2], fresh[2]
     assert SAY not in fresh[2] and "Наступил день" not in fresh[2] and "приостановлена" not in fresh[2], fresh[2]
     assert len(gm.posts_by(vote, bot)) == vote_before
-    status = g2.cli("game", "status", "g2").stdout
-    assert "фаза: подготовка" in status and "в игре (7)" in status, status
+    assert "g2: подготовка;" in setup_tick, setup_tick  # the tick's summary: g2's phase (C-1's Setup)
+    assert sorted(stored_seats(g2.db, "g2")) == sorted(JOINERS), "Setup's seats are not the seven who joined (S-3)"
 
     # S-4: the GM's `замена Шарик` offers his seat to the reserve; Kapitan Vrungel takes it with `принимаю`
     gm.pm(bot, "g2", f"замена {REPLACED}")
@@ -235,7 +236,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     # Night 1: the GM modkills the last of the mafia: the town wins
     gm.pm(bot, "g2", f"модкилл {last_mafioso}")
     board.wait_past_a_pm()
-    tick_until_ended(g2)
+    g2.tick_until_ended()
     ending = g2.game_text(gm).split(OPENING)[2].split("Игра окончена: победа города!", 1)
     assert len(ending) == 2 and all(name in ending[1] for name in seated), ending[-1][-1500:]
 

@@ -62,10 +62,7 @@ def test_a_season_of_two_games_with_a_killed_tick_on_xenforo_2_3(tmp_path, capsy
         assert "Наступила ночь 1" in game.game_text()
         game.pm("Lucky_Strike", "убить Маша", subject)
         game.pm(GM, "модкилл Lucky_Strike", "g1: 3")
-        for _ in range(3):
-            game.tick()
-            if game.cli("game", "status", "g1").stdout.startswith("g1: окончена"):
-                break
+        game.tick_until_ended("g1")
         assert "Игра окончена: победа города!" in game.game_text()
 
         # game 2 in the same threads: conversations of its own subject, Setup to the end by modkills
@@ -84,10 +81,7 @@ def test_a_season_of_two_games_with_a_killed_tick_on_xenforo_2_3(tmp_path, capsy
         assert game.game_text().split("Игра начинается. Игроки:")[2].count("Наступил день 1") == 1
         game.pm(GM, "модкилл ёжик", "g2: 2")
         game.pm(GM, "модкилл Незнайка", "g2: 3")
-        for _ in range(3):
-            game.tick()
-            if game.cli("game", "status", "g2").stdout.startswith("g2: окончена"):
-                break
+        game.tick_until_ended("g2")
         assert game.game_text().count("Игра окончена: победа города!") == 2
         posts, pms = game.assert_each_once()
         logins = [r for m, r in xf.board.requests if (m, r) == ("POST", "login/login")]
