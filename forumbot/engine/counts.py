@@ -162,8 +162,7 @@ def post_count(w: Work, at: datetime) -> bool:
         return partial
     g.last_count = text
     post(w, at, Where.VOTE, w.tb.t.guide.with_game_link(text, w.tb.setup.game_url), key)
-    if not w.quiet:
-        w.computed.append((key, at))
+    w.computed.append((key, at))
     return partial
 
 

@@ -37,24 +37,14 @@ def to_gms(w: Work, at: datetime, text: str, key: str) -> None:
 def post_opening(w: Work, at: datetime, text: str, key: str) -> None:
     """Issue 11 item 6: a phase opening at a deadline is announced in the post with that deadline's results,
     so a board's flood limit or MyBB's merging of consecutive posts cannot split or delay them."""
-    pool = (w.capture if w.capture is not None else []) if w.quiet else list(w.messages.values())
-    last = next((m for m in reversed(pool) if m.where is Where.GAME), None)
+    last = next((m for m in reversed(w.messages.values()) if m.where is Where.GAME), None)
     if last is None or last.at != at or not last.key.endswith("/result"):
         post(w, at, Where.GAME, text, key)
         return
-    joined = replace(last, text=w.tb.t.v.post(last.text, text))
-    if w.quiet:
-        assert w.capture is not None  # `last` came from it
-        w.capture[w.capture.index(last)] = joined
-    else:
-        w.messages[last.key] = joined
+    w.messages[last.key] = replace(last, text=w.tb.t.v.post(last.text, text))
 
 
 def emit(w: Work, msg: Message) -> None:
-    if w.quiet:
-        if w.capture is not None:
-            w.capture.append(msg)
-        return
     key = msg.key
     n = 1
     while key in w.messages:

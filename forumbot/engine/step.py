@@ -58,10 +58,9 @@ def _handle(w: Work, inp: Input) -> None:
         return
     if inp.where is Where.PM:
         if parse.account_key(inp.author) in tb.gm_accounts:
-            before = None if w.quiet else summary(w.g)
+            before = summary(w.g)
             command(w, inp, handle)
-            if before is not None:  # the override log's state before and after (C-9), without a fold more
-                w.commands.append((inp.id, before, summary(w.g)))
+            w.commands.append((inp.id, before, summary(w.g)))  # the override log's state before and after (C-9)
         elif (offer := offer_to(w, inp.author)) is not None:  # S-4: a reserve player offered a seat
             answer_offer(w, inp, offer)
         else:
@@ -82,14 +81,10 @@ def _after_the_end(w: Work, inp: Input) -> None:
     tb = w.tb
     w.log.append(f"after the end: {inp.where} from {inp.author} ignored")
     gm = inp.where is Where.PM and inp.author.casefold() in tb.gm_accounts
-    if gm and not w.quiet:
-        w.commands.append((inp.id, summary(w.g), summary(w.g)))
     if not gm:
         return
-    if w.quiet:
-        # an undo's refold ended the game before this command: it no longer does anything (C-9)
-        w.rederived[inp.id] = tb.t.gm.command_refused("game_ended")
-    elif isinstance(parse.parse_command(inp.text, w.matcher(), everyone=[],
+    w.commands.append((inp.id, summary(w.g), summary(w.g)))
+    if isinstance(parse.parse_command(inp.text, w.matcher(), everyone=[],
                                         parse_vote=lambda text: parse_vote_words(w, text)), Status):
         # a GM asking after the end is told how it ended, with every role (issue 17 item 13)
         pm(w, inp.at, inp.author, status_text(w, roles=True), f"gm/{inp.id}")

@@ -24,8 +24,7 @@ def resolve(w: Work, at: datetime) -> None:
     g = w.g
     ph = g.phase
     g.resolutions += 1
-    if not w.quiet:
-        w.resolved.append((ph.label, at))
+    w.resolved.append((ph.label, at))
     marked = mark(w, at)
     if ph.kind == "setup":
         start_day_one(w, at)
@@ -67,18 +66,16 @@ def advance_to(w: Work, t: datetime) -> None:
             g.reminded.add(kind)
             with w.knowing(w.tb.resolved.get(kind)):  # C-13: the posts read by when the daemon first reminded
                 remind_posts(w, at)
-            if not w.quiet:
-                w.computed.append((kind, at))
+            w.computed.append((kind, at))
         elif kind.startswith("remind"):
             g.reminded.add(kind)
             with w.knowing(w.tb.resolved.get(kind)):  # C-13: the votes read by when the daemon first reminded
                 remind(w, at, kind)
-            if not w.quiet:
-                w.computed.append((kind, at))
+            w.computed.append((kind, at))
 
 
 def recount_until(w: Work, t: datetime) -> None:
-    """The counts due up to `t`, for an undo's refold (quiet): deadlines cannot fall there (the undo is
+    """The counts due up to `t`, for an undo's refold: deadlines cannot fall there (the undo is
     refused then) and reminders are owed, not re-derived, so they go out once the undo is done."""
     g = w.g
     ph = g.phase

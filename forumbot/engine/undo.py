@@ -1,6 +1,8 @@
 """C-9's undo by refold: from the Game saved before the last override, the inputs handled since are folded again
-without it, quietly; what then turns out otherwise is told (C-9 amended). An undo met while folding again (a
-second undo walking back two) undoes anew what it finds. Its refusals are checks on values: the saved Game's
+without it, a plain fold on a Work of its own (`refold`: its messages are its own, nothing marks it as a refold);
+then each GM command's verdict on the refold is compared with what it was told, and only what turned out
+otherwise is told, with what the command now sends (C-9 amended). An undo met while folding again (a second
+undo walking back two) is an undo like any other: it undoes anew what it finds. Its refusals are checks on values: the saved Game's
 deadline, the resolutions since, and the refolded Game's deadline.
 
 Nothing is undone past a resolution, so each one settles the stack (state.py's `settled`): of what it held only
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import islice
 from types import MappingProxyType
-from typing import Callable
+from typing import Callable, Sequence
 
 from forumbot.engine.conference import conference_moved
 from forumbot.engine.majority import check_majority
@@ -63,11 +65,7 @@ def override(before: Game, rewrites: int, index: int, resolutions: int, name: st
 def answer(w: Work, inp: Input, text: str) -> None:
     """The reply to a GM command; its first line is how the command turned out, which an undo may change."""
     pm(w, inp.at, inp.author, text, f"gm/{inp.id}")
-    verdict = text.split("\n", 1)[0]
-    if w.quiet:
-        w.rederived[inp.id] = verdict
-    else:
-        w.g.told[inp.id] = verdict
+    w.g.told[inp.id] = text.split("\n", 1)[0]
 
 
 def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) -> None:
@@ -92,15 +90,13 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
         answer(w, inp, t.gm.undo_refused(why, last.said))
         return
     assert before is not None  # else `why` refused it
-    kept = (freeze(w.g), len(w.log), dict(w.rederived), dict(w.redo_msgs))
+    kept = freeze(w.g)
     offers = w.g.reserve.offers  # S-4: those the undone `замена НИК` made are withdrawn
     g = w.g
     g.overrides.pop()
-    # The inputs between the command and this undo are handled again; an undo met while redoing (a
-    # second undo walking back two) must find the indexes of the inputs it re-handles, not the last one.
-    current = w.current_index()
-    # The undone command is never given again, not even by an earlier undo re-handled below, whose own
-    # redo reaches back past it; the undos in between find anew what they undo.
+    current = w.current_index()  # this undo's own input: the draft's last
+    # The undone command is never given again, not even by an earlier undo handled again below, whose own
+    # refold reaches back past it; the undos in between find anew what they undo.
     for k in range(last.index + 1, current):
         g.voids.pop(g.inputs[k].id, None)
     g.voids[g.inputs[current].id] = g.inputs[last.index].id
@@ -108,34 +104,16 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
     out_before = {sid for sid, seat in g.seats.items() if not seat.alive}
     nicks_before = {sid: seat.nick for sid, seat in g.seats.items()}
     clock_before = (g.phase.label, g.phase.deadline, g.paused_at is not None)
-    w.g = _from(before, last, g)
-    outer = (w.quiet, w.redo_at, w.capture)
-    w.quiet = True
-    try:
-        for k in range(last.index + 1, current + 1):
-            for _, post_edited in (e for e in w.g.edits if e[0] == k):
-                edited(w, post_edited.id, post_edited.author)  # C-11 edits that came in between, again
-                check_majority(w, post_edited.edited_at or post_edited.at)  # R-12 as the fold checked it
-            w.capture = None
-            # the counts between are re-derived too, in their order with the inputs: the grid and what the
-            # last count showed are then those of the game without the override (C-9)
-            recount_until(w, inp.at if k == current else w.g.inputs[k].at)
-            if k < current and w.g.inputs[k].id not in w.g.voids.values():
-                w.redo_at = k
-                w.capture = []
-                handle(w, w.g.inputs[k])
-                w.redo_msgs[w.g.inputs[k].id] = w.capture
-    finally:
-        w.quiet, w.redo_at, w.capture = outer
-    ph = w.g.phase
-    if w.g.paused_at is None and ph.kind != "ended" and ph.deadline <= inp.at:
+    told = dict(g.told)  # what each GM command was told before the refold answers it again
+    r, said = refold(w, _from(before, last, g), g.inputs[last.index + 1:current + 1], handle)
+    ph = r.g.phase
+    if r.g.paused_at is None and ph.kind != "ended" and ph.deadline <= inp.at:
         # Refolded, a later pause or extend no longer holds and the phase's deadline is behind us.
-        w.g = thaw(kept[0])
-        del w.log[kept[1]:]
-        w.rederived, w.redo_msgs = kept[2], kept[3]
+        w.g = thaw(kept)
         answer(w, inp, t.gm.undo_refused("undo_deadline_passed", last.said))
         return
-    g = w.g
+    w.g = g = r.g
+    w.log += r.log
     w.log.append(
         f"override by {gm} at {inp.at.isoformat()}: undo {last.name}; before: {state_before}; after: {state_line(g)}"
     )
@@ -160,18 +138,52 @@ def undo(w: Work, inp: Input, gm: str, handle: Callable[[Work, Input], None]) ->
             pm(w, inp.at, nicks_before[sid], t.guide.replacement_undone(seat.nick), f"unseated/{inp.id}/{sid}")
     withdrawn(w, offers, inp.at, f"undo/{inp.id}/withdrawn")
     answer(w, inp, t.gm.undo_done(last.name) + "\n" + status_text(w))
-    if not w.quiet:
-        tell_rederived(w, inp)
+    tell_rederived(w, inp, told, said)
+
+
+def refold(w: Work, draft: State, since: Sequence[Input], handle: Callable[[Work, Input], None]
+           ) -> tuple[Work, dict[str, list[Message]]]:
+    """The fold of the inputs `since` the undone override, up to the undo (their last), on `draft` (the Game saved
+    before it, `_from`): a Work of its own, whose messages are its own. Returns it, with what handling each input
+    again sent (by input id). An undo met here (a second undo walking back two) is an undo like any other."""
+    r = Work(w.tb, draft, now=w.now)
+    said: dict[str, list[Message]] = {}
+    undo_input = since[-1]
+    first = len(draft.inputs)
+    for k, again in enumerate(since, first):
+        for _, post_edited in (e for e in r.g.edits if e[0] == k):
+            edited(r, post_edited.id, post_edited.author)  # C-11 edits that came in between, again
+            check_majority(r, post_edited.edited_at or post_edited.at)  # R-12 as the fold checked it
+        # the counts between are re-derived too, in their order with the inputs: the grid and what the
+        # last count showed are then those of the game without the override (C-9)
+        recount_until(r, undo_input.at if again is undo_input else again.at)
+        r.g.inputs.append(again)
+        if again is not undo_input and again.id not in r.g.voids.values():
+            start = len(r.messages)
+            handle(r, again)
+            said[again.id] = _as_sent(r, start)
+    return r, said
+
+
+def _as_sent(r: Work, start: int) -> list[Message]:
+    """The messages `r` took from its `start`-th on, each under the key it was sent with (`emit` numbers a key
+    met twice: the numbering is the outbox's, done again when a message goes out)."""
+    out = []
+    for msg in islice(r.messages.values(), start, None):
+        base, sep, n = msg.key.rpartition("#")
+        out.append(replace(msg, key=base) if sep and n.isdigit() and base in r.messages else msg)
+    return out
 
 
 def _from(before: Game, last: Override, now: State) -> State:
-    """The draft to fold again from: the saved Game, with what the fold keeps whatever is undone (the inputs and
-    edits handled, the undos' voids, the verdicts told, the clock, the overrides left) and the reminders sent
+    """The draft to fold again from: the saved Game, with what the fold keeps whatever is undone (the inputs up to
+    the undone command's, the edits, the undos' voids, the verdicts told, the clock, the overrides left) and the reminders sent
     since (the players have them). Its vote posts and aliases are the first of the draft's, each post or alias
     changed in place since then back as it was (`Override`)."""
     draft = thaw(before)
     for name in KEPT:
         setattr(draft, name, getattr(now, name))
+    draft.inputs = now.inputs[:last.index + 1]  # the refold appends the others as it handles them (refold)
     draft.clock = now.clock
     draft.reminded |= now.reminded
     draft.posts, draft.runoff_posts = now.posts[:last.posts], now.runoff_posts[:last.runoff_posts]
@@ -184,24 +196,21 @@ def _from(before: Game, last: Override, now: State) -> State:
     return draft
 
 
-def tell_rederived(w: Work, undo_input: Input) -> None:
-    """C-9 (amended): a later GM command that the undo made turn out otherwise is told to the GMs and the
-    thread, and what it now does (a replacement's role PM, a modkill's post) goes out."""
+def tell_rederived(w: Work, undo_input: Input, told: dict[str, str], said: dict[str, list[Message]]) -> None:
+    """C-9 (amended): a later GM command that the undo made turn out otherwise than it was `told` is told to the
+    GMs and the thread, and what it now does (`said` on the refold: a replacement's role PM, a modkill's post)
+    goes out."""
     t = w.tb.t
     for prior in w.g.inputs:
-        if prior is None:  # out of any undo's reach since a resolution (a tip's, checkpoint.trimmed)
+        if prior is None or prior.id not in said:  # not handled again (trimmed: checkpoint.trimmed; or voided)
             continue
-        verdict = w.rederived.get(prior.id)
-        if verdict is None or verdict == w.g.told.get(prior.id):
+        verdict = w.g.told.get(prior.id)
+        if verdict is None or verdict == told.get(prior.id):
             continue
-        w.g.told[prior.id] = verdict
         key = f"undo/{undo_input.id}/rederived/{prior.id}"
         to_gms(w, undo_input.at, t.gm.rederived(prior.at, prior.text, verdict), key)
         post(w, undo_input.at, Where.GAME, t.gm.rederived_post(prior.at, verdict), f"{key}/post")
         w.log.append(f"undo {undo_input.id}: GM command {prior.id} now: {verdict}")
-        for msg in w.redo_msgs.get(prior.id, []):
+        for msg in said[prior.id]:
             if msg.key != f"gm/{prior.id}":  # its answer is the notice above
                 emit(w, replace(msg, at=undo_input.at))
-    w.rederived.clear()
-    w.redo_msgs.clear()
-

@@ -1,8 +1,8 @@
 """One fold's working context: the Table, the draft Game one step writes to, and what the steps said.
 
 Nothing here outlives the fold (engine/fold.py) or the step (engine/step.py) that made it. Messages and the log
-are effects, not game state: an undo's refold (C-9) collects its messages aside (`quiet`, `capture`) and tells
-only what turned out otherwise."""
+are effects, not game state: an undo's refold (C-9) is a fold on a Work of its own, whose messages are only
+compared with what was told (engine/undo.py); no field here says that a fold is a refold."""
 
 from __future__ import annotations
 
@@ -25,11 +25,6 @@ class Work:
     g: State
     messages: dict[str, Message] = field(default_factory=dict)  # by outbox key, in order
     log: list[str] = field(default_factory=list)
-    quiet: bool = False  # an undo's refold: nothing is said, what would be is captured
-    capture: list[Message] | None = None
-    redo_at: int | None = None  # index in g.inputs of the input an undo's refold is handling again
-    rederived: dict[str, str] = field(default_factory=dict)  # GM command id -> how it turns out on refold
-    redo_msgs: dict[str, list[Message]] = field(default_factory=dict)  # what handling each again would send
     # C-13: (where, input id) -> (the phase it missed, its stamp); a post and a PM may share an id
     late: dict[tuple[Where, str], tuple[str, datetime]] = field(default_factory=dict)
     resolved: list[tuple[str, datetime]] = field(default_factory=list)  # each phase resolved, with when
@@ -85,5 +80,6 @@ class Work:
             self.known_by = outer
 
     def current_index(self) -> int:
-        """Index in g.inputs of the input being handled (an undo handles earlier ones again)."""
-        return self.redo_at if self.redo_at is not None else len(self.g.inputs) - 1
+        """Index in g.inputs of the input being handled: the draft's last (an undo's refold holds the inputs only up
+        to the one it handles, as the fold does)."""
+        return len(self.g.inputs) - 1
