@@ -236,16 +236,20 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     until = started - timedelta(seconds=ctx.config.grace_seconds)
     mark = quiet.mark(view, game, game_id, until) if view is not None and not (
         outcome.stored or behind or skipped or any(held for _, held in waiting)) else None
+    # C-14: every tick's successful read, recorded as soon as the tick knows it folds (a quiet game's goes with the
+    # other quiet games' at the forum's end): before the inbox is read when there is no mark, after it when a PM
+    # the inbox brought (or its failure) spoils the mark
+    if mark is None:
+        record_now(ctx.sessions, game_id, started, _grace(game))
+    pms = inbox.report.pms_stored.get(inbox.name, 0)
+    inbox.before_fold(ctx, adapter, game_id, until)
     if mark is not None:
-        pms = inbox.report.pms_stored.get(inbox.name, 0)
-        inbox.before_fold(ctx, adapter, game_id, until)
         if inbox.error is None and inbox.report.pms_stored.get(inbox.name, 0) == pms:
             quiet_outcome = quiet.quiet(game, game_id, mark, until, _grace(game))  # C-14: its read recorded too
             outcome.phase, outcome.delivery = quiet_outcome.phase, quiet_outcome.delivery
             outcome.held_back, outcome.held_until = quiet_outcome.held_back, quiet_outcome.held_until
             return
-    record_now(ctx.sessions, game_id, started, _grace(game))  # C-14: every tick's successful read
-    inbox.before_fold(ctx, adapter, game_id, until)
+        record_now(ctx.sessions, game_id, started, _grace(game))
     if inbox.error is not None:
         raise inbox.error
     known_phase = reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome,
