@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Sequence
 
+from sqlalchemy.orm import Session
+
 from forumbot.config.types import GameConfig
 from forumbot.cycle.context import Context, GameOutcome
 from forumbot.engine.checkpoint import Tip
@@ -36,7 +38,7 @@ from forumbot.outbox.restore import BEHIND, behind_stream
 from forumbot.outbox.store import Delivery
 from forumbot.store.checkpoints import load_tip
 from forumbot.store.game import default_fold
-from forumbot.store.quiet import ForumRows, forum_rows, game_view, quiet_stream
+from forumbot.store.quiet import ForumRows, forum_pms, forum_rows, game_view, quiet_stream
 from forumbot.store.reads import record_reads
 from forumbot.store.records import seen_stream, set_cursor, topic_stream
 
@@ -107,6 +109,7 @@ class QuietForum:
         self.key = config_key(ctx)
         self._rows: ForumRows | None = None
         self.reads: list[tuple[int, timedelta]] = []
+        self._pms: dict[int, tuple[tuple[int, int, int] | None, ...]] = {}  # game id -> the PMs before its fold
 
     def usable(self, game: GameConfig) -> bool:
         return self.ctx.fold is default_fold and (self.ctx.config.pages is None or not game.publish)
@@ -140,10 +143,17 @@ class QuietForum:
             outcome.held_until = min(later) + timedelta(seconds=self.ctx.config.grace_seconds)
         return outcome
 
+    def folding(self, session: Session, game_id: int) -> None:
+        """A game's fold is about to load its inputs: the forum's PMs as they are then (one query), for its mark."""
+        self._pms[game_id] = forum_pms(session, self.forum_id)
+
     def remember(self, view: GameView | None, game: GameConfig, game_id: int, setup: GameSetup,
                  inputs: Sequence[Input], result: GameRun, until: datetime, stored: Tip | None = None) -> None:
         """After a game's full tick that ended well: its mark, when the tick leaves one (else the old one goes).
-        `stored`: the tip this tick stored, if it stored one (the stored row holds the same value: not read back)."""
+        `stored`: the tip this tick stored, if it stored one (the stored row holds the same value: not read back).
+        No mark either when the forum's PMs are not those the fold's load found (`folding`): another process's
+        tick read the inbox meanwhile, and the mark would vouch for a PM this fold never saw."""
+        pms = self._pms.pop(game_id, None)
         self._rows = None  # the tick may have written what other games' fingerprints read
         if not self.usable(game) or setup.signup is not None or result.result.winner is not None \
                 or result.phase == "signup cancelled":
@@ -161,6 +171,9 @@ class QuietForum:
             next_at = next_moment(tip.until, [q[0] for q in tip.pending], late, result, until,
                                   timed[0] if timed else None)
             rows = forum_rows(session, self.forum_id, only=(game_id, game.threads, game.name))
+            if rows.pms() != pms:
+                set_cursor(session, self.forum_id, quiet_stream(game_id), "")
+                return
             mark = QuietMark(rows.fingerprint(game_id, game.name, game.threads, self.key), until, next_at,
                              result.phase, tuple(sorted(m.at for m in result.messages if m.at > until)))
             set_cursor(session, self.forum_id, quiet_stream(game_id), mark.dumps())

@@ -255,14 +255,14 @@ def _cycle(ctx: Context, adapter: ForumAdapter, game: GameConfig, game_id: int, 
     known_phase = reread_before_deadline(ctx, adapter, game, game_id, forum_id, started, until, outcome,
                                          waiting=waiting)
     saved: list[Tip] = []  # the tips this tick's folds stored
-    setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, started, saved)
+    setup, inputs, gm_commands, result, sent = _fold_stored(ctx, adapter, game_id, until, started, saved, quiet)
     if inbox.state == "skipped" and phase_value(result) != known_phase:
         # the fold would move the phase on a tick that left the inbox unread: read it, and fold again on it
         log.info("%s: the phase moves (%s); reading the inbox before it does", game.name, result.phase)
         inbox.read(ctx, adapter)
         if inbox.error is not None:
             raise inbox.error
-        setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until, started, saved)
+        setup, inputs, gm_commands, result, _ = _fold_stored(ctx, adapter, game_id, until, started, saved, quiet)
     closed_at = closed_early(known_phase, result)
     if closed_at is not None:
         # C-11 for a day a GM closed early: its posts are re-read now, as at a deadline, and the fold redone
@@ -337,7 +337,7 @@ def _setup_json(ctx: Context, game_id: int) -> str:
 
 
 def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datetime,
-                 started: datetime, saved: list[Tip]):
+                 started: datetime, saved: list[Tip], quiet: QuietForum):
     """The game's stored setup and inputs folded up to `until`, once the accounts its GM commands name are
     checked (the answers are stored with the PMs, so the fold is the same in a replay). The inputs are read from
     the game's tip on: only those it did not see, when the store shows those it saw unchanged (issue 19). Also
@@ -347,6 +347,7 @@ def _fold_stored(ctx: Context, adapter: ForumAdapter, game_id: int, until: datet
     if ctx.fold is default_fold:
         with ctx.sessions.begin() as session:
             stored, mark, enqueued = load_marked_tip(session, game_id)
+            quiet.folding(session, game_id)  # the forum's PMs before the fold reads them, for its quiet mark
         tip = (stored, Mark.loads(mark))
     setup, inputs, gm_commands = _load(ctx, game_id, tip)
     changed, written = check_accounts(ctx, adapter, game_id, gm_commands)

@@ -43,6 +43,10 @@ class ForumRows:
     outbox: dict[int, tuple[tuple[Any, ...], ...]]  # game id -> (status, offer, rows, largest id)
     resolutions: dict[int, tuple[int, int]]  # game id -> (rows, largest id)
 
+    def pms(self) -> tuple[tuple[int, int, int] | None, ...]:
+        """The forum's PMs, as `forum_pms` reads them."""
+        return tuple(self.inputs.get((kind, "")) for kind in _PM_KINDS)
+
     def fingerprint(self, game_id: int, name: str, topics: Sequence[str], config_key: str) -> str:
         """The fingerprint of what game `game_id` (named `name`, reading `topics`) folds, under a config."""
         offers = sorted((game, *group) for game, groups in self.outbox.items() for group in groups if group[1])
@@ -85,6 +89,15 @@ def forum_rows(session: Session, forum_id: int, only: tuple[int, Sequence[str], 
         resolutions={game: (count, last) for game, count, last in
                      session.execute(resolutions.group_by(ResolutionRow.game_id))},
     )
+
+
+def forum_pms(session: Session, forum_id: int) -> tuple[tuple[int, int, int] | None, ...]:
+    """The forum's PMs as `ForumRows.pms` gives them (rows, largest id, version sum of each kind), in one query."""
+    found = {kind: (count, last, int(versions)) for kind, count, last, versions in session.execute(
+        select(InputRow.kind, func.count(), func.max(InputRow.id), func.coalesce(func.sum(InputRow.version), 0))
+        .where(InputRow.forum_id == forum_id, InputRow.kind.in_(_PM_KINDS), InputRow.topic == "")
+        .group_by(InputRow.kind))}
+    return tuple(found.get(kind) for kind in _PM_KINDS)
 
 
 def game_view(session: Session, game_id: int, forum_id: int, streams: Sequence[str]) -> tuple[str | None, dict[str, str]]:

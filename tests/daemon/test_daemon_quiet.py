@@ -11,6 +11,7 @@ from daemon_world import STARTED, World, game_toml
 from sqlalchemy import event, select
 
 from forumbot.store.models import ReadSpanRow
+from forumbot.store.records import INBOX, forum_id, get_cursor, set_cursor, store_pms
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
 
@@ -55,3 +56,35 @@ def test_a_quiet_game_still_resolves_its_deadline(tmp_path):
     assert w.tick().games[0].phase == "setup"  # quiet
     w.now = STARTED + timedelta(days=2)  # past Setup's deadline: Day 1 opens with no new input
     assert w.tick().games[0].phase.startswith("day")
+
+
+def test_a_pm_another_process_stores_after_a_games_fold_is_not_in_its_mark(tmp_path):
+    """Another tick of the forum (cron starting one while this one runs) may read the inbox while this tick's later
+    games are played: a PM it stores after a game's fold was not in that fold, so that game is left no mark and its
+    next tick folds the PM (the player's confirmation is answered)."""
+    w = World(tmp_path, games=game_toml("g1", prefix="a_") + game_toml("g2", prefix="b_"))
+    for name in ("g1", "g2"):
+        w.start(name)
+    for minutes in (1, 2, 3):
+        w.now = STARTED + timedelta(minutes=minutes)
+        w.tick()
+    w.now += timedelta(minutes=1)
+    w.post("game", "a_М1", "Всем привет", game="g1")
+    pms = len(w.bot_pms())
+    stored: list[int] = []
+
+    def other_process_reads_the_inbox(point: str) -> None:  # after g1's fold, before the forum's end
+        if point == "after_outbox" and not stored:
+            w.pm("a_М1", "подтверждаю")
+            with w.daemon.sessions.begin() as session:
+                forum = forum_id(session, "main", "memory")
+                found, cursor = w.forum.fetch_pms(after=get_cursor(session, forum, INBOX))
+                stored.append(store_pms(session, forum, found, w.now))
+                set_cursor(session, forum, INBOX, cursor)
+
+    w.tick(other_process_reads_the_inbox)
+    assert stored == [1] and len(w.bot_pms()) == pms
+    w.now += timedelta(minutes=1)
+    w.tick()
+    assert [to for to, _, _ in w.bot_pms()[pms:]] == ["a_М1"]
+    w.close()
