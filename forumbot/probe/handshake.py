@@ -90,9 +90,11 @@ def reply_flow(adapter: Any, thread: str, language: str = "ru") -> Flow:
     if not can(adapter, PREVIEW):
         return Flow(name, UNVERIFIED, t["handshake.reply_unverified"])
     try:
-        adapter.preview_reply(thread, t["handshake.preview"])
+        previewed = adapter.preview_reply(thread, t["handshake.preview"])
     except ForumError as e:
         return Flow(name, FAILING, str(e))
+    if previewed is False:  # the board's version previews in a way no source shows: nothing was sent
+        return Flow(name, UNVERIFIED, t["handshake.reply_unverified"])
     return Flow(name, VERIFIED, t["handshake.reply_previewed"])
 
 
