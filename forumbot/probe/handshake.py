@@ -83,7 +83,7 @@ def lock_flow(adapter: Any, thread: str, wanted: bool, language: str = "ru") -> 
 
 def reply_flow(adapter: Any, thread: str, language: str = "ru") -> Flow:
     """Whether the bot can reply in `thread`: the reply form sent through the engine's preview, which posts nothing
-    (phpBB's, MyBB's, SMF's, PunBB/FluxBB's, XenForo's: the adapters' PREVIEW); «не проверено» where a reply cannot
+    (phpBB's, MyBB's, SMF's, PunBB/FluxBB's, XenForo's, vBulletin 3.8's: the adapters' PREVIEW); «не проверено» where a reply cannot
     be checked without posting one (issue 28 item 4)."""
     t = _texts(language)
     name = f"reply:{thread}"
