@@ -8,7 +8,21 @@ class ForumbotError(Exception):
 
 
 class SetupError(ForumbotError):
-    """A game that breaks a setup rule: wrong player count, unknown role, duplicate nickname, bad cast."""
+    """A game that breaks a setup rule: wrong player count, unknown role, duplicate nickname, bad cast.
+
+    str() is the English. One made by `told` also names its text in the texts tables (`key`, with `params`), so
+    the config's problems say it in the GMs' language (issue 28): the rules import no texts."""
+
+    key: str = ""
+    params: dict[str, object] = {}
+
+    @classmethod
+    def told(cls, key: str, english: str, **params: object) -> "SetupError":
+        """The error whose text is `key` in the texts tables; `english` is the en table's template for it
+        (tests/test_issue28_setup_texts.py holds the two the same)."""
+        error = cls(english.format(**params))
+        error.key, error.params = key, params
+        return error
 
 
 class TranscriptError(ForumbotError):

@@ -9,23 +9,32 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Mapping
 
 from forumbot.errors import UnsafeName
+from forumbot.texts import TABLES
 
 MAX_NAME_LENGTH = 64
-NAME_RULE = (f"1 to {MAX_NAME_LENGTH} characters, each a letter, a digit, '-' or '_' (Cyrillic letters too), "
-             "not starting with '-'")
+ENGLISH = TABLES["en"]  # the command line's and a transcript's language; the config's is its GMs' (issue 28)
+
+
+def name_rule(t: Mapping[str, str] = ENGLISH) -> str:
+    """What a name may be, in the language of `t`."""
+    return t["name.rule"].format(most=MAX_NAME_LENGTH)
+
+
+NAME_RULE = name_rule()
 _NAME = re.compile(r"(?!-)[\w-]{1,%d}" % MAX_NAME_LENGTH)  # \w: Unicode letters, digits and '_'
 
 
-def name_problem(name: object) -> str | None:
-    """Why `name` cannot be a path component, or None when it can."""
+def name_problem(name: object, t: Mapping[str, str] = ENGLISH) -> str | None:
+    """Why `name` cannot be a path component (in the language of `t`), or None when it can."""
     if not isinstance(name, str):
-        return f"a name is a string, got {type(name).__name__}"
+        return t["name.not_string"].format(type=type(name).__name__)
     if _NAME.fullmatch(name):
         return None
     shown = repr(name) if len(name) <= 2 * MAX_NAME_LENGTH else repr(name[:MAX_NAME_LENGTH]) + "…"
-    return f"{shown} cannot be a name: {NAME_RULE}"
+    return t["name.refused"].format(shown=shown, rule=name_rule(t))
 
 
 def checked_name(name: object, where: str) -> str:

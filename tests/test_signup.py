@@ -317,8 +317,8 @@ def test_s2_the_sign_up_takes_the_casts_count_moscow_10_free_hunt_from_signup_pl
 
 @pytest.mark.parametrize("variant, extra, problem", [
     ("free_hunt", "", "games.autumn.signup.players: не задано: сколько игроков берёт набор"),
-    ("free_hunt", "players = 11", "Free Hunt is played by 12 to 17 players, got 11 (H-1)"),
-    ("moscow", "players = 9", "the Moscow variant needs exactly 10 players, got 9 (M-1)"),
+    ("free_hunt", "players = 11", "в «Свободную охоту» играют от 12 до 17 игроков, а здесь 11 (H-1)"),  # issue 28
+    ("moscow", "players = 9", "в московском варианте ровно 10 игроков, а здесь 9 (M-1)"),
     ("moscow", "list_every = 0", "games.autumn.signup.list_every: должно быть больше 0"),
     ("moscow", "opens = 2026-12-11T10:00:00", "games.autumn.signup.closes: должно быть позже opens"),
     ("moscow", "close_when_ful = true", "games.autumn.signup.close_when_ful: неизвестный параметр"),

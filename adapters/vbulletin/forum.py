@@ -26,14 +26,14 @@ from typing import Any, Iterator
 from lxml import etree
 
 from adapters.html.dom import (
-    clean_text, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text,
+    clean_text, find, find_form, form_action, form_fields, meta_refresh_url, select, select_one, text,
 )
 from adapters.html.forms import HtmlForms
 from adapters.html.forum import HtmlForum
 from adapters.html.profile import HtmlProfile, frozen_map
 from adapters.html.topics import HtmlTopics
 from adapters.vbulletin.profile import VBULLETIN
-from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, ReplyId
+from forumbot.forum.adapter import ForumPM, ForumPost, LOCK, OWN_PM, PREVIEW, ReplyId
 from forumbot.errors import FormRejected, LoginRequired, PageFormatChanged, PmNotAllowed, PostQueued
 from forumbot.forum.http_page import Page
 
@@ -108,7 +108,7 @@ class VbulletinForum(HtmlForum):
     printthread=True)`; the zone is the one the board shows the bot's account (vB prints none)."""
     forms_type = VbulletinForms
     topics_type = VbulletinTopics
-    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK}
+    CAPABILITIES = HtmlForum.CAPABILITIES | {OWN_PM, LOCK, PREVIEW}
 
     engine = "vbulletin"
     profile: HtmlProfile = VBULLETIN
@@ -191,6 +191,47 @@ class VbulletinForum(HtmlForum):
             raise PostQueued(f"vbulletin: the reply awaits a moderator's approval ({target})")
         self.forms.raise_for_errors(result, flood_action="post")
         raise PageFormatChanged("vbulletin: reply gave neither a post id nor an error")
+
+    def preview_reply(self, topic: str, text: str) -> bool:
+        """The full reply form (newreply.php?do=newreply, never the quick reply's: from there vB's preview only
+        opens the full editor, checking nothing) sent with its Preview Post button (`preview`), as vB 3.8.11's
+        sources do it (hanson-tapatalk/dbdvb388): newreply.php refuses a closed thread or a member without reply
+        rights with standard_error before any form; the preview runs build_new_post's checks (the message's length;
+        no flood check while previewing) and returns before the duplicate check and the save, then shows the form
+        again under the newpost_preview table: td.alt1 holding the message, or, with errors, the same cell with
+        <!--POSTERROR--> and the errors' list. False, nothing sent, where the board is not 3.8 (its generator mark):
+        4.2's preview template is in no source read, so its answer could not be told from a changed page. The
+        handshake's reply flow (issue 28 item 4); a refusal is a ForumError in the board's words."""
+        return self.with_login(lambda: self._preview_reply(topic, text))
+
+    def _preview_reply(self, topic: str, text: str) -> bool:
+        tid = self.topic_id(topic)
+        page = self.get(self.url("reply", topic=tid))
+        form = find_form(page.tree(), _FULL_REPLY_FORM, "message")
+        if form is None:
+            form = self.forms.form(page, "reply")  # the error page's words (a closed thread, no permission)
+        if select_one(page.tree(), "meta[name='generator'][content^='vBulletin 3.8']") is None:
+            log.info("vbulletin: the reply preview is verified on 3.8 only; thread %s's board is not 3.8", tid)
+            return False
+        spec = self.profile.forms["reply"]
+        result = self.forms.submit(page, "reply", {spec.fields["message"]: text}, action="read", form=form,
+                                   submit="preview")
+        tree = result.tree()
+        after = find_form(tree, _FULL_REPLY_FORM, "message")
+        # $postpreview: the tables above the form again (the page's navbar tables are too, holding neither)
+        tables = find(after, "preceding::table[contains(concat(' ', normalize-space(@class), ' '), ' tborder ')]") \
+            if after is not None else []
+        cells = [cell for table in tables for cell in select(table, "td.alt1")]
+        errors = [c for c in cells if any(isinstance(n, etree._Comment) and "POSTERROR" in (n.text or "")
+                                          for n in c.iter(etree.Comment))]
+        if errors:
+            self.forms.raise_for_text(" ".join(clean_text(li) for c in errors for li in select(c, "ol li")))
+        wanted = " ".join(text.split())
+        if result.status == 200 and any(wanted in " ".join(clean_text(c).split()) for c in cells):
+            return True
+        if after is None and self.forms.error_text(result):
+            self.forms.raise_for_errors(result)  # a standard_error page in the form's place (a bad token)
+        raise PageFormatChanged(f"vbulletin: the reply preview of thread {tid} showed no preview ({result.url})")
 
     # --- PMs --------------------------------------------------------------------------------------------------
 
@@ -296,6 +337,10 @@ class VbulletinForum(HtmlForum):
             return
         self.forms.raise_for_errors(result)
 
+
+
+# newreply.php's full editor form; the quick reply form is `vbform` too (its id qrform)
+_FULL_REPLY_FORM = "form[name='vbform'][action*='newreply.php']:not(#qrform)"
 
 
 def _show_cursor(after: str | None) -> str | None:

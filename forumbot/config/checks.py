@@ -16,7 +16,7 @@ from forumbot.model import GameSetup
 from forumbot.options import closest
 from forumbot.forum.adapter import ThreadAddressProblem
 from forumbot.forum.registry import adapter_factory, constructor_from_config, engine_class
-from forumbot.texts import TABLES
+from forumbot.texts import TABLES, setup_said
 from forumbot.game import run
 
 
@@ -39,7 +39,7 @@ def write_example(path: Path, force: bool = False, language: str = "ru") -> None
 
 
 def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = None) -> list[str]:
-    """Problems the rules see in each configured game: player count, roles, cast."""
+    """Problems the rules see in each configured game: player count, roles, cast, each in its game's language."""
     problems = []
     for game in config.games.values():
         forum = config.forums[game.forum]
@@ -47,7 +47,7 @@ def check_setups(config: Config, validate: Callable[[GameSetup], None] | None = 
         try:
             (validate or core_validate)(setup)
         except SetupError as e:
-            problems.append(f"games.{game.name}: {e}")
+            problems.append(f"games.{game.name}: {setup_said(e, TABLES[game.language])}")
     return problems
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Mapping
 
 from forumbot.config.forums import default_board_zones, parse_forum
 from forumbot.config.games import parse_game
@@ -31,16 +32,18 @@ def default_database_url(config_path: Path) -> str:
 def load_config(path: str | Path) -> Config:
     """Read and validate `path`; raise ConfigError naming every problem found."""
     path = Path(path)
+    # issue 28: the file unread, its games' language is not known yet: said in Russian, the games' default, and
+    # in English, each once (the reader's own words once, after both)
     try:
         raw = tomllib.loads(read_utf8(path))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file (write an example with `forumbot init`)") from None
+        raise ConfigError(f"{path}: {in_both('config.file.missing')}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(f"{path}: {in_both('config.file.toml')}: {e}") from None
     except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e}") from None
+        raise ConfigError(f"{path}: {in_both('config.file.unreadable')}: {e}") from None
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{path}: {describe_bad_utf8(e)}") from None
+        raise ConfigError(f"{path}: {in_both('config.file.utf8', **bad_utf8(e))}") from None
     problems: list[str] = []
     config = _parse(path, raw, problems)
     if problems:
@@ -54,9 +57,18 @@ def read_utf8(path: Path) -> str:
     return path.read_bytes().decode("utf-8")
 
 
-def describe_bad_utf8(e: UnicodeDecodeError) -> str:
-    line = e.object[:e.start].count(b"\n") + 1
-    return f"not UTF-8: byte 0x{e.object[e.start]:02x} on line {line} (save the file as UTF-8)"
+def bad_utf8(e: UnicodeDecodeError) -> dict[str, int]:
+    """The first byte that is not UTF-8 and its line: the params of the text `config.file.utf8`."""
+    return {"byte": e.object[e.start], "line": e.object[:e.start].count(b"\n") + 1}
+
+
+def describe_bad_utf8(e: UnicodeDecodeError, t: Mapping[str, str] = TABLES["en"]) -> str:
+    return t["config.file.utf8"].format(**bad_utf8(e))
+
+
+def in_both(key: str, **params: object) -> str:
+    """A text in Russian, then in English: for a file whose language cannot be known before it is read."""
+    return " / ".join(TABLES[language][key].format(**params) for language in ("ru", "en"))
 
 
 _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",
@@ -86,7 +98,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
     games_raw = top.get("games", dict, {}, required=True) or {}
     forums = {}
     for name, table in forums_raw.items():
-        if (problem := name_problem(name)) is not None:
+        if (problem := name_problem(name, t)) is not None:
             problems.append(f"forums: {problem}")  # it names a state file (.handshake-NAME.json)
         if not isinstance(table, dict):
             problems.append(f"forums.{name}: {t['config.expected_table']}")
@@ -96,7 +108,7 @@ def _parse(path: Path, raw: dict, problems: list[str]) -> Config | None:
         problems.append(f"forums: {t['config.no_forums']}")
     games = {}
     for name, table in games_raw.items():
-        if (problem := name_problem(name)) is not None:
+        if (problem := name_problem(name, t)) is not None:
             problems.append(f"games: {problem}")  # it names the game's folder of the public pages
         if not isinstance(table, dict):
             problems.append(f"games.{name}: {t['config.expected_table']}")

@@ -13,6 +13,7 @@ from forumbot.errors import SetupError
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure, defaults
 from forumbot.rules.moscow import PLAYERS as MOSCOW_PLAYERS
+from forumbot.texts import setup_said
 
 SIGNUP_KEYS = {"thread", "opens", "closes", "close_when_full", "players", "list_every", "extend", "refused",
                "offer_hours", "rules"}
@@ -85,7 +86,7 @@ def _seats(r: Reader, variant: str, options: Mapping[str, Any]) -> int | None:
     try:
         configure(get_variant(variant), options).cast(count, options)
     except SetupError as e:
-        r.problem("players", r.t["config.signup_cannot"].format(count=count, why=e))
+        r.problem("players", r.t["config.signup_cannot"].format(count=count, why=setup_said(e, r.t)))
         return None
     return count
 

@@ -29,13 +29,15 @@ def draw_seats(setup: GameSetup) -> dict[str, Seat]:
         check_name(nick, "player")
         folded = parse.normalize(nick)
         if not folded:
-            raise SetupError(f"empty nickname {nick!r}")
+            raise SetupError.told("setup.rule.empty_nick", "empty nickname {nick!r}", nick=nick)
         if folded in seen:
-            raise SetupError(f"duplicate nickname {nick!r} (same as {seen[folded]!r})")
+            raise SetupError.told("setup.rule.duplicate_nick", "duplicate nickname {nick!r} (same as {same!r})", nick=nick,
+                                  same=seen[folded])
         seen[folded] = nick
     for p in setup.players:
         if p.role is not None and p.role not in variant.roles:
-            raise SetupError(f"role {p.role} does not exist in the {variant.name} variant (player {p.nick})")
+            raise SetupError.told("setup.rule.role_variant", "role {role} does not exist in the {variant} variant (player {nick})",
+                                  role=p.role, variant=variant.name, nick=p.nick)
     given = [p.role for p in setup.players if p.role is not None]
     if len(given) == len(nicks):
         variant.check_cast(given, setup.options)
@@ -76,7 +78,8 @@ def number_option(options: Mapping[str, object], name: str, default: float, low:
     value = options.get(name, default)
     # the bounds compare first: NaN fails them, and math on a 400-digit int would raise OverflowError
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise SetupError(f"option {name} must be a number from {low:g} to {high:g}, not {value!r}")
+        raise SetupError.told("setup.rule.number_option", "option {name} must be a number from {low:g} to {high:g}, not {got!r}",
+                              name=name, low=low, high=high, got=value)
     return float(value)
 
 
@@ -91,9 +94,11 @@ def check_schedule(setup: GameSetup) -> None:
     for name, length in (("day_hours", sched.day), ("night_hours", sched.night), ("runoff_hours", sched.runoff)):
         if not timedelta() < length <= MAX_PHASE:
             hours, most = length / timedelta(hours=1), MAX_PHASE / timedelta(hours=1)
-            raise SetupError(f"{name} must be more than 0 and at most {most:g}, not {hours:g}")
+            raise SetupError.told("setup.rule.phase_length", "{name} must be more than 0 and at most {most:g}, not {hours:g}",
+                                  name=name, most=most, hours=hours)
     if sched.start.year > LATEST_START or (sched.setup_opens is not None and sched.setup_opens.year > LATEST_START):
-        raise SetupError(f"start {sched.start.isoformat()} is too far in the future")
+        raise SetupError.told("setup.rule.start_far", "start {start} is too far in the future",
+                              start=sched.start.isoformat())
 
 
 def check_name(name: str, what: str) -> None:

@@ -67,7 +67,8 @@ def make_table(setup: GameSetup) -> Table:
     options = dict(setup.options)
     edited_votes = str(options.get("edited_votes", "void"))
     if edited_votes not in ("void", "first_seen"):
-        raise SetupError(f"option edited_votes must be 'void' or 'first_seen', not {edited_votes!r} (C-11)")
+        raise SetupError.told("setup.rule.edited_votes",
+                              "option edited_votes must be 'void' or 'first_seen', not {got!r} (C-11)", got=edited_votes)
     check_schedule(setup)
     # Bounded here too, whatever config validation let through (a transcript bypasses it): a count every
     # 0 minutes would never let the timeline move on, and 1e308 overflows (issue 7 item 19).
@@ -83,7 +84,7 @@ def make_table(setup: GameSetup) -> Table:
     gm_accounts = frozenset(parse.account_key(gm) for gm in setup.gms)
     clash = sorted(nick for nick in seats if parse.account_key(nick) in gm_accounts)
     if clash:
-        raise SetupError(f"{', '.join(sorted(clash))} cannot be both a GM and a player")
+        raise SetupError.told("setup.rule.gm_player", "{names} cannot be both a GM and a player", names=", ".join(clash))
     roles: dict[str, Role] = {sid: seat.role for sid, seat in seats.items()}
     return Table(
         setup=setup, variant=variant, t=texts, options=MappingProxyType(options), edited_votes=edited_votes,

@@ -110,7 +110,8 @@ CONFERENCE = "conference"
 # refuses. Where the adapter has it, the conference is locked after the PM that closes it (outbox/locks.py)
 CLOSE_CONVERSATION = "close_conversation"
 # preview_reply(topic, text): the reply form sent through its preview button, nothing posted (a ForumError in the
-# board's words when the form or the preview is refused): the handshake's reply flow (issue 28 item 4)
+# board's words when the form or the preview is refused; False where the board's version previews in a way no source
+# shows, nothing sent: «не проверено»): the handshake's reply flow (issue 28 item 4)
 PREVIEW = "preview_reply"
 THREAD_PAGE = "thread_page"  # thread_page(topic, number) -> (posts, pages): an API engine's page, for `probe`
 

@@ -83,16 +83,18 @@ def lock_flow(adapter: Any, thread: str, wanted: bool, language: str = "ru") -> 
 
 def reply_flow(adapter: Any, thread: str, language: str = "ru") -> Flow:
     """Whether the bot can reply in `thread`: the reply form sent through the engine's preview, which posts nothing
-    (phpBB's, MyBB's, SMF's, PunBB/FluxBB's, XenForo's: the adapters' PREVIEW); «не проверено» where a reply cannot
+    (phpBB's, MyBB's, SMF's, PunBB/FluxBB's, XenForo's, vBulletin 3.8's: the adapters' PREVIEW); «не проверено» where a reply cannot
     be checked without posting one (issue 28 item 4)."""
     t = _texts(language)
     name = f"reply:{thread}"
     if not can(adapter, PREVIEW):
         return Flow(name, UNVERIFIED, t["handshake.reply_unverified"])
     try:
-        adapter.preview_reply(thread, t["handshake.preview"])
+        previewed = adapter.preview_reply(thread, t["handshake.preview"])
     except ForumError as e:
         return Flow(name, FAILING, str(e))
+    if previewed is False:  # the board's version previews in a way no source shows: nothing was sent
+        return Flow(name, UNVERIFIED, t["handshake.reply_unverified"])
     return Flow(name, VERIFIED, t["handshake.reply_previewed"])
 
 

@@ -14,7 +14,8 @@ def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name]
     except KeyError:
-        raise SetupError(f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}") from None
+        raise SetupError.told("setup.rule.variant", "unknown variant {name!r}; known: {known}", name=name,
+                               known=", ".join(sorted(VARIANTS))) from None
 
 
 __all__ = ["DayOutcome", "Kill", "NightMoves", "NightReport", "RoleTeam", "Seat", "Variant", "VARIANTS", "get_variant"]

@@ -55,9 +55,8 @@ class FreeHunt:
 
     def allowed(self, n_players: int) -> tuple[tuple[int, bool], ...]:
         if n_players not in CASTS:
-            raise SetupError(
-                f"Free Hunt is played by {min(CASTS)} to {max(CASTS)} players, got {n_players} (H-1)"
-            )
+            raise SetupError.told("setup.rule.fh_players", "Free Hunt is played by {low} to {high} players, got {n} (H-1)",
+                                  low=min(CASTS), high=max(CASTS), n=n_players)
         return CASTS[n_players]
 
     def cast(self, n_players: int, options: Mapping[str, object]) -> list[Role]:
@@ -67,9 +66,10 @@ class FreeHunt:
         # H-1: the options pick the cast of the row they name; one option alone picks the first that fits it.
         mafia, maniac = options.get("mafia"), options.get("maniac")
         if "mafia" in options and (isinstance(mafia, bool) or not isinstance(mafia, int)):
-            raise SetupError(f"option mafia must be a whole number, not {mafia!r} (H-1)")
+            raise SetupError.told("setup.rule.fh_mafia", "option mafia must be a whole number, not {got!r} (H-1)", got=mafia)
         if "maniac" in options and not isinstance(maniac, bool):
-            raise SetupError(f"option maniac must be true or false, not {maniac!r} (H-1)")
+            raise SetupError.told("setup.rule.fh_maniac", "option maniac must be true or false, not {got!r} (H-1)",
+                                  got=maniac)
         fits = [
             c for c in allowed
             if ("mafia" not in options or c[0] == mafia) and ("maniac" not in options or c[1] == maniac)

@@ -73,7 +73,9 @@ def house_rules(variant: str, options: Mapping[str, Any]) -> HouseRules:
     found = house_findings(variant, options)
     if found:
         option, _, _, clause = found[0]
-        raise SetupError(f"{option}: not playable in the {variant} variant with these options ({clause})")
+        raise SetupError.told("setup.rule.not_playable",
+                              "{option}: not playable in the {variant} variant with these options ({clause})",
+                              option=option, variant=variant, clause=clause)
     changes = options.get("vote_changes", base.vote_changes)
     return HouseRules(
         vote_changes=None if changes == "unlimited" else changes,
@@ -150,7 +152,8 @@ def cast_roles(variant: str, cast: Mapping[str, int], n_players: int) -> list[Ro
     """R-10: the full cast for n players (Moscow deals the Don as a mafioso: the mafia choose him, M-1)."""
     lo, hi = CAST_PLAYERS
     if not lo <= n_players <= hi:
-        raise SetupError(f"option cast plays {lo} to {hi} players, got {n_players} (R-10)")
+        raise SetupError.told("setup.rule.cast_players", "option cast plays {low} to {high} players, got {n} (R-10)",
+                              low=lo, high=hi, n=n_players)
     full = {"don": 1, "sheriff": 1, "doctor": 1, "maniac": 0}
     counts = Counter({Role(r): cast.get(r, full.get(r, 0)) for r in CAST_ROLES[variant]})
     if variant == "moscow":
@@ -160,10 +163,10 @@ def cast_roles(variant: str, cast: Mapping[str, int], n_players: int) -> list[Ro
     bad = sum(1 for r in roles if ROLE_TEAM[r] is not Team.TOWN)
     mafia = sum(1 for r in roles if ROLE_TEAM[r] is Team.MAFIA)
     if special > n_players or mafia < 1 or n_players - bad <= bad:
-        raise SetupError(
-            f"option cast {dict(cast)} with {n_players} players needs at least one mafia member and more town"
-            f" than bad players (R-10)"
-        )
+        raise SetupError.told(
+            "setup.rule.cast_balance",
+            "option cast {cast} with {n} players needs at least one mafia member and more town than bad players (R-10)",
+            cast=dict(cast), n=n_players)
     return roles
 
 

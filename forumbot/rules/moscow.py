@@ -42,7 +42,8 @@ class Moscow:
         if self.house.cast is not None:
             return cast_roles(self.name, self.house.cast, n_players)
         if n_players != PLAYERS:
-            raise SetupError(f"the Moscow variant needs exactly {PLAYERS} players, got {n_players} (M-1)")
+            raise SetupError.told("setup.rule.moscow_players", "the Moscow variant needs exactly {exactly} players, got {n} (M-1)",
+                                  exactly=PLAYERS, n=n_players)
         return [Role.CIVILIAN] * 6 + [Role.SHERIFF] + [Role.MAFIA] * 3
 
     def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
@@ -70,14 +71,15 @@ class Moscow:
                 if n > want[role] + (want[Role.DON] if role is Role.MAFIA else 0):
                     raise SetupError(f"option cast has {want[role]} {role}, {n} given (R-10)")
             if counts[Role.MAFIA] + counts[Role.DON] > want[Role.MAFIA] + want[Role.DON]:
-                raise SetupError("option cast has fewer mafia members than given (R-10)")
+                raise SetupError.told("setup.rule.cast_fewer_mafia", "option cast has fewer mafia members than given (R-10)")
             return
         limits = {Role.CIVILIAN: 6, Role.SHERIFF: 1, Role.DON: 1}
         for role, limit in limits.items():
             if counts[role] > limit:
                 raise SetupError(f"the Moscow cast has {limit} {role}, {counts[role]} given (M-1)")
         if counts[Role.MAFIA] + counts[Role.DON] > 3:
-            raise SetupError("the Moscow cast has 3 mafia members (2 mafia and the don), more given (M-1)")
+            raise SetupError.told("setup.rule.moscow_mafia",
+                                  "the Moscow cast has 3 mafia members (2 mafia and the don), more given (M-1)")
 
     def abilities(self, role: Role) -> frozenset[MoveKind]:
         return ABILITIES.get(role, frozenset())

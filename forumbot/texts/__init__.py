@@ -9,7 +9,7 @@ give a player a gender. Formatting is the board's own (BBCode or Markdown), thro
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from forumbot.errors import SetupError
@@ -32,6 +32,12 @@ def gm_language(languages: Sequence[str]) -> str:
     """The language the GMs' own tools speak (check-config, probe; issue 28 item 4), given their games' languages:
     English when every game is played in English, else Russian, the games' default."""
     return "en" if languages and all(lang == "en" for lang in languages) else "ru"
+
+
+def setup_said(error: SetupError, t: Mapping[str, str]) -> str:
+    """A setup the rules refuse, in the language of `t` where the error names its text (SetupError.told; issue
+    28: "Free Hunt is played by 12 to 17 players" in a Russian GM's check-config), else as raised."""
+    return t[error.key].format(**error.params) if error.key else str(error)
 
 def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
               spoiler: str = "") -> "Texts":

@@ -182,7 +182,7 @@ BAD = [  # in the GMs' language, the game's (Russian); issue 28: option, forum-t
     ("R-6 tie runoff outside Moscow (issue 12)", with_options('tie = "coin"'),
      "games.g1.options.tie: допустимо: 'runoff' или 'nobody' или 'all' или 'first_reached'; а здесь 'coin' (R-6)"),
     ("R-10 cast with too much mafia for the players (issue 12)", with_options("cast = { mafia = 5, don = 1 }"),
-     "games.g1: option cast {'mafia': 5, 'don': 1} with 10 players needs at least one mafia member"),
+     "games.g1: опции cast {'mafia': 5, 'don': 1} на 10 игроков нужен хотя бы один член мафии"),  # issue 28
     ("R-3 colour format without colours (issue 12)", with_options('vote_format = "color"'),
      "games.g1.options.vote_colors: для vote_format = 'color' нужен список цветов (R-3)"),
 ]
@@ -203,7 +203,8 @@ def test_issue7_item19_a_config_that_is_not_utf8_is_one_line(tmp_path, capsys):
     path.write_bytes(config_toml(game_toml("g1")).encode("utf-8").replace(b"grace_seconds", b"grace\xffseconds"))
     assert main(["check-config", "-c", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err == f"forumbot: {path}: not UTF-8: byte 0xff on line 2 (save the file as UTF-8)\n"
+    assert err == (f"forumbot: {path}: не UTF-8: байт 0xff в строке 2 (сохраните файл в UTF-8) / "  # issue 28
+                   "not UTF-8: byte 0xff on line 2 (save the file as UTF-8)\n")
 
 
 def test_issue7_item20_an_unset_password_variable_is_named_offline(tmp_path, capsys, monkeypatch):
@@ -315,7 +316,7 @@ def test_issue7_item19_a_lone_surrogate_in_the_config_is_one_line(tmp_path, caps
     path = write(tmp_path, config_toml(game_toml("g1", start=FUTURE, gms=("\\ud800",))))
     assert main(["check-config", "-c", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"forumbot: {path}: not valid TOML: ") and err.count("\n") == 1
+    assert err.startswith(f"forumbot: {path}: не TOML / not valid TOML: ") and err.count("\n") == 1  # issue 28
 
 
 @pytest.mark.parametrize("engine", ["smf", "punbb", "mybbru", "vbulletin"])

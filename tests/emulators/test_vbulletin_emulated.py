@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from adapters.vbulletin.forum import VbulletinForum
-from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PostQueued
+from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
+from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, reply_flow
+from forumbot.texts import en, ru
 from vbulletin import VBulletin
 
 BOT, PASSWORD = "GM_Bot", "пароль-бота"
@@ -250,3 +252,88 @@ def test_issue28_item4_no_permission_to_send_pms_is_refused_in_vbs_words(vb):
                                            r"permission to access this page.*quota above 0"):
         adapter(vb).send_pm("Маша", "Роль", "текст")
     assert vb.pms_from(BOT) == []
+
+
+def _sent_forms(board: VBulletin) -> list[dict[str, str]]:
+    forms: list[dict[str, str]] = []
+    board.after_request = lambda req, resp: forms.append(req.form) if req.method == "POST" else None
+    return forms
+
+
+def test_issue28_item4_vb38s_reply_form_is_verified_through_its_own_preview_and_nothing_is_posted():
+    """vB 3.8.11's newreply.php with `preview` (hanson-tapatalk/dbdvb388): the full form (do=newreply) sent with its
+    Preview Post button, never sbutton; the answer shows the message in newpost_preview's td.alt1; no post, and no
+    flood timer (the preview skips the flood check), so a real reply right after goes out at once."""
+    clock = Clock()
+    board = VBulletin(BOT, PASSWORD, version="3.8", clock=clock)
+    board.clock_ = clock
+    board.thread(7, "Мафия: день 1")
+    board.add_post(7, "Маша", "первое")
+    with board:
+        bot = adapter(board)
+        bot.login()
+        sent = _sent_forms(board)
+        before = len(board.posts)
+        flow = reply_flow(bot, "7")
+        assert (flow.status, flow.said) == (VERIFIED, ru.T["handshake.reply_previewed"]), flow
+        (form,) = sent
+        assert form["message"] == ru.T["handshake.preview"] and "preview" in form and "sbutton" not in form
+        assert "fromquickreply" not in form  # the full editor's form, not the quick reply's
+        assert len(board.posts) == before
+        bot.reply("7", "итоги дня")
+        assert board.posts[-1].text == "итоги дня" and clock.slept == []
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_issue28_item4_a_closed_thread_fails_in_the_boards_words_and_nothing_is_sent(version):
+    """newreply.php refuses a closed thread with standard_error(threadclosed) before any form (newreply.php 123-130):
+    the flow is failing in the board's words, and the preview is never sent."""
+    clock = Clock()
+    board = VBulletin(BOT, PASSWORD, version=version, clock=clock)
+    board.clock_ = clock
+    board.thread(7, "Мафия: день 1")
+    board.closed.add(7)
+    with board:
+        bot = adapter(board)
+        bot.login()
+        sent = _sent_forms(board)
+        flow = reply_flow(bot, "7", "en")
+        assert flow.status == FAILING and "Эта тема закрыта" in flow.said, flow
+        assert sent == []
+
+
+@pytest.mark.parametrize("vb", ["3.8"], indirect=True)
+def test_issue28_item4_vb38s_preview_refuses_a_too_short_message_in_its_words(vb):
+    """build_new_post runs pre_save for a preview: `tooshort` comes back in construct_errors' table (POSTERROR) in the
+    preview's place, and nothing is posted."""
+    before = len(vb.posts)
+    with pytest.raises(FormRejected, match="too short"):
+        adapter(vb).preview_reply("7", "a")
+    assert len(vb.posts) == before
+
+
+@pytest.mark.parametrize("vb", ["3.8"], indirect=True)
+def test_issue28_item4_a_vb38_answer_without_the_preview_is_no_verification(vb, monkeypatch):
+    """The form again with no preview table (a style without it, or quick reply's switch to the full editor): not
+    taken as verified."""
+    monkeypatch.setattr(vb, "preview_table", lambda message: "")
+    with pytest.raises(PageFormatChanged, match="showed no preview"):
+        adapter(vb).preview_reply("7", ru.T["handshake.preview"])
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_issue28_item4_vb42s_reply_stays_unverified_and_sends_nothing(language):
+    """4.2's newpost_preview template is in no source read: the reply form is opened (a closed thread would be
+    refused there), the preview never sent, and the flow says «не проверено»."""
+    clock = Clock()
+    board = VBulletin(BOT, PASSWORD, version="4.2", clock=clock)
+    board.clock_ = clock
+    board.thread(7, "Мафия: день 1")
+    with board:
+        bot = adapter(board)
+        bot.login()
+        sent = _sent_forms(board)
+        flow = reply_flow(bot, "7", language)
+        texts = ru.T if language == "ru" else en.T
+        assert (flow.status, flow.said) == (UNVERIFIED, texts["handshake.reply_unverified"])
+        assert sent == [] and board.posts == []

@@ -157,10 +157,11 @@ class VBulletin(Emulator):
     def form_errors(self, errors: list[str]) -> str:
         """construct_errors() on a form page: the list vB puts above the form it shows again."""
         items = "".join(f"<li>{html.escape(e)}</li>" for e in errors)
-        if self.version == "3.8":
+        if self.version == "3.8":  # the newpost_preview template with $show['errors'] (see preview_table)
             return (f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center">'
                     f'<tr><td class="tcat">При обработке вашего сообщения возникли следующие ошибки</td></tr>'
-                    f'<tr><td class="alt1"><ol>{items}</ol></td></tr></table>')
+                    f'<tr><td class="alt1"><!--POSTERROR do not remove this comment--><ol>{items}</ol>'
+                    f'<!--/POSTERROR do not remove this comment--></td></tr></table>')
         return (f'<div class="blockhead">При обработке вашего сообщения возникли следующие ошибки</div>'
                 f'<div class="blockbody errorblock"><ul class="blockrow error">{items}</ul></div>')
 
@@ -335,14 +336,28 @@ class VBulletin(Emulator):
             nav = f'<div class="pagenav">{nav}</div>'
         return self.html(self.page(who, nav + items + nav))
 
-    def reply_form(self, who: str, tid: int, errors: list[str], message: str = "") -> Response:
-        err = self.form_errors(errors) if errors else ""
+    def preview_table(self, message: str) -> str:
+        """3.8's newpost_preview template without errors (install/vbulletin-style.xml 11741-11838 in vB 3.8.11,
+        hanson-tapatalk/dbdvb388): table.tborder, a td.tcat "$vbphrase[preview]" row, then td.alt1 holding the
+        parsed message itself, no wrapper (no title, icon, attachments or signature here). 4.2's template is in
+        no source read: not emulated."""
+        return (f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center">'
+                f'<tr><td class="tcat">Предварительный просмотр</td></tr><tr><td class="alt1">{bbcode(message)}'
+                f'</td></tr></table><br />')
+
+    def reply_form(self, who: str, tid: int, errors: list[str], message: str = "", preview: str = "") -> Response:
+        """newreply.php?do=newreply: $postpreview (the preview or construct_errors' table) above the form (the
+        newreply template, vbulletin-style.xml line 11878 in 3.8.11), whose Preview Post button is
+        `name="preview"` (line 11952). 4.2's form markup is unread: no preview button there."""
+        err = self.form_errors(errors) if errors else preview
+        button = ('<input type="submit" class="button" name="preview" value="Предварительный просмотр сообщения" />'
+                  if self.version == "3.8" else "")
         form = (f'<form action="newreply.php?do=postreply&amp;t={tid}" method="post" name="vbform">'
                 f'<textarea name="message" rows="20" cols="60">{html.escape(message)}</textarea>'
                 f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="s" value="" />'
                 f'<input type="hidden" name="securitytoken" value="{self.token(who)}" />'
                 f'<input type="hidden" name="do" value="postreply" /><input type="hidden" name="t" value="{tid}" />'
-                f'<input type="submit" class="button" name="sbutton" value="Ответить" /></form>')
+                f'<input type="submit" class="button" name="sbutton" value="Ответить" />{button}</form>')
         return self.html(self.page(who, err + form))
 
     # --- requests ----------------------------------------------------------------------------------------------
@@ -451,6 +466,8 @@ class VBulletin(Emulator):
         if bad:
             return self.standard_error(who, bad)
         message = req.form.get("message", "")
+        if "preview" in req.form and self.version == "3.8":
+            return self.preview(who, tid, req, message)
         left = self.flood_left(who, "post")
         if left:
             return self.reply_form(who, tid, [FLOOD_POST.format(int(self.flood["post"]), left)], message)
@@ -464,3 +481,19 @@ class VBulletin(Emulator):
         post = self.add_post(tid, who, message)
         return self.redirect_done(who, "Спасибо за сообщение! Сейчас вы будете перемещены к нему.",
                                   f"showthread.php?p={post.id}#post{post.id}")
+
+    def preview(self, who: str, tid: int, req: Request, message: str) -> Response:
+        """do=postreply with `preview` set (vB 3.8.11's newreply.php and includes/functions_newpost.php): from the
+        quick reply form build_new_post returns at once (functions_newpost.php 424-428): the full editor with the
+        message, no checks, no preview. Else pre_save's checks run (the message's length: class_dm_threadpost.php
+        167-169, `tooshort`) but not the flood check, skipped while info['preview'] is set (class_dm_threadpost.php
+        440), and build_new_post returns before the duplicate check and the save (functions_newpost.php 471-474);
+        newreply.php then shows the form again under construct_errors' table (newreply.php 399) or under
+        process_post_preview's (newreply.php 448). Nothing is posted, no flood timer starts."""
+        if req.form.get("fromquickreply"):
+            return self.reply_form(who, tid, [], message)
+        if len(message.strip()) < 2:
+            return self.reply_form(who, tid, ["The message you have entered is too short. Please lengthen your "
+                                              "message to at least 2 characters."], message)
+        return self.reply_form(who, tid, [], message, preview=self.preview_table(message))
+

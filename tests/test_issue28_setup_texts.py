@@ -1,0 +1,143 @@
+"""issue 28: the last config problems a Russian GM read in English. The setups the rules refuse (forumbot/rules,
+forumbot/engine: SetupError.told names its text), a name that cannot be a path (forumbot/names.py) and, before the
+file's games say their language, a file that cannot be read (said in Russian, the games' default, then in
+English). Texts pinned in both languages; the clause ids stay in them."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from daemon.daemon_world import config_toml, game_toml
+from forumbot.config.checks import check_setups
+from forumbot.config.load import load_config
+from forumbot.config.types import ConfigProblems
+from forumbot.errors import ConfigError
+from forumbot.texts import TABLES
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAUSE = re.compile(r"\([A-Z]-\d+\)")
+
+
+def _told() -> list[tuple[str, str, str]]:
+    """Every SetupError.told(key, english, ...) in forumbot: (where, key, english), read from the source."""
+    found = []
+    for path in sorted((ROOT / "forumbot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "told"
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "SetupError"):
+                key, english = (a.value for a in node.args[:2] if isinstance(a, ast.Constant))
+                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", str(key), str(english)))
+    return found
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_issue28_each_setup_error_the_rules_raise_has_its_text_in_both_tables_the_same_english_and_clause() -> None:
+    told = _told()
+    assert len(told) >= 18, told
+    for where, key, english in told:
+        assert TABLES["en"][key] == english, where  # str(error) is the en table's text: one English
+        assert _fields(TABLES["ru"][key]) == _fields(english), where
+        assert CLAUSE.findall(TABLES["ru"][key]) == CLAUSE.findall(english), where
+
+
+def _with(game: str, language: str) -> str:
+    return config_toml(game.replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1))
+
+
+def _setups(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "forumbot.toml"
+    path.write_text(text, encoding="utf-8")
+    return check_setups(load_config(path))
+
+
+NINE = [(f"P{i}", "") for i in range(9)]
+ELEVEN = [(f"P{i}", "") for i in range(11)]
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", ["games.g1: в «Свободную охоту» играют от 12 до 17 игроков, а здесь 11 (H-1)"]),
+    ("en", ["games.g1: Free Hunt is played by 12 to 17 players, got 11 (H-1)"]),
+])
+def test_issue28_h1_a_free_hunt_of_the_wrong_size_is_refused_in_the_gms_language(tmp_path, language, expected):
+    game = game_toml("g1", players=ELEVEN).replace('variant = "moscow"', 'variant = "free_hunt"')
+    assert _setups(tmp_path, _with(game, language)) == expected
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", ["games.g1: в московском варианте ровно 10 игроков, а здесь 9 (M-1)"]),
+    ("en", ["games.g1: the Moscow variant needs exactly 10 players, got 9 (M-1)"]),
+])
+def test_issue28_m1_a_moscow_game_of_nine_is_refused_in_the_gms_language(tmp_path, language, expected):
+    assert _setups(tmp_path, _with(game_toml("g1", players=NINE), language)) == expected
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", ["games.g1: опции cast {'mafia': 5, 'don': 1} на 10 игроков нужен хотя бы один член мафии и горожан "
+            "больше, чем плохих игроков (R-10)"]),
+    ("en", ["games.g1: option cast {'mafia': 5, 'don': 1} with 10 players needs at least one mafia member and more "
+            "town than bad players (R-10)"]),
+])
+def test_issue28_r10_a_cast_with_too_much_mafia_is_refused_in_the_gms_language(tmp_path, language, expected):
+    game = game_toml("g1", players=[(f"P{i}", "") for i in range(10)]) + "[games.g1.options]\ncast = { mafia = 5, don = 1 }\n"
+    assert _setups(tmp_path, _with(game, language)) == expected
+
+
+SIGNUP = '\n[games.g1.signup]\nthread = "g1/signup"\ncloses = 2026-12-10T20:00:00\nplayers = 11\n'
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", "games.g1.signup.players: 11 игроков не могут сыграть эту игру: в «Свободную охоту» играют от 12 до 17 "
+           "игроков, а здесь 11 (H-1)"),
+    ("en", "games.g1.signup.players: 11 players cannot play this game: Free Hunt is played by 12 to 17 players, "
+           "got 11 (H-1)"),
+])
+def test_issue28_s2_a_sign_up_for_a_count_the_rules_refuse_is_named_in_the_gms_language(tmp_path, language, expected):
+    game = game_toml("g1", players=[]).replace('variant = "moscow"', 'variant = "free_hunt"') + SIGNUP
+    path = tmp_path / "forumbot.toml"
+    path.write_text(_with(game, language), encoding="utf-8")
+    with pytest.raises(ConfigProblems) as caught:
+        load_config(path)
+    assert expected in caught.value.problems
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", "forums: '../../evil' не может быть именем: от 1 до 64 символов, каждый — буква, цифра, '-' или '_' "
+           "(кириллица тоже), не начиная с '-'"),
+    ("en", "forums: '../../evil' cannot be a name: 1 to 64 characters, each a letter, a digit, '-' or '_' "
+           "(Cyrillic letters too), not starting with '-'"),
+])
+def test_issue28_a_name_that_cannot_be_a_path_is_refused_in_the_gms_language(tmp_path, language, expected):
+    text = _with(game_toml("g1"), language).replace("[forums.main]", '[forums."../../evil"]')
+    path = tmp_path / "forumbot.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigProblems) as caught:
+        load_config(path)
+    assert expected in caught.value.problems
+
+
+def _load_error(path: Path) -> str:
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    return str(caught.value)
+
+
+def test_issue28_a_file_that_cannot_be_read_is_named_in_russian_then_english(tmp_path):
+    """No game has said its language before the file is read: Russian (the games' default) and English, once each."""
+    missing = tmp_path / "nope.toml"
+    assert _load_error(missing) == (f"{missing}: нет такого файла (пример пишет `forumbot init`) / "
+                                    "no such file (write an example with `forumbot init`)")
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("poll_seconds = = 1\n", encoding="utf-8")
+    assert _load_error(bad_toml).startswith(f"{bad_toml}: не TOML / not valid TOML: Invalid value (at line 1")
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes(b"poll_seconds = 60\n# \xff\n")
+    assert _load_error(latin1) == (f"{latin1}: не UTF-8: байт 0xff в строке 2 (сохраните файл в UTF-8) / "
+                                   "not UTF-8: byte 0xff on line 2 (save the file as UTF-8)")
