@@ -39,6 +39,7 @@ def setup_said(error: SetupError, t: Mapping[str, str]) -> str:
     28: "Free Hunt is played by 12 to 17 players" in a Russian GM's check-config), else as raised."""
     return t[error.key].format(**error.params) if error.key else str(error)
 
+
 def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
               spoiler: str = "") -> "Texts":
     if language not in TABLES:
