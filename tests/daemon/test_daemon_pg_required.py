@@ -33,7 +33,9 @@ def test_needs_postgresql(pg_database):
 
 def _pytest(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_probe.py").write_text(PROBE, encoding="utf-8")
-    environ = {k: v for k, v in os.environ.items() if k not in ("FORUMBOT_TEST_PG_URL", "FORUMBOT_REQUIRE_LIVE")}
+    # the probe run is a pytest of its own: the outer run's PYTEST_ADDOPTS (a --basetemp above this folder) is not its
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("FORUMBOT_TEST_PG_URL", "FORUMBOT_REQUIRE_LIVE", "PYTEST_ADDOPTS")}
     environ.update(env)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:xdist",
                            "-c", os.devnull, "--rootdir", str(tmp_path), str(tmp_path / "test_probe.py")],

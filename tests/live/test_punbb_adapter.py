@@ -21,7 +21,7 @@ import pytest
 
 from adapters.html.dom import fill, form_action, form_fields
 from adapters.punbb.forum import PunbbForum
-from boards import HANG_GUARD
+from boards import HANG_GUARD, boards_folder
 from forumbot.errors import FloodLimited
 
 pytestmark = pytest.mark.live
@@ -42,10 +42,11 @@ def unavailable(reason: str) -> None:
 
 
 def boards_dir() -> Path | None:
-    """../shared/boards from the project root; a git worktree one level deeper finds it one level up."""
-    for base in (ROOT.parent, ROOT.parent.parent):
-        if (base / "shared" / "boards" / "fluxbb.sh").is_file():
-            return base / "shared" / "boards"
+    """The board scripts' folder as every live board finds it (boards.boards_folder: FORUMBOT_BOARDS, else
+    ../shared/boards), or a git worktree's one level up."""
+    for folder in (boards_folder(), ROOT.parent.parent / "shared" / "boards"):
+        if (folder / "fluxbb.sh").is_file():
+            return folder
     return None
 
 
@@ -61,7 +62,7 @@ def load_env(path: Path) -> dict[str, str]:
 def board(tmp_path_factory):
     boards = boards_dir()
     if boards is None:
-        unavailable(f"no shared/boards/fluxbb.sh next to {ROOT}")
+        unavailable(f"no fluxbb.sh in {boards_folder()} (FORUMBOT_BOARDS) nor next to {ROOT}")
     php = os.environ.get("PHP", "php8.2")
     if shutil.which(php) is None and shutil.which("php") is None:
         unavailable(f"{php} is not installed")
