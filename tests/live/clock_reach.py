@@ -137,9 +137,8 @@ def blind_test_modules() -> list[str]:
 
 # The year-ahead run in shards, each a test of its own on a worker of its own (xdist groups `clock_ahead_N`): one
 # whole run was the suite's longest test (800-1,080 s in .ci/run) while the machine had CPU to spare (1.5 of 2
-# cores on average), so the suite waited for it alone. Three since the unit modules run only here (stop 37): with
-# two, the shards (749 and 714 s) were the run's longest tests, beside live games that mostly wait.
-SHARDS = 3
+# cores on average), so the suite waited for it alone.
+SHARDS = 2
 
 # Whole games against the emulators: like the live boards, servers of their own on the real clock, stamping
 # posts in real seconds (the emulators' adapter-level tests stay in).

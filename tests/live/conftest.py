@@ -126,12 +126,12 @@ def unavailable(reason: str) -> None:
 # filler module of fast unit tests each (>= 3 tests, so the worker asks for nothing more until its group is done),
 # then the remaining long groups, taken by the workers whose first group ended soonest, then the rest.
 # With .ci/run's 18 workers every group of more than ~5 minutes starts at once, in the order of their times in
-# .ci/run on 2026-12-04 (pytest 919 s; each group's setup and tests summed): the year-ahead run's shards,
+# .ci/run on 2026-12-04 (pytest 919 s; each group's setup and tests summed): the year-ahead rerun's two shards,
 # then the season (670 s) down to the phpBB pages game (362 s) and the vBulletin emulator games (386 s); the
 # groups under ~5 minutes follow on the workers that end first (MyBB's season: ~290 s alone under a load of 50),
 # then the unit modules.
-LONGEST_FIRST = ("clock_ahead_0", "clock_ahead_1", "clock_ahead_2", "phpbb_season_board", "phpbb_side_board",
-                 "phpbb_stock_board", "mybb_side_board", "smf_board", "fluxbb_stock_board", "smf_stock_board", "phpbb_board",
+LONGEST_FIRST = ("clock_ahead_0", "clock_ahead_1", "phpbb_season_board", "phpbb_side_board", "phpbb_stock_board",
+                 "mybb_side_board", "smf_board", "fluxbb_stock_board", "smf_stock_board", "phpbb_board",
                  "phpbb_activity_board", "mybb_stock_board", "phpbb_restore_board", "fluxbb_board", "mybb_board",
                  "emulator_vbulletin", "phpbb_pages_board", "mybb_pages_board", "mybb_season_board", "flaskbb",
                  "mybb_merge_board", "xenforo_games", "emulator_invision", "emulator_mybbru")
