@@ -100,8 +100,11 @@ def test_an_error_box_inside_the_pm_lists_form_is_page_shows_error(engine, build
     assert isinstance(caught.value, PageFormatChanged)  # the tick folds nothing on it and reads again
 
 
+# vB 3.8.11's STANDARD_ERROR table (install/vbulletin-style.xml 27629-27743, hanson-tapatalk/dbdvb388): the message
+# between the `main error message` comments in `<div style="margin: 10px">`
 VB3_PANEL = ('<table class="tborder"><tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" '
-             'align="center"><div class="panel"><div style="text-align:left">{said}</div></div></td></tr></table>')
+             'align="center"><div class="panel"><div align="left"><!-- main error message --><div style="margin: '
+             '10px">{said}</div><!-- / main error message --></div></div></td></tr></table>')
 VB4_ERRORS = '<div class="blockbody formcontrols errorblock"><ul class="blockrow error"><li>{said}</li></ul></div>'
 
 

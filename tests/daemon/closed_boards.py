@@ -224,17 +224,22 @@ class VbBoard(Board):
             body.encode("cp1251", "xmlcharrefreplace")
 
     def redirect_page(self, text: str, target: str, logged: bool):
+        """vB 3.8.11's STANDARD_REDIRECT (install/vbulletin-style.xml 27921-28040, hanson-tapatalk/dbdvb388): the
+        message in `div.panel > blockquote` (no div between), its meta refresh put in the head here."""
         meta = f'<meta http-equiv="Refresh" content="2; URL={html.escape(target)}" />'
-        page = self.page(f'<table class="tborder"><tr><td class="panelsurround" align="center"><div class="panel">'
-                         f'<div style="text-align:left"><blockquote><p>{text}</p></blockquote></div></div></td>'
-                         f'</tr></table>', logged)
+        page = self.page(f'<form action="{html.escape(target)}" method="post" name="postvarform"><table '
+                         f'class="tborder" width="70%"><tr><td class="tcat">Перенаправление</td></tr><tr><td '
+                         f'class="panelsurround" align="center"><div class="panel"><blockquote><p>&nbsp;</p><p><strong>'
+                         f'{text}</strong></p></blockquote></div></td></tr></table></form>', logged)
         return self.answer(200, page.replace("</head>", meta + "</head>", 1))
 
     def error_page(self, text: str, logged: bool):
+        """vB 3.8.11's STANDARD_ERROR (vbulletin-style.xml 27629-27743): the message between the `main error
+        message` comments in `<div style="margin: 10px">` (27706-27712)."""
         return self.answer(200, self.page(
-            f'<table class="tborder"><tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" '
-            f'align="center"><div class="panel"><div style="text-align:left">{text}</div></div></td></tr></table>',
-            logged))
+            f'<table class="tborder" width="70%"><tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" '
+            f'align="center"><div class="panel"><div align="left"><!-- main error message --><div style="margin: '
+            f'10px">{text}</div><!-- / main error message --></div></div></td></tr></table>', logged))
 
     def post_html(self, p: Post, n: int) -> str:
         sig = self.signatures.get(p.author)

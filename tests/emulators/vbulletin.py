@@ -63,7 +63,16 @@ NO_PERMISSION = "You are not logged in or you do not have permission to access t
 
 
 def bbcode(text: str) -> str:
-    return html.escape(text, quote=False).replace("\n", "<br />\n")
+    """The message as vB's parser prints it: escaped, line breaks as <br />, and [list] / [list=1] with [*] bullets
+    as handle_bbcode_list() builds them (includes/class_bbcode.php 1774-1838 in 3.8.11): `<ol style="list-style-type:
+    decimal">` (or `<ul>`) of `<li>bullet</li>\\n`, leading breaks trimmed; the other list types are not emulated."""
+    def listing(m: re.Match) -> str:
+        bullets = [b for b in re.split(r"\s*\[\*\]", re.sub(r"^(\s|<br />)+", "", m.group(2))) if b]
+        items = "".join(f"<li>{b}</li>\n" for b in bullets)
+        return f'<ol style="list-style-type: decimal">{items}</ol>' if m.group(1) else f"<ul>{items}</ul>"
+
+    out = html.escape(text, quote=False).replace("\n", "<br />\n")
+    return re.sub(r"\[list(=1)?\](.*?)\[/list\]", listing, out, flags=re.S | re.I)
 
 
 def slug(title: str) -> str:
@@ -74,7 +83,7 @@ class VBulletin(Emulator):
     flood = {"post": 30.0, "pm": 60.0}
 
     def __init__(self, *args, version: str = "3.8", friendly: bool | str | None = None, per_page: int | None = None,
-                 pm_quota: int = 50, seconds: bool = False, **kw) -> None:
+                 pm_quota: int = 50, seconds: bool = False, quick_reply: bool = True, **kw) -> None:
         super().__init__(*args, **kw)
         self.version = version
         self.charset = "windows-1251" if version == "3.8" else "utf-8"
@@ -94,6 +103,9 @@ class VBulletin(Emulator):
         self.moderators: set[str] = set()  # R-13: members with canopenclose in the game's forum
         self.closed: set[int] = set()  # threads closed now
         self.no_pms: set[str] = set()  # members whose usergroup's pmquota is 0: no private messaging
+        # the option `quickreply` (showthread.php 800-826 in 3.8.11): off, thread pages carry no quick reply form
+        # and a reply goes through newreply.php's full form
+        self.quick_reply = quick_reply
 
     # --- frame -------------------------------------------------------------------------------------------------
 
@@ -145,14 +157,38 @@ class VBulletin(Emulator):
                 f'<div id="footer"><div class="smallfont" align="center">Powered by {gen}</div></div></body></html>')
 
     def standard_error(self, who: str | None, text: str) -> Response:
+        """standard_error(): 3.8's STANDARD_ERROR template (install/vbulletin-style.xml 27629-27743 in vB 3.8.11,
+        hanson-tapatalk/dbdvb388): a 70% table.tborder, td.tcat "$vbphrase[vbulletin_message]", then
+        td.panelsurround > div.panel > div[align] holding the message between the `main error message` comments in
+        `<div style="margin: 10px">` (lines 27706-27712); the commented-out Go Back button left out. The
+        permission_error branch (a login form, for guests) is not emulated: a guest is sent NO_PERMISSION as text."""
         if self.version == "3.8":
-            main = (f'<table class="tborder"><tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" '
-                    f'align="center"><div class="panel"><div style="text-align:left">{html.escape(text)}</div></div>'
-                    f'</td></tr></table>')
+            main = (f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="70%" align="center">'
+                    f'<tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" align="center">'
+                    f'<div class="panel"><div align="left">\n<!-- main error message -->\n'
+                    f'<div style="margin: 10px">{html.escape(text)}</div>\n<!-- / main error message -->\n'
+                    f'</div></div></td></tr></table>')
         else:
             main = (f'<div class="standard_error"><h2 class="blockhead">Сообщение</h2><div class="blockbody '
                     f'formcontrols"><div class="blockrow restore">{html.escape(text)}</div></div></div>')
         return self.html(self.page(who, main))
+
+    def token_error(self, who: str, text: str) -> Response:
+        """A bad security token. 3.8: global.php (lines 369-385 in 3.8.11) defines VB_ERROR_LITE before calling
+        standard_error() for CSRF_ERROR, so the page is STANDARD_ERROR_LITE (vbulletin-style.xml 27744-27831): no
+        header, navbar or footer, and the message in `<blockquote><p>` between the same `main error message`
+        comments (27815-27821). 4.2's vB_Bootstrap::check_state(): its template unread, shown as standard_error."""
+        if self.version != "3.8":
+            return self.standard_error(who, text)
+        gen = "vBulletin 3.8.11"
+        return self.html(
+            f'<html dir="ltr" lang="ru"><head><meta name="robots" content="noindex,follow" />'
+            f'<meta http-equiv="Content-Type" content="text/html; charset={self.charset}" /><meta name="generator" '
+            f'content="{gen}" /><title>Форум</title></head><body>'
+            f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="70%" align="center">'
+            f'<tr><td class="tcat">Сообщение</td></tr><tr><td class="panelsurround" align="center">'
+            f'<div class="panel"><div align="left">\n<!-- main error message -->\n<blockquote><p>{html.escape(text)}'
+            f'</p></blockquote>\n<!-- / main error message -->\n</div></div></td></tr></table></body></html>')
 
     def form_errors(self, errors: list[str]) -> str:
         """construct_errors() on a form page: the list vB puts above the form it shows again."""
@@ -166,14 +202,21 @@ class VBulletin(Emulator):
                 f'<div class="blockbody errorblock"><ul class="blockrow error">{items}</ul></div>')
 
     def redirect_done(self, who: str, text: str, target: str) -> Response:
-        """vB's redirect: a 302 where `useheaderredirect` is on (4.2 here), else the "thank you" page with a
-        meta refresh (3.8 here)."""
+        """vB's redirect: a 302 where `useheaderredirect` is on (4.2 here), else (3.8 here) the STANDARD_REDIRECT
+        template (vbulletin-style.xml 27921-28040 in 3.8.11): form postvarform > a 70% table.tborder, td.tcat
+        "$vbphrase[redirecting]", td.panelsurround > div.panel > blockquote (no div between) with the message in
+        `<p><strong>` and the "click here" link; its meta refresh, in the template's <noscript> (line 28007), is put
+        in the head here."""
         if self.version == "4.2":
             return self.redirect(target)
         meta = f'<meta http-equiv="Refresh" content="2; URL={html.escape(target)}" />'
-        page = self.page(who, f'<table class="tborder"><tr><td class="panelsurround" align="center"><div class="panel">'
-                              f'<div style="text-align:left"><blockquote><p>{html.escape(text)}</p></blockquote></div>'
-                              f'</div></td></tr></table>')
+        page = self.page(who, f'<form action="{html.escape(target)}" method="post" name="postvarform">'
+                              f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="70%" '
+                              f'align="center"><tr><td class="tcat">Перенаправление</td></tr><tr><td '
+                              f'class="panelsurround" align="center"><div class="panel"><blockquote><p>&nbsp;</p>'
+                              f'<p><strong>{html.escape(text)}</strong></p><p class="smallfont"><a href="'
+                              f'{html.escape(target)}">Нажмите здесь, если ваш браузер не перенаправил вас '
+                              f'автоматически</a></p><div>&nbsp;</div></blockquote></div></td></tr></table></form>')
         return self.html(page.replace("</head>", meta + "</head>", 1))
 
     def date(self, at: float) -> str:
@@ -248,7 +291,7 @@ class VBulletin(Emulator):
                 f'<span><a href="javascript://" class="popupctrl">Page {number} of {pages}</a></span>'
                 f'{prev}{links}{nxt}</form></div>')
 
-    def quick_reply(self, who: str, tid: int) -> str:
+    def quick_reply_form(self, who: str, tid: int) -> str:
         return (f'<form action="newreply.php?do=postreply&amp;t={tid}" method="post" name="vbform" id="qrform">'
                 f'<textarea name="message" id="vB_Editor_QR_textarea" rows="10" cols="60"></textarea>'
                 f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="fromquickreply" value="1" />'
@@ -269,7 +312,8 @@ class VBulletin(Emulator):
         nav = self.pagenav(tid, number, pages)
         posts_html = f'<div id="posts">{items}<div id="lastpost"></div></div>' if self.version == "3.8" else \
             f'<div id="postlist" class="postlist restrain"><ol id="posts" class="posts">{items}</ol></div>'
-        qr = self.quick_reply(who, tid) if who and number == pages and self.may_reply(who, tid) else ""
+        qr = self.quick_reply_form(who, tid) if self.quick_reply and who and number == pages and \
+            self.may_reply(who, tid) else ""
         closed = ('<img src="images/buttons/threadclosed.gif" alt="Тема закрыта" border="0" />'
                   if tid in self.closed else '<img src="images/buttons/reply.gif" alt="Ответ" border="0" />')
         tools = self.thread_tools(who, tid) if who in self.moderators else ""
@@ -295,7 +339,7 @@ class VBulletin(Emulator):
             return self.standard_error(who, NO_PERMISSION)
         bad = self.check_token(req, who)
         if bad:
-            return self.standard_error(who, bad)
+            return self.token_error(who, bad)
         if tid not in self.threads:
             return self.standard_error(who, "Неверно указана тема.")
         if req.form.get("do") != "openclosethread" or who not in self.moderators:
@@ -346,19 +390,68 @@ class VBulletin(Emulator):
                 f'</td></tr></table><br />')
 
     def reply_form(self, who: str, tid: int, errors: list[str], message: str = "", preview: str = "") -> Response:
-        """newreply.php?do=newreply: $postpreview (the preview or construct_errors' table) above the form (the
-        newreply template, vbulletin-style.xml line 11878 in 3.8.11), whose Preview Post button is
-        `name="preview"` (line 11952). 4.2's form markup is unread: no preview button there."""
+        """newreply.php?do=newreply: $postpreview (the preview or construct_errors' table) above the form, as the
+        newreply template has it (vbulletin-style.xml 11868-12088 in 3.8.11), whose Preview Post button is
+        `name="preview"` (line 11952). 4.2's form markup is unread: a bare form, no preview button there."""
         err = self.form_errors(errors) if errors else preview
-        button = ('<input type="submit" class="button" name="preview" value="Предварительный просмотр сообщения" />'
-                  if self.version == "3.8" else "")
-        form = (f'<form action="newreply.php?do=postreply&amp;t={tid}" method="post" name="vbform">'
-                f'<textarea name="message" rows="20" cols="60">{html.escape(message)}</textarea>'
-                f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="s" value="" />'
+        if self.version != "3.8":
+            form = (f'<form action="newreply.php?do=postreply&amp;t={tid}" method="post" name="vbform">'
+                    f'<textarea name="message" rows="20" cols="60">{html.escape(message)}</textarea>'
+                    f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="s" value="" />'
+                    f'<input type="hidden" name="securitytoken" value="{self.token(who)}" />'
+                    f'<input type="hidden" name="do" value="postreply" /><input type="hidden" name="t" value="{tid}" />'
+                    f'<input type="submit" class="button" name="sbutton" value="Ответить" /></form>')
+            return self.html(self.page(who, err + form))
+        return self.html(self.page(who, err + self.newreply_form(who, tid, message) + self.thread_review(tid)))
+
+    def newreply_form(self, who: str, tid: int, message: str) -> str:
+        """3.8's newreply form (vbulletin-style.xml 11880-12043): a table.tborder whose td.tcat names the thread,
+        then td.panelsurround > div.panel > div (the form's own words: the title field, "Сообщение:", the message
+        area; lines 11890-11939), the hidden fields and buttons after the panel (11942-11953), and the Additional
+        Options table with its own panel (11958-12040; parseurl only here, its repeated buttons left out). The
+        message area is a plain textarea (the editor's toolbar is not emulated)."""
+        title = html.escape(self.threads[tid])
+        return (f'<form action="newreply.php?do=postreply&amp;t={tid}" name="vbform" method="post">'
+                f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center">'
+                f'<tr><td class="tcat"><span class="smallfont" style="float:right"><strong>Тема</strong>: '
+                f'<a href="showthread.php?t={tid}">{title}</a></span>Ответ в теме</td></tr>'
+                f'<tr><td class="panelsurround" align="center"><div class="panel">'
+                f'<div style="width:640px" align="left">'
+                f'<!-- subject field --><table cellpadding="0" cellspacing="0" border="0" class="fieldset"><tr>'
+                f'<td class="smallfont" colspan="3">Заголовок:</td></tr><tr><td><input type="text" class="bginput" '
+                f'name="title" value="" size="50" maxlength="85" tabindex="1" title="Необязательно" /></td>'
+                f'<td>&nbsp;&nbsp;</td><td><img id="display_posticon" src="clear.gif" alt="" /></td></tr></table>'
+                f'<!-- / subject field --><!-- message area --><div class="smallfont">Сообщение:</div>'
+                f'<textarea name="message" id="vB_Editor_001_textarea" rows="20" cols="60" tabindex="1">'
+                f'{html.escape(message)}</textarea><!-- / message area --></div></div>'
+                f'<div style="margin-top:6px"><input type="hidden" name="s" value="" />'
                 f'<input type="hidden" name="securitytoken" value="{self.token(who)}" />'
                 f'<input type="hidden" name="do" value="postreply" /><input type="hidden" name="t" value="{tid}" />'
-                f'<input type="submit" class="button" name="sbutton" value="Ответить" />{button}</form>')
-        return self.html(self.page(who, err + form))
+                f'<input type="hidden" name="p" value="" /><input type="hidden" name="wysiwyg" value="0" />'
+                f'<input type="hidden" name="loggedinuser" value="{self.uid(who)}" />'
+                f'<input type="submit" class="button" name="sbutton" id="vB_Editor_001_save" value="Ответить" />'
+                f'<input type="submit" class="button" name="preview" value="Предварительный просмотр сообщения" />'
+                f'</div></td></tr></table><br /><table class="tborder" cellpadding="6" cellspacing="1" border="0" '
+                f'width="100%" align="center"><thead><tr><td class="tcat">Дополнительные опции</td></tr></thead>'
+                f'<tbody id="collapseobj_newpost_options"><tr valign="top"><td class="panelsurround" align="center">'
+                f'<div class="panel"><div style="width:640px" align="left"><fieldset class="fieldset">'
+                f'<legend>Разные опции</legend><div style="padding:3px"><div><label for="cb_parseurl"><input '
+                f'type="checkbox" name="parseurl" value="1" id="cb_parseurl" tabindex="1" checked="checked" />'
+                f'Автоматически вставлять ссылки в текст</label></div></div></fieldset></div></div></td></tr></tbody>'
+                f'</table></form>')
+
+    def thread_review(self, tid: int) -> str:
+        """Below 3.8's newreply form, the thread review (vbulletin-style.xml 12045-12076; newreply.php 955-1030):
+        the thread's last `maxposts` posts, newest first, each a newreply_reviewbit (12089-12097): td.thead with
+        the date, td.alt2 the name, td.alt1 the parsed message, bare (no post_message_ div)."""
+        rows = "".join(f'<tr><td class="thead" colspan="2">{self.date(p.at)}</td></tr><tr title="Сообщение {p.id}" '
+                       f'valign="top"><td class="alt2" width="125" align="center">{html.escape(p.author)}</td>'
+                       f'<td class="alt1">{bbcode(p.text)}</td></tr>'
+                       for p in list(reversed(self.thread_posts(tid)))[:self.per_page])
+        return (f'<br /><table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center">'
+                f'<tr><td class="tcat">Обзор темы (новые сообщения вверху)</td></tr></table>'
+                f'<div id="collapseobj_threadreview" style=""><table class="tborder" cellpadding="6" cellspacing="1" '
+                f'border="0" width="100%" align="center" style="border-top-width:0px">{rows}</table></div>')
 
     # --- requests ----------------------------------------------------------------------------------------------
 
@@ -464,7 +557,7 @@ class VBulletin(Emulator):
             return self.reply_form(who, tid, [])
         bad = self.check_token(req, who)
         if bad:
-            return self.standard_error(who, bad)
+            return self.token_error(who, bad)
         message = req.form.get("message", "")
         if "preview" in req.form and self.version == "3.8":
             return self.preview(who, tid, req, message)

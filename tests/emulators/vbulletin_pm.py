@@ -34,7 +34,7 @@ def handle_private(board: VBulletin, req: Request, who: str) -> Response:
     if req.method == "POST" and do == "managepm":
         bad = board.check_token(req, who)
         if bad:
-            return board.standard_error(who, bad)
+            return board.token_error(who, bad)
         ids = {int(k[3:-1]) for k in req.form if k.startswith("pm[") and k[3:-1].isdigit()}
         if req.form.get("dowhat") == "delete":
             for m in board.pms:
@@ -109,26 +109,67 @@ def folder_page(board: VBulletin, who: str, folder: str) -> str:
 
 
 def compose(board: VBulletin, who: str, errors: list[str], form: dict | None = None) -> Response:
+    """private.php?do=newpm, and insertpm's errors. 3.8: the pm_newpm template (vbulletin-style.xml 13638-13801 in
+    vB 3.8.11, hanson-tapatalk/dbdvb388): form vbform holding $postpreview (construct_errors' table, so the errors
+    sit inside the form), then a table.tborder whose td.panelsurround > div.panel > div holds the form's own words
+    (the recipients fieldset with its textareas, the title, "Сообщение:", the message area: lines 13647-13730),
+    the hidden fields and buttons after the panel, and the Additional Options table with its own panel (savecopy;
+    13748-13797). The user CP shell around it is not emulated. 4.2's newpm template is unread: a bare form."""
     form = form or {}
     field = (lambda k: html.escape(form.get(k, ""), quote=True))
-    page = (board.form_errors(errors) if errors else "") + (
-        f'<form action="private.php?do=insertpm&amp;pmid=" method="post" name="vbform">'
-        f'<input type="text" class="bginput" name="recipients" value="{field("recipients")}" />'
-        f'<input type="text" class="bginput" name="bccrecipients" value="" />'
-        f'<input type="text" class="bginput" name="title" value="{field("title")}" />'
-        f'<textarea name="message" rows="20" cols="60">{html.escape(form.get("message", ""))}</textarea>'
-        f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="s" value="" />'
+    errs = board.form_errors(errors) if errors else ""
+    if board.version != "3.8":
+        page = errs + (
+            f'<form action="private.php?do=insertpm&amp;pmid=" method="post" name="vbform">'
+            f'<input type="text" class="bginput" name="recipients" value="{field("recipients")}" />'
+            f'<input type="text" class="bginput" name="bccrecipients" value="" />'
+            f'<input type="text" class="bginput" name="title" value="{field("title")}" />'
+            f'<textarea name="message" rows="20" cols="60">{html.escape(form.get("message", ""))}</textarea>'
+            f'<input type="hidden" name="wysiwyg" value="0" /><input type="hidden" name="s" value="" />'
+            f'<input type="hidden" name="securitytoken" value="{board.token(who)}" />'
+            f'<input type="hidden" name="do" value="insertpm" /><input type="hidden" name="pmid" value="" />'
+            f'<input type="checkbox" name="savecopy" value="1" checked="checked" />'
+            f'<input type="submit" class="button" name="sbutton" value="Отправить" /></form>')
+        return board.html(board.page(who, page))
+    text = (lambda k: html.escape(form.get(k, ""), quote=False))
+    page = (
+        f'<form action="private.php?do=insertpm&amp;pmid=" method="post" name="vbform">{errs}'
+        f'<table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" align="center">'
+        f'<tr><td class="tcat">Новое личное сообщение</td></tr><tr><td class="panelsurround" align="center">'
+        f'<div class="panel"><div align="left" style="max-width:640px; width:auto !important; width:500px">'
+        f'<!-- recipients field --><fieldset class="fieldset"><legend>Получатели</legend><table cellpadding="0" '
+        f'cellspacing="3" border="0"><tr><td><div>Имена получателей</div><div id="pmrecips"><textarea '
+        f'id="pmrecips_txt" name="recipients" rows="1" cols="50" tabindex="1">{text("recipients")}</textarea></div>'
+        f'<span id="bccspan2">Скрытая копия: имена получателей<br /></span><div id="bccpmrecips"><textarea '
+        f'id="bccpmrecips_txt" name="bccrecipients" rows="1" cols="50" tabindex="1"></textarea></div></td></tr>'
+        f'<tr><td><div>Разделяйте имена точкой с запятой (;)</div></td></tr></table></fieldset>'
+        f'<!-- / recipients field --><!-- subject field --><table cellpadding="0" cellspacing="0" border="0" '
+        f'class="fieldset"><tr><td class="smallfont" colspan="3">Заголовок:</td></tr><tr><td><input type="text" '
+        f'class="bginput" name="title" value="{field("title")}" size="50" maxlength="85" tabindex="1" /></td>'
+        f'<td>&nbsp;&nbsp;</td><td><img id="display_posticon" src="clear.gif" alt="" /></td></tr></table>'
+        f'<!-- / subject field --><!-- message area --><div class="smallfont">Сообщение:</div><textarea '
+        f'name="message" id="vB_Editor_001_textarea" rows="20" cols="60" tabindex="1">{text("message")}</textarea>'
+        f'<!-- / message area --></div></div><div style="margin-top:6px"><input type="hidden" name="s" value="" />'
         f'<input type="hidden" name="securitytoken" value="{board.token(who)}" />'
         f'<input type="hidden" name="do" value="insertpm" /><input type="hidden" name="pmid" value="" />'
-        f'<input type="checkbox" name="savecopy" value="1" checked="checked" />'
-        f'<input type="submit" class="button" name="sbutton" value="Отправить" /></form>')
+        f'<input type="hidden" name="forward" value="" /><input type="hidden" name="wysiwyg" value="0" />'
+        f'<input type="submit" class="button" name="sbutton" id="vB_Editor_001_save" value="Отправить сообщение" />'
+        f'<input type="submit" class="button" value="Предварительный просмотр" name="preview" /></div></td></tr>'
+        f'</table><br /><table class="tborder" cellpadding="6" cellspacing="1" border="0" width="100%" '
+        f'align="center"><thead><tr><td class="tcat">Дополнительные опции</td></tr></thead><tbody '
+        f'id="collapseobj_newpost_options"><tr valign="top"><td class="panelsurround" align="center"><div '
+        f'class="panel"><div align="left" style="max-width:640px; width:auto !important; width:500px"><fieldset '
+        f'class="fieldset"><legend>Разные опции</legend><div style="padding:3px"><div><label for="cb_savecopy">'
+        f'<input type="checkbox" name="savecopy" value="1" id="cb_savecopy" tabindex="1" checked="checked" />'
+        f'Сохранить копию в папке <a href="private.php?folderid=-1">Отправленные</a></label></div></div></fieldset>'
+        f'</div></div></td></tr></tbody></table></form>')
     return board.html(board.page(who, page))
 
 
 def insert(board: VBulletin, req: Request, who: str) -> Response:
     bad = board.check_token(req, who)
     if bad:
-        return board.standard_error(who, bad)
+        return board.token_error(who, bad)
     typed = [n.strip() for n in req.form.get("recipients", "").split(";") if n.strip()]
     found = [board.member(n) for n in typed]
     errors = []
