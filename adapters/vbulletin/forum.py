@@ -63,18 +63,35 @@ def print_profile(profile: HtmlProfile) -> HtmlProfile:
 
 
 class VbulletinForms(HtmlForms):
-    """vBulletin's forms: errors listed in a cell, not in a post, and a redirect page is no error."""
+    """vBulletin's forms: errors where the engine's error templates put them, and a redirect page is no error."""
 
     def error_text(self, page: Page) -> str:
-        # form errors are list items in an alt1 cell (3.8): a list inside a post's message is not one
+        # a list in a td.alt1 is construct_errors' only after its POSTERROR comment: a thread review's or a preview's
+        # numbered list is a player's message; a list inside a post's message is never an error
         found = [e for e in select(page.tree(), self.profile.selectors["error"])
-                 if not any((a.get("id") or "").startswith("post_message_") for a in e.iterancestors())]
+                 if not any((a.get("id") or "").startswith("post_message_") for a in e.iterancestors())
+                 and not _unmarked_list_item(e)]
         said = " ".join(clean_text(e) for e in found)
-        # vB3's standard error page puts the message in a panel cell the selectors cover; a redirect page
-        # ("Thank you for posting!") has the same panel: only a page without a redirect is an error
+        # a redirect page ("Thank you for posting!") is no error, whatever a style puts in its panel
         if said and meta_refresh_url(page.tree(), page.url) and page.status == 200:
             return ""
         return said
+
+
+def _posterror_cell(cell: etree._Element) -> bool:
+    """Whether a td holds newpost_preview's `<!--POSTERROR do not remove this comment-->` (vB 3.8.11's
+    vbulletin-style.xml 11759): the mark of construct_errors' list."""
+    return any("POSTERROR" in (n.text or "") for n in cell.iter(etree.Comment))
+
+
+def _unmarked_list_item(el: etree._Element) -> bool:
+    """An `li` in a td.alt1 without the POSTERROR mark (the quick reply's error cell td#qr_error_td aside)."""
+    if el.tag != "li":
+        return False
+    cell = next((a for a in el.iterancestors() if a.tag == "td"), None)
+    if cell is None or "alt1" not in (cell.get("class") or "").split() or cell.get("id") == "qr_error_td":
+        return False
+    return not _posterror_cell(cell)
 
 
 class VbulletinTopics(HtmlTopics):
@@ -222,8 +239,7 @@ class VbulletinForum(HtmlForum):
         tables = find(after, "preceding::table[contains(concat(' ', normalize-space(@class), ' '), ' tborder ')]") \
             if after is not None else []
         cells = [cell for table in tables for cell in select(table, "td.alt1")]
-        errors = [c for c in cells if any(isinstance(n, etree._Comment) and "POSTERROR" in (n.text or "")
-                                          for n in c.iter(etree.Comment))]
+        errors = [c for c in cells if _posterror_cell(c)]
         if errors:
             self.forms.raise_for_text(" ".join(clean_text(li) for c in errors for li in select(c, "ol li")))
         wanted = " ".join(text.split())

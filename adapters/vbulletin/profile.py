@@ -51,10 +51,18 @@ VBULLETIN = HtmlProfile(
         "page_link": "div.pagenav a[href*='page'], .pagination span a[href*='page']",
         "next_page": "div.pagenav a[rel='next'], .pagination a[rel='next']",
         "logged_in": "a[href*='login.php?do=logout']",
-        # standard_error pages (3.8 panel, 4.2 blockrow) and form errors through construct_errors (ENGINES.md
-        # §12): 3.8 a list in an alt1 cell of a tborder table, 4.2 the errorblock's list; lists inside a post's
-        # message are not errors (VbulletinForms.error_text leaves them out)
-        "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div, "
+        # What marks an error block in vB 3.8.11's templates (install/vbulletin-style.xml, hanson-tapatalk/dbdvb388),
+        # never a bare panel: td.panelsurround div.panel > div also holds every posting form's own words (newreply,
+        # newthread, pm_newpm). STANDARD_ERROR's message sits between its `main error message` comments in
+        # `<div style="margin: 10px">` (27706-27712), STANDARD_ERROR_LITE's (a bad security token: global.php sets
+        # VB_ERROR_LITE) in a `<blockquote>` (27815-27821), STANDARD_ERROR_LOGIN's (session_timed_out_login) in a
+        # blockquote inside its login form; construct_errors' list is newpost_preview's `<ol>` in a td.alt1 after the
+        # POSTERROR comment (11757-11762), which VbulletinForms.error_text requires (a thread review's or a preview's
+        # list sits in a td.alt1 too). 4.2: standard_error's blockrow, construct_errors' errorblock (ENGINES.md §12).
+        # Styles that rewrite these templates: unverified.
+        "error": "div.standard_error div.blockrow, td.panelsurround div.panel > div > div[style*='margin'], "
+                 "td.panelsurround div.panel > div > blockquote, "
+                 "td.panelsurround div.panel form[action*='login.php'] > blockquote, "
                  "div.blockbody.errorblock ul.blockrow.error li, table.tborder td.alt1 ol li, "
                  "ol#ajax_post_errors_message li, td#qr_error_td li",
         "captcha": "input[name='humanverify[input]'], div.g-recaptcha, img#imagereg",

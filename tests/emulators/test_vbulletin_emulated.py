@@ -10,7 +10,8 @@ from adapters.vbulletin.forum import VbulletinForum
 from forumbot.errors import FloodLimited, FormRejected, FormTransient, LoginRequired, PageFormatChanged, PostQueued
 from forumbot.probe.handshake import FAILING, UNVERIFIED, VERIFIED, reply_flow
 from forumbot.texts import en, ru
-from vbulletin import VBulletin
+from vbulletin import FLOOD_POST, VBulletin
+from vbulletin_pm import NOT_FOUND
 
 BOT, PASSWORD = "GM_Bot", "пароль-бота"
 VERSIONS = ["3.8", "4.2"]
@@ -337,3 +338,43 @@ def test_issue28_item4_vb42s_reply_stays_unverified_and_sends_nothing(language):
         texts = ru.T if language == "ru" else en.T
         assert (flow.status, flow.said) == (UNVERIFIED, texts["handshake.reply_unverified"])
         assert sent == [] and board.posts == []
+
+
+# --- vB 3.8's error templates, not its panels ------------------------------------------------------------------------
+
+
+def _board_without_quick_reply() -> VBulletin:
+    clock = Clock()
+    board = VBulletin(BOT, PASSWORD, version="3.8", clock=clock, quick_reply=False)
+    board.clock_ = clock
+    board.thread(7, "Мафия: день 1")
+    board.add_post(7, "Маша", "Мой список подозреваемых:\n[list=1]\n[*]Кот Баюн\n[*]Дядя Фёдор\n[/list]")
+    for name in ("Маша", "Кот Баюн", "Дядя Фёдор"):
+        board.add_user(name)
+    return board
+
+
+def test_vb38_a_full_form_reply_refused_is_read_in_the_boards_words_only():
+    """With the option quickreply off the bot replies through newreply.php's full form (3.8.11's newreply template:
+    the form's words in td.panelsurround div.panel > div, the thread review's posts in td.alt1 cells below it). A
+    flood refusal comes back as that form again under construct_errors' list: the refusal is that list's words,
+    never the form's labels, the bot's own text in the textarea, or a player's numbered list in the review."""
+    board = _board_without_quick_reply()
+    with board:
+        a = adapter(board)
+        assert a.reply("7", "Итоги дня") == str(board.posts[-1].id)
+        board.clock_.now += 10
+        with pytest.raises(FloodLimited) as e:
+            a.with_login(lambda: a._reply("7", "Второе сообщение бота"))
+        assert str(e.value) == "vbulletin: flood limit: " + FLOOD_POST.format(30, 21)
+        assert e.value.retry_after == 21.0 and [p.text for p in board.posts_by(BOT)] == ["Итоги дня"]
+
+
+def test_vb38_a_refused_pm_is_read_in_the_boards_words_only():
+    """3.8.11's pm_newpm puts construct_errors' list inside form vbform, above the panel holding the form's own
+    words (the recipients typed, the title, the message): the refusal read is the list's words alone."""
+    board = _board_without_quick_reply()
+    with board:
+        with pytest.raises(FormRejected) as e:
+            adapter(board).send_pm("Никто", "Роль", "Вы мирный житель")
+        assert str(e.value) == f"vbulletin: {NOT_FOUND} Никто" and board.pms_from(BOT) == []
