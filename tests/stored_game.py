@@ -1,14 +1,15 @@
 """What the tests that drive `forumbot` processes read of a game straight from its SQLite store, in the test's own
 process: whether the game is stored and how it stands (`games.status`: what the first line of `game status` says,
-«окончена» for "ended") and its outbox by status (what the line «очередь сообщений» counts). A `game status`
-process costs ~0.6 s of CPU to print these (issue 28 item 2); the command's own words are tested where they are
-the subject (tests/daemon/test_daemon_cli.py, test_daemon_signup.py, the season tests' `game status` of an ended
-game)."""
+«окончена» for "ended"), its outbox by status (what the line «очередь сообщений» counts) and its seats; and
+`tick_until_ended`, which ticks until the store says the game ended. A `game status` process costs
+~0.6 s of CPU to print these (issue 28 item 2); the command's own words are tested where they are the subject
+(tests/daemon/test_daemon_cli.py, test_daemon_signup.py, the season tests' `game status` of an ended game)."""
 
 from __future__ import annotations
 
 import contextlib
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -33,3 +34,17 @@ def seats(db: Path, name: str) -> list[str]:
         rows = con.execute("SELECT current_nick FROM seats WHERE game_id = (SELECT id FROM games WHERE name = ?) "
                            "ORDER BY seat_no", (name,)).fetchall()
     return [str(nick) for nick, in rows]
+
+
+def tick_until_ended(tick: Callable[[], str], db: Path, name: str, most: int, log: Path) -> None:
+    """Run `tick` (one `forumbot tick` process; its output) until the store marks `name` ended: its end folded and
+    every message delivered (`game status` says «окончена»), at most `most` ticks. Read in this process, not by a
+    `game status` process a tick, and no tick after the end: an ended game's tick reads and sends nothing (issue 28
+    item 2). `log`: the ticks' log, named when the game does not end."""
+    out = ""
+    for _ in range(most):
+        out = tick()
+        if stored_status(db, name) == "ended":
+            return
+    raise AssertionError(f"{name} did not end in {most} ticks ({stored_status(db, name)}); the last tick: {out}; "
+                         f"log: {log}")
