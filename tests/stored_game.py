@@ -1,14 +1,18 @@
 """What the tests that drive `forumbot` processes read of a game straight from its SQLite store, in the test's own
 process: whether the game is stored and how it stands (`games.status`: what the first line of `game status` says,
-«окончена» for "ended") and its outbox by status (what the line «очередь сообщений» counts). A `game status`
-process costs ~0.6 s of CPU to print these (issue 28 item 2); the command's own words are tested where they are
-the subject (tests/daemon/test_daemon_cli.py, test_daemon_signup.py, the season tests' `game status` of an ended
-game)."""
+«окончена» for "ended"), its outbox by status (what the line «очередь сообщений» counts), its seats, and the times
+a test compares with the board's (the open phase's deadline, C-14's read spans, a post's time, a message's due
+time); and `tick_until_ended`, which ticks until the store says the game ended. A `game status` process costs
+~0.6 s of CPU to print these (issue 28 item 2); the command's own words are tested where they are the subject
+(tests/daemon/test_daemon_cli.py, test_daemon_signup.py, the season tests' `game status` of an ended game)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
+from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 
@@ -33,3 +37,54 @@ def seats(db: Path, name: str) -> list[str]:
         rows = con.execute("SELECT current_nick FROM seats WHERE game_id = (SELECT id FROM games WHERE name = ?) "
                            "ORDER BY seat_no", (name,)).fetchall()
     return [str(nick) for nick, in rows]
+
+
+def phase_deadline(db: Path, name: str) -> datetime:
+    """The game's open phase's deadline as the bot remembers it (its phase cursor, cycle/reread.py)."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        value = con.execute("SELECT value FROM cursors WHERE stream = 'game:' || (SELECT id FROM games WHERE name = ?) "
+                            "|| ':phase'", (name,)).fetchone()[0]
+    return _utc(json.loads(value)["deadline"])
+
+
+def read_spans(db: Path, name: str) -> list[tuple[datetime, datetime]]:
+    """The game's spans of successful reads (C-14: each tick's read is recorded), as (first, last) tick times."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        rows = con.execute("SELECT first_at, last_at FROM read_spans WHERE ok AND game_id = "
+                           "(SELECT id FROM games WHERE name = ?) ORDER BY first_at", (name,)).fetchall()
+    return [(_utc(first), _utc(last)) for first, last in rows]
+
+
+def posted_at(db: Path, post_id: str) -> datetime:
+    """The time the store holds for the forum post `post_id` (the board's, as the adapter read it)."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        row = con.execute("SELECT posted_at FROM inputs WHERE kind = 'post' AND item_id = ?", (post_id,)).fetchone()
+    return _utc(row[0])
+
+
+def due_at(db: Path, name: str, key: str) -> datetime:
+    """The time the game's message `key` (the core's stable message key: "day 2/result") is due at."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        row = con.execute("SELECT due_at FROM outbox WHERE key = ? AND game_id = (SELECT id FROM games WHERE name = ?)",
+                          (key, name)).fetchone()
+    return _utc(row[0])
+
+
+def tick_until_ended(tick: Callable[[], str], db: Path, name: str, most: int, log: Path) -> None:
+    """Run `tick` (one `forumbot tick` process; its output) until the store marks `name` ended: its end folded and
+    every message delivered (`game status` says «окончена»), at most `most` ticks. Read in this process, not by a
+    `game status` process a tick, and no tick after the end: an ended game's tick reads and sends nothing (issue 28
+    item 2). `log`: the ticks' log, named when the game does not end."""
+    out = ""
+    for _ in range(most):
+        out = tick()
+        if stored_status(db, name) == "ended":
+            return
+    raise AssertionError(f"{name} did not end in {most} ticks ({stored_status(db, name)}); the last tick: {out}; "
+                         f"log: {log}")
+
+
+def _utc(stored: str) -> datetime:
+    """A time as the store holds it (UTC, naive in SQLite: forumbot/store/models.py's UTCDateTime)."""
+    at = datetime.fromisoformat(stored)
+    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)

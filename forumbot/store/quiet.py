@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from forumbot.engine.replacement import OFFER_KEY_PREFIX, OFFER_KEY_SUFFIX
@@ -26,6 +26,8 @@ from forumbot.store.records import REFUSED_PM
 _PM_KINDS = ("pm", "conv")
 # S-4: a reserve player offered a seat answers by PM (store/game.py routes it)
 _OFFER = f"{OFFER_KEY_PREFIX}%{OFFER_KEY_SUFFIX}"
+# the forum's PMs among its inputs (store/records.py stores them under no topic)
+_PM_ROWS = InputRow.kind.in_(_PM_KINDS) & (InputRow.topic == "")
 
 
 def quiet_stream(game_id: int) -> str:
@@ -45,12 +47,12 @@ class ForumRows:
 
     def pms(self) -> tuple[tuple[int, int, int] | None, ...]:
         """The forum's PMs, as `forum_pms` reads them."""
-        return tuple(self.inputs.get((kind, "")) for kind in _PM_KINDS)
+        return _pms(self.inputs)
 
     def fingerprint(self, game_id: int, name: str, topics: Sequence[str], config_key: str) -> str:
         """The fingerprint of what game `game_id` (named `name`, reading `topics`) folds, under a config."""
         offers = sorted((game, *group) for game, groups in self.outbox.items() for group in groups if group[1])
-        what = [config_key, [self.inputs.get((kind, "")) for kind in _PM_KINDS],
+        what = [config_key, self.pms(),
                 [self.inputs.get(("post", topic)) for topic in topics], self.inputs.get((REFUSED_PM, name)),
                 self.games, self.seats, self.outbox.get(game_id, ()), offers, self.resolutions.get(game_id)]
         return hashlib.sha256(json.dumps(what, default=str).encode()).hexdigest()
@@ -59,8 +61,7 @@ class ForumRows:
 def forum_rows(session: Session, forum_id: int, only: tuple[int, Sequence[str], str] | None = None) -> ForumRows:
     """The forum's rows as `ForumRows`; `only`: (game id, its topics, its name), to read just what that game's
     fingerprint needs."""
-    inputs = select(InputRow.kind, InputRow.topic, func.count(), func.max(InputRow.id),
-                    func.coalesce(func.sum(InputRow.version), 0)).where(InputRow.forum_id == forum_id)
+    narrowed: ColumnElement[bool] | None = None  # the inputs read: all of the forum's
     outbox = (select(OutboxRow.game_id, OutboxRow.status, OutboxRow.key.like(_OFFER), func.count(),
                      func.max(OutboxRow.id)).join(GameRow, GameRow.id == OutboxRow.game_id)
               .where(GameRow.forum_id == forum_id))
@@ -68,7 +69,7 @@ def forum_rows(session: Session, forum_id: int, only: tuple[int, Sequence[str], 
                    .join(GameRow, GameRow.id == ResolutionRow.game_id).where(GameRow.forum_id == forum_id))
     if only is not None:
         game_id, topics, name = only
-        inputs = inputs.where(InputRow.kind.in_(_PM_KINDS) | InputRow.topic.in_([*topics, name]))
+        narrowed = _PM_ROWS | InputRow.topic.in_([*topics, name])
         outbox = outbox.where((OutboxRow.game_id == game_id) | OutboxRow.key.like(_OFFER))
         resolutions = resolutions.where(ResolutionRow.game_id == game_id)
     groups: dict[int, list[tuple[Any, ...]]] = {}
@@ -76,8 +77,7 @@ def forum_rows(session: Session, forum_id: int, only: tuple[int, Sequence[str], 
             outbox.group_by(OutboxRow.game_id, OutboxRow.status, OutboxRow.key.like(_OFFER))):
         groups.setdefault(game, []).append((status, bool(offer), count, last))
     return ForumRows(
-        inputs={(kind, topic): (count, last, int(versions)) for kind, topic, count, last, versions in
-                session.execute(inputs.group_by(InputRow.kind, InputRow.topic))},
+        inputs=_input_sums(session, forum_id, narrowed),
         games=tuple(tuple(r) for r in session.execute(
             select(GameRow.id, GameRow.status, GameRow.mode, GameRow.started_at, GameRow.ended_at,
                    func.length(GameRow.setup_json)).where(GameRow.forum_id == forum_id).order_by(GameRow.id))),
@@ -92,12 +92,26 @@ def forum_rows(session: Session, forum_id: int, only: tuple[int, Sequence[str], 
 
 
 def forum_pms(session: Session, forum_id: int) -> tuple[tuple[int, int, int] | None, ...]:
-    """The forum's PMs as `ForumRows.pms` gives them (rows, largest id, version sum of each kind), in one query."""
-    found = {kind: (count, last, int(versions)) for kind, count, last, versions in session.execute(
-        select(InputRow.kind, func.count(), func.max(InputRow.id), func.coalesce(func.sum(InputRow.version), 0))
-        .where(InputRow.forum_id == forum_id, InputRow.kind.in_(_PM_KINDS), InputRow.topic == "")
-        .group_by(InputRow.kind))}
-    return tuple(found.get(kind) for kind in _PM_KINDS)
+    """The forum's PMs as `ForumRows.pms` gives them (rows, largest id, version sum of each kind), in one query:
+    `forum_rows`' query of the inputs, narrowed to the PMs."""
+    return _pms(_input_sums(session, forum_id, _PM_ROWS))
+
+
+def _input_sums(session: Session, forum_id: int, narrowed: ColumnElement[bool] | None = None
+                ) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """The forum's inputs (those `narrowed` keeps, if given) grouped: (kind, topic) -> (rows, largest id, version
+    sum), in one query."""
+    inputs = select(InputRow.kind, InputRow.topic, func.count(), func.max(InputRow.id),
+                    func.coalesce(func.sum(InputRow.version), 0)).where(InputRow.forum_id == forum_id)
+    if narrowed is not None:
+        inputs = inputs.where(narrowed)
+    return {(kind, topic): (count, last, int(versions)) for kind, topic, count, last, versions in
+            session.execute(inputs.group_by(InputRow.kind, InputRow.topic))}
+
+
+def _pms(inputs: dict[tuple[str, str], tuple[int, int, int]]) -> tuple[tuple[int, int, int] | None, ...]:
+    """The PMs' sums among the forum's input sums, one entry a PM kind (None: no PM of that kind)."""
+    return tuple(inputs.get((kind, "")) for kind in _PM_KINDS)
 
 
 def game_view(session: Session, game_id: int, forum_id: int, streams: Sequence[str]) -> tuple[str | None, dict[str, str]]:

@@ -36,7 +36,7 @@ def flaskbb(tmp_path_factory):
 
 from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, live_required  # noqa: E402
 from shared_clock import SharedClock, libfaketime  # noqa: E402
-from clock_reach import year_ahead_modules  # noqa: E402
+from clock_reach import YEAR_AHEAD, year_ahead_modules  # noqa: E402
 
 # A board a test asks for by fixture name: (engine, knobs, port shift). Each is built once per session, when the
 # first test asking for it runs; its tests share one xdist worker (`pytest_collection_modifyitems`), so two
@@ -152,9 +152,6 @@ def _workers(config) -> int:  # type: ignore[no-untyped-def]
         return max(1, int(count))
     except (TypeError, ValueError):
         return os.cpu_count() or 1
-
-
-YEAR_AHEAD = "tests/live/test_clock_ahead.py::test_the_unit_suite_passes_with_the_clock_a_year_ahead"
 
 
 def _run_year_ahead_once(config, items) -> None:  # type: ignore[no-untyped-def]

@@ -27,7 +27,7 @@ import pytest
 
 from boards import HANG_GUARD, Board, Member, live_required
 from fresh_store import STORE
-from stored_game import outbox_counts, stored_status
+from stored_game import outbox_counts, stored_status, tick_until_ended
 from tick_summary import IDLE_SUMMARY
 
 # the role names of the role PMs («Ваша роль: шериф.»)
@@ -179,14 +179,8 @@ options = {{ {options} }}
         return done.stdout + done.stderr
 
     def tick_until_ended(self, most: int = 3) -> None:
-        """Tick until the store marks the game ended: its end folded and every message delivered (`game status`
-        says «окончена»), at most `most` ticks. Read in this process, not by a `game status` process a tick, and
-        no tick after the end: an ended game's tick reads and sends nothing (issue 28 item 2)."""
-        for _ in range(most):
-            out = self.tick()
-            if self.stored_status() == "ended":
-                return
-        raise AssertionError(f"{self.name} did not end in {most} ticks ({self.stored_status()}); the last tick: {out}")
+        """Tick until the store marks the game ended, at most `most` ticks (stored_game.tick_until_ended)."""
+        tick_until_ended(self.tick, self.db, self.name, most, self.log)
 
     def settle(self, engine: str, most: int = 5) -> None:
         """Tick until a tick sends nothing, once every GM PM sent so far has taken effect (shown to the minute,

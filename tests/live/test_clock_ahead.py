@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from clock_reach import (SHARDS, WHOLE_GAMES, blind_test_modules, clock_readers, reads_clock, shard,
+from clock_reach import (SHARDS, WHOLE_GAMES, YEAR_AHEAD, blind_test_modules, clock_readers, reads_clock, shard,
                          year_ahead_modules)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,3 +76,11 @@ def test_the_unit_suite_passes_with_the_clock_a_year_ahead(tmp_path, k):
         cwd=ROOT, env=env, capture_output=True, text=True)
     tail = "\n".join(done.stdout.splitlines()[-40:])
     assert done.returncode == 0, f"the unit suite a year ahead (exit {done.returncode}):\n{tail}\n{done.stderr[-2000:]}"
+
+
+def test_the_year_ahead_name_is_this_tests_node_id(request):
+    """tests/live/conftest.py leaves the unit modules to the shards only in a run holding a test whose node id
+    starts with clock_reach.YEAR_AHEAD: a name that drifted from the test (renamed, moved) would match none, and
+    every such module would run twice, today and a year ahead (issue 28's CPU budget)."""
+    module = request.node.nodeid.split("::", 1)[0]
+    assert YEAR_AHEAD == f"{module}::{test_the_unit_suite_passes_with_the_clock_a_year_ahead.__name__}"

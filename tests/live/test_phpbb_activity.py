@@ -20,11 +20,8 @@ Asserted: the posts and PMs as players read them, in Russian; the lock read back
 
 from __future__ import annotations
 
-import contextlib
-import json
-import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -33,6 +30,7 @@ import pytest
 from livegame import LiveGame
 from moderators import may_reply, promote_phpbb
 from shared_clock import SharedClock
+from stored_game import due_at, phase_deadline, posted_at, read_spans
 
 pytestmark = pytest.mark.live
 
@@ -72,7 +70,7 @@ def test_issue30_free_hunt_r11_r12_r13_c14_on_phpbb(phpbb_activity_board, tmp_pa
     opened = clock.now()
     game.play_setup(gm, p, ROLES, "Незнайка", "конец-фазы")
     assert "Минимум за день — 2 сообщения в игровой теме" in game.game_text(gm)
-    day1_deadline = phase_deadline(game)
+    day1_deadline = phase_deadline(game.db, game.name)
     assert opened + DAY < day1_deadline < clock.now() + DAY  # 20 minutes after the GM's PM
     assert may_reply(reader, "phpbb", vote)
 
@@ -132,10 +130,10 @@ def test_issue30_free_hunt_r11_r12_r13_c14_on_phpbb(phpbb_activity_board, tmp_pa
     count, day2 = text.split("Итоговый подсчёт голосов (день 2)", 1)[1].split("Итоги дня 2.", 1)
     assert "Kapitan Vrungel — 5" in count and "Маша" in count.split("Kapitan Vrungel — 5", 1)[1].split("\n")[0], count
     assert "Алёна_77 — 2" in count, count  # Маша's later vote for her is not counted
-    majority_at = posted_at(game, majority_post)
+    majority_at = posted_at(game.db, majority_post)
     assert (f"День закончился досрочно: у Kapitan Vrungel больше половины голосов живых игроков (сообщение от "
             in day2), day2[:1200]
-    assert result_due(game, "day 2/result") == majority_at  # the majority-making post's time is the deadline
+    assert due_at(game.db, game.name, "day 2/result") == majority_at  # the majority-making post's time is the deadline
     assert f"Автокилл: {SILENT} покидает игру (причина — мало сообщений в игровой теме)." in day2, day2[:1200]
     assert "Из-за автокилла по итогам голосования никто не уходит." in day2, day2[:1200]
     assert "не мог читать форум" not in day2, day2[:1200]  # the ticks ran: Day 2's deadline is not disturbed
@@ -150,32 +148,7 @@ def day1_gap(game: LiveGame, deadline: datetime) -> tuple[str, str]:
     """C-14's gap as the bot recorded it: its last successful read before Day 1's deadline (the end of a span of
     successful ticks: every tick is recorded) and the first tick after it, in Moscow time to the minute, as the
     result post names them."""
-    with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        spans = [(utc(first), utc(last)) for first, last, ok in
-                 db.execute("SELECT first_at, last_at, ok FROM read_spans") if ok]
+    spans = read_spans(game.db, game.name)
     before = max(last for _, last in spans if last < deadline)
     after = min(first for first, _ in spans if first > deadline)
     return tuple(at.astimezone(MSK).strftime("%d.%m %H:%M") for at in (before, after))  # type: ignore[return-value]
-
-
-def phase_deadline(game: LiveGame) -> datetime:
-    """The open phase's deadline as the bot remembers it (the phase cursor, cycle/reread.py)."""
-    with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        value = db.execute("SELECT value FROM cursors WHERE stream LIKE 'game:%:phase'").fetchone()[0]
-    return utc(json.loads(value)["deadline"])
-
-
-def posted_at(game: LiveGame, post_id: str) -> datetime:
-    with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        row = db.execute("SELECT posted_at FROM inputs WHERE kind = 'post' AND item_id = ?", (post_id,)).fetchone()
-    return utc(row[0])
-
-
-def result_due(game: LiveGame, key: str) -> datetime:
-    with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        return utc(db.execute("SELECT due_at FROM outbox WHERE key = ?", (key,)).fetchone()[0])
-
-
-def utc(stored: str) -> datetime:
-    at = datetime.fromisoformat(stored)
-    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)

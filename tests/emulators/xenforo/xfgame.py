@@ -17,7 +17,7 @@ from pathlib import Path
 from xfemu import Board, Emulator
 from xfemu.state import fold
 from fresh_store import STORE
-from stored_game import stored_status
+from stored_game import tick_until_ended
 from tick_summary import IDLE_SUMMARY
 
 HANG_GUARD = 900  # seconds: catches a hung tick, never measures the machine (tests/live/boards.py's, issue 28 item 1)
@@ -123,13 +123,8 @@ players = [
         return done.stdout + done.stderr
 
     def tick_until_ended(self, name: str, most: int = 3) -> None:
-        """Tick until the store marks `name` ended (its end folded, every message delivered: `game status` says
-        «окончена»): read in this process, not by a `game status` process a tick (~0.6 s of CPU each)."""
-        for _ in range(most):
-            out = self.tick()
-            if stored_status(self.tmp / "forumbot.db", name) == "ended":
-                return
-        raise AssertionError(f"{name} did not end in {most} ticks; the last tick: {out}; log: {self.log}")
+        """Tick until the store marks `name` ended, at most `most` ticks (stored_game.tick_until_ended)."""
+        tick_until_ended(self.tick, self.tmp / "forumbot.db", name, most, self.log)
 
     def tick_killed_at(self, point: str, occurrence: int) -> int:
         self.clock.advance(5)
