@@ -6,6 +6,7 @@ English). Texts pinned in both languages; the clause ids stay in them."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import string
 from pathlib import Path
@@ -13,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from daemon.daemon_world import config_toml, game_toml
+from forumbot import replay
 from forumbot.config.checks import check_setups
 from forumbot.config.load import load_config
 from forumbot.config.types import ConfigProblems
 from forumbot.engine import draw_seats
 from forumbot.errors import ConfigError, SetupError
-from forumbot.texts import TABLES
+from forumbot.texts import TABLES, get_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUSE = re.compile(r"\([A-Z]-\d+\)")
@@ -224,3 +226,49 @@ def test_issue28_a_file_that_cannot_be_read_is_named_in_russian_then_english(tmp
     latin1.write_bytes(b"poll_seconds = 60\n# \xff\n")
     assert _load_error(latin1) == (f"{latin1}: не UTF-8: байт 0xff в строке 2 (сохраните файл в UTF-8) / "
                                    "not UTF-8: byte 0xff on line 2 (save the file as UTF-8)")
+
+
+TRANSCRIPT = ROOT / "fixtures" / "transcripts" / "free_hunt_maniac_win.json"
+
+
+def _transcript(language: str | None, **player: str) -> dict:
+    data = json.loads(TRANSCRIPT.read_text(encoding="utf-8"))
+    data.pop("language", None)
+    if language is not None:
+        data["language"] = language
+    data["players"][0].update(player)
+    return data
+
+
+@pytest.mark.parametrize("language, expected", [
+    (None, "игрок 'Альфа': неизвестная роль 'werewolf'; роли: civilian, sheriff, mafia, don, doctor, maniac"),
+    ("ru", "игрок 'Альфа': неизвестная роль 'werewolf'; роли: civilian, sheriff, mafia, don, doctor, maniac"),
+    ("en", "unknown role 'werewolf' for player 'Альфа'; roles: civilian, sheriff, mafia, don, doctor, maniac"),
+    ("fr", "игрок 'Альфа': неизвестная роль 'werewolf'; роли: civilian, sheriff, mafia, don, doctor, maniac / "
+           "unknown role 'werewolf' for player 'Альфа'; roles: civilian, sheriff, mafia, don, doctor, maniac"),
+], ids=["unsaid", "ru", "en", "fr"])
+def test_issue28_a_transcripts_unknown_role_is_said_in_its_language_else_in_russian_then_english(language, expected):
+    """The transcript's language (Russian where it names none) is read before its players; one the texts do not
+    know is no language: Russian then English, as a file not yet read is named."""
+    data = _transcript(language, nick="Альфа", role="werewolf")
+    with pytest.raises(SetupError) as caught:
+        replay.parse_transcript(data)
+    assert str(caught.value) == expected
+
+
+def test_issue28_a_language_the_texts_do_not_have_is_named_in_russian_then_english():
+    with pytest.raises(SetupError) as caught:
+        replay.replay(replay.parse_transcript(_transcript("fr")))
+    assert str(caught.value) == "неизвестный язык 'fr'; есть: en, ru / unknown language 'fr'; known: en, ru"
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ru", "неизвестный часовой пояс 'Mars/Olympus'"),
+    ("en", "unknown time zone 'Mars/Olympus'"),
+], ids=["ru", "en"])
+def test_issue28_a_time_zone_this_machine_does_not_know_is_named_in_the_games_language(language, expected):
+    """A stored game's zone the machine's tz database lacks (config and transcripts check theirs before): the
+    game's language is known by then."""
+    with pytest.raises(SetupError) as caught:
+        get_texts(language, str, "Mars/Olympus")
+    assert str(caught.value) == expected

@@ -56,14 +56,25 @@ def _param(value: object, t: Mapping[str, str]) -> object:
     return value
 
 
+def in_both(key: str, **params: object) -> str:
+    """A text in Russian, then in English, on one line: where no language can be known yet (a file not read yet,
+    a language the texts do not have)."""
+    return " / ".join(TABLES[language][key].format(**params) for language in ("ru", "en"))
+
+
+def said_in(language: str, key: str, **params: object) -> str:
+    """`key` in `language`; in Russian then English where the texts have no such language (issue 28)."""
+    return TABLES[language][key].format(**params) if language in TABLES else in_both(key, **params)
+
+
 def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
               spoiler: str = "") -> "Texts":
     if language not in TABLES:
-        raise SetupError(f"unknown language {language!r}; known: {', '.join(sorted(TABLES))}")
+        raise SetupError(in_both("setup.language", language=language, known=", ".join(sorted(TABLES))))
     try:
         zone = ZoneInfo(timezone)
     except (KeyError, ValueError):
-        raise SetupError(f"unknown time zone {timezone!r}") from None
+        raise SetupError(said_in(language, "setup.timezone", zone=timezone)) from None
     return Texts(Voice(TABLES[language], escape, zone, get_format(markup), PLURALS[language], spoiler))
 
 

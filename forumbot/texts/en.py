@@ -1025,6 +1025,10 @@ T: dict[str, str] = {
     "setup.rule.cast_role_count": "option cast has {most} {role}, {n} given (R-10)",
     "setup.rule.moscow_cast": "the Moscow cast is {want} (M-1); got {got}",
     "setup.rule.moscow_role_count": "the Moscow cast has {most} {role}, {n} given (M-1)",
+    # before a table exists: said in the game's language, or in Russian then English (texts.said_in)
+    "setup.language": "unknown language {language!r}; known: {known}",
+    "setup.timezone": "unknown time zone {zone!r}",
+    "setup.unknown_role": "unknown role {role!r} for player {nick!r}; roles: {known}",
     # a name that becomes a path (forumbot/names.py)
     "name.not_string": "a name is a string, got {type}",
     "name.refused": "{shown} cannot be a name: {rule}",

@@ -1046,6 +1046,10 @@ T: dict[str, str] = {
     "setup.rule.cast_role_count": "в опции cast {role} — {most}, а задано {n} (R-10)",
     "setup.rule.moscow_cast": "московский состав: {want} (M-1), а задано: {got}",
     "setup.rule.moscow_role_count": "в московском составе {role} — {most}, а задано {n} (M-1)",
+    # before a table exists: said in the game's language, or in Russian then English (texts.said_in)
+    "setup.language": "неизвестный язык {language!r}; есть: {known}",
+    "setup.timezone": "неизвестный часовой пояс {zone!r}",
+    "setup.unknown_role": "игрок {nick!r}: неизвестная роль {role!r}; роли: {known}",
     # a name that becomes a path (forumbot/names.py)
     "name.not_string": "имя — строка, а здесь {type}",
     "name.refused": "{shown} не может быть именем: {rule}",
