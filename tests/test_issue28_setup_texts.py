@@ -116,6 +116,9 @@ MOSCOW_TWO_SHERIFFS = _dealt("mafia", "mafia", "don", "sheriff", "sheriff", *["c
     ("en", _free_hunt(TWELVE, "mafia = 4"),
      "games.g1: Free Hunt with 12 players allows (3 mafia, 1 doctor, 1 maniac) or (3 mafia, 1 doctor); the options "
      "ask for mafia = 4 (H-1)"),
+    ("ru", _free_hunt(TWELVE, "mafia = 4\nmaniac = false"),
+     "games.g1: «Свободная охота» на 12 игроков допускает состав (мафия — 3, доктор — 1, маньяк — 1) или "
+     "(мафия — 3, доктор — 1), а опции просят mafia = 4, maniac = false (H-1)"),
     ("ru", _free_hunt(FH_FOUR_MAFIA),
      "games.g1: «Свободная охота» на 12 игроков допускает состав (мафия — 3, доктор — 1, маньяк — 1) или "
      "(мафия — 3, доктор — 1), а задано: мафия — 4, доктор — 1, маньяк — 0 (H-1)"),
@@ -128,7 +131,7 @@ MOSCOW_TWO_SHERIFFS = _dealt("mafia", "mafia", "don", "sheriff", "sheriff", *["c
      "games.g1: this Free Hunt cast has 1 doctor, 2 given (H-1)"),
     ("ru", _free_hunt(_dealt("sheriff", *[""] * 11)),
      "games.g1: в варианте free_hunt нет роли: шериф (игрок P0)"),
-], ids=["options-ru", "options-en", "given-ru", "given-en", "partial-ru", "partial-en", "no-role-ru"])
+], ids=["options-ru", "options-en", "options-as-toml-ru", "given-ru", "given-en", "partial-ru", "partial-en", "no-role-ru"])
 def test_issue28_h1_a_free_hunt_cast_the_rules_refuse_names_its_roles_in_the_gms_language(tmp_path, language, game,
                                                                                          expected):
     assert _setups(tmp_path, _with(game, language)) == [expected]

@@ -78,7 +78,9 @@ class FreeHunt:
             if ("mafia" not in options or c[0] == mafia) and ("maniac" not in options or c[1] == maniac)
         ]
         if not fits:
-            asked = ", ".join(f"{k} = {options[k]!r}" for k in ("mafia", "maniac") if k in options)
+            # as the config writes them: maniac = false, not Python's False
+            asked = ", ".join(f"{k} = {str(options[k]).lower() if isinstance(options[k], bool) else repr(options[k])}"
+                              for k in ("mafia", "maniac") if k in options)
             raise SetupError.told("setup.rule.fh_allows_options",
                                   "Free Hunt with {n} players allows {allowed}; the options ask for {asked} (H-1)",
                                   n=n_players, allowed=_allowed(allowed), asked=asked)
