@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, Mapping
 
 
 class Role(StrEnum):
@@ -34,6 +34,34 @@ ROLE_TEAM: dict[Role, Team] = {
     Role.DON: Team.MAFIA,
     Role.MANIAC: Team.MANIAC,
 }
+
+
+@dataclass(frozen=True)
+class RoleCounts:
+    """A cast as a setup error names it (SetupError.told: "option cast asks for 6 civilian, 1 sheriff"): how many
+    players of each role, in order. str() is the English, each role by its config name; texts.setup_said names
+    each role in the GMs' language, as `{role} — {n}` where the table says so (issue 28: the rules import no texts)."""
+
+    counts: tuple[tuple[Role, int], ...]
+
+    @classmethod
+    def of(cls, counts: Mapping[Role, int]) -> RoleCounts:
+        """The counts of a mapping, the roles in `Role`'s order (the town's first, as M-1 lists them)."""
+        return cls(tuple((role, counts[role]) for role in Role if role in counts))
+
+    def __str__(self) -> str:
+        return ", ".join(f"{n} {role}" for role, n in self.counts)
+
+
+@dataclass(frozen=True)
+class CastChoice:
+    """The casts a rule allows, any one of them (H-1: with 12 players, 3 mafia and a maniac, or 3 mafia without):
+    str() is the English, each cast in brackets when there is a choice; texts.setup_said says it in the GMs'."""
+
+    casts: tuple[RoleCounts, ...]
+
+    def __str__(self) -> str:
+        return " or ".join(f"({cast})" if len(self.casts) > 1 else str(cast) for cast in self.casts)
 
 
 class Where(StrEnum):

@@ -26,6 +26,7 @@ from forumbot.names import name_problem
 from forumbot.rules import get_variant
 from forumbot.rules.house import configure, defaults
 from forumbot.options import option_problems
+from forumbot.texts import said_in
 from forumbot.forum.registry import MemoryForum
 
 TOPICS = {Where.GAME: "game", Where.VOTE: "vote", Where.SIGNUP: "signup"}
@@ -85,19 +86,21 @@ def parse_transcript(raw: Any) -> Transcript:
         resolved=_resolved(f.get("resolved", {}, dict)),  # optional: when the bot resolved each phase (C-13)
         reads=_reads(f.get("reads", [], list)),  # optional: each tick's read of the threads (C-14)
     )
+    options = dict(f.get("options", {}, dict))
+    # early transcripts put the language among the options; it is the setup's own field. Read before the
+    # players: a role it does not know is said in it (issue 28), in Russian then English where it is none known
+    language = f.string("language", options.pop("language", "ru"))
     players = []
     for n, p in enumerate(f.get("players", [], list) if "signup" in raw else f.list("players"), 1):
         pf = _Fields(p, f"players[{n}]")
         role = pf.string("role", None)
         if role is not None and role not in Role.__members__.values():
-            raise SetupError(f"unknown role {role!r} for player {pf.string('nick')!r}; roles: {', '.join(Role)}")
+            raise SetupError(said_in(language, "setup.unknown_role", role=role, nick=pf.string("nick"),
+                                     known=", ".join(Role)))
         nick = pf.string("nick")
         if not nick.strip():
             raise TranscriptError(f"players[{n}]: empty nick")
         players.append(PlayerSpec(nick, Role(role) if role else None))
-    options = dict(f.get("options", {}, dict))
-    # early transcripts put the language among the options; it is the setup's own field
-    language = f.string("language", options.pop("language", "ru"))
     variant = f.string("variant")
     problems = option_problems(variant, options)
     if problems:

@@ -22,7 +22,7 @@ from forumbot.config.season import parse_season
 from forumbot.config.types import Config, ConfigProblems
 from forumbot.errors import ConfigError
 from forumbot.names import name_problem
-from forumbot.texts import TABLES, gm_language
+from forumbot.texts import TABLES, gm_language, in_both
 
 
 def default_database_url(config_path: Path) -> str:
@@ -64,11 +64,6 @@ def bad_utf8(e: UnicodeDecodeError) -> dict[str, int]:
 
 def describe_bad_utf8(e: UnicodeDecodeError, t: Mapping[str, str] = TABLES["en"]) -> str:
     return t["config.file.utf8"].format(**bad_utf8(e))
-
-
-def in_both(key: str, **params: object) -> str:
-    """A text in Russian, then in English: for a file whose language cannot be known before it is read."""
-    return " / ".join(TABLES[language][key].format(**params) for language in ("ru", "en"))
 
 
 _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",

@@ -48,6 +48,7 @@ from forumbot.store.reads import record_now
 from forumbot.store.records import get_cursor, posts_digest, seen_stream, set_cursor, store_posts, topic_stream
 from forumbot.store.setup_codec import setup_from_json
 from forumbot.config.checks import thread_problems
+from forumbot.texts import TABLES, setup_said
 from forumbot.store.game import as_sent, default_fold, load_game, moot_pending
 from forumbot.store.inputs import InputsChanged, Mark, StoredInputs, load_inputs
 from forumbot.cycle.bookkeeping import (
@@ -174,9 +175,10 @@ def _tick_games(ctx: Context, adapter: ForumAdapter, forum_name: str, forum_id: 
                 else:
                     log.error("%s: %s", name, e)
             except SetupError as e:
-                # a stored setup the fold cannot run on stops this game only; the others are played on
-                outcome.state, outcome.problem = "broken", str(e)
-                report.broken[name] = str(e)
+                # a stored setup the fold cannot run on stops this game only; the others are played on. Said in
+                # the game's language, its GMs' (issue 28), as check-config says a setup the rules refuse
+                outcome.state, outcome.problem = "broken", setup_said(e, TABLES[ctx.config.games[name].language])
+                report.broken[name] = outcome.problem
                 log.error("%s", e)
             except Exception as e:
                 _unexpected(ctx, report, outcome, e)

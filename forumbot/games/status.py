@@ -18,7 +18,7 @@ from forumbot.games.pm_pace import pm_eta_line
 from forumbot.store.models import GameRow, OutboxRow, SeatRow
 from forumbot.rules import get_variant
 from forumbot.engine.signup import run_signup
-from forumbot.texts import PLURALS, TABLES, get_texts
+from forumbot.texts import PLURALS, TABLES, get_texts, setup_said
 from forumbot.texts.voice import Voice
 from forumbot.store.game import fold_game, load_game
 
@@ -92,7 +92,7 @@ def game_status(sessions: sessionmaker[Session], config: Config, name: str, now:
             # an ended game is shown as it ended, not folded on past its end
             run = fold_game(sessions, config, name, game.ended_at or now)
         except SetupError as e:  # a stored setup the fold cannot run on: say so, with the rest of the status
-            lines.insert(1, t["gs.not_played"].format(error=e))
+            lines.insert(1, t["gs.not_played"].format(error=setup_said(e, t)))
         else:
             alive = [p.nick for p in run.result.players if p.alive]
             deadline = (t["gs.until"].format(at=until(voice, run.next_deadline, now))

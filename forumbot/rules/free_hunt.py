@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from forumbot.errors import SetupError
-from forumbot.model import MoveKind, Role, Target, Team
+from forumbot.model import CastChoice, MoveKind, Role, RoleCounts, Target, Team
 from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, settle, team_counts, with_no_shows
 from forumbot.rules.house import cast_roles, defaults, expected_cast
 
@@ -35,8 +35,11 @@ def _cast_roles(mafia: int, maniac: bool, n: int) -> list[Role]:
     return roles + [Role.CIVILIAN] * (n - len(roles))
 
 
-def _describe(mafia: int, maniac: bool) -> str:
-    return f"{mafia} mafia + doctor" + (" + maniac" if maniac else "")
+def _allowed(casts: tuple[tuple[int, bool], ...]) -> CastChoice:
+    """H-1's rows for a player count, as a setup error names them: the mafia, the Doctor and the Maniac of each."""
+    return CastChoice(tuple(
+        RoleCounts(((Role.MAFIA, mafia), (Role.DOCTOR, 1)) + (((Role.MANIAC, 1),) if maniac else ()))
+        for mafia, maniac in casts))
 
 
 class FreeHunt:
@@ -75,42 +78,40 @@ class FreeHunt:
             if ("mafia" not in options or c[0] == mafia) and ("maniac" not in options or c[1] == maniac)
         ]
         if not fits:
-            asked = ", ".join(f"{k} = {options[k]!r}" for k in ("mafia", "maniac") if k in options)
-            raise SetupError(
-                f"Free Hunt with {n_players} players allows "
-                + " or ".join(_describe(*c) for c in allowed)
-                + f"; the options ask for {asked} (H-1)"
-            )
+            # as the config writes them: maniac = false, not Python's False
+            asked = ", ".join(f"{k} = {str(options[k]).lower() if isinstance(options[k], bool) else repr(options[k])}"
+                              for k in ("mafia", "maniac") if k in options)
+            raise SetupError.told("setup.rule.fh_allows_options",
+                                  "Free Hunt with {n} players allows {allowed}; the options ask for {asked} (H-1)",
+                                  n=n_players, allowed=_allowed(allowed), asked=asked)
         return _cast_roles(*fits[0], n_players)
 
     def check_cast(self, roles: Sequence[Role], options: Mapping[str, object]) -> None:
         if self.house.cast is not None:  # R-10
             want, counts = expected_cast(self.name, self.house.cast, len(roles)), Counter(roles)
             if counts != want:
-                raise SetupError(
-                    "option cast asks for " + ", ".join(f"{want[r]} {r}" for r in sorted(want))
-                    + "; got " + ", ".join(f"{counts[r]} {r}" for r in sorted(counts)) + " (R-10)"
-                )
+                raise SetupError.told("setup.rule.cast_asks", "option cast asks for {want}; got {got} (R-10)",
+                                      want=RoleCounts.of(want), got=RoleCounts.of(counts))
             return
         allowed = self.allowed(len(roles))
         counts = Counter(roles)
         stray = set(counts) - set(ABILITIES)
         if stray:
-            raise SetupError(f"Free Hunt has no role {', '.join(sorted(stray))} (H-1)")
+            raise SetupError.told("setup.rule.fh_role", "Free Hunt has no role {role} (H-1)", role=min(stray))
         given = (counts[Role.MAFIA], counts[Role.MANIAC] == 1)
         if counts[Role.DOCTOR] != 1 or counts[Role.MANIAC] > 1 or given not in allowed:
-            raise SetupError(
-                f"Free Hunt with {len(roles)} players allows "
-                + " or ".join(_describe(*c) for c in allowed)
-                + f"; given {counts[Role.MAFIA]} mafia, {counts[Role.DOCTOR]} doctor, {counts[Role.MANIAC]} maniac (H-1)"
-            )
+            raise SetupError.told("setup.rule.fh_allows_given",
+                                  "Free Hunt with {n} players allows {allowed}; given {given} (H-1)",
+                                  n=len(roles), allowed=_allowed(allowed),
+                                  given=RoleCounts(tuple((r, counts[r]) for r in (Role.MAFIA, Role.DOCTOR, Role.MANIAC))))
 
     def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
         target = Counter(self.cast(n_players, options))
         counts = Counter(roles)
         for role, n in counts.items():
             if n > target[role]:
-                raise SetupError(f"this Free Hunt cast has {target[role]} {role}, {n} given (H-1)")
+                raise SetupError.told("setup.rule.fh_role_count", "this Free Hunt cast has {most} {role}, {n} given (H-1)",
+                                      most=target[role], role=role, n=n)
 
     def abilities(self, role: Role) -> frozenset[MoveKind]:
         return ABILITIES.get(role, frozenset())

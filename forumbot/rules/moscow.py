@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from forumbot.errors import SetupError
-from forumbot.model import MoveKind, Role, Special, Target, Team
+from forumbot.model import MoveKind, Role, RoleCounts, Special, Target, Team
 from forumbot.rules.base import DayOutcome, Kill, NightMoves, NightReport, Seat, plurality, settle, team_counts, with_no_shows
 from forumbot.rules.house import cast_roles, defaults, expected_cast
 
@@ -51,16 +51,12 @@ class Moscow:
         if self.house.cast is not None:  # R-10
             want = expected_cast(self.name, self.house.cast, len(roles))
             if counts != want:
-                raise SetupError(
-                    "option cast asks for " + ", ".join(f"{want[r]} {r}" for r in sorted(want))
-                    + "; got " + ", ".join(f"{counts[r]} {r}" for r in sorted(counts)) + " (R-10)"
-                )
+                raise SetupError.told("setup.rule.cast_asks", "option cast asks for {want}; got {got} (R-10)",
+                                      want=RoleCounts.of(want), got=RoleCounts.of(counts))
             return
         if counts != CAST_GIVEN:
-            raise SetupError(
-                "the Moscow cast is 6 civilian, 1 sheriff, 2 mafia and 1 don (M-1); got "
-                + ", ".join(f"{counts[r]} {r}" for r in sorted(counts))
-            )
+            raise SetupError.told("setup.rule.moscow_cast", "the Moscow cast is {want} (M-1); got {got}",
+                                  want=RoleCounts.of(CAST_GIVEN), got=RoleCounts.of(counts))
 
     def check_partial(self, roles: Sequence[Role], n_players: int, options: Mapping[str, object]) -> None:
         """Roles given for only some players must fit in the cast (the Don counts as one of the three mafia)."""
@@ -69,14 +65,16 @@ class Moscow:
             want = expected_cast(self.name, self.house.cast, n_players)
             for role, n in counts.items():
                 if n > want[role] + (want[Role.DON] if role is Role.MAFIA else 0):
-                    raise SetupError(f"option cast has {want[role]} {role}, {n} given (R-10)")
+                    raise SetupError.told("setup.rule.cast_role_count", "option cast has {most} {role}, {n} given (R-10)",
+                                          most=want[role], role=role, n=n)
             if counts[Role.MAFIA] + counts[Role.DON] > want[Role.MAFIA] + want[Role.DON]:
                 raise SetupError.told("setup.rule.cast_fewer_mafia", "option cast has fewer mafia members than given (R-10)")
             return
         limits = {Role.CIVILIAN: 6, Role.SHERIFF: 1, Role.DON: 1}
         for role, limit in limits.items():
             if counts[role] > limit:
-                raise SetupError(f"the Moscow cast has {limit} {role}, {counts[role]} given (M-1)")
+                raise SetupError.told("setup.rule.moscow_role_count", "the Moscow cast has {most} {role}, {n} given (M-1)",
+                                      most=limit, role=role, n=counts[role])
         if counts[Role.MAFIA] + counts[Role.DON] > 3:
             raise SetupError.told("setup.rule.moscow_mafia",
                                   "the Moscow cast has 3 mafia members (2 mafia and the don), more given (M-1)")

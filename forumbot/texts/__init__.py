@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from forumbot.errors import SetupError
 from forumbot.markup import get_format
+from forumbot.model import CastChoice, Role, RoleCounts
 from forumbot.texts import en, ru
 from forumbot.texts.activity import ActivityTexts
 from forumbot.texts.ending import EndingTexts
@@ -36,18 +37,44 @@ def gm_language(languages: Sequence[str]) -> str:
 
 def setup_said(error: SetupError, t: Mapping[str, str]) -> str:
     """A setup the rules refuse, in the language of `t` where the error names its text (SetupError.told; issue
-    28: "Free Hunt is played by 12 to 17 players" in a Russian GM's check-config), else as raised."""
-    return t[error.key].format(**error.params) if error.key else str(error)
+    28: "Free Hunt is played by 12 to 17 players" in a Russian GM's check-config), else as raised. A role, a cast
+    and a choice of casts among its params are said in that language too, each role in the nominative after a
+    dash where the table's `cast.part` puts it so («мафия — 3»), never declined."""
+    if not error.key:
+        return str(error)
+    return t[error.key].format(**{name: _param(value, t) for name, value in error.params.items()})
+
+
+def _param(value: object, t: Mapping[str, str]) -> object:
+    if isinstance(value, Role):
+        return t[f"role.{value}"]
+    if isinstance(value, RoleCounts):
+        return ", ".join(t["cast.part"].format(n=n, role=t[f"role.{role}"]) for role, n in value.counts)
+    if isinstance(value, CastChoice):
+        shown = [str(_param(cast, t)) for cast in value.casts]
+        return f" {t['or']} ".join(f"({cast})" for cast in shown) if len(shown) > 1 else "".join(shown)
+    return value
+
+
+def in_both(key: str, **params: object) -> str:
+    """A text in Russian, then in English, on one line: where no language can be known yet (a file not read yet,
+    a language the texts do not have)."""
+    return " / ".join(TABLES[language][key].format(**params) for language in ("ru", "en"))
+
+
+def said_in(language: str, key: str, **params: object) -> str:
+    """`key` in `language`; in Russian then English where the texts have no such language (issue 28)."""
+    return TABLES[language][key].format(**params) if language in TABLES else in_both(key, **params)
 
 
 def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup: str = "bbcode",
               spoiler: str = "") -> "Texts":
     if language not in TABLES:
-        raise SetupError(f"unknown language {language!r}; known: {', '.join(sorted(TABLES))}")
+        raise SetupError(in_both("setup.language", language=language, known=", ".join(sorted(TABLES))))
     try:
         zone = ZoneInfo(timezone)
     except (KeyError, ValueError):
-        raise SetupError(f"unknown time zone {timezone!r}") from None
+        raise SetupError(said_in(language, "setup.timezone", zone=timezone)) from None
     return Texts(Voice(TABLES[language], escape, zone, get_format(markup), PLURALS[language], spoiler))
 
 

@@ -1017,6 +1017,18 @@ T: dict[str, str] = {
     "setup.rule.start_far": "start {start} is too far in the future",
     "setup.rule.edited_votes": "option edited_votes must be 'void' or 'first_seen', not {got!r} (C-11)",
     "setup.rule.gm_player": "{names} cannot be both a GM and a player",
+    "setup.rule.fh_allows_options": "Free Hunt with {n} players allows {allowed}; the options ask for {asked} (H-1)",
+    "setup.rule.fh_allows_given": "Free Hunt with {n} players allows {allowed}; given {given} (H-1)",
+    "setup.rule.fh_role": "Free Hunt has no role {role} (H-1)",
+    "setup.rule.fh_role_count": "this Free Hunt cast has {most} {role}, {n} given (H-1)",
+    "setup.rule.cast_asks": "option cast asks for {want}; got {got} (R-10)",
+    "setup.rule.cast_role_count": "option cast has {most} {role}, {n} given (R-10)",
+    "setup.rule.moscow_cast": "the Moscow cast is {want} (M-1); got {got}",
+    "setup.rule.moscow_role_count": "the Moscow cast has {most} {role}, {n} given (M-1)",
+    # before a table exists: said in the game's language, or in Russian then English (texts.said_in)
+    "setup.language": "unknown language {language!r}; known: {known}",
+    "setup.timezone": "unknown time zone {zone!r}",
+    "setup.unknown_role": "unknown role {role!r} for player {nick!r}; roles: {known}",
     # a name that becomes a path (forumbot/names.py)
     "name.not_string": "a name is a string, got {type}",
     "name.refused": "{shown} cannot be a name: {rule}",

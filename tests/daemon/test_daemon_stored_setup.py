@@ -97,3 +97,26 @@ def test_issue28_a_stored_setups_problem_is_named_in_the_games_language(tmp_path
                                     "en": "; this game is not played on until its setup is fixed (the other games "
                                           "go on)"}[language])
     w.close()
+
+
+@pytest.mark.parametrize("language, said", [
+    ("ru", "московский состав: мирный житель — 6, шериф — 1, мафия — 2, дон мафии — 1 (M-1), а задано: "
+           "мирный житель — 6, шериф — 2, мафия — 2"),
+    ("en", "the Moscow cast is 6 civilian, 1 sheriff, 2 mafia, 1 mafia Don (M-1); got 6 civilian, 2 sheriff, "
+           "2 mafia"),
+])
+def test_issue28_m1_a_stored_cast_the_rules_refuse_is_named_in_the_games_language(tmp_path, language, said):
+    """The fold's setup errors (SetupError.told) in the tick's report and `game status`, as check-config says them:
+    a Russian GM read the cast's problem in English inside his Russian status."""
+    w = World(tmp_path, games=game_toml("g1").replace('forum = "main"', f'forum = "main"\nlanguage = "{language}"', 1)
+              + game_toml("g2"))
+    w.start("g1")
+    w.start("g2", seed=3)
+    spoil(w, "g1", lambda d: d["players"][1].update(role="sheriff"))  # the Don a second Sheriff
+    w.now += timedelta(minutes=1)
+    outcome = {o.name: o for o in w.tick().games}
+    assert outcome["g1"].state == "broken" and outcome["g2"].state == "done"
+    assert outcome["g1"].problem == said
+    status = game_status(w.daemon.sessions, w.config, "g1", w.now)
+    assert {"ru": "не сыграна: ", "en": "not played: "}[language] + said in status
+    w.close()
