@@ -43,16 +43,23 @@ MEASURE = """<script>addEventListener("load", () => {
     (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
   const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
   // LONG in a sentence (the game page's days, nights and announcements, a day page's leader and outcome): on how
-  // many lines it lies, whether its line cuts it (then its box must title it in full)
+  // many lines it and the «:» or «,» right after it lie (boxes 8 px or more apart in height: a line is ~23 px),
+  // whether its line cuts it (then its box must title it in full)
   const sentence = "main > p, main > ul > li", said = [];
   const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  const lines = r => [...r.getClientRects()].map(q => q.top).sort((a, b) => a - b).filter(
+    (top, k, tops) => k === 0 || top - tops[k - 1] >= 8).length;
   for (let t; (t = walk.nextNode()); ) {
     const line = t.parentElement.closest(sentence);
     for (let at = line ? t.data.indexOf(%s) : -1; at >= 0; at = t.data.indexOf(%s, at + 1)) {
       const r = document.createRange();
       r.setStart(t, at);
       r.setEnd(t, at + %d);
-      said.push({lines: new Set([...r.getClientRects()].map(q => Math.round(q.top))).size,
+      const after = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      after.currentNode = t;
+      const next = r.endOffset < t.data.length ? t : after.nextNode();
+      if (next && /^[:,;.]/.test(next.data.slice(next === t ? r.endOffset : 0))) r.setEnd(next, next === t ? r.endOffset + 1 : 1);
+      said.push({lines: lines(r),
                  cut: r.getBoundingClientRect().right > line.getBoundingClientRect().right + 1,
                  titled: t.parentElement.closest("[title]")?.title === t.data.substr(at, %d)});
     }
@@ -168,8 +175,9 @@ def test_a_long_nickname_in_a_sentence_is_found_whole_and_the_longest_first() ->
     longer = LONG + "_2"
     text = f"Не проголосовали: Дон, {LONG}, {longer}, X{LONG}, М5"
     parts = nick_parts(text, ["Дон", "М5", LONG, longer])
-    assert "".join(piece for piece, _ in parts) == text
-    assert [piece for piece, is_nick in parts if is_nick] == [LONG, longer]  # «Дон» is short: a word that wraps whole
+    assert "".join("".join(part) for part in parts) == text
+    # «Дон» is short: a word that wraps whole; the comma after a long one keeps to its line
+    assert [(part.nick, part.tail) for part in parts if part.nick] == [(LONG, ","), (longer, ",")]
 
 
 @pytest.mark.parametrize(("page", "thread_posts", "roles"),
@@ -210,8 +218,8 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
     if roles:
         assert m["roles"] and m["table"] <= 412, m  # the roles column on screen
     # h2 (after stop 37): the days list broke «Ужасно_Длинный_Ник_Игрока_Без_П|робелов» mid-word in its leader's
-    # line and its «Не проголосовали»; a nickname in a sentence lies on one line, ending with «…» where longer
-    # than the line, titled in full
+    # line and its «Не проголосовали»; a nickname in a sentence lies on one line with the «:» or «,» after it,
+    # ending with «…» where longer than the line, titled in full
     assert all(s["lines"] == 1 and (s["titled"] or not s["cut"]) for s in m["said"]), m["said"]
     if page in ("index.html", "day-2.html"):  # the open day's leader is LONG, bold: wider than a 412 px line
         assert any(s["cut"] for s in m["said"]), m["said"]
