@@ -182,15 +182,15 @@ def test_a_long_nickname_in_a_sentence_is_found_whole_and_the_longest_first() ->
 
 @pytest.mark.parametrize(("page", "thread_posts", "roles"),
                          [("day-1.html", False, False), ("day-2.html", False, False), ("index.html", False, False),
-                          ("day-1.html", True, False), ("index.html", False, True)],
-                         ids=["day-1", "day-2", "index", "day-1-activity", "index-roles"])
+                          ("day-1.html", True, False), ("index.html", True, False), ("index.html", False, True)],
+                         ids=["day-1", "day-2", "index", "day-1-activity", "index-activity", "index-roles"])
 def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path: Path, page: str,
                                                                         thread_posts: bool, roles: bool) -> None:
     """The game page (index.html): its players table broke «Ужасно_Длинн|ый_Ник_Игрока|_Без_Пробелов» over three
     lines at 412 px (stop 37); a nickname stays whole on one line or ends with «…», titled in full, with the
     roles column too (R-9) and a newcomer's «(вместо: М5)» (S-4). So does one in a sentence: the game page's days
     list broke it mid-word in the open day's leader line and its «Не проголосовали» (after stop 37), as did a day
-    page's leader line."""
+    page's leader line, and the game page's list of each player's game-thread posts (R-11)."""
     for rel, data in _files(_game(thread_posts, roles)).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
