@@ -35,9 +35,9 @@ MEASURE = """<script>addEventListener("load", () => {
   // a cell cut: its text wider than the cell, or the cell (its table) past the screen's right edge
   const tally = [...document.querySelectorAll("td, th")].filter(
     c => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > innerWidth).length;
-  // a nickname in a card or in the game page's players table (a word: no space) broken over two lines, or cut
-  // without its full name as the title
-  const names = [...document.querySelectorAll(".cards th bdi, .cards td bdi, .players th bdi")].filter(
+  // a nickname in a table (a card, the game page's players, a day page's «Что менялось» and «По игрокам»; a
+  // word: no space) broken over two lines, or cut without its full name as the title
+  const names = [...document.querySelectorAll("th bdi, td bdi")].filter(
     b => !/\\s/.test(b.textContent) && b.closest("[data-label]")?.dataset.label !== %s);
   const broken = names.filter(b => b.getClientRects().length !== 1 ||
     (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
@@ -190,7 +190,8 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
     lines at 412 px (stop 37); a nickname stays whole on one line or ends with «…», titled in full, with the
     roles column too (R-9) and a newcomer's «(вместо: М5)» (S-4). So does one in a sentence: the game page's days
     list broke it mid-word in the open day's leader line and its «Не проголосовали» (after stop 37), as did a day
-    page's leader line, and the game page's list of each player's game-thread posts (R-11)."""
+    page's leader line, and the game page's list of each player's game-thread posts (R-11); and a day page's
+    «Что менялось» and «По игрокам» tables broke it as the players table did."""
     for rel, data in _files(_game(thread_posts, roles)).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
