@@ -42,15 +42,16 @@ MEASURE = """<script>addEventListener("load", () => {
   const broken = names.filter(b => b.getClientRects().length !== 1 ||
     (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
   const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
-  // LONG in a sentence (the game page's days, nights and announcements, a day page's leader and outcome): on how
-  // many lines it and the «:» or «,» right after it lie (boxes 8 px or more apart in height: a line is ~23 px),
+  // LONG in a sentence (the game page's days, nights and announcements, a day page's leader and outcome, a card's
+  // voters and tally): on how many lines it and the «:» or «,» (or a tally's count) right after it lie (boxes 8 px
+  // or more apart in height: a line is ~23 px),
   // whether its line cuts it (then its box must title it in full)
-  const sentence = "main > p, main > ul > li", said = [];
+  const sentence = "main > p, main > ul > li, .cards td", said = [];
   const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
   const lines = r => [...r.getClientRects()].map(q => q.top).sort((a, b) => a - b).filter(
     (top, k, tops) => k === 0 || top - tops[k - 1] >= 8).length;
   for (let t; (t = walk.nextNode()); ) {
-    const line = t.parentElement.closest(sentence);
+    const line = t.parentElement.closest(".said") ? null : t.parentElement.closest(sentence);  // a post wraps
     for (let at = line ? t.data.indexOf(%s) : -1; at >= 0; at = t.data.indexOf(%s, at + 1)) {
       const r = document.createRange();
       r.setStart(t, at);
@@ -58,7 +59,8 @@ MEASURE = """<script>addEventListener("load", () => {
       const after = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
       after.currentNode = t;
       const next = r.endOffset < t.data.length ? t : after.nextNode();
-      if (next && /^[:,;.]/.test(next.data.slice(next === t ? r.endOffset : 0))) r.setEnd(next, next === t ? r.endOffset + 1 : 1);
+      const glued = next && /^(?: \d+)?[:,;.]?/.exec(next.data.slice(next === t ? r.endOffset : 0))[0].length;
+      if (glued) r.setEnd(next, (next === t ? r.endOffset : 0) + glued);
       said.push({lines: lines(r),
                  cut: r.getBoundingClientRect().right > line.getBoundingClientRect().right + 1,
                  titled: t.parentElement.closest("[title]")?.title === t.data.substr(at, %d)});
