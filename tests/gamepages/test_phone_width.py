@@ -44,8 +44,7 @@ MEASURE = """<script>addEventListener("load", () => {
   const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
   // LONG in a sentence (the game page's days, nights and announcements, a day page's leader and outcome, a card's
   // voters and tally): on how many lines it and the «:» or «,» (or a tally's count) right after it lie (boxes 8 px
-  // or more apart in height: a line is ~23 px),
-  // whether its line cuts it (then its box must title it in full)
+  // or more apart in height: a line is ~23 px), whether its line cuts it (then its box must title it in full)
   const sentence = "main > p, main > ul > li, .cards td", said = [];
   const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
   const lines = r => [...r.getClientRects()].map(q => q.top).sort((a, b) => a - b).filter(
@@ -59,7 +58,7 @@ MEASURE = """<script>addEventListener("load", () => {
       const after = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
       after.currentNode = t;
       const next = r.endOffset < t.data.length ? t : after.nextNode();
-      const glued = next && /^(?: \d+)?[:,;.]?/.exec(next.data.slice(next === t ? r.endOffset : 0))[0].length;
+      const glued = next && /^(?: \\d+)?[:,;.]?/.exec(next.data.slice(next === t ? r.endOffset : 0))[0].length;
       if (glued) r.setEnd(next, (next === t ? r.endOffset : 0) + glued);
       said.push({lines: lines(r),
                  cut: r.getBoundingClientRect().right > line.getBoundingClientRect().right + 1,
@@ -71,7 +70,8 @@ MEASURE = """<script>addEventListener("load", () => {
                                      roles: document.querySelectorAll(".players.roles").length,
                                      table: Math.max(...table), names: names.length, broken,
                                      cut, said}), "*");
-});</script>""" % (PHONE_WIDTH, json.dumps("Пост"), json.dumps(LONG), json.dumps(LONG), len(LONG), len(LONG))  # a post's text is no nickname
+});</script>""" % (PHONE_WIDTH, json.dumps("Пост"),  # a post's text is no nickname
+                   json.dumps(LONG), json.dumps(LONG), len(LONG), len(LONG))
 # headless Chromium's window is at least 500 px wide: the page is measured in a frame 412 px wide, which tells
 # its parent what it measured
 FRAME = """<!DOCTYPE html><html><body style="margin:0"><pre id="measured"></pre>
