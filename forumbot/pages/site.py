@@ -26,6 +26,7 @@ from forumbot.names import checked_name
 from forumbot.pages.activity import activity_rows, iso_files, iso_pages, public_posts
 from forumbot.pages.botposts import BotPost, bot_posts, by_key, first_line
 from forumbot.pages.daydata import DayData, day_data, lead
+from forumbot.pages.nicktext import nick_parts
 from forumbot.pages.standings import counted, standings_rows
 from forumbot.pages.picture import PHONE_WIDTH, WIDTH, alt_text, data_uri, file_name, outcome, render, to_png
 from forumbot.pages.words import Words
@@ -165,6 +166,8 @@ def build_game(g: GamePages) -> dict[str, bytes]:
                events=_events(g, urls), posts=posts, result_url=lambda d: urls.get(f"{d.label}/result", ""),
                opening=urls.get("setup/players", ""), live=live_pictures(g, days, words), lead=lead,
                end_why=_end_why(g, words) if ended else "")
+    nicks = {p[key] for p in players for key in ("nick", "seat")}  # who plays, and whom a newcomer replaced
+    ctx.update(nick_parts=lambda text: nick_parts(text, nicks))
     iso = iso_files(g.run, [p["seat"] for p in players])  # the game thread's public posts, when it has any
     ctx.update(iso=iso, activity=(lambda n: activity_rows(g.run, n, players, iso)) if public_posts(g.run) else None,
                post_minimum=_post_minimum(g))

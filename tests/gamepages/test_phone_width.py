@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 from gamekit import Game  # noqa: E402
 from pagekit import chromium, site  # noqa: E402
 
+from forumbot.pages.nicktext import nick_parts  # noqa: E402
 from forumbot.pages.picture import PHONE_WIDTH, SWATCH  # noqa: E402
 from forumbot.pages.site import GamePages  # noqa: E402
 
@@ -34,19 +35,43 @@ MEASURE = """<script>addEventListener("load", () => {
   // a cell cut: its text wider than the cell, or the cell (its table) past the screen's right edge
   const tally = [...document.querySelectorAll("td, th")].filter(
     c => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > innerWidth).length;
-  // a nickname in a card or in the game page's players table (a word: no space) broken over two lines, or cut
-  // without its full name as the title
-  const names = [...document.querySelectorAll(".cards th bdi, .cards td bdi, .players th bdi")].filter(
+  // a nickname in a table (a card, the game page's players, a day page's «Что менялось» and «По игрокам»; a
+  // word: no space) broken over two lines, or cut without its full name as the title
+  const names = [...document.querySelectorAll("th bdi, td bdi")].filter(
     b => !/\\s/.test(b.textContent) && b.closest("[data-label]")?.dataset.label !== %s);
   const broken = names.filter(b => b.getClientRects().length !== 1 ||
     (b.scrollWidth > b.clientWidth && b.title !== b.textContent)).map(b => b.textContent);
   const cut = names.filter(b => b.scrollWidth > b.clientWidth).length;
+  // LONG in a sentence (the game page's days, nights and announcements, a day page's leader and outcome, a card's
+  // voters and tally): on how many lines it and the «:» or «,» (or a tally's count) right after it lie (boxes 8 px
+  // or more apart in height: a line is ~23 px), whether its line cuts it (then its box must title it in full)
+  const sentence = "main > p, main > ul > li, .cards td", said = [];
+  const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  const lines = r => [...r.getClientRects()].map(q => q.top).sort((a, b) => a - b).filter(
+    (top, k, tops) => k === 0 || top - tops[k - 1] >= 8).length;
+  for (let t; (t = walk.nextNode()); ) {
+    const line = t.parentElement.closest(".said") ? null : t.parentElement.closest(sentence);  // a post wraps
+    for (let at = line ? t.data.indexOf(%s) : -1; at >= 0; at = t.data.indexOf(%s, at + 1)) {
+      const r = document.createRange();
+      r.setStart(t, at);
+      r.setEnd(t, at + %d);
+      const after = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      after.currentNode = t;
+      const next = r.endOffset < t.data.length ? t : after.nextNode();
+      const glued = next && /^(?: \\d+)?[:,;.]?/.exec(next.data.slice(next === t ? r.endOffset : 0))[0].length;
+      if (glued) r.setEnd(next, (next === t ? r.endOffset : 0) + glued);
+      said.push({lines: lines(r),
+                 cut: r.getBoundingClientRect().right > line.getBoundingClientRect().right + 1,
+                 titled: t.parentElement.closest("[title]")?.title === t.data.substr(at, %d)});
+    }
+  }
   parent.postMessage(JSON.stringify({width: innerWidth, scroll: document.documentElement.scrollWidth, pics, tally,
                                      right: Math.max(...cells), cells: cells.length,
                                      roles: document.querySelectorAll(".players.roles").length,
                                      table: Math.max(...table), names: names.length, broken,
-                                     cut}), "*");
-});</script>""" % (PHONE_WIDTH, json.dumps("Пост"))  # a post's text is no nickname
+                                     cut, said}), "*");
+});</script>""" % (PHONE_WIDTH, json.dumps("Пост"),  # a post's text is no nickname
+                   json.dumps(LONG), json.dumps(LONG), len(LONG), len(LONG))
 # headless Chromium's window is at least 500 px wide: the page is measured in a frame 412 px wide, which tells
 # its parent what it measured
 FRAME = """<!DOCTYPE html><html><body style="margin:0"><pre id="measured"></pre>
@@ -146,15 +171,29 @@ def test_i28_12_the_live_picture_opens_large() -> None:
     assert ".zoom:target img{max-width:none;width:60rem}" in page
 
 
+def test_a_long_nickname_in_a_sentence_is_found_whole_and_the_longest_first() -> None:
+    """What the pages keep on one line at 412 px: a nickname over 20 characters, never part of a longer one or of a
+    word; the sentence joined back is the same text."""
+    longer = LONG + "_2"
+    text = f"Не проголосовали: Дон, {LONG}, {longer}, X{LONG}, М5"
+    parts = nick_parts(text, ["Дон", "М5", LONG, longer])
+    assert "".join("".join(part) for part in parts) == text
+    # «Дон» is short: a word that wraps whole; the comma after a long one keeps to its line
+    assert [(part.nick, part.tail) for part in parts if part.nick] == [(LONG, ","), (longer, ",")]
+
+
 @pytest.mark.parametrize(("page", "thread_posts", "roles"),
                          [("day-1.html", False, False), ("day-2.html", False, False), ("index.html", False, False),
-                          ("day-1.html", True, False), ("index.html", False, True)],
-                         ids=["day-1", "day-2", "index", "day-1-activity", "index-roles"])
+                          ("day-1.html", True, False), ("index.html", True, False), ("index.html", False, True)],
+                         ids=["day-1", "day-2", "index", "day-1-activity", "index-activity", "index-roles"])
 def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path: Path, page: str,
                                                                         thread_posts: bool, roles: bool) -> None:
     """The game page (index.html): its players table broke «Ужасно_Длинн|ый_Ник_Игрока|_Без_Пробелов» over three
     lines at 412 px (stop 37); a nickname stays whole on one line or ends with «…», titled in full, with the
-    roles column too (R-9) and a newcomer's «(вместо: М5)» (S-4)."""
+    roles column too (R-9) and a newcomer's «(вместо: М5)» (S-4). So does one in a sentence: the game page's days
+    list broke it mid-word in the open day's leader line and its «Не проголосовали» (after stop 37), as did a day
+    page's leader line, and the game page's list of each player's game-thread posts (R-11); and a day page's
+    «Что менялось» and «По игрокам» tables broke it as the players table did."""
     for rel, data in _files(_game(thread_posts, roles)).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
@@ -181,6 +220,12 @@ def test_i28_12_at_412_px_nothing_is_off_screen_and_labels_are_readable(tmp_path
     assert m["cut"] > 0  # LONG is wider than a 412 px card or column: it ends with «…», titled in full
     if roles:
         assert m["roles"] and m["table"] <= 412, m  # the roles column on screen
+    # h2 (after stop 37): the days list broke «Ужасно_Длинный_Ник_Игрока_Без_П|робелов» mid-word in its leader's
+    # line and its «Не проголосовали»; a nickname in a sentence lies on one line with the «:» or «,» after it,
+    # ending with «…» where longer than the line, titled in full
+    assert all(s["lines"] == 1 and (s["titled"] or not s["cut"]) for s in m["said"]), m["said"]
+    if page in ("index.html", "day-2.html"):  # the open day's leader is LONG, bold: wider than a 412 px line
+        assert any(s["cut"] for s in m["said"]), m["said"]
     shot = tmp_path / f"{page}-412.png"  # for a person to look at (issue 28 item 12)
     chromium([profile, "--window-size=412,2400", f"--screenshot={shot}", shown.as_uri()])
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
