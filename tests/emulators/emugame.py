@@ -13,7 +13,6 @@ import math
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
 
+from forked_cli import Forked  # noqa: E402
 from livegame import HANG_GUARD, LiveGame  # noqa: E402
 from tick_summary import IDLE_SUMMARY  # noqa: E402
 
@@ -135,9 +135,8 @@ class EmuGame(LiveGame):
         emu = self.board.emu
         self._after_the_last_second()
         seen = 0
-        cmd = [sys.executable, "-m", "forumbot.cli.main", "tick", "-c", str(self.config)]
-        proc = subprocess.Popen(cmd, cwd=self.tmp, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+        proc = Forked(["forumbot.cli.main", "tick", "-c", str(self.config)], self.env, self.tmp,
+                      module="forumbot.cli.main")
 
         def kill(req: Request, resp: Response) -> None:
             nonlocal seen

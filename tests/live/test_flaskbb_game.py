@@ -30,6 +30,7 @@ import pytest
 from adapters.flaskbb.forum import FlaskbbForum
 from flaskbb_client import Member
 from flaskbb_server import BOT, GM, PLAYERS, WELCOME_FORUM
+from forked_cli import run_python
 from livegame import HANG_GUARD  # the hang guard of every live game's commands (issue 28 item 1)
 from stored_game import outbox_counts
 
@@ -88,7 +89,8 @@ class Game:
         return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
-        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=HANG_GUARD)
+        """A process forked from one that imported forumbot (forked_cli.py), as LiveGame.run."""
+        done, _ = run_python(cmd, self.env, self.tmp, timeout=HANG_GUARD)
         with open(self.log, "a") as f:
             f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode}\n{done.stdout}{done.stderr}\n")
         return done

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from xfemu import Board, Emulator
 from xfemu.state import fold
+from forked_cli import run_python
 from fresh_store import STORE
 from stored_game import tick_until_ended
 from tick_summary import IDLE_SUMMARY
@@ -109,11 +109,13 @@ players = [
         return self.run([sys.executable, "-m", "forumbot.cli.main", *args, "-c", str(self.config)])
 
     def run(self, cmd: list[str]) -> subprocess.CompletedProcess:
-        t, cpu = time.monotonic(), _children_cpu()
-        done = subprocess.run(cmd, cwd=self.tmp, env=self.env, capture_output=True, text=True, timeout=HANG_GUARD)
+        """`python -m module …` or `python script …`, a process forked from one that imported forumbot
+        (forked_cli.py: what each start-up spent importing was the games' largest CPU cost)."""
+        t = time.monotonic()
+        done, cpu = run_python(cmd, self.env, self.tmp, timeout=HANG_GUARD)
         with open(self.log, "a") as f:
             f.write(f"$ {' '.join(cmd[2:])}\n-> {done.returncode} in {time.monotonic() - t:.1f} s, "
-                    f"{_children_cpu() - cpu:.2f} s of CPU\n{done.stdout}{done.stderr}\n")
+                    f"{cpu:.2f} s of CPU\n{done.stdout}{done.stderr}\n")
         return done
 
     def tick(self) -> str:
@@ -177,12 +179,6 @@ players = [
         assert not twice, f"on the board twice: {twice}"
         return len(posts), len(pms)
 
-
-def _children_cpu() -> float:
-    """The CPU seconds (user and system) of this process's children waited for so far: a command's cost in
-    ticks.log, as tests/live/livegame.py logs it (issue 28 item 2)."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
 
 
 def _plain(text: str) -> str:
