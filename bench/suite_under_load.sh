@@ -6,7 +6,8 @@
 # Slot A runs exactly .ci/run (pip install, PostgreSQL when it is up, live boards required, ports as given);
 # slot B starts 90 s later and runs the README's `python3 -m pytest` with FORUMBOT_REQUIRE_LIVE=1, its ports moved
 # by 10000 and its own venv, so slot A's `pip install -e` never swaps the package under one of B's games (no PG
-# URL: its PostgreSQL tests skip, the two runs would share one database). When a run ends the next of its slot
+# URL, the two runs would share one database: under FORUMBOT_REQUIRE_LIVE its PostgreSQL tests fail, so slot B is a
+# load, not a verdict; slot A's line is the run's). When a run ends the next of its slot
 # starts, so every run has a whole other suite beside it for nearly all of its length.
 # Needs ../shared/boards (or FORUMBOT_BOARDS) and the Debian packages the live boards use; takes about
 # 12 minutes a pair on a 2-core machine (six runs: about 40).
