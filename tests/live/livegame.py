@@ -1,7 +1,8 @@
 """A game on a live board played through real `forumbot tick` processes, as under cron (issue 8 item 2).
 
 `LiveGame` writes the config (the bot's account and the board's threads from board.env), runs `forumbot`
-subprocesses (each tick a new process; `tick_killed_at` dies like SIGKILL at a named point), and checks what
+processes (each tick a new process, forked from one that imported forumbot: tests/forked_cli.py; `tick_killed_at`
+dies like SIGKILL at a named point), and checks what
 the bot left on the board: every post and PM once (by the marker each carries), none lost.
 """
 
