@@ -16,58 +16,55 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
+def _rows(db: Path, sql: str, *params: object) -> list[tuple]:
+    """The rows of one query on the store, read in this process. `GAME` in `sql` is the game's id by its name."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        return con.execute(sql.replace("GAME", "(SELECT id FROM games WHERE name = ?)"), params).fetchall()
+
+
 def stored_status(db: Path, name: str) -> str | None:
     """The game's stored status (running, ended, stopped), None while `game start` or a season has not stored it."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        row = con.execute("SELECT status FROM games WHERE name = ?", (name,)).fetchone()
-    return None if row is None else str(row[0])
+    rows = _rows(db, "SELECT status FROM games WHERE name = ?", name)
+    return str(rows[0][0]) if rows else None
+
+
+def ended_at(db: Path, name: str) -> datetime:
+    """When the store says the game ended (S-5's gap before the season's next sign-up counts from it)."""
+    return _utc(_rows(db, "SELECT ended_at FROM games WHERE name = ?", name)[0][0])
 
 
 def outbox_counts(db: Path, name: str) -> dict[str, int]:
     """The game's outbox rows by status (sent, pending, attempted, uncertain, refused, queued)."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        rows = con.execute("SELECT status, count(*) FROM outbox WHERE game_id = (SELECT id FROM games WHERE name = ?) "
-                           "GROUP BY status", (name,)).fetchall()
-    return {str(status): int(n) for status, n in rows}
+    return {str(status): int(n) for status, n in
+            _rows(db, "SELECT status, count(*) FROM outbox WHERE game_id = GAME GROUP BY status", name)}
 
 
 def seats(db: Path, name: str) -> list[str]:
     """Who holds the game's seats now, in seat order (a replacement under the seat's current nick)."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        rows = con.execute("SELECT current_nick FROM seats WHERE game_id = (SELECT id FROM games WHERE name = ?) "
-                           "ORDER BY seat_no", (name,)).fetchall()
-    return [str(nick) for nick, in rows]
+    return [str(nick) for nick, in _rows(db, "SELECT current_nick FROM seats WHERE game_id = GAME ORDER BY seat_no",
+                                         name)]
 
 
 def phase_deadline(db: Path, name: str) -> datetime:
     """The game's open phase's deadline as the bot remembers it (its phase cursor, cycle/reread.py)."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        value = con.execute("SELECT value FROM cursors WHERE stream = 'game:' || (SELECT id FROM games WHERE name = ?) "
-                            "|| ':phase'", (name,)).fetchone()[0]
+    value = _rows(db, "SELECT value FROM cursors WHERE stream = 'game:' || GAME || ':phase'", name)[0][0]
     return _utc(json.loads(value)["deadline"])
 
 
 def read_spans(db: Path, name: str) -> list[tuple[datetime, datetime]]:
     """The game's spans of successful reads (C-14: each tick's read is recorded), as (first, last) tick times."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        rows = con.execute("SELECT first_at, last_at FROM read_spans WHERE ok AND game_id = "
-                           "(SELECT id FROM games WHERE name = ?) ORDER BY first_at", (name,)).fetchall()
-    return [(_utc(first), _utc(last)) for first, last in rows]
+    return [(_utc(first), _utc(last)) for first, last in
+            _rows(db, "SELECT first_at, last_at FROM read_spans WHERE ok AND game_id = GAME ORDER BY first_at", name)]
 
 
 def posted_at(db: Path, post_id: str) -> datetime:
     """The time the store holds for the forum post `post_id` (the board's, as the adapter read it)."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        row = con.execute("SELECT posted_at FROM inputs WHERE kind = 'post' AND item_id = ?", (post_id,)).fetchone()
-    return _utc(row[0])
+    return _utc(_rows(db, "SELECT posted_at FROM inputs WHERE kind = 'post' AND item_id = ?", post_id)[0][0])
 
 
 def due_at(db: Path, name: str, key: str) -> datetime:
     """The time the game's message `key` (the core's stable message key: "day 2/result") is due at."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        row = con.execute("SELECT due_at FROM outbox WHERE key = ? AND game_id = (SELECT id FROM games WHERE name = ?)",
-                          (key, name)).fetchone()
-    return _utc(row[0])
+    return _utc(_rows(db, "SELECT due_at FROM outbox WHERE key = ? AND game_id = GAME", key, name)[0][0])
 
 
 def tick_until_ended(tick: Callable[[], str], db: Path, name: str, most: int, log: Path) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Mapping
 
 from forumbot.config.forums import default_board_zones, parse_forum
 from forumbot.config.games import parse_game
@@ -62,8 +61,9 @@ def bad_utf8(e: UnicodeDecodeError) -> dict[str, int]:
     return {"byte": e.object[e.start], "line": e.object[:e.start].count(b"\n") + 1}
 
 
-def describe_bad_utf8(e: UnicodeDecodeError, t: Mapping[str, str] = TABLES["en"]) -> str:
-    return t["config.file.utf8"].format(**bad_utf8(e))
+def describe_bad_utf8(e: UnicodeDecodeError) -> str:
+    """The first byte that is not UTF-8 and its line, in English (a transcript's language)."""
+    return TABLES["en"]["config.file.utf8"].format(**bad_utf8(e))
 
 
 _TOP_KEYS = {"database", "poll_seconds", "grace_seconds", "retries", "backoff_seconds", "log_level", "forums",

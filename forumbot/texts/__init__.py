@@ -74,7 +74,7 @@ def get_texts(language: str, escape: Callable[[str], str], timezone: str, markup
     try:
         zone = ZoneInfo(timezone)
     except (KeyError, ValueError):
-        raise SetupError(said_in(language, "setup.timezone", zone=timezone)) from None
+        raise SetupError(TABLES[language]["setup.timezone"].format(zone=timezone)) from None
     return Texts(Voice(TABLES[language], escape, zone, get_format(markup), PLURALS[language], spoiler))
 
 

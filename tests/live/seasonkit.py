@@ -1,13 +1,10 @@
-"""What the live season tests (test_phpbb_season.py, test_mybb_season.py) share: reading the bot's new PMs, when
-the store says a game ended, and S-6's standings checked against a rating computed here on its own, through
-`forumbot season standings` (`--json`, and `--pages` for the season index page)."""
+"""What the live season tests (test_phpbb_season.py, test_mybb_season.py) share: reading the bot's new PMs, and
+S-6's standings checked against a rating computed here on its own, through `forumbot season standings` (`--json`,
+and `--pages` for the season index page)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
-from datetime import datetime, timezone
 from pathlib import Path
 
 from boards import Member
@@ -28,13 +25,6 @@ def pm_ids(member: Member, bot: str) -> set[str]:
 
 def between(text: str, start: str, end: str) -> str:
     return text.split(start, 1)[1].split(end, 1)[0]
-
-
-def ended_at(game: LiveGame, name: str) -> datetime:
-    with contextlib.closing(sqlite3.connect(game.tmp / "forumbot.db")) as db:
-        stored = db.execute("SELECT ended_at FROM games WHERE name = ?", (name,)).fetchone()[0]
-    at = datetime.fromisoformat(stored)
-    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
 
 
 def rated(games: list[tuple[dict[str, str], set[str]]]) -> dict[str, float]:

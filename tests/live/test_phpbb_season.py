@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 
 from livegame import RU_ROLE, LiveGame
-from seasonkit import SIDE, between, check_standings, ended_at, new_pms, pm_ids
+from seasonkit import SIDE, between, check_standings, new_pms, pm_ids
 from shared_clock import SharedClock
-from stored_game import seats as stored_seats
+from stored_game import ended_at, seats as stored_seats
 
 pytestmark = pytest.mark.live
 
@@ -117,7 +117,7 @@ def test_a_season_of_two_games_on_phpbb_the_second_from_its_sign_up_to_the_stand
     vote_before = len(gm.posts_by(vote, bot))
 
     # === game 2's sign-up opens by itself season.gap after game 1 ended (S-5) =====================================
-    g1_ended = ended_at(g1, "g1")
+    g1_ended = ended_at(g1.db, "g1")
     g2.tick()
     if clock.now() < g1_ended + GAP:  # this tick ran before the gap was over: nothing may have opened
         assert g2.stored_status() is None
