@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,18 @@ ADAPTERS_MAY_IMPORT = {"forumbot.forum.adapter", "forumbot.errors", "forumbot.ma
                        "forumbot.forum.http_page", "forumbot.forum.transport_settings"}
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+def _tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once per text: the re-export checks read a module again for each import
+    of it (thousands), which parsing each time made a tenth of the suite's unit-test CPU. Keyed by the text, so a
+    file a test rewrites is parsed anew. The trees are only read."""
+    return _parsed(path.read_text(encoding="utf-8"))
+
+
 def _name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -43,7 +56,7 @@ def _modules(package: str) -> dict[str, Path]:
 def _imports(path: Path, known: set[str]) -> set[str]:
     """Every module of `known` (or of `adapters`) that `path` imports, at module level or inside a function."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module in known or node.module.split(".")[0] == "adapters":
                 found.add(node.module)
@@ -246,7 +259,7 @@ def _function_imports(path: Path) -> list[int]:
     """The line of each import statement inside a function of `path`, of any module (forumbot's, a library's,
     the standard library's)."""
     found: set[int] = set()
-    for function in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for function in ast.walk(_tree(path)):
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found |= {n.lineno for n in ast.walk(function) if isinstance(n, (ast.Import, ast.ImportFrom))}
     return sorted(found)
@@ -290,7 +303,7 @@ def test_issue27_the_reason_check_can_fail(tmp_path):
 
 
 def _only_reexports(path: Path) -> bool:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     own = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))
            and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
            and not (isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__all__"])]
@@ -346,7 +359,7 @@ def _defined(path: Path) -> set[str]:
     a module `__getattr__` (forum/registry.py, the one door to adapters/, imports its HELPERS on first use) binds
     the string keys of its top-level tables too."""
     names: set[str] = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     statements = list(tree.body)
     serves = any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
     while statements:
@@ -373,7 +386,7 @@ def _faces_own(module: str, path: Path) -> set[str]:
     """What a package's `__init__` (its face) may hand on: the names it binds and those it imports from its own
     package's modules. A name it imports from elsewhere (another package, a library) is not its to hand on."""
     own = _defined(path)
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in _tree(path).body:
         if isinstance(node, ast.ImportFrom) and node.level == 0 and _within(node.module or "", module):
             own |= {a.asname or a.name for a in node.names}
     return own
@@ -390,7 +403,7 @@ def _borrowed_names(root: Path, importers: tuple[Path, ...] = ()) -> list[str]:
               for folder in importers for path in folder.rglob("*.py")}
     found = []
     for importer, path in sorted(files.items()):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             source = modules.get(node.module or "") if isinstance(node, ast.ImportFrom) and node.level == 0 else None
             if source is None:
                 continue
@@ -406,7 +419,7 @@ def _stray_all(root: Path) -> list[str]:
     found = []
     for module, path in sorted(_source_modules(root).items()):
         own = _faces_own(module, path) if path.name == "__init__.py" else _defined(path)
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in _tree(path).body:
             if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["__all__"]:
                 listed = [e.value for e in ast.walk(node.value) if isinstance(e, ast.Constant)]
                 found += [f"{module}: {name}" for name in listed if name not in own]
