@@ -9,8 +9,10 @@ a live game's commands, a board's build, the year-ahead shards' inner runs), and
 
 The report: the workers' own CPU outside any test (start-up, collection: what each of the 18 workers costs), the
 tests' own and their children's, the modules by CPU, and each worker's sequence of long modules with their wall
-time (which groups ran one after the other). Not counted: what no test process waits for (the boards' PHP
-servers and MariaDB, PostgreSQL); /proc/stat's busy time over the run minus the total here is that.
+time (which groups ran one after the other), and the CPU of each live board's servers (PHP, MariaDB), which no
+test process waits for: tests/live/boards.py reads it from /proc as the board stops and writes it here
+(`board-*.txt`). Not counted: PostgreSQL, the system's MariaDB, the FlaskBB server; /proc/stat's busy time over
+the run minus the totals here is those.
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ def report(folder: Path) -> None:
             else:
                 runs.append([module, wall])
         print(f"{worker:>6} {sum(r[1] for r in runs):5.0f}  " + " ".join(f"{m}:{w:.0f}" for m, w in runs if w > 20))
+    boards = sorted((line.split() for p in folder.glob("board-*.txt") for line in p.read_text().splitlines()),
+                    key=lambda b: -float(b[2]))
+    print(f"\nthe boards' servers: {sum(float(b[2]) for b in boards):.0f} s of CPU")
+    for engine, url, seconds in boards:
+        print(f"{float(seconds):6.1f}  {engine} {url}")
 
 
 if __name__ == "__main__":

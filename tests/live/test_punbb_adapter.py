@@ -21,7 +21,7 @@ import pytest
 
 from adapters.html.dom import fill, form_action, form_fields
 from adapters.punbb.forum import PunbbForum
-from boards import HANG_GUARD, boards_folder
+from boards import HANG_GUARD, boards_folder, let_opcache_cache
 from forumbot.errors import FloodLimited
 
 pytestmark = pytest.mark.live
@@ -74,6 +74,7 @@ def board(tmp_path_factory):
     if built.returncode != 0:
         subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
         unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")
+    let_opcache_cache(folder)
     try:
         yield load_env(folder / "board.env")
     finally:

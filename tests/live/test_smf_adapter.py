@@ -21,7 +21,7 @@ import pytest
 
 from adapters.smf.forum import SmfForum
 from forumbot.cli.main import main
-from boards import HANG_GUARD
+from boards import HANG_GUARD, let_opcache_cache
 
 pytestmark = pytest.mark.live
 
@@ -82,6 +82,7 @@ def board(tmp_path_factory):
     if done.returncode != 0 or not (folder / "board.env").exists():
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         _unavailable(f"smf.sh build failed ({done.returncode}): {tail[0]}")
+    let_opcache_cache(folder)
     try:
         yield _load_env(folder / "board.env")
     finally:
