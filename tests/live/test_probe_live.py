@@ -1,7 +1,8 @@
 """`forumbot probe` against a real FluxBB 1.5 board (../shared/boards/fluxbb.sh): logged in as the bot, with an
 unread PM from the GM, it reads the game thread and the inbox and reports every selector matched, no problem,
 exit 0 (issue 9 item 4). Selectors only an error, a captcha or a post's redirect page shows are not on those
-pages; they are proven by tests/live/test_punbb_adapter.py.
+pages; they are proven by tests/live/test_punbb_adapter.py. On the same board: its PHP serves the engine from
+opcache (boards.let_opcache_cache).
 
 Built on HTTP_PORT 18545 under a temporary folder; skips saying why when ../shared/boards or php is missing, and
 fails instead under FORUMBOT_REQUIRE_LIVE=1.
