@@ -67,8 +67,15 @@ def _imports(path: Path, known: set[str]) -> set[str]:
 
 
 def _graph() -> dict[str, set[str]]:
+    """forumbot's import graph, each test its own copy of one reading (six tests ask; walking every module's tree
+    each time was most of this module's CPU)."""
+    return {module: set(deps) for module, deps in _read_graph().items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _read_graph() -> dict[str, frozenset[str]]:
     mods = _modules("forumbot")
-    return {m: _imports(p, set(mods)) - {m} for m, p in mods.items()}
+    return {m: frozenset(_imports(p, set(mods)) - {m}) for m, p in mods.items()}
 
 
 def _within(module: str, prefix: str) -> bool:
