@@ -2,7 +2,8 @@
 
 A pytest plugin and its report. Each test process (the xdist controller and every worker) records, per test, its
 own CPU and the CPU of the processes it waited for (RUSAGE_SELF and RUSAGE_CHILDREN around the test's protocol:
-a live game's commands, a board's build, the year-ahead shards' inner runs), and at its end its whole totals:
+a live game's commands, a board's build, the year-ahead shards' inner runs), its own CPU when its collection is
+done (start-up and collection), and at its end its whole totals (taken before the conftest's closing collection):
 
     SUITE_CPU_DIR=/tmp/cpu PYTHONPATH=bench PYTEST_ADDOPTS="-p suite_cpu" bash .ci/run
     python3 bench/suite_cpu.py /tmp/cpu
@@ -45,12 +46,21 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     _rows.append((item.nodeid, after[0] - before[0], after[1] - before[1], time.monotonic() - started))
 
 
+_collected: list[float] = []
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _collected.append(_cpu()[0])
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     folder = os.environ.get("SUITE_CPU_DIR")
     if folder:
         own, waited = _cpu()
         name = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}.json"
-        (Path(folder) / name).write_text(json.dumps({"rows": _rows, "own": own, "waited": waited}))
+        (Path(folder) / name).write_text(json.dumps({"rows": _rows, "own": own, "waited": waited,
+                                                     "collected": _collected[0] if _collected else None}))
 
 
 def report(folder: Path) -> None:
@@ -60,6 +70,9 @@ def report(folder: Path) -> None:
     tests_own, tests_waited = sum(r[1] for r in rows), sum(r[2] for r in rows)
     print(f"{len(workers)} workers: {own:.0f} s of their own CPU, {own - tests_own:.0f} s of it outside any test; "
           f"tests {tests_own:.0f} s own + {tests_waited:.0f} s in the processes they waited for")
+    collected = [d["collected"] for d in workers.values() if d.get("collected") is not None]
+    if collected:
+        print(f"  of which start-up and collection: {sum(collected):.0f} s ({max(collected):.1f} s at most a worker)")
     modules: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for nodeid, mine, waited, _ in rows:
         module = modules[nodeid.split("::")[0]]
