@@ -100,7 +100,7 @@ timezone_name = "Europe/Moscow"
 
 def test_the_built_boards_scripts_are_served_from_phps_opcache(board):
     """The board's PHP is served from opcache once its sources have a real mtime (boards.SOURCES_MTIME): left at
-    the tarball's 0, no page of it was ever cached and every request compiled the engine again (about 7 times the
+    the tarball's 0, no page of it was ever cached and every request compiled the engine again (on phpBB 8 times the
     CPU). Asked of the board's own PHP server, through a probe script placed beside its index."""
     www = os.path.join(board["BOARD_DIR"], "www")
     with open(os.path.join(www, "forumbot_opcache_probe.php"), "w") as f:
