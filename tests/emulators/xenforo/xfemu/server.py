@@ -9,6 +9,9 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from xfemu.app import BASE, App
 from xfemu.state import Board
 
+# how often the server's loop looks for a stop (tests/emulators/board.py's STOP_POLL says why: not the default 0.5 s)
+STOP_POLL = 0.02
+
 
 class _Quiet(WSGIRequestHandler):
     def log_message(self, *args: object) -> None:
@@ -25,7 +28,7 @@ class Emulator:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.server = make_server("127.0.0.1", 0, App(board), server_class=_Server, handler_class=_Quiet)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(STOP_POLL,), daemon=True)
 
     @property
     def root(self) -> str:
