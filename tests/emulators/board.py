@@ -18,11 +18,11 @@ from http.cookies import SimpleCookie
 from typing import Callable, Iterable
 from urllib.parse import parse_qsl, quote
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from socketserver import ThreadingMixIn
 
 # How often the server's loop looks for a stop: socketserver's default, 0.5 s, was waited out by each stop() (the
 # unit suite stops ~220 emulators: ~110 s of its wall time); a look costs microseconds.
 STOP_POLL = 0.02
-from socketserver import ThreadingMixIn
 
 
 @dataclass
