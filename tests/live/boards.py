@@ -26,9 +26,11 @@ import subprocess
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import requests
 from bs4 import BeautifulSoup
 
@@ -85,6 +87,13 @@ def boards_folder() -> Path:
 
 def live_required() -> bool:
     return os.environ.get("FORUMBOT_REQUIRE_LIVE", "") not in ("", "0")
+
+
+def unavailable(reason: str) -> None:
+    """Skip with the reason on a user's machine; under FORUMBOT_REQUIRE_LIVE=1 (CI) fail instead."""
+    if live_required():
+        pytest.fail(f"FORUMBOT_REQUIRE_LIVE is set and {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 def ports(engine: str, shift: int = 0) -> dict[str, str]:
@@ -158,13 +167,35 @@ class BoardBuild:
             code = self.proc.wait(timeout=HANG_GUARD)
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, 15)
+            self._stop_what_started()
             raise Unavailable(f"{self.engine} build took over {HANG_GUARD} s; log: {self.log}") from None
         seconds = time.monotonic() - self.started
         if code != 0:
+            self._stop_what_started()
             tail = self.log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
             raise Unavailable(f"{self.engine} build failed ({code}): {tail[0]} (log: {self.log})")
         let_opcache_cache(Path(self.env["BOARD_DIR"]))
         return Board(self.engine, Path(self.env["BOARD_DIR"]), self.env, seconds)
+
+    def _stop_what_started(self) -> None:
+        """A build that failed part way may have left its servers running (on the test's ports)."""
+        subprocess.run([str(boards_folder() / f"{self.engine}.sh"), "stop"], env=self.env, capture_output=True,
+                       timeout=HANG_GUARD)
+
+
+@contextlib.contextmanager
+def own_board(engine: str, folder: Path, knobs: dict[str, str], shift: int) -> Iterator["Board"]:
+    """A board one test module builds for itself, at once (its own ports: the engine's defaults moved by `shift`,
+    and knobs such as its flood limit), stopped when the module is done. A machine that cannot build it skips the
+    module saying why, or fails it under FORUMBOT_REQUIRE_LIVE (`unavailable`)."""
+    try:
+        board = BoardBuild(engine, folder, knobs, shift).wait()
+    except Unavailable as e:
+        unavailable(f"live {engine} board unavailable: {e}")
+    try:
+        yield board
+    finally:
+        board.stop()
 
 
 class Board:

@@ -34,7 +34,7 @@ def flaskbb(tmp_path_factory):
 
 # --- real boards (issue 8 item 1) ----------------------------------------------------------------------------
 
-from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, live_required  # noqa: E402
+from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, unavailable  # noqa: E402
 from shared_clock import SharedClock, libfaketime  # noqa: E402
 from clock_reach import YEAR_AHEAD, year_ahead_modules  # noqa: E402
 
@@ -108,13 +108,6 @@ EXACT_TIMES = {"phpbb_board", "phpbb_season_board", "phpbb_side_board", "phpbb_p
 # The boards whose PHP runs on a clock the test drives together with the bot's ticks' (shared_clock.py): a deadline
 # passes when the test moves the clock, not after a wait the machine's speed could outrun.
 ON_A_SHARED_CLOCK = {"phpbb_activity_board", "phpbb_season_board", "mybb_season_board"}
-
-
-def unavailable(reason: str) -> None:
-    """Skip with the reason on a user's machine; under FORUMBOT_REQUIRE_LIVE=1 (CI) fail instead."""
-    if live_required():
-        pytest.fail(f"FORUMBOT_REQUIRE_LIVE is set and {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 # The live groups, longest first (measured: `--junitxml`, each group's tests summed, `.ci/run` on 2 cores under a

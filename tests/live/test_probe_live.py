@@ -4,7 +4,7 @@ exit 0 (issue 9 item 4). Selectors only an error, a captcha or a post's redirect
 pages; they are proven by tests/live/test_punbb_adapter.py. On the same board: its PHP serves the engine from
 opcache (boards.let_opcache_cache).
 
-Built on HTTP_PORT 18545 under a temporary folder; skips saying why when ../shared/boards or php is missing, and
+Built on HTTP_PORT 18545 (+ FORUMBOT_BOARD_PORT_OFFSET) under a temporary folder; skips saying why when ../shared/boards or php is missing, and
 fails instead under FORUMBOT_REQUIRE_LIVE=1.
 """
 
@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 
 import pytest
 import requests
@@ -21,12 +19,11 @@ import requests
 from adapters.punbb.forum import PunbbForum
 from forumbot.cli.main import main
 from forumbot.probe.board import probe
-from boards import HANG_GUARD, let_opcache_cache
-from test_punbb_adapter import boards_dir, load_env, unavailable
+from boards import HANG_GUARD, own_board
 
 pytestmark = pytest.mark.live
 
-PORT = os.environ.get("FORUMBOT_PROBE_FLUXBB_PORT", str(18545 + int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)))
+SHIFT = 400  # ports 18545 (+ FORUMBOT_BOARD_PORT_OFFSET)
 # shown only by an error page, a captcha, a post's redirect page, the member list (an account looked up before a
 # replacement): none is on a thread page or the inbox
 # selectors of pages the probe does not open: an error, a captcha, a redirect, the members' search, and a reply
@@ -37,25 +34,8 @@ SITUATIONAL = {"selectors.error", "selectors.captcha", "selectors.redirect", "se
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    boards = boards_dir()
-    if boards is None:
-        unavailable("no shared/boards/fluxbb.sh next to the project")
-    php = os.environ.get("PHP", "php8.2")
-    if shutil.which(php) is None and shutil.which("php") is None:
-        unavailable(f"{php} is not installed")
-    folder = tmp_path_factory.mktemp("fluxbb-probe")
-    env = {**os.environ, "BOARD_DIR": str(folder), "HTTP_PORT": PORT, "POST_FLOOD": "1",
-           "SKIP_APT": os.environ.get("SKIP_APT", "1")}
-    script = str(boards / "fluxbb.sh")
-    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=HANG_GUARD)
-    if built.returncode != 0:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
-        unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")
-    let_opcache_cache(folder)
-    try:
-        yield load_env(folder / "board.env")
-    finally:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
+    with own_board("fluxbb", tmp_path_factory.mktemp("fluxbb-probe"), {"POST_FLOOD": "1"}, SHIFT) as built:
+        yield built.env
 
 
 def _adapter(board, name: str) -> PunbbForum:

@@ -11,74 +11,26 @@ Skips, saying why, when ../shared/boards or php is missing; with FORUMBOT_REQUIR
 
 from __future__ import annotations
 
-import os
-import shlex
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
 from adapters.html.dom import fill, form_action, form_fields
 from adapters.punbb.forum import PunbbForum
-from boards import HANG_GUARD, boards_folder, let_opcache_cache
+from boards import own_board
 from forumbot.errors import FloodLimited
 
 pytestmark = pytest.mark.live
 
-ROOT = Path(__file__).resolve().parents[2]
 LIVE_FLOOD = 3  # seconds: POST_FLOOD for the board, the adapter's post and PM limits
 # seconds: the Members' flood while a test needs the board's refusal; no run takes an hour between two posts
 HELD_FLOOD = 3600
 MEMBERS_GROUP = 4  # FluxBB's g_id of Members (include/common.php), the bot's group
-# 21145 (+ FORUMBOT_BOARD_PORT_OFFSET): the whole-game FluxBB board has the stock 18145
-PORT = os.environ.get("FORUMBOT_FLUXBB_PORT", str(21145 + int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)))
-
-
-def unavailable(reason: str) -> None:
-    if os.environ.get("FORUMBOT_REQUIRE_LIVE") == "1":
-        pytest.fail(f"live FluxBB board required (FORUMBOT_REQUIRE_LIVE=1) but {reason}")
-    pytest.skip(f"live FluxBB board unavailable: {reason}")
-
-
-def boards_dir() -> Path | None:
-    """The board scripts' folder as every live board finds it (boards.boards_folder: FORUMBOT_BOARDS, else
-    ../shared/boards), or a git worktree's one level up."""
-    for folder in (boards_folder(), ROOT.parent.parent / "shared" / "boards"):
-        if (folder / "fluxbb.sh").is_file():
-            return folder
-    return None
-
-
-def load_env(path: Path) -> dict[str, str]:
-    env = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        k, _, v = line.partition("=")
-        env[k] = shlex.split(v)[0] if v else ""
-    return env
+SHIFT = 3000  # ports 21145 (+ FORUMBOT_BOARD_PORT_OFFSET): the whole-game FluxBB board has the stock 18145
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    boards = boards_dir()
-    if boards is None:
-        unavailable(f"no fluxbb.sh in {boards_folder()} (FORUMBOT_BOARDS) nor next to {ROOT}")
-    php = os.environ.get("PHP", "php8.2")
-    if shutil.which(php) is None and shutil.which("php") is None:
-        unavailable(f"{php} is not installed")
-    folder = tmp_path_factory.mktemp("fluxbb")
-    env = {**os.environ, "BOARD_DIR": str(folder), "HTTP_PORT": PORT, "POST_FLOOD": str(LIVE_FLOOD),
-           "SKIP_APT": os.environ.get("SKIP_APT", "1")}
-    script = str(boards / "fluxbb.sh")
-    built = subprocess.run([script, "build"], env=env, capture_output=True, text=True, timeout=HANG_GUARD)
-    if built.returncode != 0:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
-        unavailable(f"fluxbb.sh build failed ({built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}")
-    let_opcache_cache(folder)
-    try:
-        yield load_env(folder / "board.env")
-    finally:
-        subprocess.run([script, "stop"], env=env, capture_output=True, timeout=HANG_GUARD)
+    with own_board("fluxbb", tmp_path_factory.mktemp("fluxbb"), {"POST_FLOOD": str(LIVE_FLOOD)}, SHIFT) as built:
+        yield built.env
 
 
 def adapter(board, name: str, **kw) -> PunbbForum:

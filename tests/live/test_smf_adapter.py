@@ -5,88 +5,28 @@ the look-up of a game's accounts in the member list (issue 28 item 4).
 The board is built fresh for the session in a temporary folder and stopped at the end. It skips with the reason
 where it cannot run (no board scripts, no PHP or MariaDB, a failed build); with FORUMBOT_REQUIRE_LIVE=1 it fails
 instead. The boards' folder is FORUMBOT_BOARDS, else `../shared/boards` next to the checkout (or next to the
-folder holding the worktree). Ports: FORUMBOT_SMF_HTTP_PORT / FORUMBOT_SMF_DB_PORT (21140 / 21141, plus FORUMBOT_BOARD_PORT_OFFSET: the
-whole-game SMF board has the stock 18140)."""
+folder holding the worktree). Ports: 21140 / 21141, plus FORUMBOT_BOARD_PORT_OFFSET (the whole-game SMF board has
+the stock 18140)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from adapters.smf.forum import SmfForum
 from forumbot.cli.main import main
-from boards import HANG_GUARD, let_opcache_cache
+from boards import own_board
 
 pytestmark = pytest.mark.live
 
-ROOT = Path(__file__).resolve().parents[2]
-_OFFSET = int(os.environ.get("FORUMBOT_BOARD_PORT_OFFSET", "0") or 0)
-
-
-def _required() -> bool:
-    return os.environ.get("FORUMBOT_REQUIRE_LIVE", "") not in ("", "0")
-
-
-def _unavailable(reason: str) -> None:
-    if _required():
-        pytest.fail(f"live SMF board required (FORUMBOT_REQUIRE_LIVE=1) but unavailable: {reason}")
-    pytest.skip(f"live SMF board unavailable: {reason}")
-
-
-def _boards() -> Path | None:
-    given = os.environ.get("FORUMBOT_BOARDS")
-    candidates = [Path(given)] if given else [ROOT.parent / "shared" / "boards", ROOT.parent.parent / "shared" / "boards"]
-    return next((c for c in candidates if (c / "smf.sh").exists()), None)
-
-
-def _which(name: str) -> str | None:
-    return shutil.which(name) or next((str(p) for p in (Path("/usr/sbin") / name, Path("/usr/bin") / name)
-                                       if p.exists()), None)
-
-
-def _load_env(path: Path) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, _, value = line.partition("=")
-        env[key] = shlex.split(value)[0] if value else ""
-    return env
+SHIFT = 3000  # ports 21140/21141 (+ FORUMBOT_BOARD_PORT_OFFSET): the whole-game SMF board has the stock 18140
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    boards = _boards()
-    if boards is None:
-        _unavailable("no smf.sh in FORUMBOT_BOARDS or ../shared/boards")
-    php = os.environ.get("PHP", "php8.2")
-    missing = [n for n in (php, "mariadbd", "mariadb-install-db") if _which(n) is None]
-    if missing:
-        _unavailable(f"{', '.join(missing)} not installed (Debian packages: {boards / 'README.md'})")
-    folder = tmp_path_factory.mktemp("smf-board")
-    # its own TMPDIR: a MariaDB server starting deletes the "#sql*" temp files of any other in a shared one
-    knobs = {"BOARD_DIR": str(folder), "SKIP_APT": "1", "TMPDIR": str(tmp_path_factory.mktemp("smf-tmp")),
-             "HTTP_PORT": os.environ.get("FORUMBOT_SMF_HTTP_PORT", str(21140 + _OFFSET)),
-             "DB_PORT": os.environ.get("FORUMBOT_SMF_DB_PORT", str(21141 + _OFFSET))}
-    script = str(boards / "smf.sh")
-    try:
-        done = subprocess.run([script, "build"], env={**os.environ, **knobs}, capture_output=True, text=True,
-                              timeout=HANG_GUARD)
-    except subprocess.TimeoutExpired:
-        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=HANG_GUARD)
-        _unavailable(f"smf.sh build took over {HANG_GUARD} s")
-    if done.returncode != 0 or not (folder / "board.env").exists():
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        _unavailable(f"smf.sh build failed ({done.returncode}): {tail[0]}")
-    let_opcache_cache(folder)
-    try:
-        yield _load_env(folder / "board.env")
-    finally:
-        subprocess.run([script, "stop"], env={**os.environ, **knobs}, capture_output=True, timeout=HANG_GUARD)
+    with own_board("smf", tmp_path_factory.mktemp("smf-board"), {}, SHIFT) as built:
+        yield built.env
 
 
 def _forum(env: dict[str, str], name: str) -> SmfForum:
