@@ -7,12 +7,12 @@ and bench/parse_worst.py), so the deadline is off everywhere.
 Compiled bytecode is kept, whatever PYTHONDONTWRITEBYTECODE says (this machine kind sets it), in the usual
 `__pycache__` folders (git ignores them): without it every process the tests start (each `forumbot tick` of a live
 game, the year-ahead run) compiled forumbot afresh, ~13 % of its start-up. Not in a cache of its own
-(PYTHONPYCACHEPREFIX, as the suite did before): Python then ignores the bytecode pip wrote for the installed libraries, and
-on a fresh machine each worker compiled SQLAlchemy and the rest again. Before xdist starts its workers the
-controller collects the run once in a process of its own (`pytest_configure` below), so that the test modules'
-assertion-rewritten bytecode and the project's are written once: on a fresh clone the 18 workers each compiled
-them at the same moment, ~6 s of CPU a worker (125 s against 47 s for the 18 collections, measured on this 2-core
-machine kind), the largest single cost of a CI run's start.
+(PYTHONPYCACHEPREFIX, as the suite did before): Python then ignores the bytecode pip wrote for the installed
+libraries, and on a fresh machine each worker compiled SQLAlchemy and the rest again. Before xdist starts its
+workers the controller collects the run once in a process of its own (`pytest_configure` below), so that the test
+modules' assertion-rewritten bytecode and the project's are written once: on a fresh clone the 18 workers each
+compiled them at the same moment, ~6 s of CPU a worker (125 s against 47 s for the 18 collections, measured on this
+2-core machine kind), the largest single cost of a CI run's start.
 
 A session ends with one full garbage collection, and what survives it is frozen (`pytest_sessionfinish` below)."""
 
@@ -42,7 +42,8 @@ def pytest_configure(config: pytest.Config) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "XDIST_"))}
     try:
         subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider",
-                        *config.args], cwd=config.invocation_params.dir, env=env, capture_output=True, timeout=WARM_UP_GUARD)
+                        *config.args], cwd=config.invocation_params.dir, env=env, capture_output=True,
+                       timeout=WARM_UP_GUARD)
     except subprocess.TimeoutExpired:
         pass
 
