@@ -31,13 +31,15 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 # a collection that takes longer hangs: the run goes on without the warmed bytecode
 WARM_UP_GUARD = 900
+WARMED = "FORUMBOT_TESTS_BYTECODE_WRITTEN"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """The controller of a run on xdist workers compiles what they will import, once (see the module's docstring)."""
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None) \
-            or config.option.collectonly:
+            or config.option.collectonly or os.environ.get(WARMED):
         return
+    os.environ[WARMED] = "1"  # the runs the tests start inside this one (the year-ahead shards) find it done
     # the collection is a suite of its own: none of this run's options (a --basetemp to clear, a plugin to load)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "XDIST_"))}
     try:
