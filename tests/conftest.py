@@ -24,6 +24,8 @@ import sys
 import pytest
 from hypothesis import HealthCheck, settings
 
+from faketime_leftovers import remove_leftovers
+
 settings.register_profile("forumbot", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("forumbot")
 
@@ -35,7 +37,10 @@ WARMED = "FORUMBOT_TESTS_BYTECODE_WRITTEN"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The controller of a run on xdist workers compiles what they will import, once (see the module's docstring)."""
+    """The controller of a run on xdist workers compiles what they will import, once (see the module's docstring).
+    Before that, libfaketime's objects left by earlier runs' killed processes go (faketime_leftovers)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        remove_leftovers()
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None) \
             or config.option.collectonly or os.environ.get(WARMED):
         return
