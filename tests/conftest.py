@@ -39,10 +39,10 @@ WARMED = "FORUMBOT_TESTS_BYTECODE_WRITTEN"
 def pytest_configure(config: pytest.Config) -> None:
     """The controller of a run on xdist workers compiles what they will import, once (see the module's docstring).
     Before that, libfaketime's objects left by earlier runs' killed processes go (faketime_leftovers)."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        remove_leftovers()
-    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None) \
-            or config.option.collectonly or os.environ.get(WARMED):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    remove_leftovers()
+    if not getattr(config.option, "numprocesses", None) or config.option.collectonly or os.environ.get(WARMED):
         return
     os.environ[WARMED] = "1"  # the runs the tests start inside this one (the year-ahead shards) find it done
     # the collection is a suite of its own: none of this run's options (a --basetemp to clear, a plugin to load)

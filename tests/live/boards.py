@@ -29,6 +29,7 @@ import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 import requests
@@ -89,7 +90,7 @@ def live_required() -> bool:
     return os.environ.get("FORUMBOT_REQUIRE_LIVE", "") not in ("", "0")
 
 
-def unavailable(reason: str) -> None:
+def unavailable(reason: str) -> NoReturn:
     """Skip with the reason on a user's machine; under FORUMBOT_REQUIRE_LIVE=1 (CI) fail instead."""
     if live_required():
         pytest.fail(f"FORUMBOT_REQUIRE_LIVE is set and {reason}", pytrace=False)
