@@ -106,6 +106,10 @@ def _setup(sessions, config: Config, name: str, until: datetime):
     return shown, game_id, (signup if signup is None or signup.state == "open" else None)
 
 
+# how long `check-config --online` waits for the public URL to answer
+PROBE_SECONDS = 15
+
+
 def probe_public_url(config: Config, texts: Mapping[str, str], http: requests.Session | None = None) -> str | None:
     """`check-config --online`: a file written into the folder must come back through the public URL.
     Returns the problem in the words of `texts` (the GMs' language: forumbot.texts), or None."""
@@ -122,11 +126,25 @@ def probe_public_url(config: Config, texts: Mapping[str, str], http: requests.Se
         return texts["check.pages_unwritable"].format(path=path, error=e.strerror or e)
     url = pages.url.rstrip("/") + "/" + name
     try:
-        response = (http or requests.Session()).get(url, timeout=15)
+        response = (http or requests.Session()).get(url, timeout=PROBE_SECONDS)
         if response.status_code != 200 or response.text.strip() != token:
             return texts["check.pages_not_served"].format(url=url, folder=pages.folder, status=response.status_code)
         return None
     except requests.RequestException as e:
-        return texts["check.pages_unreachable"].format(url=url, error=e)
+        return texts["check.pages_unreachable"].format(url=url, error=_unreachable_reason(e, texts))
     finally:
         path.unlink(missing_ok=True)
+
+
+def _unreachable_reason(error: requests.RequestException, texts: Mapping[str, str]) -> str:
+    """Why the URL did not answer, in the GMs' language; the library's own text is English, so only its class
+    name is kept, for whoever looks further."""
+    if isinstance(error, requests.Timeout):  # before ConnectionError: ConnectTimeout is both
+        kind = "timeout"
+    elif isinstance(error, requests.exceptions.SSLError):
+        kind = "tls"
+    elif isinstance(error, requests.ConnectionError):
+        kind = "connect"
+    else:
+        kind = "other"
+    return texts[f"check.pages_unreachable.{kind}"].format(error=type(error).__name__, seconds=PROBE_SECONDS)

@@ -596,6 +596,10 @@ T: dict[str, str] = {
     "check.pages_not_served": ("pages.url: {url} did not serve the probe file written to {folder} (HTTP {status}); "
                                "does the web server serve that folder at that URL?"),
     "check.pages_unreachable": "pages.url: cannot fetch {url}: {error}",
+    "check.pages_unreachable.timeout": "no answer in {seconds} s ({error})",
+    "check.pages_unreachable.tls": "TLS error: check the site's certificate ({error})",
+    "check.pages_unreachable.connect": "cannot connect to the server: is it running, is the address right? ({error})",
+    "check.pages_unreachable.other": "request failed ({error})",
     "check.warning": "warning: {text}",
     "check.logged_in": "verified: forums.{forum}: logged in as {login}",
     "check.cannot_login": "forums.{forum}: cannot log in: {error}",

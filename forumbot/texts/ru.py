@@ -613,6 +613,10 @@ T: dict[str, str] = {
     "check.pages_not_served": ("pages.url: по адресу {url} нет файла-пробы, записанного в {folder} (HTTP {status}); "
                                "раздаёт ли веб-сервер эту папку по этому адресу?"),
     "check.pages_unreachable": "pages.url: не удалось открыть {url}: {error}",
+    "check.pages_unreachable.timeout": "нет ответа за {seconds} с ({error})",
+    "check.pages_unreachable.tls": "ошибка TLS: проверьте сертификат сайта ({error})",
+    "check.pages_unreachable.connect": "не удалось соединиться с сервером: запущен ли он, верен ли адрес? ({error})",
+    "check.pages_unreachable.other": "ошибка запроса ({error})",
     "check.warning": "предупреждение: {text}",
     "check.logged_in": "проверено: forums.{forum}: вход выполнен как {login}",
     "check.cannot_login": "forums.{forum}: не удалось войти: {error}",
