@@ -184,15 +184,24 @@ class BoardBuild:
                        timeout=HANG_GUARD)
 
 
-@contextlib.contextmanager
-def own_board(engine: str, folder: Path, knobs: dict[str, str], shift: int) -> Iterator["Board"]:
-    """A board one test module builds for itself, at once (its own ports: the engine's defaults moved by `shift`,
-    and knobs such as its flood limit), stopped when the module is done. A machine that cannot build it skips the
-    module saying why, or fails it under FORUMBOT_REQUIRE_LIVE (`unavailable`)."""
+def built_board(engine: str, folder: Path, knobs: dict[str, str], shift: int) -> "Board":
+    """The board built and up (its ports: the engine's defaults moved by `shift`). A machine that cannot build it
+    skips the test saying why, or fails it under FORUMBOT_REQUIRE_LIVE (`unavailable`)."""
     try:
-        board = BoardBuild(engine, folder, knobs, shift).wait()
+        with install_lock():  # two apt-get runs at once (two workers) would fight over dpkg's lock
+            build = BoardBuild(engine, folder, knobs, shift)
+            if build.installs_packages:
+                build.proc.wait()
+        return build.wait()
     except Unavailable as e:
         unavailable(f"live {engine} board unavailable: {e}")
+
+
+@contextlib.contextmanager
+def own_board(engine: str, folder: Path, knobs: dict[str, str], shift: int) -> Iterator["Board"]:
+    """A board one test module builds for itself (its own ports and knobs, such as its flood limit), stopped when
+    the module is done."""
+    board = built_board(engine, folder, knobs, shift)
     try:
         yield board
     finally:

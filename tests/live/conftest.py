@@ -34,7 +34,7 @@ def flaskbb(tmp_path_factory):
 
 # --- real boards (issue 8 item 1) ----------------------------------------------------------------------------
 
-from boards import BoardBuild, Unavailable as BoardUnavailable, install_lock, unavailable  # noqa: E402
+from boards import built_board, unavailable  # noqa: E402
 from shared_clock import SharedClock, libfaketime  # noqa: E402
 from clock_reach import YEAR_AHEAD, year_ahead_modules  # noqa: E402
 
@@ -235,14 +235,7 @@ def _start_board(name: str, tmp_path_factory):  # type: ignore[no-untyped-def]
         if library is None:
             unavailable("libfaketime is not installed (Debian package libfaketime; .ci/provision installs faketime)")
         knobs = {**knobs, **SharedClock.started(folder / "clock").board_knobs(library)}
-    try:
-        with install_lock():  # two apt-get runs at once (two workers) would fight over dpkg's lock
-            build = BoardBuild(engine, folder, knobs, shift)
-            if build.installs_packages:
-                build.proc.wait()
-        board = build.wait()
-    except BoardUnavailable as e:
-        unavailable(f"live {engine} board unavailable: {e}")
+    board = built_board(engine, folder, knobs, shift)
     if name in EXACT_TIMES:
         board.show_the_bot_seconds()
     print(f"\n{name} up at {board.base_url} in {board.build_seconds:.0f} s")

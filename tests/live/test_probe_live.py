@@ -4,8 +4,8 @@ exit 0 (issue 9 item 4). Selectors only an error, a captcha or a post's redirect
 pages; they are proven by tests/live/test_punbb_adapter.py. On the same board: its PHP serves the engine from
 opcache (boards.let_opcache_cache).
 
-Built on HTTP_PORT 18545 (+ FORUMBOT_BOARD_PORT_OFFSET) under a temporary folder; skips saying why when ../shared/boards or php is missing, and
-fails instead under FORUMBOT_REQUIRE_LIVE=1.
+Built on HTTP_PORT 18545 (+ FORUMBOT_BOARD_PORT_OFFSET) under a temporary folder; skips saying why when
+../shared/boards or php is missing, and fails instead under FORUMBOT_REQUIRE_LIVE=1.
 """
 
 from __future__ import annotations

@@ -4,9 +4,8 @@ the look-up of a game's accounts in the member list (issue 28 item 4).
 
 The board is built fresh for the session in a temporary folder and stopped at the end. It skips with the reason
 where it cannot run (no board scripts, no PHP or MariaDB, a failed build); with FORUMBOT_REQUIRE_LIVE=1 it fails
-instead. The boards' folder is FORUMBOT_BOARDS, else `../shared/boards` next to the checkout (or next to the
-folder holding the worktree). Ports: 21140 / 21141, plus FORUMBOT_BOARD_PORT_OFFSET (the whole-game SMF board has
-the stock 18140)."""
+instead. The boards' folder is FORUMBOT_BOARDS, else `../shared/boards` next to the checkout. Ports: 21140 / 21141,
+plus FORUMBOT_BOARD_PORT_OFFSET (the whole-game SMF board has the stock 18140)."""
 
 from __future__ import annotations
 
